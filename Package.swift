@@ -1,0 +1,97 @@
+// swift-tools-version: 6.2
+// Wick: an HTTP client for Linux daemons with Alamofire's API on a transport of its own.
+// The layering below is the one docs/ARCHITECTURE.md describes; `Scripts/check-layers` and
+// `--explicit-target-dependency-import-check error` (in Scripts/test) keep it honest.
+import PackageDescription
+
+/// Swift 6 language mode is the default for tools 6.x; these keep every target equally strict.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Wick",
+    products: [
+        .library(name: "Wick", targets: ["Wick"]),
+        // The layers are products too so that Fuzz/ and Benchmarks/ (packages of their own)
+        // can drive them directly.
+        .library(name: "WickCore", targets: ["WickCore"]),
+        .library(name: "WickHTTP1", targets: ["WickHTTP1"]),
+        .library(name: "WickPool", targets: ["WickPool"]),
+        .library(name: "WickReactor", targets: ["WickReactor"]),
+        .library(name: "WickTLS", targets: ["WickTLS"]),
+        .library(name: "WickTestSupport", targets: ["WickTestSupport"]),
+        .executable(name: "wick", targets: ["wick"]),
+        .executable(name: "wick-test-servers", targets: ["wick-test-servers"]),
+    ],
+    targets: [
+        // C shims: only what Swift cannot call directly (macros, variadic calls, struct layouts).
+        .target(
+            name: "CWickOpenSSL",
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+        ),
+        .target(name: "CWickZlib", linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CWickSystem"),
+
+        // Shared vocabulary: methods, headers, versions, status, deadlines.
+        .target(name: "WickCore", swiftSettings: strict),
+
+        // Sans-I/O: these two may import only WickCore (and, for WickHTTP1, zlib).
+        .target(name: "WickHTTP1", dependencies: ["WickCore", "CWickZlib"], swiftSettings: strict),
+        .target(name: "WickPool", dependencies: ["WickCore"], swiftSettings: strict),
+
+        // I/O: the epoll reactor and the OpenSSL layer.
+        .target(name: "WickReactor", dependencies: ["WickCore", "CWickSystem"], swiftSettings: strict),
+        .target(
+            name: "WickTLS",
+            dependencies: ["WickCore", "WickReactor", "CWickOpenSSL"],
+            swiftSettings: strict
+        ),
+
+        // The public API and the transport that runs the layers.
+        .target(
+            name: "Wick",
+            dependencies: ["WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "wick", dependencies: ["Wick", "WickHTTP1", "WickReactor"], swiftSettings: strict),
+
+        // Test doubles and real-server launchers; used only by tests, Fuzz/ and Benchmarks/.
+        .target(
+            name: "WickTestSupport",
+            dependencies: ["WickCore", "CWickSystem"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "wick-test-servers",
+            dependencies: ["WickTestSupport"],
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "WickCoreTests", dependencies: ["WickCore"], swiftSettings: strict),
+        .testTarget(
+            name: "WickHTTP1Tests",
+            dependencies: ["WickHTTP1", "WickTestSupport", "CWickZlib"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "WickPoolTests", dependencies: ["WickPool"], swiftSettings: strict),
+        .testTarget(
+            name: "WickReactorTests",
+            dependencies: ["WickReactor", "WickTestSupport", "CWickSystem"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WickTLSTests",
+            dependencies: ["WickTLS", "WickTestSupport", "CWickOpenSSL"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "WickTests", dependencies: ["Wick", "WickTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "WickTestSupportTests",
+            dependencies: ["WickTestSupport"],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,29 @@
+// Case-insensitive comparison of ASCII tokens (header names, codings) without allocating.
+
+extension StringProtocol {
+    /// Whether two strings are equal when ASCII letters are compared without case. Non-ASCII
+    /// bytes must match exactly: header names are ASCII tokens, so no Unicode folding applies.
+    @inlinable
+    public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+        var lhs = utf8.makeIterator()
+        var rhs = other.utf8.makeIterator()
+        while true {
+            switch (lhs.next(), rhs.next()) {
+            case (nil, nil):
+                return true
+            case let (l?, r?):
+                if l != r && l.asciiLowercased != r.asciiLowercased { return false }
+            default:
+                return false
+            }
+        }
+    }
+}
+
+extension UInt8 {
+    /// The byte with ASCII `A`–`Z` mapped to `a`–`z`; every other byte unchanged.
+    @inlinable
+    public var asciiLowercased: UInt8 {
+        (self &- 0x41) < 26 ? self | 0x20 : self
+    }
+}

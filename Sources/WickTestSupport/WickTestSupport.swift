@@ -1,0 +1,1 @@
+// WickTestSupport: test doubles and real-server launchers for tests, Fuzz/ and Benchmarks/.

@@ -1,0 +1,1 @@
+// WickPool's state-machine tests arrive with the transport issue.

@@ -1,0 +1,1 @@
+// WickReactor's tests arrive with the reactor issue.

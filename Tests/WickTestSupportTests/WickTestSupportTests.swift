@@ -1,0 +1,1 @@
+// WickTestSupport's own tests: the fault server and the server launchers.

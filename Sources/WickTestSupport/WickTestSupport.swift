@@ -1,1 +1,0 @@
-// WickTestSupport: test doubles and real-server launchers for tests, Fuzz/ and Benchmarks/.

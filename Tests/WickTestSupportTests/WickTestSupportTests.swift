@@ -1,1 +1,0 @@
-// WickTestSupport's own tests: the fault server and the server launchers.

@@ -360,20 +360,30 @@ extension HTTPResponseParser {
         guard configuration.allowObsoleteLineFolding, storage.fieldCount > sectionFieldStart else {
             throw HTTPParseError(.obsoleteLineFolding, at: offset(ofStorageIndex: lineStart))
         }
-        let valueEnd = try scanFieldValue(from: lineStart, to: end)
+        // SAFETY: lineStart..<end are written bytes of the current line.
+        let line = storage.bytes
+        var continuationStart = lineStart
+        while continuationStart < end && (line[continuationStart] == space || line[continuationStart] == tab) {
+            continuationStart += 1
+        }
+        let valueEnd = try scanFieldValue(from: continuationStart, to: end)
+        guard valueEnd > continuationStart else { return }
         let last = storage.fieldCount - 1
         var field = storage.fields[last]
-        if valueEnd > lineStart {
-            // SAFETY: field.valueEnd..<lineStart lies in this section's written bytes (the end
-            // of the previous line), not yet published, so the parser may rewrite it.
+        if field.valueStart == field.valueEnd {
+            field.valueStart = continuationStart
+        } else {
+            // The fold (OWS CRLF RWS) lies in this section's written bytes, not yet published,
+            // so the parser may rewrite it.
             var index = field.valueEnd
-            while index < lineStart {
-                storage.bytes[index] = space
+            while index < continuationStart {
+                // SAFETY: field.valueEnd <= index < continuationStart <= end <= storage.count.
+                line[index] = space
                 index += 1
             }
-            field.valueEnd = valueEnd
-            storage.fields[last] = field
         }
+        field.valueEnd = valueEnd
+        storage.fields[last] = field
     }
 
     // MARK: Chunk-size lines

@@ -193,7 +193,8 @@ struct ResponseParserHarness {
         private mutating func fields(_ list: HTTPFieldList, as kind: String) {
             for position in list.indices {
                 list.withBytes(at: position) { name, value in
-                    lines.append("\(kind) \(GoldenCase.escape(name)): \(GoldenCase.escape(value))")
+                    let text = "\(kind) \(GoldenCase.escape(name)):"
+                    lines.append(value.isEmpty ? text : text + " " + GoldenCase.escape(value))
                 }
             }
         }

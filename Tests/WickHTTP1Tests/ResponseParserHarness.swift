@@ -66,6 +66,7 @@ struct ResponseParserHarness {
         var exchangeBase = 0
         var consumed = 0
         var stopped = false
+        var switched = false
         var total = 0
         parser.expectResponse(to: methods[0])
 
@@ -94,8 +95,12 @@ struct ResponseParserHarness {
                         methodIndex += 1
                         exchangeBase = consumed
                         parser.expectResponse(to: methods[methodIndex])
-                    case .end, .switchingProtocols:
+                    case .end:
                         stopped = true
+                        return
+                    case .switchingProtocols:
+                        stopped = true
+                        switched = true
                         return
                     default:
                         continue
@@ -103,7 +108,7 @@ struct ResponseParserHarness {
                 }
             }
         }
-        if !stopped {
+        if !stopped || (closesAfterInput && !recorder.failed && !switched) {
             if closesAfterInput {
                 do throws(HTTPParseError) {
                     if let event = try parser.eofReceived() {

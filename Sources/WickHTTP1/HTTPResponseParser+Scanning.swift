@@ -169,14 +169,15 @@ extension HTTPResponseParser {
         let lineAllowance = lineLimit - (storage.count - lineStart)
         let sectionAllowance = sectionLimit - (storage.count - sectionStart)
         let window = min(bytes.count - start, lineAllowance, sectionAllowance)
-        examinedByteCount += window
         if let lineFeed = firstLineFeed(in: bytes, from: start, to: start + window) {
             let end = lineFeed + 1
+            examinedByteCount += end - start
             reserve(bytes: end - start, fields: 0)
             // SAFETY: start..<end is inside bytes (end <= start + window <= bytes.count).
             storage.append(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
             return end
         }
+        examinedByteCount += window
         reserve(bytes: window, fields: 0)
         // SAFETY: start..<start + window is inside bytes (window <= bytes.count - start).
         storage.append(UnsafeRawBufferPointer(rebasing: bytes[start..<start + window]))

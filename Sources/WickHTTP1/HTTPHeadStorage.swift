@@ -99,6 +99,22 @@ final class HTTPHeadStorage: @unchecked Sendable {
         return index == range.upperBound
     }
 
+    /// Whether the bytes of `range` equal `lowercase`, an ASCII literal written in lowercase,
+    /// comparing ASCII letters without case. The parser's own name and token checks use it.
+    func equalsLowercase(_ range: Range<Int>, _ lowercase: StaticString) -> Bool {
+        guard range.count == lowercase.utf8CodeUnitCount else { return false }
+        // SAFETY: a StaticString's UTF-8 start is valid for utf8CodeUnitCount bytes for the
+        // program's lifetime.
+        let expected = lowercase.utf8Start
+        var offset = 0
+        while offset < range.count {
+            // SAFETY: offset < range.count, so both reads are in bounds (range is written bytes).
+            if bytes[range.lowerBound + offset].asciiLowercased != expected[offset] { return false }
+            offset += 1
+        }
+        return true
+    }
+
     /// Calls `body` with the bytes of `range`; the pointer must not escape the call.
     func withBytes<Result>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         // SAFETY: as in `string(_:)`; the buffer lives as long as this object, which the caller

@@ -100,12 +100,12 @@ extension HTTPResponseParser {
             let field = storage.fields[position]
             let name = field.nameStart..<field.nameEnd
             switch name.count {
-            case 10 where storage.equalsIgnoringASCIICase(name, "connection"):
+            case 10 where storage.equalsLowercase(name, "connection"):
                 forEachListElement(field) { element in
-                    if storage.equalsIgnoringASCIICase(element, "close") { facts.close = true }
-                    if storage.equalsIgnoringASCIICase(element, "keep-alive") { facts.keepAlive = true }
+                    if storage.equalsLowercase(element, "close") { facts.close = true }
+                    if storage.equalsLowercase(element, "keep-alive") { facts.keepAlive = true }
                 }
-            case 14 where storage.equalsIgnoringASCIICase(name, "content-length"):
+            case 14 where storage.equalsLowercase(name, "content-length"):
                 facts.contentLengthLine = facts.contentLengthLine ?? field.nameStart
                 var failure: HTTPParseError?
                 forEachListElement(field, includingEmpty: true) { element in
@@ -121,12 +121,12 @@ extension HTTPResponseParser {
                     }
                 }
                 if let failure { throw failure }
-            case 17 where storage.equalsIgnoringASCIICase(name, "transfer-encoding"):
+            case 17 where storage.equalsLowercase(name, "transfer-encoding"):
                 facts.transferEncodingLine = facts.transferEncodingLine ?? field.nameStart
                 var failure: HTTPParseError?
                 forEachListElement(field) { element in
                     guard failure == nil else { return }
-                    if chunkedSeen || !storage.equalsIgnoringASCIICase(element, "chunked") {
+                    if chunkedSeen || !storage.equalsLowercase(element, "chunked") {
                         failure = HTTPParseError(.unsupportedTransferCoding, at: offset(ofStorageIndex: element.lowerBound))
                     }
                     chunkedSeen = true

@@ -238,8 +238,12 @@ extension HTTPResponseParser {
         let line = UnsafeRawBufferPointer(storage.bytes)
         func byte(_ index: Int) -> UInt8? { index < end ? line[index] : nil }
 
-        for (position, expected) in "HTTP/".utf8.enumerated() where byte(start + position) != expected {
-            throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + position))
+        let prefix: StaticString = "HTTP/"
+        for position in 0..<5 {
+            // SAFETY: position < 5 == prefix.utf8CodeUnitCount; a StaticString lives forever.
+            guard byte(start + position) == prefix.utf8Start[position] else {
+                throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + position))
+            }
         }
         guard let major = byte(start + 5), major &- 0x30 < 10 else {
             throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 5))
@@ -303,7 +307,9 @@ extension HTTPResponseParser {
         }
 
         var index = start
-        while index < end && isTokenByte(line[index]) { index += 1 }
+        // SAFETY: index < end <= storage.count; base is the storage's non-nil address.
+        let base = UnsafeRawPointer(line.baseAddress.unsafelyUnwrapped)
+        while index < end && isTokenByte(base.load(fromByteOffset: index, as: UInt8.self)) { index &+= 1 }
         while true {
             guard index < end else { throw HTTPParseError(.missingColon, at: offset(ofStorageIndex: end)) }
             let byte = line[index]
@@ -334,16 +340,37 @@ extension HTTPResponseParser {
     }
 
     /// Validates field-value bytes in `start..<end` and returns the end of the value without
-    /// trailing whitespace.
+    /// trailing whitespace. Eight bytes per step while none is a control byte or DEL.
     private func scanFieldValue(from start: Int, to end: Int) throws(HTTPParseError) -> Int {
-        let lenient = configuration.allowInvalidFieldBytes
-        // SAFETY: start..<end are written bytes of the current line.
-        let line = storage.bytes
+        // SAFETY: start..<end are written bytes of the current line; the base address is
+        // non-nil because storage capacity is positive.
+        let base = UnsafeRawPointer(storage.bytes.baseAddress.unsafelyUnwrapped)
         var valueEnd = start
         var index = start
+        while index &+ 8 <= end {
+            // SAFETY: index + 8 <= end <= storage.count.
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            // Flags a byte below 0x20 (controls, HTAB) or equal to 0x7F (DEL); exact for "any".
+            let control = (word &- 0x2020_2020_2020_2020) & ~word
+            let deleteDiff = word ^ 0x7F7F_7F7F_7F7F_7F7F
+            let delete = (deleteDiff &- 0x0101_0101_0101_0101) & ~deleteDiff
+            if (control | delete) & 0x8080_8080_8080_8080 != 0 { break }
+            index &+= 8
+            if word >> 56 != UInt64(space) {
+                valueEnd = index
+            } else {
+                // The block ends in SP: find the end of its last non-SP byte, if any.
+                var last = index
+                // SAFETY: last - 1 stays within the eight bytes just loaded.
+                while last > index &- 8 && base.load(fromByteOffset: last &- 1, as: UInt8.self) == space { last &-= 1 }
+                if last > index &- 8 { valueEnd = last }
+            }
+        }
+        let lenient = configuration.allowInvalidFieldBytes
         while index < end {
-            let byte = line[index]
-            index += 1
+            // SAFETY: index < end <= storage.count.
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            index &+= 1
             if isVisibleByte(byte) {
                 valueEnd = index
             } else if byte != space && byte != tab {

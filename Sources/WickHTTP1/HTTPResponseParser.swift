@@ -217,11 +217,16 @@ public struct HTTPResponseParser: ~Copyable {
     /// Makes room for `byteCount` more bytes and `fieldCount` more fields. Storage never grows in
     /// place (values may read it): a larger object receives the current section, and indices
     /// into the section are rebased to start at 0.
+    @inline(__always)
     mutating func reserve(bytes byteCount: Int, fields fieldCount: Int) {
-        let old = storage
-        guard old.count + byteCount > old.bytes.count || old.fieldCount + fieldCount > old.fields.count else {
-            return
+        if storage.count + byteCount > storage.bytes.count || storage.fieldCount + fieldCount > storage.fields.count {
+            grow(bytes: byteCount, fields: fieldCount)
         }
+    }
+
+    /// `reserve`'s slow path: moves the section into a larger storage object.
+    private mutating func grow(bytes byteCount: Int, fields fieldCount: Int) {
+        let old = storage
         let neededBytes = old.count - sectionStart + byteCount
         let neededFields = old.fieldCount - sectionFieldStart + fieldCount
         let byteCapacity = max(neededBytes, min(2 * old.bytes.count, Self.maxSectionBytes(configuration)))

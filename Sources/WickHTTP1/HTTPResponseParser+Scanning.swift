@@ -64,6 +64,34 @@ private func firstLineFeed(in bytes: UnsafeRawBufferPointer, from start: Int, to
     return nil
 }
 
+/// Advances over field-value bytes in `base[start..<end]` eight at a time while none of them is
+/// a control byte (HTAB included) or DEL; `valueEnd` becomes the end of the last non-SP byte
+/// seen. Returns where it stopped: the caller checks the remaining bytes one by one.
+@inline(__always)
+private func skipPlainValueBytes(_ base: UnsafeRawPointer, from start: Int, to end: Int, valueEnd: inout Int) -> Int {
+    var index = start
+    while index &+ 8 <= end {
+        // SAFETY: index + 8 <= end, and callers pass an `end` inside the memory at `base`.
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        // Flags a byte below 0x20 (controls, HTAB) or equal to 0x7F (DEL); exact for "any".
+        let control = (word &- 0x2020_2020_2020_2020) & ~word
+        let deleteDiff = word ^ 0x7F7F_7F7F_7F7F_7F7F
+        let delete = (deleteDiff &- 0x0101_0101_0101_0101) & ~deleteDiff
+        if (control | delete) & 0x8080_8080_8080_8080 != 0 { break }
+        index &+= 8
+        if word >> 56 != UInt64(space) {
+            valueEnd = index
+        } else {
+            // The block ends in SP: find the end of its last non-SP byte, if any.
+            var last = index
+            // SAFETY: last - 1 stays within the eight bytes just loaded.
+            while last > index &- 8 && base.load(fromByteOffset: last &- 1, as: UInt8.self) == space { last &-= 1 }
+            if last > index &- 8 { valueEnd = last }
+        }
+    }
+    return index
+}
+
 extension HTTPResponseParser {
     /// One event from `bytes`; `parse` adds the bookkeeping.
     mutating func step(_ bytes: UnsafeRawBufferPointer) throws(HTTPParseError) -> HTTPParseStep {
@@ -71,6 +99,9 @@ extension HTTPResponseParser {
         while true {
             switch state {
             case .statusLine, .headFields, .trailerFields:
+                if lineStart == storage.count && readsFieldLines {
+                    index = fieldLinesInPlace(bytes, from: index)
+                }
                 guard let next = try appendLine(bytes, from: index) else {
                     return HTTPParseStep(event: .needMoreData, consumed: bytes.count)
                 }
@@ -143,6 +174,85 @@ extension HTTPResponseParser {
     }
 
     // MARK: Lines of the head and the trailers
+
+    /// Whether the parser is reading the head's or the trailers' field lines.
+    private var readsFieldLines: Bool {
+        switch state {
+        case .headFields, .trailerFields: true
+        default: false
+        }
+    }
+
+    /// The fast path for field lines: parses complete, strictly valid field lines directly in
+    /// `bytes` (one pass: name, colon, value, CRLF), copies each into storage and records its
+    /// field. Stops before the first line it cannot take whole: the empty line that ends the
+    /// section, a line that is partial, over a limit, folded, over the field count, or invalid
+    /// in any way. `appendLine` and `lineCompleted` then handle that line exactly as if this
+    /// path did not exist, so errors and their offsets do not depend on it. Each call looks at
+    /// a line's bytes at most once before handing it over, which keeps split input O(bytes).
+    private mutating func fieldLinesInPlace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        let isHead = if case .headFields = state { true } else { false }
+        let lineLimit = configuration.maxFieldLineBytes
+        let sectionLimit = isHead ? configuration.maxHeadBytes : configuration.maxTrailerBytes
+        let maxFieldCount = configuration.maxFieldCount
+        var lineStartIndex = start
+        while true {
+            let sectionUsed = storage.count - sectionStart
+            let limit = lineStartIndex + min(bytes.count - lineStartIndex, lineLimit, sectionLimit - sectionUsed)
+            if storage.fieldCount - sectionFieldStart == maxFieldCount { return lineStartIndex }
+            // field-name: one or more tchars, then ":".
+            var index = lineStartIndex
+            // SAFETY (every load below): index < limit <= bytes.count, checked before each read.
+            while index < limit && isTokenByte(base.load(fromByteOffset: index, as: UInt8.self)) { index &+= 1 }
+            guard index > lineStartIndex, index < limit, base.load(fromByteOffset: index, as: UInt8.self) == colon else {
+                examinedByteCount += index - lineStartIndex
+                return lineStartIndex
+            }
+            let nameEnd = index
+            index &+= 1
+            // OWS, then the value up to CR.
+            while index < limit {
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                guard byte == space || byte == tab else { break }
+                index &+= 1
+            }
+            let valueStart = index
+            var valueEnd = index
+            index = skipPlainValueBytes(base, from: index, to: limit, valueEnd: &valueEnd)
+            while index < limit {
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                if isVisibleByte(byte) {
+                    valueEnd = index &+ 1
+                } else if byte != space && byte != tab {
+                    break
+                }
+                index &+= 1
+            }
+            guard index &+ 1 < limit, base.load(fromByteOffset: index, as: UInt8.self) == cr,
+                base.load(fromByteOffset: index &+ 1, as: UInt8.self) == lf
+            else {
+                examinedByteCount += index - lineStartIndex
+                return lineStartIndex
+            }
+            let lineEnd = index &+ 2
+            examinedByteCount += lineEnd - lineStartIndex
+            reserve(bytes: lineEnd - lineStartIndex, fields: 1)
+            let storageBase = storage.count - lineStartIndex
+            // SAFETY: lineStartIndex..<lineEnd is inside bytes (lineEnd <= limit <= bytes.count).
+            storage.append(UnsafeRawBufferPointer(rebasing: bytes[lineStartIndex..<lineEnd]))
+            storage.appendField(
+                HTTPFieldRange(
+                    nameStart: storageBase + lineStartIndex,
+                    nameEnd: storageBase + nameEnd,
+                    valueStart: storageBase + valueStart,
+                    valueEnd: storageBase + valueEnd
+                )
+            )
+            lineStart = storage.count
+            lineStartIndex = lineEnd
+        }
+    }
 
     /// Copies the current line's bytes from `bytes[start...]` into storage. Returns the index
     /// after its LF when the line is complete, nil when all of `bytes` was taken and the line
@@ -340,32 +450,13 @@ extension HTTPResponseParser {
     }
 
     /// Validates field-value bytes in `start..<end` and returns the end of the value without
-    /// trailing whitespace. Eight bytes per step while none is a control byte or DEL.
+    /// trailing whitespace.
     private func scanFieldValue(from start: Int, to end: Int) throws(HTTPParseError) -> Int {
         // SAFETY: start..<end are written bytes of the current line; the base address is
         // non-nil because storage capacity is positive.
         let base = UnsafeRawPointer(storage.bytes.baseAddress.unsafelyUnwrapped)
         var valueEnd = start
-        var index = start
-        while index &+ 8 <= end {
-            // SAFETY: index + 8 <= end <= storage.count.
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            // Flags a byte below 0x20 (controls, HTAB) or equal to 0x7F (DEL); exact for "any".
-            let control = (word &- 0x2020_2020_2020_2020) & ~word
-            let deleteDiff = word ^ 0x7F7F_7F7F_7F7F_7F7F
-            let delete = (deleteDiff &- 0x0101_0101_0101_0101) & ~deleteDiff
-            if (control | delete) & 0x8080_8080_8080_8080 != 0 { break }
-            index &+= 8
-            if word >> 56 != UInt64(space) {
-                valueEnd = index
-            } else {
-                // The block ends in SP: find the end of its last non-SP byte, if any.
-                var last = index
-                // SAFETY: last - 1 stays within the eight bytes just loaded.
-                while last > index &- 8 && base.load(fromByteOffset: last &- 1, as: UInt8.self) == space { last &-= 1 }
-                if last > index &- 8 { valueEnd = last }
-            }
-        }
+        var index = skipPlainValueBytes(base, from: start, to: end, valueEnd: &valueEnd)
         let lenient = configuration.allowInvalidFieldBytes
         while index < end {
             // SAFETY: index < end <= storage.count.

@@ -61,11 +61,12 @@ import WickTestSupport
             #expect(sawEnd, "\(delivery)")
             examined[delivery.name] = parser.examinedByteCount
         }
-        // Each byte is searched for LF once and validated at most once, however it is cut.
+        // A byte is looked at by at most one in-place attempt, one LF search and one
+        // validation, however the input is cut: never once per piece.
         let whole = try #require(examined["whole"])
-        #expect(whole <= 2 * input.count)
+        #expect(whole <= input.count + input.count / 10)
         for (name, count) in examined {
-            #expect(count == whole, "\(name) examined \(count) bytes, whole input \(whole)")
+            #expect(count <= 3 * input.count, "\(name) examined \(count) bytes for \(input.count)")
         }
     }
 

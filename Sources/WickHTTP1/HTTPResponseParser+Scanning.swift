@@ -64,6 +64,35 @@ private func firstLineFeed(in bytes: UnsafeRawBufferPointer, from start: Int, to
     return nil
 }
 
+/// Per byte of `word` (high bits clear), 0x80 where the byte is within `low...high`.
+@inline(__always)
+private func bytesInRange(_ word: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    // No carry crosses a byte: each byte is at most 0x7F and each addend at most 0x80.
+    let atLeastLow = word &+ ones &* UInt64(0x80 &- low)
+    let aboveHigh = word &+ ones &* UInt64(0x7F &- high)
+    return atLeastLow & ~aboveHigh & 0x8080_8080_8080_8080
+}
+
+/// Advances over the bytes most field names are made of (ASCII letters, digits and `-`) in
+/// `base[start..<end]`, eight at a time. Returns where it stopped: the caller checks the
+/// remaining bytes one by one against the full tchar set.
+@inline(__always)
+private func skipCommonNameBytes(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+    var index = start
+    while index &+ 8 <= end {
+        // SAFETY: index + 8 <= end, and callers pass an `end` inside the memory at `base`.
+        let raw = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        let ascii = raw & 0x7F7F_7F7F_7F7F_7F7F
+        let common = (bytesInRange(ascii, 0x41, 0x5A) | bytesInRange(ascii, 0x61, 0x7A)
+            | bytesInRange(ascii, 0x30, 0x39) | bytesInRange(ascii, 0x2D, 0x2D)) & ~raw
+        let uncommon = ~common & 0x8080_8080_8080_8080
+        if uncommon != 0 { return index &+ uncommon.trailingZeroBitCount >> 3 }
+        index &+= 8
+    }
+    return index
+}
+
 /// Advances over field-value bytes in `base[start..<end]` eight at a time while none of them is
 /// a control byte (HTAB included) or DEL; `valueEnd` becomes the end of the last non-SP byte
 /// seen. Returns where it stopped: the caller checks the remaining bytes one by one.
@@ -202,8 +231,8 @@ extension HTTPResponseParser {
             let limit = lineStartIndex + min(bytes.count - lineStartIndex, lineLimit, sectionLimit - sectionUsed)
             if storage.fieldCount - sectionFieldStart == maxFieldCount { return lineStartIndex }
             // field-name: one or more tchars, then ":".
-            var index = lineStartIndex
             // SAFETY (every load below): index < limit <= bytes.count, checked before each read.
+            var index = skipCommonNameBytes(base, from: lineStartIndex, to: limit)
             while index < limit && isTokenByte(base.load(fromByteOffset: index, as: UInt8.self)) { index &+= 1 }
             guard index > lineStartIndex, index < limit, base.load(fromByteOffset: index, as: UInt8.self) == colon else {
                 examinedByteCount += index - lineStartIndex
@@ -419,6 +448,7 @@ extension HTTPResponseParser {
         var index = start
         // SAFETY: index < end <= storage.count; base is the storage's non-nil address.
         let base = UnsafeRawPointer(line.baseAddress.unsafelyUnwrapped)
+        index = skipCommonNameBytes(base, from: index, to: end)
         while index < end && isTokenByte(base.load(fromByteOffset: index, as: UInt8.self)) { index &+= 1 }
         while true {
             guard index < end else { throw HTTPParseError(.missingColon, at: offset(ofStorageIndex: end)) }

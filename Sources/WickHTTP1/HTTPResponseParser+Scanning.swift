@@ -64,16 +64,6 @@ private func firstLineFeed(in bytes: UnsafeRawBufferPointer, from start: Int, to
     return nil
 }
 
-/// Per byte of `word` (high bits clear), 0x80 where the byte is within `low...high`.
-@inline(__always)
-private func bytesInRange(_ word: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    // No carry crosses a byte: each byte is at most 0x7F and each addend at most 0x80.
-    let atLeastLow = word &+ ones &* UInt64(0x80 &- low)
-    let aboveHigh = word &+ ones &* UInt64(0x7F &- high)
-    return atLeastLow & ~aboveHigh & 0x8080_8080_8080_8080
-}
-
 /// Advances over the bytes most field names are made of (ASCII letters, digits and `-`) in
 /// `base[start..<end]`, eight at a time. Returns where it stopped: the caller checks the
 /// remaining bytes one by one against the full tchar set.

@@ -38,6 +38,22 @@ public import WickCore
 /// The parser is noncopyable: its head storage is reused across responses, and exactly one
 /// owner may write it. In the steady state (the caller drops each head before the next response
 /// begins, or keeps it while its storage has room) parsing a head allocates nothing.
+///
+/// Decisions where RFC 9112 leaves room (strict unless a configuration flag says otherwise):
+/// - `HTTP/1.1 200\r\n` (no SP, no reason) is accepted like `HTTP/1.1 200 \r\n`: it frames the
+///   same and servers send it. `HTTP/1.x` with x > 1 is accepted as 1.x (§2.3); any other major
+///   version, lowercase `http`, and status codes that are not three digits from 100 are errors.
+/// - obs-fold is an error unless `allowObsoleteLineFolding` (see that setting for why this
+///   departs from §5.2), and then each fold becomes spaces.
+/// - An empty line before the status line is an error (§2.2 allows skipping it for requests only).
+/// - Transfer codings other than a single `chunked` are errors: we never send `TE`, so a server
+///   has no business applying one, and the close-delimited fallback of §6.3 rule 4 is a
+///   desynchronisation risk. Transfer-Encoding together with Content-Length is an error for
+///   every response that can have a body.
+/// - Content-Length is parsed only when it decides framing (§6.3 order): a HEAD, 1xx, 204 or
+///   304 response ends at its head whatever its framing fields say.
+/// - 101 and a 2xx answer to CONNECT stop the parser (`switchingProtocols`): Wick never
+///   upgrades, and the connection is not reusable.
 public struct HTTPResponseParser: ~Copyable {
     enum State {
         /// No exchange in progress: before `expectResponse(to:)`, or after `.end`.
@@ -112,7 +128,10 @@ public struct HTTPResponseParser: ~Copyable {
     /// line). Tests use it to prove that split input costs O(bytes).
     var examinedByteCount = 0
 
-    /// A parser with `configuration`, idle until `expectResponse(to:)`.
+    /// A parser with `configuration`, idle until `expectResponse(to:)`. Allocates its head
+    /// storage (`initialHeadCapacity` bytes) once.
+    ///
+    /// Precondition: every limit is positive (`maxChunkExtensionBytes` may be 0).
     public init(configuration: HTTPParserConfiguration = .strict) {
         precondition(configuration.maxStatusLineBytes > 0 && configuration.maxFieldLineBytes > 0
             && configuration.maxHeadBytes > 0 && configuration.maxFieldCount > 0

@@ -97,6 +97,6 @@ public struct HTTPFieldList: Sendable, RandomAccessCollection {
 
     private func range(at position: Int) -> HTTPFieldRange {
         precondition(indices.contains(position), "field position \(position) outside 0..<\(count)")
-        return storage.fields[fieldRange.lowerBound + position]
+        return storage.field(at: fieldRange.lowerBound + position)
     }
 }

@@ -72,6 +72,19 @@ final class HTTPHeadStorage: @unchecked Sendable {
         append(UnsafeRawBufferPointer(rebasing: other.bytes[range]))
     }
 
+    /// How many bytes this storage can hold.
+    var byteCapacity: Int { bytes.count }
+
+    /// How many field ranges this storage can hold.
+    var fieldCapacity: Int { fields.count }
+
+    /// The field range at `index`, which must be below `fieldCount`.
+    func field(at index: Int) -> HTTPFieldRange {
+        precondition(index >= 0 && index < fieldCount, "field \(index) outside 0..<\(fieldCount)")
+        // SAFETY: index is inside the written ranges (checked above).
+        return fields[index]
+    }
+
     /// Appends one field range. Capacity is the caller's responsibility and is checked.
     func appendField(_ field: HTTPFieldRange) {
         precondition(fieldCount < fields.count, "field storage overflow: parser sized it wrong")

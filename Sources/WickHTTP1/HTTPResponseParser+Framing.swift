@@ -97,7 +97,7 @@ extension HTTPResponseParser {
         var facts = FramingFacts()
         var chunkedSeen = false
         for position in sectionFieldStart..<storage.fieldCount {
-            let field = storage.fields[position]
+            let field = storage.field(at: position)
             let name = field.nameStart..<field.nameEnd
             switch name.count {
             case 10 where storage.equalsLowercase(name, "connection"):

@@ -238,7 +238,7 @@ public struct HTTPResponseParser: ~Copyable {
     /// into the section are rebased to start at 0.
     @inline(__always)
     mutating func reserve(bytes byteCount: Int, fields fieldCount: Int) {
-        if storage.count + byteCount > storage.bytes.count || storage.fieldCount + fieldCount > storage.fields.count {
+        if storage.count + byteCount > storage.byteCapacity || storage.fieldCount + fieldCount > storage.fieldCapacity {
             grow(bytes: byteCount, fields: fieldCount)
         }
     }
@@ -248,12 +248,12 @@ public struct HTTPResponseParser: ~Copyable {
         let old = storage
         let neededBytes = old.count - sectionStart + byteCount
         let neededFields = old.fieldCount - sectionFieldStart + fieldCount
-        let byteCapacity = max(neededBytes, min(2 * old.bytes.count, Self.maxSectionBytes(configuration)))
-        let fieldCapacity = max(neededFields, min(2 * old.fields.count, configuration.maxFieldCount))
+        let byteCapacity = max(neededBytes, min(2 * old.byteCapacity, Self.maxSectionBytes(configuration)))
+        let fieldCapacity = max(neededFields, min(2 * old.fieldCapacity, configuration.maxFieldCount))
         let new = HTTPHeadStorage(byteCapacity: byteCapacity, fieldCapacity: fieldCapacity)
         new.append(bytesOf: old, in: sectionStart..<old.count)
         for index in sectionFieldStart..<old.fieldCount {
-            var field = old.fields[index]
+            var field = old.field(at: index)
             field.nameStart -= sectionStart
             field.nameEnd -= sectionStart
             field.valueStart -= sectionStart

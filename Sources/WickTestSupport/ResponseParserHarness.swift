@@ -1,23 +1,28 @@
 // Runs the response parser over a golden case's input, cut any way, and records its events.
-import WickCore
-import WickHTTP1
-import WickTestSupport
+public import WickCore
+public import WickHTTP1
 
-/// Feeds pieces to a fresh parser and writes every event as a golden-file line.
+/// Feeds pieces to a fresh `HTTPResponseParser` and writes every event as a golden-file line
+/// (the format of `Tests/WickHTTP1Tests/Fixtures/README.md`).
 ///
 /// Body events are coalesced (their cut depends on the delivery), error offsets are made
 /// absolute in the input (they are per exchange in the parser), and after the last expected
-/// response the bytes left over are reported as `unconsumed N`.
-struct ResponseParserHarness {
-    let configuration: HTTPParserConfiguration
-    let methods: [HTTPMethod]
-    let closesAfterInput: Bool
+/// response the bytes left over are reported as `unconsumed N`. Tests and the fuzz target use
+/// it as their oracle: every cut of the same input must produce the same `Outcome`.
+public struct ResponseParserHarness: Sendable {
+    /// The parser configuration the case's options describe.
+    public let configuration: HTTPParserConfiguration
+    /// The request methods of the responses, in order (one exchange each).
+    public let methods: [HTTPMethod]
+    /// Whether the server closes the connection after the input (`eof` option).
+    public let closesAfterInput: Bool
 
     /// What one run produced.
-    struct Outcome: Equatable {
-        var events: [String] = []
+    public struct Outcome: Equatable, Sendable {
+        /// The recorded event lines.
+        public var events: [String] = []
         /// Bytes of the input the parser consumed (0 after an error).
-        var consumed = 0
+        public var consumed = 0
     }
 
     /// The harness a case's options describe.
@@ -25,7 +30,9 @@ struct ResponseParserHarness {
     /// Options: `method=M` or `methods=M1,M2` (one response each, back to back), `eof` (the
     /// server closes after the input), the three leniency flags, and any limit by its
     /// `HTTPParserConfiguration` name.
-    init(options: [String: String]) throws {
+    ///
+    /// - Throws: `HarnessError` for an unknown option or a limit that is not a number.
+    public init(options: [String: String]) throws {
         var configuration = HTTPParserConfiguration()
         for (key, value) in options {
             switch key {
@@ -54,12 +61,19 @@ struct ResponseParserHarness {
         closesAfterInput = options["eof"] != nil
     }
 
-    struct HarnessError: Error, CustomStringConvertible {
-        let description: String
+    /// A bad option in a golden case.
+    public struct HarnessError: Error, CustomStringConvertible {
+        /// What is wrong.
+        public let description: String
+
+        /// An error with a description.
+        public init(description: String) {
+            self.description = description
+        }
     }
 
-    /// Runs the parser over `pieces` in order.
-    func run(_ pieces: [ArraySlice<UInt8>]) -> Outcome {
+    /// Runs a fresh parser over `pieces` in order and records what it reports.
+    public func run(_ pieces: [ArraySlice<UInt8>]) -> Outcome {
         var parser = HTTPResponseParser(configuration: configuration)
         var recorder = Recorder()
         var methodIndex = 0
@@ -134,7 +148,7 @@ struct ResponseParserHarness {
     }
 
     /// Turns events into lines.
-    struct Recorder {
+    private struct Recorder {
         var lines: [String] = []
         var body: [UInt8] = []
         var failed = false

@@ -36,7 +36,8 @@ public import WickCore
 /// ```
 ///
 /// The parser is noncopyable: its head storage is reused across responses, and exactly one
-/// owner may write it. In the steady state (the caller drops each head before the next response
+/// owner may write it (it may move between threads with its owner; heads it handed out stay
+/// readable anywhere). In the steady state (the caller drops each head before the next response
 /// begins, or keeps it while its storage has room) parsing a head allocates nothing.
 ///
 /// Decisions where RFC 9112 leaves room (strict unless a configuration flag says otherwise):
@@ -54,7 +55,7 @@ public import WickCore
 ///   304 response ends at its head whatever its framing fields say.
 /// - 101 and a 2xx answer to CONNECT stop the parser (`switchingProtocols`): Wick never
 ///   upgrades, and the connection is not reusable.
-public struct HTTPResponseParser: ~Copyable {
+public struct HTTPResponseParser: ~Copyable, Sendable {
     enum State {
         /// No exchange in progress: before `expectResponse(to:)`, or after `.end`.
         case idle

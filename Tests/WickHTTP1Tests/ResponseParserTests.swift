@@ -197,3 +197,33 @@ import WickTestSupport
         #expect(HTTPParseError(.bareLF, at: 7).description == "bareLF at 7")
     }
 }
+
+/// Driver bugs trap with a message naming the state and the call (checked in a child process).
+@Suite struct ResponseParserMisuseTests {
+    @Test func parseBeforeExpectResponseTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var parser = HTTPResponseParser()
+            _ = try? parser.parse(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+    }
+
+    @Test func parseAfterAnErrorTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var parser = HTTPResponseParser()
+            parser.expectResponse(to: .get)
+            let bytes = Array("nope\r\n".utf8)
+            bytes.withUnsafeBytes { raw in
+                _ = try? parser.parse(raw)
+                _ = try? parser.parse(raw)
+            }
+        }
+    }
+
+    @Test func expectResponseMidMessageTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var parser = HTTPResponseParser()
+            parser.expectResponse(to: .get)
+            parser.expectResponse(to: .get)
+        }
+    }
+}

@@ -54,6 +54,7 @@ final class HTTPHeadStorage: @unchecked Sendable {
 
     /// Appends `source` (the parser's input) after the current bytes. Capacity is the caller's
     /// responsibility and is checked.
+    @inline(__always)
     func append(_ source: UnsafeRawBufferPointer) {
         precondition(count + source.count <= bytes.count, "head storage overflow: parser sized it wrong")
         // SAFETY: the destination range count..<count+source.count is inside `bytes` (checked
@@ -86,6 +87,7 @@ final class HTTPHeadStorage: @unchecked Sendable {
     }
 
     /// Appends one field range. Capacity is the caller's responsibility and is checked.
+    @inline(__always)
     func appendField(_ field: HTTPFieldRange) {
         precondition(fieldCount < fields.count, "field storage overflow: parser sized it wrong")
         fields[fieldCount] = field

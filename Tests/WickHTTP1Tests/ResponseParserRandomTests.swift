@@ -41,6 +41,40 @@ struct SplitMix64: RandomNumberGenerator {
         }
     }
 
+    /// Interesting bytes for mutations: line structure, whitespace, separators, digits.
+    static let mutationBytes: [UInt8] = [0x0D, 0x0A, 0x20, 0x09, 0x3A, 0x3B, 0x2C, 0x00, 0x7F, 0xFF, 0x30, 0x39, 0x61, 0x46]
+
+    @Test func mutatedGoldenInputsAgreeAcrossCuts() throws {
+        // A small differential fuzzer: whatever the bytes, every cut must produce the same
+        // events (the in-place fast path and the line accumulator must never disagree), and
+        // nothing may trap.
+        var generator = SplitMix64(state: 0x5EED_0003)
+        var variants = 0
+        for golden in try ResponseParserGoldenTests.loadCases() where !golden.input.isEmpty {
+            let harness = try ResponseParserHarness(options: golden.options)
+            for _ in 0..<6 {
+                var input = golden.input
+                for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                    let position = Int.random(in: 0..<input.count, using: &generator)
+                    let byte = Self.mutationBytes.randomElement(using: &generator)!
+                    switch Int.random(in: 0..<3, using: &generator) {
+                    case 0: input[position] = byte
+                    case 1: input.insert(byte, at: position)
+                    default: if input.count > 1 { input.remove(at: position) }
+                    }
+                }
+                let reference = harness.run([input[...]])
+                for pieces in [Delivery.byteAtATime(input).pieces, Self.randomCut(input, using: &generator)] {
+                    let outcome = harness.run(pieces)
+                    #expect(outcome == reference, "\(golden) mutated to \(GoldenCase.escape(input))")
+                    if outcome != reference { return }
+                }
+                variants += 1
+            }
+        }
+        #expect(variants > 1000)
+    }
+
     /// Bytes to draw names and values from: common and rare token bytes, whitespace, controls,
     /// DEL, obs-text, and the colon.
     static let alphabet: [UInt8] = Array("aZ09-_!~`|.:".utf8) + [0x20, 0x20, 0x09, 0x00, 0x0D, 0x01, 0x1F, 0x7F, 0x80, 0xFF, 0x40, 0x2C]

@@ -20,18 +20,20 @@ public import WickCore
 ///
 /// ```swift
 /// parser.expectResponse(to: request.method)
-/// // for every read:
+/// // for every read into `buffer` (an UnsafeRawBufferPointer over the bytes read):
 /// var used = 0
 /// loop: while true {
-///     let step = try parser.parse(UnsafeRawBufferPointer(rebasing: buffer[used...]))
+///     let input = UnsafeRawBufferPointer(rebasing: buffer[used...])
+///     let step = try parser.parse(input)
 ///     switch step.event {
-///     case .needMoreData: break loop
-///     case .body(let range): deliver(buffer[used...][range])  // offsets into the slice
+///     case .needMoreData: break loop                              // consumed all of input
+///     case .body(let range): deliver(UnsafeRawBufferPointer(rebasing: input[range]))
+///     case .end(let reusable): finish(reusable); break loop       // bytes after are not ours
 ///     ...
 ///     }
 ///     used += step.consumed
 /// }
-/// // on EOF:
+/// // on EOF (read returned 0):
 /// if let event = try parser.eofReceived() { ... }
 /// ```
 ///

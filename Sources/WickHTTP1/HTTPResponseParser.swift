@@ -25,13 +25,13 @@ public import WickCore
 /// loop: while true {
 ///     let input = UnsafeRawBufferPointer(rebasing: buffer[used...])
 ///     let step = try parser.parse(input)
+///     used += step.consumed
 ///     switch step.event {
-///     case .needMoreData: break loop                              // consumed all of input
+///     case .needMoreData: break loop                      // it consumed all of input
 ///     case .body(let range): deliver(UnsafeRawBufferPointer(rebasing: input[range]))
-///     case .end(let reusable): finish(reusable); break loop       // bytes after are not ours
+///     case .end(let reusable): finish(reusable); break loop  // buffer[used...] is not ours
 ///     ...
 ///     }
-///     used += step.consumed
 /// }
 /// // on EOF (read returned 0):
 /// if let event = try parser.eofReceived() { ... }

@@ -132,6 +132,7 @@ final class HTTPHeadStorage: @unchecked Sendable {
             offset += 8
         }
         while offset < range.count {
+            // SAFETY: offset < range.count, inside both the stored range and the literal.
             let byte = stored.load(fromByteOffset: offset, as: UInt8.self)
             if byte.asciiLowercased != expected.load(fromByteOffset: offset, as: UInt8.self) { return false }
             offset += 1

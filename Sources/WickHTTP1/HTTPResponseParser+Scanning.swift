@@ -210,6 +210,7 @@ extension HTTPResponseParser {
     /// path did not exist, so errors and their offsets do not depend on it. Each call looks at
     /// a line's bytes at most once before handing it over, which keeps split input O(bytes).
     private mutating func fieldLinesInPlace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        // SAFETY: the caller's buffer is valid for this call; an empty one has no lines.
         guard let base = bytes.baseAddress else { return start }
         let isHead = if case .headFields = state { true } else { false }
         let lineLimit = configuration.maxFieldLineBytes
@@ -240,6 +241,7 @@ extension HTTPResponseParser {
             var valueEnd = index
             index = skipPlainValueBytes(base, from: index, to: limit, valueEnd: &valueEnd)
             while index < limit {
+                // SAFETY: index < limit <= bytes.count.
                 let byte = base.load(fromByteOffset: index, as: UInt8.self)
                 if isVisibleByte(byte) {
                     valueEnd = index &+ 1
@@ -248,6 +250,7 @@ extension HTTPResponseParser {
                 }
                 index &+= 1
             }
+            // SAFETY: index + 1 < limit <= bytes.count is checked before both loads.
             guard index &+ 1 < limit, base.load(fromByteOffset: index, as: UInt8.self) == cr,
                 base.load(fromByteOffset: index &+ 1, as: UInt8.self) == lf
             else {
@@ -398,6 +401,7 @@ extension HTTPResponseParser {
         }
         var reasonStart = start + 12
         if reasonStart < end {
+            // SAFETY: reasonStart < end <= storage.count.
             guard line[reasonStart] == space else {
                 throw HTTPParseError(.invalidStatusCode, at: offset(ofStorageIndex: reasonStart))
             }
@@ -406,6 +410,7 @@ extension HTTPResponseParser {
         if !configuration.allowInvalidFieldBytes {
             var index = reasonStart
             while index < end {
+                // SAFETY: index < end <= storage.count.
                 let byte = line[index]
                 if !isVisibleByte(byte) && byte != space && byte != tab {
                     throw HTTPParseError(.invalidReasonPhrase, at: offset(ofStorageIndex: index))
@@ -453,6 +458,7 @@ extension HTTPResponseParser {
         if index == start { throw HTTPParseError(.invalidFieldName, at: offset(ofStorageIndex: start)) }
         let nameEnd = index
         index += 1
+        // SAFETY: index < end <= storage.count is checked before each read.
         while index < end && (line[index] == space || line[index] == tab) { index += 1 }
         let valueStart = index
         let valueEnd = try scanFieldValue(from: valueStart, to: end)

@@ -5,22 +5,23 @@ import WickCore
 import WickHTTP1
 import WickTestSupport
 
-/// SplitMix64: a small deterministic generator, so a failure names a seed that reproduces it.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct ResponseParserRandomTests {
+    /// SplitMix64: a small deterministic generator, so a failure names a seed that reproduces
+    /// it. (Nested: other suites of this target have generators of their own.)
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     /// Cuts `input` into 2...8 pieces at random offsets (empty pieces included).
-    static func randomCut(_ input: [UInt8], using generator: inout SplitMix64) -> [ArraySlice<UInt8>] {
+    static func randomCut(_ input: [UInt8], using generator: inout SeededGenerator) -> [ArraySlice<UInt8>] {
         let count = Int.random(in: 1...7, using: &generator)
         let offsets = ((0..<count).map { _ in Int.random(in: 0...input.count, using: &generator) } + [0, input.count])
             .sorted()
@@ -28,7 +29,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func goldenCasesAgreeUnderRandomCuts() throws {
-        var generator = SplitMix64(state: 0x5EED_0001)
+        var generator = SeededGenerator(state: 0x5EED_0001)
         for golden in try ResponseParserGoldenTests.loadCases() {
             let harness = try ResponseParserHarness(options: golden.options)
             let reference = harness.run([golden.input[...]])
@@ -48,7 +49,7 @@ struct SplitMix64: RandomNumberGenerator {
         // A small differential fuzzer: whatever the bytes, every cut must produce the same
         // events (the in-place fast path and the line accumulator must never disagree), and
         // nothing may trap.
-        var generator = SplitMix64(state: 0x5EED_0003)
+        var generator = SeededGenerator(state: 0x5EED_0003)
         var variants = 0
         for golden in try ResponseParserGoldenTests.loadCases() where !golden.input.isEmpty {
             let harness = try ResponseParserHarness(options: golden.options)
@@ -118,7 +119,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func randomFieldLinesMatchTheModel() throws {
-        var generator = SplitMix64(state: 0x5EED_0002)
+        var generator = SeededGenerator(state: 0x5EED_0002)
         let harness = try ResponseParserHarness(options: [:])
         let status = Array("HTTP/1.1 200 OK\r\n".utf8)
         var accepted = 0

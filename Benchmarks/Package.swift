@@ -1,0 +1,37 @@
+// swift-tools-version: 6.2
+// Wick's benchmarks: a package of its own so that its peers (picohttpparser, zlib, valgrind's
+// client requests) and its malloc interposer never reach the library's users. `Scripts/bench`
+// builds it in release and runs `wick-bench`.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "WickBenchmarks",
+    products: [
+        .executable(name: "wick-bench", targets: ["wick-bench"])
+    ],
+    dependencies: [
+        .package(name: "Wick", path: "..")
+    ],
+    targets: [
+        // The peers' interface declarations, the allocation counter (it interposes malloc for the
+        // whole process) and callgrind's client requests. No benchmark logic lives in C.
+        .target(
+            name: "CBenchSupport",
+            linkerSettings: [.linkedLibrary("h2o-evloop"), .linkedLibrary("z")]
+        ),
+        .executableTarget(
+            name: "wick-bench",
+            dependencies: [
+                "CBenchSupport",
+                .product(name: "WickCore", package: "Wick"),
+                .product(name: "WickHTTP1", package: "Wick"),
+            ],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,100 @@
+// wick-bench: Wick's benchmarks beside their peers, measured in the same run.
+//
+//   wick-bench [parser|decoders|reactor|all] [--rounds N] [--no-callgrind] [--results FILE]
+//   wick-bench check-allocations      exits 1 when a steady-state allocation count exceeds
+//                                     Thresholds/allocations.json
+//   wick-bench self-test              checks that the allocation counter counts
+//   wick-bench callgrind-probe SUITE  (internal: run under valgrind by the suites)
+import Foundation
+
+/// The command line, parsed.
+struct Options {
+    var command = "all"
+    var rest: [String] = []
+    var rounds = RoundRobin()
+    var callgrind = true
+    var resultsFile: URL?
+
+    init(_ arguments: [String]) throws {
+        var arguments = arguments[...]
+        if let first = arguments.first, !first.hasPrefix("-") {
+            command = first
+            arguments = arguments.dropFirst()
+        }
+        while let argument = arguments.popFirst() {
+            switch argument {
+            case "--rounds":
+                guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { throw UsageError("--rounds needs a positive count") }
+                rounds.rounds = value
+            case "--round-ms":
+                guard let value = arguments.popFirst().flatMap(UInt64.init), value > 0 else { throw UsageError("--round-ms needs a positive count") }
+                rounds.roundNanoseconds = value * 1_000_000
+            case "--no-callgrind":
+                callgrind = false
+            case "--results":
+                guard let value = arguments.popFirst() else { throw UsageError("--results needs a file") }
+                resultsFile = URL(fileURLWithPath: value)
+            default:
+                rest.append(argument)
+            }
+        }
+    }
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs one suite and prints (and optionally records) its table.
+func runSuite(_ suite: String, _ options: Options) throws {
+    let table: ResultTable
+    switch suite {
+    case "parser":
+        let benchmark = try ParserBenchmark()
+        let instructions = options.callgrind && InstructionCounter.isAvailable
+            ? InstructionCounter.measure(suite: "parser") : nil
+        table = benchmark.run(rounds: options.rounds, instructions: instructions)
+    default:
+        throw UsageError("unknown suite \(suite)")
+    }
+    print(table.plainText)
+    if let file = options.resultsFile {
+        try table.write(into: file)
+    }
+}
+
+/// The workloads a suite measures under callgrind.
+func probeWorkloads(_ suite: String) throws -> (workloads: [Workload], operations: Int) {
+    switch suite {
+    case "parser": return (try ParserBenchmark().workloads, 2000)
+    default: throw UsageError("no callgrind probe for \(suite)")
+    }
+}
+
+do {
+    let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    switch options.command {
+    case "self-test":
+        let ok = AllocationCounter.selfTest()
+        print("allocation counter: \(ok ? "counts" : "DOES NOT COUNT")")
+        exit(ok ? 0 : 1)
+    case "check-allocations":
+        exit(try AllocationCheck.run() ? 0 : 1)
+    case "callgrind-probe":
+        guard let suite = options.rest.first else { throw UsageError("callgrind-probe needs a suite") }
+        let probe = try probeWorkloads(suite)
+        InstructionCounter.probe(probe.workloads, operations: probe.operations)
+    case "all":
+        guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
+        for suite in ["parser"] { try runSuite(suite, options) }
+    case "parser", "decoders", "reactor":
+        guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
+        try runSuite(options.command, options)
+    default:
+        throw UsageError("unknown command \(options.command)")
+    }
+} catch {
+    FileHandle.standardError.write(Data("wick-bench: \(error)\n".utf8))
+    exit(2)
+}

@@ -38,13 +38,13 @@ struct Workload {
 /// Runs workloads in alternation, `rounds` times, and reports each one's median cost.
 struct RoundRobin {
     /// Rounds per workload; the median of these is reported.
-    var rounds = 9
+    var rounds = 15
     /// The wall time one round of one workload should take.
-    var roundNanoseconds: UInt64 = 20_000_000
+    var roundNanoseconds: UInt64 = 15_000_000
 
-    /// Nanoseconds per operation, median over the rounds, for each workload in order. Each
-    /// workload is first calibrated (and warmed up) so that a round takes `roundNanoseconds`.
-    func nanosecondsPerOperation(_ workloads: [Workload]) -> [Double] {
+    /// Nanoseconds per operation in every round, for each workload in order. Each workload is
+    /// first calibrated (and warmed up) so that a round takes `roundNanoseconds`.
+    func samples(_ workloads: [Workload]) -> [Samples] {
         let counts = workloads.map(calibrate)
         var samples = Array(repeating: [Double](), count: workloads.count)
         for _ in 0..<rounds {
@@ -55,7 +55,7 @@ struct RoundRobin {
                 samples[index].append(Double(elapsed) / Double(counts[index]))
             }
         }
-        return samples.map(median)
+        return samples.map(Samples.init)
     }
 
     /// The operation count whose run takes about `roundNanoseconds`.
@@ -70,6 +70,22 @@ struct RoundRobin {
             }
             count *= 2
         }
+    }
+}
+
+/// One workload's cost per operation in each round, in nanoseconds.
+struct Samples {
+    let values: [Double]
+
+    init(_ values: [Double]) { self.values = values }
+
+    var median: Double { wick_bench.median(values) }
+
+    /// The median over rounds of `other`'s cost divided by this one's in the same round: the
+    /// speed ratio of this workload to `other`, paired round by round so that a noisy moment
+    /// slows both sides of the ratio.
+    func speedRatio(to other: Samples) -> Double {
+        wick_bench.median(zip(values, other.values).map { $1 / $0 })
     }
 }
 

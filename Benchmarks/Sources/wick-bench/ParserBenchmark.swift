@@ -57,8 +57,8 @@ struct ParserBenchmark {
             ])
         let allocations = allocationsPerHead()
         for testCase in cases {
-            let timings = rounds.nanosecondsPerOperation([testCase.wick, testCase.pico])
-            let (wick, pico) = (timings[0], timings[1])
+            let samples = rounds.samples([testCase.wick, testCase.pico])
+            let (wick, pico) = (samples[0].median, samples[1].median)
             let instructionCell = instructions.map { counts in
                 let wickCount = counts[testCase.wick.name].map { Format.grouped(Int($0.rounded())) } ?? "?"
                 let picoCount = counts[testCase.pico.name].map { Format.grouped(Int($0.rounded())) } ?? "?"
@@ -69,7 +69,7 @@ struct ParserBenchmark {
                 Format.fixed(wick, 0),
                 Format.fixed(Double(testCase.byteCount) / wick, 2),
                 Format.fixed(pico, 0),
-                Format.ratio(pico / wick),
+                Format.ratio(samples[0].speedRatio(to: samples[1])),
                 testCase.anchorNanoseconds.map { Format.fixed($0, 0) } ?? "—",
                 testCase.anchorNanoseconds.map { Format.ratio($0 / wick) } ?? "—",
                 Format.fixed(allocations[testCase.key] ?? .nan, 2),
@@ -77,7 +77,7 @@ struct ParserBenchmark {
             ])
         }
         table.notes = [
-            "Medians of \(rounds.rounds) rounds of about \(rounds.roundNanoseconds / 1_000_000) ms each, Wick and picohttpparser alternating; one parser reused for every head (the head storage of a keep-alive connection).",
+            "Medians of \(rounds.rounds) rounds of about \(rounds.roundNanoseconds / 1_000_000) ms each, Wick and picohttpparser alternating; the speed ratio is the median of the per-round ratios. One parser reused for every head (the head storage of a keep-alive connection).",
             "picohttpparser is Debian's libh2o-evloop 2.2.5 build, compiled without SSE4.2 (no pcmpestri in its code), so the same-run peer is its portable scalar path; the anchor column is PEERS.md's SSE4.2 build on this machine kind, measured in another run.",
             "Four pieces: Wick keeps its place and reads each byte once; picohttpparser re-parses the accumulated buffer from the start at every piece (its documented stateless use with `last_len`).",
         ]

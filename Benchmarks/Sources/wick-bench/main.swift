@@ -55,6 +55,11 @@ func runSuite(_ suite: String, _ options: Options) throws {
         let instructions = options.callgrind && InstructionCounter.isAvailable
             ? InstructionCounter.measure(suite: "parser") : nil
         table = benchmark.run(rounds: options.rounds, instructions: instructions)
+    case "decoders":
+        let benchmark = try DecoderBenchmark()
+        let instructions = options.callgrind && InstructionCounter.isAvailable
+            ? InstructionCounter.measure(suite: "decoders") : nil
+        table = benchmark.run(rounds: options.rounds, instructions: instructions)
     default:
         throw UsageError("unknown suite \(suite)")
     }
@@ -68,6 +73,7 @@ func runSuite(_ suite: String, _ options: Options) throws {
 func probeWorkloads(_ suite: String) throws -> (workloads: [Workload], operations: Int) {
     switch suite {
     case "parser": return (try ParserBenchmark().workloads, 2000)
+    case "decoders": return (try DecoderBenchmark().workloads, 3)
     default: throw UsageError("no callgrind probe for \(suite)")
     }
 }
@@ -87,7 +93,7 @@ do {
         InstructionCounter.probe(probe.workloads, operations: probe.operations)
     case "all":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
-        for suite in ["parser"] { try runSuite(suite, options) }
+        for suite in ["parser", "decoders"] { try runSuite(suite, options) }
     case "parser", "decoders", "reactor":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         try runSuite(options.command, options)

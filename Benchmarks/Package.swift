@@ -30,6 +30,7 @@ let package = Package(
                 "CBenchSupport",
                 .product(name: "WickCore", package: "Wick"),
                 .product(name: "WickHTTP1", package: "Wick"),
+                .product(name: "WickReactor", package: "Wick"),
             ],
             swiftSettings: strict
         ),

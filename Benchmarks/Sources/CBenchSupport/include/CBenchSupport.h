@@ -6,6 +6,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/types.h>
 #include <zlib.h>
 

@@ -16,14 +16,19 @@ public final class EventLoopGroup: Sendable {
         public var maximumEventsPerWait: Int
         /// Threads that run blocking `getaddrinfo` calls. Defaults to 2.
         public var resolverThreadCount: Int
+        /// The loops' names (and thread names, as shown by `top -H`): `<name>-<index>`. The
+        /// kernel keeps 15 bytes of a thread name. Defaults to `wick-loop`.
+        public var name: String
 
         /// The defaults described on each property.
         public init(
             threadCount: Int = EventLoopGroup.defaultThreadCount,
             readBufferSize: Int = 64 * 1024,
             maximumEventsPerWait: Int = 256,
-            resolverThreadCount: Int = 2
+            resolverThreadCount: Int = 2,
+            name: String = "wick-loop"
         ) {
+            self.name = name
             self.threadCount = threadCount
             self.readBufferSize = readBufferSize
             self.maximumEventsPerWait = maximumEventsPerWait
@@ -56,7 +61,7 @@ public final class EventLoopGroup: Sendable {
         var loops: [EventLoop] = []
         for index in 0..<configuration.threadCount {
             loops.append(try EventLoop(
-                name: "wick-loop-\(index)",
+                name: "\(configuration.name)-\(index)",
                 readBufferSize: configuration.readBufferSize,
                 maximumEventsPerWait: configuration.maximumEventsPerWait))
         }

@@ -10,12 +10,15 @@ import Glibc
 #endif
 
 /// A connected, started client channel and the server side's blocking descriptor.
-private struct Pair {
+private final class Pair: Sendable {
     let group: EventLoopGroup
     let listener: TestListener
     let channel: Channel
     let recorder: Recorder
     let server: Int32
+    /// Set once the test has closed `server` itself (a double close could hit a descriptor
+    /// number another test's channel now owns).
+    let serverClosed = Atomic<Bool>(false)
 
     static func make(options: SocketOptions = SocketOptions(), recorder: Recorder = Recorder(), startReading: Bool = true) async throws -> Pair {
         let group = try makeGroup()
@@ -27,9 +30,22 @@ private struct Pair {
         return Pair(group: group, listener: listener, channel: channel, recorder: recorder, server: server)
     }
 
+    init(group: EventLoopGroup, listener: TestListener, channel: Channel, recorder: Recorder, server: Int32) {
+        self.group = group
+        self.listener = listener
+        self.channel = channel
+        self.recorder = recorder
+        self.server = server
+    }
+
+    func resetServer() {
+        precondition(!serverClosed.exchange(true, ordering: .relaxed))
+        TestSockets.closeWithReset(server)
+    }
+
     func tearDown() {
         group.shutdownGracefully()
-        close(server)
+        if !serverClosed.load(ordering: .relaxed) { close(server) }
         listener.close()
     }
 
@@ -117,7 +133,7 @@ private func pattern(_ count: Int, from offset: Int = 0) -> [UInt8] {
         let channel = pair.channel
         let chunk = pattern(256 * 1024)
         try await pair.onLoop { try channel.write(chunk) }
-        TestSockets.closeWithReset(pair.server)
+        pair.resetServer()
         for _ in 0..<200 {
             let open = try await pair.onLoop { () -> Bool in
                 guard channel.isOpen else { return false }
@@ -140,7 +156,7 @@ private func pattern(_ count: Int, from offset: Int = 0) -> [UInt8] {
         let pair = try await Pair.make()
         defer { pair.tearDown() }
         TestSockets.writeAll(pair.server, pattern(1000))
-        TestSockets.closeWithReset(pair.server)
+        pair.resetServer()
         #expect(await eventually { pair.recorder.snapshot.closed })
         #expect(pair.recorder.snapshot.closeError == .connectionReset)
     }

@@ -153,6 +153,8 @@ final class Recorder: ChannelDelegate, Sendable {
         var reads = 0
         var eof = false
         var writability: [Bool] = []
+        /// `channel.bufferedBytes` at each writability change.
+        var writabilityAt: [Int] = []
         var closed = false
         var closeError: ReactorError?
     }
@@ -181,7 +183,11 @@ final class Recorder: ChannelDelegate, Sendable {
     }
 
     func channelWritabilityChanged(_ channel: Channel, isWritable: Bool) {
-        events.withLock { $0.writability.append(isWritable) }
+        let buffered = channel.bufferedBytes
+        events.withLock {
+            $0.writability.append(isWritable)
+            $0.writabilityAt.append(buffered)
+        }
     }
 
     func channelClosed(_ channel: Channel, error: ReactorError?) {

@@ -22,7 +22,8 @@ public struct ConnectOptions: Sendable, Hashable {
 /// Opens connected, not yet started channels on a loop.
 ///
 /// The completion runs on the loop the channel belongs to; start the channel there with
-/// `channel.start(delegate:)`. Nothing is read before that.
+/// `channel.start(delegate:)`. Nothing is read before that. When `connect` is called on the
+/// loop itself, the completion may run before `connect` returns (an address that fails at once).
 public struct Connector: Sendable {
     /// Where host names are resolved.
     public let resolver: Resolver
@@ -70,17 +71,13 @@ public struct Connector: Sendable {
     /// `connect(host:port:on:_:)` for async callers. Throws the `ReactorError` the completion
     /// would carry.
     public func connect(host: String, port: UInt16, on loop: EventLoop) async throws(ReactorError) -> Channel {
-        let result = await withCheckedContinuation { continuation in
-            connect(host: host, port: port, on: loop) { continuation.resume(returning: $0) }
-        }
+        let result = await awaitCallback { deliver in connect(host: host, port: port, on: loop, deliver) }
         return try result.get()
     }
 
     /// `connect(to:on:_:)` for async callers. Throws the `ReactorError` the completion would carry.
     public func connect(to address: SocketAddress, on loop: EventLoop) async throws(ReactorError) -> Channel {
-        let result = await withCheckedContinuation { continuation in
-            connect(to: address, on: loop) { continuation.resume(returning: $0) }
-        }
+        let result = await awaitCallback { deliver in connect(to: address, on: loop, deliver) }
         return try result.get()
     }
 }

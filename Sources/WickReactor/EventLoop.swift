@@ -30,7 +30,7 @@ import Musl
 /// An epoll event loop running on its own thread. Create loops through `EventLoopGroup`.
 ///
 /// Thread ownership of mutable state (this is the proof behind `@unchecked Sendable`):
-/// - `inbox` (tasks from other threads, wake-up flag, lifecycle) is guarded by its `Mutex`.
+/// - `inbox` (tasks from other threads, wake-up flag, lifecycle) is guarded by its lock (`Locked`).
 /// - `threadID` and `nextTimerID` are atomics.
 /// - Every other `var` (`registrations`, `timers`, `localTasks`, `pendingFlushes`,
 ///   `nextGeneration`, `isClosing`) is read and written only on the loop's own thread: each
@@ -68,7 +68,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     public let name: String
     let epollFD: Int32
     private let wakeFD: Int32
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     private let threadID = Atomic<UInt>(0)
     private let nextTimerID = Atomic<UInt64>(1)
     /// The loop's reusable read buffer; channels read into it and lend it to their delegate.
@@ -100,11 +100,15 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
             try? Syscalls.close(epollFD)
             throw ReactorError(error)
         }
+        // SAFETY: both buffers are owned by the loop, used only on its thread, and freed in deinit.
+        // `events` holds plain C structs that epoll_wait overwrites before they are read.
         readBuffer = .allocate(byteCount: readBufferSize, alignment: 16)
         events = .allocate(capacity: maximumEventsPerWait)
+        events.initialize(repeating: epoll_event())
     }
 
     deinit {
+        // SAFETY: the loop thread has exited (it holds a strong reference while it runs).
         readBuffer.deallocate()
         events.deallocate()
     }
@@ -159,12 +163,11 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     /// Runs `body` on the loop and returns its result. Throws `ReactorError.loopShutDown` if the
     /// loop no longer accepts tasks, or whatever `body` throws.
     public func submit<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let accepted = execute {
-                continuation.resume(with: Result { try body() })
-            }
-            if !accepted { continuation.resume(throwing: ReactorError.loopShutDown) }
+        let result = await awaitCallback { (deliver: @escaping @Sendable (Result<T, any Error>) -> Void) in
+            let accepted = execute { deliver(Result { try body() }) }
+            if !accepted { deliver(.failure(ReactorError.loopShutDown)) }
         }
+        return try result.get()
     }
 
     /// Queues a loop-local task (not `Sendable`): only from the loop's thread.
@@ -359,7 +362,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         } else if let next = timers.nextDeadline() {
             let remaining = next.timeRemaining(at: .now()).wholeNanosecondsClamped
             // Round up so the loop never wakes before the deadline and spins.
-            let milliseconds = (remaining + 999_999) / 1_000_000
+            let milliseconds = remaining / 1_000_000 + (remaining % 1_000_000 == 0 ? 0 : 1)
             timeout = Int32(clamping: milliseconds)
         } else {
             timeout = -1
@@ -373,6 +376,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
 
     private func dispatch(_ count: Int) {
         for index in 0..<count {
+            // SAFETY: epoll_wait filled the first `count` entries of `events`.
             let event = events[index]
             let data = event.data.u64
             if data == Self.wakeData {

@@ -48,7 +48,7 @@ public final class EventLoopGroup: Sendable {
     public let loops: [EventLoop]
     /// The resolver that turns host names into addresses off the loop threads.
     public let resolver: Resolver
-    private let threads: Mutex<[LoopThread]>
+    private let threads: Locked<[LoopThread]>
     private let cursor = Atomic<Int>(0)
     private let isShutDown = Atomic<Bool>(false)
 
@@ -71,7 +71,7 @@ public final class EventLoopGroup: Sendable {
         for loop in loops {
             threads.append(LoopThread(name: loop.name) { loop.run() })
         }
-        self.threads = Mutex(threads)
+        self.threads = Locked(threads)
         // Wait until every loop knows its thread, so `inEventLoop` is exact from the first task.
         for loop in loops { loop.waitUntilStarted() }
     }

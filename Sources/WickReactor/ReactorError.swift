@@ -25,7 +25,7 @@ public struct ConnectAttemptFailure: Hashable, Sendable, CustomStringConvertible
 }
 
 /// Why a reactor operation failed. The Wick module wraps these into its public `WickError`.
-public indirect enum ReactorError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum ReactorError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The peer refused the connection (`ECONNREFUSED`): nothing listens there.
     case connectionRefused
     /// The peer reset the connection (`ECONNRESET`).

@@ -27,10 +27,10 @@ public final class Resolver: Sendable {
     }
 
     private let lookup: Lookup
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     /// A blocking eventfd in semaphore mode: one unit per queued job (or per thread at shutdown).
     private let semaphoreFD: Int32
-    private let threads: Mutex<[LoopThread]>
+    private let threads: Locked<[LoopThread]>
 
     /// A resolver with `threadCount` threads calling `getaddrinfo`.
     convenience init(threadCount: Int) {
@@ -46,7 +46,7 @@ public final class Resolver: Sendable {
         } catch {
             preconditionFailure("Resolver: cannot create its eventfd: \(error)")
         }
-        threads = Mutex([])
+        threads = Locked([])
         let started = (0..<threadCount).map { index in
             LoopThread(name: "wick-resolve-\(index)") { [self] in work() }
         }

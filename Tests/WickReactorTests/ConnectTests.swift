@@ -253,7 +253,7 @@ import Glibc
         let fillers = (0..<3).map { _ in TestSockets.connectNonBlocking(listener.address) }
         defer { for fd in fillers { close(fd) } }
         try await Task.sleep(for: .milliseconds(50))
-        let result = Mutex<Result<Channel, ReactorError>?>(nil)
+        let result = Locked<Result<Channel, ReactorError>?>(nil)
         Connector(resolver: group.resolver).connect(to: listener.address, on: group.next()) { outcome in
             result.withLock { $0 = outcome }
         }

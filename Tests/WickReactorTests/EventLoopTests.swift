@@ -15,7 +15,7 @@ import Glibc
         let loop = group.next()
         let threads = 8
         let perThread = 1_000
-        let lastSeen = Mutex([Int](repeating: -1, count: threads))
+        let lastSeen = Locked([Int](repeating: -1, count: threads))
         let ran = Atomic<Int>(0)
         let offLoop = Atomic<Int>(0)
         let outOfOrder = Atomic<Int>(0)
@@ -56,7 +56,7 @@ import Glibc
         defer { group.shutdownGracefully() }
         let loop = group.next()
         let count = 5_000
-        let fired = Mutex<[(Int, Deadline)]>([])
+        let fired = Locked<[(Int, Deadline)]>([])
         // Deadlines 20 ms ahead and scheduled in one loop task, so none is already due when the
         // later ones are inserted.
         let start = Deadline.now() + .milliseconds(20)
@@ -82,7 +82,7 @@ import Glibc
         defer { group.shutdownGracefully() }
         let loop = group.next()
         let deadline = Deadline.now() + .milliseconds(10)
-        let order = Mutex<[Int]>([])
+        let order = Locked<[Int]>([])
         for index in 0..<100 { loop.schedule(at: deadline) { order.withLock { $0.append(index) } } }
         #expect(await eventually { order.withLock { $0.count } == 100 })
         let inSchedulingOrder = order.withLock { $0 } == Array(0..<100)
@@ -93,7 +93,7 @@ import Glibc
         let group = try makeGroup()
         defer { group.shutdownGracefully() }
         let loop = group.next()
-        let fired = Mutex<Set<Int>>([])
+        let fired = Locked<Set<Int>>([])
         let handles = (0..<2_000).map { index in
             loop.schedule(after: .milliseconds(30)) { fired.withLock { _ = $0.insert(index) } }
         }

@@ -40,7 +40,7 @@ final class ScriptedKernel: Sendable {
         var shutdowns = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func script(reads: [ReadStep] = [], writes: [WriteStep] = []) {
         state.withLock {

@@ -137,9 +137,9 @@ enum TestSockets {
 
 /// Runs `body` on a new thread; `join()` waits for it.
 final class TestThread: Sendable {
-    private let thread: Mutex<LoopThread?>
+    private let thread: Locked<LoopThread?>
     init(_ body: @escaping @Sendable () -> Void) {
-        thread = Mutex(LoopThread(name: "wick-test", body))
+        thread = Locked(LoopThread(name: "wick-test", body))
     }
     func join() {
         thread.withLock { $0.take() }?.join()
@@ -159,7 +159,7 @@ final class Recorder: ChannelDelegate, Sendable {
         var closeError: ReactorError?
     }
 
-    let events = Mutex(Events())
+    let events = Locked(Events())
     /// Called on the loop after each read (tests pause reading from here).
     let onRead: (@Sendable (Channel) -> Void)?
 

@@ -70,6 +70,7 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
     /// attempt's registration is transferred to the channel).
     init(fd: Int32, loop: EventLoop, remoteAddress: SocketAddress, options: SocketOptions, io: SocketIO = .system) {
         loop.assertInEventLoop()
+        options.validate()
         self.fd = fd
         self.loop = loop
         self.remoteAddress = remoteAddress
@@ -362,11 +363,11 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
         if waitingForWritable { interest |= Epoll.writable }
         if parked {
             guard wantsToRead else { return }
-            parked = false
             do {
                 try loop.register(fd: fd, interest: interest, handler: self)
+                parked = false
             } catch {
-                close(error: error)
+                close(error: error)  // still parked, so close does not deregister
             }
             return
         }
@@ -390,10 +391,8 @@ extension Channel: Selectable {
         if events & (Epoll.readable | Epoll.readHangup | Epoll.hangup) != 0 && wantsToRead {
             readFromSocket()
         }
-        guard case .closed = lifecycle else {
-            if events & Epoll.hangup != 0 && !wantsToRead { hungUpWhileNotReading() }
-            return
-        }
+        if case .closed = lifecycle { return }
+        if events & Epoll.hangup != 0 && !wantsToRead { hungUpWhileNotReading() }
     }
 
     /// `EPOLLHUP` with reading off: both directions are finished, or reading is paused / not

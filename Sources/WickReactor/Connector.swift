@@ -39,7 +39,8 @@ public struct Connector: Sendable {
     /// Connects to `host:port` on `loop`: resolves the name (numeric hosts skip the resolver),
     /// then races the addresses per RFC 8305. `completion` runs once, on `loop`, with the winning
     /// channel or a `ReactorError`: `.unknownHost`, `.resolutionFailed`, `.connectFailed` (every
-    /// attempt listed), `.connectTimedOut`, or `.loopShutDown`. Callable from any thread.
+    /// attempt listed), `.connectTimedOut`, or `.loopShutDown`. Callable from any thread; if
+    /// `loop` has already shut down, `completion` runs at once on the caller's thread.
     public func connect(
         host: String, port: UInt16, on loop: EventLoop,
         _ completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
@@ -55,7 +56,8 @@ public struct Connector: Sendable {
 
     /// Connects to one `address` (TCP or a Unix socket path) on `loop`, within `options.timeout`.
     /// `completion` runs once, on `loop`, with the channel or the attempt's `ReactorError`
-    /// (`.connectionRefused`, `.connectTimedOut`, `.invalidAddress`, ...). Callable from any thread.
+    /// (`.connectFailed` naming the attempt's error, `.connectTimedOut`, ...). Callable from any
+    /// thread; if `loop` has already shut down, `completion` runs at once on the caller's thread.
     public func connect(
         to address: SocketAddress, on loop: EventLoop,
         _ completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void

@@ -378,17 +378,28 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         for index in 0..<count {
             // SAFETY: epoll_wait filled the first `count` entries of `events`.
             let event = events[index]
-            let data = event.data.u64
-            if data == Self.wakeData {
+            if event.data.u64 == Self.wakeData {
                 drainWakeups()
-                continue
+            } else {
+                deliver(event.events, data: event.data.u64)
             }
-            let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: data))
-            let generation = UInt32(truncatingIfNeeded: data >> 32)
-            // A stale event: the descriptor was closed (and maybe reused) earlier in this batch.
-            guard let registration = registrations[fd], registration.generation == generation else { continue }
-            registration.handler.readinessChanged(event.events)
         }
+    }
+
+    /// Hands one readiness event to its registration's handler, unless it is stale: its
+    /// generation no longer matches because the descriptor was closed (and maybe its number
+    /// reused by a new registration) earlier in the same `epoll_wait` batch.
+    func deliver(_ events: UInt32, data: UInt64) {
+        assertInEventLoop()
+        let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: data))
+        let generation = UInt32(truncatingIfNeeded: data >> 32)
+        guard let registration = registrations[fd], registration.generation == generation else { return }
+        registration.handler.readinessChanged(events)
+    }
+
+    /// The `epoll_data` a registration of `fd` with `generation` carries (for tests).
+    static func eventData(fd: Int32, generation: UInt32) -> UInt64 {
+        data(fd, generation)
     }
 
     private func drainWakeups() {

@@ -41,12 +41,19 @@ public struct SocketOptions: Sendable, Hashable {
         lowWatermark: Int = 16 * 1024,
         maximumBufferedBytes: Int = 4 * 1024 * 1024
     ) {
-        precondition(0 <= lowWatermark && lowWatermark <= highWatermark, "need 0 <= lowWatermark <= highWatermark")
-        precondition(highWatermark <= maximumBufferedBytes, "need highWatermark <= maximumBufferedBytes")
         self.noDelay = noDelay
         self.keepAlive = keepAlive
         self.highWatermark = highWatermark
         self.lowWatermark = lowWatermark
         self.maximumBufferedBytes = maximumBufferedBytes
+        validate()
+    }
+
+    /// Traps unless `0 <= lowWatermark <= highWatermark <= maximumBufferedBytes` (a
+    /// programming error: the bounds would contradict each other). Checked again when a
+    /// channel is opened, since the properties are mutable.
+    func validate() {
+        precondition(0 <= lowWatermark && lowWatermark <= highWatermark, "SocketOptions: need 0 <= lowWatermark <= highWatermark")
+        precondition(highWatermark <= maximumBufferedBytes, "SocketOptions: need highWatermark <= maximumBufferedBytes")
     }
 }

@@ -210,6 +210,21 @@ private final class ScriptedChannel: Sendable {
         #expect(scripted.kernel.writeCalls == [.init(vectors: 3, offered: Array("head body tail".utf8), accepted: 14)])
     }
 
+    @Test(arguments: [Channel.maximumVectorsPerWrite, Channel.maximumVectorsPerWrite + 1])
+    func gatheredWritesCarryAtMostTheVectorLimit(slices: Int) async throws {
+        let scripted = try await ScriptedChannel()
+        defer { scripted.tearDown() }
+        let channel = scripted.channel
+        try await scripted.onLoop {
+            for index in 0..<slices { try channel.write([UInt8(truncatingIfNeeded: index)]) }
+        }
+        let expectedCalls = slices <= Channel.maximumVectorsPerWrite ? 1 : 2
+        #expect(await eventually { scripted.kernel.writeCalls.count == expectedCalls })
+        let calls = scripted.kernel.writeCalls
+        #expect(calls.map(\.vectors) == (expectedCalls == 1 ? [slices] : [Channel.maximumVectorsPerWrite, 1]))
+        #expect(calls.flatMap(\.offered) == (0..<slices).map { UInt8(truncatingIfNeeded: $0) })
+    }
+
     @Test func aPartialWriteThenEAGAINResumesOnWritability() async throws {
         let scripted = try await ScriptedChannel()
         defer { scripted.tearDown() }
@@ -307,6 +322,13 @@ private final class ScriptedChannel: Sendable {
         }
         #expect(error == SyscallError(call: "sendmsg", errno: EPIPE))
         #expect(error.map(ReactorError.init) == .brokenPipe)
+    }
+
+    @Test func aClosedDescriptorIsABugAndTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var buffer = [UInt8](repeating: 0, count: 4)
+            _ = try? buffer.withUnsafeMutableBytes { try Syscalls.read(-1, $0) }
+        }
     }
 
     @Test func eventfdCountsAndDrains() throws {

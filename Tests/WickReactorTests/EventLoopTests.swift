@@ -165,6 +165,29 @@ import Glibc
         }
     }
 
+    @Test func loopBoundValuesTravelThroughSendableClosures() async throws {
+        let group = try makeGroup()
+        defer { group.shutdownGracefully() }
+        let loop = group.next()
+        let bound = try await loop.submit { () -> LoopBound<CountingHandler> in
+            let bound = LoopBound(CountingHandler(), loop: loop)  // CountingHandler is not Sendable
+            loop.execute { bound.value.events += 1 }
+            loop.schedule(after: .zero) { bound.value.events += 1 }
+            #expect(bound.value.events == 0, "nothing runs inline")
+            return bound
+        }
+        var events = 0
+        for _ in 0..<1_000 where events < 2 {
+            events = try await loop.submit { bound.value.events }
+        }
+        #expect(events == 2)
+        await #expect(processExitsWith: .failure) {
+            let group = try! EventLoopGroup(threadCount: 1)
+            let bound = try! await group.next().submit { LoopBound(0, loop: group.next()) }
+            _ = bound.value  // off the loop: traps
+        }
+    }
+
     @Test func anIdleLoopSleepsInEpollWait() async throws {
         let group = try EventLoopGroup(configuration: .init(threadCount: 1, name: "idle-probe"))
         defer { group.shutdownGracefully() }

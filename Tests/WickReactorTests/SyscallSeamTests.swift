@@ -291,6 +291,57 @@ private final class ScriptedChannel: Sendable {
     }
 }
 
+@Suite struct ChannelRandomWriteTests {
+    /// Random writes against a kernel that randomly takes part of what it is offered or would
+    /// block: whatever the interleaving, the bytes the kernel accepts are exactly the bytes
+    /// written, in order; the buffer never exceeds its limit; writability alternates.
+    @Test(arguments: 0..<30)
+    func bytesArriveInOrderWhateverTheKernelTakes(seed: UInt64) async throws {
+        var random = SplitMix(seed: seed)
+        let options = SocketOptions(highWatermark: 64, lowWatermark: 16, maximumBufferedBytes: 256)
+        let scripted = try await ScriptedChannel(options: options)
+        defer { scripted.tearDown() }
+        let channel = scripted.channel
+        var written: [UInt8] = []
+        for step in 0..<60 {
+            var steps: [ScriptedKernel.WriteStep] = []
+            for _ in 0..<Int(random.next() % 4) {
+                steps.append(random.next() % 3 == 0 ? .wouldBlock : .accept(Int(random.next() % 40)))
+            }
+            scripted.kernel.script(writes: steps)
+            let chunks = (0..<Int(random.next() % 4)).map { index in
+                (0..<Int(random.next() % 50)).map { UInt8(truncatingIfNeeded: step &* 31 &+ index &* 7 &+ $0) }
+            }
+            let accepted = try await scripted.onLoop { () -> [UInt8] in
+                var accepted: [UInt8] = []
+                for chunk in chunks {
+                    do throws(ReactorError) {
+                        try channel.write(chunk)
+                        accepted += chunk
+                    } catch {
+                        #expect(error == .writeBufferFull(limit: 256))
+                        #expect(channel.bufferedBytes + chunk.count > 256)
+                    }
+                    #expect(channel.bufferedBytes <= 256)
+                }
+                return accepted
+            }
+            written += accepted
+        }
+        #expect(await eventually { scripted.kernel.writeCalls.reduce(0) { $0 + $1.accepted } == written.count })
+        var received: [UInt8] = []
+        for call in scripted.kernel.writeCalls {
+            // Every call offers the unsent remainder first: nothing skipped, nothing repeated.
+            #expect(Array(call.offered.prefix(written.count - received.count)) == Array(written[received.count...].prefix(call.offered.count)))
+            received += call.offered.prefix(call.accepted)
+        }
+        #expect(received == written)
+        let changes = scripted.recorder.snapshot.writability
+        #expect(changes.enumerated().allSatisfy { index, writable in writable == (index % 2 == 1) })
+        #expect(try await scripted.onLoop { channel.bufferedBytes == 0 && channel.isWritable })
+    }
+}
+
 @Suite struct SyscallTests {
     private func socketPair() throws -> (Int32, Int32) {
         var fds: [Int32] = [0, 0]

@@ -32,7 +32,8 @@ final class ConnectAttempt {
             completion(.failure(ReactorError(error)))
             return nil
         }
-        let attempt = ConnectAttempt(fd: fd, address: address, loop: loop, options: options, io: io, completion: completion)
+        let attempt = ConnectAttempt(
+            fd: fd, address: address, loop: loop, options: options, io: io, completion: completion)
         attempt.begin()
         return attempt
     }
@@ -77,9 +78,12 @@ final class ConnectAttempt {
             }
             if let keepAlive = options.keepAlive {
                 try Syscalls.setSocketOption(fd, level: SOL_SOCKET, name: SO_KEEPALIVE, value: 1)
-                try Syscalls.setSocketOption(fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPIDLE, value: Self.seconds(keepAlive.idle))
-                try Syscalls.setSocketOption(fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPINTVL, value: Self.seconds(keepAlive.interval))
-                try Syscalls.setSocketOption(fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPCNT, value: Int32(clamping: max(1, keepAlive.count)))
+                try Syscalls.setSocketOption(
+                    fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPIDLE, value: Self.seconds(keepAlive.idle))
+                try Syscalls.setSocketOption(
+                    fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPINTVL, value: Self.seconds(keepAlive.interval))
+                try Syscalls.setSocketOption(
+                    fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPCNT, value: Int32(clamping: max(1, keepAlive.count)))
             }
         } catch {
             throw ReactorError(error)

@@ -12,7 +12,10 @@ public struct ConnectOptions: Sendable, Hashable {
     public var socket: SocketOptions
 
     /// The defaults described on each property.
-    public init(timeout: Duration = .seconds(10), connectionAttemptDelay: Duration = .milliseconds(250), socket: SocketOptions = SocketOptions()) {
+    public init(
+        timeout: Duration = .seconds(10), connectionAttemptDelay: Duration = .milliseconds(250),
+        socket: SocketOptions = SocketOptions()
+    ) {
         self.timeout = timeout
         self.connectionAttemptDelay = connectionAttemptDelay
         self.socket = socket
@@ -64,8 +67,10 @@ public struct Connector: Sendable {
     ) {
         let options = self.options
         let begin = { @Sendable in
-            HappyEyeballsConnect(host: address.description, port: 0, loop: loop, options: options, completion: completion)
-                .start(addresses: [address])
+            HappyEyeballsConnect(
+                host: address.description, port: 0, loop: loop, options: options, completion: completion
+            )
+            .start(addresses: [address])
         }
         if loop.inEventLoop { begin() } else if !loop.execute(begin) { completion(.failure(.loopShutDown)) }
     }
@@ -111,7 +116,10 @@ final class HappyEyeballsConnect: @unchecked Sendable {
     private var deferred: [Event] = []
     private var isPerforming = false
 
-    init(host: String, port: UInt16, loop: EventLoop, options: ConnectOptions, completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void) {
+    init(
+        host: String, port: UInt16, loop: EventLoop, options: ConnectOptions,
+        completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
+    ) {
         self.host = host
         self.port = port
         self.loop = loop
@@ -190,7 +198,9 @@ final class HappyEyeballsConnect: @unchecked Sendable {
             if let attempt, !isFinishedAttempt(id) { attempts[id] = attempt }
         case .armAttemptTimer(let deadline):
             attemptTimer?.cancel()
-            attemptTimer = loop.scheduleLocal(at: deadline) { self.perform(self.machine.attemptTimerFired(now: .now())) }
+            attemptTimer = loop.scheduleLocal(at: deadline) {
+                self.perform(self.machine.attemptTimerFired(now: .now()))
+            }
         case .disarmAttemptTimer:
             attemptTimer?.cancel()
             attemptTimer = nil

@@ -208,14 +208,18 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
 
     /// Loop-local timer with a non-`Sendable` body: only from the loop's thread. `onShutdown`
     /// runs instead of `body` if the loop shuts down first (internal users fail their work there).
-    func scheduleLocal(at deadline: Deadline, onShutdown: (() -> Void)? = nil, _ body: @escaping () -> Void) -> Scheduled {
+    func scheduleLocal(at deadline: Deadline, onShutdown: (() -> Void)? = nil, _ body: @escaping () -> Void)
+        -> Scheduled
+    {
         assertInEventLoop()
         let handle = Scheduled(id: nextTimerID.wrappingAdd(1, ordering: .relaxed).oldValue, loop: self)
         insertTimer(handle, at: deadline, body, onShutdown: onShutdown)
         return handle
     }
 
-    private func insertTimer(_ handle: Scheduled, at deadline: Deadline, _ body: @escaping () -> Void, onShutdown: (() -> Void)? = nil) {
+    private func insertTimer(
+        _ handle: Scheduled, at deadline: Deadline, _ body: @escaping () -> Void, onShutdown: (() -> Void)? = nil
+    ) {
         assertInEventLoop()
         guard handle.outcome == .pending else { return }
         if isClosing {
@@ -451,11 +455,13 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         while true {
             runTasks()
             flushPending()
-            let done = localTasks.isEmpty && inbox.withLock { inbox -> Bool in
-                guard inbox.tasks.isEmpty else { return false }
-                inbox.lifecycle = .shutDown
-                return true
-            }
+            let done =
+                localTasks.isEmpty
+                && inbox.withLock { inbox -> Bool in
+                    guard inbox.tasks.isEmpty else { return false }
+                    inbox.lifecycle = .shutDown
+                    return true
+                }
             if done { break }
         }
 

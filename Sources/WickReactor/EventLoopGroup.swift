@@ -60,10 +60,11 @@ public final class EventLoopGroup: Sendable {
         precondition(configuration.maximumEventsPerWait >= 1, "maximumEventsPerWait must be positive")
         var loops: [EventLoop] = []
         for index in 0..<configuration.threadCount {
-            loops.append(try EventLoop(
-                name: "\(configuration.name)-\(index)",
-                readBufferSize: configuration.readBufferSize,
-                maximumEventsPerWait: configuration.maximumEventsPerWait))
+            loops.append(
+                try EventLoop(
+                    name: "\(configuration.name)-\(index)",
+                    readBufferSize: configuration.readBufferSize,
+                    maximumEventsPerWait: configuration.maximumEventsPerWait))
         }
         self.loops = loops
         self.resolver = Resolver(threadCount: configuration.resolverThreadCount)

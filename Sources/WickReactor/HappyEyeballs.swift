@@ -119,7 +119,9 @@ struct HappyEyeballs {
         guard case .racing(var racing) = state else {
             preconditionFailure("HappyEyeballs: attemptSucceeded(\(id)) in state \(state)")
         }
-        precondition(racing.inFlight.removeValue(forKey: id) != nil, "HappyEyeballs: attempt \(id) succeeded but is not in flight")
+        precondition(
+            racing.inFlight.removeValue(forKey: id) != nil,
+            "HappyEyeballs: attempt \(id) succeeded but is not in flight")
         state = .finished
         var actions: [Action] = []
         if racing.timerArmed { actions.append(.disarmAttemptTimer) }
@@ -145,7 +147,9 @@ struct HappyEyeballs {
         }
         if racing.inFlight.isEmpty {
             state = .finished
-            return (racing.timerArmed ? [.disarmAttemptTimer] : []) + [.fail(.connectFailed(host: host, attempts: racing.failures))]
+            return (racing.timerArmed ? [.disarmAttemptTimer] : []) + [
+                .fail(.connectFailed(host: host, attempts: racing.failures))
+            ]
         }
         state = .racing(racing)
         return []

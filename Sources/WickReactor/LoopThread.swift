@@ -27,13 +27,15 @@ struct LoopThread {
         var handle = pthread_t()
         // SAFETY: the box is retained until the thread takes it back (takeRetainedValue) exactly
         // once; pthread_create copies the opaque pointer.
-        let result = pthread_create(&handle, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            // SAFETY: the kernel copies at most 16 bytes of the NUL-terminated name.
-            cwick_set_thread_name(box.name)
-            box.body()
-            return nil
-        }, box)
+        let result = pthread_create(
+            &handle, nil,
+            { raw in
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                // SAFETY: the kernel copies at most 16 bytes of the NUL-terminated name.
+                cwick_set_thread_name(box.name)
+                box.body()
+                return nil
+            }, box)
         precondition(result == 0, "pthread_create failed: errno \(result)")
         self.handle = handle
     }

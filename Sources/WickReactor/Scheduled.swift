@@ -40,11 +40,15 @@ public final class Scheduled: Sendable {
 
     /// Moves pending → fired; `false` if it was cancelled first. Called by the loop before the body.
     func markFired() -> Bool {
-        state.compareExchange(expected: Outcome.pending.rawValue, desired: Outcome.fired.rawValue, ordering: .acquiringAndReleasing).exchanged
+        state.compareExchange(
+            expected: Outcome.pending.rawValue, desired: Outcome.fired.rawValue, ordering: .acquiringAndReleasing
+        ).exchanged
     }
 
     /// Moves pending → cancelled; `false` if it had fired or was cancelled already.
     func markCancelled() -> Bool {
-        state.compareExchange(expected: Outcome.pending.rawValue, desired: Outcome.cancelled.rawValue, ordering: .acquiringAndReleasing).exchanged
+        state.compareExchange(
+            expected: Outcome.pending.rawValue, desired: Outcome.cancelled.rawValue, ordering: .acquiringAndReleasing
+        ).exchanged
     }
 }

@@ -77,7 +77,9 @@ public enum SocketAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Calls `body` with this address as a C `sockaddr` and its length.
     /// Throws `ReactorError.invalidAddress` for a malformed address or an over-long Unix path.
-    func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(ReactorError) -> R) throws(ReactorError) -> R {
+    func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(ReactorError) -> R) throws(ReactorError)
+        -> R
+    {
         var storage = sockaddr_storage()
         let length: socklen_t
         switch self {
@@ -105,7 +107,8 @@ public enum SocketAddress: Hashable, Sendable, CustomStringConvertible {
         case .unix(let path):
             let utf8 = Array(path.utf8)
             guard !utf8.isEmpty, utf8.count <= Self.maximumUnixPathLength, !utf8.contains(0) else {
-                throw .invalidAddress("Unix socket path of \(utf8.count) bytes (1...\(Self.maximumUnixPathLength), no NUL)")
+                throw .invalidAddress(
+                    "Unix socket path of \(utf8.count) bytes (1...\(Self.maximumUnixPathLength), no NUL)")
             }
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)

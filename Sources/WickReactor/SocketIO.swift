@@ -10,7 +10,8 @@ struct SocketIO: Sendable {
     /// Reads into the buffer: bytes read (`0` at end of file), or `.wouldBlock`.
     var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) throws(SyscallError) -> IOResult<Int>
     /// Gathered write of the vectors: bytes written, or `.wouldBlock`.
-    var write: @Sendable (_ fd: Int32, _ vectors: UnsafeMutableBufferPointer<iovec>) throws(SyscallError) -> IOResult<Int>
+    var write:
+        @Sendable (_ fd: Int32, _ vectors: UnsafeMutableBufferPointer<iovec>) throws(SyscallError) -> IOResult<Int>
     /// `shutdown(fd, SHUT_WR)`.
     var shutdownWrite: @Sendable (_ fd: Int32) throws(SyscallError) -> Void
     /// The pending socket error (`SO_ERROR`), 0 if none.

@@ -53,7 +53,9 @@ public struct SocketOptions: Sendable, Hashable {
     /// programming error: the bounds would contradict each other). Checked again when a
     /// channel is opened, since the properties are mutable.
     func validate() {
-        precondition(0 <= lowWatermark && lowWatermark <= highWatermark, "SocketOptions: need 0 <= lowWatermark <= highWatermark")
+        precondition(
+            0 <= lowWatermark && lowWatermark <= highWatermark, "SocketOptions: need 0 <= lowWatermark <= highWatermark"
+        )
         precondition(highWatermark <= maximumBufferedBytes, "SocketOptions: need highWatermark <= maximumBufferedBytes")
     }
 }

@@ -100,7 +100,8 @@ enum Syscalls {
 
     /// A gathered write: `sendmsg(2)` of `vectors` with `MSG_NOSIGNAL`, so a peer that has gone
     /// away yields `EPIPE` instead of killing the process with SIGPIPE (`writev` has no such flag).
-    static func sendmsg(_ fd: Int32, _ vectors: UnsafeMutableBufferPointer<iovec>) throws(SyscallError) -> IOResult<Int> {
+    static func sendmsg(_ fd: Int32, _ vectors: UnsafeMutableBufferPointer<iovec>) throws(SyscallError) -> IOResult<Int>
+    {
         var message = msghdr()
         message.msg_iov = vectors.baseAddress
         message.msg_iovlen = vectors.count
@@ -142,7 +143,9 @@ enum Syscalls {
     }
 
     /// `epoll_ctl(2)`: `operation` is `EPOLL_CTL_ADD`, `_MOD` or `_DEL`; `data` goes in `epoll_data.u64`.
-    static func epollControl(_ epfd: Int32, _ operation: Int32, _ fd: Int32, events: UInt32, data: UInt64) throws(SyscallError) {
+    static func epollControl(_ epfd: Int32, _ operation: Int32, _ fd: Int32, events: UInt32, data: UInt64)
+        throws(SyscallError)
+    {
         var event = epoll_event()
         event.events = events
         event.data.u64 = data
@@ -152,7 +155,9 @@ enum Syscalls {
 
     /// `epoll_wait(2)` into `events`; `timeoutMilliseconds` of -1 waits forever. An `EINTR` is
     /// returned as zero events (the loop recomputes its timeout and waits again).
-    static func epollWait(_ epfd: Int32, _ events: UnsafeMutableBufferPointer<epoll_event>, timeoutMilliseconds: Int32) throws(SyscallError) -> Int {
+    static func epollWait(_ epfd: Int32, _ events: UnsafeMutableBufferPointer<epoll_event>, timeoutMilliseconds: Int32)
+        throws(SyscallError) -> Int
+    {
         // SAFETY: events is valid for events.count entries during the call.
         let result = epoll_wait(epfd, events.baseAddress, Int32(events.count), timeoutMilliseconds)
         if result >= 0 { return Int(result) }
@@ -172,7 +177,9 @@ enum Syscalls {
     /// `connect(2)` on a non-blocking socket. `.processed` means connected at once; `.wouldBlock`
     /// means in progress (`EINPROGRESS`): wait for writability, then read `SO_ERROR`.
     /// `EAGAIN` is an error here (a Unix socket whose listener's backlog is full).
-    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) throws(SyscallError) -> IOResult<Int32> {
+    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) throws(SyscallError)
+        -> IOResult<Int32>
+    {
         // SAFETY: address points to `length` bytes of a sockaddr the caller keeps alive.
         let result = Glibc.connect(fd, address, length)
         if result == 0 { return .processed(0) }
@@ -193,7 +200,9 @@ enum Syscalls {
     static func setLinger(_ fd: Int32, seconds: Int32?) throws(SyscallError) {
         var value = linger(l_onoff: seconds == nil ? 0 : 1, l_linger: seconds ?? 0)
         // SAFETY: value is a stack linger and the length passed is its size.
-        _ = try nonBlocking("setsockopt") { setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size)) }
+        _ = try nonBlocking("setsockopt") {
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
+        }
     }
 
     /// `getsockopt(2)` of an `Int32` option (e.g. `SO_ERROR`).
@@ -226,7 +235,8 @@ enum Syscalls {
         guard code == 0 else {
             switch code {
             case EAI_NONAME: return .failure(.unknownHost(host))
-            case EAI_AGAIN: return .failure(.resolutionFailed(host: host, reason: "temporary failure in name resolution"))
+            case EAI_AGAIN:
+                return .failure(.resolutionFailed(host: host, reason: "temporary failure in name resolution"))
             case EAI_SYSTEM: return .failure(.resolutionFailed(host: host, reason: describe(errno: cwick_errno())))
             default:
                 // SAFETY: gai_strerror returns a static NUL-terminated string that we copy.
@@ -238,8 +248,10 @@ enum Syscalls {
         var cursor = list
         while let entry = cursor {
             // SAFETY: entry points into the list getaddrinfo returned, alive until freeaddrinfo.
-            if let address = entry.pointee.ai_addr, let parsed = SocketAddress(address, length: entry.pointee.ai_addrlen),
-               !addresses.contains(parsed) {
+            if let address = entry.pointee.ai_addr,
+                let parsed = SocketAddress(address, length: entry.pointee.ai_addrlen),
+                !addresses.contains(parsed)
+            {
                 addresses.append(parsed)
             }
             cursor = entry.pointee.ai_next

@@ -3,6 +3,7 @@
 import Synchronization
 import Testing
 import WickCore
+
 @testable import WickReactor
 
 #if canImport(Glibc)
@@ -20,7 +21,9 @@ private final class Pair: Sendable {
     /// number another test's channel now owns).
     let serverClosed = Atomic<Bool>(false)
 
-    static func make(options: SocketOptions = SocketOptions(), recorder: Recorder = Recorder(), startReading: Bool = true) async throws -> Pair {
+    static func make(
+        options: SocketOptions = SocketOptions(), recorder: Recorder = Recorder(), startReading: Bool = true
+    ) async throws -> Pair {
         let group = try makeGroup()
         let listener = try TestListener()
         let channel = try await Connector(resolver: group.resolver, options: ConnectOptions(socket: options))
@@ -115,7 +118,9 @@ private func pattern(_ count: Int, from offset: Int = 0) -> [UInt8] {
             let fill = pattern(room, from: written.load(ordering: .relaxed))
             try channel.write(fill)
             written.add(room, ordering: .relaxed)
-            #expect(throws: ReactorError.writeBufferFull(limit: options.maximumBufferedBytes)) { try channel.write([0]) }
+            #expect(throws: ReactorError.writeBufferFull(limit: options.maximumBufferedBytes)) {
+                try channel.write([0])
+            }
         }
         let total = written.load(ordering: .relaxed)
         let received = TestSockets.readToEnd(pair.server, limit: total)
@@ -256,12 +261,16 @@ private func pattern(_ count: Int, from offset: Int = 0) -> [UInt8] {
                 if let fd = listener.accept(timeout: .milliseconds(20)) { close(fd) }
             }
         }
-        defer { stop.store(true, ordering: .relaxed); acceptor.join() }
+        defer {
+            stop.store(true, ordering: .relaxed)
+            acceptor.join()
+        }
         let before = TestSockets.openDescriptorCount()
         let cycles = 10_000
         let loop = group.next()
         let connector = Connector(resolver: group.resolver)
-        let failures = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+        let failures = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<Int, any Error>) in
             CycleDriver(connector: connector, loop: loop, address: listener.address, remaining: cycles) {
                 continuation.resume(returning: $0)
             }.begin()
@@ -284,7 +293,10 @@ private final class CycleDriver: ChannelDelegate, Sendable {
     let failures = Atomic<Int>(0)
     let done: @Sendable (Int) -> Void
 
-    init(connector: Connector, loop: EventLoop, address: SocketAddress, remaining: Int, done: @escaping @Sendable (Int) -> Void) {
+    init(
+        connector: Connector, loop: EventLoop, address: SocketAddress, remaining: Int,
+        done: @escaping @Sendable (Int) -> Void
+    ) {
         self.connector = connector
         self.loop = loop
         self.address = address
@@ -296,7 +308,9 @@ private final class CycleDriver: ChannelDelegate, Sendable {
         connector.connect(to: address, on: loop) { result in
             switch result {
             case .success(let channel): channel.start(delegate: self)
-            case .failure: self.failures.add(1, ordering: .relaxed); self.next()
+            case .failure:
+                self.failures.add(1, ordering: .relaxed)
+                self.next()
             }
         }
     }

@@ -2,6 +2,7 @@
 import Synchronization
 import Testing
 import WickCore
+
 @testable import WickReactor
 
 #if canImport(Glibc)
@@ -31,13 +32,17 @@ import Glibc
         defer { group.shutdownGracefully() }
         let listener = try TestListener()
         defer { listener.close() }
-        let options = ConnectOptions(socket: SocketOptions(keepAlive: .init(idle: .seconds(7), interval: .seconds(3), count: 4)))
-        let channel = try await Connector(resolver: group.resolver, options: options).connect(to: listener.address, on: group.next())
+        let options = ConnectOptions(
+            socket: SocketOptions(keepAlive: .init(idle: .seconds(7), interval: .seconds(3), count: 4)))
+        let channel = try await Connector(resolver: group.resolver, options: options).connect(
+            to: listener.address, on: group.next())
         let settings = try await channel.loop.submit {
-            [try Syscalls.socketOption(channel.fd, level: SOL_SOCKET, name: SO_KEEPALIVE),
-             try Syscalls.socketOption(channel.fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPIDLE),
-             try Syscalls.socketOption(channel.fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPINTVL),
-             try Syscalls.socketOption(channel.fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPCNT)]
+            [
+                try Syscalls.socketOption(channel.fd, level: SOL_SOCKET, name: SO_KEEPALIVE),
+                try Syscalls.socketOption(channel.fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPIDLE),
+                try Syscalls.socketOption(channel.fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPINTVL),
+                try Syscalls.socketOption(channel.fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPCNT),
+            ]
         }
         #expect(settings == [1, 7, 3, 4])
         try await channel.loop.submit { channel.close() }
@@ -47,9 +52,13 @@ import Glibc
         let group = try makeGroup()
         defer { group.shutdownGracefully() }
         let address = try TestListener.refusingAddress(.ipv4)
-        await #expect(throws: ReactorError.connectFailed(host: "\(address)", attempts: [
-            ConnectAttemptFailure(address: address, error: .connectionRefused)
-        ])) {
+        await #expect(
+            throws: ReactorError.connectFailed(
+                host: "\(address)",
+                attempts: [
+                    ConnectAttemptFailure(address: address, error: .connectionRefused)
+                ])
+        ) {
             try await Connector(resolver: group.resolver).connect(to: address, on: group.next())
         }
     }
@@ -65,8 +74,11 @@ import Glibc
         try await Task.sleep(for: .milliseconds(50))
         let options = ConnectOptions(timeout: .milliseconds(300))
         let started = Deadline.now()
-        await #expect(throws: ReactorError.connectTimedOut(host: "\(listener.address)", timeout: .milliseconds(300), attempts: [])) {
-            try await Connector(resolver: group.resolver, options: options).connect(to: listener.address, on: group.next())
+        await #expect(
+            throws: ReactorError.connectTimedOut(host: "\(listener.address)", timeout: .milliseconds(300), attempts: [])
+        ) {
+            try await Connector(resolver: group.resolver, options: options).connect(
+                to: listener.address, on: group.next())
         }
         let elapsed = Deadline.now() - started
         #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(5))
@@ -77,7 +89,10 @@ import Glibc
         defer { group.shutdownGracefully() }
         let path = "/tmp/wick-reactor-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
         let listenFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listenFD); unlink(path) }
+        defer {
+            close(listenFD)
+            unlink(path)
+        }
         let address = SocketAddress.unix(path: path)
         let bound = try address.withSockAddr { pointer, length in bind(listenFD, pointer, length) }
         #expect(bound == 0)
@@ -94,9 +109,13 @@ import Glibc
         #expect(await eventually { recorder.snapshot.eof })
         try await channel.loop.submit { channel.close() }
 
-        await #expect(throws: ReactorError.connectFailed(host: "unix:/nonexistent/wick.sock", attempts: [
-            ConnectAttemptFailure(address: .unix(path: "/nonexistent/wick.sock"), error: .unixSocketUnavailable)
-        ])) {
+        await #expect(
+            throws: ReactorError.connectFailed(
+                host: "unix:/nonexistent/wick.sock",
+                attempts: [
+                    ConnectAttemptFailure(address: .unix(path: "/nonexistent/wick.sock"), error: .unixSocketUnavailable)
+                ])
+        ) {
             try await connector.connect(to: .unix(path: "/nonexistent/wick.sock"), on: group.next())
         }
         let tooLong = SocketAddress.unix(path: String(repeating: "x", count: SocketAddress.maximumUnixPathLength + 1))
@@ -114,7 +133,8 @@ import Glibc
         defer { resolver.shutdown() }
         let listener = try TestListener()
         defer { listener.close() }
-        let channel = try await Connector(resolver: resolver).connect(host: "127.0.0.1", port: listener.port, on: group.next())
+        let channel = try await Connector(resolver: resolver).connect(
+            host: "127.0.0.1", port: listener.port, on: group.next())
         try await channel.loop.submit { channel.close() }
         let count = lookups.load(ordering: .relaxed)
         #expect(count == 0)
@@ -129,7 +149,8 @@ import Glibc
         defer { listener.close() }
         // /etc/hosts maps localhost; if it lists ::1 first, that attempt is refused and the
         // IPv4 attempt starts at once.
-        let channel = try await Connector(resolver: group.resolver).connect(host: "localhost", port: listener.port, on: group.next())
+        let channel = try await Connector(resolver: group.resolver).connect(
+            host: "localhost", port: listener.port, on: group.next())
         #expect(channel.remoteAddress == listener.address)
         try await channel.loop.submit { channel.close() }
     }
@@ -143,7 +164,9 @@ import Glibc
             try await Connector(resolver: resolver).connect(host: "no-such-host.test", port: 80, on: group.next())
         }
         if case .failure(let error) = Syscalls.getaddrinfo(host: "no-such-host.invalid", port: 80) {
-            #expect(error == .unknownHost("no-such-host.invalid") || { if case .resolutionFailed = error { true } else { false } }())
+            #expect(
+                error == .unknownHost("no-such-host.invalid")
+                    || { if case .resolutionFailed = error { true } else { false } }())
         } else {
             Issue.record("no-such-host.invalid resolved")
         }
@@ -158,15 +181,20 @@ import Glibc
         }
         defer { resolver.shutdown() }
         let options = ConnectOptions(timeout: .milliseconds(100))
-        await #expect(throws: ReactorError.connectTimedOut(host: "slow.test", timeout: .milliseconds(100), attempts: [])) {
-            try await Connector(resolver: resolver, options: options).connect(host: "slow.test", port: 9, on: group.next())
+        await #expect(
+            throws: ReactorError.connectTimedOut(host: "slow.test", timeout: .milliseconds(100), attempts: [])
+        ) {
+            try await Connector(resolver: resolver, options: options).connect(
+                host: "slow.test", port: 9, on: group.next())
         }
     }
 
     // MARK: Happy Eyeballs over loopback
 
     /// A connector whose resolver answers `addresses` for any name, in that order.
-    private func connector(_ group: EventLoopGroup, answering addresses: [SocketAddress], options: ConnectOptions = ConnectOptions()) -> (Connector, Resolver) {
+    private func connector(
+        _ group: EventLoopGroup, answering addresses: [SocketAddress], options: ConnectOptions = ConnectOptions()
+    ) -> (Connector, Resolver) {
         let resolver = Resolver(threadCount: 1) { _, _ in .success(addresses) }
         return (Connector(resolver: resolver, options: options), resolver)
     }
@@ -220,10 +248,14 @@ import Glibc
         let v4 = try TestListener.refusingAddress(.ipv4)
         let (connector, resolver) = connector(group, answering: [v6, v4])
         defer { resolver.shutdown() }
-        await #expect(throws: ReactorError.connectFailed(host: "dual.test", attempts: [
-            ConnectAttemptFailure(address: v6, error: .connectionRefused),
-            ConnectAttemptFailure(address: v4, error: .connectionRefused),
-        ])) {
+        await #expect(
+            throws: ReactorError.connectFailed(
+                host: "dual.test",
+                attempts: [
+                    ConnectAttemptFailure(address: v6, error: .connectionRefused),
+                    ConnectAttemptFailure(address: v4, error: .connectionRefused),
+                ])
+        ) {
             try await connector.connect(host: "dual.test", port: 0, on: group.next())
         }
     }
@@ -233,19 +265,27 @@ import Glibc
         defer { group.shutdownGracefully() }
         let first = try TestListener(backlog: 0)
         let second = try TestListener(backlog: 0)
-        defer { first.close(); second.close() }
-        let fillers = (0..<3).flatMap { _ in [TestSockets.connectNonBlocking(first.address), TestSockets.connectNonBlocking(second.address)] }
+        defer {
+            first.close()
+            second.close()
+        }
+        let fillers = (0..<3).flatMap { _ in
+            [TestSockets.connectNonBlocking(first.address), TestSockets.connectNonBlocking(second.address)]
+        }
         defer { for fd in fillers { close(fd) } }
         try await Task.sleep(for: .milliseconds(50))
         let options = ConnectOptions(timeout: .milliseconds(400), connectionAttemptDelay: .milliseconds(100))
         let (connector, resolver) = connector(group, answering: [first.address, second.address], options: options)
         defer { resolver.shutdown() }
         let started = Deadline.now()
-        await #expect(throws: ReactorError.connectTimedOut(host: "stall.test", timeout: .milliseconds(400), attempts: [])) {
+        await #expect(
+            throws: ReactorError.connectTimedOut(host: "stall.test", timeout: .milliseconds(400), attempts: [])
+        ) {
             try await connector.connect(host: "stall.test", port: 0, on: group.next())
         }
         #expect(Deadline.now() - started < .seconds(5))
-        #expect(try await group.loops[0].submit { group.loops[0].registrationCount } == 0, "abandoned attempts are closed")
+        #expect(
+            try await group.loops[0].submit { group.loops[0].registrationCount } == 0, "abandoned attempts are closed")
     }
 
     @Test func shutdownFailsConnectsInFlight() async throws {

@@ -2,6 +2,7 @@
 import Synchronization
 import Testing
 import WickCore
+
 @testable import WickReactor
 
 #if canImport(Glibc)
@@ -239,8 +240,8 @@ private func threadCPUTicksOnce(named name: String) -> Int? {
         let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         guard tid.first?.isNumber == true else { continue }
         guard readSmallFile("/proc/self/task/\(tid)/comm")?.trimmingNewline == name,
-              let stat = readSmallFile("/proc/self/task/\(tid)/stat"),
-              let close = stat.lastIndex(of: ")")
+            let stat = readSmallFile("/proc/self/task/\(tid)/stat"),
+            let close = stat.lastIndex(of: ")")
         else { continue }
         // Fields after the command: state is field 3; utime and stime are fields 14 and 15.
         let fields = stat[stat.index(after: close)...].split(separator: " ")

@@ -1,6 +1,7 @@
 // The Happy Eyeballs machine, played without sockets: events in, actions out, time as an argument.
 import Testing
 import WickCore
+
 @testable import WickReactor
 
 @Suite struct HappyEyeballsTests {
@@ -24,7 +25,8 @@ import WickCore
 
     @Test func startsOneAttemptAndArmsTheDelay() {
         var he = machine()
-        #expect(he.addressesResolved([v6a, v4a], now: t0) == [.startAttempt(0, v6a), .armAttemptTimer(at: t0 + delay)])
+        #expect(
+            he.addressesResolved([v6a, v4a], now: t0) == [.startAttempt(0, v6a), .armAttemptTimer(at: t0 + delay)])
     }
 
     @Test func aSingleAddressArmsNoTimer() {
@@ -47,7 +49,8 @@ import WickCore
         var he = machine()
         _ = he.addressesResolved([v6a, v4a], now: t0)
         let t1 = t0 + .milliseconds(3)
-        #expect(he.attemptFailed(0, error: .networkUnreachable, now: t1) == [.startAttempt(1, v4a), .disarmAttemptTimer])
+        #expect(
+            he.attemptFailed(0, error: .networkUnreachable, now: t1) == [.startAttempt(1, v4a), .disarmAttemptTimer])
         #expect(he.attemptSucceeded(1) == [.succeed(1)])
     }
 
@@ -56,10 +59,12 @@ import WickCore
         _ = he.addressesResolved([v6a, v4a], now: t0)
         _ = he.attemptTimerFired(now: t0 + delay)
         #expect(he.attemptFailed(1, error: .connectionRefused, now: t0 + delay) == [])
-        let expected = ReactorError.connectFailed(host: "example.test", attempts: [
-            ConnectAttemptFailure(address: v4a, error: .connectionRefused),
-            ConnectAttemptFailure(address: v6a, error: .hostUnreachable),
-        ])
+        let expected = ReactorError.connectFailed(
+            host: "example.test",
+            attempts: [
+                ConnectAttemptFailure(address: v4a, error: .connectionRefused),
+                ConnectAttemptFailure(address: v6a, error: .hostUnreachable),
+            ])
         #expect(he.attemptFailed(0, error: .hostUnreachable, now: t0 + delay) == [.fail(expected)])
         #expect(he.isFinished)
     }
@@ -69,12 +74,16 @@ import WickCore
         _ = he.addressesResolved([v6a, v4a, v6b], now: t0)
         _ = he.attemptFailed(0, error: .connectionRefused, now: t0)
         let actions = he.timedOut()
-        #expect(actions == [
-            .disarmAttemptTimer, .cancelAttempt(1),
-            .fail(.connectTimedOut(host: "example.test", timeout: .seconds(10), attempts: [
-                ConnectAttemptFailure(address: v6a, error: .connectionRefused)
-            ])),
-        ])
+        #expect(
+            actions == [
+                .disarmAttemptTimer, .cancelAttempt(1),
+                .fail(
+                    .connectTimedOut(
+                        host: "example.test", timeout: .seconds(10),
+                        attempts: [
+                            ConnectAttemptFailure(address: v6a, error: .connectionRefused)
+                        ])),
+            ])
     }
 
     @Test func resolutionOutcomes() {

@@ -4,6 +4,7 @@ import CWickSystem
 import Synchronization
 import Testing
 import WickCore
+
 @testable import WickReactor
 
 #if canImport(Glibc)
@@ -85,7 +86,9 @@ final class ScriptedKernel: Sendable {
                 case .wouldBlock: accepted = 0
                 case .error: accepted = 0
                 }
-                self.state.withLock { $0.writeCalls.append(WriteCall(vectors: vectors.count, offered: offered, accepted: accepted)) }
+                self.state.withLock {
+                    $0.writeCalls.append(WriteCall(vectors: vectors.count, offered: offered, accepted: accepted))
+                }
                 switch step {
                 case .accept: return .processed(accepted)
                 case .wouldBlock: return .wouldBlock
@@ -110,7 +113,10 @@ private final class ScriptedChannel: Sendable {
     init(options: SocketOptions = SocketOptions(), readBufferSize: Int = 64 * 1024) async throws {
         group = try EventLoopGroup(configuration: .init(threadCount: 1, readBufferSize: readBufferSize))
         var fds: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
+        #expect(
+            socketpair(
+                AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0,
+                &fds) == 0)
         peer = fds[1]
         let loop = group.next()
         let io = kernel.io
@@ -156,7 +162,9 @@ private final class ScriptedChannel: Sendable {
     @Test func fullReadsContinueUpToTheFairnessLimit() async throws {
         let scripted = try await ScriptedChannel(readBufferSize: 8)
         defer { scripted.tearDown() }
-        let reads = (0..<(Channel.maximumReadsPerWakeup + 1)).map { ScriptedKernel.ReadStep.bytes([UInt8](repeating: UInt8($0), count: 8)) }
+        let reads = (0..<(Channel.maximumReadsPerWakeup + 1)).map {
+            ScriptedKernel.ReadStep.bytes([UInt8](repeating: UInt8($0), count: 8))
+        }
         scripted.kernel.script(reads: reads)
         try await scripted.ready(Epoll.readable)
         #expect(scripted.recorder.snapshot.reads == Channel.maximumReadsPerWakeup)
@@ -332,7 +340,9 @@ private final class ScriptedChannel: Sendable {
         var received: [UInt8] = []
         for call in scripted.kernel.writeCalls {
             // Every call offers the unsent remainder first: nothing skipped, nothing repeated.
-            #expect(Array(call.offered.prefix(written.count - received.count)) == Array(written[received.count...].prefix(call.offered.count)))
+            #expect(
+                Array(call.offered.prefix(written.count - received.count))
+                    == Array(written[received.count...].prefix(call.offered.count)))
             received += call.offered.prefix(call.accepted)
         }
         #expect(received == written)
@@ -368,7 +378,9 @@ private final class ScriptedChannel: Sendable {
         let error = #expect(throws: SyscallError.self) {
             try bytes.withUnsafeMutableBytes { raw in
                 var vector = iovec(iov_base: raw.baseAddress, iov_len: raw.count)
-                return try withUnsafeMutablePointer(to: &vector) { try Syscalls.sendmsg(a, UnsafeMutableBufferPointer(start: $0, count: 1)) }
+                return try withUnsafeMutablePointer(to: &vector) {
+                    try Syscalls.sendmsg(a, UnsafeMutableBufferPointer(start: $0, count: 1))
+                }
             }
         }
         #expect(error == SyscallError(call: "sendmsg", errno: EPIPE))
@@ -415,14 +427,18 @@ private final class ScriptedChannel: Sendable {
     }
 
     @Test func addressesRoundTripThroughSockaddr() throws {
-        for address in [SocketAddress(numericHost: "192.0.2.7", port: 8080)!, SocketAddress(numericHost: "2001:db8::7", port: 443)!] {
+        for address in [
+            SocketAddress(numericHost: "192.0.2.7", port: 8080)!, SocketAddress(numericHost: "2001:db8::7", port: 443)!,
+        ] {
             let back = try address.withSockAddr { pointer, length in SocketAddress(pointer, length: length) }
             #expect(back == address)
         }
         #expect(SocketAddress(numericHost: "192.0.2.7", port: 8080)!.description == "192.0.2.7:8080")
         #expect(SocketAddress(numericHost: "::1", port: 443)!.description == "[::1]:443")
         #expect(SocketAddress.unix(path: "/run/a.sock").description == "unix:/run/a.sock")
-        #expect(throws: ReactorError.self) { try SocketAddress.ipv4(bytes: [1, 2, 3], port: 1).withSockAddr { _, _ in 0 } }
+        #expect(throws: ReactorError.self) {
+            try SocketAddress.ipv4(bytes: [1, 2, 3], port: 1).withSockAddr { _, _ in 0 }
+        }
         let longest = String(repeating: "p", count: SocketAddress.maximumUnixPathLength)
         #expect(try SocketAddress.unix(path: longest).withSockAddr { _, length in length } > 0)
         #expect(throws: ReactorError.self) { try SocketAddress.unix(path: longest + "p").withSockAddr { _, _ in 0 } }

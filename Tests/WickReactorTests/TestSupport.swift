@@ -4,6 +4,7 @@ import CWickSystem
 import Synchronization
 import Testing
 import WickCore
+
 @testable import WickReactor
 
 #if canImport(Glibc)
@@ -83,7 +84,8 @@ struct TestFailure: Error, CustomStringConvertible {
 enum TestSockets {
     static func waitReadable(_ fd: Int32, timeout: Duration) -> Bool {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         return poll(&poller, 1, milliseconds) == 1
     }
 
@@ -94,7 +96,9 @@ enum TestSockets {
         let deadline = Deadline.now() + timeout
         while result.count < limit, !deadline.hasPassed(at: .now()) {
             guard waitReadable(fd, timeout: .milliseconds(100)) else { continue }
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, min($0.count, limit - result.count)) }
+            let count = buffer.withUnsafeMutableBytes {
+                Glibc.read(fd, $0.baseAddress, min($0.count, limit - result.count))
+            }
             if count <= 0 { break }
             result += buffer[0..<count]
         }
@@ -104,7 +108,9 @@ enum TestSockets {
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if count <= 0 { return }
             offset += count
         }
@@ -120,7 +126,9 @@ enum TestSockets {
     /// A raw client socket connected (or connecting, non-blocking) to `address`; tests use it to
     /// fill a listener's accept queue.
     static func connectNonBlocking(_ address: SocketAddress) -> Int32 {
-        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
+            0)
         _ = try? address.withSockAddr { pointer, length in Glibc.connect(fd, pointer, length) }
         return fd
     }

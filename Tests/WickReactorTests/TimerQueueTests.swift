@@ -1,6 +1,7 @@
 // The timer heap pops in deadline order, breaks ties by scheduling order, and forgets cancels.
 import Testing
 import WickCore
+
 @testable import WickReactor
 
 @Suite struct TimerQueueTests {

@@ -277,9 +277,10 @@ private func pattern(_ count: Int, from offset: Int = 0) -> [UInt8] {
         }
         #expect(failures == 0)
         let after = TestSockets.openDescriptorCount()
-        // Other suites run in parallel in this process, so allow their noise; a leak of even 1%
-        // of the cycles would exceed it.
-        #expect(after - before < 100, "descriptors before \(before), after \(after)")
+        // Other suites (fault servers, real-server tests) open descriptors in parallel in this
+        // process, and a full run has been seen to add ~170; a leak of one descriptor in ten
+        // cycles would still exceed this. The exact check is the loop's registration count below.
+        #expect(after - before < 1_000, "descriptors before \(before), after \(after)")
         #expect(try await loop.submit { loop.registrationCount } == 0)
     }
 }

@@ -60,6 +60,8 @@ func runSuite(_ suite: String, _ options: Options) throws {
         let instructions = options.callgrind && InstructionCounter.isAvailable
             ? InstructionCounter.measure(suite: "decoders") : nil
         table = benchmark.run(rounds: options.rounds, instructions: instructions)
+    case "reactor":
+        table = try ReactorBenchmark().run()
     default:
         throw UsageError("unknown suite \(suite)")
     }
@@ -93,7 +95,7 @@ do {
         InstructionCounter.probe(probe.workloads, operations: probe.operations)
     case "all":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
-        for suite in ["parser", "decoders"] { try runSuite(suite, options) }
+        for suite in ["parser", "decoders", "reactor"] { try runSuite(suite, options) }
     case "parser", "decoders", "reactor":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         try runSuite(options.command, options)

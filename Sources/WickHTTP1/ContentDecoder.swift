@@ -62,9 +62,19 @@ public final class ContentDecoder {
         }
         for (index, coding) in applied.reversed().enumerated() {
             if index < layers.count {
-                layers[index].reset(coding: coding, pieceSize: limits.outputPieceSize)
+                layers[index].reset(
+                    coding: coding,
+                    pieceSize: limits.outputPieceSize,
+                    maximumOutput: limits.maximumDecodedSize
+                )
             } else {
-                layers.append(try ContentDecoderLayer(coding: coding, pieceSize: limits.outputPieceSize))
+                layers.append(
+                    try ContentDecoderLayer(
+                        coding: coding,
+                        pieceSize: limits.outputPieceSize,
+                        maximumOutput: limits.maximumDecodedSize
+                    )
+                )
             }
         }
         activeLayerCount = applied.count
@@ -73,8 +83,9 @@ public final class ContentDecoder {
 
     /// Decodes the next piece of the body, handing decoded pieces to `sink` in order. When the
     /// body is not decoded, `input` itself is handed on (if not empty).
-    /// - Throws: `ContentDecodingError` for a corrupt stream or a limit; no piece past a limit is
-    ///   handed to `sink`.
+    /// - Throws: `ContentDecodingError` for a corrupt stream or a limit. With the size limit,
+    ///   exactly `maximumDecodedSize` bytes have been handed out; with the ratio, the piece that
+    ///   would cross it is withheld.
     public func decode(_ input: ArraySlice<UInt8>, into sink: (ArraySlice<UInt8>) -> Void) throws(ContentDecodingError) {
         guard decodesBody else {
             if !input.isEmpty { sink(input) }
@@ -106,17 +117,14 @@ public final class ContentDecoder {
         }
         let layer = layers[index]
         try layer.feed(piece) { decoded throws(ContentDecodingError) in
-            try checkLimits(decoded: layer.decodedCount)
+            try checkRatio(decoded: layer.decodedCount)
             try push(decoded, toLayer: index + 1, sink: sink)
         }
     }
 
-    /// Checks a layer's decoded total against the size limit and, above the floor, the ratio to the
-    /// bytes read from the wire so far.
-    private func checkLimits(decoded: Int) throws(ContentDecodingError) {
-        if decoded > limits.maximumDecodedSize {
-            throw .decodedSizeLimitExceeded(limit: limits.maximumDecodedSize)
-        }
+    /// Checks a layer's decoded total, above the floor, against the ratio to the bytes read from the
+    /// wire so far. (Each layer enforces the size limit itself, capping zlib's output.)
+    private func checkRatio(decoded: Int) throws(ContentDecodingError) {
         guard decoded > limits.expansionRatioFloor else { return }
         let encoded = layers[0].encodedCount
         let (allowed, overflow) = encoded.multipliedReportingOverflow(by: limits.maximumExpansionRatio)

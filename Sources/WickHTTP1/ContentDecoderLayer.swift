@@ -28,23 +28,27 @@ final class ContentDecoderLayer {
     private var membersEnded = 0
     private let inflater: Inflater
     private var output: [UInt8]
+    private var maximumOutput: Int
 
     /// Bytes of this layer's input taken so far.
     private(set) var encodedCount = 0
     /// Bytes this layer has produced so far.
     private(set) var decodedCount = 0
 
-    /// A layer for `coding` (gzip or deflate) with output pieces of at most `pieceSize` bytes.
-    init(coding: ContentCoding, pieceSize: Int) throws(ContentDecodingError) {
+    /// A layer for `coding` (gzip or deflate) with output pieces of at most `pieceSize` bytes and
+    /// at most `maximumOutput` bytes in all.
+    init(coding: ContentCoding, pieceSize: Int, maximumOutput: Int) throws(ContentDecodingError) {
         inflater = try Inflater(format: .gzip)
         output = [UInt8](repeating: 0, count: pieceSize)
+        self.maximumOutput = maximumOutput
         self.coding = coding
         state = Self.initialState(for: coding)
     }
 
     /// Makes the layer ready for a new body in `coding`, keeping zlib's allocations.
-    func reset(coding: ContentCoding, pieceSize: Int) {
+    func reset(coding: ContentCoding, pieceSize: Int, maximumOutput: Int) {
         if output.count != pieceSize { output = [UInt8](repeating: 0, count: pieceSize) }
+        self.maximumOutput = maximumOutput
         self.coding = coding
         state = Self.initialState(for: coding)
         membersEnded = 0
@@ -61,7 +65,9 @@ final class ContentDecoderLayer {
     }
 
     /// Decodes `input`, handing each piece of output to `emit` after counting it in `decodedCount`.
-    /// - Throws: the coding's `ContentDecodingError`s, and whatever `emit` throws.
+    /// - Throws: the coding's `ContentDecodingError`s, `.decodedSizeLimitExceeded` once output
+    ///   reaches past `maximumOutput` (after handing out exactly `maximumOutput` bytes), and
+    ///   whatever `emit` throws.
     func feed(
         _ input: ArraySlice<UInt8>,
         emit: (ArraySlice<UInt8>) throws(ContentDecodingError) -> Void
@@ -121,6 +127,9 @@ final class ContentDecoderLayer {
     }
 
     /// Feeds `input` to zlib until it is consumed or the stream ends.
+    ///
+    /// zlib is given room for at most one byte past `maximumOutput`, so output beyond the limit
+    /// is never even produced: the byte that crosses it ends decoding.
     /// - Returns: nil if all of `input` went into the stream, or the bytes after the stream's end.
     private func inflate(
         _ input: ArraySlice<UInt8>,
@@ -129,9 +138,18 @@ final class ContentDecoderLayer {
     ) throws(ContentDecodingError) -> ArraySlice<UInt8>? {
         var rest = input
         while true {
-            let step = inflater.inflate(rest, into: &output)
+            let remaining = maximumOutput - decodedCount
+            let room = remaining < output.count ? remaining + 1 : output.count
+            let step = inflater.inflate(rest, into: &output, room: room)
             rest = rest.dropFirst(step.consumed)
             if counting { encodedCount += step.consumed }
+            if step.produced > remaining {
+                if remaining > 0 {
+                    decodedCount += remaining
+                    try emit(output[..<remaining])
+                }
+                throw .decodedSizeLimitExceeded(limit: maximumOutput)
+            }
             if step.produced > 0 {
                 decodedCount += step.produced
                 try emit(output[..<step.produced])
@@ -140,11 +158,11 @@ final class ContentDecoderLayer {
             case .streamEnd:
                 return rest
             case .progressed, .needsInput:
-                // Output not full and input used up: zlib has flushed everything it can.
-                if rest.isEmpty && step.produced < output.count { return nil }
+                // Room left and input used up: zlib has flushed everything it can.
+                if rest.isEmpty && step.produced < room { return nil }
                 precondition(
                     step.status == .progressed || rest.isEmpty,
-                    "inflate made no progress with \(rest.count) bytes in and \(output.count) bytes of room"
+                    "inflate made no progress with \(rest.count) bytes in and \(room) bytes of room"
                 )
             case .invalidHeader:
                 throw .invalidHeader(coding: coding, offset: encodedCount)

@@ -4,11 +4,13 @@
 ///
 /// A decompression bomb (a small body that inflates to gigabytes) is stopped by whichever limit it
 /// reaches first, before any output beyond the limit is handed out; memory stays bounded by
-/// `outputPieceSize` per coding layer whatever the body holds.
+/// `outputPieceSize` per coding layer whatever the body holds. Tune them per request or per
+/// session; `unlimited` only for trusted sources.
 public struct ContentDecoderLimits: Hashable, Sendable {
     /// The most bytes a body may decode to (per coding layer). Default 256 MiB: far above any API
-    /// response; raise it for large compressed downloads. Exceeding it throws
-    /// `ContentDecodingError.decodedSizeLimitExceeded`.
+    /// response; raise it for large compressed downloads. zlib is never given room for more than
+    /// one byte past it; a body that decodes to more throws
+    /// `ContentDecodingError.decodedSizeLimitExceeded` after exactly this many bytes were handed out.
     public var maximumDecodedSize: Int
 
     /// The most decoded bytes per encoded byte received. Default 100: text and JSON compress 3–20×,

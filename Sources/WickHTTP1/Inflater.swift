@@ -94,10 +94,11 @@ final class Inflater {
         precondition(result == Z_OK, "inflateReset2 failed with \(result) on a live stream")
     }
 
-    /// Runs one `inflate(Z_NO_FLUSH)` over `input` into the start of `output`.
-    func inflate(_ input: ArraySlice<UInt8>, into output: inout [UInt8]) -> InflateStep {
+    /// Runs one `inflate(Z_NO_FLUSH)` over `input`, writing at most `room` bytes at the start of
+    /// `output`.
+    func inflate(_ input: ArraySlice<UInt8>, into output: inout [UInt8], room: Int) -> InflateStep {
         precondition(input.count <= Int(UInt32.max), "inflate input of \(input.count) bytes exceeds uInt")
-        precondition(output.count <= Int(UInt32.max), "inflate output of \(output.count) bytes exceeds uInt")
+        precondition((1...min(output.count, Int(UInt32.max))).contains(room), "inflate room \(room) for \(output.count) bytes")
         let stream = self.stream
         return input.withUnsafeBufferPointer { inBuffer in
             output.withUnsafeMutableBufferPointer { outBuffer in
@@ -106,14 +107,14 @@ final class Inflater {
                 // the pointers are cleared before the closures return.
                 stream.pointee.next_in = UnsafeMutablePointer(mutating: inBuffer.baseAddress)
                 stream.pointee.avail_in = UInt32(inBuffer.count)
-                // SAFETY: zlib writes at most avail_out bytes from next_out, inside outBuffer.
+                // SAFETY: zlib writes at most avail_out bytes from next_out; room <= outBuffer.count.
                 stream.pointee.next_out = outBuffer.baseAddress
-                stream.pointee.avail_out = UInt32(outBuffer.count)
+                stream.pointee.avail_out = UInt32(room)
                 // SAFETY: `stream` is a live inflate stream with valid next_in/next_out set above.
                 let result = CWickZlib.inflate(stream, Z_NO_FLUSH)
                 let step = InflateStep(
                     consumed: inBuffer.count - Int(stream.pointee.avail_in),
-                    produced: outBuffer.count - Int(stream.pointee.avail_out),
+                    produced: room - Int(stream.pointee.avail_out),
                     status: Self.status(of: result, message: stream.pointee.msg)
                 )
                 stream.pointee.next_in = nil

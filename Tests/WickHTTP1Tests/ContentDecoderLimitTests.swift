@@ -33,13 +33,10 @@ import WickTestSupport
         let overLimit = Self.text(count: limit + 1)
         for delivery in [Delivery.whole, Delivery.byteAtATime] {
             #expect(try decodeCounting(Deflater.compress(atLimit, .gzip), delivery, limits) == .success(limit))
-            // Nothing past the limit is handed out: the piece that crosses it is withheld.
+            // Exactly the limit is handed out, then the error: zlib never produced more than one
+            // byte past it.
             let result = try decodeCounting(Deflater.compress(overLimit, .gzip), delivery, limits)
-            guard case .failure(.decodedSizeLimitExceeded(limit: limit), let delivered) = result else {
-                Issue.record("\(result)")
-                continue
-            }
-            #expect(delivered <= limit && delivered > limit - 512)
+            #expect(result == .failure(.decodedSizeLimitExceeded(limit: limit), delivered: limit))
         }
     }
 
@@ -92,6 +89,26 @@ import WickTestSupport
         }
     }
 
+    @Test func stackedLayersAreLimitedOnEveryLayerAgainstTheWireBytes() throws {
+        // The inner layer's output counts against the ratio to the bytes read from the wire.
+        let zeros = [UInt8](repeating: 0, count: 4 << 20)
+        let twice = Deflater.compress(Deflater.compress(zeros, .gzip), .gzip)
+        guard case .failure(.expansionRatioLimitExceeded(limit: 100, encoded: let encoded, decoded: _)) =
+            decodeAll(twice, fieldValues: ["gzip, gzip"])
+        else {
+            Issue.record("expected the ratio limit")
+            return
+        }
+        #expect(encoded <= twice.count)
+        // The outer layer's output (the inner gzip stream) is held to the size limit too.
+        let inner = Deflater.compress(Self.text(count: 50_000), .gzip)
+        let limits = ContentDecoderLimits(maximumDecodedSize: inner.count - 1)
+        #expect(
+            decodeAll(Deflater.compress(inner, .gzip), fieldValues: ["gzip", "gzip"], limits: limits)
+                == .failure(.decodedSizeLimitExceeded(limit: inner.count - 1))
+        )
+    }
+
     /// gzip of 1 GiB of zeros, produced by streaming deflate 1 MiB at a time and fed to the decoder
     /// as it is produced (never held whole): the default limits stop it after about 1 MiB of output.
     @Test func aGigabyteBombFailsEarlyUnderTheDefaultLimits() throws {
@@ -116,7 +133,7 @@ import WickTestSupport
         let limits = ContentDecoderLimits(maximumDecodedSize: limit, maximumExpansionRatio: .max)
         let outcome = try Self.feedBomb(decodedSize: 1 << 30, limits: limits)
         #expect(outcome.error == .decodedSizeLimitExceeded(limit: limit))
-        #expect(outcome.delivered <= limit && outcome.delivered > limit - limits.outputPieceSize)
+        #expect(outcome.delivered == limit)
         #expect(outcome.largestPiece <= limits.outputPieceSize)
         #expect(outcome.megabytesGenerated <= 40)
     }

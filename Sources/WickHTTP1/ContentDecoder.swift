@@ -16,8 +16,8 @@ public import WickCore
 /// and a class can live in the connection driver's state without ownership ceremony. Reuse it
 /// across responses with `reset(codings:)`, which keeps zlib's allocations.
 ///
-/// Not Sendable: one connection's event loop owns it. After a method throws, the decoder must be
-/// reset or dropped.
+/// Not Sendable: one connection's event loop owns it. After `finish()`, or after a method throws,
+/// the decoder must be reset or dropped; calling `decode` or `finish` again traps.
 public final class ContentDecoder {
     /// The limits this decoder enforces.
     public let limits: ContentDecoderLimits
@@ -31,6 +31,15 @@ public final class ContentDecoder {
     /// side first. Kept across `reset` so that zlib's state is reused.
     private var layers: [ContentDecoderLayer] = []
     private var activeLayerCount = 0
+
+    /// Where the current body is: `decode` and `finish` are legal only while `decoding`.
+    private enum Phase {
+        case decoding
+        case finished
+        case failed
+    }
+
+    private var phase = Phase.decoding
 
     /// A decoder for the codings in the order they were applied.
     /// - Throws: `ContentDecodingError.tooManyCodings` beyond `limits.maximumCodingLayers`,
@@ -56,6 +65,7 @@ public final class ContentDecoder {
         codings = applied
         activeLayerCount = 0
         decodesBody = false
+        phase = .decoding
         guard !applied.contains(where: { if case .unsupported = $0 { true } else { false } }) else { return }
         guard applied.count <= limits.maximumCodingLayers else {
             throw .tooManyCodings(count: applied.count, limit: limits.maximumCodingLayers)
@@ -87,11 +97,17 @@ public final class ContentDecoder {
     ///   exactly `maximumDecodedSize` bytes have been handed out; with the ratio, the piece that
     ///   would cross it is withheld.
     public func decode(_ input: ArraySlice<UInt8>, into sink: (ArraySlice<UInt8>) -> Void) throws(ContentDecodingError) {
+        precondition(phase == .decoding, "decode called on a ContentDecoder in phase \(phase)")
         guard decodesBody else {
             if !input.isEmpty { sink(input) }
             return
         }
-        try push(input, toLayer: 0, sink: sink)
+        do {
+            try push(input, toLayer: 0, sink: sink)
+        } catch {
+            phase = .failed
+            throw error
+        }
     }
 
     /// Decodes the next piece of the body, appending the decoded bytes to `output`.
@@ -103,7 +119,10 @@ public final class ContentDecoder {
     /// Says the body has ended; produces no more output (every piece has been handed out already).
     /// - Throws: `ContentDecodingError.truncated` if a stream was cut short.
     public func finish() throws(ContentDecodingError) {
+        precondition(phase == .decoding, "finish called on a ContentDecoder in phase \(phase)")
+        phase = .failed
         for layer in layers.prefix(activeLayerCount) { try layer.finish() }
+        phase = .finished
     }
 
     private func push(

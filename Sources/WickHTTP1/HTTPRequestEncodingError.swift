@@ -6,12 +6,19 @@ public enum HTTPRequestEncodingError: Error, Hashable, Sendable {
     /// Which part of the request was at fault. Header indices count the fields of
     /// `HTTPRequestHead.headers` (or of the trailers) from 0.
     public enum Field: Hashable, Sendable {
+        /// The method token.
         case method
+        /// The request-target.
         case target
+        /// `HTTPRequestHead.host` (used when `headers` has no `Host` field).
         case host
+        /// The name of the header field at `index`.
         case headerName(index: Int)
+        /// The value of the header field at `index`.
         case headerValue(index: Int)
+        /// The name of the trailer field at `index`.
         case trailerName(index: Int)
+        /// The value of the trailer field at `index`.
         case trailerValue(index: Int)
     }
 

@@ -162,6 +162,19 @@ let sampleText = Array(
         #expect(run(decoder, .whole([1, 2, 3]), maxPiece: &largest) == .success([1, 2, 3]))
     }
 
+    @Test func decodingAfterAnErrorOrAfterFinishTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let decoder = try ContentDecoder(codings: [.gzip])
+            _ = try? decoder.decode([0x00][...]) { _ in }
+            try decoder.decode([0x1F][...]) { _ in }
+        }
+        await #expect(processExitsWith: .failure) {
+            let decoder = try ContentDecoder(codings: [.deflate])
+            try decoder.finish()
+            try decoder.finish()
+        }
+    }
+
     /// The same error, at the same offset, under every delivery.
     static func expectFailure(_ input: [UInt8], codings: [ContentCoding], _ expected: ContentDecodingError) throws {
         for delivery in Delivery.all(of: input) {

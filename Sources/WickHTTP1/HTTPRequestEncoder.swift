@@ -31,8 +31,11 @@ public enum HTTPRequestEncoder {
         buffer.append(contentsOf: " HTTP/1.1\r\nHost: ".utf8)
         buffer.append(contentsOf: (hostIndex.map { head.headers[$0].value } ?? head.host).utf8)
         buffer.append(contentsOf: crlf)
-        for header in head.headers where !isHostOrFraming(header.name) {
-            appendField(header, to: &buffer)
+        for header in head.headers {
+            switch HeaderValidation.kind(of: header.name) {
+            case .host, .contentLength, .transferEncoding: continue  // written above or below
+            case .trailer, .other: appendField(header, to: &buffer)
+            }
         }
         switch head.framing {
         case .none:
@@ -77,9 +80,7 @@ public enum HTTPRequestEncoder {
     {
         for (index, trailer) in trailers.enumerated() {
             try validateField(trailer, name: .trailerName(index: index), value: .trailerValue(index: index))
-            if isHostOrFraming(trailer.name) || trailer.name.equalsIgnoringASCIICase("Trailer") {
-                throw .forbiddenTrailer(index: index)
-            }
+            if HeaderValidation.kind(of: trailer.name) != .other { throw .forbiddenTrailer(index: index) }
         }
         buffer.append(contentsOf: "0\r\n".utf8)
         for trailer in trailers { appendField(trailer, to: &buffer) }
@@ -101,18 +102,20 @@ public enum HTTPRequestEncoder {
         var hostIndex: Int?
         for (index, header) in head.headers.enumerated() {
             try validateField(header, name: .headerName(index: index), value: .headerValue(index: index))
-            let name = header.name
-            if name.equalsIgnoringASCIICase("Host") {
+            switch HeaderValidation.kind(of: header.name) {
+            case .host:
                 if hostIndex != nil { throw .duplicateHost(index: index) }
                 hostIndex = index
-            } else if name.equalsIgnoringASCIICase("Content-Length") {
+            case .contentLength:
                 guard case .contentLength(let length) = head.framing, decimalValue(of: header.value) == length else {
                     throw .framingConflict(index: index, framing: head.framing)
                 }
-            } else if name.equalsIgnoringASCIICase("Transfer-Encoding") {
+            case .transferEncoding:
                 guard head.framing == .chunked, header.value.equalsIgnoringASCIICase("chunked") else {
                     throw .framingConflict(index: index, framing: head.framing)
                 }
+            case .trailer, .other:
+                break
             }
         }
         if hostIndex == nil,
@@ -205,11 +208,6 @@ public enum HTTPRequestEncoder {
             digits += 1
         }
         return digits > 0 ? value : nil
-    }
-
-    private static func isHostOrFraming(_ name: String) -> Bool {
-        name.equalsIgnoringASCIICase("Host") || name.equalsIgnoringASCIICase("Content-Length")
-            || name.equalsIgnoringASCIICase("Transfer-Encoding")
     }
 
     // MARK: - Writing

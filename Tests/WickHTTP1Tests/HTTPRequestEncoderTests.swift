@@ -96,6 +96,17 @@ import WickCore
             wire: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
         ),
         Golden(
+            name: "chunked with a Trailer announcement",
+            head: HTTPRequestHead(
+                method: .post,
+                target: .origin("/"),
+                host: "h",
+                headers: [HTTPHeader(name: "Trailer", value: "X-Checksum")],
+                framing: .chunked
+            ),
+            wire: "POST / HTTP/1.1\r\nHost: h\r\nTrailer: X-Checksum\r\nTransfer-Encoding: chunked\r\n\r\n"
+        ),
+        Golden(
             name: "tab, obs-text and empty values pass",
             head: HTTPRequestHead(
                 method: "PROPFIND",

@@ -59,14 +59,18 @@ public final class ContentDecoder {
     }
 
     /// Makes the decoder ready for another body, reusing its zlib streams.
-    /// - Throws: as `init(codings:limits:)`.
+    /// - Throws: as `init(codings:limits:)`; the decoder then stays unusable until a `reset` that
+    ///   succeeds.
     public func reset(codings newCodings: [ContentCoding]) throws(ContentDecodingError) {
         let applied = newCodings.filter { $0 != .identity }
         codings = applied
         activeLayerCount = 0
         decodesBody = false
-        phase = .decoding
-        guard !applied.contains(where: { if case .unsupported = $0 { true } else { false } }) else { return }
+        phase = .failed
+        guard !applied.contains(where: { if case .unsupported = $0 { true } else { false } }) else {
+            phase = .decoding
+            return
+        }
         guard applied.count <= limits.maximumCodingLayers else {
             throw .tooManyCodings(count: applied.count, limit: limits.maximumCodingLayers)
         }
@@ -89,6 +93,7 @@ public final class ContentDecoder {
         }
         activeLayerCount = applied.count
         decodesBody = activeLayerCount > 0
+        phase = .decoding
     }
 
     /// Decodes the next piece of the body, handing decoded pieces to `sink` in order. When the

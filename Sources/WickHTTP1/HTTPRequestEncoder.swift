@@ -52,11 +52,13 @@ public enum HTTPRequestEncoder {
 
     /// Appends one chunk, `size-in-hex CRLF data CRLF`, to `buffer`. Empty data appends nothing:
     /// a zero-size chunk would end the body.
+    /// Inlinable so that the copy of `data` is specialised for the caller's collection type.
+    @inlinable
     public static func encodeChunk(_ data: some Collection<UInt8>, into buffer: inout [UInt8]) {
         guard !data.isEmpty else { return }
         encodeChunkHeader(length: data.count, into: &buffer)
         buffer.append(contentsOf: data)
-        buffer.append(contentsOf: crlf)
+        encodeChunkEnd(into: &buffer)
     }
 
     /// Appends `size-in-hex CRLF` for a chunk of `length` bytes whose data the caller writes

@@ -173,6 +173,12 @@ let sampleText = Array(
             try decoder.finish()
             try decoder.finish()
         }
+        await #expect(processExitsWith: .failure) {
+            // A refused reset must not leave a decoder that passes compressed bytes through.
+            let decoder = try ContentDecoder(codings: [.gzip])
+            _ = try? decoder.reset(codings: [.gzip, .gzip, .gzip, .gzip])
+            try decoder.decode([0x1F][...]) { _ in }
+        }
     }
 
     /// The same error, at the same offset, under every delivery.

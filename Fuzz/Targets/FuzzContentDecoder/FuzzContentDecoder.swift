@@ -1,6 +1,6 @@
 // Fuzzes ContentDecoder: any body under any coding list and limits must decode or throw, never trap,
 // never hand out a piece above the piece size or bytes past the size limit, and give the same result
-// whole as in pieces.
+// whole, with a fresh decoder, as in pieces, with a decoder reused (`reset`) from earlier inputs.
 //
 // Input: byte 0 picks the codings, byte 1 the limits, byte 2 the piece size of the split delivery;
 // the rest is the body.
@@ -30,14 +30,30 @@ private func limits(from byte: UInt8) -> ContentDecoderLimits {
     )
 }
 
+/// Decoders kept across inputs, one per limits byte, to exercise `reset`. libFuzzer calls the
+/// entry point from one thread only, which is what makes this unsynchronised global sound.
+nonisolated(unsafe) private var reusedDecoders: [UInt8: ContentDecoder] = [:]
+
+/// A fresh decoder, or the one kept for `limitsByte` reset to `codings`.
+private func makeDecoder(codings: [ContentCoding], limitsByte: UInt8, reuse: Bool) throws(ContentDecodingError) -> ContentDecoder {
+    guard reuse, let kept = reusedDecoders[limitsByte] else {
+        let fresh = try ContentDecoder(codings: codings, limits: limits(from: limitsByte))
+        if reuse { reusedDecoders[limitsByte] = fresh }
+        return fresh
+    }
+    try kept.reset(codings: codings)
+    return kept
+}
+
 /// The decoded bytes, or the error; traps if a piece or the total breaks a limit, or if an
 /// undecoded body comes out changed.
-private func decode(_ body: ArraySlice<UInt8>, codings: [ContentCoding], limits: ContentDecoderLimits, pieceSize: Int)
+private func decode(_ body: ArraySlice<UInt8>, codings: [ContentCoding], limitsByte: UInt8, reuse: Bool, pieceSize: Int)
     -> Result<[UInt8], ContentDecodingError>
 {
+    let limits = limits(from: limitsByte)
     let decoder: ContentDecoder
     do {
-        decoder = try ContentDecoder(codings: codings, limits: limits)
+        decoder = try makeDecoder(codings: codings, limitsByte: limitsByte, reuse: reuse)
     } catch {
         return .failure(error)
     }
@@ -74,10 +90,9 @@ public func fuzzContentDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
     let input = Array(UnsafeBufferPointer(start: data, count: size))
     guard input.count >= 3 else { return 0 }
     let codings = ContentCoding.list(fromFieldValues: codingLists[Int(input[0] & 7)])
-    let limits = limits(from: input[1])
     let body = input[3...]
-    let whole = decode(body, codings: codings, limits: limits, pieceSize: max(body.count, 1))
-    let split = decode(body, codings: codings, limits: limits, pieceSize: Int(input[2]) + 1)
+    let whole = decode(body, codings: codings, limitsByte: input[1], reuse: false, pieceSize: max(body.count, 1))
+    let split = decode(body, codings: codings, limitsByte: input[1], reuse: true, pieceSize: Int(input[2]) + 1)
 
     switch (whole, split) {
     case (.success(let a), .success(let b)):

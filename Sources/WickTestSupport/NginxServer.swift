@@ -1,0 +1,129 @@
+// nginx on 127.0.0.1 for integration tests: plain HTTP and HTTPS with the test PKI, keep-alive,
+// static files of several sizes, gzip, a chunked endpoint, PUT uploads and connection counts.
+public import Foundation
+
+/// A running nginx (one worker) serving the test document root on two loopback ports.
+///
+/// Paths, on both ports:
+/// - `/bytes/{0,1k,64k,1m,10m}`: `TestPayload.bytes` of 0, 1,024, 65,536, 1 MiB and 10 MiB
+///   (`application/octet-stream`, never gzipped, `Content-Length` framing).
+/// - `/text/1m.txt`: 1 MiB of `TestPayload.text` (`text/plain`; gzipped when asked).
+/// - `/chunked/1m.txt`: the same text sent with `Transfer-Encoding: chunked`.
+/// - `/keepalive-1s/...` and `/close/...`: the `/bytes/` files with `Keep-Alive: timeout=1`
+///   and with `Connection: close`.
+/// - `/upload/...`: `PUT` stores a file (any size), `DELETE` removes it.
+/// - `/status`: nginx's stub_status (active connections, accepts, requests).
+public final class NginxServer: Sendable {
+    /// The static files under `/bytes/`, by name and size.
+    public static let byteFiles: [(name: String, size: Int)] = [
+        ("0", 0), ("1k", 1_024), ("64k", 65_536), ("1m", 1 << 20), ("10m", 10 << 20),
+    ]
+
+    /// The plain-HTTP port.
+    public let httpPort: Int
+    /// The HTTPS port (TLS 1.2 and 1.3, the PKI's `server` leaf and intermediate).
+    public let httpsPort: Int
+    /// The document root.
+    public let documentRoot: URL
+    /// The nginx master process.
+    public let process: ChildProcess
+
+    /// Writes the configuration and files into `directory`, starts nginx and waits until both
+    /// ports accept.
+    /// - Throws: `TestSupportError` if nginx is missing, fails to start or never accepts.
+    public init(directory: URL, pki: TestPKI) throws {
+        let fileManager = FileManager.default
+        documentRoot = directory.appendingPathComponent("www")
+        for folder in ["www/bytes", "www/text", "www/chunked", "www/upload", "tmp"] {
+            try fileManager.createDirectory(
+                at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        for (name, size) in Self.byteFiles {
+            try Data(TestPayload.bytes(count: size)).write(to: documentRoot.appendingPathComponent("bytes/\(name)"))
+        }
+        let text = Data(TestPayload.text(count: 1 << 20))
+        try text.write(to: documentRoot.appendingPathComponent("text/1m.txt"))
+        try text.write(to: documentRoot.appendingPathComponent("chunked/1m.txt"))
+        try Data("Wick test server\n".utf8).write(to: documentRoot.appendingPathComponent("index.html"))
+
+        httpPort = try LoopbackPort.free()
+        httpsPort = try LoopbackPort.free()
+        let configuration = directory.appendingPathComponent("nginx.conf")
+        try Self.configuration(
+            directory: directory, httpPort: httpPort, httpsPort: httpsPort, pki: pki
+        ).write(to: configuration, atomically: true, encoding: .utf8)
+        process = try ChildProcess(
+            executable: "/usr/sbin/nginx",
+            arguments: ["-p", directory.path, "-c", configuration.path, "-e", directory.appendingPathComponent("error.log").path],
+            workingDirectory: directory, logFile: directory.appendingPathComponent("nginx.out"))
+        let process = self.process
+        for port in [httpPort, httpsPort] {
+            guard LoopbackPort.waitUntilAccepting(port, timeout: .seconds(15), stillRunning: { process.isRunning }) else {
+                let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+                process.stop()
+                throw TestSupportError.serverNotReady("nginx on port \(port)", log: String(log.suffix(2_000)))
+            }
+        }
+    }
+
+    /// Stops nginx (SIGTERM, then SIGKILL after the grace period).
+    public func stop() {
+        process.stop()
+    }
+
+    private static func configuration(directory: URL, httpPort: Int, httpsPort: Int, pki: TestPKI) -> String {
+        let dir = directory.path
+        let www = "\(dir)/www"
+        // Workers run as the user nginx starts as; as root they would drop to nobody, who
+        // cannot read a private temporary directory.
+        let user = geteuid() == 0 ? "user root;" : ""
+        let locations = """
+            root \(www);
+            location = /status { stub_status; }
+            location /chunked/ { sub_filter_types *; sub_filter 'wick' 'wick'; sub_filter_once off; }
+            location /keepalive-1s/ { keepalive_timeout 1s 1; alias \(www)/bytes/; }
+            location /close/ { keepalive_timeout 0; alias \(www)/bytes/; }
+            location /upload/ { dav_methods PUT DELETE; create_full_put_path on; client_max_body_size 0; }
+            """
+        return """
+            daemon off;
+            master_process on;
+            worker_processes 1;
+            \(user)
+            pid \(dir)/nginx.pid;
+            error_log \(dir)/error.log warn;
+            events { worker_connections 4096; }
+            http {
+                access_log off;
+                client_body_temp_path \(dir)/tmp/body;
+                proxy_temp_path \(dir)/tmp/proxy;
+                fastcgi_temp_path \(dir)/tmp/fastcgi;
+                uwsgi_temp_path \(dir)/tmp/uwsgi;
+                scgi_temp_path \(dir)/tmp/scgi;
+                types { text/plain txt; application/json json; text/html html; }
+                default_type application/octet-stream;
+                sendfile on;
+                tcp_nodelay on;
+                keepalive_timeout 65s;
+                keepalive_requests 1000000;
+                gzip on;
+                gzip_types text/plain application/json;
+                gzip_min_length 0;
+                gzip_vary on;
+                server {
+                    listen 127.0.0.1:\(httpPort);
+                    \(locations)
+                }
+                server {
+                    listen 127.0.0.1:\(httpsPort) ssl;
+                    ssl_certificate \(pki.serverChain.path);
+                    ssl_certificate_key \(pki.server.privateKey.path);
+                    ssl_protocols TLSv1.2 TLSv1.3;
+                    ssl_session_cache shared:WICK:1m;
+                    ssl_session_tickets on;
+                    \(locations)
+                }
+            }
+            """
+    }
+}

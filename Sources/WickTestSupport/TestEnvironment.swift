@@ -1,0 +1,95 @@
+// How a test finds the real servers that Scripts/test started: environment variables.
+public import Foundation
+
+/// The real servers of this test run, as Scripts/test (through `wick-test-servers`) exported
+/// them. Locally a test whose server is missing is skipped with a pointer to Scripts/test;
+/// under `CI=true` it runs and fails, so CI can never pass by skipping.
+///
+/// Use: `@Test(.enabled(if: TestEnvironment.wantsNginx)) func x() throws { let nginx = try TestEnvironment.nginx() }`
+public enum TestEnvironment {
+    /// The variables `TestServers.environment` exports.
+    public enum Variable {
+        /// The test PKI's directory.
+        public static let pkiDirectory = "WICK_PKI_DIR"
+        /// nginx's plain-HTTP port.
+        public static let nginxHTTPPort = "WICK_NGINX_HTTP_PORT"
+        /// nginx's HTTPS port.
+        public static let nginxHTTPSPort = "WICK_NGINX_HTTPS_PORT"
+        /// nginx's document root.
+        public static let nginxRoot = "WICK_NGINX_ROOT"
+        /// nginx master's PID.
+        public static let nginxPID = "WICK_NGINX_PID"
+        /// httpbin's port.
+        public static let httpbinPort = "WICK_HTTPBIN_PORT"
+        /// gunicorn master's PID.
+        public static let httpbinPID = "WICK_HTTPBIN_PID"
+    }
+
+    /// nginx as a test sees it.
+    public struct Nginx: Sendable {
+        /// The plain-HTTP port on 127.0.0.1.
+        public let httpPort: Int
+        /// The HTTPS port on 127.0.0.1.
+        public let httpsPort: Int
+        /// The document root (the files `NginxServer` documents).
+        public let documentRoot: URL
+        /// The PKI whose root signs nginx's certificate.
+        public let pki: TestPKI
+
+        /// `http://127.0.0.1:port`.
+        public var httpBase: String { "http://127.0.0.1:\(httpPort)" }
+        /// `https://localhost:port` (the certificate names localhost, 127.0.0.1 and ::1).
+        public var httpsBase: String { "https://localhost:\(httpsPort)" }
+    }
+
+    /// httpbin as a test sees it.
+    public struct HTTPBin: Sendable {
+        /// The port on 127.0.0.1.
+        public let port: Int
+        /// `http://127.0.0.1:port`.
+        public var base: String { "http://127.0.0.1:\(port)" }
+    }
+
+    /// Whether this is a CI run (`CI=true`), where a missing server is a failure.
+    public static var isCI: Bool {
+        ProcessInfo.processInfo.environment["CI"] == "true"
+    }
+
+    /// Whether nginx tests should run: it was started, or this is CI (where they must run).
+    public static var wantsNginx: Bool { isCI || value(Variable.nginxHTTPPort) != nil }
+
+    /// Whether httpbin tests should run: it was started, or this is CI.
+    public static var wantsHTTPBin: Bool { isCI || value(Variable.httpbinPort) != nil }
+
+    /// The running nginx.
+    /// - Throws: `TestSupportError.serverNotConfigured` if Scripts/test did not start it.
+    public static func nginx() throws -> Nginx {
+        Nginx(
+            httpPort: try port(Variable.nginxHTTPPort, server: "nginx"),
+            httpsPort: try port(Variable.nginxHTTPSPort, server: "nginx"),
+            documentRoot: URL(fileURLWithPath: try require(Variable.nginxRoot, server: "nginx")),
+            pki: TestPKI(existingIn: URL(fileURLWithPath: try require(Variable.pkiDirectory, server: "nginx"))))
+    }
+
+    /// The running httpbin.
+    /// - Throws: `TestSupportError.serverNotConfigured` if Scripts/test did not start it.
+    public static func httpbin() throws -> HTTPBin {
+        HTTPBin(port: try port(Variable.httpbinPort, server: "httpbin"))
+    }
+
+    private static func value(_ name: String) -> String? {
+        ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private static func require(_ name: String, server: String) throws -> String {
+        guard let value = value(name) else { throw TestSupportError.serverNotConfigured(server, variable: name) }
+        return value
+    }
+
+    private static func port(_ name: String, server: String) throws -> Int {
+        guard let port = Int(try require(name, server: server)), (1...65_535).contains(port) else {
+            throw TestSupportError.serverNotConfigured(server, variable: name)
+        }
+        return port
+    }
+}

@@ -2,8 +2,9 @@
 // refused (with an error that points at a byte that really is bad) or produce a head that an
 // independent reader splits into exactly the expected lines, with the same bytes.
 //
-// Input: byte 0 picks the target form (bits 0-1), framing (bits 2-3) and whether a Host field is
-// added (bit 4); then length-prefixed fields: method, target, host, then name/value pairs.
+// Input: byte 0 picks the target form (bits 0-1), framing (bits 2-3), whether a Host field is
+// added (bit 4) and whether the fields are also encoded as trailers of a last chunk (bit 5); then
+// length-prefixed fields: method, target, host, then name/value pairs.
 import CFuzzDriver
 import WickCore
 import WickHTTP1
@@ -79,6 +80,7 @@ public func fuzzRequestEncoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
         headers.add(name: name, value: reader.next() ?? "")
     }
     let head = HTTPRequestHead(method: HTTPMethod(rawValue: method), target: target, host: host, headers: headers, framing: framing)
+    if selector & 0x20 != 0 { checkTrailers(headers) }
 
     var wire: [UInt8] = []
     do {
@@ -133,4 +135,32 @@ private func checkRefusal(_ error: HTTPRequestEncodingError, head: HTTPRequestHe
     }
     let bytes = Array(text.utf8)
     precondition(offset < bytes.count && bytes[offset] == byte && isBad, "refusal points at a good or absent byte")
+}
+
+/// The fields as trailers: refused for a really bad byte or a forbidden name, or written as
+/// `0 CRLF`, one line per field, CRLF.
+private func checkTrailers(_ trailers: HTTPHeaders) {
+    var wire: [UInt8] = []
+    do {
+        try HTTPRequestEncoder.encodeLastChunk(trailers: trailers, into: &wire)
+    } catch {
+        precondition(wire.isEmpty, "refused trailers wrote \(wire.count) bytes")
+        switch error {
+        case .invalidByte(let byte, .trailerName(let index), let offset):
+            let name = Array(trailers[index].name.utf8)
+            precondition(offset < name.count && name[offset] == byte && !tchars.contains(byte), "bad trailer name refusal")
+        case .invalidByte(let byte, .trailerValue(let index), let offset):
+            let value = Array(trailers[index].value.utf8)
+            precondition(offset < value.count && value[offset] == byte && byte != 0x09 && (byte < 0x20 || byte == 0x7F), "bad trailer value refusal")
+        case .empty(.trailerName(let index)):
+            precondition(trailers[index].name.isEmpty, "non-empty trailer name refused as empty")
+        case .forbiddenTrailer(let index):
+            precondition(["host", "content-length", "transfer-encoding", "trailer"].contains(lower(trailers[index].name)), "allowed trailer refused")
+        default:
+            preconditionFailure("unexpected trailer refusal \(error)")
+        }
+        return
+    }
+    let expected: [[UInt8]] = [Array("0".utf8)] + trailers.map { Array("\($0.name): \($0.value)".utf8) } + [[]]
+    precondition(lines(of: wire) == expected, "encoded trailers differ from the expected lines")
 }

@@ -16,6 +16,9 @@ enum AllocationCheck {
         for (key, value) in try ParserBenchmark().allocationsPerHead() {
             measured["parser.head.\(key)"] = value
         }
+        for (key, value) in try DecoderBenchmark().allocationsPerBody() {
+            measured["decoders.body.\(key)"] = value
+        }
         var passed = true
         for name in limits.keys.sorted() {
             guard let value = measured[name] else {

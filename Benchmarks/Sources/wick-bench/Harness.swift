@@ -38,9 +38,9 @@ struct Workload {
 /// Runs workloads in alternation, `rounds` times, and reports each one's median cost.
 struct RoundRobin {
     /// Rounds per workload; the median of these is reported.
-    var rounds = 15
+    var rounds = 41
     /// The wall time one round of one workload should take.
-    var roundNanoseconds: UInt64 = 15_000_000
+    var roundNanoseconds: UInt64 = 5_000_000
 
     /// Nanoseconds per operation in every round, for each workload in order. Each workload is
     /// first calibrated (and warmed up) so that a round takes `roundNanoseconds`.

@@ -77,7 +77,7 @@ struct ParserBenchmark {
             ])
         }
         table.notes = [
-            "Medians of \(rounds.rounds) rounds of about \(rounds.roundNanoseconds / 1_000_000) ms each, Wick and picohttpparser alternating; the speed ratio is the median of the per-round ratios. One parser reused for every head (the head storage of a keep-alive connection).",
+            "\(rounds.summary), Wick and picohttpparser alternating; the speed ratio is the median of the per-round ratios. One parser reused for every head (the head storage of a keep-alive connection).",
             "picohttpparser is Debian's libh2o-evloop 2.2.5 build, compiled without SSE4.2 (no pcmpestri in its code), so the same-run peer is its portable scalar path; the anchor column is PEERS.md's SSE4.2 build on this machine kind, measured in another run.",
             "Four pieces: Wick keeps its place and reads each byte once; picohttpparser re-parses the accumulated buffer from the start at every piece (its documented stateless use with `last_len`).",
         ]

@@ -1,6 +1,7 @@
 // wick-bench: Wick's benchmarks beside their peers, measured in the same run.
 //
-//   wick-bench [parser|decoders|reactor|all] [--rounds N] [--no-callgrind] [--results FILE]
+//   wick-bench [parser|decoders|reactor|all] [--rounds N] [--round-ms MS] [--wall-clock]
+//              [--no-callgrind] [--results FILE]
 //   wick-bench check-allocations      exits 1 when a steady-state allocation count exceeds
 //                                     Thresholds/allocations.json
 //   wick-bench self-test              checks that the allocation counter counts
@@ -29,6 +30,8 @@ struct Options {
             case "--round-ms":
                 guard let value = arguments.popFirst().flatMap(UInt64.init), value > 0 else { throw UsageError("--round-ms needs a positive count") }
                 rounds.roundNanoseconds = value * 1_000_000
+            case "--wall-clock":
+                rounds.usesWallClock = true
             case "--no-callgrind":
                 callgrind = false
             case "--results":

@@ -36,6 +36,9 @@ void *cwick_SSL_get_app_data(const SSL *ssl) { return SSL_get_app_data(ssl); }
 int cwick_SSL_CTX_set_app_data(SSL_CTX *ctx, void *data) { return SSL_CTX_set_app_data(ctx, data); }
 void *cwick_SSL_CTX_get_app_data(const SSL_CTX *ctx) { return SSL_CTX_get_app_data(ctx); }
 
+uint64_t cwick_SSL_OP_client_defaults(void) { return SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION; }
+long cwick_SSL_SESS_CACHE_client_external(void) { return SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE; }
+
 int cwick_BIO_set_retry_read(BIO *bio) {
     BIO_set_retry_read(bio);
     return 1;

@@ -161,7 +161,7 @@ enum X509Parsing {
         return String(cString: hex)
     }
 
-    private static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date {
+    static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date {
         var parts = tm()
         // SAFETY: ASN1_TIME_to_tm fills our stack `tm` from a time that belongs to the certificate.
         guard let time, ASN1_TIME_to_tm(time, &parts) == 1 else { return Date(timeIntervalSince1970: 0) }

@@ -23,6 +23,8 @@ struct TLSFixture: Sendable {
     let client: TestPKI.Identity
     /// A PKI nobody trusts; its `server` leaf names localhost.
     let stranger: TestPKI
+    /// The intermediate's CRL, listing `revoked`.
+    let crl: [UInt8]
 
     static let shared: Result<TLSFixture, any Error> = Result { try TLSFixture.make() }
 
@@ -55,9 +57,14 @@ struct TLSFixture: Sendable {
             selfSigned: try authority.selfSignedLeaf(named: "self-signed", dnsNames: ["localhost"]),
             revoked: try authority.issueLeaf(named: "revoked", dnsNames: ["localhost"]),
             client: try authority.issueLeaf(named: "client", dnsNames: ["client.wick.test"], revocationInfo: false),
-            stranger: try TestPKI.generate(in: directory.appendingPathComponent("stranger")))
+            stranger: try TestPKI.generate(in: directory.appendingPathComponent("stranger")),
+            crl: [])
         try authority.revoke(fixture.revoked)
-        return fixture
+        return TLSFixture(
+            pki: fixture.pki, authority: fixture.authority, valid: fixture.valid, expired: fixture.expired,
+            notYetValid: fixture.notYetValid, wildcard: fixture.wildcard, rsa1024: fixture.rsa1024, sha1: fixture.sha1,
+            selfSigned: fixture.selfSigned, revoked: fixture.revoked, client: fixture.client, stranger: fixture.stranger,
+            crl: Array(try authority.crl()))
     }
 
     /// The certificate of an identity.
@@ -72,4 +79,12 @@ struct TLSFixture: Sendable {
 
     /// The root, the one trust anchor.
     func root() throws -> Certificate { try certificate(pki.root) }
+
+    /// The private key of an identity, PEM.
+    func key(_ identity: TestPKI.Identity) throws -> String {
+        try String(contentsOf: identity.privateKey, encoding: .utf8)
+    }
+
+    /// A store trusting only this PKI's root.
+    func trustStore() throws -> TrustStore { try TrustStore(roots: .certificates([root()])) }
 }

@@ -36,6 +36,11 @@ void *cwick_SSL_get_app_data(const SSL *ssl);
 int cwick_SSL_CTX_set_app_data(SSL_CTX *ctx, void *data);
 void *cwick_SSL_CTX_get_app_data(const SSL_CTX *ctx);
 
+/// SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION (built with a macro Swift cannot import).
+uint64_t cwick_SSL_OP_client_defaults(void);
+/// SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE.
+long cwick_SSL_SESS_CACHE_client_external(void);
+
 // MARK: BIO and error macros
 
 int cwick_BIO_set_retry_read(BIO *bio);

@@ -161,9 +161,11 @@ public final class CertificateAuthority: Sendable {
     }
 
     /// The DER OCSP response the intermediate gives to a DER OCSP request, from the database
-    /// (good, revoked, or unknown), valid for `days`.
+    /// (good, revoked, or unknown), valid for `days`. A `signer` other than the intermediate
+    /// makes a forged response (its signature will not verify for a client).
     /// - Throws: `TestSupportError.commandFailed` if openssl fails (e.g. a malformed request).
-    public func ocspResponse(toRequest request: Data, days: Int = 1) throws -> Data {
+    public func ocspResponse(toRequest request: Data, days: Int = 1, signer: TestPKI.Identity? = nil) throws -> Data {
+        let signer = signer ?? pki.intermediate
         let name = UUID().uuidString
         let requestFile = directory.appendingPathComponent("ocsp-\(name).req")
         let responseFile = directory.appendingPathComponent("ocsp-\(name).resp")
@@ -175,21 +177,22 @@ public final class CertificateAuthority: Sendable {
         try runCommand(
             "/usr/bin/openssl",
             ["ocsp", "-index", index.path, "-CA", pki.intermediate.certificate.path,
-             "-rsigner", pki.intermediate.certificate.path, "-rkey", pki.intermediate.privateKey.path,
+             "-rsigner", signer.certificate.path, "-rkey", signer.privateKey.path,
              "-reqin", requestFile.path, "-respout", responseFile.path, "-ndays", String(days)])
         return try Data(contentsOf: responseFile)
     }
 
-    /// The DER OCSP response for `leaf`, as a server would staple it.
+    /// The DER OCSP response for `leaf`, as a server would staple it (forged when `signer` is
+    /// not the intermediate).
     /// - Throws: `TestSupportError.commandFailed` if openssl fails.
-    public func ocspResponse(for leaf: TestPKI.Identity, days: Int = 1) throws -> Data {
+    public func ocspResponse(for leaf: TestPKI.Identity, days: Int = 1, signer: TestPKI.Identity? = nil) throws -> Data {
         let requestFile = directory.appendingPathComponent("ocsp-\(UUID().uuidString).req")
         defer { try? FileManager.default.removeItem(at: requestFile) }
         try runCommand(
             "/usr/bin/openssl",
             ["ocsp", "-issuer", pki.intermediate.certificate.path, "-cert", leaf.certificate.path,
              "-no_nonce", "-reqout", requestFile.path])
-        return try ocspResponse(toRequest: try Data(contentsOf: requestFile), days: days)
+        return try ocspResponse(toRequest: try Data(contentsOf: requestFile), days: days, signer: signer)
     }
 
     private func identity(named name: String) -> TestPKI.Identity {

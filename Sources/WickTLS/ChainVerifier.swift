@@ -84,7 +84,7 @@ enum ChainVerifier {
         }
         defer { if let crlStack { cwick_sk_X509_CRL_pop_free(crlStack) } }
 
-        var collector = Collector()
+        let collector = Collector()
         // SAFETY: app data is the collector, alive on this frame until X509_verify_cert returns.
         withExtendedLifetime(collector) {
             _ = X509_STORE_CTX_set_ex_data(context, 0, Unmanaged.passUnretained(collector).toOpaque())
@@ -102,7 +102,6 @@ enum ChainVerifier {
                               host: policy.host, presentedCount: presented.count)
             if !issues.contains(issue) { issues.append(issue) }
         }
-        collector = Collector()
         return ChainVerification(verifiedChain: chain, issues: issues)
     }
 

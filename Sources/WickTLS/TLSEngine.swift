@@ -14,6 +14,9 @@ internal import CWickOpenSSL
 /// 4. `close()` queues `close_notify`. A peer that ends the stream without it makes `read`
 ///    throw `TLSError.truncated`.
 ///
+/// Call `close()` before dropping an engine whose handshake completed: OpenSSL treats a
+/// session whose connection ended without `close_notify` as bad and will not resume it.
+///
 /// The engine is not thread-safe: one thread (the connection's event loop) drives it.
 /// `WANT_WRITE` cannot happen: the output buffer takes everything OpenSSL writes, and the
 /// driver is expected to flush it before handing over more plaintext.

@@ -218,4 +218,19 @@ final class CAFetcher: RevocationFetching {
         #expect(throws: TLSError.self) { try pair.connect(evaluator: RevocationTrustEvaluator()) }
         #expect(fetcher.kinds == [.ocsp])
     }
+
+    /// The cache holds `capacity` answers; one more drops the one expiring first.
+    @Test func theRevocationCacheIsBounded() throws {
+        let fetcher = CAFetcher(try TLSFixture.get())
+        let cache = RevocationCache(capacity: 1)
+        let ocsp = RevocationTrustEvaluator(options: [.ocsp, .requirePositiveResponse])
+        let crl = RevocationTrustEvaluator(options: [.crl, .requirePositiveResponse])
+        try ocsp.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
+        try ocsp.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
+        #expect(cache.count == 1 && fetcher.kinds == [.ocsp])
+        try crl.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
+        #expect(cache.count == 1)
+        try ocsp.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
+        #expect(fetcher.kinds == [.ocsp, .crl, .ocsp])
+    }
 }

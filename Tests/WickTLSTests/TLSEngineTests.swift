@@ -128,6 +128,19 @@ import WickTestSupport
         #expect(!otherPort.client.isSessionReused)
     }
 
+    @Test func aConnectionDroppedWithoutCloseNotifyIsNotResumed() throws {
+        let context = try Self.clientContext()
+        let server = try Self.serverContext()
+        do {
+            let first = try InMemoryTLS(clientContext: context, serverContext: server)
+            try first.connect()
+            try first.server.write([1])
+            _ = try first.readAll(first.client)
+        }
+        #expect(try !Self.resumes(context, server, port: 443))
+        #expect(try Self.resumes(context, server, port: 443))
+    }
+
     @Test func aSessionIsNotCachedWhenTrustFails() throws {
         let context = try Self.clientContext()
         let server = try Self.serverContext(\.expired)
@@ -295,5 +308,49 @@ import WickTestSupport
         let withRoot = try InMemoryTLS(
             clientContext: try TLSContext(configuration: configuration), serverContext: try Self.serverContext())
         try withRoot.connect()
+    }
+
+    /// Connects to `port`, reading once so TLS 1.3 tickets arrive; whether it resumed.
+    static func resumes(_ context: TLSContext, _ server: TLSServerContext, port: Int) throws -> Bool {
+        let pair = try InMemoryTLS(clientContext: context, serverContext: server, port: port)
+        try pair.connect()
+        try pair.server.write([1])
+        _ = try pair.readAll(pair.client)
+        // A session whose connection is dropped without close_notify is "bad" to OpenSSL and
+        // is not resumed; a driver closes its connections.
+        pair.client.close()
+        pair.server.close()
+        return pair.client.isSessionReused
+    }
+
+    /// The cache holds `sessionCacheCapacity` host:port entries; one more forgets the oldest.
+    @Test(arguments: [1, 2])
+    func theSessionCacheForgetsTheOldestBeyondItsCapacity(capacity: Int) throws {
+        let context = try Self.clientContext { $0.sessionCacheCapacity = capacity }
+        let server = try Self.serverContext()
+        for port in 1...capacity { #expect(try !Self.resumes(context, server, port: port)) }
+        // At capacity: every entry is still there.
+        #expect(try Self.resumes(context, server, port: 1))
+        // One more entry evicts the oldest key (port 1; refreshing an entry keeps its place).
+        #expect(try !Self.resumes(context, server, port: capacity + 1))
+        for port in 2...(capacity + 1) { #expect(try Self.resumes(context, server, port: port)) }
+        #expect(try !Self.resumes(context, server, port: 1))
+    }
+
+    @Test func connectionsOnManyThreadsShareOneContext() throws {
+        let context = try Self.clientContext()
+        let server = try Self.serverContext()
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            do {
+                for round in 0..<4 {
+                    let resumed = try Self.resumes(context, server, port: index)
+                    if resumed != (round > 0) { failures.withLock { $0.append("thread \(index) round \(round): resumed \(resumed)") } }
+                }
+            } catch {
+                failures.withLock { $0.append("thread \(index): \(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
     }
 }

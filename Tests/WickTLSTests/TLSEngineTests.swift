@@ -294,22 +294,6 @@ import WickTestSupport
         #expect(try pair.readAll(pair.server).bytes == [1, 2, 3])
     }
 
-    @Test func theSystemStoreLoadsAndDoesNotTrustTheTestRoot() throws {
-        // SSL_CERT_FILE / SSL_CERT_DIR are honoured by OpenSSL's default paths; the test root
-        // is in neither, so the default evaluator refuses the test server.
-        let context = try TLSContext()
-        let pair = try InMemoryTLS(clientContext: context, serverContext: try Self.serverContext())
-        try pair.handshake()
-        #expect(throws: TLSError.self) { try pair.client.evaluateTrust(using: nil) }
-
-        let fixture = try TLSFixture.get()
-        var configuration = TLSConfiguration()
-        configuration.additionalTrustRoots = [try fixture.root()]
-        let withRoot = try InMemoryTLS(
-            clientContext: try TLSContext(configuration: configuration), serverContext: try Self.serverContext())
-        try withRoot.connect()
-    }
-
     /// Connects to `port`, reading once so TLS 1.3 tickets arrive; whether it resumed.
     static func resumes(_ context: TLSContext, _ server: TLSServerContext, port: Int) throws -> Bool {
         let pair = try InMemoryTLS(clientContext: context, serverContext: server, port: port)

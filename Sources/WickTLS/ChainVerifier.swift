@@ -43,10 +43,10 @@ enum ChainVerifier {
     private static func verifyOnce(presented: [Certificate], store: OpaquePointer, policy: ChainVerificationPolicy)
         -> ChainVerification
     {
-        guard let leafCertificate = presented.first, let leaf = try? X509Parsing.makeX509(leafCertificate.derBytes) else {
-            return ChainVerification(verifiedChain: [], issues: [.other(subject: "(none)", code: 0, message: "no usable leaf")])
+        guard let leafCertificate = presented.first else {
+            return ChainVerification(verifiedChain: [], issues: [.other(subject: "(none)", code: 0, message: "no leaf")])
         }
-        defer { X509_free(leaf) }
+        let leaf = leafCertificate.x509.pointer
         guard let untrusted = cwick_sk_X509_new_null(), let context = X509_STORE_CTX_new() else {
             preconditionFailure("out of memory: \(OpenSSLErrorQueue.drain())")
         }
@@ -56,7 +56,7 @@ enum ChainVerifier {
         }
         for certificate in presented.dropFirst() {
             // SAFETY: the stack owns each pushed reference; pop_free releases them.
-            if let x509 = try? X509Parsing.makeX509(certificate.derBytes) { _ = cwick_sk_X509_push(untrusted, x509) }
+            _ = cwick_sk_X509_push(untrusted, certificate.x509.retainedPointer())
         }
         guard X509_STORE_CTX_init(context, store, leaf, untrusted) == 1 else {
             preconditionFailure("X509_STORE_CTX_init failed: \(OpenSSLErrorQueue.drain())")
@@ -94,7 +94,12 @@ enum ChainVerifier {
         ERR_clear_error()
         var chain: [Certificate] = []
         if let built = X509_STORE_CTX_get0_chain(context) {
-            chain = (0..<cwick_sk_X509_num(built)).compactMap { cwick_sk_X509_value(built, $0).map(X509Parsing.certificate(from:)) }
+            // The built chain holds the very X509s we passed in: reuse their Certificate values.
+            chain = (0..<cwick_sk_X509_num(built)).compactMap { index in
+                cwick_sk_X509_value(built, index).map { x509 in
+                    presented.first { $0.x509.pointer == x509 } ?? X509Parsing.certificate(from: x509)
+                }
+            }
         }
         var issues: [TrustIssue] = []
         for failure in collector.failures {

@@ -19,14 +19,11 @@ enum RevocationOutcome: Equatable {
 enum OCSPBridge {
     /// The DER OCSP request for `leaf` issued by `issuer` (no nonce, so answers can be cached).
     static func request(leaf: Certificate, issuer: Certificate) -> [UInt8]? {
-        guard let leafX509 = try? X509Parsing.makeX509(leaf.derBytes) else { return nil }
-        defer { X509_free(leafX509) }
-        guard let issuerX509 = try? X509Parsing.makeX509(issuer.derBytes) else { return nil }
-        defer { X509_free(issuerX509) }
         guard let request = OCSP_REQUEST_new() else { return nil }
         defer { OCSP_REQUEST_free(request) }
         // SAFETY: add0 hands the id to the request, freed with it.
-        guard let id = OCSP_cert_to_id(nil, leafX509, issuerX509), OCSP_request_add0_id(request, id) != nil else {
+        guard let id = OCSP_cert_to_id(nil, leaf.x509.pointer, issuer.x509.pointer), OCSP_request_add0_id(request, id) != nil
+        else {
             ERR_clear_error()
             return nil
         }
@@ -64,16 +61,12 @@ enum OCSPBridge {
         guard let certificates = cwick_sk_X509_new_null() else { return .unknown("out of memory") }
         defer { cwick_sk_X509_pop_free(certificates) }
         for certificate in [issuer] + intermediates {
-            if let x509 = try? X509Parsing.makeX509(certificate.derBytes) { _ = cwick_sk_X509_push(certificates, x509) }
+            _ = cwick_sk_X509_push(certificates, certificate.x509.retainedPointer())
         }
         guard OCSP_basic_verify(basic, certificates, store.pointer, 0) == 1 else {
             return .unknown("the OCSP response's signature does not verify: \(OpenSSLErrorQueue.drain())")
         }
-        guard let leafX509 = try? X509Parsing.makeX509(leaf.derBytes) else { return .unknown("unreadable leaf") }
-        defer { X509_free(leafX509) }
-        guard let issuerX509 = try? X509Parsing.makeX509(issuer.derBytes) else { return .unknown("unreadable issuer") }
-        defer { X509_free(issuerX509) }
-        guard let id = OCSP_cert_to_id(nil, leafX509, issuerX509) else { return .unknown("cannot make the OCSP id") }
+        guard let id = OCSP_cert_to_id(nil, leaf.x509.pointer, issuer.x509.pointer) else { return .unknown("cannot make the OCSP id") }
         defer { OCSP_CERTID_free(id) }
         var certificateStatus: Int32 = -1
         var reason: Int32 = -1

@@ -20,8 +20,7 @@ enum OpenSSLKeys {
     static func checkPrivateKey(pem: [UInt8], matches certificate: Certificate) throws(CertificateError) {
         let key = try makePrivateKey(pem: pem)
         defer { EVP_PKEY_free(key) }
-        let matches = try X509Parsing.withX509(certificate.derBytes) { x509 in X509_check_private_key(x509, key) == 1 }
-        guard matches else {
+        guard X509_check_private_key(certificate.x509.pointer, key) == 1 else {
             let detail = OpenSSLErrorQueue.drain()
             throw .invalidPrivateKey(reason: "the key does not match the certificate \(certificate.subject)"
                 + (detail.isEmpty ? "" : " (\(detail))"))

@@ -103,7 +103,9 @@ enum OpenSSLContextSetup {
     }
 
     static func trustStore(_ context: OpaquePointer, roots: TrustRoots, additional: [Certificate]) throws(TLSError) {
-        let store = SSL_CTX_get_cert_store(context)
+        guard let store = SSL_CTX_get_cert_store(context) else {
+            preconditionFailure("an SSL_CTX always has a certificate store")
+        }
         var anchors = additional
         switch roots {
         case .system:
@@ -114,30 +116,19 @@ enum OpenSSLContextSetup {
         case .certificates(let certificates):
             anchors = certificates + additional
         }
-        for anchor in anchors {
-            do {
-                try X509Parsing.withX509(anchor.derBytes) { x509 in
-                    // SAFETY: X509_STORE_add_cert takes its own reference; ours is freed by withX509.
-                    // A duplicate is not an error worth failing for.
-                    if X509_STORE_add_cert(store, x509) != 1 { ERR_clear_error() }
-                }
-            } catch {
-                throw .invalidConfiguration("trust root \(anchor.subject): \(error)")
-            }
-        }
+        TrustStore.add(anchors, to: store)
     }
 
     static func identity(_ context: OpaquePointer, chain: [Certificate], keyPEM: [UInt8]) throws(TLSError) {
         do {
             let key = try OpenSSLKeys.makePrivateKey(pem: keyPEM)
             defer { EVP_PKEY_free(key) }
-            let leaf = try X509Parsing.makeX509(chain[0].derBytes)
-            defer { X509_free(leaf) }
+            let leaf = chain[0].x509.pointer
             guard let extra = cwick_sk_X509_new_null() else { throw TLSError.invalidConfiguration("out of memory") }
             defer { cwick_sk_X509_pop_free(extra) }
             for certificate in chain.dropFirst() {
                 // SAFETY: the stack owns the pushed reference and frees it in pop_free.
-                _ = cwick_sk_X509_push(extra, try X509Parsing.makeX509(certificate.derBytes))
+                _ = cwick_sk_X509_push(extra, certificate.x509.retainedPointer())
             }
             // SAFETY: SSL_CTX_use_cert_and_key takes its own references to all three.
             guard SSL_CTX_use_cert_and_key(context, leaf, key, extra, 1) == 1 else {

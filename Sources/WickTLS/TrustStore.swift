@@ -23,9 +23,9 @@ public final class TrustStore: @unchecked Sendable {
             guard X509_STORE_set_default_paths(store) == 1 else {
                 throw .invalidConfiguration("system trust store: \(OpenSSLErrorQueue.drain())")
             }
-            try Self.add(additional, to: store)
+            Self.add(additional, to: store)
         case .certificates(let certificates):
-            try Self.add(certificates + additional, to: store)
+            Self.add(certificates + additional, to: store)
         }
     }
 
@@ -39,16 +39,10 @@ public final class TrustStore: @unchecked Sendable {
         X509_STORE_free(pointer)
     }
 
-    static func add(_ certificates: [Certificate], to store: OpaquePointer) throws(TLSError) {
+    static func add(_ certificates: [Certificate], to store: OpaquePointer) {
         for certificate in certificates {
-            do {
-                try X509Parsing.withX509(certificate.derBytes) { x509 in
-                    // SAFETY: the store takes its own reference. A duplicate is harmless.
-                    if X509_STORE_add_cert(store, x509) != 1 { ERR_clear_error() }
-                }
-            } catch {
-                throw .invalidConfiguration("trust root \(certificate.subject): \(error)")
-            }
+            // SAFETY: the store takes its own reference. A duplicate is harmless.
+            if X509_STORE_add_cert(store, certificate.x509.pointer) != 1 { ERR_clear_error() }
         }
     }
 }

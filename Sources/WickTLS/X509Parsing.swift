@@ -9,8 +9,8 @@ import Glibc
 /// Conversions between `Certificate` values and OpenSSL's `X509` objects.
 ///
 /// Invariant: every `X509*`, `BIO*`, stack and extension structure created here is freed before
-/// the function that created it returns (a `defer` right after the creation), except the one that
-/// `makeX509` hands to its caller, who owns it.
+/// the function that created it returns (a `defer` right after the creation), except the X509s
+/// that `makeX509` hands to its caller and that `Certificate` values keep in an `X509Reference`.
 enum X509Parsing {
     /// A new `X509` for `der`; the caller frees it with `X509_free`.
     static func makeX509(_ der: [UInt8]) throws(CertificateError) -> OpaquePointer {
@@ -33,15 +33,6 @@ enum X509Parsing {
         return result
     }
 
-    /// Runs `body` with a temporary `X509` made from `der`.
-    static func withX509<T>(_ der: [UInt8], _ body: (OpaquePointer) throws(CertificateError) -> T)
-        throws(CertificateError) -> T
-    {
-        let x509 = try makeX509(der)
-        defer { X509_free(x509) }
-        return try body(x509)
-    }
-
     /// The DER of an `X509` the caller still owns.
     static func der(of x509: OpaquePointer) -> [UInt8] {
         // SAFETY: i2d_X509 with a NULL output pointer only measures; the second call writes exactly
@@ -56,8 +47,14 @@ enum X509Parsing {
         return bytes
     }
 
-    /// The `Certificate` for an `X509` the caller still owns.
+    /// The `Certificate` for an `X509` the caller still owns (the value takes its own reference).
     static func certificate(from x509: OpaquePointer) -> Certificate {
+        certificate(sharing: X509Reference(retaining: x509))
+    }
+
+    /// The `Certificate` for a referenced `X509`.
+    static func certificate(sharing reference: X509Reference) -> Certificate {
+        let x509 = reference.pointer
         let der = der(of: x509)
         // SAFETY: every getter below returns a pointer into `x509`, which the caller keeps alive.
         let flags = X509_get_extension_flags(x509)
@@ -82,12 +79,13 @@ enum X509Parsing {
             publicKeyBits: key.map { Int(EVP_PKEY_get_bits($0)) } ?? 0,
             signatureAlgorithm: String(cString: OBJ_nid2ln(X509_get_signature_nid(x509))),
             ocspResponderURLs: ocspURLs(x509),
-            crlDistributionPoints: crlURLs(x509))
+            crlDistributionPoints: crlURLs(x509),
+            x509: reference)
     }
 
     /// Parses `der` into a `Certificate`.
     static func certificate(fromDER der: [UInt8]) throws(CertificateError) -> Certificate {
-        try withX509(der) { x509 in certificate(from: x509) }
+        certificate(sharing: X509Reference(takingOwnershipOf: try makeX509(der)))
     }
 
     /// The DER of every `CERTIFICATE` block of a PEM text, in order.

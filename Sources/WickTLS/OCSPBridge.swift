@@ -84,6 +84,7 @@ enum OCSPBridge {
         case V_OCSP_CERTSTATUS_GOOD:
             return .good(nextUpdate: next)
         case V_OCSP_CERTSTATUS_REVOKED:
+            // SAFETY: OCSP_crl_reason_str returns a static string.
             let text = reason >= 0 ? String(cString: OCSP_crl_reason_str(Int(reason))) : "no reason given"
             return .revoked(reason: "OCSP: \(text)", nextUpdate: next)
         default:

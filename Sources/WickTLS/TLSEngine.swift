@@ -373,6 +373,7 @@ public final class TLSEngine {
     /// OpenSSL's key log callback: one NSS key log line.
     static let keyLogCallback: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Void = { ssl, line in
         guard let line, let engine = TLSEngine.engine(ssl) else { return }
+        // SAFETY: OpenSSL passes a NUL-terminated line valid for this call; we copy it.
         engine.keyLog?.record(String(cString: line))
     }
 }

@@ -35,6 +35,7 @@ public final class TLSKeyLog: Sendable, Hashable {
     /// The key log `SSLKEYLOGFILE` names, or nil when the variable is unset or the file cannot be
     /// opened.
     public static func fromEnvironment() -> TLSKeyLog? {
+        // SAFETY: getenv's string is copied at once, before anything can change the environment.
         guard let path = getenv("SSLKEYLOGFILE").map({ String(cString: $0) }), !path.isEmpty else { return nil }
         return appending(toFileAtPath: path)
     }

@@ -32,6 +32,7 @@ public final class TLSServerContext: @unchecked Sendable {
         var wire = TLSConfiguration()
         wire.applicationProtocols = applicationProtocols
         let bytes = wire.alpnWireFormat
+        // SAFETY: allocated and initialised here, deallocated in deinit after the SSL_CTX.
         alpn = .allocate(capacity: bytes.count)
         _ = alpn.initialize(from: bytes)
         self.stapledOCSPResponse = stapledOCSPResponse
@@ -53,7 +54,7 @@ public final class TLSServerContext: @unchecked Sendable {
 
     deinit {
         SSL_CTX_free(pointer)
-        alpn.deallocate()
+        alpn.deallocate()  // SAFETY: the SSL_CTX that pointed into it is already freed.
     }
 
     private static func context(_ ssl: OpaquePointer?) -> TLSServerContext? {

@@ -57,6 +57,7 @@ enum X509Parsing {
         let x509 = reference.pointer
         let der = der(of: x509)
         // SAFETY: every getter below returns a pointer into `x509`, which the caller keeps alive.
+        // OBJ_nid2sn/OBJ_nid2ln return static strings.
         let flags = X509_get_extension_flags(x509)
         let key = X509_get0_pubkey(x509)
         let (dns, ips) = subjectAlternativeNames(x509)

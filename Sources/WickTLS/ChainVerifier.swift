@@ -1,5 +1,6 @@
 // The OpenSSL bridge for chain building and verification: X509_STORE_CTX over our Swift chain.
 internal import CWickOpenSSL
+import FoundationEssentials
 
 /// What chain verification asks for beyond "chains to a trusted root".
 struct ChainVerificationPolicy {
@@ -9,6 +10,8 @@ struct ChainVerificationPolicy {
     var crls: [[UInt8]] = []
     /// Anchors trusted for this verification only (pinned self-signed certificates).
     var additionalAnchors: [Certificate] = []
+    /// The instant to verify at; nil means now.
+    var time: Date? = nil
 }
 
 /// The outcome of one verification.
@@ -64,6 +67,7 @@ enum ChainVerifier {
         let parameters = X509_STORE_CTX_get0_param(context)
         _ = X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER)
         X509_VERIFY_PARAM_set_auth_level(parameters, OpenSSLContextSetup.securityLevel)
+        if let time = policy.time { X509_VERIFY_PARAM_set_time(parameters, time_t(time.timeIntervalSince1970)) }
         if let host = policy.host.flatMap(HostAddress.unbracketed) {
             if HostAddress.isIPLiteral(host) {
                 _ = X509_VERIFY_PARAM_set1_ip_asc(parameters, host)

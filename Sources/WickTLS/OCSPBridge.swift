@@ -38,11 +38,15 @@ enum OCSPBridge {
         return bytes
     }
 
+    /// Clock skew tolerated around an OCSP response's thisUpdate...nextUpdate window.
+    static let allowedClockSkew: Double = 300
+
     /// What the DER OCSP `response` says about `leaf`: its signature must verify (the issuer
-    /// or a delegated responder chaining to `store`), its status must be successful, and now
-    /// must lie within thisUpdate...nextUpdate (five minutes of clock skew allowed).
+    /// or a delegated responder chaining to `store`), its status must be successful, and `now`
+    /// must lie within thisUpdate...nextUpdate (`allowedClockSkew` either side).
     static func check(
-        response: [UInt8], leaf: Certificate, issuer: Certificate, intermediates: [Certificate], store: TrustStore
+        response: [UInt8], leaf: Certificate, issuer: Certificate, intermediates: [Certificate], store: TrustStore,
+        now: Date
     ) -> RevocationOutcome {
         defer { ERR_clear_error() }
         let parsed: OpaquePointer? = response.withUnsafeBufferPointer { buffer in
@@ -76,10 +80,13 @@ enum OCSPBridge {
         // SAFETY: the times point into `basic`, alive until the defer frees it.
         guard OCSP_resp_find_status(basic, id, &certificateStatus, &reason, &revoked, &thisUpdate, &nextUpdate) == 1
         else { return .unknown("the OCSP response does not cover \(leaf.subject)") }
-        guard OCSP_check_validity(thisUpdate, nextUpdate, 300, -1) == 1 else {
-            return .unknown("the OCSP response is outside its thisUpdate/nextUpdate window")
-        }
         let next = nextUpdate.map { X509Parsing.date(UnsafePointer($0)) }
+        guard let this = thisUpdate.map({ X509Parsing.date(UnsafePointer($0)) }),
+            this.timeIntervalSince(now) <= Self.allowedClockSkew,
+            next.map({ now.timeIntervalSince($0) <= Self.allowedClockSkew }) ?? true
+        else {
+            return .unknown("the OCSP response is outside its thisUpdate/nextUpdate window at \(now)")
+        }
         switch certificateStatus {
         case V_OCSP_CERTSTATUS_GOOD:
             return .good(nextUpdate: next)

@@ -58,6 +58,7 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
             evaluator: Self.name)
         // The issuer comes from the verified chain; without validation, from what was built or sent.
         let chain = evaluation?.verifiedChain ?? trust.verifyChain(host: nil).verifiedChain
+        let now = trust.verifyDate ?? Date()
         guard let leaf = trust.leaf else {
             throw ServerTrustError(host: host, evaluator: Self.name, reason: .noCertificatesFound)
         }
@@ -67,8 +68,8 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
         var details: [String] = []
         for method in methods {
             let outcome = method == .ocsp
-                ? checkOCSP(trust, leaf: leaf, issuer: issuer, chain: chain)
-                : checkCRL(trust, leaf: leaf)
+                ? checkOCSP(trust, leaf: leaf, issuer: issuer, chain: chain, now: now)
+                : checkCRL(trust, leaf: leaf, now: now)
             switch outcome {
             case .good:
                 return
@@ -87,7 +88,7 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
         }
     }
 
-    private func checkOCSP(_ trust: ServerTrust, leaf: Certificate, issuer: Certificate?, chain: [Certificate])
+    private func checkOCSP(_ trust: ServerTrust, leaf: Certificate, issuer: Certificate?, chain: [Certificate], now: Date)
         -> RevocationOutcome
     {
         guard let issuer else { return .unknown("OCSP: the issuer of \(leaf.subject) is unknown") }
@@ -95,7 +96,8 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
         var details: [String] = []
         if let staple = trust.stapledOCSPResponse {
             let outcome = OCSPBridge.check(
-                response: staple, leaf: leaf, issuer: issuer, intermediates: intermediates, store: trust.trustStore)
+                response: staple, leaf: leaf, issuer: issuer, intermediates: intermediates, store: trust.trustStore,
+                now: now)
             if case .unknown(let detail) = outcome { details.append("stapled: \(detail)") } else { return outcome }
         }
         guard let url = leaf.ocspResponderURLs.first else {
@@ -105,21 +107,20 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
             return .unknown("OCSP: cannot build the request")
         }
         let key = "ocsp \(url) " + Base64.encode(X509Parsing.sha256(request))
-        let answer = fetch(
-            trust, RevocationRequest(kind: .ocsp, url: url, body: request), key: key
-        ) { bytes in
-            OCSPBridge.check(response: bytes, leaf: leaf, issuer: issuer, intermediates: intermediates, store: trust.trustStore)
+        let answer = fetch(trust, RevocationRequest(kind: .ocsp, url: url, body: request), key: key, now: now) { bytes in
+            OCSPBridge.check(
+                response: bytes, leaf: leaf, issuer: issuer, intermediates: intermediates, store: trust.trustStore, now: now)
         }
         if case .unknown(let detail) = answer { return .unknown((details + [detail]).joined(separator: "; ")) }
         return answer
     }
 
-    private func checkCRL(_ trust: ServerTrust, leaf: Certificate) -> RevocationOutcome {
+    private func checkCRL(_ trust: ServerTrust, leaf: Certificate, now: Date) -> RevocationOutcome {
         guard let url = leaf.crlDistributionPoints.first else { return .unknown("CRL: the certificate names no distribution point") }
-        return fetch(trust, RevocationRequest(kind: .crl, url: url, body: nil), key: "crl \(url)") { bytes in
+        return fetch(trust, RevocationRequest(kind: .crl, url: url, body: nil), key: "crl \(url)", now: now) { bytes in
             let verification = ChainVerifier.verify(
                 presented: trust.presentedChain, store: trust.trustStore,
-                policy: ChainVerificationPolicy(host: nil, crls: [bytes]))
+                policy: ChainVerificationPolicy(host: nil, crls: [bytes], time: now))
             let next = OCSPBridge.nextUpdate(ofCRL: bytes)
             for issue in verification.issues {
                 switch issue {
@@ -135,9 +136,9 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
     /// An answer from the cache, else from the fetcher (unless network access is disabled),
     /// judged by `judge`; definitive answers are cached until their nextUpdate.
     private func fetch(
-        _ trust: ServerTrust, _ request: RevocationRequest, key: String, judge: ([UInt8]) -> RevocationOutcome
+        _ trust: ServerTrust, _ request: RevocationRequest, key: String, now: Date,
+        judge: ([UInt8]) -> RevocationOutcome
     ) -> RevocationOutcome {
-        let now = Date()
         if let cached = trust.revocationCache.answer(for: key, at: now) { return judge(cached) }
         guard !options.contains(.networkAccessDisabled) else {
             return .unknown("\(request): network access is disabled and nothing is cached")

@@ -1,4 +1,5 @@
 // Wick's SecTrust: the host, the chain the server presented, and the means to evaluate it.
+public import FoundationEssentials
 
 /// Everything needed to decide whether to trust a server, handed to `ServerTrustEvaluating`
 /// evaluators after the handshake and before any application byte is written: the host, the
@@ -18,12 +19,17 @@ public struct ServerTrust: Sendable {
     public let revocationFetcher: (any RevocationFetching)?
     /// Answers kept until their nextUpdate, shared by the connections of a context.
     public let revocationCache: RevocationCache
+    /// The instant validity is judged at (certificates, CRLs, OCSP windows); nil means now.
+    /// Apple's `SecTrustSetVerifyDate`.
+    public let verifyDate: Date?
 
     /// A trust to evaluate.
     public init(
         host: String, presentedChain: [Certificate], stapledOCSPResponse: [UInt8]? = nil, trustStore: TrustStore,
-        revocationFetcher: (any RevocationFetching)? = nil, revocationCache: RevocationCache = RevocationCache()
+        revocationFetcher: (any RevocationFetching)? = nil, revocationCache: RevocationCache = RevocationCache(),
+        verifyDate: Date? = nil
     ) {
+        self.verifyDate = verifyDate
         self.host = host
         self.presentedChain = presentedChain
         self.stapledOCSPResponse = stapledOCSPResponse
@@ -43,7 +49,7 @@ public struct ServerTrust: Sendable {
     public func verifyChain(host: String?, additionalAnchors: [Certificate] = []) -> TrustEvaluation {
         let result = ChainVerifier.verify(
             presented: presentedChain, store: trustStore,
-            policy: ChainVerificationPolicy(host: host, additionalAnchors: additionalAnchors))
+            policy: ChainVerificationPolicy(host: host, additionalAnchors: additionalAnchors, time: verifyDate))
         return TrustEvaluation(verifiedChain: result.verifiedChain, issues: result.issues)
     }
 }

@@ -100,6 +100,19 @@ import WickTestSupport
         #expect(evaluation.verifiedChain.map(\.subject) == ["CN=localhost", "CN=Wick Test Intermediate CA", "CN=Wick Test Root CA"])
     }
 
+    @Test func validityIsJudgedAtTheVerifyDate() throws {
+        let fixture = try TLSFixture.get()
+        let store = try fixture.trustStore()
+        func issues(_ identity: TestPKI.Identity, at date: Date) throws -> [TrustIssue] {
+            ServerTrust(host: "localhost", presentedChain: try fixture.chain(identity), trustStore: store, verifyDate: date)
+                .verifyChain(host: "localhost").issues
+        }
+        let day: TimeInterval = 86_400
+        #expect(try issues(fixture.notYetValid, at: Date() + 45 * day) == [])
+        #expect(try issues(fixture.valid, at: Date() + 45 * day).contains { Expected.expired.matches($0) })
+        #expect(try issues(fixture.valid, at: Date() - day).contains { Expected.notYetValid.matches($0) })
+    }
+
     @Test func everyIssueIsReportedNotOnlyTheFirst() throws {
         let fixture = try TLSFixture.get()
         let trust = ServerTrust(host: "example.com", presentedChain: try fixture.chain(fixture.expired), trustStore: try fixture.trustStore())

@@ -233,4 +233,48 @@ final class CAFetcher: RevocationFetching {
         try ocsp.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
         #expect(fetcher.kinds == [.ocsp, .crl, .ocsp])
     }
+
+    static func trust(
+        _ leaf: KeyPath<TLSFixture, TestPKI.Identity>, fetcher: (any RevocationFetching)?, staple: [UInt8]? = nil,
+        cache: RevocationCache = RevocationCache(), at date: Date
+    ) throws -> ServerTrust {
+        let fixture = try TLSFixture.get()
+        return ServerTrust(
+            host: "localhost", presentedChain: try fixture.chain(fixture[keyPath: leaf]), stapledOCSPResponse: staple,
+            trustStore: try fixture.trustStore(), revocationFetcher: fetcher, revocationCache: cache, verifyDate: date)
+    }
+
+    /// Answers are valid for one day: two days on, each is outside its window.
+    @Test func answersPastTheirNextUpdateAreNotUsed() throws {
+        let fixture = try TLSFixture.get()
+        let later = Date() + 2 * 86_400
+        let staple = Array(try fixture.authority.ocspResponse(for: fixture.valid))
+        let strict = RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled, .requirePositiveResponse])
+        try strict.evaluate(try Self.trust(\.valid, fetcher: nil, staple: staple, at: Date()), forHost: "localhost")
+        let stale = try #require(throws: ServerTrustError.self) {
+            try strict.evaluate(try Self.trust(\.valid, fetcher: nil, staple: staple, at: later), forHost: "localhost")
+        }
+        #expect(stale.description.contains("outside its thisUpdate/nextUpdate window"))
+        // Soft fail lets it through.
+        try RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled])
+            .evaluate(try Self.trust(\.valid, fetcher: nil, staple: staple, at: later), forHost: "localhost")
+
+        let fetcher = CAFetcher(fixture)
+        let staleCRL = try #require(throws: ServerTrustError.self) {
+            try RevocationTrustEvaluator(options: [.crl, .requirePositiveResponse])
+                .evaluate(try Self.trust(\.valid, fetcher: fetcher, at: later), forHost: "localhost")
+        }
+        #expect(staleCRL.description.contains("CRL has expired"), "\(staleCRL)")
+    }
+
+    @Test func aCachedAnswerExpiresWithItsNextUpdate() throws {
+        let fetcher = CAFetcher(try TLSFixture.get())
+        let cache = RevocationCache()
+        let evaluator = RevocationTrustEvaluator(options: [.ocsp])
+        try evaluator.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
+        try evaluator.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache, at: Date() + 3_600), forHost: "localhost")
+        #expect(fetcher.kinds == [.ocsp])
+        try evaluator.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache, at: Date() + 2 * 86_400), forHost: "localhost")
+        #expect(fetcher.kinds == [.ocsp, .ocsp])
+    }
 }

@@ -165,6 +165,22 @@ public final class TLSEngine {
         return buffers.outbound
     }
 
+    /// Hands the pending ciphertext to `send` (e.g. a `write(2)` on a non-blocking socket),
+    /// which returns how many bytes it sent; those are dropped and the rest stay pending, in
+    /// order. No copy is made.
+    /// - Throws: what `send` throws (nothing is dropped then).
+    public func sendPendingOutput(_ send: (UnsafeRawBufferPointer) throws -> Int) rethrows {
+        guard !buffers.outbound.isEmpty else { return }
+        // SAFETY: the pointer is valid for the duration of `send`, which must not keep it.
+        let sent = try buffers.outbound.withUnsafeBytes { try send($0) }
+        precondition((0...buffers.outbound.count).contains(sent), "sent \(sent) of \(buffers.outbound.count) bytes")
+        if sent == buffers.outbound.count {
+            buffers.outbound.removeAll(keepingCapacity: true)
+        } else {
+            buffers.outbound.removeFirst(sent)
+        }
+    }
+
     /// Frees the engine's byte buffers while nothing is buffered (an idle pooled connection).
     /// OpenSSL's own record buffers are freed by `releasesBuffersWhenIdle`.
     public func releaseBuffersIfIdle() {

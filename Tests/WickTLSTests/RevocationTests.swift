@@ -277,4 +277,39 @@ final class CAFetcher: RevocationFetching {
         try evaluator.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache, at: Date() + 2 * 86_400), forHost: "localhost")
         #expect(fetcher.kinds == [.ocsp, .ocsp])
     }
+
+    /// The `This Update` or `Next Update` openssl wrote into a DER OCSP response.
+    static func update(_ field: String, of response: Data) throws -> Date {
+        let file = try TLSFixture.get().pki.directory.appendingPathComponent("next-update-\(UUID().uuidString).der")
+        try response.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let text = try runCommand("/usr/bin/openssl", ["ocsp", "-respin", file.path, "-resp_text", "-noverify"])
+        let line = try #require(text.split(separator: "\n").first { $0.contains("\(field):") })
+        let stamp = line.split(separator: ":", maxSplits: 1)[1].split(separator: " ").joined(separator: " ")
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "MMM d HH:mm:ss yyyy zzz"
+        return try #require(formatter.date(from: stamp))
+    }
+
+    /// `allowedClockSkew` (300 s) outside thisUpdate...nextUpdate is still accepted; one
+    /// second more is not.
+    @Test func theClockSkewAllowanceIsExactly300Seconds() throws {
+        let fixture = try TLSFixture.get()
+        let response = try fixture.authority.ocspResponse(for: fixture.valid)
+        let this = try Self.update("This Update", of: response)
+        let next = try Self.update("Next Update", of: response)
+        // The certificates were made at thisUpdate: judge only the response's window.
+        let strict = RevocationTrustEvaluator(
+            performDefaultValidation: false, validateHost: false,
+            options: [.ocsp, .networkAccessDisabled, .requirePositiveResponse])
+        for (date, accepted) in [(next + 300, true), (next + 301, false), (this - 300, true), (this - 301, false)] {
+            let trust = try Self.trust(\.valid, fetcher: nil, staple: Array(response), at: date)
+            if accepted {
+                try strict.evaluate(trust, forHost: "localhost")
+            } else {
+                #expect(throws: ServerTrustError.self) { try strict.evaluate(trust, forHost: "localhost") }
+            }
+        }
+    }
 }

@@ -46,6 +46,32 @@ import WickTestSupport
         #expect(received.bytes == body && !received.closed)
     }
 
+    /// A driver whose socket takes a few bytes at a time still delivers everything, in order.
+    @Test func partialSendsKeepTheRestPending() throws {
+        let pair = try InMemoryTLS(clientContext: try Self.clientContext(), serverContext: try Self.serverContext())
+        try pair.connect()
+        let message = [UInt8]((0..<5_000).map { UInt8(truncatingIfNeeded: $0) })
+        try pair.client.write(message)
+        var wire: [UInt8] = []
+        for _ in 0..<10_000 where pair.client.hasPendingOutput {
+            pair.client.sendPendingOutput { bytes in
+                let count = min(7, bytes.count)
+                wire.append(contentsOf: bytes.prefix(count))
+                return count
+            }
+        }
+        #expect(!pair.client.hasPendingOutput)
+        pair.client.sendPendingOutput { _ in Issue.record("nothing is pending"); return 0 }
+        struct Refused: Error {}
+        try pair.client.write([1])
+        #expect(throws: Refused.self) { try pair.client.sendPendingOutput { _ in throw Refused() } }
+        wire += pair.client.takePendingOutput()
+        pair.server.receivedFromNetwork(wire)
+        var plaintext: [UInt8] = []
+        for _ in 0..<100 { if try pair.server.read(into: &plaintext) == .needsInput { break } }
+        #expect(plaintext == message + [1])
+    }
+
     @Test func speaksTLS12WhenThatIsTheMaximum() throws {
         let pair = try InMemoryTLS(
             clientContext: try Self.clientContext { $0.maximumVersion = .v1_2 }, serverContext: try Self.serverContext())

@@ -60,12 +60,18 @@ import WickTestSupport
     }
 
     @Test func anIdleConnectionCostsAFewKilobytes() throws {
-        let released = try Self.idleClientCost(releasesBuffers: true)
         let kept = try Self.idleClientCost(releasesBuffers: false)
+        // Other suites allocate in parallel and skew one measurement either way: take the best of
+        // up to three. Run this suite alone (swift test --filter MemoryTests) for the figure
+        // (about 45 KB released / 62 KB kept on OpenSSL 3.0, debug and release alike).
+        var released = Int.max
+        for _ in 0..<3 where released >= Self.idleBound {
+            released = min(released, try Self.idleClientCost(releasesBuffers: true))
+        }
         print("WickTLS idle client connection heap: \(released) bytes with SSL_MODE_RELEASE_BUFFERS, \(kept) without")
-        // Other suites allocate in parallel, so only a generous bound is asserted; run this
-        // suite alone (swift test --filter MemoryTests) for the figure (about 45 KB / 62 KB on
-        // OpenSSL 3.0, debug and release alike).
-        #expect(released < 96 * 1024)
+        #expect(released < Self.idleBound)
     }
+
+    /// The most an idle client connection may cost.
+    static let idleBound = 64 * 1024
 }

@@ -60,7 +60,7 @@ let package = Package(
         // Test doubles and real-server launchers; used only by tests, Fuzz/ and Benchmarks/.
         .target(
             name: "WickTestSupport",
-            dependencies: ["WickCore", "CWickSystem"],
+            dependencies: ["WickCore", "WickHTTP1", "CWickSystem"],
             swiftSettings: strict
         ),
         .executableTarget(

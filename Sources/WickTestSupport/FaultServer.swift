@@ -65,6 +65,17 @@ public final class FaultServer: Sendable {
         state.withLock { $0.connections.count }
     }
 
+    /// Waits up to `timeout` until at least `count` connections have been accepted; returns
+    /// whether they were.
+    public func waitForConnections(_ count: Int, timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while acceptedConnections < count {
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(1_000)
+        }
+        return true
+    }
+
     /// Every byte the n-th connection received so far.
     public func received(onConnection index: Int) -> [UInt8] {
         state.withLock { index < $0.connections.count ? $0.connections[index].received : [] }

@@ -58,7 +58,7 @@ import WickTestSupport
         let server = try FaultServer(steps: [.pause(.seconds(60))])
         let client = try LoopbackClient(port: server.port)
         defer { client.close() }
-        _ = client.readToEnd(timeout: .milliseconds(100))
+        #expect(server.waitForConnections(1))
         let start = ContinuousClock.now
         server.stop()
         #expect(ContinuousClock.now - start < .seconds(2))

@@ -20,4 +20,7 @@
 /// The thread's errno, for code paths that must read it right after a call.
 int cwick_errno(void);
 
+/// Names the calling thread (at most 15 bytes are kept); prctl is variadic, so Swift cannot call it.
+void cwick_set_thread_name(const char *name);
+
 #endif

@@ -1,0 +1,33 @@
+// swift-tools-version: 6.2
+// WickFuzz: libFuzzer targets for every surface where Wick meets untrusted bytes. Its own package so
+// that sanitizer flags never reach users. Build and run with `Scripts/fuzz` (see `Scripts/fuzz --help`).
+import PackageDescription
+
+/// One executable per fuzz surface. To add one: a name here, `Targets/<Name>/<Name>.swift` with an
+/// `@_cdecl("LLVMFuzzerTestOneInput")` function and a three-line `@main` that passes it to
+/// `cfuzz_run` (copy an existing target), and seeds in `Corpus/<Name>/`.
+let fuzzTargets = [
+    "FuzzContentDecoder",
+    "FuzzRequestEncoder",
+]
+
+let package = Package(
+    name: "WickFuzz",
+    dependencies: [.package(name: "Wick", path: "..")],
+    targets: [
+        // libFuzzer's driver entry: SwiftPM links each executable with its own `main`, so the
+        // targets call LLVMFuzzerRunDriver instead of relying on libFuzzer's `main`.
+        .target(name: "CFuzzDriver", path: "Support/CFuzzDriver")
+    ] + fuzzTargets.map { name in
+        .executableTarget(
+            name: name,
+            dependencies: [
+                "CFuzzDriver",
+                .product(name: "WickHTTP1", package: "Wick"),
+                .product(name: "WickCore", package: "Wick"),
+            ],
+            path: "Targets/\(name)",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        )
+    }
+)

@@ -1,0 +1,102 @@
+// A parsed head's or trailer section's fields, read in place from the parser's storage.
+
+public import WickCore
+
+/// The field lines of a response head or trailer section, in wire order.
+///
+/// Names and values stay bytes in the parser's storage until asked for: `headers` and the
+/// `String` accessors allocate, while `contains(name:)`, `firstValue(forName:equals:)` and
+/// `withFirstValueBytes(forName:_:)` compare bytes without allocating. Values have their
+/// leading and trailing whitespace removed (RFC 9112 §5.1); with obs-fold allowed, each fold is
+/// replaced by spaces. A list stays valid (and unchanged) after the parser moves on.
+public struct HTTPFieldList: Sendable, RandomAccessCollection {
+    let storage: HTTPHeadStorage
+    let fieldRange: Range<Int>
+
+    init(storage: HTTPHeadStorage, fieldRange: Range<Int>) {
+        self.storage = storage
+        self.fieldRange = fieldRange
+    }
+
+    /// The position of the first field.
+    public var startIndex: Int { 0 }
+    /// The position after the last field.
+    public var endIndex: Int { fieldRange.count }
+
+    /// The field at `position` as an `HTTPHeader` (allocates its two strings).
+    public subscript(position: Int) -> HTTPHeader {
+        HTTPHeader(name: name(at: position), value: value(at: position))
+    }
+
+    /// The name of the field at `position`, as sent.
+    public func name(at position: Int) -> String {
+        let field = range(at: position)
+        return storage.string(field.nameStart..<field.nameEnd)
+    }
+
+    /// The value of the field at `position`, without surrounding whitespace.
+    public func value(at position: Int) -> String {
+        let field = range(at: position)
+        return storage.string(field.valueStart..<field.valueEnd)
+    }
+
+    /// Calls `body` with the name and value bytes of the field at `position`; the buffers must
+    /// not escape the call. Does not allocate.
+    public func withBytes<Result>(
+        at position: Int,
+        _ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        let field = range(at: position)
+        return try storage.withBytes(field.nameStart..<field.nameEnd) { name in
+            try storage.withBytes(field.valueStart..<field.valueEnd) { value in try body(name, value) }
+        }
+    }
+
+    /// Every field, in order, as `HTTPHeaders` (repeated names are kept).
+    public var headers: HTTPHeaders {
+        var headers = HTTPHeaders()
+        for position in indices { headers.add(self[position]) }
+        return headers
+    }
+
+    /// Whether a field has this name (ASCII case-insensitive). Does not allocate.
+    public func contains(name: some StringProtocol) -> Bool {
+        firstPosition(forName: name) != nil
+    }
+
+    /// The value of the first field with this name, or nil.
+    public func firstValue(forName name: some StringProtocol) -> String? {
+        firstPosition(forName: name).map { value(at: $0) }
+    }
+
+    /// Whether the first field with this name has exactly this value, comparing ASCII letters
+    /// without case. Does not allocate.
+    public func firstValue(forName name: some StringProtocol, equals value: some StringProtocol) -> Bool {
+        guard let position = firstPosition(forName: name) else { return false }
+        let field = range(at: position)
+        return storage.equalsIgnoringASCIICase(field.valueStart..<field.valueEnd, value)
+    }
+
+    /// Calls `body` with the bytes of the first value with this name, or returns nil if there
+    /// is none. The buffer must not escape the call. Does not allocate.
+    public func withFirstValueBytes<Result>(
+        forName name: some StringProtocol,
+        _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result? {
+        guard let position = firstPosition(forName: name) else { return nil }
+        let field = range(at: position)
+        return try storage.withBytes(field.valueStart..<field.valueEnd, body)
+    }
+
+    private func firstPosition(forName name: some StringProtocol) -> Int? {
+        indices.first { position in
+            let field = range(at: position)
+            return storage.equalsIgnoringASCIICase(field.nameStart..<field.nameEnd, name)
+        }
+    }
+
+    private func range(at position: Int) -> HTTPFieldRange {
+        precondition(indices.contains(position), "field position \(position) outside 0..<\(count)")
+        return storage.field(at: fieldRange.lowerBound + position)
+    }
+}

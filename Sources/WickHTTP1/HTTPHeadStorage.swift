@@ -1,0 +1,167 @@
+// The parser-owned bytes of heads and trailers, shared read-only with the values handed out.
+//
+// Unsafe code lives here and in HTTPResponseParser+Scanning.swift only.
+//
+// Ownership: one `HTTPResponseParser` (a noncopyable value, so never two) writes a storage
+// object; `HTTPResponseHead` and `HTTPFieldList` values read it. The parser writes only
+//   - at or after `count` (bytes no value refers to yet), or
+//   - anywhere, after `isKnownUniquelyReferenced` proved no value refers to it any more.
+// `bytes` and `fields` never move: growing means a new storage object. So a published range is
+// never written again while anyone can read it, which is why the class can be shared across
+// threads (`@unchecked Sendable`): readers touch only immutable bytes.
+
+/// One field line's name and value as byte ranges of the storage.
+struct HTTPFieldRange: Sendable {
+    /// Start of the name.
+    var nameStart: Int
+    /// End of the name (the colon's index).
+    var nameEnd: Int
+    /// Start of the value, leading whitespace skipped.
+    var valueStart: Int
+    /// End of the value, trailing whitespace dropped.
+    var valueEnd: Int
+}
+
+/// Fixed-capacity byte and field-range buffers for head and trailer sections.
+final class HTTPHeadStorage: @unchecked Sendable {
+    /// The bytes; capacity fixed at creation.
+    let bytes: UnsafeMutableRawBufferPointer
+    /// The field ranges; capacity fixed at creation.
+    let fields: UnsafeMutableBufferPointer<HTTPFieldRange>
+    /// Bytes written so far. Touched only by the owning parser.
+    var count = 0
+    /// Field ranges written so far. Touched only by the owning parser.
+    var fieldCount = 0
+
+    /// Empty storage with room for `byteCapacity` bytes and `fieldCapacity` fields.
+    init(byteCapacity: Int, fieldCapacity: Int) {
+        precondition(byteCapacity > 0 && fieldCapacity > 0, "head storage needs a positive capacity")
+        // SAFETY: fresh allocations owned by this object and freed in deinit; alignment 1 for
+        // bytes, the type's own alignment for the ranges.
+        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCapacity, alignment: 1)
+        // SAFETY: as above; HTTPFieldRange is trivial, so uninitialised slots are only ever
+        // written before being read (reads are below `fieldCount`).
+        fields = UnsafeMutableBufferPointer<HTTPFieldRange>.allocate(capacity: fieldCapacity)
+    }
+
+    deinit {
+        // SAFETY: allocated in init, never handed out beyond this object's lifetime (values
+        // that read them hold a strong reference to this object).
+        bytes.deallocate()
+        // SAFETY: as above.
+        fields.deallocate()
+    }
+
+    /// Appends `source` (the parser's input) after the current bytes. Capacity is the caller's
+    /// responsibility and is checked.
+    @inline(__always)
+    func append(_ source: UnsafeRawBufferPointer) {
+        precondition(count + source.count <= bytes.count, "head storage overflow: parser sized it wrong")
+        // SAFETY: the destination range count..<count+source.count is inside `bytes` (checked
+        // above) and past every published range; source and destination never overlap because
+        // the source is the caller's buffer.
+        UnsafeMutableRawBufferPointer(rebasing: bytes[count..<count + source.count])
+            .copyMemory(from: source)
+        count += source.count
+    }
+
+    /// Copies `range` of `other` (the bytes of a section in progress) to the end of this one.
+    func append(bytesOf other: HTTPHeadStorage, in range: Range<Int>) {
+        precondition(range.upperBound <= other.count, "copy from beyond the written bytes")
+        // SAFETY: `range` is inside other's written bytes (checked above); `append` checks the
+        // destination; two distinct objects never share memory.
+        append(UnsafeRawBufferPointer(rebasing: other.bytes[range]))
+    }
+
+    /// How many bytes this storage can hold.
+    var byteCapacity: Int { bytes.count }
+
+    /// How many field ranges this storage can hold.
+    var fieldCapacity: Int { fields.count }
+
+    /// The field range at `index`, which must be below `fieldCount`.
+    func field(at index: Int) -> HTTPFieldRange {
+        precondition(index >= 0 && index < fieldCount, "field \(index) outside 0..<\(fieldCount)")
+        // SAFETY: index is inside the written ranges (checked above).
+        return fields[index]
+    }
+
+    /// Appends one field range. Capacity is the caller's responsibility and is checked.
+    @inline(__always)
+    func appendField(_ field: HTTPFieldRange) {
+        precondition(fieldCount < fields.count, "field storage overflow: parser sized it wrong")
+        fields[fieldCount] = field
+        fieldCount += 1
+    }
+
+    /// The bytes of `range` decoded as UTF-8 (invalid sequences become U+FFFD).
+    func string(_ range: Range<Int>) -> String {
+        // SAFETY: callers pass ranges recorded by the parser inside the written bytes, which are
+        // immutable while this value can see them (see the file comment).
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// Whether the bytes of `range` equal `text`, comparing ASCII letters without case.
+    func equalsIgnoringASCIICase(_ range: Range<Int>, _ text: some StringProtocol) -> Bool {
+        var index = range.lowerBound
+        for byte in text.utf8 {
+            guard index < range.upperBound else { return false }
+            // SAFETY: index is inside `range`, which is inside the written bytes.
+            let stored = bytes[index]
+            if stored != byte && stored.asciiLowercased != byte.asciiLowercased { return false }
+            index += 1
+        }
+        return index == range.upperBound
+    }
+
+    /// Whether the bytes of `range` equal `lowercase`, an ASCII literal written in lowercase,
+    /// comparing ASCII letters without case, eight bytes per step. The parser's framing checks
+    /// use it; only `A`–`Z` fold, so no other byte can pass for a letter or a `-`.
+    func equalsLowercase(_ range: Range<Int>, _ lowercase: StaticString) -> Bool {
+        guard range.count == lowercase.utf8CodeUnitCount else { return false }
+        // SAFETY: a StaticString's UTF-8 start is valid for utf8CodeUnitCount bytes for the
+        // program's lifetime; `range` is inside the written bytes, and every read below stays
+        // within `range.count` bytes of either start.
+        let expected = UnsafeRawPointer(lowercase.utf8Start)
+        let stored = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped) + range.lowerBound
+        var offset = 0
+        while offset + 8 <= range.count {
+            let word = stored.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let upper = bytesInRange(word & 0x7F7F_7F7F_7F7F_7F7F, 0x41, 0x5A) & ~word
+            if word | upper >> 2 != expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+            offset += 8
+        }
+        while offset < range.count {
+            // SAFETY: offset < range.count, inside both the stored range and the literal.
+            let byte = stored.load(fromByteOffset: offset, as: UInt8.self)
+            if byte.asciiLowercased != expected.load(fromByteOffset: offset, as: UInt8.self) { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// Calls `body` with the bytes of `range`; the pointer must not escape the call.
+    func withBytes<Result>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        // SAFETY: as in `string(_:)`; the buffer lives as long as this object, which the caller
+        // keeps alive for the call.
+        try body(UnsafeRawBufferPointer(rebasing: bytes[range]))
+    }
+
+    /// The byte at `index`, which must be below `count`.
+    func byte(at index: Int) -> UInt8 {
+        precondition(index < count, "read beyond the written head bytes")
+        // SAFETY: index is inside the written bytes (checked above).
+        return bytes[index]
+    }
+}
+
+/// Per byte of `word` (high bits clear), 0x80 where the byte is within `low...high`. Used by the
+/// eight-bytes-per-step scans of the parser and by `equalsLowercase`.
+@inline(__always)
+func bytesInRange(_ word: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    // No carry crosses a byte: each byte is at most 0x7F and each addend at most 0x80.
+    let atLeastLow = word &+ ones &* UInt64(0x80 &- low)
+    let aboveHigh = word &+ ones &* UInt64(0x7F &- high)
+    return atLeastLow & ~aboveHigh & 0x8080_8080_8080_8080
+}

@@ -1,0 +1,186 @@
+// What follows a complete head: interim, protocol switch, or a body framed per RFC 9112 §6.3.
+//
+// §6.3, applied in its order to a final response:
+//   1. A response to HEAD, and any 1xx, 204 or 304 response, ends at its head.
+//   2. A 2xx response to CONNECT switches the connection to a tunnel (like 101, we stop).
+//   3. Transfer-Encoding and Content-Length together: an error (smuggling shape; §6.1 says the
+//      message "ought to be handled as an error"), as is Transfer-Encoding in HTTP/1.0 (§6.1).
+//   4. Transfer-Encoding whose codings are exactly `chunked`: chunked. Any other coding is an
+//      error: we never send TE, so a server has no business applying one (and §6.3's
+//      close-delimited fallback for a non-chunked final coding is a desync risk we refuse).
+//   5. Content-Length: that many bytes. Differing values are an error; identical repeats
+//      (`5, 5`, or two lines of `5`) are accepted (§6.3 rule 5 / RFC 9110 §8.6).
+//   6. (requests only)
+//   7. Otherwise: until the server closes the connection.
+// Reuse (RFC 9112 §9.3): HTTP/1.1 unless `Connection: close`; HTTP/1.0 only with
+// `Connection: keep-alive`; never after a close-delimited body.
+
+import WickCore
+
+extension HTTPResponseParser {
+    /// The head's empty line arrived: decide what the response is and how its body is framed.
+    mutating func headCompleted() throws(HTTPParseError) -> HTTPParseEvent {
+        let fields = sectionFields
+        func head(_ framing: HTTPBodyFraming) -> HTTPResponseHead {
+            HTTPResponseHead(version: version, status: status, reasonRange: reasonRange, fields: fields, framing: framing)
+        }
+
+        if status.rawValue == 101 {
+            state = .switchedProtocols
+            return .switchingProtocols(head(.none))
+        }
+        if status.kind == .informational {
+            beginSection(atOffset: offset(ofStorageIndex: storage.count))
+            state = .statusLine
+            return .informationalHead(head(.none))
+        }
+
+        let facts = try framingFields()
+        let persistent = version.minor >= 1 ? !facts.close : facts.keepAlive && !facts.close
+
+        // Rule 1.
+        if requestIsHead || status.forbidsBody {
+            connectionReusable = persistent
+            state = .endPending(connectionReusable: persistent)
+            return .head(head(.none))
+        }
+        // Rule 2.
+        if requestIsConnect && status.kind == .successful {
+            state = .switchedProtocols
+            return .switchingProtocols(head(.none))
+        }
+        // Rule 3.
+        if let transferEncoding = facts.transferEncodingLine {
+            if let contentLength = facts.contentLengthLine {
+                let later = max(transferEncoding, contentLength)
+                throw HTTPParseError(.transferEncodingWithContentLength, at: offset(ofStorageIndex: later))
+            }
+            if version.minor == 0 {
+                throw HTTPParseError(.transferEncodingInHTTP10, at: offset(ofStorageIndex: transferEncoding))
+            }
+            // Rule 4.
+            connectionReusable = persistent
+            state = .chunkSize(ChunkSizeLine())
+            return .head(head(.chunked))
+        }
+        // Rule 5.
+        if let length = facts.contentLength {
+            connectionReusable = persistent
+            state = length == 0 ? .endPending(connectionReusable: persistent) : .fixedBody(remaining: length)
+            return .head(head(.contentLength(length)))
+        }
+        // Rule 7.
+        connectionReusable = false
+        state = .untilClose
+        return .head(head(.untilClose))
+    }
+
+    /// What the framing fields of the head say.
+    struct FramingFacts {
+        /// Storage index of the first Transfer-Encoding line, if any.
+        var transferEncodingLine: Int?
+        /// Storage index of the first Content-Length line, if any.
+        var contentLengthLine: Int?
+        /// The agreed Content-Length.
+        var contentLength: UInt64?
+        /// `Connection: close` was present.
+        var close = false
+        /// `Connection: keep-alive` was present.
+        var keepAlive = false
+    }
+
+    /// Reads Transfer-Encoding, Content-Length and Connection in the head's fields.
+    ///
+    /// - Throws: a malformed or conflicting Content-Length, or a transfer coding other than one
+    ///   `chunked`, at the offending list element.
+    private func framingFields() throws(HTTPParseError) -> FramingFacts {
+        var facts = FramingFacts()
+        var chunkedSeen = false
+        for position in sectionFieldStart..<storage.fieldCount {
+            let field = storage.field(at: position)
+            let name = field.nameStart..<field.nameEnd
+            switch name.count {
+            case 10 where storage.equalsLowercase(name, "connection"):
+                forEachListElement(field) { element in
+                    if storage.equalsLowercase(element, "close") { facts.close = true }
+                    if storage.equalsLowercase(element, "keep-alive") { facts.keepAlive = true }
+                }
+            case 14 where storage.equalsLowercase(name, "content-length"):
+                facts.contentLengthLine = facts.contentLengthLine ?? field.nameStart
+                var failure: HTTPParseError?
+                forEachListElement(field, includingEmpty: true) { element in
+                    guard failure == nil else { return }
+                    do throws(HTTPParseError) {
+                        let length = try contentLength(element)
+                        if let agreed = facts.contentLength, agreed != length {
+                            throw HTTPParseError(.conflictingContentLengths, at: offset(ofStorageIndex: element.lowerBound))
+                        }
+                        facts.contentLength = length
+                    } catch {
+                        failure = error
+                    }
+                }
+                if let failure { throw failure }
+            case 17 where storage.equalsLowercase(name, "transfer-encoding"):
+                facts.transferEncodingLine = facts.transferEncodingLine ?? field.nameStart
+                var failure: HTTPParseError?
+                forEachListElement(field) { element in
+                    guard failure == nil else { return }
+                    if chunkedSeen || !storage.equalsLowercase(element, "chunked") {
+                        failure = HTTPParseError(.unsupportedTransferCoding, at: offset(ofStorageIndex: element.lowerBound))
+                    }
+                    chunkedSeen = true
+                }
+                if let failure { throw failure }
+            default:
+                continue
+            }
+        }
+        return facts
+    }
+
+    /// Content-Length = 1*DIGIT (RFC 9110 §8.6), as a 64-bit count.
+    private func contentLength(_ element: Range<Int>) throws(HTTPParseError) -> UInt64 {
+        guard !element.isEmpty else {
+            throw HTTPParseError(.invalidContentLength, at: offset(ofStorageIndex: element.lowerBound))
+        }
+        var value: UInt64 = 0
+        for index in element {
+            let digit = storage.byte(at: index) &- 0x30
+            guard digit < 10 else { throw HTTPParseError(.invalidContentLength, at: offset(ofStorageIndex: index)) }
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = shifted.addingReportingOverflow(UInt64(digit))
+            if overflowA || overflowB {
+                throw HTTPParseError(.contentLengthOverflow, at: offset(ofStorageIndex: index))
+            }
+            value = sum
+        }
+        return value
+    }
+
+    /// Calls `body` with each element of the field's comma-separated value (RFC 9110 §5.6.1),
+    /// without surrounding OWS. Empty elements are skipped unless `includingEmpty`.
+    private func forEachListElement(
+        _ field: HTTPFieldRange,
+        includingEmpty: Bool = false,
+        _ body: (Range<Int>) -> Void
+    ) {
+        var elementStart = field.valueStart
+        var index = field.valueStart
+        while index <= field.valueEnd {
+            if index == field.valueEnd || storage.byte(at: index) == 0x2C {
+                var lower = elementStart
+                var upper = index
+                while lower < upper && isWhitespace(storage.byte(at: lower)) { lower += 1 }
+                while upper > lower && isWhitespace(storage.byte(at: upper - 1)) { upper -= 1 }
+                if includingEmpty || lower < upper { body(lower..<upper) }
+                elementStart = index + 1
+            }
+            index += 1
+        }
+    }
+
+    private func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09
+    }
+}

@@ -1,0 +1,619 @@
+// The byte-level half of the response parser: line search, status and field lines, chunk lines.
+//
+// Unsafe code lives here and in HTTPHeadStorage.swift only. Invariant for every read below:
+// `bytes` is the caller's buffer, valid for the duration of `parse`, and every index read is
+// checked against `bytes.count` by the surrounding loop condition; storage reads are below
+// `storage.count` (bytes written by this parser in the current section).
+
+import WickCore
+
+/// Byte constants of the grammar.
+private let cr: UInt8 = 0x0D
+private let lf: UInt8 = 0x0A
+private let space: UInt8 = 0x20
+private let tab: UInt8 = 0x09
+private let colon: UInt8 = 0x3A
+private let semicolon: UInt8 = 0x3B
+
+/// Whether `byte` is a tchar (RFC 9110 §5.6.2): bit masks of the 128 ASCII bytes, no table load.
+@inline(__always)
+private func isTokenByte(_ byte: UInt8) -> Bool {
+    let low: UInt64 = 0x03FF_6CFA_0000_0000
+    let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+    guard byte < 128 else { return false }
+    return ((byte < 64 ? low : high) >> UInt64(byte & 63)) & 1 == 1
+}
+
+/// Whether `byte` is allowed in a field value or reason phrase besides SP and HTAB
+/// (VCHAR / obs-text, RFC 9110 §5.5).
+@inline(__always)
+private func isVisibleByte(_ byte: UInt8) -> Bool {
+    byte > space && byte != 0x7F
+}
+
+/// The value of a hex digit, or nil.
+@inline(__always)
+private func hexValue(_ byte: UInt8) -> UInt64? {
+    switch byte {
+    case 0x30...0x39: UInt64(byte &- 0x30)
+    case 0x41...0x46: UInt64(byte &- 0x41 &+ 10)
+    case 0x61...0x66: UInt64(byte &- 0x61 &+ 10)
+    default: nil
+    }
+}
+
+/// The index of the first LF in `bytes[start..<end]`, eight bytes per step.
+@inline(__always)
+private func firstLineFeed(in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int? {
+    var index = start
+    while index &+ 8 <= end {
+        // SAFETY: index + 8 <= end <= bytes.count, so the eight bytes are inside the buffer;
+        // loadUnaligned has no alignment requirement.
+        let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        let diff = word ^ 0x0A0A_0A0A_0A0A_0A0A
+        // A byte of `diff` is zero where the input has LF; the lowest flagged byte is exact.
+        let flags = (diff &- 0x0101_0101_0101_0101) & ~diff & 0x8080_8080_8080_8080
+        if flags != 0 { return index &+ flags.trailingZeroBitCount >> 3 }
+        index &+= 8
+    }
+    while index < end {
+        // SAFETY: index < end <= bytes.count.
+        if bytes[index] == lf { return index }
+        index &+= 1
+    }
+    return nil
+}
+
+/// Advances over the bytes most field names are made of (ASCII letters, digits and `-`) in
+/// `base[start..<end]`, eight at a time. Returns where it stopped: the caller checks the
+/// remaining bytes one by one against the full tchar set.
+@inline(__always)
+private func skipCommonNameBytes(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+    var index = start
+    while index &+ 8 <= end {
+        // SAFETY: index + 8 <= end, and callers pass an `end` inside the memory at `base`.
+        let raw = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        let ascii = raw & 0x7F7F_7F7F_7F7F_7F7F
+        let common = (bytesInRange(ascii, 0x41, 0x5A) | bytesInRange(ascii, 0x61, 0x7A)
+            | bytesInRange(ascii, 0x30, 0x39) | bytesInRange(ascii, 0x2D, 0x2D)) & ~raw
+        let uncommon = ~common & 0x8080_8080_8080_8080
+        if uncommon != 0 { return index &+ uncommon.trailingZeroBitCount >> 3 }
+        index &+= 8
+    }
+    return index
+}
+
+/// Advances over field-value bytes in `base[start..<end]` eight at a time while none of them is
+/// a control byte (HTAB included) or DEL; `valueEnd` becomes the end of the last non-SP byte
+/// seen. Returns where it stopped: the caller checks the remaining bytes one by one.
+@inline(__always)
+private func skipPlainValueBytes(_ base: UnsafeRawPointer, from start: Int, to end: Int, valueEnd: inout Int) -> Int {
+    var index = start
+    while index &+ 8 <= end {
+        // SAFETY: index + 8 <= end, and callers pass an `end` inside the memory at `base`.
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        // Flags a byte below 0x20 (controls, HTAB) or equal to 0x7F (DEL); exact for "any".
+        let control = (word &- 0x2020_2020_2020_2020) & ~word
+        let deleteDiff = word ^ 0x7F7F_7F7F_7F7F_7F7F
+        let delete = (deleteDiff &- 0x0101_0101_0101_0101) & ~deleteDiff
+        if (control | delete) & 0x8080_8080_8080_8080 != 0 { break }
+        index &+= 8
+        if word >> 56 != UInt64(space) {
+            valueEnd = index
+        } else {
+            // The block ends in SP: find the end of its last non-SP byte, if any.
+            var last = index
+            // SAFETY: last - 1 stays within the eight bytes just loaded.
+            while last > index &- 8 && base.load(fromByteOffset: last &- 1, as: UInt8.self) == space { last &-= 1 }
+            if last > index &- 8 { valueEnd = last }
+        }
+    }
+    return index
+}
+
+extension HTTPResponseParser {
+    /// One event from `bytes`; `parse` adds the bookkeeping.
+    mutating func step(_ bytes: UnsafeRawBufferPointer) throws(HTTPParseError) -> HTTPParseStep {
+        var index = 0
+        while true {
+            switch state {
+            case .statusLine, .headFields, .trailerFields:
+                if lineStart == storage.count && readsFieldLines {
+                    index = fieldLinesInPlace(bytes, from: index)
+                }
+                guard let next = try appendLine(bytes, from: index) else {
+                    return HTTPParseStep(event: .needMoreData, consumed: bytes.count)
+                }
+                index = next
+                if let event = try lineCompleted() {
+                    return HTTPParseStep(event: event, consumed: index)
+                }
+
+            case .fixedBody(let remaining):
+                let available = bytes.count - index
+                guard available > 0 else { return HTTPParseStep(event: .needMoreData, consumed: bytes.count) }
+                let taken = remaining < UInt64(available) ? Int(remaining) : available
+                let left = remaining - UInt64(taken)
+                state = left == 0 ? .endPending(connectionReusable: connectionReusable) : .fixedBody(remaining: left)
+                return HTTPParseStep(event: .body(index..<index + taken), consumed: index + taken)
+
+            case .untilClose:
+                guard index < bytes.count else { return HTTPParseStep(event: .needMoreData, consumed: bytes.count) }
+                return HTTPParseStep(event: .body(index..<bytes.count), consumed: bytes.count)
+
+            case .chunkSize(let line):
+                guard let next = try scanChunkSizeLine(bytes, from: index, line: line) else {
+                    return HTTPParseStep(event: .needMoreData, consumed: bytes.count)
+                }
+                index = next
+
+            case .chunkData(let remaining):
+                let available = bytes.count - index
+                guard available > 0 else { return HTTPParseStep(event: .needMoreData, consumed: bytes.count) }
+                let taken = remaining < UInt64(available) ? Int(remaining) : available
+                let left = remaining - UInt64(taken)
+                state = left == 0 ? .chunkDataCR : .chunkData(remaining: left)
+                return HTTPParseStep(event: .body(index..<index + taken), consumed: index + taken)
+
+            case .chunkDataCR:
+                guard index < bytes.count else { return HTTPParseStep(event: .needMoreData, consumed: bytes.count) }
+                // SAFETY: index < bytes.count.
+                let byte = bytes[index]
+                if byte == cr {
+                    state = .chunkDataLF
+                } else if byte == lf {
+                    guard configuration.allowBareLF else { throw HTTPParseError(.bareLF, at: exchangeOffset + index) }
+                    state = .chunkSize(ChunkSizeLine())
+                } else {
+                    throw HTTPParseError(.missingChunkDataCRLF, at: exchangeOffset + index)
+                }
+                index += 1
+
+            case .chunkDataLF:
+                guard index < bytes.count else { return HTTPParseStep(event: .needMoreData, consumed: bytes.count) }
+                // SAFETY: index < bytes.count.
+                guard bytes[index] == lf else {
+                    throw HTTPParseError(.missingChunkDataCRLF, at: exchangeOffset + index)
+                }
+                state = .chunkSize(ChunkSizeLine())
+                index += 1
+
+            case .endPending(let reusable):
+                state = .idle
+                return HTTPParseStep(event: .end(connectionReusable: reusable), consumed: index)
+
+            case .idle:
+                preconditionFailure("parse(_:) in state idle: call expectResponse(to:) first")
+            case .switchedProtocols:
+                preconditionFailure("parse(_:) in state switchedProtocols: the connection left HTTP/1.1")
+            case .failed:
+                preconditionFailure("parse(_:) in state failed: the parser threw and was not reset")
+            }
+        }
+    }
+
+    // MARK: Lines of the head and the trailers
+
+    /// Whether the parser is reading the head's or the trailers' field lines.
+    private var readsFieldLines: Bool {
+        switch state {
+        case .headFields, .trailerFields: true
+        default: false
+        }
+    }
+
+    /// The fast path for field lines: parses complete, strictly valid field lines directly in
+    /// `bytes` (one pass: name, colon, value, CRLF), copies each into storage and records its
+    /// field. Stops before the first line it cannot take whole: the empty line that ends the
+    /// section, a line that is partial, over a limit, folded, over the field count, or invalid
+    /// in any way. `appendLine` and `lineCompleted` then handle that line exactly as if this
+    /// path did not exist, so errors and their offsets do not depend on it. Each call looks at
+    /// a line's bytes at most once before handing it over, which keeps split input O(bytes).
+    private mutating func fieldLinesInPlace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        // SAFETY: the caller's buffer is valid for this call; an empty one has no lines.
+        guard let base = bytes.baseAddress else { return start }
+        let isHead = if case .headFields = state { true } else { false }
+        let lineLimit = configuration.maxFieldLineBytes
+        let sectionLimit = isHead ? configuration.maxHeadBytes : configuration.maxTrailerBytes
+        let maxFieldCount = configuration.maxFieldCount
+        var lineStartIndex = start
+        while true {
+            let sectionUsed = storage.count - sectionStart
+            let limit = lineStartIndex + min(bytes.count - lineStartIndex, lineLimit, sectionLimit - sectionUsed)
+            if storage.fieldCount - sectionFieldStart == maxFieldCount { return lineStartIndex }
+            // field-name: one or more tchars, then ":".
+            // SAFETY (every load below): index < limit <= bytes.count, checked before each read.
+            var index = skipCommonNameBytes(base, from: lineStartIndex, to: limit)
+            while index < limit && isTokenByte(base.load(fromByteOffset: index, as: UInt8.self)) { index &+= 1 }
+            guard index > lineStartIndex, index < limit, base.load(fromByteOffset: index, as: UInt8.self) == colon else {
+                examinedByteCount += index - lineStartIndex
+                return lineStartIndex
+            }
+            let nameEnd = index
+            index &+= 1
+            // OWS, then the value up to CR.
+            while index < limit {
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                guard byte == space || byte == tab else { break }
+                index &+= 1
+            }
+            let valueStart = index
+            var valueEnd = index
+            index = skipPlainValueBytes(base, from: index, to: limit, valueEnd: &valueEnd)
+            while index < limit {
+                // SAFETY: index < limit <= bytes.count.
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                if isVisibleByte(byte) {
+                    valueEnd = index &+ 1
+                } else if byte != space && byte != tab {
+                    break
+                }
+                index &+= 1
+            }
+            // SAFETY: index + 1 < limit <= bytes.count is checked before both loads.
+            guard index &+ 1 < limit, base.load(fromByteOffset: index, as: UInt8.self) == cr,
+                base.load(fromByteOffset: index &+ 1, as: UInt8.self) == lf
+            else {
+                examinedByteCount += index - lineStartIndex
+                return lineStartIndex
+            }
+            let lineEnd = index &+ 2
+            examinedByteCount += lineEnd - lineStartIndex
+            reserve(bytes: lineEnd - lineStartIndex, fields: 1)
+            let storageBase = storage.count - lineStartIndex
+            // SAFETY: lineStartIndex..<lineEnd is inside bytes (lineEnd <= limit <= bytes.count).
+            storage.append(UnsafeRawBufferPointer(rebasing: bytes[lineStartIndex..<lineEnd]))
+            storage.appendField(
+                HTTPFieldRange(
+                    nameStart: storageBase + lineStartIndex,
+                    nameEnd: storageBase + nameEnd,
+                    valueStart: storageBase + valueStart,
+                    valueEnd: storageBase + valueEnd
+                )
+            )
+            lineStart = storage.count
+            lineStartIndex = lineEnd
+        }
+    }
+
+    /// Copies the current line's bytes from `bytes[start...]` into storage. Returns the index
+    /// after its LF when the line is complete, nil when all of `bytes` was taken and the line
+    /// goes on. Each byte is searched once: a partial line is never searched again.
+    ///
+    /// - Throws: the line or section limit error, at the first byte past the limit, as soon as
+    ///   the limit is reached without an LF (whether or not that byte has arrived).
+    private mutating func appendLine(_ bytes: UnsafeRawBufferPointer, from start: Int) throws(HTTPParseError) -> Int? {
+        let lineLimit: Int
+        let lineError: HTTPParseError.Kind
+        let sectionLimit: Int
+        let sectionError: HTTPParseError.Kind
+        switch state {
+        case .statusLine:
+            (lineLimit, lineError) = (configuration.maxStatusLineBytes, .statusLineTooLong)
+            (sectionLimit, sectionError) = (configuration.maxHeadBytes, .headTooLarge)
+        case .headFields:
+            (lineLimit, lineError) = (configuration.maxFieldLineBytes, .fieldLineTooLong)
+            (sectionLimit, sectionError) = (configuration.maxHeadBytes, .headTooLarge)
+        default:
+            (lineLimit, lineError) = (configuration.maxFieldLineBytes, .fieldLineTooLong)
+            (sectionLimit, sectionError) = (configuration.maxTrailerBytes, .trailersTooLarge)
+        }
+        let lineAllowance = lineLimit - (storage.count - lineStart)
+        let sectionAllowance = sectionLimit - (storage.count - sectionStart)
+        let window = min(bytes.count - start, lineAllowance, sectionAllowance)
+        if let lineFeed = firstLineFeed(in: bytes, from: start, to: start + window) {
+            let end = lineFeed + 1
+            examinedByteCount += end - start
+            reserve(bytes: end - start, fields: 0)
+            // SAFETY: start..<end is inside bytes (end <= start + window <= bytes.count).
+            storage.append(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+            return end
+        }
+        examinedByteCount += window
+        reserve(bytes: window, fields: 0)
+        // SAFETY: start..<start + window is inside bytes (window <= bytes.count - start).
+        storage.append(UnsafeRawBufferPointer(rebasing: bytes[start..<start + window]))
+        if window == sectionAllowance {
+            throw HTTPParseError(sectionError, at: offset(ofStorageIndex: storage.count))
+        }
+        if window == lineAllowance {
+            throw HTTPParseError(lineError, at: offset(ofStorageIndex: storage.count))
+        }
+        return nil
+    }
+
+    /// Handles the complete line at `lineStart..<storage.count` (LF included); returns the event
+    /// it completes, if any.
+    private mutating func lineCompleted() throws(HTTPParseError) -> HTTPParseEvent? {
+        let lineFeed = storage.count - 1
+        // SAFETY: lineStart <= lineFeed < storage.count; these are bytes of the current line.
+        let hasCR = lineFeed > lineStart && storage.bytes[lineFeed - 1] == cr
+        if !hasCR && !configuration.allowBareLF {
+            throw HTTPParseError(.bareLF, at: offset(ofStorageIndex: lineFeed))
+        }
+        let contentEnd = hasCR ? lineFeed - 1 : lineFeed
+        examinedByteCount += contentEnd - lineStart
+        defer { lineStart = storage.count }
+
+        switch state {
+        case .statusLine:
+            try parseStatusLine(end: contentEnd)
+            state = .headFields
+            return nil
+        case .headFields:
+            if contentEnd == lineStart { return try headCompleted() }
+            try parseFieldLine(end: contentEnd)
+            return nil
+        case .trailerFields:
+            if contentEnd == lineStart {
+                state = .endPending(connectionReusable: connectionReusable)
+                let trailers = sectionFields
+                return trailers.isEmpty ? nil : .trailers(trailers)
+            }
+            try parseFieldLine(end: contentEnd)
+            return nil
+        default:
+            preconditionFailure("line completed in state \(state), which reads no lines")
+        }
+    }
+
+    /// status-line = HTTP-version SP status-code SP [ reason-phrase ]   (RFC 9112 §4)
+    /// HTTP-version = "HTTP/" DIGIT "." DIGIT                             (RFC 9112 §2.3)
+    ///
+    /// Accepted beyond the ABNF: a status code directly followed by CRLF (`HTTP/1.1 200\r\n`).
+    /// It frames exactly like an empty reason phrase, common servers send it, and no parser
+    /// on the path can read it differently, so rejecting it would only cost interoperability.
+    private mutating func parseStatusLine(end: Int) throws(HTTPParseError) {
+        let start = lineStart
+        // SAFETY: the line's bytes lineStart..<end are written storage; every read below checks
+        // its index against `end` first.
+        let line = UnsafeRawBufferPointer(storage.bytes)
+        func byte(_ index: Int) -> UInt8? { index < end ? line[index] : nil }
+
+        let prefix: StaticString = "HTTP/"
+        for position in 0..<5 {
+            // SAFETY: position < 5 == prefix.utf8CodeUnitCount; a StaticString lives forever.
+            guard byte(start + position) == prefix.utf8Start[position] else {
+                throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + position))
+            }
+        }
+        guard let major = byte(start + 5), major &- 0x30 < 10 else {
+            throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 5))
+        }
+        guard byte(start + 6) == 0x2E else {
+            throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 6))
+        }
+        guard let minor = byte(start + 7), minor &- 0x30 < 10 else {
+            throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 7))
+        }
+        guard byte(start + 8) == space else {
+            throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 8))
+        }
+        guard major == 0x31 else {
+            throw HTTPParseError(.unsupportedVersion, at: offset(ofStorageIndex: start + 5))
+        }
+        var code = 0
+        for position in 9...11 {
+            guard let digit = byte(start + position), digit &- 0x30 < 10, position > 9 || digit != 0x30 else {
+                throw HTTPParseError(.invalidStatusCode, at: offset(ofStorageIndex: start + position))
+            }
+            code = code * 10 + Int(digit &- 0x30)
+        }
+        var reasonStart = start + 12
+        if reasonStart < end {
+            // SAFETY: reasonStart < end <= storage.count.
+            guard line[reasonStart] == space else {
+                throw HTTPParseError(.invalidStatusCode, at: offset(ofStorageIndex: reasonStart))
+            }
+            reasonStart += 1
+        }
+        if !configuration.allowInvalidFieldBytes {
+            var index = reasonStart
+            while index < end {
+                // SAFETY: index < end <= storage.count.
+                let byte = line[index]
+                if !isVisibleByte(byte) && byte != space && byte != tab {
+                    throw HTTPParseError(.invalidReasonPhrase, at: offset(ofStorageIndex: index))
+                }
+                index += 1
+            }
+        }
+        version = HTTPVersion(major: 1, minor: minor &- 0x30)
+        status = HTTPStatus(rawValue: code)
+        reasonRange = reasonStart..<end
+    }
+
+    /// field-line = field-name ":" OWS field-value OWS   (RFC 9112 §5; obs-fold §5.2)
+    private mutating func parseFieldLine(end: Int) throws(HTTPParseError) {
+        let start = lineStart
+        let lenient = configuration.allowInvalidFieldBytes
+        // SAFETY: the line's bytes lineStart..<end are written storage and this parser's alone
+        // until the section is published; every index below is checked against `end`.
+        let line = storage.bytes
+
+        let first = line[start]
+        if first == space || first == tab {
+            try unfoldLine(end: end)
+            return
+        }
+        if storage.fieldCount - sectionFieldStart == configuration.maxFieldCount {
+            throw HTTPParseError(.tooManyFields, at: offset(ofStorageIndex: start))
+        }
+
+        var index = start
+        // SAFETY: index < end <= storage.count; base is the storage's non-nil address.
+        let base = UnsafeRawPointer(line.baseAddress.unsafelyUnwrapped)
+        index = skipCommonNameBytes(base, from: index, to: end)
+        while index < end && isTokenByte(base.load(fromByteOffset: index, as: UInt8.self)) { index &+= 1 }
+        while true {
+            guard index < end else { throw HTTPParseError(.missingColon, at: offset(ofStorageIndex: end)) }
+            let byte = line[index]
+            if byte == colon { break }
+            if byte == space || byte == tab {
+                throw HTTPParseError(.whitespaceBeforeColon, at: offset(ofStorageIndex: index))
+            }
+            guard lenient else { throw HTTPParseError(.invalidFieldName, at: offset(ofStorageIndex: index)) }
+            index += 1
+        }
+        if index == start { throw HTTPParseError(.invalidFieldName, at: offset(ofStorageIndex: start)) }
+        let nameEnd = index
+        index += 1
+        // SAFETY: index < end <= storage.count is checked before each read.
+        while index < end && (line[index] == space || line[index] == tab) { index += 1 }
+        let valueStart = index
+        let valueEnd = try scanFieldValue(from: valueStart, to: end)
+        reserve(bytes: 0, fields: 1)
+        // reserve may have rebased the section; shift the indices found above with it.
+        let shift = start - lineStart
+        storage.appendField(
+            HTTPFieldRange(
+                nameStart: start - shift,
+                nameEnd: nameEnd - shift,
+                valueStart: valueStart - shift,
+                valueEnd: valueEnd - shift
+            )
+        )
+    }
+
+    /// Validates field-value bytes in `start..<end` and returns the end of the value without
+    /// trailing whitespace.
+    private func scanFieldValue(from start: Int, to end: Int) throws(HTTPParseError) -> Int {
+        // SAFETY: start..<end are written bytes of the current line; the base address is
+        // non-nil because storage capacity is positive.
+        let base = UnsafeRawPointer(storage.bytes.baseAddress.unsafelyUnwrapped)
+        var valueEnd = start
+        var index = skipPlainValueBytes(base, from: start, to: end, valueEnd: &valueEnd)
+        let lenient = configuration.allowInvalidFieldBytes
+        while index < end {
+            // SAFETY: index < end <= storage.count.
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            index &+= 1
+            if isVisibleByte(byte) {
+                valueEnd = index
+            } else if byte != space && byte != tab {
+                guard lenient else { throw HTTPParseError(.invalidFieldValue, at: offset(ofStorageIndex: index - 1)) }
+                valueEnd = index
+            }
+        }
+        return valueEnd
+    }
+
+    /// obs-fold = OWS CRLF RWS (RFC 9112 §5.2): the line continues the previous field's value.
+    /// When allowed, the fold (previous trailing whitespace, line ending, leading whitespace)
+    /// becomes spaces in storage, and the previous value is extended over this line.
+    private mutating func unfoldLine(end: Int) throws(HTTPParseError) {
+        guard configuration.allowObsoleteLineFolding, storage.fieldCount > sectionFieldStart else {
+            throw HTTPParseError(.obsoleteLineFolding, at: offset(ofStorageIndex: lineStart))
+        }
+        // SAFETY: lineStart..<end are written bytes of the current line.
+        let line = storage.bytes
+        var continuationStart = lineStart
+        while continuationStart < end && (line[continuationStart] == space || line[continuationStart] == tab) {
+            continuationStart += 1
+        }
+        let valueEnd = try scanFieldValue(from: continuationStart, to: end)
+        guard valueEnd > continuationStart else { return }
+        let last = storage.fieldCount - 1
+        var field = storage.fields[last]
+        if field.valueStart == field.valueEnd {
+            field.valueStart = continuationStart
+        } else {
+            // The fold (OWS CRLF RWS) lies in this section's written bytes, not yet published,
+            // so the parser may rewrite it.
+            var index = field.valueEnd
+            while index < continuationStart {
+                // SAFETY: field.valueEnd <= index < continuationStart <= end <= storage.count.
+                line[index] = space
+                index += 1
+            }
+        }
+        field.valueEnd = valueEnd
+        storage.fields[last] = field
+    }
+
+    // MARK: Chunk-size lines
+
+    /// chunk = chunk-size [ chunk-ext ] CRLF chunk-data CRLF   (RFC 9112 §7.1)
+    /// chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )
+    ///
+    /// Extensions are skipped, not parsed: only their length and byte classes are checked.
+    /// Returns the index after the line's LF, or nil when all of `bytes` was taken.
+    private mutating func scanChunkSizeLine(
+        _ bytes: UnsafeRawBufferPointer,
+        from start: Int,
+        line: ChunkSizeLine
+    ) throws(HTTPParseError) -> Int? {
+        var line = line
+        var index = start
+        defer { examinedByteCount += index - start }
+        while index < bytes.count {
+            // SAFETY: index < bytes.count.
+            let byte = bytes[index]
+            switch line.phase {
+            case .digits:
+                if let digit = hexValue(byte) {
+                    if line.digits == configuration.maxChunkSizeDigits {
+                        throw HTTPParseError(.chunkSizeTooLong, at: exchangeOffset + index)
+                    }
+                    if line.value > UInt64.max >> 4 {
+                        throw HTTPParseError(.chunkSizeOverflow, at: exchangeOffset + index)
+                    }
+                    line.value = line.value << 4 | digit
+                    line.digits += 1
+                } else if line.digits == 0 {
+                    throw HTTPParseError(.invalidChunkSize, at: exchangeOffset + index)
+                } else if byte == cr {
+                    line.phase = .lineFeed
+                } else if byte == lf {
+                    return try chunkSizeLineEnded(line, lineFeedAt: index, bare: true)
+                } else if byte == semicolon || byte == space || byte == tab {
+                    line.phase = .extensions
+                    line.extensionBytes = 0
+                    continue
+                } else {
+                    throw HTTPParseError(.invalidChunkSize, at: exchangeOffset + index)
+                }
+            case .extensions:
+                if byte == cr {
+                    line.phase = .lineFeed
+                } else if byte == lf {
+                    return try chunkSizeLineEnded(line, lineFeedAt: index, bare: true)
+                } else {
+                    if !isVisibleByte(byte) && byte != space && byte != tab {
+                        throw HTTPParseError(.invalidChunkExtension, at: exchangeOffset + index)
+                    }
+                    if line.extensionBytes == configuration.maxChunkExtensionBytes {
+                        throw HTTPParseError(.chunkExtensionTooLong, at: exchangeOffset + index)
+                    }
+                    line.extensionBytes += 1
+                }
+            case .lineFeed:
+                guard byte == lf else { throw HTTPParseError(.invalidLineEnding, at: exchangeOffset + index) }
+                return try chunkSizeLineEnded(line, lineFeedAt: index, bare: false)
+            }
+            index += 1
+        }
+        state = .chunkSize(line)
+        return nil
+    }
+
+    /// Moves on after a chunk-size line whose LF is at `lineFeed` (`bare`: without CR): to the
+    /// chunk's data, or to the trailers after the last chunk.
+    private mutating func chunkSizeLineEnded(
+        _ line: ChunkSizeLine,
+        lineFeedAt lineFeed: Int,
+        bare: Bool
+    ) throws(HTTPParseError) -> Int {
+        if bare && !configuration.allowBareLF {
+            throw HTTPParseError(.bareLF, at: exchangeOffset + lineFeed)
+        }
+        let next = lineFeed + 1
+        if line.value == 0 {
+            beginSection(atOffset: exchangeOffset + next)
+            state = .trailerFields
+        } else {
+            state = .chunkData(remaining: line.value)
+        }
+        return next
+    }
+}

@@ -1,0 +1,61 @@
+// The byte classes that decide what the request encoder may put on the wire (RFC 9110 §5.6.2, §5.5).
+
+/// Byte rules for the request line and header fields, and the search for the first bad byte.
+enum HeaderValidation {
+    /// RFC 9110 §5.6.2: `tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." /
+    /// "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA`. Methods and field names are `1*tchar`.
+    /// Tested against two 64-bit masks, bit n set when byte n (or 64 + n) is a tchar:
+    /// `HeaderValidationTests` checks the masks against the ABNF's list.
+    @inline(__always)
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        let mask: UInt64 = byte < 64 ? 0x03FF_6CFA_0000_0000 : byte < 128 ? 0x57FF_FFFF_C7FF_FFFE : 0
+        return (mask >> (byte & 63)) & 1 == 1
+    }
+
+    /// RFC 9110 §5.5: `field-vchar = VCHAR / obs-text`, with SP and HTAB inside a value. Every
+    /// other control byte (NUL, CR, LF, DEL, ...) is refused: CR and LF would end the field and
+    /// inject new ones, NUL is cut short by some servers.
+    @inline(__always)
+    static func isFieldValueByte(_ byte: UInt8) -> Bool {
+        byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
+    }
+
+    /// A request-target is a URI form (RFC 9112 §3.2): visible ASCII only, no space, no control
+    /// byte, no non-ASCII (which must be percent-encoded), and no `#` (fragments are never sent).
+    @inline(__always)
+    static func isTargetByte(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "#")
+    }
+
+    /// The offset and value of the first byte of `text` that `isValid` refuses, if any. Inlined so
+    /// that each byte class's test is inlined into the loop over the string's contiguous UTF-8.
+    @inline(__always)
+    static func firstInvalidByte(in text: String, where isValid: (UInt8) -> Bool) -> (offset: Int, byte: UInt8)? {
+        let bytes = text.utf8.span
+        for offset in bytes.indices where !isValid(bytes[offset]) {
+            return (offset, bytes[offset])
+        }
+        return nil
+    }
+
+    /// The fields the encoder writes or checks itself, told apart by length first so that the
+    /// common case (any other name) costs one comparison.
+    enum FieldKind {
+        case host
+        case contentLength
+        case transferEncoding
+        case trailer
+        case other
+    }
+
+    /// Which of the encoder's own fields `name` is, case-insensitively.
+    static func kind(of name: String) -> FieldKind {
+        switch name.utf8.count {
+        case 4 where name.equalsIgnoringASCIICase("Host"): .host
+        case 7 where name.equalsIgnoringASCIICase("Trailer"): .trailer
+        case 14 where name.equalsIgnoringASCIICase("Content-Length"): .contentLength
+        case 17 where name.equalsIgnoringASCIICase("Transfer-Encoding"): .transferEncoding
+        default: .other
+        }
+    }
+}

@@ -1,0 +1,26 @@
+// What a channel tells its user: bytes arrived, the peer finished, writability, closure.
+
+/// Receives a channel's events, always on the channel's loop, one at a time.
+///
+/// The channel holds its delegate strongly until it closes (after `channelClosed`), so a
+/// delegate may hold its channel strongly too: the cycle breaks at close.
+public protocol ChannelDelegate: AnyObject {
+    /// Bytes arrived. `bytes` borrows the loop's read buffer: use or copy them before returning.
+    func channelRead(_ channel: Channel, bytes: Span<UInt8>)
+    /// The peer shut its write side (TCP FIN): no more bytes will arrive. The channel stays open
+    /// for writing; it closes itself once its own write side is shut down too.
+    func channelReadEOF(_ channel: Channel)
+    /// `channel.isWritable` changed: queued bytes went above the high watermark (`false`) or
+    /// back to the low watermark (`true`).
+    func channelWritabilityChanged(_ channel: Channel, isWritable: Bool)
+    /// The channel closed: `error` is `nil` after `close()` or a clean close of both halves,
+    /// otherwise why it failed (reset, broken pipe, loop shut down, ...). Called exactly once.
+    func channelClosed(_ channel: Channel, error: ReactorError?)
+}
+
+extension ChannelDelegate {
+    /// Default: nothing (the channel closes itself when the write side is shut too).
+    public func channelReadEOF(_ channel: Channel) {}
+    /// Default: nothing (a delegate that writes little can ignore writability).
+    public func channelWritabilityChanged(_ channel: Channel, isWritable: Bool) {}
+}

@@ -1,0 +1,473 @@
+// One epoll event loop on one thread: readiness, tasks from any thread, timers, shutdown.
+//
+// Design decisions (documented here because every later layer relies on them):
+// - **Level-triggered epoll.** A handler may stop reading after a bounded amount of work (fairness
+//   between connections, and read backpressure when a user pauses) without having to drain to
+//   EAGAIN: the kernel reports the descriptor again on the next wait. The cost is an `epoll_ctl`
+//   MOD when a channel's interest changes (writability wanted only while bytes are queued;
+//   reading dropped while paused), which happens far less often than reads.
+// - **Timers use the `epoll_wait` timeout**, not a timerfd: a min-heap (`TimerQueue`) gives the
+//   next deadline, and the wait's millisecond timeout is rounded *up*, so a timer fires at most
+//   ~1 ms late and never early (no busy wake-ups before a deadline). No extra descriptor and no
+//   `timerfd_settime` call each time the earliest deadline changes; millisecond precision is ample
+//   for network timeouts and the 250 ms Happy Eyeballs delay.
+// - **An eventfd wakes the loop** when another thread submits a task. A `wakeupPending` flag
+//   under the inbox lock makes that one `write` per batch, not per task.
+// - **Generations in `epoll_data`.** Each registration stores `generation << 32 | fd` in
+//   `epoll_data.u64`; an event whose generation no longer matches the table (the descriptor was
+//   closed and its number reused within one `epoll_wait` batch) is dropped.
+// - **Idle means asleep**: with no task and no timer the loop waits with timeout -1 (0% CPU).
+import CWickSystem
+import Synchronization
+public import WickCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An epoll event loop running on its own thread. Create loops through `EventLoopGroup`.
+///
+/// Thread ownership of mutable state (this is the proof behind `@unchecked Sendable`):
+/// - `inbox` (tasks from other threads, wake-up flag, lifecycle) is guarded by its lock (`Locked`).
+/// - `threadID` and `nextTimerID` are atomics.
+/// - Every other `var` (`registrations`, `timers`, `localTasks`, `pendingFlushes`,
+///   `nextGeneration`, `isClosing`) is read and written only on the loop's own thread: each
+///   method that touches them is internal and begins with `assertInEventLoop()` or is called
+///   only from `run()`; public entry points hop through the inbox when called from elsewhere.
+/// - `epollFD`, `wakeFD`, `readBuffer` and `events` are set in `init` and never reassigned; the
+///   buffers' contents are used only on the loop thread.
+public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
+    private enum Lifecycle {
+        case running
+        case shuttingDown
+        case shutDown
+    }
+
+    private struct Inbox {
+        var tasks: [@Sendable () -> Void] = []
+        var wakeupPending = false
+        var lifecycle = Lifecycle.running
+    }
+
+    /// A timer's body, and what to do instead if the loop shuts down before it fires.
+    struct LoopTimer {
+        let handle: Scheduled
+        let body: () -> Void
+        let onShutdown: (() -> Void)?
+    }
+
+    struct Registration {
+        let generation: UInt32
+        var interest: UInt32
+        let handler: any Selectable
+    }
+
+    /// The loop's name, e.g. `wick-loop-0`, also its thread's name.
+    public let name: String
+    let epollFD: Int32
+    private let wakeFD: Int32
+    private let inbox = Locked(Inbox())
+    private let threadID = Atomic<UInt>(0)
+    private let nextTimerID = Atomic<UInt64>(1)
+    /// The loop's reusable read buffer; channels read into it and lend it to their delegate.
+    let readBuffer: UnsafeMutableRawBufferPointer
+    private let events: UnsafeMutableBufferPointer<epoll_event>
+
+    // Loop-thread only (see the type's comment).
+    private var registrations: [Int32: Registration] = [:]
+    private var nextGeneration: UInt32 = 1
+    private var timers = TimerQueue<LoopTimer>()
+    private var localTasks: [() -> Void] = []
+    private var pendingFlushes: [Channel] = []
+    private(set) var isClosing = false
+
+    /// `epoll_data` of the wake-up eventfd; generation 0 is never given to a registration.
+    private static let wakeData = UInt64(0)
+
+    init(name: String, readBufferSize: Int, maximumEventsPerWait: Int) throws(ReactorError) {
+        self.name = name
+        do {
+            epollFD = try Syscalls.epollCreate()
+        } catch {
+            throw ReactorError(error)
+        }
+        do {
+            wakeFD = try Syscalls.eventfd()
+            try Syscalls.epollControl(epollFD, EPOLL_CTL_ADD, wakeFD, events: Epoll.readable, data: Self.wakeData)
+        } catch {
+            try? Syscalls.close(epollFD)
+            throw ReactorError(error)
+        }
+        // SAFETY: both buffers are owned by the loop, used only on its thread, and freed in deinit.
+        // `events` holds plain C structs that epoll_wait overwrites before they are read.
+        readBuffer = .allocate(byteCount: readBufferSize, alignment: 16)
+        events = .allocate(capacity: maximumEventsPerWait)
+        events.initialize(repeating: epoll_event())
+    }
+
+    deinit {
+        // SAFETY: the loop thread has exited (it holds a strong reference while it runs).
+        readBuffer.deallocate()
+        events.deallocate()
+    }
+
+    /// The loop's name.
+    public var description: String { "EventLoop(\(name))" }
+
+    // MARK: threads
+
+    /// Whether the caller runs on this loop's thread.
+    public var inEventLoop: Bool {
+        threadID.load(ordering: .relaxed) == LoopThread.currentID
+    }
+
+    /// Traps unless the caller runs on this loop's thread. Every loop-bound API calls it.
+    public func preconditionInEventLoop(_ function: StaticString = #function) {
+        precondition(inEventLoop, "\(function) must be called on \(name)'s thread")
+    }
+
+    /// Spins (yielding) until `run()` has recorded its thread; called once by the group's init.
+    func waitUntilStarted() {
+        while threadID.load(ordering: .relaxed) == 0 { sched_yield() }
+    }
+
+    @inline(__always)
+    func assertInEventLoop(_ function: StaticString = #function) {
+        precondition(inEventLoop, "\(function) must be called on \(name)'s thread")
+    }
+
+    // MARK: tasks
+
+    /// Runs `task` on the loop's thread, soon, in submission order. From the loop's own thread
+    /// the task is queued (never run inline). Returns `false` (and drops the task) if the loop has
+    /// finished shutting down; tasks accepted before that always run, even during shutdown.
+    @discardableResult
+    public func execute(_ task: @escaping @Sendable () -> Void) -> Bool {
+        if inEventLoop {
+            localTasks.append(task)
+            return true
+        }
+        let (accepted, wake) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard inbox.lifecycle != .shutDown else { return (false, false) }
+            inbox.tasks.append(task)
+            if inbox.wakeupPending { return (true, false) }
+            inbox.wakeupPending = true
+            return (true, true)
+        }
+        if wake { wakeUp() }
+        return accepted
+    }
+
+    /// Runs `body` on the loop and returns its result. Throws `ReactorError.loopShutDown` if the
+    /// loop no longer accepts tasks, or whatever `body` throws.
+    public func submit<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let result = await awaitCallback { (deliver: @escaping @Sendable (Result<T, any Error>) -> Void) in
+            let accepted = execute { deliver(Result { try body() }) }
+            if !accepted { deliver(.failure(ReactorError.loopShutDown)) }
+        }
+        return try result.get()
+    }
+
+    /// Queues a loop-local task (not `Sendable`): only from the loop's thread.
+    func executeLocal(_ task: @escaping () -> Void) {
+        assertInEventLoop()
+        localTasks.append(task)
+    }
+
+    private func wakeUp() {
+        do {
+            _ = try Syscalls.eventfdWrite(wakeFD, 1)
+        } catch {
+            preconditionFailure("\(name): cannot wake the loop: \(error)")
+        }
+    }
+
+    // MARK: timers
+
+    /// Runs `body` on the loop at `deadline` (monotonic clock), unless cancelled first through the
+    /// returned handle. Timers with equal deadlines fire in scheduling order. A timer pending when
+    /// the loop shuts down is cancelled (its outcome becomes `.cancelled`; its body never runs).
+    @discardableResult
+    public func schedule(at deadline: Deadline, _ body: @escaping @Sendable () -> Void) -> Scheduled {
+        let handle = Scheduled(id: nextTimerID.wrappingAdd(1, ordering: .relaxed).oldValue, loop: self)
+        if inEventLoop {
+            insertTimer(handle, at: deadline, body)
+        } else if !execute({ self.insertTimer(handle, at: deadline, body) }) {
+            _ = handle.markCancelled()
+        }
+        return handle
+    }
+
+    /// Runs `body` on the loop after `delay`; see `schedule(at:_:)`.
+    @discardableResult
+    public func schedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> Scheduled {
+        schedule(at: .now() + delay, body)
+    }
+
+    /// Loop-local timer with a non-`Sendable` body: only from the loop's thread. `onShutdown`
+    /// runs instead of `body` if the loop shuts down first (internal users fail their work there).
+    func scheduleLocal(at deadline: Deadline, onShutdown: (() -> Void)? = nil, _ body: @escaping () -> Void)
+        -> Scheduled
+    {
+        assertInEventLoop()
+        let handle = Scheduled(id: nextTimerID.wrappingAdd(1, ordering: .relaxed).oldValue, loop: self)
+        insertTimer(handle, at: deadline, body, onShutdown: onShutdown)
+        return handle
+    }
+
+    private func insertTimer(
+        _ handle: Scheduled, at deadline: Deadline, _ body: @escaping () -> Void, onShutdown: (() -> Void)? = nil
+    ) {
+        assertInEventLoop()
+        guard handle.outcome == .pending else { return }
+        if isClosing {
+            if handle.markCancelled() { onShutdown?() }
+            return
+        }
+        timers.schedule(id: handle.id, at: deadline, LoopTimer(handle: handle, body: body, onShutdown: onShutdown))
+    }
+
+    /// Drops a cancelled timer's entry so its closure is freed now, not at its deadline.
+    func forgetTimer(id: UInt64) {
+        if inEventLoop {
+            _ = timers.cancel(id: id)
+        } else {
+            execute { self.forgetTimerOnLoop(id: id) }
+        }
+    }
+
+    private func forgetTimerOnLoop(id: UInt64) {
+        assertInEventLoop()
+        _ = timers.cancel(id: id)
+    }
+
+    /// The number of live timers (for tests and diagnostics). Only from the loop's thread.
+    var timerCount: Int {
+        assertInEventLoop()
+        return timers.count
+    }
+
+    // MARK: registrations
+
+    /// Registers `fd` for `interest` with `handler`; returns the registration's generation.
+    /// Throws `.loopShutDown` if the loop is closing.
+    @discardableResult
+    func register(fd: Int32, interest: UInt32, handler: any Selectable) throws(ReactorError) -> UInt32 {
+        assertInEventLoop()
+        guard !isClosing else { throw .loopShutDown }
+        precondition(registrations[fd] == nil, "\(name): fd \(fd) is already registered")
+        let generation = takeGeneration()
+        do {
+            try Syscalls.epollControl(epollFD, EPOLL_CTL_ADD, fd, events: interest, data: Self.data(fd, generation))
+        } catch {
+            throw ReactorError(error)
+        }
+        registrations[fd] = Registration(generation: generation, interest: interest, handler: handler)
+        return generation
+    }
+
+    /// Hands a registered `fd` to a new handler (a connected socket passing from its connect
+    /// attempt to its channel), with a new generation so queued events for the old one are dropped.
+    func transfer(fd: Int32, to handler: any Selectable, interest: UInt32) {
+        assertInEventLoop()
+        precondition(registrations[fd] != nil, "\(name): transfer of unregistered fd \(fd)")
+        let generation = takeGeneration()
+        control(EPOLL_CTL_MOD, fd: fd, interest: interest, generation: generation)
+        registrations[fd] = Registration(generation: generation, interest: interest, handler: handler)
+    }
+
+    /// Changes the events `fd` is watched for (no-op if unchanged).
+    func setInterest(fd: Int32, _ interest: UInt32) {
+        assertInEventLoop()
+        guard var registration = registrations[fd] else {
+            preconditionFailure("\(name): setInterest on unregistered fd \(fd)")
+        }
+        guard registration.interest != interest else { return }
+        control(EPOLL_CTL_MOD, fd: fd, interest: interest, generation: registration.generation)
+        registration.interest = interest
+        registrations[fd] = registration
+    }
+
+    /// Stops watching `fd`. The caller closes it afterwards.
+    func deregister(fd: Int32) {
+        assertInEventLoop()
+        precondition(registrations.removeValue(forKey: fd) != nil, "\(name): deregister of unregistered fd \(fd)")
+        control(EPOLL_CTL_DEL, fd: fd, interest: 0, generation: 0)
+    }
+
+    /// The number of registered descriptors (for tests). Only from the loop's thread.
+    var registrationCount: Int {
+        assertInEventLoop()
+        return registrations.count
+    }
+
+    private func takeGeneration() -> UInt32 {
+        let generation = nextGeneration
+        nextGeneration = nextGeneration == .max ? 1 : nextGeneration + 1
+        return generation
+    }
+
+    /// `epoll_ctl` on a descriptor we own: only resource exhaustion can fail, which the loop
+    /// cannot recover from without losing track of the descriptor.
+    private func control(_ operation: Int32, fd: Int32, interest: UInt32, generation: UInt32) {
+        do {
+            try Syscalls.epollControl(epollFD, operation, fd, events: interest, data: Self.data(fd, generation))
+        } catch {
+            preconditionFailure("\(name): epoll_ctl(\(operation)) on fd \(fd): \(error)")
+        }
+    }
+
+    private static func data(_ fd: Int32, _ generation: UInt32) -> UInt64 {
+        UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd))
+    }
+
+    // MARK: flushing
+
+    /// Asks for `channel.flushNow()` at the end of this loop iteration, so that writes made in one
+    /// iteration leave in one gathered `sendmsg`.
+    func flushAtEndOfIteration(_ channel: Channel) {
+        assertInEventLoop()
+        pendingFlushes.append(channel)
+    }
+
+    // MARK: the loop
+
+    /// Runs the loop on the calling thread until shutdown completes, then closes its descriptors.
+    func run() {
+        threadID.store(LoopThread.currentID, ordering: .relaxed)
+        while true {
+            let batch = waitForEvents()
+            dispatch(batch)
+            runDueTimers()
+            runTasks()
+            flushPending()
+            if inbox.withLock({ $0.lifecycle == .shuttingDown }) { break }
+        }
+        closeEverything()
+    }
+
+    /// Begins shutdown from another thread: the loop closes its channels, runs every accepted
+    /// task, cancels its timers, closes its descriptors and returns from `run()`.
+    func initiateShutdown() {
+        let wake = inbox.withLock { inbox -> Bool in
+            guard inbox.lifecycle == .running else { return false }
+            inbox.lifecycle = .shuttingDown
+            return true
+        }
+        if wake { wakeUp() }
+    }
+
+    private func waitForEvents() -> Int {
+        let timeout: Int32
+        if !localTasks.isEmpty || !pendingFlushes.isEmpty {
+            timeout = 0
+        } else if let next = timers.nextDeadline() {
+            let remaining = next.timeRemaining(at: .now()).wholeNanosecondsClamped
+            // Round up so the loop never wakes before the deadline and spins.
+            let milliseconds = remaining / 1_000_000 + (remaining % 1_000_000 == 0 ? 0 : 1)
+            timeout = Int32(clamping: milliseconds)
+        } else {
+            timeout = -1
+        }
+        do {
+            return try Syscalls.epollWait(epollFD, events, timeoutMilliseconds: timeout)
+        } catch {
+            preconditionFailure("\(name): epoll_wait: \(error)")
+        }
+    }
+
+    private func dispatch(_ count: Int) {
+        for index in 0..<count {
+            // SAFETY: epoll_wait filled the first `count` entries of `events`.
+            let event = events[index]
+            if event.data.u64 == Self.wakeData {
+                drainWakeups()
+            } else {
+                deliver(event.events, data: event.data.u64)
+            }
+        }
+    }
+
+    /// Hands one readiness event to its registration's handler, unless it is stale: its
+    /// generation no longer matches because the descriptor was closed (and maybe its number
+    /// reused by a new registration) earlier in the same `epoll_wait` batch.
+    func deliver(_ events: UInt32, data: UInt64) {
+        assertInEventLoop()
+        let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: data))
+        let generation = UInt32(truncatingIfNeeded: data >> 32)
+        guard let registration = registrations[fd], registration.generation == generation else { return }
+        registration.handler.readinessChanged(events)
+    }
+
+    /// The `epoll_data` a registration of `fd` with `generation` carries (for tests).
+    static func eventData(fd: Int32, generation: UInt32) -> UInt64 {
+        data(fd, generation)
+    }
+
+    private func drainWakeups() {
+        do {
+            _ = try Syscalls.eventfdRead(wakeFD)
+        } catch {
+            preconditionFailure("\(name): reading the wake-up eventfd: \(error)")
+        }
+    }
+
+    private func runDueTimers() {
+        let now = Deadline.now()
+        while let timer = timers.popDue(at: now) {
+            if timer.handle.markFired() { timer.body() }
+        }
+    }
+
+    private func runTasks() {
+        let remote = inbox.withLock { inbox -> [@Sendable () -> Void] in
+            inbox.wakeupPending = false
+            defer { inbox.tasks.removeAll(keepingCapacity: true) }
+            return inbox.tasks
+        }
+        for task in remote { task() }
+        // Tasks queued by these tasks wait for the next iteration (with a zero timeout), so a task
+        // that requeues itself cannot starve I/O.
+        let local = localTasks
+        localTasks.removeAll(keepingCapacity: true)
+        for task in local { task() }
+    }
+
+    private func flushPending() {
+        while !pendingFlushes.isEmpty {
+            let channels = pendingFlushes
+            pendingFlushes.removeAll(keepingCapacity: true)
+            for channel in channels { channel.flushNow() }
+        }
+    }
+
+    private func closeEverything() {
+        isClosing = true
+        // Channels and connect attempts fail their users with `.loopShutDown`; they deregister.
+        for registration in registrations.values { registration.handler.loopIsShuttingDown() }
+        // Timers are cancelled; internal ones fail their work (timers set from here on are too).
+        for timer in timers.removeAll() where timer.handle.markCancelled() {
+            timer.onShutdown?()
+        }
+        // Run every task accepted so far (and what those tasks queue), then stop accepting.
+        while true {
+            runTasks()
+            flushPending()
+            let done =
+                localTasks.isEmpty
+                && inbox.withLock { inbox -> Bool in
+                    guard inbox.tasks.isEmpty else { return false }
+                    inbox.lifecycle = .shutDown
+                    return true
+                }
+            if done { break }
+        }
+
+        // Handlers registered by tasks during shutdown were refused (`isClosing`), so this holds.
+        precondition(registrations.isEmpty, "\(name): descriptors still registered after shutdown")
+        try? Syscalls.close(wakeFD)
+        try? Syscalls.close(epollFD)
+    }
+}

@@ -1,0 +1,122 @@
+// Name resolution off the loop threads: getaddrinfo on a small pool of resolver threads.
+//
+// Why getaddrinfo and not a stub resolver: it honours /etc/hosts, nsswitch.conf and the system's
+// RFC 6724 address ordering exactly as every other program on the machine does; a daemon's
+// operators expect that. Its only flaw, blocking, is contained by running it on these threads.
+import Synchronization
+
+/// Resolves host names to socket addresses without blocking an event loop.
+///
+/// Numeric hosts (`127.0.0.1`, `::1`, `[::1]`) are parsed in place and never reach a resolver
+/// thread. Names go to one of `threadCount` threads that call `getaddrinfo` (so /etc/hosts is
+/// honoured); the result is delivered on the requesting loop.
+public final class Resolver: Sendable {
+    /// Looks a name up, blocking. The system's `getaddrinfo` unless a test injects another.
+    typealias Lookup = @Sendable (_ host: String, _ port: UInt16) -> Result<[SocketAddress], ReactorError>
+
+    private struct Job: Sendable {
+        let host: String
+        let port: UInt16
+        let loop: EventLoop
+        let completion: @Sendable (Result<[SocketAddress], ReactorError>) -> Void
+    }
+
+    private struct Queue {
+        var jobs: [Job] = []
+        var stopping = false
+    }
+
+    private let lookup: Lookup
+    private let queue = Locked(Queue())
+    /// A blocking eventfd in semaphore mode: one unit per queued job (or per thread at shutdown).
+    private let semaphoreFD: Int32
+    private let threads: Locked<[LoopThread]>
+
+    /// A resolver with `threadCount` threads calling `getaddrinfo`.
+    convenience init(threadCount: Int) {
+        self.init(threadCount: threadCount, lookup: Syscalls.getaddrinfo)
+    }
+
+    /// A resolver whose threads call `lookup` (tests inject slow or scripted lookups).
+    init(threadCount: Int, lookup: @escaping Lookup) {
+        precondition(threadCount >= 1, "Resolver needs at least one thread")
+        self.lookup = lookup
+        do {
+            semaphoreFD = try Syscalls.eventfd(semaphore: true, blocking: true)
+        } catch {
+            preconditionFailure("Resolver: cannot create its eventfd: \(error)")
+        }
+        threads = Locked([])
+        let started = (0..<threadCount).map { index in
+            LoopThread(name: "wick-resolve-\(index)") { [self] in work() }
+        }
+        threads.withLock { $0 = started }
+    }
+
+    /// Resolves `host` for a stream connection to `port` and calls `completion` on `loop` with
+    /// the addresses in the system's preferred order, or `ReactorError.unknownHost` /
+    /// `.resolutionFailed`. If `loop` has shut down by then, the result is dropped.
+    public func resolve(
+        host: String, port: UInt16, on loop: EventLoop,
+        _ completion: @escaping @Sendable (Result<[SocketAddress], ReactorError>) -> Void
+    ) {
+        if let address = SocketAddress(numericHost: host, port: port) {
+            loop.execute { completion(.success([address])) }
+            return
+        }
+        let accepted = queue.withLock { queue -> Bool in
+            guard !queue.stopping else { return false }
+            queue.jobs.append(Job(host: host, port: port, loop: loop, completion: completion))
+            return true
+        }
+        guard accepted else {
+            loop.execute { completion(.failure(.loopShutDown)) }
+            return
+        }
+        post(1)
+    }
+
+    /// Stops the threads after the lookups they are running; queued lookups are dropped.
+    func shutdown() {
+        let threads = queue.withLock { queue -> [LoopThread] in
+            guard !queue.stopping else { return [] }
+            queue.stopping = true
+            queue.jobs.removeAll()
+            return self.threads.withLock { threads in
+                defer { threads.removeAll() }
+                return threads
+            }
+        }
+        guard !threads.isEmpty else { return }
+        post(UInt64(threads.count))
+        for thread in threads { thread.join() }
+        try? Syscalls.close(semaphoreFD)
+    }
+
+    private func post(_ count: UInt64) {
+        do {
+            _ = try Syscalls.eventfdWrite(semaphoreFD, count)
+        } catch {
+            preconditionFailure("Resolver: cannot post to its eventfd: \(error)")
+        }
+    }
+
+    private func work() {
+        while true {
+            do {
+                _ = try Syscalls.eventfdRead(semaphoreFD)
+            } catch {
+                preconditionFailure("Resolver: waiting on its eventfd: \(error)")
+            }
+            let next = queue.withLock { queue -> Job? in
+                queue.stopping || queue.jobs.isEmpty ? nil : queue.jobs.removeFirst()
+            }
+            guard let job = next else {
+                if queue.withLock({ $0.stopping }) { return }
+                continue
+            }
+            let result = lookup(job.host, job.port)
+            job.loop.execute { job.completion(result) }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// WickReactor's tests arrive with the reactor issue.

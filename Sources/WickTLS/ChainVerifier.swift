@@ -29,7 +29,9 @@ struct ChainVerification {
 /// returns; the collector passed to the callback through app data lives on its stack frame.
 enum ChainVerifier {
     /// Verifies `presented` (leaf first) against `store`.
-    static func verify(presented: [Certificate], store: TrustStore, policy: ChainVerificationPolicy) -> ChainVerification {
+    static func verify(presented: [Certificate], store: TrustStore, policy: ChainVerificationPolicy)
+        -> ChainVerification
+    {
         let first = verifyOnce(presented: presented, store: store.pointer, policy: policy)
         guard !first.issues.isEmpty, !policy.additionalAnchors.isEmpty,
             let anchors = try? TrustStore(roots: .certificates(policy.additionalAnchors))
@@ -47,7 +49,8 @@ enum ChainVerifier {
         -> ChainVerification
     {
         guard let leafCertificate = presented.first else {
-            return ChainVerification(verifiedChain: [], issues: [.other(subject: "(none)", code: 0, message: "no leaf")])
+            return ChainVerification(
+                verifiedChain: [], issues: [.other(subject: "(none)", code: 0, message: "no leaf")])
         }
         let leaf = leafCertificate.x509.pointer
         guard let untrusted = cwick_sk_X509_new_null(), let context = X509_STORE_CTX_new() else {
@@ -107,8 +110,9 @@ enum ChainVerifier {
         }
         var issues: [TrustIssue] = []
         for failure in collector.failures {
-            let issue = issue(code: failure.code, depth: failure.depth, certificate: failure.certificate ?? leafCertificate,
-                              host: policy.host, presentedCount: presented.count)
+            let issue = issue(
+                code: failure.code, depth: failure.depth, certificate: failure.certificate ?? leafCertificate,
+                host: policy.host, presentedCount: presented.count)
             if !issues.contains(issue) { issues.append(issue) }
         }
         return ChainVerification(verifiedChain: chain, issues: issues)
@@ -120,7 +124,8 @@ enum ChainVerifier {
         // SAFETY: app data is the Collector kept alive by `verifyOnce` (see the invariant).
         let collector = Unmanaged<Collector>.fromOpaque(data).takeUnretainedValue()
         let certificate = X509_STORE_CTX_get_current_cert(context).map(X509Parsing.certificate(from:))
-        collector.failures.append((X509_STORE_CTX_get_error(context), X509_STORE_CTX_get_error_depth(context), certificate))
+        collector.failures.append(
+            (X509_STORE_CTX_get_error(context), X509_STORE_CTX_get_error_depth(context), certificate))
         return 1
     }
 
@@ -158,7 +163,8 @@ enum ChainVerifier {
             X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
             // The leaf's issuer missing: the server sent no intermediate. Further up: the chain
             // runs into a CA nobody trusts.
-            return depth == 0 && presentedCount == 1 ? .missingIntermediate(issuer: certificate.issuer)
+            return depth == 0 && presentedCount == 1
+                ? .missingIntermediate(issuer: certificate.issuer)
                 : .untrustedRoot(subject: certificate.issuer)
         case X509_V_ERR_CERT_REVOKED:
             return .revoked(subject: subject, reason: "listed in the CRL")
@@ -166,7 +172,8 @@ enum ChainVerifier {
             X509_V_ERR_CRL_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CRL_SIGNATURE:
             return .revocationStatusUnknown(subject: subject, detail: errorString(code))
         case X509_V_ERR_EE_KEY_TOO_SMALL, X509_V_ERR_CA_KEY_TOO_SMALL:
-            return .weakKey(subject: subject, algorithm: certificate.publicKeyAlgorithm, bits: certificate.publicKeyBits)
+            return .weakKey(
+                subject: subject, algorithm: certificate.publicKeyAlgorithm, bits: certificate.publicKeyBits)
         case X509_V_ERR_CA_MD_TOO_WEAK:
             return .weakSignature(subject: subject, algorithm: certificate.signatureAlgorithm)
         case X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE:

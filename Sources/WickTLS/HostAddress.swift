@@ -1,6 +1,6 @@
 // Telling IP literals from host names (SNI is never sent for an IP literal, RFC 6066 §3).
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Classifies the host part of a URL.

@@ -22,7 +22,8 @@ enum OCSPBridge {
         guard let request = OCSP_REQUEST_new() else { return nil }
         defer { OCSP_REQUEST_free(request) }
         // SAFETY: add0 hands the id to the request, freed with it.
-        guard let id = OCSP_cert_to_id(nil, leaf.x509.pointer, issuer.x509.pointer), OCSP_request_add0_id(request, id) != nil
+        guard let id = OCSP_cert_to_id(nil, leaf.x509.pointer, issuer.x509.pointer),
+            OCSP_request_add0_id(request, id) != nil
         else {
             ERR_clear_error()
             return nil
@@ -60,7 +61,9 @@ enum OCSPBridge {
         guard status == OCSP_RESPONSE_STATUS_SUCCESSFUL else {
             return .unknown("the OCSP responder answered \(String(cString: OCSP_response_status_str(Int(status))))")
         }
-        guard let basic = OCSP_response_get1_basic(parsed) else { return .unknown("the OCSP response has no basic response") }
+        guard let basic = OCSP_response_get1_basic(parsed) else {
+            return .unknown("the OCSP response has no basic response")
+        }
         defer { OCSP_BASICRESP_free(basic) }
         guard let certificates = cwick_sk_X509_new_null() else { return .unknown("out of memory") }
         defer { cwick_sk_X509_pop_free(certificates) }
@@ -70,7 +73,9 @@ enum OCSPBridge {
         guard OCSP_basic_verify(basic, certificates, store.pointer, 0) == 1 else {
             return .unknown("the OCSP response's signature does not verify: \(OpenSSLErrorQueue.drain())")
         }
-        guard let id = OCSP_cert_to_id(nil, leaf.x509.pointer, issuer.x509.pointer) else { return .unknown("cannot make the OCSP id") }
+        guard let id = OCSP_cert_to_id(nil, leaf.x509.pointer, issuer.x509.pointer) else {
+            return .unknown("cannot make the OCSP id")
+        }
         defer { OCSP_CERTID_free(id) }
         var certificateStatus: Int32 = -1
         var reason: Int32 = -1

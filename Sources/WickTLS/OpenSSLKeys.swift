@@ -22,8 +22,9 @@ enum OpenSSLKeys {
         defer { EVP_PKEY_free(key) }
         guard X509_check_private_key(certificate.x509.pointer, key) == 1 else {
             let detail = OpenSSLErrorQueue.drain()
-            throw .invalidPrivateKey(reason: "the key does not match the certificate \(certificate.subject)"
-                + (detail.isEmpty ? "" : " (\(detail))"))
+            throw .invalidPrivateKey(
+                reason: "the key does not match the certificate \(certificate.subject)"
+                    + (detail.isEmpty ? "" : " (\(detail))"))
         }
     }
 

@@ -67,7 +67,8 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
         methods.removeAll { $0 == .crl ? !options.contains(.crl) : !options.contains(.ocsp) }
         var details: [String] = []
         for method in methods {
-            let outcome = method == .ocsp
+            let outcome =
+                method == .ocsp
                 ? checkOCSP(trust, leaf: leaf, issuer: issuer, chain: chain, now: now)
                 : checkCRL(trust, leaf: leaf, now: now)
             switch outcome {
@@ -75,7 +76,8 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
                 return
             case .revoked(let reason, _):
                 throw ServerTrustError(
-                    host: host, evaluator: Self.name, reason: .untrusted([.revoked(subject: leaf.subject, reason: reason)]))
+                    host: host, evaluator: Self.name,
+                    reason: .untrusted([.revoked(subject: leaf.subject, reason: reason)]))
             case .unknown(let detail):
                 details.append(detail)
             }
@@ -88,7 +90,9 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
         }
     }
 
-    private func checkOCSP(_ trust: ServerTrust, leaf: Certificate, issuer: Certificate?, chain: [Certificate], now: Date)
+    private func checkOCSP(
+        _ trust: ServerTrust, leaf: Certificate, issuer: Certificate?, chain: [Certificate], now: Date
+    )
         -> RevocationOutcome
     {
         guard let issuer else { return .unknown("OCSP: the issuer of \(leaf.subject) is unknown") }
@@ -107,16 +111,20 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
             return .unknown("OCSP: cannot build the request")
         }
         let key = "ocsp \(url) " + Base64.encode(X509Parsing.sha256(request))
-        let answer = fetch(trust, RevocationRequest(kind: .ocsp, url: url, body: request), key: key, now: now) { bytes in
+        let answer = fetch(trust, RevocationRequest(kind: .ocsp, url: url, body: request), key: key, now: now) {
+            bytes in
             OCSPBridge.check(
-                response: bytes, leaf: leaf, issuer: issuer, intermediates: intermediates, store: trust.trustStore, now: now)
+                response: bytes, leaf: leaf, issuer: issuer, intermediates: intermediates, store: trust.trustStore,
+                now: now)
         }
         if case .unknown(let detail) = answer { return .unknown((details + [detail]).joined(separator: "; ")) }
         return answer
     }
 
     private func checkCRL(_ trust: ServerTrust, leaf: Certificate, now: Date) -> RevocationOutcome {
-        guard let url = leaf.crlDistributionPoints.first else { return .unknown("CRL: the certificate names no distribution point") }
+        guard let url = leaf.crlDistributionPoints.first else {
+            return .unknown("CRL: the certificate names no distribution point")
+        }
         return fetch(trust, RevocationRequest(kind: .crl, url: url, body: nil), key: "crl \(url)", now: now) { bytes in
             let verification = ChainVerifier.verify(
                 presented: trust.presentedChain, store: trust.trustStore,

@@ -39,11 +39,13 @@ public final class TLSContext: @unchecked Sendable {
         self.revocationFetcher = revocationFetcher
         self.revocationCache = RevocationCache()
         self.configuration = configuration
-        self.sessionCache = configuration.resumesSessions
+        self.sessionCache =
+            configuration.resumesSessions
             ? TLSSessionCache(capacity: configuration.sessionCacheCapacity) : nil
         // From here `deinit` frees the SSL_CTX on every path, a throwing one included.
-        try OpenSSLContextSetup.versions(context, minimum: configuration.minimumVersion,
-                                         maximum: configuration.maximumVersion)
+        try OpenSSLContextSetup.versions(
+            context, minimum: configuration.minimumVersion,
+            maximum: configuration.maximumVersion)
         try OpenSSLContextSetup.ciphers(context, list: configuration.cipherList, suites: configuration.cipherSuites)
         SSL_CTX_set_security_level(context, OpenSSLContextSetup.securityLevel)
         _ = SSL_CTX_set_options(context, cwick_SSL_OP_client_defaults())
@@ -51,14 +53,18 @@ public final class TLSContext: @unchecked Sendable {
         // Trust is decided after the handshake by the evaluators (ServerTrust), on the chain the
         // server presented; OpenSSL must not abort the handshake on its own.
         SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
-        try OpenSSLContextSetup.trustStore(context, roots: configuration.trustRoots,
-                                           additional: configuration.additionalTrustRoots)
+        try OpenSSLContextSetup.trustStore(
+            context, roots: configuration.trustRoots,
+            additional: configuration.additionalTrustRoots)
         if !configuration.applicationProtocols.isEmpty {
             let wire = configuration.alpnWireFormat
             // SAFETY: OpenSSL copies the protocol list.
-            let failed = wire.withUnsafeBufferPointer { SSL_CTX_set_alpn_protos(context, $0.baseAddress, UInt32($0.count)) }
+            let failed = wire.withUnsafeBufferPointer {
+                SSL_CTX_set_alpn_protos(context, $0.baseAddress, UInt32($0.count))
+            }
             guard failed == 0 else {
-                throw .invalidConfiguration("ALPN protocols \(configuration.applicationProtocols): \(OpenSSLErrorQueue.drain())")
+                throw .invalidConfiguration(
+                    "ALPN protocols \(configuration.applicationProtocols): \(OpenSSLErrorQueue.drain())")
             }
         }
         if let identity = configuration.clientIdentity {

@@ -25,7 +25,8 @@ extension TLSEngine {
         do {
             try evaluator.evaluate(trust, forHost: trust.host)
         } catch {
-            let trustError = error as? ServerTrustError
+            let trustError =
+                error as? ServerTrustError
                 ?? ServerTrustError(host: trust.host, evaluator: "\(type(of: evaluator))", reason: .custom("\(error)"))
             trustRefused(.serverTrustFailed(trustError))
             throw .serverTrustFailed(trustError)

@@ -297,7 +297,8 @@ public final class TLSEngine {
         // SAFETY: SSL_write_ex reads `count` bytes of our buffer during the call.
         let result = bytes.withUnsafeBytes { SSL_write_ex(ssl, $0.baseAddress, $0.count, &written) }
         guard result == 1 else { throw fail(SSL_get_error(ssl, result), duringHandshake: false) }
-        precondition(written == bytes.count, "SSL_write_ex wrote \(written) of \(bytes.count) bytes without partial mode")
+        precondition(
+            written == bytes.count, "SSL_write_ex wrote \(written) of \(bytes.count) bytes without partial mode")
     }
 
     /// Decrypts buffered records, appending up to `maximumCount` plaintext bytes to `buffer`.
@@ -350,7 +351,8 @@ public final class TLSEngine {
     private func fail(_ code: Int32, duringHandshake: Bool) -> TLSError {
         let (library, reason, text) = OpenSSLErrorQueue.drainFirstReason()
         let error: TLSError
-        let unexpectedEOF = (code == SSL_ERROR_SSL && library == ERR_LIB_SSL && reason == SSL_R_UNEXPECTED_EOF_WHILE_READING)
+        let unexpectedEOF =
+            (code == SSL_ERROR_SSL && library == ERR_LIB_SSL && reason == SSL_R_UNEXPECTED_EOF_WHILE_READING)
             || (code == SSL_ERROR_SYSCALL && buffers.endOfStream)
         switch (unexpectedEOF, duringHandshake) {
         case (true, true): error = .handshakeFailed("the peer closed the connection during the handshake")

@@ -2,7 +2,7 @@
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A sink for TLS secrets in the NSS key log format (one `CLIENT_RANDOM ...` or

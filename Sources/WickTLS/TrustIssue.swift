@@ -44,7 +44,8 @@ public enum TrustIssue: Sendable, Hashable, CustomStringConvertible {
         case .missingIntermediate(let issuer):
             "no trusted certificate for the issuer \(issuer): the server did not send its intermediate, or the CA is unknown"
         case .revoked(let subject, let reason): "\(subject) is revoked (\(reason))"
-        case .revocationStatusUnknown(let subject, let detail): "the revocation status of \(subject) is unknown: \(detail)"
+        case .revocationStatusUnknown(let subject, let detail):
+            "the revocation status of \(subject) is unknown: \(detail)"
         case .weakKey(let subject, let algorithm, let bits): "\(subject) has a weak \(algorithm) key of \(bits) bits"
         case .weakSignature(let subject, let algorithm): "\(subject) has a weak signature (\(algorithm))"
         case .invalidSignature(let subject): "the signature on \(subject) does not verify"

@@ -3,7 +3,7 @@ internal import CWickOpenSSL
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Conversions between `Certificate` values and OpenSSL's `X509` objects.

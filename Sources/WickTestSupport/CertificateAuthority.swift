@@ -89,8 +89,10 @@ public final class CertificateAuthority: Sendable {
         let request = directory.appendingPathComponent("\(name).csr")
         try runCommand(
             "/usr/bin/openssl",
-            ["req", "-new", "-nodes", "-keyout", identity.privateKey.path, "-out", request.path,
-             "-subj", "/CN=\(dnsNames.first ?? ipAddresses.first ?? name)"] + Self.keyArguments(key))
+            [
+                "req", "-new", "-nodes", "-keyout", identity.privateKey.path, "-out", request.path,
+                "-subj", "/CN=\(dnsNames.first ?? ipAddresses.first ?? name)",
+            ] + Self.keyArguments(key))
         let sans = dnsNames.map { "DNS:\($0)" } + ipAddresses.map { "IP:\($0)" }
         var extensions = [
             "basicConstraints=critical,CA:FALSE",
@@ -129,9 +131,11 @@ public final class CertificateAuthority: Sendable {
         let sans = dnsNames.map { "DNS:\($0)" }.joined(separator: ",")
         try runCommand(
             "/usr/bin/openssl",
-            ["req", "-x509", "-nodes", "-keyout", identity.privateKey.path, "-out", identity.certificate.path,
-             "-days", "30", "-subj", "/CN=\(dnsNames.first ?? name)",
-             "-addext", "subjectAltName=\(sans)", "-addext", "basicConstraints=critical,CA:FALSE"]
+            [
+                "req", "-x509", "-nodes", "-keyout", identity.privateKey.path, "-out", identity.certificate.path,
+                "-days", "30", "-subj", "/CN=\(dnsNames.first ?? name)",
+                "-addext", "subjectAltName=\(sans)", "-addext", "basicConstraints=critical,CA:FALSE",
+            ]
                 + Self.keyArguments(.p256))
         return identity
     }
@@ -141,9 +145,11 @@ public final class CertificateAuthority: Sendable {
     public func revoke(_ leaf: TestPKI.Identity, reason: String = "keyCompromise") throws {
         try runCommand(
             "/usr/bin/openssl",
-            ["ca", "-batch", "-config", config.path, "-cert", pki.intermediate.certificate.path,
-             "-keyfile", pki.intermediate.privateKey.path, "-revoke", leaf.certificate.path,
-             "-crl_reason", reason])
+            [
+                "ca", "-batch", "-config", config.path, "-cert", pki.intermediate.certificate.path,
+                "-keyfile", pki.intermediate.privateKey.path, "-revoke", leaf.certificate.path,
+                "-crl_reason", reason,
+            ])
     }
 
     /// A DER CRL of the intermediate listing every revocation so far, valid for `days`.
@@ -154,8 +160,10 @@ public final class CertificateAuthority: Sendable {
         defer { try? FileManager.default.removeItem(at: der) }
         try runCommand(
             "/usr/bin/openssl",
-            ["ca", "-batch", "-gencrl", "-config", config.path, "-cert", pki.intermediate.certificate.path,
-             "-keyfile", pki.intermediate.privateKey.path, "-crldays", String(days), "-out", pem.path])
+            [
+                "ca", "-batch", "-gencrl", "-config", config.path, "-cert", pki.intermediate.certificate.path,
+                "-keyfile", pki.intermediate.privateKey.path, "-crldays", String(days), "-out", pem.path,
+            ])
         try runCommand("/usr/bin/openssl", ["crl", "-in", pem.path, "-outform", "DER", "-out", der.path])
         return try Data(contentsOf: der)
     }
@@ -176,22 +184,27 @@ public final class CertificateAuthority: Sendable {
         try request.write(to: requestFile)
         try runCommand(
             "/usr/bin/openssl",
-            ["ocsp", "-index", index.path, "-CA", pki.intermediate.certificate.path,
-             "-rsigner", signer.certificate.path, "-rkey", signer.privateKey.path,
-             "-reqin", requestFile.path, "-respout", responseFile.path, "-ndays", String(days)])
+            [
+                "ocsp", "-index", index.path, "-CA", pki.intermediate.certificate.path,
+                "-rsigner", signer.certificate.path, "-rkey", signer.privateKey.path,
+                "-reqin", requestFile.path, "-respout", responseFile.path, "-ndays", String(days),
+            ])
         return try Data(contentsOf: responseFile)
     }
 
     /// The DER OCSP response for `leaf`, as a server would staple it (forged when `signer` is
     /// not the intermediate).
     /// - Throws: `TestSupportError.commandFailed` if openssl fails.
-    public func ocspResponse(for leaf: TestPKI.Identity, days: Int = 1, signer: TestPKI.Identity? = nil) throws -> Data {
+    public func ocspResponse(for leaf: TestPKI.Identity, days: Int = 1, signer: TestPKI.Identity? = nil) throws -> Data
+    {
         let requestFile = directory.appendingPathComponent("ocsp-\(UUID().uuidString).req")
         defer { try? FileManager.default.removeItem(at: requestFile) }
         try runCommand(
             "/usr/bin/openssl",
-            ["ocsp", "-issuer", pki.intermediate.certificate.path, "-cert", leaf.certificate.path,
-             "-no_nonce", "-reqout", requestFile.path])
+            [
+                "ocsp", "-issuer", pki.intermediate.certificate.path, "-cert", leaf.certificate.path,
+                "-no_nonce", "-reqout", requestFile.path,
+            ])
         return try ocspResponse(toRequest: try Data(contentsOf: requestFile), days: days, signer: signer)
     }
 

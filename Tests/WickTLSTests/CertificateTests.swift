@@ -40,8 +40,11 @@ import WickTestSupport
         let leaf = try fixture.certificate(fixture.valid)
         let fingerprint = try runCommand(
             "/usr/bin/openssl", ["x509", "-in", fixture.valid.certificate.path, "-noout", "-fingerprint", "-sha256"])
-        #expect(fingerprint.trimmingCharacters(in: .whitespacesAndNewlines) == "sha256 Fingerprint=" + leaf.sha256FingerprintHex)
-        let pinCommand = "openssl x509 -in '\(fixture.valid.certificate.path)' -noout -pubkey"
+        #expect(
+            fingerprint.trimmingCharacters(in: .whitespacesAndNewlines) == "sha256 Fingerprint="
+                + leaf.sha256FingerprintHex)
+        let pinCommand =
+            "openssl x509 -in '\(fixture.valid.certificate.path)' -noout -pubkey"
             + " | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64"
         let pin = try runCommand("/bin/sh", ["-c", pinCommand])
         #expect(leaf.publicKey.pin == "sha256//" + pin.trimmingCharacters(in: .whitespacesAndNewlines))

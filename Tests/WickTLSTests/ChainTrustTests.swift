@@ -30,10 +30,13 @@ import WickTestSupport
         var expected: Expected
         var testDescription: String { "\(name) as \(host) → \(expected)" }
 
-        static func leaf(_ identity: @escaping @Sendable (TLSFixture) -> TestPKI.Identity, host: String = "localhost",
-                         _ expected: Expected, name: String) -> Case {
-            Case(name: name, chain: { try $0.chain(identity($0)) }, key: { try $0.key(identity($0)) },
-                 host: host, expected: expected)
+        static func leaf(
+            _ identity: @escaping @Sendable (TLSFixture) -> TestPKI.Identity, host: String = "localhost",
+            _ expected: Expected, name: String
+        ) -> Case {
+            Case(
+                name: name, chain: { try $0.chain(identity($0)) }, key: { try $0.key(identity($0)) },
+                host: host, expected: expected)
         }
     }
 
@@ -51,12 +54,16 @@ import WickTestSupport
         .leaf(\.wildcard, host: "wick.test", .hostMismatch, name: "wildcard does not match the bare domain"),
         .leaf(\.rsa1024, .weakKey, name: "RSA-1024 leaf"),
         .leaf(\.sha1, .weakSignature, name: "SHA-1 signature"),
-        Case(name: "self-signed", chain: { [try $0.certificate($0.selfSigned)] }, key: { try $0.key($0.selfSigned) },
-             host: "localhost", expected: .selfSigned),
-        Case(name: "unknown root", chain: { f in [try f.certificate(f.stranger.server), try f.certificate(f.stranger.intermediate)] },
-             key: { try $0.key($0.stranger.server) }, host: "localhost", expected: .untrustedRoot),
-        Case(name: "intermediate not sent", chain: { [try $0.certificate($0.valid)] }, key: { try $0.key($0.valid) },
-             host: "localhost", expected: .missingIntermediate),
+        Case(
+            name: "self-signed", chain: { [try $0.certificate($0.selfSigned)] }, key: { try $0.key($0.selfSigned) },
+            host: "localhost", expected: .selfSigned),
+        Case(
+            name: "unknown root",
+            chain: { f in [try f.certificate(f.stranger.server), try f.certificate(f.stranger.intermediate)] },
+            key: { try $0.key($0.stranger.server) }, host: "localhost", expected: .untrustedRoot),
+        Case(
+            name: "intermediate not sent", chain: { [try $0.certificate($0.valid)] }, key: { try $0.key($0.valid) },
+            host: "localhost", expected: .missingIntermediate),
     ]
 
     static let client: Result<TLSContext, any Error> = Result {
@@ -68,7 +75,8 @@ import WickTestSupport
     @Test(arguments: cases)
     func defaultEvaluationOfAPresentedChain(_ testCase: Case) throws {
         let fixture = try TLSFixture.get()
-        let server = try TLSServerContext(certificateChain: try testCase.chain(fixture), privateKeyPEM: try testCase.key(fixture))
+        let server = try TLSServerContext(
+            certificateChain: try testCase.chain(fixture), privateKeyPEM: try testCase.key(fixture))
         let pair = try InMemoryTLS(clientContext: try Self.client.get(), serverContext: server, host: testCase.host)
         try pair.handshake()
         if case .trusted = testCase.expected {
@@ -85,7 +93,9 @@ import WickTestSupport
         #expect(trustError.host == HostAddressForm.unbracketed(testCase.host))
         #expect(trustError.evaluator == "DefaultTrustEvaluator")
         #expect(trustError.issues.first.map(testCase.expected.matches) == true, "issues: \(trustError.issues)")
-        #expect(trustError.description.contains(trustError.host) && trustError.description.contains("DefaultTrustEvaluator"))
+        #expect(
+            trustError.description.contains(trustError.host) && trustError.description.contains("DefaultTrustEvaluator")
+        )
         // The connection is dead: the same error again, and close_notify went to the server.
         var bytes: [UInt8] = []
         #expect(throws: error) { try pair.client.read(into: &bytes) }
@@ -94,18 +104,24 @@ import WickTestSupport
 
     @Test func theVerifiedChainRunsFromLeafToRoot() throws {
         let fixture = try TLSFixture.get()
-        let trust = ServerTrust(host: "localhost", presentedChain: try fixture.chain(fixture.valid), trustStore: try fixture.trustStore())
+        let trust = ServerTrust(
+            host: "localhost", presentedChain: try fixture.chain(fixture.valid), trustStore: try fixture.trustStore())
         let evaluation = trust.verifyChain(host: "localhost")
         #expect(evaluation.isTrusted)
-        #expect(evaluation.verifiedChain.map(\.subject) == ["CN=localhost", "CN=Wick Test Intermediate CA", "CN=Wick Test Root CA"])
+        #expect(
+            evaluation.verifiedChain.map(\.subject) == [
+                "CN=localhost", "CN=Wick Test Intermediate CA", "CN=Wick Test Root CA",
+            ])
     }
 
     @Test func validityIsJudgedAtTheVerifyDate() throws {
         let fixture = try TLSFixture.get()
         let store = try fixture.trustStore()
         func issues(_ identity: TestPKI.Identity, at date: Date) throws -> [TrustIssue] {
-            ServerTrust(host: "localhost", presentedChain: try fixture.chain(identity), trustStore: store, verifyDate: date)
-                .verifyChain(host: "localhost").issues
+            ServerTrust(
+                host: "localhost", presentedChain: try fixture.chain(identity), trustStore: store, verifyDate: date
+            )
+            .verifyChain(host: "localhost").issues
         }
         let day: TimeInterval = 86_400
         #expect(try issues(fixture.notYetValid, at: Date() + 45 * day) == [])
@@ -115,7 +131,9 @@ import WickTestSupport
 
     @Test func everyIssueIsReportedNotOnlyTheFirst() throws {
         let fixture = try TLSFixture.get()
-        let trust = ServerTrust(host: "example.com", presentedChain: try fixture.chain(fixture.expired), trustStore: try fixture.trustStore())
+        let trust = ServerTrust(
+            host: "example.com", presentedChain: try fixture.chain(fixture.expired),
+            trustStore: try fixture.trustStore())
         let issues = trust.verifyChain(host: "example.com").issues
         #expect(issues.contains { Expected.expired.matches($0) })
         #expect(issues.contains { Expected.hostMismatch.matches($0) })
@@ -123,7 +141,8 @@ import WickTestSupport
 
     @Test func withoutHostValidationAnyNameIsAccepted() throws {
         let fixture = try TLSFixture.get()
-        let trust = ServerTrust(host: "example.com", presentedChain: try fixture.chain(fixture.valid), trustStore: try fixture.trustStore())
+        let trust = ServerTrust(
+            host: "example.com", presentedChain: try fixture.chain(fixture.valid), trustStore: try fixture.trustStore())
         try DefaultTrustEvaluator(validateHost: false).evaluate(trust, forHost: "example.com")
         #expect(throws: ServerTrustError.self) { try DefaultTrustEvaluator().evaluate(trust, forHost: "example.com") }
     }
@@ -131,7 +150,10 @@ import WickTestSupport
     @Test func anEmptyChainIsNoCertificatesFound() throws {
         let fixture = try TLSFixture.get()
         let trust = ServerTrust(host: "localhost", presentedChain: [], trustStore: try fixture.trustStore())
-        #expect(throws: ServerTrustError(host: "localhost", evaluator: "DefaultTrustEvaluator", reason: .noCertificatesFound)) {
+        #expect(
+            throws: ServerTrustError(
+                host: "localhost", evaluator: "DefaultTrustEvaluator", reason: .noCertificatesFound)
+        ) {
             try DefaultTrustEvaluator().evaluate(trust, forHost: "localhost")
         }
     }

@@ -36,7 +36,8 @@ import WickTestSupport
         let fixture = try TLSFixture.get()
         let chain = try fixture.chain(fixture.expired)
         let error = try #require(throws: ServerTrustError.self) {
-            try PinnedCertificatesTrustEvaluator(certificates: [chain[0]]).evaluate(try Self.trust(chain), forHost: "localhost")
+            try PinnedCertificatesTrustEvaluator(certificates: [chain[0]]).evaluate(
+                try Self.trust(chain), forHost: "localhost")
         }
         #expect(error.issues.contains { if case .expired = $0 { true } else { false } })
     }
@@ -70,7 +71,8 @@ import WickTestSupport
         let chain = try fixture.chain(fixture.valid)
         let trust = try Self.trust(chain)
         try PublicKeysTrustEvaluator(keys: [chain[0].publicKey]).evaluate(trust, forHost: "localhost")
-        try PublicKeysTrustEvaluator(keys: [try PublicKey(pin: chain[1].publicKey.pin)]).evaluate(trust, forHost: "localhost")
+        try PublicKeysTrustEvaluator(keys: [try PublicKey(pin: chain[1].publicKey.pin)]).evaluate(
+            trust, forHost: "localhost")
         let wrong = try fixture.certificate(fixture.client).publicKey
         let error = try #require(throws: ServerTrustError.self) {
             try PublicKeysTrustEvaluator(keys: [wrong]).evaluate(trust, forHost: "localhost")
@@ -82,10 +84,16 @@ import WickTestSupport
     @Test func emptyPinSetsAreRefused() throws {
         let fixture = try TLSFixture.get()
         let trust = try Self.trust(try fixture.chain(fixture.valid))
-        #expect(throws: ServerTrustError(host: "localhost", evaluator: "PinnedCertificatesTrustEvaluator", reason: .noCertificatesFound)) {
+        #expect(
+            throws: ServerTrustError(
+                host: "localhost", evaluator: "PinnedCertificatesTrustEvaluator", reason: .noCertificatesFound)
+        ) {
             try PinnedCertificatesTrustEvaluator(certificates: []).evaluate(trust, forHost: "localhost")
         }
-        #expect(throws: ServerTrustError(host: "localhost", evaluator: "PublicKeysTrustEvaluator", reason: .noPublicKeysFound)) {
+        #expect(
+            throws: ServerTrustError(
+                host: "localhost", evaluator: "PublicKeysTrustEvaluator", reason: .noPublicKeysFound)
+        ) {
             try PublicKeysTrustEvaluator(keys: []).evaluate(trust, forHost: "localhost")
         }
     }
@@ -94,8 +102,10 @@ import WickTestSupport
         let fixture = try TLSFixture.get()
         let chain = try fixture.chain(fixture.valid)
         let trust = try Self.trust(chain)
-        try CompositeTrustEvaluator(evaluators: [DefaultTrustEvaluator(), PublicKeysTrustEvaluator(keys: [chain[0].publicKey])])
-            .evaluate(trust, forHost: "localhost")
+        try CompositeTrustEvaluator(evaluators: [
+            DefaultTrustEvaluator(), PublicKeysTrustEvaluator(keys: [chain[0].publicKey]),
+        ])
+        .evaluate(trust, forHost: "localhost")
         let wrong = try fixture.certificate(fixture.client)
         let error = try #require(throws: ServerTrustError.self) {
             try CompositeTrustEvaluator(evaluators: [
@@ -108,14 +118,18 @@ import WickTestSupport
 
     @Test func theDisabledEvaluatorAcceptsAnything() throws {
         let fixture = try TLSFixture.get()
-        try DisabledTrustEvaluator().evaluate(try Self.trust(try fixture.chain(fixture.expired), host: "x"), forHost: "x")
+        try DisabledTrustEvaluator().evaluate(
+            try Self.trust(try fixture.chain(fixture.expired), host: "x"), forHost: "x")
         try DisabledTrustEvaluator().evaluate(try Self.trust([]), forHost: "x")
     }
 
     @Test func theManagerLooksHostsUpExactly() throws {
         let manager = ServerTrustManager(evaluators: ["api.example.com": DisabledTrustEvaluator()])
         #expect(try manager.serverTrustEvaluator(forHost: "api.example.com") is DisabledTrustEvaluator)
-        #expect(throws: ServerTrustError(host: "other.example.com", evaluator: "ServerTrustManager", reason: .noRequiredEvaluator)) {
+        #expect(
+            throws: ServerTrustError(
+                host: "other.example.com", evaluator: "ServerTrustManager", reason: .noRequiredEvaluator)
+        ) {
             try manager.serverTrustEvaluator(forHost: "other.example.com")
         }
         let lenient = ServerTrustManager(allHostsMustBeEvaluated: false, evaluators: [:])
@@ -132,7 +146,9 @@ import WickTestSupport
     }
 
     @Test func aSubclassCanMatchWildcards() throws {
-        let manager = WildcardServerTrustManager(evaluators: ["*.example.com": DefaultTrustEvaluator(validateHost: false)])
+        let manager = WildcardServerTrustManager(evaluators: [
+            "*.example.com": DefaultTrustEvaluator(validateHost: false)
+        ])
         #expect(try manager.serverTrustEvaluator(forHost: "api.example.com") is DefaultTrustEvaluator)
         #expect(throws: ServerTrustError.self) { try manager.serverTrustEvaluator(forHost: "example.org") }
     }
@@ -146,8 +162,10 @@ import WickTestSupport
         let pair = try InMemoryTLS(
             clientContext: try TLSEngineTests.clientContext(), serverContext: try TLSEngineTests.serverContext())
         try pair.handshake()
-        #expect(throws: TLSError.serverTrustFailed(
-            ServerTrustError(host: "localhost", evaluator: "RefusingEvaluator", reason: .custom("nope")))) {
+        #expect(
+            throws: TLSError.serverTrustFailed(
+                ServerTrustError(host: "localhost", evaluator: "RefusingEvaluator", reason: .custom("nope")))
+        ) {
             try pair.client.evaluateTrust(using: RefusingEvaluator())
         }
     }
@@ -155,11 +173,14 @@ import WickTestSupport
     @Test func pinsThroughTheEngine() throws {
         let fixture = try TLSFixture.get()
         let leaf = try fixture.certificate(fixture.valid)
-        let right = try InMemoryTLS(clientContext: try TLSEngineTests.clientContext(), serverContext: try TLSEngineTests.serverContext())
+        let right = try InMemoryTLS(
+            clientContext: try TLSEngineTests.clientContext(), serverContext: try TLSEngineTests.serverContext())
         try right.connect(evaluator: PublicKeysTrustEvaluator(keys: [leaf.publicKey]))
-        let wrong = try InMemoryTLS(clientContext: try TLSEngineTests.clientContext(), serverContext: try TLSEngineTests.serverContext())
+        let wrong = try InMemoryTLS(
+            clientContext: try TLSEngineTests.clientContext(), serverContext: try TLSEngineTests.serverContext())
         #expect(throws: TLSError.self) {
-            try wrong.connect(evaluator: PinnedCertificatesTrustEvaluator(certificates: [try fixture.certificate(fixture.client)]))
+            try wrong.connect(
+                evaluator: PinnedCertificatesTrustEvaluator(certificates: [try fixture.certificate(fixture.client)]))
         }
     }
 }

@@ -24,7 +24,8 @@ import WickTestSupport
         func value(_ prefix: String) -> Int {
             guard let range = totals.range(of: prefix) else { return 0 }
             let rest = totals[range.upperBound...]
-            guard let sizeRange = rest.range(of: "size=\""), let quote = rest[sizeRange.upperBound...].firstIndex(of: "\"")
+            guard let sizeRange = rest.range(of: "size=\""),
+                let quote = rest[sizeRange.upperBound...].firstIndex(of: "\"")
             else { return 0 }
             return Int(rest[sizeRange.upperBound..<quote]) ?? 0
         }

@@ -20,7 +20,9 @@ final class LoopbackConnection {
         address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
         // SAFETY: connect reads one sockaddr_in from our stack value.
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
             Glibc.close(fd)
@@ -34,7 +36,9 @@ final class LoopbackConnection {
         var offset = 0
         while offset < bytes.count {
             // SAFETY: send reads the remaining bytes of our array.
-            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { throw TestSupportError.socket("send", errno: errno) }
             offset += sent
         }
@@ -97,7 +101,8 @@ struct NginxTLSTests {
             try connection.handshake(engine)
             #expect(engine.negotiatedVersion == version)
             #expect(engine.negotiatedApplicationProtocol == "http/1.1")
-            try engine.evaluateTrust(using: PublicKeysTrustEvaluator(keys: [try #require(engine.peerCertificateChain.first).publicKey]))
+            try engine.evaluateTrust(
+                using: PublicKeysTrustEvaluator(keys: [try #require(engine.peerCertificateChain.first).publicKey]))
             try engine.write(Array("GET /index.html HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8))
             try connection.send(engine.takePendingOutput())
             let response = String(decoding: try connection.readToEnd(engine), as: UTF8.self)

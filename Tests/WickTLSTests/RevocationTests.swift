@@ -65,7 +65,8 @@ final class CAFetcher: RevocationFetching {
     @Test func revokedByCRL() throws {
         let fetcher = CAFetcher(try TLSFixture.get())
         let error = try #require(throws: ServerTrustError.self) {
-            try RevocationTrustEvaluator(options: .crl).evaluate(try Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
+            try RevocationTrustEvaluator(options: .crl).evaluate(
+                try Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
         }
         #expect(Self.isRevoked(error), "\(error)")
         #expect(fetcher.kinds == [.crl])
@@ -74,7 +75,8 @@ final class CAFetcher: RevocationFetching {
     @Test func revokedByOCSP() throws {
         let fetcher = CAFetcher(try TLSFixture.get())
         let error = try #require(throws: ServerTrustError.self) {
-            try RevocationTrustEvaluator(options: .ocsp).evaluate(try Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
+            try RevocationTrustEvaluator(options: .ocsp).evaluate(
+                try Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
         }
         #expect(Self.isRevoked(error), "\(error)")
         #expect(error.description.contains("keyCompromise"))
@@ -131,7 +133,8 @@ final class CAFetcher: RevocationFetching {
     @Test func aStapleForgedOrForAnotherCertificateIsIgnored() throws {
         let fixture = try TLSFixture.get()
         let otherStaple = Array(try fixture.authority.ocspResponse(for: fixture.revoked))
-        let forged = Array(try fixture.authority.ocspResponse(for: fixture.valid, signer: fixture.stranger.intermediate))
+        let forged = Array(
+            try fixture.authority.ocspResponse(for: fixture.valid, signer: fixture.stranger.intermediate))
         let tryLater: [UInt8] = [0x30, 0x03, 0x0A, 0x01, 0x03]  // OCSPResponse { responseStatus tryLater }
         for staple in [otherStaple, forged, tryLater, [0x01, 0x02]] {
             // Soft fail: no definitive answer, the connection goes on.
@@ -173,11 +176,13 @@ final class CAFetcher: RevocationFetching {
     @Test func aCertificateWithoutRevocationInformationIsUnknown() throws {
         let fixture = try TLSFixture.get()
         let trust = ServerTrust(
-            host: "localhost", presentedChain: try fixture.chain(fixture.pki.server), trustStore: try fixture.trustStore(),
+            host: "localhost", presentedChain: try fixture.chain(fixture.pki.server),
+            trustStore: try fixture.trustStore(),
             revocationFetcher: CAFetcher(fixture))
         try RevocationTrustEvaluator().evaluate(trust, forHost: "localhost")
         let error = try #require(throws: ServerTrustError.self) {
-            try RevocationTrustEvaluator(options: [.ocsp, .crl, .requirePositiveResponse]).evaluate(trust, forHost: "localhost")
+            try RevocationTrustEvaluator(options: [.ocsp, .crl, .requirePositiveResponse]).evaluate(
+                trust, forHost: "localhost")
         }
         #expect(error.description.contains("names no responder") && error.description.contains("no distribution point"))
     }
@@ -185,7 +190,8 @@ final class CAFetcher: RevocationFetching {
     @Test func defaultValidationStillComesFirst() throws {
         let fixture = try TLSFixture.get()
         let error = try #require(throws: ServerTrustError.self) {
-            try RevocationTrustEvaluator().evaluate(try Self.trust(\.expired, fetcher: CAFetcher(fixture)), forHost: "localhost")
+            try RevocationTrustEvaluator().evaluate(
+                try Self.trust(\.expired, fetcher: CAFetcher(fixture)), forHost: "localhost")
         }
         #expect(error.issues.contains { if case .expired = $0 { true } else { false } })
     }
@@ -194,12 +200,15 @@ final class CAFetcher: RevocationFetching {
         let fixture = try TLSFixture.get()
         let good = try InMemoryTLS(
             clientContext: try TLSEngineTests.clientContext(),
-            serverContext: try TLSEngineTests.serverContext(staple: Array(try fixture.authority.ocspResponse(for: fixture.valid))))
-        try good.connect(evaluator: RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled, .requirePositiveResponse]))
+            serverContext: try TLSEngineTests.serverContext(
+                staple: Array(try fixture.authority.ocspResponse(for: fixture.valid))))
+        try good.connect(
+            evaluator: RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled, .requirePositiveResponse]))
 
         let revoked = try InMemoryTLS(
             clientContext: try TLSEngineTests.clientContext(),
-            serverContext: try TLSEngineTests.serverContext(\.revoked, staple: Array(try fixture.authority.ocspResponse(for: fixture.revoked))))
+            serverContext: try TLSEngineTests.serverContext(
+                \.revoked, staple: Array(try fixture.authority.ocspResponse(for: fixture.revoked))))
         #expect {
             try revoked.connect(evaluator: RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled]))
         } throws: { error in
@@ -272,9 +281,11 @@ final class CAFetcher: RevocationFetching {
         let cache = RevocationCache()
         let evaluator = RevocationTrustEvaluator(options: [.ocsp])
         try evaluator.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
-        try evaluator.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache, at: Date() + 3_600), forHost: "localhost")
+        try evaluator.evaluate(
+            try Self.trust(\.valid, fetcher: fetcher, cache: cache, at: Date() + 3_600), forHost: "localhost")
         #expect(fetcher.kinds == [.ocsp])
-        try evaluator.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache, at: Date() + 2 * 86_400), forHost: "localhost")
+        try evaluator.evaluate(
+            try Self.trust(\.valid, fetcher: fetcher, cache: cache, at: Date() + 2 * 86_400), forHost: "localhost")
         #expect(fetcher.kinds == [.ocsp, .ocsp])
     }
 

@@ -36,14 +36,16 @@ import WickTestSupport
         var configuration = TLSConfiguration()
         configuration.additionalTrustRoots = [try TLSFixture.get().root()]
         let withRoot = try InMemoryTLS(
-            clientContext: try TLSContext(configuration: configuration), serverContext: try TLSEngineTests.serverContext())
+            clientContext: try TLSContext(configuration: configuration),
+            serverContext: try TLSEngineTests.serverContext())
         try withRoot.connect()
     }
 
     @Test func sslCertFileReplacesTheDefaultBundle() throws {
         let fixture = try TLSFixture.get()
         try Self.withEnvironment(file: fixture.pki.root.certificate.path, directory: "/nonexistent") {
-            let pair = try InMemoryTLS(clientContext: try TLSContext(), serverContext: try TLSEngineTests.serverContext())
+            let pair = try InMemoryTLS(
+                clientContext: try TLSContext(), serverContext: try TLSEngineTests.serverContext())
             try pair.connect()
         }
     }
@@ -52,10 +54,12 @@ import WickTestSupport
         let fixture = try TLSFixture.get()
         let directory = fixture.pki.directory.appendingPathComponent("hashed-roots")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try? FileManager.default.copyItem(at: fixture.pki.root.certificate, to: directory.appendingPathComponent("root.pem"))
+        try? FileManager.default.copyItem(
+            at: fixture.pki.root.certificate, to: directory.appendingPathComponent("root.pem"))
         try runCommand("/usr/bin/openssl", ["rehash", directory.path])
         try Self.withEnvironment(file: "/nonexistent", directory: directory.path) {
-            let pair = try InMemoryTLS(clientContext: try TLSContext(), serverContext: try TLSEngineTests.serverContext())
+            let pair = try InMemoryTLS(
+                clientContext: try TLSContext(), serverContext: try TLSEngineTests.serverContext())
             try pair.connect()
         }
     }

@@ -61,7 +61,9 @@ import WickTestSupport
             }
         }
         #expect(!pair.client.hasPendingOutput)
-        pair.client.sendPendingOutput { _ in Issue.record("nothing is pending"); return 0 }
+        pair.client.sendPendingOutput { _ in
+            Issue.record("nothing is pending"); return 0
+        }
         struct Refused: Error {}
         try pair.client.write([1])
         #expect(throws: Refused.self) { try pair.client.sendPendingOutput { _ in throw Refused() } }
@@ -74,7 +76,8 @@ import WickTestSupport
 
     @Test func speaksTLS12WhenThatIsTheMaximum() throws {
         let pair = try InMemoryTLS(
-            clientContext: try Self.clientContext { $0.maximumVersion = .v1_2 }, serverContext: try Self.serverContext())
+            clientContext: try Self.clientContext { $0.maximumVersion = .v1_2 }, serverContext: try Self.serverContext()
+        )
         try pair.connect()
         #expect(pair.client.negotiatedVersion == .v1_2)
         #expect(pair.client.negotiatedApplicationProtocol == "http/1.1")
@@ -192,7 +195,8 @@ import WickTestSupport
 
     @Test func mutualTLSAcceptsTheClientIdentity() throws {
         let fixture = try TLSFixture.get()
-        let chainPEM = try String(contentsOf: fixture.client.certificate, encoding: .utf8)
+        let chainPEM =
+            try String(contentsOf: fixture.client.certificate, encoding: .utf8)
             + String(contentsOf: fixture.pki.intermediate.certificate, encoding: .utf8)
         let identity = try ClientIdentity(certificateChainPEM: chainPEM, privateKeyPEM: try fixture.key(fixture.client))
         let pair = try InMemoryTLS(
@@ -240,8 +244,10 @@ import WickTestSupport
         let archive = fixture.pki.directory.appendingPathComponent("client.p12")
         try runCommand(
             "/usr/bin/openssl",
-            ["pkcs12", "-export", "-in", fixture.client.certificate.path, "-inkey", fixture.client.privateKey.path,
-             "-certfile", fixture.pki.intermediate.certificate.path, "-passout", "pass:secret", "-out", archive.path])
+            [
+                "pkcs12", "-export", "-in", fixture.client.certificate.path, "-inkey", fixture.client.privateKey.path,
+                "-certfile", fixture.pki.intermediate.certificate.path, "-passout", "pass:secret", "-out", archive.path,
+            ])
         let bytes = Array(try Data(contentsOf: archive))
         let identity = try ClientIdentity(pkcs12: bytes, passphrase: "secret")
         #expect(identity.certificateChain.map(\.subject) == ["CN=client.wick.test", "CN=Wick Test Intermediate CA"])
@@ -257,7 +263,8 @@ import WickTestSupport
     @Test func theStapledResponseReachesTheClient() throws {
         let fixture = try TLSFixture.get()
         let staple = Array(try fixture.authority.ocspResponse(for: fixture.valid))
-        let pair = try InMemoryTLS(clientContext: try Self.clientContext(), serverContext: try Self.serverContext(staple: staple))
+        let pair = try InMemoryTLS(
+            clientContext: try Self.clientContext(), serverContext: try Self.serverContext(staple: staple))
         try pair.connect()
         #expect(pair.client.stapledOCSPResponse == staple)
 
@@ -305,7 +312,9 @@ import WickTestSupport
             return reason.contains("TLS_NOPE")
         }
         #expect {
-            _ = try Self.clientContext { $0.minimumVersion = .v1_3; $0.maximumVersion = .v1_2 }
+            _ = try Self.clientContext {
+                $0.minimumVersion = .v1_3; $0.maximumVersion = .v1_2
+            }
         } throws: { error in
             if case .invalidConfiguration = error as? TLSError { true } else { false }
         }
@@ -355,7 +364,9 @@ import WickTestSupport
             do {
                 for round in 0..<4 {
                     let resumed = try Self.resumes(context, server, port: index)
-                    if resumed != (round > 0) { failures.withLock { $0.append("thread \(index) round \(round): resumed \(resumed)") } }
+                    if resumed != (round > 0) {
+                        failures.withLock { $0.append("thread \(index) round \(round): resumed \(resumed)") }
+                    }
                 }
             } catch {
                 failures.withLock { $0.append("thread \(index): \(error)") }

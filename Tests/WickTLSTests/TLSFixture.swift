@@ -63,7 +63,8 @@ struct TLSFixture: Sendable {
         return TLSFixture(
             pki: fixture.pki, authority: fixture.authority, valid: fixture.valid, expired: fixture.expired,
             notYetValid: fixture.notYetValid, wildcard: fixture.wildcard, rsa1024: fixture.rsa1024, sha1: fixture.sha1,
-            selfSigned: fixture.selfSigned, revoked: fixture.revoked, client: fixture.client, stranger: fixture.stranger,
+            selfSigned: fixture.selfSigned, revoked: fixture.revoked, client: fixture.client,
+            stranger: fixture.stranger,
             crl: Array(try authority.crl()))
     }
 

@@ -15,6 +15,12 @@ public struct TestPKI: Sendable {
         public let certificate: URL
         /// The private key, PEM (PKCS#8, unencrypted).
         public let privateKey: URL
+
+        /// An identity from its two files.
+        public init(certificate: URL, privateKey: URL) {
+            self.certificate = certificate
+            self.privateKey = privateKey
+        }
     }
 
     /// Where the files live.

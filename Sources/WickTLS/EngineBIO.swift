@@ -1,0 +1,115 @@
+// The BIO between OpenSSL and a TLSEngine's own byte buffers: no socket, no copy beyond one each way.
+internal import CWickOpenSSL
+
+/// The ciphertext an engine holds: bytes received from the network that OpenSSL has not read
+/// yet, and bytes OpenSSL wrote that the driver has not sent yet. Owned by one engine, touched
+/// only on the thread that drives it.
+final class TLSByteBuffers {
+    /// Received ciphertext; OpenSSL has read everything before `inboundStart`.
+    var inbound: [UInt8] = []
+    var inboundStart = 0
+    /// Ciphertext to send, in order.
+    var outbound: [UInt8] = []
+    /// Whether the network said end-of-stream: once `inbound` is drained, reads return EOF.
+    var endOfStream = false
+
+    var inboundCount: Int { inbound.count - inboundStart }
+
+    /// Appends received bytes, first dropping what OpenSSL has consumed.
+    func append(_ bytes: some Collection<UInt8>) {
+        if inboundStart == inbound.count {
+            inbound.removeAll(keepingCapacity: true)
+            inboundStart = 0
+        } else if inboundStart > 4096 && inboundStart * 2 > inbound.count {
+            inbound.removeSubrange(0..<inboundStart)
+            inboundStart = 0
+        }
+        inbound.append(contentsOf: bytes)
+    }
+
+    /// Frees the buffers' storage when they hold nothing.
+    func releaseIfEmpty() {
+        if inboundCount == 0 {
+            inbound = []
+            inboundStart = 0
+        }
+        if outbound.isEmpty { outbound = [] }
+    }
+}
+
+/// A `BIO_METHOD` whose BIOs read from and write to a `TLSByteBuffers`.
+///
+/// Invariant: a BIO's data pointer is an unretained `TLSByteBuffers` that the engine owning the
+/// `SSL` (and so the BIO) keeps alive for the SSL's whole life.
+enum EngineBIO {
+    /// The method, made once per process.
+    private static let method = MethodBox.make()
+
+    /// A new BIO over `buffers`, with one reference for `SSL_set_bio` to take.
+    static func make(over buffers: TLSByteBuffers) -> OpaquePointer {
+        guard let bio = BIO_new(method.pointer) else {
+            preconditionFailure("BIO_new failed: out of memory (\(OpenSSLErrorQueue.drain()))")
+        }
+        // SAFETY: unretained; the engine owns `buffers` for longer than the SSL owns the BIO.
+        BIO_set_data(bio, Unmanaged.passUnretained(buffers).toOpaque())
+        BIO_set_init(bio, 1)
+        return bio
+    }
+
+    private static func buffers(_ bio: OpaquePointer?) -> TLSByteBuffers? {
+        // SAFETY: see the type's invariant; nil only before BIO_set_data.
+        guard let bio, let data = BIO_get_data(bio) else { return nil }
+        return Unmanaged<TLSByteBuffers>.fromOpaque(data).takeUnretainedValue()
+    }
+
+    private struct MethodBox: @unchecked Sendable {
+        // @unchecked Sendable: the BIO_METHOD is fully set up before `make` returns and never
+        // changed again; OpenSSL only reads it.
+        let pointer: OpaquePointer
+
+        static func make() -> MethodBox {
+            let type = BIO_get_new_index() | BIO_TYPE_SOURCE_SINK
+            guard let method = BIO_meth_new(type, "wick buffers") else {
+                preconditionFailure("BIO_meth_new failed: \(OpenSSLErrorQueue.drain())")
+            }
+            BIO_meth_set_write_ex(method) { bio, data, length, written in
+                guard let buffers = EngineBIO.buffers(bio), let data, let written else { return 0 }
+                // SAFETY: OpenSSL passes `length` readable bytes at `data` for this call only.
+                buffers.outbound.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+                written.pointee = length
+                return 1
+            }
+            BIO_meth_set_read_ex(method) { bio, data, length, readBytes in
+                guard let buffers = EngineBIO.buffers(bio), let data, let readBytes else { return 0 }
+                cwick_BIO_clear_retry_flags(bio)
+                let count = min(length, buffers.inboundCount)
+                guard count > 0 else {
+                    readBytes.pointee = 0
+                    // No bytes: wait for more unless the network has ended (then a plain 0 is EOF).
+                    if !buffers.endOfStream { _ = cwick_BIO_set_retry_read(bio) }
+                    return 0
+                }
+                // SAFETY: `data` has room for `length` >= `count` bytes; our buffer holds `count`
+                // unread bytes from `inboundStart`.
+                buffers.inbound.withUnsafeBufferPointer { source in
+                    UnsafeMutableRawPointer(data).copyMemory(
+                        from: source.baseAddress! + buffers.inboundStart, byteCount: count)
+                }
+                buffers.inboundStart += count
+                readBytes.pointee = count
+                return 1
+            }
+            BIO_meth_set_ctrl(method) { bio, command, _, _ in
+                guard let buffers = EngineBIO.buffers(bio) else { return 0 }
+                switch command {
+                case BIO_CTRL_FLUSH: return 1
+                case BIO_CTRL_PENDING: return buffers.inboundCount
+                case BIO_CTRL_WPENDING: return buffers.outbound.count
+                case BIO_CTRL_EOF: return buffers.endOfStream && buffers.inboundCount == 0 ? 1 : 0
+                default: return 0
+                }
+            }
+            return MethodBox(pointer: method)
+        }
+    }
+}

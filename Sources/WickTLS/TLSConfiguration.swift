@@ -1,0 +1,46 @@
+// Every client-side TLS setting, as one value that keys a shared TLSContext.
+
+/// A client's TLS settings. It is a value: two equal configurations can share one `TLSContext`
+/// (build the context once per configuration: loading a CA bundle costs tens of milliseconds).
+/// Every field affects security, so the connection pool keys connections by the whole value.
+public struct TLSConfiguration: Sendable, Hashable {
+    /// The oldest version offered. Default TLS 1.2.
+    public var minimumVersion: TLSVersion = .v1_2
+    /// The newest version offered; nil offers the newest OpenSSL speaks (TLS 1.3).
+    public var maximumVersion: TLSVersion? = nil
+    /// The TLS 1.2 cipher list in OpenSSL's syntax (`ECDHE+AESGCM:ECDHE+CHACHA20`); nil keeps
+    /// OpenSSL's default.
+    public var cipherList: String? = nil
+    /// The TLS 1.3 cipher suites in OpenSSL's syntax (`TLS_AES_128_GCM_SHA256:...`); nil keeps
+    /// OpenSSL's default.
+    public var cipherSuites: String? = nil
+    /// The ALPN protocols offered, most preferred first. Default `http/1.1`; empty offers none.
+    public var applicationProtocols: [String] = ["http/1.1"]
+    /// The trust anchors. Default: the system store (honouring `SSL_CERT_FILE`/`SSL_CERT_DIR`).
+    public var trustRoots: TrustRoots = .system
+    /// Anchors added to `trustRoots` (e.g. a company CA next to the system store).
+    public var additionalTrustRoots: [Certificate] = []
+    /// The identity presented when the server asks for a client certificate.
+    public var clientIdentity: ClientIdentity? = nil
+    /// Whether sessions (TLS 1.3 tickets, TLS 1.2 sessions) are cached per host and port so
+    /// that reconnections skip the full handshake. Default on.
+    public var resumesSessions: Bool = true
+    /// How many host:port entries the session cache holds before it forgets the oldest.
+    public var sessionCacheCapacity: Int = 256
+    /// Whether the client asks the server to staple an OCSP response. Default on.
+    public var requestsOCSPStapling: Bool = true
+    /// Where TLS secrets are written for debugging; nil (the default) writes none.
+    public var keyLog: TLSKeyLog? = nil
+    /// Whether OpenSSL frees its read and write buffers while a connection is idle
+    /// (`SSL_MODE_RELEASE_BUFFERS`): a few tens of KiB per idle connection for a small
+    /// allocation cost per record. Default on.
+    public var releasesBuffersWhenIdle: Bool = true
+
+    /// The defaults: TLS 1.2+, `http/1.1`, the system store, resumption and stapling on.
+    public init() {}
+
+    /// The ALPN list in the wire form: each name prefixed by its length.
+    var alpnWireFormat: [UInt8] {
+        applicationProtocols.flatMap { name in [UInt8(name.utf8.count)] + Array(name.utf8) }
+    }
+}

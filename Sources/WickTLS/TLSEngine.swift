@@ -1,0 +1,397 @@
+// A TLS session without a socket: ciphertext in and out as bytes, plaintext in and out as bytes.
+internal import CWickOpenSSL
+
+/// One TLS connection's protocol engine, sans I/O. The driver (the reactor's TLS channel, or a
+/// test) moves bytes; the engine never touches a socket:
+///
+/// 1. Call `handshake()`. Whenever `hasPendingOutput`, send `takePendingOutput()` to the peer.
+///    `.needsInput` means: feed the next bytes read from the socket with
+///    `receivedFromNetwork(_:)` (or `receivedEndOfStream()` on EOF) and call `handshake()` again.
+/// 2. On `.complete`, a client evaluates the server's trust with `evaluateTrust(using:)` before
+///    writing anything (the engine traps on a write before that).
+/// 3. `write(_:)` encrypts application bytes into the pending output; `read(into:)` decrypts
+///    what has been fed, returning `.needsInput` when a whole record has not arrived yet.
+/// 4. `close()` queues `close_notify`. A peer that ends the stream without it makes `read`
+///    throw `TLSError.truncated`.
+///
+/// Call `close()` before dropping an engine whose handshake completed: OpenSSL treats a
+/// session whose connection ended without `close_notify` as bad and will not resume it.
+///
+/// The engine is not thread-safe: one thread (the connection's event loop) drives it.
+/// `WANT_WRITE` cannot happen: the output buffer takes everything OpenSSL writes, and the
+/// driver is expected to flush it before handing over more plaintext.
+public final class TLSEngine {
+    /// Where the handshake stands after a call to `handshake()`.
+    public enum HandshakeProgress: Sendable, Equatable {
+        /// More bytes from the peer are needed (send any pending output first).
+        case needsInput
+        /// The handshake is done.
+        case complete
+    }
+
+    /// What a call to `read(into:)` produced.
+    public enum ReadResult: Sendable, Equatable {
+        /// This many plaintext bytes were appended to the buffer.
+        case bytes(Int)
+        /// No whole record is buffered: feed more bytes from the network.
+        case needsInput
+        /// The peer sent `close_notify`: the stream ended cleanly.
+        case closed
+    }
+
+    private enum State {
+        /// Made; `handshake()` not called yet.
+        case idle
+        case handshaking
+        /// Client only: the handshake is done, and no application byte may move until trust is
+        /// settled.
+        case awaitingTrust
+        case open
+        /// `close_notify` sent, or received and answered.
+        case closed
+        /// A fatal error; every later call throws it again.
+        case failed(TLSError)
+    }
+
+    /// Which side this engine plays.
+    enum Role {
+        case client
+        case server
+    }
+
+    let role: Role
+    /// The `SSL`, owned; freed in deinit.
+    private let ssl: OpaquePointer
+    private let buffers = TLSByteBuffers()
+    /// Keeps the SSL_CTX's owner (and so the callbacks' context) alive.
+    private let owner: AnyObject
+    private let sessionCache: TLSSessionCache?
+    private let keyLog: TLSKeyLog?
+    /// A session that arrived before trust was established; stored once it is.
+    private var pendingSession: SessionHandle?
+    private var state = State.idle
+
+    /// The host the client connects to (a name or an IP literal), as given.
+    public let serverHostname: String
+    /// The server's port, part of the session cache key.
+    public let port: Int
+    /// The trust context for evaluation (client only).
+    let trustContext: TLSContext?
+    /// The peer's certificate chain as presented (leaf first), after the handshake.
+    public private(set) var peerCertificateChain: [Certificate] = []
+    /// The OCSP response the server stapled, if it sent one.
+    public private(set) var stapledOCSPResponse: [UInt8]?
+
+    /// A client engine for `serverHostname:port`. SNI is sent for names, never for IP literals.
+    /// A cached session for the same host and port is offered for resumption.
+    /// - Throws: `TLSError.invalidConfiguration` if OpenSSL cannot make the session.
+    public init(context: TLSContext, serverHostname: String, port: Int) throws(TLSError) {
+        guard let ssl = SSL_new(context.pointer) else {
+            throw .invalidConfiguration("SSL_new: \(OpenSSLErrorQueue.drain())")
+        }
+        self.ssl = ssl
+        self.role = .client
+        self.owner = context
+        self.trustContext = context
+        self.sessionCache = context.sessionCache
+        self.keyLog = context.configuration.keyLog
+        self.serverHostname = serverHostname
+        self.port = port
+        attach()
+        SSL_set_connect_state(ssl)
+        if !HostAddress.isIPLiteral(serverHostname), cwick_SSL_set_tlsext_host_name(ssl, serverHostname) != 1 {
+            throw .invalidConfiguration("server name \"\(serverHostname)\": \(OpenSSLErrorQueue.drain())")
+        }
+        if context.configuration.requestsOCSPStapling { _ = cwick_SSL_set_tlsext_status_type_ocsp(ssl) }
+        if let session = sessionCache?.session(for: sessionKey) {
+            // SAFETY: SSL_set_session takes its own reference to the session.
+            _ = SSL_set_session(ssl, session.pointer)
+        }
+    }
+
+    /// A server engine (tests only: Wick is a client).
+    @_spi(WickTLSTesting)
+    public init(serverContext: TLSServerContext) throws(TLSError) {
+        guard let ssl = SSL_new(serverContext.pointer) else {
+            throw .invalidConfiguration("SSL_new: \(OpenSSLErrorQueue.drain())")
+        }
+        self.ssl = ssl
+        self.role = .server
+        self.owner = serverContext
+        self.trustContext = nil
+        self.sessionCache = nil
+        self.keyLog = nil
+        self.serverHostname = ""
+        self.port = 0
+        attach()
+        SSL_set_accept_state(ssl)
+    }
+
+    /// Gives the SSL its BIO and a way back to this engine for callbacks.
+    private func attach() {
+        // SAFETY: SSL_set_bio takes over the BIO's only reference (rbio == wbio counts once).
+        let bio = EngineBIO.make(over: buffers)
+        SSL_set_bio(ssl, bio, bio)
+        // SAFETY: unretained; the SSL lives exactly as long as this engine (freed in deinit).
+        _ = cwick_SSL_set_app_data(ssl, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        SSL_free(ssl)
+    }
+
+    /// `host:port`, the session cache key.
+    var sessionKey: String { "\(serverHostname):\(port)" }
+
+    // MARK: The network side
+
+    /// Hands the engine bytes read from the network.
+    public func receivedFromNetwork(_ bytes: some Collection<UInt8>) {
+        buffers.append(bytes)
+    }
+
+    /// Tells the engine the network stream ended (the peer's FIN). Once the fed bytes are used
+    /// up, a read reports `.closed` if `close_notify` came first and throws `.truncated` if not.
+    public func receivedEndOfStream() {
+        buffers.endOfStream = true
+    }
+
+    /// Whether ciphertext is waiting to be sent.
+    public var hasPendingOutput: Bool { !buffers.outbound.isEmpty }
+
+    /// The ciphertext waiting to be sent, in order; the engine forgets it.
+    public func takePendingOutput() -> [UInt8] {
+        defer { buffers.outbound.removeAll(keepingCapacity: true) }
+        return buffers.outbound
+    }
+
+    /// Hands the pending ciphertext to `send` (e.g. a `write(2)` on a non-blocking socket),
+    /// which returns how many bytes it sent; those are dropped and the rest stay pending, in
+    /// order. No copy is made.
+    /// - Throws: what `send` throws (nothing is dropped then).
+    public func sendPendingOutput(_ send: (UnsafeRawBufferPointer) throws -> Int) rethrows {
+        guard !buffers.outbound.isEmpty else { return }
+        // SAFETY: the pointer is valid for the duration of `send`, which must not keep it.
+        let sent = try buffers.outbound.withUnsafeBytes { try send($0) }
+        precondition((0...buffers.outbound.count).contains(sent), "sent \(sent) of \(buffers.outbound.count) bytes")
+        if sent == buffers.outbound.count {
+            buffers.outbound.removeAll(keepingCapacity: true)
+        } else {
+            buffers.outbound.removeFirst(sent)
+        }
+    }
+
+    /// Frees the engine's byte buffers while nothing is buffered (an idle pooled connection).
+    /// OpenSSL's own record buffers are freed by `releasesBuffersWhenIdle`.
+    public func releaseBuffersIfIdle() {
+        buffers.releaseIfEmpty()
+    }
+
+    // MARK: The handshake
+
+    /// Advances the handshake with the bytes fed so far.
+    /// - Throws: `TLSError.handshakeFailed` with OpenSSL's reason (an alert from the peer, no
+    ///   shared version or cipher, a malformed message, the peer closing mid-handshake).
+    public func handshake() throws(TLSError) -> HandshakeProgress {
+        switch state {
+        case .idle: state = .handshaking
+        case .handshaking: break
+        case .awaitingTrust, .open: return .complete
+        case .failed(let error): throw error
+        case .closed: preconditionFailure("TLSEngine: handshake() in state closed")
+        }
+        let result = SSL_do_handshake(ssl)
+        if result == 1 {
+            handshakeCompleted()
+            return .complete
+        }
+        let code = SSL_get_error(ssl, result)
+        if code == SSL_ERROR_WANT_READ { return .needsInput }
+        throw fail(code, duringHandshake: true)
+    }
+
+    private func handshakeCompleted() {
+        // SAFETY: the stack and its certificates belong to the SSL's session; we copy them out.
+        if let chain = SSL_get_peer_cert_chain(ssl) {
+            peerCertificateChain = (0..<cwick_sk_X509_num(chain)).compactMap { index in
+                cwick_sk_X509_value(chain, index).map(X509Parsing.certificate(from:))
+            }
+        }
+        if role == .server, let leaf = SSL_get1_peer_certificate(ssl) {
+            // A server's peer chain omits the client's leaf: put it first, as on a client.
+            peerCertificateChain.insert(X509Parsing.certificate(from: leaf), at: 0)
+            X509_free(leaf)
+        }
+        var response: UnsafePointer<UInt8>?
+        let length = cwick_SSL_get_tlsext_status_ocsp_resp(ssl, &response)
+        if let response, length > 0 {
+            // SAFETY: the bytes belong to the SSL; we copy them.
+            stapledOCSPResponse = Array(UnsafeBufferPointer(start: response, count: length))
+        }
+        state = role == .client ? .awaitingTrust : .open
+    }
+
+    /// Records that the server is trusted: application data may flow, and sessions from this
+    /// server may be cached.
+    func trustEstablished() {
+        guard case .awaitingTrust = state else {
+            preconditionFailure("TLSEngine: trust established in state \(state)")
+        }
+        state = .open
+        if let pendingSession {
+            sessionCache?.store(pendingSession, for: sessionKey)
+            self.pendingSession = nil
+        }
+    }
+
+    /// Records that trust evaluation failed: the connection is dead; an alert is queued.
+    func trustRefused(_ error: TLSError) {
+        guard case .awaitingTrust = state else {
+            preconditionFailure("TLSEngine: trust refused in state \(state)")
+        }
+        // A fatal-looking close: the peer learns we hung up; nothing more will be read or written.
+        _ = SSL_shutdown(ssl)
+        ERR_clear_error()
+        pendingSession = nil
+        state = .failed(error)
+    }
+
+    /// The negotiated protocol version, after the handshake.
+    public var negotiatedVersion: TLSVersion? { TLSVersion(openSSLValue: SSL_version(ssl)) }
+
+    /// The protocol ALPN selected (`http/1.1`), or nil when the server selected none.
+    public var negotiatedApplicationProtocol: String? {
+        var data: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        // SAFETY: the bytes belong to the SSL; copied at once.
+        SSL_get0_alpn_selected(ssl, &data, &length)
+        guard let data, length > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
+    }
+
+    /// The server name (SNI) the client sent, seen from a server engine (tests only).
+    @_spi(WickTLSTesting)
+    public var requestedServerName: String? {
+        // SAFETY: the name belongs to the SSL; copied at once.
+        SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name).map { String(cString: $0) }
+    }
+
+    /// Whether the handshake resumed a cached session instead of a full exchange.
+    public var isSessionReused: Bool { SSL_session_reused(ssl) == 1 }
+
+    // MARK: Application data
+
+    /// Encrypts `plaintext` into the pending output.
+    /// - Throws: the error that already ended the connection, if any.
+    /// - Precondition: the handshake is complete and, for a client, trust is established.
+    public func write(_ plaintext: some Collection<UInt8>) throws(TLSError) {
+        switch state {
+        case .open: break
+        case .failed(let error): throw error
+        case .idle, .handshaking, .awaitingTrust, .closed:
+            preconditionFailure("TLSEngine: write in state \(state) (before trust, or after close)")
+        }
+        guard !plaintext.isEmpty else { return }
+        let bytes = Array(plaintext)
+        var written = 0
+        // SAFETY: SSL_write_ex reads `count` bytes of our buffer during the call.
+        let result = bytes.withUnsafeBytes { SSL_write_ex(ssl, $0.baseAddress, $0.count, &written) }
+        guard result == 1 else { throw fail(SSL_get_error(ssl, result), duringHandshake: false) }
+        precondition(
+            written == bytes.count, "SSL_write_ex wrote \(written) of \(bytes.count) bytes without partial mode")
+    }
+
+    /// Decrypts buffered records, appending up to `maximumCount` plaintext bytes to `buffer`.
+    /// - Throws: `TLSError.truncated` if the stream ended without `close_notify`;
+    ///   `.protocolError` for an alert or a bad record.
+    public func read(into buffer: inout [UInt8], maximumCount: Int = 16_384) throws(TLSError) -> ReadResult {
+        switch state {
+        case .open: break
+        case .closed: return .closed
+        case .failed(let error): throw error
+        case .idle, .handshaking, .awaitingTrust:
+            preconditionFailure("TLSEngine: read in state \(state) (before trust)")
+        }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: maximumCount))
+        var count = 0
+        // SAFETY: the buffer has `maximumCount` writable bytes from `start`, for this call only.
+        let result = buffer.withUnsafeMutableBytes { SSL_read_ex(ssl, $0.baseAddress! + start, maximumCount, &count) }
+        buffer.removeLast(maximumCount - count)
+        if result == 1 { return .bytes(count) }
+        let code = SSL_get_error(ssl, result)
+        switch code {
+        case SSL_ERROR_WANT_READ:
+            return .needsInput
+        case SSL_ERROR_ZERO_RETURN:
+            // close_notify: answer it so the peer sees a clean close too.
+            _ = SSL_shutdown(ssl)
+            state = .closed
+            return .closed
+        default:
+            throw fail(code, duringHandshake: false)
+        }
+    }
+
+    /// Queues `close_notify` (if the connection is up) and ends the session.
+    public func close() {
+        switch state {
+        case .handshaking, .awaitingTrust, .open:
+            _ = SSL_shutdown(ssl)
+            ERR_clear_error()
+            state = .closed
+        case .idle:
+            state = .closed
+        case .closed, .failed:
+            break
+        }
+    }
+
+    /// Turns an `SSL_get_error` code into the error that ends the connection.
+    private func fail(_ code: Int32, duringHandshake: Bool) -> TLSError {
+        let (library, reason, text) = OpenSSLErrorQueue.drainFirstReason()
+        let error: TLSError
+        let unexpectedEOF =
+            (code == SSL_ERROR_SSL && library == ERR_LIB_SSL && reason == SSL_R_UNEXPECTED_EOF_WHILE_READING)
+            || (code == SSL_ERROR_SYSCALL && buffers.endOfStream)
+        switch (unexpectedEOF, duringHandshake) {
+        case (true, true): error = .handshakeFailed("the peer closed the connection during the handshake")
+        case (true, false): error = .truncated
+        case (false, true): error = .handshakeFailed(text.isEmpty ? "SSL error \(code)" : text)
+        case (false, false): error = .protocolError(text.isEmpty ? "SSL error \(code)" : text)
+        }
+        state = .failed(error)
+        pendingSession = nil
+        return error
+    }
+
+    // MARK: Callbacks from OpenSSL
+
+    private static func engine(_ ssl: OpaquePointer?) -> TLSEngine? {
+        // SAFETY: app data is the unretained engine that owns this SSL (set in `attach`).
+        guard let ssl, let data = cwick_SSL_get_app_data(ssl) else { return nil }
+        return Unmanaged<TLSEngine>.fromOpaque(data).takeUnretainedValue()
+    }
+
+    /// OpenSSL's new-session callback: keeps the session if it can be resumed. Returning 1 keeps
+    /// the reference OpenSSL handed over.
+    static let newSessionCallback: @convention(c) (OpaquePointer?, OpaquePointer?) -> Int32 = { ssl, session in
+        guard let engine = TLSEngine.engine(ssl), let session, let cache = engine.sessionCache,
+            SSL_SESSION_is_resumable(session) == 1
+        else { return 0 }
+        let handle = SessionHandle(takingOwnershipOf: session)
+        if case .open = engine.state {
+            cache.store(handle, for: engine.sessionKey)
+        } else {
+            engine.pendingSession = handle
+        }
+        return 1
+    }
+
+    /// OpenSSL's key log callback: one NSS key log line.
+    static let keyLogCallback: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Void = { ssl, line in
+        guard let line, let engine = TLSEngine.engine(ssl) else { return }
+        // SAFETY: OpenSSL passes a NUL-terminated line valid for this call; we copy it.
+        engine.keyLog?.record(String(cString: line))
+    }
+}

@@ -28,10 +28,14 @@ enum AllocationCheck {
             }
             let ok = value <= limits[name]!
             passed = passed && ok
-            print("check-allocations: \(name): \(Format.fixed(value, 4)) per operation (limit \(Format.fixed(limits[name]!, 4))) \(ok ? "ok" : "FAIL")")
+            print(
+                "check-allocations: \(name): \(Format.fixed(value, 4)) per operation (limit \(Format.fixed(limits[name]!, 4))) \(ok ? "ok" : "FAIL")"
+            )
         }
         for name in measured.keys.sorted() where limits[name] == nil {
-            print("check-allocations: \(name): measured \(Format.fixed(measured[name]!, 3)) but has no limit in \(url.lastPathComponent)")
+            print(
+                "check-allocations: \(name): measured \(Format.fixed(measured[name]!, 3)) but has no limit in \(url.lastPathComponent)"
+            )
             passed = false
         }
         return passed

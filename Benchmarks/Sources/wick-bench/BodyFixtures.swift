@@ -17,7 +17,8 @@ enum BodyFixtures {
             let word1 = words[Int(generator.next() % 10)]
             let word2 = words[Int(generator.next() % 10)]
             let active = generator.next() % 2 == 0
-            let record = "{\"id\":\(id),\"name\":\"user-\(id % 9973)\",\"score\":0.\(score),\"tags\":[\"\(word1)\",\"\(word2)\"],\"active\":\(active)},\n"
+            let record =
+                "{\"id\":\(id),\"name\":\"user-\(id % 9973)\",\"score\":0.\(score),\"tags\":[\"\(word1)\",\"\(word2)\"],\"active\":\(active)},\n"
             text.append(contentsOf: Array(record.utf8))
         }
         return Array(text.prefix(byteCount))
@@ -25,7 +26,8 @@ enum BodyFixtures {
 
     /// A complete chunked response: a small head, `body` in chunks of `chunkSize`, the last chunk.
     static func chunkedResponse(body: [UInt8], chunkSize: Int) -> [UInt8] {
-        var message = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+        var message = Array(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
         var offset = 0
         while offset < body.count {
             let end = min(offset + chunkSize, body.count)

@@ -8,11 +8,13 @@ extension DecoderBenchmark {
         let zlib = ZlibInflateRunner(
             compressed: compressed, pieceSize: compressedPieceSize, decodedCount: body.count, outputSize: 64 * 1024)
         let ratio = Double(body.count) / Double(compressed.count)
-        return [Case(
-            label: "gzip 1 MiB (\(Format.grouped(compressed.count)) B compressed, \(Format.fixed(ratio, 1))×)",
-            key: "gzip", peerName: "zlib inflate (raw)",
-            decodedBytes: body.count,
-            wick: Workload(name: "wick.gzip") { wick.run($0) },
-            peer: Workload(name: "zlib.gzip") { zlib.run($0) })]
+        return [
+            Case(
+                label: "gzip 1 MiB (\(Format.grouped(compressed.count)) B compressed, \(Format.fixed(ratio, 1))×)",
+                key: "gzip", peerName: "zlib inflate (raw)",
+                decodedBytes: body.count,
+                wick: Workload(name: "wick.gzip") { wick.run($0) },
+                peer: Workload(name: "zlib.gzip") { zlib.run($0) })
+        ]
     }
 }

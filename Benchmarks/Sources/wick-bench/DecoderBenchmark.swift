@@ -26,15 +26,19 @@ struct DecoderBenchmark {
         let body = BodyFixtures.jsonText(byteCount: Self.bodySize)
         var cases: [Case] = []
         for chunkSize in [8 * 1024, 16 * 1024] {
-            let message = ByteInput(name: "chunked-\(chunkSize)", contents: BodyFixtures.chunkedResponse(body: body, chunkSize: chunkSize))
-            let wick = WickChunkedRunner(reads: ReadSimulation(message: message, readSize: Self.readSize), bodyCount: body.count)
-            let pico = PicoChunkedRunner(reads: ReadSimulation(message: message, readSize: Self.readSize), bodyCount: body.count)
-            cases.append(Case(
-                label: "chunked 1 MiB, \(chunkSize / 1024) KiB chunks, 64 KiB reads",
-                key: "chunked.\(chunkSize / 1024)k", peerName: "picohttpparser phr_decode_chunked",
-                decodedBytes: body.count,
-                wick: Workload(name: "wick.chunked.\(chunkSize / 1024)k") { wick.run($0) },
-                peer: Workload(name: "pico.chunked.\(chunkSize / 1024)k") { pico.run($0) }))
+            let message = ByteInput(
+                name: "chunked-\(chunkSize)", contents: BodyFixtures.chunkedResponse(body: body, chunkSize: chunkSize))
+            let wick = WickChunkedRunner(
+                reads: ReadSimulation(message: message, readSize: Self.readSize), bodyCount: body.count)
+            let pico = PicoChunkedRunner(
+                reads: ReadSimulation(message: message, readSize: Self.readSize), bodyCount: body.count)
+            cases.append(
+                Case(
+                    label: "chunked 1 MiB, \(chunkSize / 1024) KiB chunks, 64 KiB reads",
+                    key: "chunked.\(chunkSize / 1024)k", peerName: "picohttpparser phr_decode_chunked",
+                    decodedBytes: body.count,
+                    wick: Workload(name: "wick.chunked.\(chunkSize / 1024)k") { wick.run($0) },
+                    peer: Workload(name: "pico.chunked.\(chunkSize / 1024)k") { pico.run($0) }))
         }
         cases.append(contentsOf: try Self.gzipCases(body: body))
         self.cases = cases
@@ -53,16 +57,22 @@ struct DecoderBenchmark {
         var table = ResultTable(
             suite: "decoders",
             title: "Body decoding (MiB/s of decoded body, higher is better)",
-            columns: ["workload", "Wick MiB/s", "peer", "peer MiB/s", "speed ratio", "Wick allocs/body", "instructions/byte Wick · peer"])
+            columns: [
+                "workload", "Wick MiB/s", "peer", "peer MiB/s", "speed ratio", "Wick allocs/body",
+                "instructions/byte Wick · peer",
+            ])
         let allocations = allocationsPerBody()
         for testCase in cases {
             let samples = rounds.samples([testCase.wick, testCase.peer])
             let mebibytes = Double(testCase.decodedBytes) / Double(1 << 20)
-            let instructionCell = instructions.map { counts in
-                let wick = counts[testCase.wick.name].map { Format.fixed($0 / Double(testCase.decodedBytes), 2) } ?? "?"
-                let peer = counts[testCase.peer.name].map { Format.fixed($0 / Double(testCase.decodedBytes), 2) } ?? "?"
-                return "\(wick) · \(peer)"
-            } ?? "not measured"
+            let instructionCell =
+                instructions.map { counts in
+                    let wick =
+                        counts[testCase.wick.name].map { Format.fixed($0 / Double(testCase.decodedBytes), 2) } ?? "?"
+                    let peer =
+                        counts[testCase.peer.name].map { Format.fixed($0 / Double(testCase.decodedBytes), 2) } ?? "?"
+                    return "\(wick) · \(peer)"
+                } ?? "not measured"
             table.rows.append([
                 testCase.label,
                 Format.fixed(mebibytes / (samples[0].median / 1e9), 0),

@@ -54,19 +54,26 @@ enum InstructionCounter {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let executable = directory.appendingPathComponent("wick-bench").path
             try run(["objcopy", "--strip-debug", selfPath, executable])
-            try run([
-                "valgrind", "--tool=callgrind", "--callgrind-out-file=\(directory.path)/out",
-                executable, "callgrind-probe", suite,
-            ] + arguments)
+            try run(
+                [
+                    "valgrind", "--tool=callgrind", "--callgrind-out-file=\(directory.path)/out",
+                    executable, "callgrind-probe", suite,
+                ] + arguments)
             var result: [String: Double] = [:]
-            for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasPrefix("out.") {
+            for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasPrefix("out.")
+            {
                 let text = try String(contentsOfFile: directory.appendingPathComponent(file).path, encoding: .utf8)
-                guard let trigger = text.split(separator: "\n").first(where: { $0.hasPrefix("desc: Trigger: Client Request: ") }),
-                      let totals = text.split(separator: "\n").first(where: { $0.hasPrefix("totals: ") || $0.hasPrefix("summary: ") })
+                guard
+                    let trigger = text.split(separator: "\n").first(where: {
+                        $0.hasPrefix("desc: Trigger: Client Request: ")
+                    }),
+                    let totals = text.split(separator: "\n").first(where: {
+                        $0.hasPrefix("totals: ") || $0.hasPrefix("summary: ")
+                    })
                 else { continue }
                 let tag = trigger.dropFirst("desc: Trigger: Client Request: ".count).split(separator: "|")
                 guard tag.count == 2, let operations = Double(tag[1]),
-                      let instructions = Double(totals.split(separator: " ")[1])
+                    let instructions = Double(totals.split(separator: " ")[1])
                 else { continue }
                 result[String(tag[0])] = instructions / operations
             }

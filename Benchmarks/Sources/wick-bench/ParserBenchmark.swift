@@ -22,18 +22,20 @@ struct ParserBenchmark {
         for (input, size, anchors) in [(small, "small", (177.0, 748.0)), (large, "large", (646.0, nil))] {
             let pico = PicoResponseParser(input: input)
             let wick = WickResponseParserRunner(input: input, expectedFieldCount: pico.fieldCount())
-            cases.append(Case(
-                label: "\(size) head (\(input.count) B, \(pico.fieldCount()) fields), one call",
-                key: "\(size).whole", byteCount: input.count,
-                wick: Workload(name: "wick.\(size).whole") { wick.runWhole($0) },
-                pico: Workload(name: "pico.\(size).whole") { pico.runWhole($0) },
-                anchorNanoseconds: anchors.0))
-            cases.append(Case(
-                label: "\(size) head, four pieces",
-                key: "\(size).pieces", byteCount: input.count,
-                wick: Workload(name: "wick.\(size).pieces") { wick.runFourPieces($0) },
-                pico: Workload(name: "pico.\(size).pieces") { pico.runFourPieces($0) },
-                anchorNanoseconds: anchors.1))
+            cases.append(
+                Case(
+                    label: "\(size) head (\(input.count) B, \(pico.fieldCount()) fields), one call",
+                    key: "\(size).whole", byteCount: input.count,
+                    wick: Workload(name: "wick.\(size).whole") { wick.runWhole($0) },
+                    pico: Workload(name: "pico.\(size).whole") { pico.runWhole($0) },
+                    anchorNanoseconds: anchors.0))
+            cases.append(
+                Case(
+                    label: "\(size) head, four pieces",
+                    key: "\(size).pieces", byteCount: input.count,
+                    wick: Workload(name: "wick.\(size).pieces") { wick.runFourPieces($0) },
+                    pico: Workload(name: "pico.\(size).pieces") { pico.runFourPieces($0) },
+                    anchorNanoseconds: anchors.1))
         }
         self.cases = cases
     }
@@ -59,11 +61,12 @@ struct ParserBenchmark {
         for testCase in cases {
             let samples = rounds.samples([testCase.wick, testCase.pico])
             let (wick, pico) = (samples[0].median, samples[1].median)
-            let instructionCell = instructions.map { counts in
-                let wickCount = counts[testCase.wick.name].map { Format.grouped(Int($0.rounded())) } ?? "?"
-                let picoCount = counts[testCase.pico.name].map { Format.grouped(Int($0.rounded())) } ?? "?"
-                return "\(wickCount) · \(picoCount)"
-            } ?? "not measured"
+            let instructionCell =
+                instructions.map { counts in
+                    let wickCount = counts[testCase.wick.name].map { Format.grouped(Int($0.rounded())) } ?? "?"
+                    let picoCount = counts[testCase.pico.name].map { Format.grouped(Int($0.rounded())) } ?? "?"
+                    return "\(wickCount) · \(picoCount)"
+                } ?? "not measured"
             table.rows.append([
                 testCase.label,
                 Format.fixed(wick, 0),

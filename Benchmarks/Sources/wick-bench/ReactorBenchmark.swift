@@ -24,7 +24,10 @@ struct ReactorBenchmark {
         var table = ResultTable(
             suite: "reactor",
             title: "Reactor (loopback, latency in µs, lower is better)",
-            columns: ["workload", "Wick p50", "Wick p99", "peer", "peer p50", "peer p99", "speed ratio (p50)", "Wick allocs/op"])
+            columns: [
+                "workload", "Wick p50", "Wick p99", "peer", "peer p50", "peer p99", "speed ratio (p50)",
+                "Wick allocs/op",
+            ])
         let group = try EventLoopGroup(threadCount: 1)
         defer { group.shutdownGracefully() }
         let loop = group.loops[0]
@@ -86,7 +89,8 @@ struct ReactorBenchmark {
             Format.fixed(executeAllocations, 2),
         ])
         table.notes = [
-            "Echo server: a blocking thread per connection on 127.0.0.1\(Self.pinning ? ", pinned to CPU 0; the clients (the event loop's thread, the blocking loop) pinned to CPU 1" : "")." + " TCP_NODELAY on both ends. The round trips run in \(Self.rounds) alternating rounds; p50/p99 are over all of them, the ratio is the median of the per-round p50 ratios (peer ÷ Wick).",
+            "Echo server: a blocking thread per connection on 127.0.0.1\(Self.pinning ? ", pinned to CPU 0; the clients (the event loop's thread, the blocking loop) pinned to CPU 1" : "")."
+                + " TCP_NODELAY on both ends. The round trips run in \(Self.rounds) alternating rounds; p50/p99 are over all of them, the ratio is the median of the per-round p50 ratios (peer ÷ Wick).",
             "Wick: the next message is written from `channelRead` on the loop, so each round trip is epoll_wait → read → gathered write at the end of the iteration. Blocking: send, then read until the 64 bytes are back.",
             "Wake-up: time from `loop.execute` on the main thread to the task running on the idle loop (eventfd write → epoll_wait returns → inbox drained); the peer is a thread blocked in epoll_wait on an eventfd. 100 µs pause between samples so the loop is asleep each time; the waking thread shares the sleeper's CPU for both.",
             "Allocations are counted process-wide over 2,000 extra round trips (only the Wick client runs then) and over the wake-up loop: per round trip, or per `execute` including its closure.",
@@ -95,7 +99,9 @@ struct ReactorBenchmark {
     }
 
     /// Connects a `ReactorEchoClient` to 127.0.0.1:`port` on `loop`.
-    private static func connect(port: UInt16, loop: EventLoop, resolver: Resolver) throws -> LoopBound<ReactorEchoClient> {
+    private static func connect(port: UInt16, loop: EventLoop, resolver: Resolver) throws -> LoopBound<
+        ReactorEchoClient
+    > {
         let result = Mutex<Result<LoopBound<ReactorEchoClient>, ReactorError>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let address = SocketAddress(numericHost: "127.0.0.1", port: port)!

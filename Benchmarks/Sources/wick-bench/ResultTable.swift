@@ -44,7 +44,9 @@ struct ResultTable {
         let end = "<!-- /suite:\(suite) -->"
         var document = (try? String(contentsOf: url, encoding: .utf8)) ?? Self.preamble
         let section = begin + "\n" + markdown + end
-        if let start = document.range(of: begin), let stop = document.range(of: end, range: start.upperBound..<document.endIndex) {
+        if let start = document.range(of: begin),
+            let stop = document.range(of: end, range: start.upperBound..<document.endIndex)
+        {
             document.replaceSubrange(start.lowerBound..<stop.upperBound, with: section)
         } else {
             if !document.hasSuffix("\n\n") { document += document.hasSuffix("\n") ? "\n" : "\n\n" }

@@ -13,7 +13,9 @@ struct RoundRobin {
     /// How the rounds were timed, for the tables' notes.
     var summary: String {
         "Medians of \(rounds) rounds of about \(roundNanoseconds / 1_000_000) ms of "
-            + (usesWallClock ? "wall time" : "the thread's CPU time (CLOCK_THREAD_CPUTIME_ID, so another process on the core does not count)")
+            + (usesWallClock
+                ? "wall time"
+                : "the thread's CPU time (CLOCK_THREAD_CPUTIME_ID, so another process on the core does not count)")
             + " per workload"
     }
 

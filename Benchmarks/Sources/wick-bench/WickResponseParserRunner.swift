@@ -24,8 +24,9 @@ final class WickResponseParserRunner {
 
     /// Parses the input delivered in four pieces `iterations` times.
     func runFourPieces(_ iterations: Int) -> Int {
-        Self.parsePieces(&parser, input.buffer, ends: fourPieceEnds, iterations: iterations,
-                         fields: expectedFieldCount)
+        Self.parsePieces(
+            &parser, input.buffer, ends: fourPieceEnds, iterations: iterations,
+            fields: expectedFieldCount)
     }
 
     private static func parseWhole(
@@ -37,7 +38,7 @@ final class WickResponseParserRunner {
                 parser.expectResponse(to: .get)
                 let step = try parser.parse(bytes)
                 guard case .head(let head) = step.event, step.consumed == bytes.count,
-                      head.fields.count == fields
+                    head.fields.count == fields
                 else { fatalError("the head did not parse whole: \(step.event)") }
                 checksum &+= head.fields.count &+ head.status.rawValue
                 parser.reset()

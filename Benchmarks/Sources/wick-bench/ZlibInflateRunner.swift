@@ -55,7 +55,8 @@ final class ZlibInflateRunner {
                     stream.pointee.next_out = output
                     stream.pointee.avail_out = UInt32(outputSize)
                     let status = inflate(stream, Z_NO_FLUSH)
-                    precondition(status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR, "inflate: \(status)")
+                    precondition(
+                        status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR, "inflate: \(status)")
                     decoded += outputSize - Int(stream.pointee.avail_out)
                     blackHole(output.pointee)
                 } while stream.pointee.avail_out == 0

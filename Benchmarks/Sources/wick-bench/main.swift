@@ -25,10 +25,14 @@ struct Options {
         while let argument = arguments.popFirst() {
             switch argument {
             case "--rounds":
-                guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { throw UsageError("--rounds needs a positive count") }
+                guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else {
+                    throw UsageError("--rounds needs a positive count")
+                }
                 rounds.rounds = value
             case "--round-ms":
-                guard let value = arguments.popFirst().flatMap(UInt64.init), value > 0 else { throw UsageError("--round-ms needs a positive count") }
+                guard let value = arguments.popFirst().flatMap(UInt64.init), value > 0 else {
+                    throw UsageError("--round-ms needs a positive count")
+                }
                 rounds.roundNanoseconds = value * 1_000_000
             case "--wall-clock":
                 rounds.usesWallClock = true
@@ -55,12 +59,14 @@ func runSuite(_ suite: String, _ options: Options) throws {
     switch suite {
     case "parser":
         let benchmark = try ParserBenchmark()
-        let instructions = options.callgrind && InstructionCounter.isAvailable
+        let instructions =
+            options.callgrind && InstructionCounter.isAvailable
             ? InstructionCounter.measure(suite: "parser") : nil
         table = benchmark.run(rounds: options.rounds, instructions: instructions)
     case "decoders":
         let benchmark = try DecoderBenchmark()
-        let instructions = options.callgrind && InstructionCounter.isAvailable
+        let instructions =
+            options.callgrind && InstructionCounter.isAvailable
             ? InstructionCounter.measure(suite: "decoders") : nil
         table = benchmark.run(rounds: options.rounds, instructions: instructions)
     case "reactor":

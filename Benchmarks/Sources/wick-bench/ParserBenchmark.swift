@@ -81,7 +81,7 @@ struct ParserBenchmark {
         }
         table.notes = [
             "\(rounds.summary), Wick and picohttpparser alternating; the speed ratio is the median of the per-round ratios. One parser reused for every head (the head storage of a keep-alive connection).",
-            "picohttpparser is Debian's libh2o-evloop 2.2.5 build, compiled without SSE4.2 (no pcmpestri in its code), so the same-run peer is its portable scalar path; the anchor column is PEERS.md's SSE4.2 build on this machine kind, measured in another run. The scalar build here beats that anchor (about 100 ns against 177 ns for the small head), so the anchor was probably wall time on a busier machine: the same-run column is the one to trust.",
+            "picohttpparser is Debian's libh2o-evloop 2.2.5 build, compiled without SSE4.2 (no pcmpestri in its code), so the same-run peer is its portable scalar path; the anchor column is PEERS.md's SSE4.2 build on this machine kind, measured in another run. In quiet runs the scalar build here measures about 100 ns for the small head, below the anchor's 177 ns, and absolute figures move up to 2× between runs even in CPU time (a busy VM): the same-run ratio is the figure to trust.",
             "Four pieces: Wick keeps its place and reads each byte once; picohttpparser re-parses the accumulated buffer from the start at every piece (its documented stateless use with `last_len`).",
         ]
         return table

@@ -1,20 +1,15 @@
 // Deterministic bytes for bodies of any size, so a test can regenerate what a server holds.
 
-/// Pseudo-random but reproducible bytes (splitmix64): the same `count` and `seed` always give
+/// Pseudo-random but reproducible bytes (`SeededRandom`): the same `count` and `seed` always give
 /// the same bytes, so a download test checks content without keeping a copy.
 public enum TestPayload {
     /// `count` bytes from `seed`.
     public static func bytes(count: Int, seed: UInt64 = 0x5749_434B) -> [UInt8] {
-        var state = seed
+        var random = SeededRandom(seed: seed)
         var output = [UInt8]()
         output.reserveCapacity(count + 8)
         while output.count < count {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            withUnsafeBytes(of: z.littleEndian) { output.append(contentsOf: $0) }
+            withUnsafeBytes(of: random.next().littleEndian) { output.append(contentsOf: $0) }
         }
         output.removeLast(output.count - count)
         return output

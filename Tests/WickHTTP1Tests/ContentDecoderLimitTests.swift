@@ -6,7 +6,7 @@ import WickTestSupport
 @Suite struct ContentDecoderLimitTests {
     /// Text that compresses well but not absurdly: about 10×.
     static func text(count: Int) -> [UInt8] {
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededRandom(seed: 42)
         let words = ["wick", "gzip", "deflate", "limit", "ratio", "piece", "zlib", "body", "http", "\n"].map { Array($0.utf8) }
         var result: [UInt8] = []
         result.reserveCapacity(count + 16)
@@ -195,15 +195,3 @@ func decodeCounting(
     }
 }
 
-/// A small deterministic generator for test data (SplitMix64).
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

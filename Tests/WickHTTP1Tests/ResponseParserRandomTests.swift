@@ -6,22 +6,8 @@ import WickHTTP1
 import WickTestSupport
 
 @Suite struct ResponseParserRandomTests {
-    /// SplitMix64: a small deterministic generator, so a failure names a seed that reproduces
-    /// it. (Nested: other suites of this target have generators of their own.)
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Cuts `input` into 2...8 pieces at random offsets (empty pieces included).
-    static func randomCut(_ input: [UInt8], using generator: inout SeededGenerator) -> [ArraySlice<UInt8>] {
+    static func randomCut(_ input: [UInt8], using generator: inout SeededRandom) -> [ArraySlice<UInt8>] {
         let count = Int.random(in: 1...7, using: &generator)
         let offsets = ((0..<count).map { _ in Int.random(in: 0...input.count, using: &generator) } + [0, input.count])
             .sorted()
@@ -29,7 +15,7 @@ import WickTestSupport
     }
 
     @Test func goldenCasesAgreeUnderRandomCuts() throws {
-        var generator = SeededGenerator(state: 0x5EED_0001)
+        var generator = SeededRandom(seed: 0x5EED_0001)
         for golden in try ResponseParserGoldenTests.loadCases() {
             let harness = try ResponseParserHarness(options: golden.options)
             let reference = harness.run([golden.input[...]])
@@ -49,7 +35,7 @@ import WickTestSupport
         // A small differential fuzzer: whatever the bytes, every cut must produce the same
         // events (the in-place fast path and the line accumulator must never disagree), and
         // nothing may trap.
-        var generator = SeededGenerator(state: 0x5EED_0003)
+        var generator = SeededRandom(seed: 0x5EED_0003)
         var variants = 0
         for golden in try ResponseParserGoldenTests.loadCases() where !golden.input.isEmpty {
             let harness = try ResponseParserHarness(options: golden.options)
@@ -119,7 +105,7 @@ import WickTestSupport
     }
 
     @Test func randomFieldLinesMatchTheModel() throws {
-        var generator = SeededGenerator(state: 0x5EED_0002)
+        var generator = SeededRandom(seed: 0x5EED_0002)
         let harness = try ResponseParserHarness(options: [:])
         let status = Array("HTTP/1.1 200 OK\r\n".utf8)
         var accepted = 0

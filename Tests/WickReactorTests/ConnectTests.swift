@@ -81,7 +81,7 @@ import Glibc
                 to: listener.address, on: group.next())
         }
         let elapsed = Deadline.now() - started
-        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(5))
+        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(30))
     }
 
     @Test func unixDomainSockets() async throws {
@@ -206,14 +206,15 @@ import Glibc
         let v4 = try TestListener(.ipv4)
         defer { v4.close() }
         let v6 = try TestListener.refusingAddress(.ipv6)
-        // A 10 s attempt delay: finishing well before it proves the refusal started IPv4 at once.
-        let options = ConnectOptions(timeout: .seconds(20), connectionAttemptDelay: .seconds(10))
+        // A 60 s attempt delay: finishing well before it proves the refusal started IPv4 at once
+        // (the margin is wide because a loaded 2-core CI machine has been seen to take 5.7 s).
+        let options = ConnectOptions(timeout: .seconds(90), connectionAttemptDelay: .seconds(60))
         let (connector, resolver) = connector(group, answering: [v6, v4.address], options: options)
         defer { resolver.shutdown() }
         let started = Deadline.now()
         let channel = try await connector.connect(host: "dual.test", port: 0, on: group.next())
         #expect(channel.remoteAddress == v4.address)
-        #expect(Deadline.now() - started < .seconds(5), "a refused attempt starts the next without the attempt delay")
+        #expect(Deadline.now() - started < .seconds(30), "a refused attempt starts the next without the attempt delay")
         try await channel.loop.submit { channel.close() }
     }
 
@@ -234,7 +235,7 @@ import Glibc
         let channel = try await connector.connect(host: "dual.test", port: 0, on: group.next())
         let elapsed = Deadline.now() - started
         #expect(channel.remoteAddress == v4.address)
-        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(5), "took \(elapsed)")
+        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(30), "took \(elapsed)")
         // The losing IPv6 attempt was closed: only the winner stays registered.
         #expect(try await channel.loop.submit { channel.loop.registrationCount } == 1)
         try await channel.loop.submit { channel.close() }
@@ -283,7 +284,7 @@ import Glibc
         ) {
             try await connector.connect(host: "stall.test", port: 0, on: group.next())
         }
-        #expect(Deadline.now() - started < .seconds(5))
+        #expect(Deadline.now() - started < .seconds(30), "the overall timeout fired")
         #expect(
             try await group.loops[0].submit { group.loops[0].registrationCount } == 0, "abandoned attempts are closed")
     }

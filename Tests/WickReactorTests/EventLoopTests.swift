@@ -2,6 +2,7 @@
 import Synchronization
 import Testing
 import WickCore
+import WickTestSupport
 
 @testable import WickReactor
 
@@ -61,7 +62,7 @@ import Glibc
         // Deadlines 20 ms ahead and scheduled in one loop task, so none is already due when the
         // later ones are inserted.
         let start = Deadline.now() + .milliseconds(20)
-        var random = SplitMix(seed: 42)
+        var random = SeededRandom(seed: 42)
         let deadlines = (0..<count).map { _ in start + .microseconds(Int64(random.next() % 100_000)) }
         try await loop.submit {
             for index in 0..<count {

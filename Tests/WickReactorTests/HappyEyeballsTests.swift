@@ -1,6 +1,7 @@
 // The Happy Eyeballs machine, played without sockets: events in, actions out, time as an argument.
 import Testing
 import WickCore
+import WickTestSupport
 
 @testable import WickReactor
 
@@ -104,7 +105,7 @@ import WickCore
     /// only while addresses remain, and every attempt closed or handed over at the end.
     @Test(arguments: 0..<200)
     func randomSequencesKeepTheInvariants(seed: UInt64) {
-        var random = SplitMix(seed: seed)
+        var random = SeededRandom(seed: seed)
         let pool = [v6a, v6b, v4a, v4b]
         let addresses = Array(pool.prefix(1 + Int(random.next() % 4)))
         var he = machine()
@@ -166,15 +167,3 @@ import WickCore
     }
 }
 
-/// A tiny seeded generator so random tests replay exactly.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -4,6 +4,7 @@ import CWickSystem
 import Synchronization
 import Testing
 import WickCore
+import WickTestSupport
 
 @testable import WickReactor
 
@@ -305,7 +306,7 @@ private final class ScriptedChannel: Sendable {
     /// written, in order; the buffer never exceeds its limit; writability alternates.
     @Test(arguments: 0..<30)
     func bytesArriveInOrderWhateverTheKernelTakes(seed: UInt64) async throws {
-        var random = SplitMix(seed: seed)
+        var random = SeededRandom(seed: seed)
         let options = SocketOptions(highWatermark: 64, lowWatermark: 16, maximumBufferedBytes: 256)
         let scripted = try await ScriptedChannel(options: options)
         defer { scripted.tearDown() }

@@ -31,6 +31,7 @@ let package = Package(
                 .product(name: "WickCore", package: "Wick"),
                 .product(name: "WickHTTP1", package: "Wick"),
                 .product(name: "WickReactor", package: "Wick"),
+                .product(name: "WickTestSupport", package: "Wick"),
             ],
             swiftSettings: strict
         ),

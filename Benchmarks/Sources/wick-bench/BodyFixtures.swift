@@ -1,12 +1,13 @@
 // The bodies the decoder benchmarks decode: JSON-like text, chunk-encoded or gzip-compressed.
 import CBenchSupport
+import WickTestSupport
 
 /// Builds the decoder benchmarks' inputs deterministically.
 enum BodyFixtures {
     /// `byteCount` bytes of JSON-like text (records with varying numbers and words), which gzip
     /// compresses about as much as a real API response.
     static func jsonText(byteCount: Int) -> [UInt8] {
-        var generator = SplitMix64(seed: 0x5eed_b0d1)
+        var generator = SeededRandom(seed: 0x5eed_b0d1)
         let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"]
         var text: [UInt8] = []
         text.reserveCapacity(byteCount + 256)

@@ -62,8 +62,10 @@ public final class ContentDecoder {
     /// - Throws: as `init(codings:limits:)`; the decoder then stays unusable until a `reset` that
     ///   succeeds.
     public func reset(codings newCodings: [ContentCoding]) throws(ContentDecodingError) {
-        let applied = newCodings.filter { $0 != .identity }
-        codings = applied
+        // Refill the existing storage rather than `filter`: a reused decoder allocates nothing.
+        codings.removeAll(keepingCapacity: true)
+        for coding in newCodings where coding != .identity { codings.append(coding) }
+        let applied = codings
         activeLayerCount = 0
         decodesBody = false
         phase = .failed

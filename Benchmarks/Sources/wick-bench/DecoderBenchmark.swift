@@ -86,7 +86,7 @@ struct DecoderBenchmark {
         table.notes = [
             "\(rounds.summary), Wick and its peer alternating; the speed ratio is the median of the per-round ratios (Wick ÷ peer).",
             "Chunked: the whole response (small head, JSON-like body, last chunk) is copied read by read into a 64 KiB buffer, standing in for read(2), for both. Wick hands body bytes out as ranges of that buffer; picohttpparser moves each chunk's data down over the framing, in place.",
-            "gzip: \(Self.compressedPieceSize / 1024) KiB pieces of the compressed body (zlib level 6) go to Wick's ContentDecoder (reset between bodies, default limits) and to zlib's inflate with a 64 KiB output buffer (inflateReset between bodies). The goal is Wick at 0.90× or better; instructions per byte (callgrind) are the steady figure when the machine is busy. Wick's one allocation per body is the codings array that `ContentDecoder.reset(codings:)` filters.",
+            "gzip: \(Self.compressedPieceSize / 1024) KiB pieces of the compressed body (zlib level 6) go to Wick's ContentDecoder (reset between bodies, default limits) and to zlib's inflate with a 64 KiB output buffer (inflateReset between bodies). The goal is Wick at 0.90× or better; instructions per byte (callgrind) are the steady figure when the machine is busy. A reused ContentDecoder allocates nothing per body.",
         ]
         return table
     }

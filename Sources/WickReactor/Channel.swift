@@ -51,6 +51,8 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
     private var output = Output.open
     private var delegate: (any ChannelDelegate)?
     private var queue: [ArraySlice<UInt8>] = []
+    /// The iovecs of the current gathered write, reused across writes (no allocation per flush).
+    private var vectorScratch: [iovec] = []
     private var queueHead = 0
     private var queuedBytes = 0
     private var flushRequested = false
@@ -262,10 +264,10 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
     /// and how many bytes were offered.
     private func writeQueuedPrefix() throws(SyscallError) -> (IOResult<Int>, Int) {
         let end = min(queue.count, queueHead + Self.maximumVectorsPerWrite)
-        var vectors: [iovec] = []
-        vectors.reserveCapacity(end - queueHead)
+        vectorScratch.removeAll(keepingCapacity: true)
         let offered = queue[queueHead..<end].reduce(0) { $0 + $1.count }
-        let result = try Self.withVectors(queue[queueHead..<end], &vectors) { (vectors) throws(SyscallError) in
+        let (io, fd) = (self.io, self.fd)
+        let result = try Self.withVectors(queue[queueHead..<end], &vectorScratch) { (vectors) throws(SyscallError) in
             try vectors.withUnsafeMutableBufferPointer { (pointer) throws(SyscallError) in try io.write(fd, pointer) }
         }
         return (result, offered)

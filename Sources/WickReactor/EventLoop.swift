@@ -81,6 +81,11 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     private var timers = TimerQueue<LoopTimer>()
     private var localTasks: [() -> Void] = []
     private var pendingFlushes: [Channel] = []
+    // Scratch arrays swapped with the queues above each pass, so draining a queue while it may
+    // grow never copies it: a steady loop iteration allocates nothing.
+    private var remoteTaskScratch: [@Sendable () -> Void] = []
+    private var localTaskScratch: [() -> Void] = []
+    private var flushScratch: [Channel] = []
     private(set) var isClosing = false
 
     /// `epoll_data` of the wake-up eventfd; generation 0 is never given to a registration.
@@ -422,24 +427,24 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     }
 
     private func runTasks() {
-        let remote = inbox.withLock { inbox -> [@Sendable () -> Void] in
+        inbox.withLock { inbox in
             inbox.wakeupPending = false
-            defer { inbox.tasks.removeAll(keepingCapacity: true) }
-            return inbox.tasks
+            swap(&inbox.tasks, &remoteTaskScratch)
         }
-        for task in remote { task() }
+        for task in remoteTaskScratch { task() }
+        remoteTaskScratch.removeAll(keepingCapacity: true)
         // Tasks queued by these tasks wait for the next iteration (with a zero timeout), so a task
         // that requeues itself cannot starve I/O.
-        let local = localTasks
-        localTasks.removeAll(keepingCapacity: true)
-        for task in local { task() }
+        swap(&localTasks, &localTaskScratch)
+        for task in localTaskScratch { task() }
+        localTaskScratch.removeAll(keepingCapacity: true)
     }
 
     private func flushPending() {
         while !pendingFlushes.isEmpty {
-            let channels = pendingFlushes
-            pendingFlushes.removeAll(keepingCapacity: true)
-            for channel in channels { channel.flushNow() }
+            swap(&pendingFlushes, &flushScratch)
+            for channel in flushScratch { channel.flushNow() }
+            flushScratch.removeAll(keepingCapacity: true)
         }
     }
 

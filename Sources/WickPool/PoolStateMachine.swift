@@ -1,0 +1,632 @@
+// The connection pool's decisions as a value-type state machine: events in, actions out, no I/O.
+//
+// Rules
+//
+// 1. Per origin. Idle connections, the wait queue, the limits and the backoff are all kept per
+//    origin key, so nothing that happens to one origin delays another. The key must hold every
+//    setting that affects security (see `PoolStateMachine`).
+// 2. Every connection holds its place. Connecting, idle, leased and closing connections all count
+//    towards `maximumConnectionsPerOrigin`, because each holds a socket or an attempt.
+// 3. A request takes the most recently parked idle connection (LIFO: the warmest one, so the
+//    coldest age out). Without one it waits in its origin's FIFO queue until
+//    min(its own deadline, now + `poolWaitTimeout`); if that has already passed it fails at once.
+// 4. A connection that is established, or comes back reusable, goes to the oldest waiter. With no
+//    waiter it parks idle with one timer, at the earliest of its idle timeout, the server's
+//    `Keep-Alive: timeout=` less `keepAliveTimeoutMargin`, and the end of its lifetime; beyond
+//    `maximumIdleConnectionsPerOrigin` it is closed instead.
+// 5. The pool starts a connection while an origin's waiters outnumber its attempts under way, it
+//    is below its limit, and it is not backing off. A waiter that leaves (cancelled, timed out)
+//    does not stop the attempt it caused: that connection serves the next waiter or parks.
+// 6. A connection that comes back is retired (closed) when the response forbade reuse, or it has
+//    carried `maximumRequestsPerConnection` requests, or the server's `Keep-Alive: max=` is used
+//    up, or it has outlived `maximumConnectionLifetime`, or the server's keep-alive timeout is
+//    within the margin.
+// 7. A failed attempt the runner calls not retryable (trust rejected, name not found) fails every
+//    waiter of the origin with `connectionFailed`: every attempt would fail the same way. A
+//    retryable failure (refused, reset, timed out) keeps the waiters and, while there are any,
+//    pauses the origin for `initialBackoff` doubling up to `maximumBackoff`; while an origin is
+//    failing it has one attempt in flight at a time. Waiters then fail at their own deadlines,
+//    with the last connection error as the cause. Why: a refused connection during a server
+//    restart or a load-balancer shuffle heals in moments, and each request's deadline already
+//    bounds how long it may wait; failing every queued request on the first refusal would turn
+//    a blip into an outage, and retrying without pause would hammer a struggling server. An
+//    established connection resets the origin's failures and ends its backoff.
+// 8. A replay (`isReplay: true`) may only use a connection that never carried a request. If the
+//    origin is at its limit while a replay waits, the oldest idle connection is closed to make
+//    room.
+// 9. Closing: after `closeConnection(C)` the pool counts C as closing until the runner reports
+//    `connectionClosed(C, by: .local)`; reports about C that race the close (established,
+//    attempt failed, became idle) are ignored. A server close of an idle connection evicts it.
+// 10. Timers: each scheduling gets a new id; a fire of a cancelled or unknown id lost a race with
+//    its cancellation and is ignored.
+// 11. Shutdown: new requests fail with `.shutdown`; waiters fail; idle and connecting connections
+//    close; leased ones finish their request (`drain`) or close now (`cancel`). When the last
+//    connection is reported closed, `shutdownComplete` is emitted once.
+// 12. Anything else, such as a report about a connection in a phase where it cannot happen, is a
+//    bug in the runner: it traps with a message naming the pool's state, the connection's phase
+//    and the event.
+public import WickCore
+
+/// The connection pool's decisions for HTTP/1.1, as a value type that performs no I/O.
+///
+/// The runner (in `Wick`'s transport) owns the sockets and the clock. It calls one input per
+/// event, always with the current time, and performs the returned actions in order, reporting
+/// their outcomes back as further inputs. The rules are at the top of this file.
+///
+/// **The origin key.** `Origin` identifies which connections are interchangeable. A connection is
+/// reused only for a request with an equal key, so the key must hold the scheme, host and port
+/// *and every setting that affects security*: the whole TLS configuration (trust roots, client
+/// certificate, protocol versions, SNI), the server-trust evaluator, the proxy and its
+/// credentials. Leaving one out lets a request ride a connection that was authenticated under
+/// different rules: curl's CVE-2021-22924, CVE-2022-27782 and CVE-2023-27538 were all connection
+/// reuse across such a difference.
+///
+/// `Failure` is the runner's connection error, carried back in `RequestFailure` unchanged.
+public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sendable>: Sendable {
+    private enum State: CustomStringConvertible {
+        case running
+        case shuttingDown(PoolShutdownMode)
+        case shutDown
+
+        var description: String {
+            switch self {
+            case .running: "running"
+            case .shuttingDown(let mode): "shuttingDown(\(mode))"
+            case .shutDown: "shutDown"
+            }
+        }
+    }
+
+    /// The limits and timeouts this pool applies.
+    public let settings: PoolSettings
+
+    private var state = State.running
+    private var origins: [Origin: OriginPool] = [:]
+    private var connections: [PoolConnectionID: Connection] = [:]
+    /// Which origin's queue each waiting request is in.
+    private var waitingRequests: [PoolRequestID: Origin] = [:]
+    /// Every armed timer, by id.
+    private var timers: [PoolTimerID: Timer.Purpose] = [:]
+    /// Counters of origins that emptied and were dropped.
+    private var emptiedOriginCounts = PoolStatistics<Origin>.Counts()
+    private var lastConnectionID: UInt64 = 0
+    private var lastTimerID: UInt64 = 0
+    private var lastArrival: UInt64 = 0
+
+    /// A running pool with no connections. Traps if a setting makes no sense (see `PoolSettings`).
+    public init(settings: PoolSettings = PoolSettings()) {
+        settings.validate()
+        self.settings = settings
+    }
+
+    /// The gauges and counters now, per origin and in total.
+    public var statistics: PoolStatistics<Origin> {
+        var total = emptiedOriginCounts
+        var perOrigin: [Origin: PoolStatistics<Origin>.Counts] = [:]
+        for (origin, pool) in origins {
+            var counts = pool.counts
+            counts.idle = pool.idle.count
+            counts.leased = pool.leased
+            counts.connecting = pool.connecting
+            counts.closing = pool.closing
+            counts.waiting = pool.waiting
+            perOrigin[origin] = counts
+            total += counts
+        }
+        return PoolStatistics(origins: perOrigin, total: total)
+    }
+
+    // MARK: - Inputs
+
+    /// A request wants a connection to `origin`.
+    ///
+    /// Leases an idle connection at once, or enqueues the request with a pool-wait timer (and
+    /// starts a connection if rule 5 says so), or fails it: `.shutdown` after shutdown began,
+    /// `.poolWaitTimeout` if its deadline has already passed.
+    /// - Parameters:
+    ///   - deadline: the latest time the request may wait; the pool also applies
+    ///     `poolWaitTimeout` from now.
+    ///   - isReplay: the request is being sent again after `ReplayPolicy` allowed it, so it needs
+    ///     a connection that never carried a request.
+    public mutating func requestArrived(
+        _ request: PoolRequestID,
+        origin: Origin,
+        deadline: Deadline = .distantFuture,
+        isReplay: Bool = false,
+        at now: Deadline
+    ) -> [Action] {
+        guard case .running = state else { return [.failRequest(request, .shutdown)] }
+        if waitingRequests[request] != nil { trap("requestArrived(\(request))", "the request is already waiting") }
+        var actions: [Action] = []
+        var pool = origins.removeValue(forKey: origin) ?? OriginPool()
+        if isReplay { pool.counts.replayed += 1 }
+        if let index = idleIndex(in: pool, freshOnly: isReplay) {
+            let id = pool.idle.remove(at: index)
+            unpark(id, actions: &actions)
+            lease(id, to: request, arrivedAt: now, pool: &pool, now: now, actions: &actions)
+        } else {
+            let waitDeadline = deadline.earliest(now + settings.poolWaitTimeout)
+            if waitDeadline.hasPassed(at: now) {
+                actions.append(.failRequest(request, .poolWaitTimeout(lastConnectionFailure: pool.lastFailure)))
+            } else {
+                actions.append(.enqueueRequest(request))
+                lastArrival += 1
+                let timer = schedule(.poolWait(request), at: waitDeadline, actions: &actions)
+                let waiter = Waiter(request: request, arrival: lastArrival, arrivedAt: now, timer: timer)
+                if isReplay { pool.freshWaiters.append(waiter) } else { pool.waiters.append(waiter) }
+                waitingRequests[request] = origin
+                startConnectionsIfNeeded(for: origin, pool: &pool, actions: &actions)
+            }
+        }
+        store(pool, for: origin)
+        return actions
+    }
+
+    /// The runner's caller gave up on a request. A waiting request leaves its queue and fails
+    /// with `.cancelled`; a request that holds a connection, or that the pool has already
+    /// completed, is not the pool's business any more, so nothing happens.
+    public mutating func requestCancelled(_ request: PoolRequestID, at now: Deadline) -> [Action] {
+        guard let origin = waitingRequests.removeValue(forKey: request) else { return [] }
+        var actions: [Action] = []
+        var pool = takePool(origin, event: "requestCancelled(\(request))")
+        guard let waiter = pool.waiters.remove(request) ?? pool.freshWaiters.remove(request) else {
+            trap("requestCancelled(\(request))", "the request is indexed as waiting but is in no queue")
+        }
+        cancel(waiter.timer, actions: &actions)
+        actions.append(.failRequest(request, .cancelled))
+        store(pool, for: origin)
+        return actions
+    }
+
+    /// A connection the pool asked for is ready for requests (connected, TLS done, trust
+    /// evaluated). It goes to the oldest waiter or parks (rule 4); the origin's failures reset.
+    public mutating func connectionEstablished(_ id: PoolConnectionID, at now: Deadline) -> [Action] {
+        let event = "connectionEstablished(\(id))"
+        var connection = lookUp(id, event: event)
+        switch connection.phase {
+        case .connecting: break
+        case .closing: return []
+        case .idle, .leased: trap(event, "the connection is \(connection.phase), not connecting")
+        }
+        var actions: [Action] = []
+        var pool = takePool(connection.origin, event: event)
+        pool.connecting -= 1
+        pool.counts.created += 1
+        pool.consecutiveFailures = 0
+        pool.lastFailure = nil
+        if let backoff = pool.backoffTimer {
+            cancel(backoff, actions: &actions)
+            pool.backoffTimer = nil
+        }
+        connection.establishedAt = now
+        connections[id] = connection
+        makeAvailable(id, pool: &pool, now: now, actions: &actions)
+        startConnectionsIfNeeded(for: connection.origin, pool: &pool, actions: &actions)
+        store(pool, for: connection.origin)
+        return actions
+    }
+
+    /// A connection attempt failed; the connection no longer counts (rule 7).
+    /// - Parameter isRetryable: whether another attempt could succeed (refused, reset, timed out:
+    ///   true; trust rejected, host name unknown: false).
+    public mutating func connectionAttemptFailed(
+        _ id: PoolConnectionID,
+        error: Failure,
+        isRetryable: Bool,
+        at now: Deadline
+    ) -> [Action] {
+        let event = "connectionAttemptFailed(\(id))"
+        let connection = lookUp(id, event: event)
+        switch connection.phase {
+        case .connecting: break
+        case .closing: return []
+        case .idle, .leased: trap(event, "the connection is \(connection.phase), not connecting")
+        }
+        connections[id] = nil
+        var actions: [Action] = []
+        let origin = connection.origin
+        var pool = takePool(origin, event: event)
+        pool.connecting -= 1
+        pool.counts.failedAttempts += 1
+        pool.consecutiveFailures += 1
+        pool.lastFailure = error
+        if !isRetryable {
+            for waiter in allWaiters(of: &pool) {
+                cancel(waiter.timer, actions: &actions)
+                actions.append(.failRequest(waiter.request, .connectionFailed(error)))
+            }
+        } else if pool.waiting > 0 && pool.backoffTimer == nil {
+            let delay = settings.backoff(afterConsecutiveFailures: pool.consecutiveFailures)
+            pool.backoffTimer = schedule(.backoff(origin), at: now + delay, actions: &actions)
+        }
+        startConnectionsIfNeeded(for: origin, pool: &pool, actions: &actions)
+        store(pool, for: origin)
+        return actions
+    }
+
+    /// A leased connection finished its request and could carry another.
+    ///
+    /// It is retired if rule 6 says so (or the pool is shutting down); otherwise it goes to the
+    /// oldest waiter or parks (rule 4).
+    /// - Parameters:
+    ///   - keepAlive: the response's `Keep-Alive` hints, if it had the header.
+    ///   - isReusable: whether the exchange left the connection fit for another request: the
+    ///     response allowed it (no `Connection: close`) and was read to its end.
+    public mutating func connectionBecameIdle(
+        _ id: PoolConnectionID,
+        keepAlive: KeepAliveHint? = nil,
+        isReusable: Bool,
+        at now: Deadline
+    ) -> [Action] {
+        let event = "connectionBecameIdle(\(id))"
+        var connection = lookUp(id, event: event)
+        switch connection.phase {
+        case .leased: break
+        case .closing: return []
+        case .connecting, .idle: trap(event, "the connection is \(connection.phase), not leased")
+        }
+        var actions: [Action] = []
+        var pool = takePool(connection.origin, event: event)
+        pool.leased -= 1
+        connection.serverKeepAliveTimeout = keepAlive?.timeout
+        if let remaining = keepAlive?.maximumRequests { connection.serverRemainingRequests = remaining }
+        connections[id] = connection
+        if case .shuttingDown = state {
+            close(id, .shutdown, pool: &pool, actions: &actions)
+        } else if let reason = retirement(of: connection, isReusable: isReusable, now: now) {
+            close(id, reason, pool: &pool, actions: &actions)
+        } else {
+            makeAvailable(id, pool: &pool, now: now, actions: &actions)
+        }
+        startConnectionsIfNeeded(for: connection.origin, pool: &pool, actions: &actions)
+        store(pool, for: connection.origin)
+        return actions
+    }
+
+    /// A connection is gone: the server closed it, an error ended it, or the close the pool asked
+    /// for is done (`.local`, the only report allowed for a closing connection and allowed for no
+    /// other). An idle connection closed under the pool is evicted. The request of a leased one
+    /// is the runner's to fail or replay (`ReplayPolicy`). Emits `shutdownComplete` if it was the
+    /// last connection of a pool shutting down.
+    public mutating func connectionClosed(_ id: PoolConnectionID, by closer: ClosedBy, at now: Deadline) -> [Action] {
+        let event = "connectionClosed(\(id), by: \(closer))"
+        let connection = lookUp(id, event: event)
+        let isLocal = if case .local = closer { true } else { false }
+        var actions: [Action] = []
+        var pool = takePool(connection.origin, event: event)
+        switch connection.phase {
+        case .connecting:
+            trap(event, "a connecting connection ends with connectionAttemptFailed")
+        case .idle(let timer, _):
+            if isLocal { trap(event, "the pool never asked to close this idle connection") }
+            guard let index = pool.idle.firstIndex(of: id) else { trap(event, "idle connection missing from its stack") }
+            pool.idle.remove(at: index)
+            cancel(timer, actions: &actions)
+            pool.counts.evicted += 1
+        case .leased:
+            if isLocal { trap(event, "the pool never asked to close this leased connection") }
+            pool.leased -= 1
+        case .closing:
+            if !isLocal { trap(event, "a closing connection reports its end as .local") }
+            pool.closing -= 1
+        }
+        connections[id] = nil
+        startConnectionsIfNeeded(for: connection.origin, pool: &pool, actions: &actions)
+        store(pool, for: connection.origin)
+        completeShutdownIfDone(actions: &actions)
+        return actions
+    }
+
+    /// A timer's deadline passed. An idle connection's timer retires it with the reason that set
+    /// the deadline; a waiter's fails it with `.poolWaitTimeout`; a backoff's lets the origin try
+    /// again. A timer that was cancelled (or already fired) is ignored (rule 10).
+    public mutating func timerFired(_ timer: Timer, at now: Deadline) -> [Action] {
+        guard let purpose = timers.removeValue(forKey: timer.id) else { return [] }
+        let event = "timerFired(\(timer))"
+        var actions: [Action] = []
+        switch purpose {
+        case .idleConnection(let id):
+            let connection = lookUp(id, event: event)
+            guard case .idle(let parked, let reason) = connection.phase, parked.id == timer.id else {
+                trap(event, "the connection is \(connection.phase), not parked with this timer")
+            }
+            var pool = takePool(connection.origin, event: event)
+            guard let index = pool.idle.firstIndex(of: id) else { trap(event, "idle connection missing from its stack") }
+            pool.idle.remove(at: index)
+            close(id, reason, pool: &pool, actions: &actions)
+            store(pool, for: connection.origin)
+        case .poolWait(let request):
+            guard let origin = waitingRequests.removeValue(forKey: request) else {
+                trap(event, "the pool-wait timer is armed but \(request) is not waiting")
+            }
+            var pool = takePool(origin, event: event)
+            guard (pool.waiters.remove(request) ?? pool.freshWaiters.remove(request)) != nil else {
+                trap(event, "\(request) is indexed as waiting but is in no queue")
+            }
+            actions.append(.failRequest(request, .poolWaitTimeout(lastConnectionFailure: pool.lastFailure)))
+            store(pool, for: origin)
+        case .backoff(let origin):
+            var pool = takePool(origin, event: event)
+            pool.backoffTimer = nil
+            startConnectionsIfNeeded(for: origin, pool: &pool, actions: &actions)
+            store(pool, for: origin)
+        }
+        return actions
+    }
+
+    /// Opens connections to `origin` ahead of traffic until it has `count` connections of any
+    /// kind, capped at both the connection and the idle limit. A one-off: the connections age out
+    /// like any other. Does nothing while the origin backs off or the pool shuts down.
+    public mutating func prewarm(origin: Origin, connections count: Int, at now: Deadline) -> [Action] {
+        guard case .running = state else { return [] }
+        var actions: [Action] = []
+        var pool = origins.removeValue(forKey: origin) ?? OriginPool()
+        let target = min(count, settings.maximumConnectionsPerOrigin, settings.maximumIdleConnectionsPerOrigin)
+        while pool.live < target && canStartConnection(pool) {
+            startConnection(for: origin, pool: &pool, actions: &actions)
+        }
+        store(pool, for: origin)
+        return actions
+    }
+
+    /// Begins shutting the pool down (rule 11). A `.cancel` after a `.drain` also closes the
+    /// leased connections; any other repeat does nothing. Emits `shutdownComplete` at once if no
+    /// connection is left.
+    public mutating func shutdownRequested(_ mode: PoolShutdownMode, at now: Deadline) -> [Action] {
+        var actions: [Action] = []
+        switch state {
+        case .shutDown, .shuttingDown(.cancel):
+            return []
+        case .shuttingDown(.drain):
+            guard mode == .cancel else { return [] }
+            state = .shuttingDown(.cancel)
+        case .running:
+            state = .shuttingDown(mode)
+            var waiters: [Waiter] = []
+            for origin in Array(origins.keys) {
+                var pool = takePool(origin, event: "shutdownRequested(\(mode))")
+                waiters += allWaiters(of: &pool)
+                if let backoff = pool.backoffTimer {
+                    cancel(backoff, actions: &actions)
+                    pool.backoffTimer = nil
+                }
+                store(pool, for: origin)
+            }
+            for waiter in waiters.sorted(by: { $0.arrival < $1.arrival }) {
+                cancel(waiter.timer, actions: &actions)
+                actions.append(.failRequest(waiter.request, .shutdown))
+            }
+        }
+        let closeLeased = mode == .cancel
+        for id in connections.keys.sorted() {
+            let connection = connections[id]!
+            var pool = takePool(connection.origin, event: "shutdownRequested(\(mode))")
+            switch connection.phase {
+            case .idle:
+                pool.idle.removeAll { $0 == id }
+                unpark(id, actions: &actions)
+                close(id, .shutdown, pool: &pool, actions: &actions)
+            case .connecting:
+                pool.connecting -= 1
+                close(id, .shutdown, pool: &pool, actions: &actions)
+            case .leased where closeLeased:
+                pool.leased -= 1
+                close(id, .shutdown, pool: &pool, actions: &actions)
+            case .leased, .closing:
+                break
+            }
+            store(pool, for: connection.origin)
+        }
+        completeShutdownIfDone(actions: &actions)
+        return actions
+    }
+
+    // MARK: - Decisions
+
+    /// Rule 4: hand a connection that is ready (and in no stack) to the oldest waiter it may
+    /// serve, or park it, or close it if the idle stack is full. The caller has taken it out of
+    /// its previous phase's count.
+    private mutating func makeAvailable(
+        _ id: PoolConnectionID,
+        pool: inout OriginPool,
+        now: Deadline,
+        actions: inout [Action]
+    ) {
+        let connection = connections[id]!
+        let plain = pool.waiters.first()
+        let fresh = connection.uses == 0 ? pool.freshWaiters.first() : nil
+        let waiter: Waiter?
+        if let fresh, plain.map({ fresh.arrival < $0.arrival }) ?? true {
+            waiter = pool.freshWaiters.popFirst()
+        } else if plain != nil {
+            waiter = pool.waiters.popFirst()
+        } else {
+            waiter = nil
+        }
+        if let waiter {
+            waitingRequests[waiter.request] = nil
+            cancel(waiter.timer, actions: &actions)
+            lease(id, to: waiter.request, arrivedAt: waiter.arrivedAt, pool: &pool, now: now, actions: &actions)
+        } else if pool.idle.count >= settings.maximumIdleConnectionsPerOrigin {
+            close(id, .tooManyIdle, pool: &pool, actions: &actions)
+        } else {
+            park(id, pool: &pool, now: now, actions: &actions)
+        }
+    }
+
+    /// Rule 5 (and 8): start connections while waiters outnumber attempts, then, if replays still
+    /// lack room at the limit, close the oldest idle connections to make it.
+    private mutating func startConnectionsIfNeeded(
+        for origin: Origin,
+        pool: inout OriginPool,
+        actions: inout [Action]
+    ) {
+        var unmet = pool.waiting - pool.connecting
+        while unmet > 0 && canStartConnection(pool) {
+            startConnection(for: origin, pool: &pool, actions: &actions)
+            unmet -= 1
+        }
+        guard unmet > 0, pool.freshWaiters.count > 0, pool.live >= settings.maximumConnectionsPerOrigin,
+            canStartConnection(pool, ignoringLimit: true)
+        else { return }
+        var roomNeeded = min(unmet, pool.freshWaiters.count) - pool.closing
+        while roomNeeded > 0 && !pool.idle.isEmpty {
+            let oldest = pool.idle.removeFirst()
+            unpark(oldest, actions: &actions)
+            close(oldest, .madeRoomForFreshConnection, pool: &pool, actions: &actions)
+            roomNeeded -= 1
+        }
+    }
+
+    private func canStartConnection(_ pool: OriginPool, ignoringLimit: Bool = false) -> Bool {
+        guard case .running = state, pool.backoffTimer == nil else { return false }
+        let attemptLimit = pool.consecutiveFailures > 0 ? 1 : Int.max
+        return pool.connecting < attemptLimit && (ignoringLimit || pool.live < settings.maximumConnectionsPerOrigin)
+    }
+
+    /// Rule 6: why a connection that came back must not be reused, if it must not.
+    private func retirement(of connection: Connection, isReusable: Bool, now: Deadline) -> PoolCloseReason? {
+        if !isReusable { return .notReusable }
+        if let limit = settings.maximumRequestsPerConnection, connection.uses >= limit { return .requestLimitReached }
+        if let remaining = connection.serverRemainingRequests, remaining <= 0 { return .serverRequestLimitReached }
+        if let lifetime = settings.maximumConnectionLifetime, (connection.establishedAt + lifetime).hasPassed(at: now) {
+            return .lifetimeExpired
+        }
+        if let timeout = connection.serverKeepAliveTimeout, timeout <= settings.keepAliveTimeoutMargin {
+            return .serverKeepAliveTimeout
+        }
+        return nil
+    }
+
+    /// The idle connection a request may take: the most recently parked one, or for a replay the
+    /// most recently parked one that never carried a request.
+    private func idleIndex(in pool: OriginPool, freshOnly: Bool) -> Int? {
+        guard freshOnly else { return pool.idle.indices.last }
+        return pool.idle.lastIndex { connections[$0]!.uses == 0 }
+    }
+
+    // MARK: - Bookkeeping
+
+    private mutating func startConnection(for origin: Origin, pool: inout OriginPool, actions: inout [Action]) {
+        lastConnectionID += 1
+        let id = PoolConnectionID(lastConnectionID)
+        connections[id] = Connection(origin: origin)
+        pool.connecting += 1
+        actions.append(.createConnection(id, origin: origin))
+    }
+
+    private mutating func lease(
+        _ id: PoolConnectionID,
+        to request: PoolRequestID,
+        arrivedAt: Deadline,
+        pool: inout OriginPool,
+        now: Deadline,
+        actions: inout [Action]
+    ) {
+        var connection = connections[id]!
+        let isReused = connection.uses > 0
+        connection.uses += 1
+        if let remaining = connection.serverRemainingRequests { connection.serverRemainingRequests = remaining - 1 }
+        connection.phase = .leased(request)
+        connections[id] = connection
+        pool.leased += 1
+        pool.counts.leases += 1
+        if isReused { pool.counts.reused += 1 }
+        pool.counts.totalPoolWait += now - arrivedAt
+        actions.append(.leaseConnection(id, to: request, isReused: isReused))
+    }
+
+    /// Parks a connection idle with the earliest of its retirement deadlines (rule 4).
+    private mutating func park(_ id: PoolConnectionID, pool: inout OriginPool, now: Deadline, actions: inout [Action]) {
+        let connection = connections[id]!
+        var deadline = now + settings.idleTimeout
+        var reason = PoolCloseReason.idleTimeout
+        if let timeout = connection.serverKeepAliveTimeout {
+            let serverDeadline = now + (timeout - settings.keepAliveTimeoutMargin)
+            if serverDeadline < deadline { (deadline, reason) = (serverDeadline, .serverKeepAliveTimeout) }
+        }
+        if let lifetime = settings.maximumConnectionLifetime {
+            let end = connection.establishedAt + lifetime
+            if end < deadline { (deadline, reason) = (end, .lifetimeExpired) }
+        }
+        let timer = schedule(.idleConnection(id), at: deadline, actions: &actions)
+        connections[id]!.phase = .idle(timer, retireReason: reason)
+        pool.idle.append(id)
+    }
+
+    /// Cancels the idle timer of a connection the caller has just taken out of its idle stack.
+    private mutating func unpark(_ id: PoolConnectionID, actions: inout [Action]) {
+        guard case .idle(let timer, _) = connections[id]!.phase else {
+            trap("unpark(\(id))", "the connection is \(connections[id]!.phase), not idle")
+        }
+        cancel(timer, actions: &actions)
+    }
+
+    /// Marks a connection closing; the caller has taken it out of its previous phase's count.
+    private mutating func close(
+        _ id: PoolConnectionID,
+        _ reason: PoolCloseReason,
+        pool: inout OriginPool,
+        actions: inout [Action]
+    ) {
+        connections[id]!.phase = .closing
+        pool.closing += 1
+        pool.counts.retired += 1
+        actions.append(.closeConnection(id, reason))
+    }
+
+    private mutating func allWaiters(of pool: inout OriginPool) -> [Waiter] {
+        let waiters = (pool.waiters.removeAll() + pool.freshWaiters.removeAll()).sorted { $0.arrival < $1.arrival }
+        for waiter in waiters { waitingRequests[waiter.request] = nil }
+        return waiters
+    }
+
+    private mutating func schedule(_ purpose: Timer.Purpose, at deadline: Deadline, actions: inout [Action]) -> Timer {
+        lastTimerID += 1
+        let timer = Timer(id: PoolTimerID(lastTimerID), purpose: purpose, deadline: deadline)
+        timers[timer.id] = purpose
+        actions.append(.scheduleTimer(timer))
+        return timer
+    }
+
+    private mutating func cancel(_ timer: Timer, actions: inout [Action]) {
+        guard timers.removeValue(forKey: timer.id) != nil else {
+            trap("cancel(\(timer))", "the timer is not armed")
+        }
+        actions.append(.cancelTimer(timer))
+    }
+
+    private mutating func completeShutdownIfDone(actions: inout [Action]) {
+        guard case .shuttingDown = state, connections.isEmpty else { return }
+        precondition(
+            timers.isEmpty && waitingRequests.isEmpty && origins.isEmpty,
+            "PoolStateMachine (\(state)): last connection closed with timers \(timers.count), waiters \(waitingRequests.count) left"
+        )
+        state = .shutDown
+        actions.append(.shutdownComplete)
+    }
+
+    private func lookUp(_ id: PoolConnectionID, event: String) -> Connection {
+        guard let connection = connections[id] else { trap(event, "the pool knows no connection \(id)") }
+        return connection
+    }
+
+    /// Moves an origin's state out of the dictionary, so it can be changed while `self` is too.
+    private mutating func takePool(_ origin: Origin, event: String) -> OriginPool {
+        guard let pool = origins.removeValue(forKey: origin) else { trap(event, "the pool holds nothing for \(origin)") }
+        return pool
+    }
+
+    /// Puts an origin's state back, or drops it (keeping its counters) when it holds nothing.
+    private mutating func store(_ pool: OriginPool, for origin: Origin) {
+        if pool.isEmpty {
+            emptiedOriginCounts += pool.counts
+        } else {
+            origins[origin] = pool
+        }
+    }
+
+    private func trap(_ event: String, _ problem: String) -> Never {
+        preconditionFailure("PoolStateMachine (\(state)): \(event): \(problem)")
+    }
+}

@@ -27,7 +27,7 @@ public struct PoolStatistics<Origin: Hashable & Sendable>: Sendable {
         public var leases = 0
         /// Leases of a connection that had carried a request before.
         public var reused = 0
-        /// Requests that arrived as replays (`requestArrived(isReplay: true)`).
+        /// Replays (`requestArrived(isReplay: true)`) the pool accepted before shutdown began.
         public var replayed = 0
         /// Idle connections the server (or an error) closed under the pool.
         public var evicted = 0

@@ -69,10 +69,14 @@ public struct PoolSettings: Sendable, Equatable {
     /// Traps with a message naming the setting when a value makes no sense.
     func validate() {
         precondition(maximumConnectionsPerOrigin >= 1, "PoolSettings.maximumConnectionsPerOrigin must be at least 1")
-        precondition(maximumIdleConnectionsPerOrigin >= 0, "PoolSettings.maximumIdleConnectionsPerOrigin must not be negative")
+        precondition(
+            maximumIdleConnectionsPerOrigin >= 0, "PoolSettings.maximumIdleConnectionsPerOrigin must not be negative")
         precondition(idleTimeout > .zero, "PoolSettings.idleTimeout must be positive")
-        precondition((maximumConnectionLifetime ?? .seconds(1)) > .zero, "PoolSettings.maximumConnectionLifetime must be positive")
-        precondition((maximumRequestsPerConnection ?? 1) >= 1, "PoolSettings.maximumRequestsPerConnection must be at least 1")
+        precondition(
+            (maximumConnectionLifetime ?? .seconds(1)) > .zero,
+            "PoolSettings.maximumConnectionLifetime must be positive")
+        precondition(
+            (maximumRequestsPerConnection ?? 1) >= 1, "PoolSettings.maximumRequestsPerConnection must be at least 1")
         precondition(poolWaitTimeout >= .zero, "PoolSettings.poolWaitTimeout must not be negative")
         precondition(keepAliveTimeoutMargin >= .zero, "PoolSettings.keepAliveTimeoutMargin must not be negative")
         precondition(initialBackoff > .zero, "PoolSettings.initialBackoff must be positive")

@@ -299,7 +299,9 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
             trap(event, "a connecting connection ends with connectionAttemptFailed")
         case .idle(let timer, _):
             if isLocal { trap(event, "the pool never asked to close this idle connection") }
-            guard let index = pool.idle.firstIndex(of: id) else { trap(event, "idle connection missing from its stack") }
+            guard let index = pool.idle.firstIndex(of: id) else {
+                trap(event, "idle connection missing from its stack")
+            }
             pool.idle.remove(at: index)
             cancel(timer, actions: &actions)
             pool.counts.evicted += 1
@@ -331,7 +333,9 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
                 trap(event, "the connection is \(connection.phase), not parked with this timer")
             }
             var pool = takePool(connection.origin, event: event)
-            guard let index = pool.idle.firstIndex(of: id) else { trap(event, "idle connection missing from its stack") }
+            guard let index = pool.idle.firstIndex(of: id) else {
+                trap(event, "idle connection missing from its stack")
+            }
             pool.idle.remove(at: index)
             close(id, reason, pool: &pool, actions: &actions)
             store(pool, for: connection.origin)
@@ -613,7 +617,9 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
 
     /// Moves an origin's state out of the dictionary, so it can be changed while `self` is too.
     private mutating func takePool(_ origin: Origin, event: String) -> OriginPool {
-        guard let pool = origins.removeValue(forKey: origin) else { trap(event, "the pool holds nothing for \(origin)") }
+        guard let pool = origins.removeValue(forKey: origin) else {
+            trap(event, "the pool holds nothing for \(origin)")
+        }
         return pool
     }
 

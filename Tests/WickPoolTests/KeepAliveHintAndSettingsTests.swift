@@ -7,13 +7,19 @@ import WickPool
 struct KeepAliveHintTests {
     @Test("timeout= and max= are read, in any case and order, with spaces and tabs around them")
     func parsesBothParameters() {
-        #expect(KeepAliveHint(headerValue: "timeout=5, max=100") == KeepAliveHint(timeout: .seconds(5), maximumRequests: 100))
-        #expect(KeepAliveHint(headerValue: " MAX = 3 ,\tTimeout=0") == KeepAliveHint(timeout: .zero, maximumRequests: 3))
+        #expect(
+            KeepAliveHint(headerValue: "timeout=5, max=100")
+                == KeepAliveHint(timeout: .seconds(5), maximumRequests: 100))
+        #expect(
+            KeepAliveHint(headerValue: " MAX = 3 ,\tTimeout=0") == KeepAliveHint(timeout: .zero, maximumRequests: 3))
     }
 
     @Test(
         "Malformed or unknown parts are ignored, never an error",
-        arguments: ["", "timeout", "timeout=", "timeout=-1", "timeout=5s", "timeout=0x10", "foo=1", ",,,", "max=1.5", "timeout==5"]
+        arguments: [
+            "", "timeout", "timeout=", "timeout=-1", "timeout=5s", "timeout=0x10", "foo=1", ",,,", "max=1.5",
+            "timeout==5",
+        ]
     )
     func ignoresMalformedParts(value: String) {
         #expect(KeepAliveHint(headerValue: value) == KeepAliveHint())

@@ -37,7 +37,9 @@ struct PoolConnectionFailureTests {
         try world.failAttempt(C1)
         try world.failAttempt(C2)
         try world.failAttempt(C3)
-        let created = try world.advance(by: .seconds(1)).filter { if case .createConnection = $0 { true } else { false } }
+        let created = try world.advance(by: .seconds(1)).filter {
+            if case .createConnection = $0 { true } else { false }
+        }
         #expect(created == [.createConnection(C4, origin: "a")])
     }
 
@@ -50,10 +52,11 @@ struct PoolConnectionFailureTests {
         let backoff = try #require(world.timer(for: .backoff("a")))
         let actions = try world.establish(C2)
         let wait = try #require(world.finishedTimers.values.first { $0.purpose == .poolWait(R1) })
-        #expect(actions == [
-            .cancelTimer(backoff), .cancelTimer(wait), .leaseConnection(C2, to: R1, isReused: false),
-            .createConnection(C3, origin: "a"),
-        ])
+        #expect(
+            actions == [
+                .cancelTimer(backoff), .cancelTimer(wait), .leaseConnection(C2, to: R1, isReused: false),
+                .createConnection(C3, origin: "a"),
+            ])
     }
 
     @Test("Waiters that time out while the origin fails are told the last connection error")
@@ -72,9 +75,11 @@ struct PoolConnectionFailureTests {
         try world.arrive(2)
         try world.arrive(3, at: "b")
         let actions = try world.failAttempt(C1, .trustRejected, isRetryable: false)
-        #expect(actions.filter { if case .failRequest = $0 { true } else { false } } == [
-            .failRequest(R1, .connectionFailed(.trustRejected)), .failRequest(R2, .connectionFailed(.trustRejected)),
-        ])
+        #expect(
+            actions.filter { if case .failRequest = $0 { true } else { false } } == [
+                .failRequest(R1, .connectionFailed(.trustRejected)),
+                .failRequest(R2, .connectionFailed(.trustRejected)),
+            ])
         #expect(world.timer(for: .backoff("a")) == nil)
         #expect(world.waitingRequests() == [R3])
     }

@@ -147,7 +147,8 @@ struct PoolLeasingTests {
         try world.leaseNewConnection(to: 1)
         try world.arrive(2, deadline: world.now + .seconds(60))
         #expect(try world.advance(by: .milliseconds(2_999)) == [])
-        #expect(try world.advance(by: .milliseconds(1)) == [.failRequest(R2, .poolWaitTimeout(lastConnectionFailure: nil))])
+        #expect(
+            try world.advance(by: .milliseconds(1)) == [.failRequest(R2, .poolWaitTimeout(lastConnectionFailure: nil))])
     }
 
     @Test("A request whose deadline has already passed fails at once without waiting")

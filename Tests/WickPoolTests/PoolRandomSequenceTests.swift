@@ -58,7 +58,9 @@ struct PoolRandomSequenceTests {
         // The run must have exercised the interesting paths, or it proves little.
         let total = world.pool.statistics.total
         #expect(total.reused > 100 && total.failedAttempts > 50 && total.evicted > 10 && total.replayed > 50)
-        #expect(run.outcomes.poolWaitTimeouts > 10 && run.outcomes.cancellations > 10 && run.outcomes.connectionFailures > 5)
+        #expect(
+            run.outcomes.poolWaitTimeouts > 10 && run.outcomes.cancellations > 10 && run.outcomes.connectionFailures > 5
+        )
     }
 }
 
@@ -125,10 +127,12 @@ struct RandomRun {
             }
         case 50..<72:
             if let id = pick(world.connections { if case .leased = $0 { true } else { false } }) {
-                try count(world.finish(id, keepAlive: randomHint(), isReusable: Int.random(in: 0..<8, using: &random) != 0))
+                try count(
+                    world.finish(id, keepAlive: randomHint(), isReusable: Int.random(in: 0..<8, using: &random) != 0))
             }
         case 72..<76:
-            if let id = pick(world.connections { $0 == .idle || { if case .leased = $0 { true } else { false } }($0) }) {
+            if let id = pick(world.connections { $0 == .idle || { if case .leased = $0 { true } else { false } }($0) })
+            {
                 try count(world.serverCloses(id, error: Bool.random(using: &random) ? nil : .reset))
             }
         case 76..<86:
@@ -155,10 +159,11 @@ struct RandomRun {
         switch Int.random(in: 0..<10, using: &random) {
         case 0..<6: nil
         case 6..<8: KeepAliveHint(timeout: .seconds(Int.random(in: 0...10, using: &random)))
-        default: KeepAliveHint(
-            timeout: .seconds(Int.random(in: 2...10, using: &random)),
-            maximumRequests: Int.random(in: 0...5, using: &random)
-        )
+        default:
+            KeepAliveHint(
+                timeout: .seconds(Int.random(in: 2...10, using: &random)),
+                maximumRequests: Int.random(in: 0...5, using: &random)
+            )
         }
     }
 

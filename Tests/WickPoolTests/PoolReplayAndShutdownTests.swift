@@ -57,7 +57,10 @@ struct PoolPrewarmTests {
             $0.maximumConnectionsPerOrigin = 4
             $0.maximumIdleConnectionsPerOrigin = 3
         }
-        #expect(try world.prewarm(connections: 2) == [.createConnection(C1, origin: "a"), .createConnection(C2, origin: "a")])
+        #expect(
+            try world.prewarm(connections: 2) == [
+                .createConnection(C1, origin: "a"), .createConnection(C2, origin: "a"),
+            ])
         #expect(try world.prewarm(connections: 10) == [.createConnection(C3, origin: "a")])
         try world.establish(C1)
         #expect(world.timer(for: .idleConnection(C1)) != nil)
@@ -78,10 +81,11 @@ struct PoolShutdownTests {
         let wait2 = try #require(world.timer(for: .poolWait(R2)))
         let wait3 = try #require(world.timer(for: .poolWait(R3)))
         let actions = try world.shutdown(.drain)
-        #expect(actions == [
-            .cancelTimer(wait2), .failRequest(R2, .shutdown), .cancelTimer(wait3), .failRequest(R3, .shutdown),
-            .closeConnection(C2, .shutdown), .cancelTimer(idle), .closeConnection(C3, .shutdown),
-        ])
+        #expect(
+            actions == [
+                .cancelTimer(wait2), .failRequest(R2, .shutdown), .cancelTimer(wait3), .failRequest(R3, .shutdown),
+                .closeConnection(C2, .shutdown), .cancelTimer(idle), .closeConnection(C3, .shutdown),
+            ])
         #expect(world.state(of: R1) == .leased(C1))
         #expect(try world.finish(C1) == [.closeConnection(C1, .shutdown)])
         #expect(try world.completeClose(C1) == [])

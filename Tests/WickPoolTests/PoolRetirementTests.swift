@@ -45,7 +45,10 @@ struct PoolRetirementTests {
     func keepAliveTimeoutWithinTheMarginRetires() throws {
         var world = PoolWorld.with { $0.keepAliveTimeoutMargin = .seconds(1) }
         try world.leaseNewConnection(to: 1)
-        #expect(try world.finish(C1, keepAlive: KeepAliveHint(timeout: .seconds(1))) == [.closeConnection(C1, .serverKeepAliveTimeout)])
+        #expect(
+            try world.finish(C1, keepAlive: KeepAliveHint(timeout: .seconds(1))) == [
+                .closeConnection(C1, .serverKeepAliveTimeout)
+            ])
         try world.leaseNewConnection(to: 2)
         let actions = try world.finish(C2, keepAlive: KeepAliveHint(timeout: .seconds(2)))
         #expect(actions == [.scheduleTimer(try #require(world.timer(for: .idleConnection(C2))))])
@@ -55,7 +58,10 @@ struct PoolRetirementTests {
     func serverKeepAliveMaxIsHonoured() throws {
         var world = PoolWorld()
         try world.leaseNewConnection(to: 1)
-        #expect(try world.finish(C1, keepAlive: KeepAliveHint(maximumRequests: 0)) == [.closeConnection(C1, .serverRequestLimitReached)])
+        #expect(
+            try world.finish(C1, keepAlive: KeepAliveHint(maximumRequests: 0)) == [
+                .closeConnection(C1, .serverRequestLimitReached)
+            ])
         try world.leaseNewConnection(to: 2)
         try world.finish(C2, keepAlive: KeepAliveHint(maximumRequests: 1))
         try world.arrive(3)

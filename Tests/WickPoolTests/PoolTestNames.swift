@@ -33,7 +33,8 @@ extension PoolWorld {
     /// Leases `connection` to a new request `request` and finishes it, so it carries one more use.
     mutating func use(_ connection: PoolConnectionID, for request: UInt64) throws {
         let actions = try arrive(request, at: connections[connection]!.origin)
-        guard actions.contains(where: { if case .leaseConnection(connection, _, _) = $0 { true } else { false } }) else {
+        guard actions.contains(where: { if case .leaseConnection(connection, _, _) = $0 { true } else { false } })
+        else {
             throw WorldViolation("R\(request) did not get \(connection): \(actions)")
         }
         try finish(connection)

@@ -177,7 +177,9 @@ struct PoolWorld {
             case .leased: pool.connectionBecameIdle(connection, isReusable: true, at: now)
             case .idle: pool.connectionAttemptFailed(connection, error: .reset, isRetryable: true, at: now)
             }
-        guard actions.isEmpty else { throw WorldViolation("a stray report about closing \(connection) led to \(actions)") }
+        guard actions.isEmpty else {
+            throw WorldViolation("a stray report about closing \(connection) led to \(actions)")
+        }
         return actions
     }
 
@@ -249,8 +251,12 @@ struct PoolWorld {
                 throw WorldViolation("lease of \(id), which is \(String(describing: connections[id]?.state))")
             }
             let (origin, fresh) = try waitingOrArriving(request, for: "lease")
-            guard origin == connection.origin else { throw WorldViolation("\(request) for \(origin) got \(id) of \(connection.origin)") }
-            guard isReused == (connection.uses > 0) else { throw WorldViolation("lease of \(id) says isReused \(isReused) after \(connection.uses) uses") }
+            guard origin == connection.origin else {
+                throw WorldViolation("\(request) for \(origin) got \(id) of \(connection.origin)")
+            }
+            guard isReused == (connection.uses > 0) else {
+                throw WorldViolation("lease of \(id) says isReused \(isReused) after \(connection.uses) uses")
+            }
             if fresh && connection.uses > 0 { throw WorldViolation("replay \(request) got used connection \(id)") }
             connection.uses += 1
             connection.state = .leased(request)
@@ -303,7 +309,9 @@ struct PoolWorld {
         case .shutdownComplete:
             shutdownCompletions += 1
             guard shutdownCompletions == 1 else { throw WorldViolation("shutdownComplete reported twice") }
-            guard connections.isEmpty else { throw WorldViolation("shutdownComplete with \(connections.count) connections open") }
+            guard connections.isEmpty else {
+                throw WorldViolation("shutdownComplete with \(connections.count) connections open")
+            }
         }
     }
 
@@ -335,7 +343,8 @@ struct PoolWorld {
 
     private func expect(_ id: PoolConnectionID, in state: ConnectionState) throws {
         guard connections[id]?.state == state else {
-            throw WorldViolation("the test reported on \(id), which is \(String(describing: connections[id]?.state)), not \(state)")
+            throw WorldViolation(
+                "the test reported on \(id), which is \(String(describing: connections[id]?.state)), not \(state)")
         }
     }
 
@@ -414,15 +423,19 @@ struct PoolWorld {
             throw WorldViolation("pool total gauges \(total) differ from the world's \(mine)")
         }
         let counters = [
-            \PoolStatistics<String>.Counts.created, \.failedAttempts, \.leases, \.reused, \.replayed, \.evicted, \.retired,
+            \PoolStatistics<String>.Counts.created, \.failedAttempts, \.leases, \.reused, \.replayed, \.evicted,
+            \.retired,
         ]
         if let differing = counters.first(where: { total[keyPath: $0] != tally[keyPath: $0] }) {
-            throw WorldViolation("pool counter \(differing) is \(total[keyPath: differing]), the world counted \(tally[keyPath: differing])")
+            throw WorldViolation(
+                "pool counter \(differing) is \(total[keyPath: differing]), the world counted \(tally[keyPath: differing])"
+            )
         }
-        let leasedRequests = Set(connections.values.compactMap { connection -> PoolRequestID? in
-            if case .leased(let request) = connection.state { return request }
-            return nil
-        })
+        let leasedRequests = Set(
+            connections.values.compactMap { connection -> PoolRequestID? in
+                if case .leased(let request) = connection.state { return request }
+                return nil
+            })
         if let both = leasedRequests.first(where: { if case .waiting = requests[$0] { true } else { false } }) {
             throw WorldViolation("\(both) is both waiting and leased")
         }

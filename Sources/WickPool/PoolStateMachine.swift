@@ -53,6 +53,25 @@ public import WickCore
 /// event, always with the current time, and performs the returned actions in order, reporting
 /// their outcomes back as further inputs. The rules are at the top of this file.
 ///
+/// ```swift
+/// for action in pool.requestArrived(request, origin: origin, deadline: deadline, at: .now()) {
+///     switch action {
+///     case .createConnection(let id, let origin): connector.open(id, to: origin)   // → established / attemptFailed
+///     case .leaseConnection(let id, let request, let isReused): driver(id).run(request, isReused)
+///     case .enqueueRequest: break                                                 // metrics only
+///     case .failRequest(let request, let failure): complete(request, with: failure)
+///     case .closeConnection(let id, _): driver(id).close()                      // → connectionClosed(.local)
+///     case .scheduleTimer(let timer): loop.schedule(timer)                        // → timerFired
+///     case .cancelTimer(let timer): loop.cancel(timer)
+///     case .shutdownComplete: shutdownPromise.succeed()
+///     }
+/// }
+/// ```
+///
+/// Every input returns an array, so one event costs at most one small allocation, and the
+/// machine is a value: the runner keeps it behind one lock and performs the actions after
+/// releasing it.
+///
 /// **The origin key.** `Origin` identifies which connections are interchangeable. A connection is
 /// reused only for a request with an equal key, so the key must hold the scheme, host and port
 /// *and every setting that affects security*: the whole TLS configuration (trust roots, client

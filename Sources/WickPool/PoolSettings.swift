@@ -67,7 +67,7 @@ public struct PoolSettings: Sendable, Equatable {
     }
 
     /// Traps with a message naming the setting when a value makes no sense.
-    func validate() {
+    @inlinable func validate() {
         precondition(maximumConnectionsPerOrigin >= 1, "PoolSettings.maximumConnectionsPerOrigin must be at least 1")
         precondition(
             maximumIdleConnectionsPerOrigin >= 0, "PoolSettings.maximumIdleConnectionsPerOrigin must not be negative")

@@ -73,6 +73,12 @@ extension PoolStateMachine {
         /// When it fires.
         public let deadline: Deadline
 
+        @inlinable init(id: PoolTimerID, purpose: Purpose, deadline: Deadline) {
+            self.id = id
+            self.purpose = purpose
+            self.deadline = deadline
+        }
+
         /// `T<id>(<purpose>@<deadline>)`.
         public var description: String { "\(id)(\(purpose)@\(deadline))" }
     }

@@ -1,10 +1,10 @@
 // What the pool remembers per connection, per origin and per waiting request.
-import WickCore
+public import WickCore
 
 extension PoolStateMachine {
     /// One connection the pool counts, from `createConnection` until the runner reports it gone.
-    struct Connection {
-        enum Phase {
+    @usableFromInline struct Connection: Sendable {
+        @usableFromInline enum Phase: Sendable {
             /// The attempt is under way.
             case connecting
             /// Parked in its origin's idle stack with its retirement timer.
@@ -15,69 +15,80 @@ extension PoolStateMachine {
             case closing
         }
 
-        let origin: Origin
-        var phase: Phase = .connecting
-        var establishedAt = Deadline.distantPast
+        @usableFromInline let origin: Origin
+        @usableFromInline var phase: Phase = .connecting
+        @usableFromInline var establishedAt = Deadline.distantPast
         /// Requests leased on it so far.
-        var uses = 0
+        @usableFromInline var uses = 0
         /// What the server's latest `Keep-Alive: max=` left, less the leases since.
-        var serverRemainingRequests: Int?
+        @usableFromInline var serverRemainingRequests: Int?
         /// The server's latest `Keep-Alive: timeout=`, if the last response carried one.
-        var serverKeepAliveTimeout: Duration?
+        @usableFromInline var serverKeepAliveTimeout: Duration?
 
-        init(origin: Origin) {
+        @inlinable init(origin: Origin) {
             self.origin = origin
         }
     }
 
     /// A request in an origin's wait queue.
-    struct Waiter {
-        let request: PoolRequestID
+    @usableFromInline struct Waiter: Sendable {
+        @usableFromInline let request: PoolRequestID
         /// The pool-wide arrival number, which orders waiters of the two queues.
-        let arrival: UInt64
-        let arrivedAt: Deadline
-        let timer: Timer
+        @usableFromInline let arrival: UInt64
+        @usableFromInline let arrivedAt: Deadline
+        @usableFromInline let timer: Timer
+
+        @inlinable init(request: PoolRequestID, arrival: UInt64, arrivedAt: Deadline, timer: Timer) {
+            self.request = request
+            self.arrival = arrival
+            self.arrivedAt = arrivedAt
+            self.timer = timer
+        }
     }
 
     /// Everything the pool holds for one origin.
-    struct OriginPool {
+    @usableFromInline struct OriginPool: Sendable {
         /// Idle connections, most recently parked last: leases take from the end (LIFO), so the
         /// warmest connection is reused and the coldest ones age out through their idle timers.
-        var idle: [PoolConnectionID] = []
-        var connecting = 0
-        var leased = 0
-        var closing = 0
+        @usableFromInline var idle: [PoolConnectionID] = []
+        @usableFromInline var connecting = 0
+        @usableFromInline var leased = 0
+        @usableFromInline var closing = 0
         /// Requests that any connection may serve.
-        var waiters = WaitQueue()
+        @usableFromInline var waiters = WaitQueue()
         /// Replays, which only a connection that never carried a request may serve.
-        var freshWaiters = WaitQueue()
-        var consecutiveFailures = 0
-        var lastFailure: Failure?
-        var backoffTimer: Timer?
+        @usableFromInline var freshWaiters = WaitQueue()
+        @usableFromInline var consecutiveFailures = 0
+        @usableFromInline var lastFailure: Failure?
+        @usableFromInline var backoffTimer: Timer?
         /// Counters only; the gauges are computed for a snapshot.
-        var counts = PoolStatistics<Origin>.Counts()
+        @usableFromInline var counts = PoolStatistics<Origin>.Counts()
 
-        var live: Int { idle.count + connecting + leased + closing }
-        var waiting: Int { waiters.count + freshWaiters.count }
-        var isEmpty: Bool { live == 0 && waiting == 0 && backoffTimer == nil }
+        @inlinable init() {}
+
+        @inlinable var live: Int { idle.count + connecting + leased + closing }
+        @inlinable var waiting: Int { waiters.count + freshWaiters.count }
+        @inlinable var isEmpty: Bool { live == 0 && waiting == 0 && backoffTimer == nil }
     }
 
     /// A FIFO of waiters with O(1) removal from the middle: removal leaves a stale entry in
     /// `order` that popping skips, and the array is compacted once most of it is stale.
-    struct WaitQueue {
-        private var order: [(request: PoolRequestID, arrival: UInt64)] = []
-        private var head = 0
-        private var entries: [PoolRequestID: Waiter] = [:]
+    @usableFromInline struct WaitQueue: Sendable {
+        @inlinable init() {}
 
-        var count: Int { entries.count }
+        @usableFromInline var order: [(request: PoolRequestID, arrival: UInt64)] = []
+        @usableFromInline var head = 0
+        @usableFromInline var entries: [PoolRequestID: Waiter] = [:]
 
-        mutating func append(_ waiter: Waiter) {
+        @inlinable var count: Int { entries.count }
+
+        @inlinable mutating func append(_ waiter: Waiter) {
             entries[waiter.request] = waiter
             order.append((waiter.request, waiter.arrival))
         }
 
         /// The oldest waiter, skipping stale entries on the way.
-        mutating func first() -> Waiter? {
+        @inlinable mutating func first() -> Waiter? {
             while head < order.count {
                 let (request, arrival) = order[head]
                 if let waiter = entries[request], waiter.arrival == arrival { return waiter }
@@ -88,7 +99,7 @@ extension PoolStateMachine {
             return nil
         }
 
-        mutating func popFirst() -> Waiter? {
+        @inlinable mutating func popFirst() -> Waiter? {
             guard let waiter = first() else { return nil }
             entries[waiter.request] = nil
             head += 1
@@ -96,14 +107,14 @@ extension PoolStateMachine {
             return waiter
         }
 
-        mutating func remove(_ request: PoolRequestID) -> Waiter? {
+        @inlinable mutating func remove(_ request: PoolRequestID) -> Waiter? {
             guard let waiter = entries.removeValue(forKey: request) else { return nil }
             compactIfMostlyStale()
             return waiter
         }
 
         /// Every waiter, oldest first, leaving the queue empty.
-        mutating func removeAll() -> [Waiter] {
+        @inlinable mutating func removeAll() -> [Waiter] {
             let all = order[head...].compactMap { entry in
                 entries[entry.request].flatMap { $0.arrival == entry.arrival ? $0 : nil }
             }
@@ -111,7 +122,7 @@ extension PoolStateMachine {
             return all
         }
 
-        private mutating func compactIfMostlyStale() {
+        @inlinable mutating func compactIfMostlyStale() {
             guard order.count - head > 2 * entries.count + 16 || head > 64 && head * 2 > order.count else { return }
             order = order[head...].filter { entry in entries[entry.request]?.arrival == entry.arrival }
             head = 0

@@ -70,7 +70,10 @@ public import WickCore
 ///
 /// Every input returns an array, so one event costs at most one small allocation, and the
 /// machine is a value: the runner keeps it behind one lock and performs the actions after
-/// releasing it.
+/// releasing it. The machine is `@inlinable` so that the runner's module specializes it for its
+/// own `Origin` and `Failure`: unspecialized, a lease-and-return cycle spent most of its time
+/// looking up generic metadata and was about four times slower. Each input hashes the origin key
+/// about twice, so the key should be cheap to hash (intern a large TLS configuration, say).
 ///
 /// **The origin key.** `Origin` identifies which connections are interchangeable. A connection is
 /// reused only for a request with an equal key, so the key must hold the scheme, host and port
@@ -82,12 +85,14 @@ public import WickCore
 ///
 /// `Failure` is the runner's connection error, carried back in `RequestFailure` unchanged.
 public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sendable>: Sendable {
-    private enum State: CustomStringConvertible {
+    // The bookkeeping below is `@usableFromInline` rather than private only so that the machine
+    // can be inlined into the runner; nothing outside this file touches it.
+    @usableFromInline enum State: Sendable, CustomStringConvertible {
         case running
         case shuttingDown(PoolShutdownMode)
         case shutDown
 
-        var description: String {
+        @usableFromInline var description: String {
             switch self {
             case .running: "running"
             case .shuttingDown(let mode): "shuttingDown(\(mode))"
@@ -99,27 +104,27 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// The limits and timeouts this pool applies.
     public let settings: PoolSettings
 
-    private var state = State.running
-    private var origins: [Origin: OriginPool] = [:]
-    private var connections: [PoolConnectionID: Connection] = [:]
+    @usableFromInline var state = State.running
+    @usableFromInline var origins: [Origin: OriginPool] = [:]
+    @usableFromInline var connections: [PoolConnectionID: Connection] = [:]
     /// Which origin's queue each waiting request is in.
-    private var waitingRequests: [PoolRequestID: Origin] = [:]
+    @usableFromInline var waitingRequests: [PoolRequestID: Origin] = [:]
     /// Every armed timer, by id.
-    private var timers: [PoolTimerID: Timer.Purpose] = [:]
+    @usableFromInline var timers: [PoolTimerID: Timer.Purpose] = [:]
     /// Counters of origins that emptied and were dropped.
-    private var emptiedOriginCounts = PoolStatistics<Origin>.Counts()
-    private var lastConnectionID: UInt64 = 0
-    private var lastTimerID: UInt64 = 0
-    private var lastArrival: UInt64 = 0
+    @usableFromInline var emptiedOriginCounts = PoolStatistics<Origin>.Counts()
+    @usableFromInline var lastConnectionID: UInt64 = 0
+    @usableFromInline var lastTimerID: UInt64 = 0
+    @usableFromInline var lastArrival: UInt64 = 0
 
     /// A running pool with no connections. Traps if a setting makes no sense (see `PoolSettings`).
-    public init(settings: PoolSettings = PoolSettings()) {
+    @inlinable public init(settings: PoolSettings = PoolSettings()) {
         settings.validate()
         self.settings = settings
     }
 
     /// The gauges and counters now, per origin and in total.
-    public var statistics: PoolStatistics<Origin> {
+    @inlinable public var statistics: PoolStatistics<Origin> {
         var total = emptiedOriginCounts
         var perOrigin: [Origin: PoolStatistics<Origin>.Counts] = [:]
         for (origin, pool) in origins {
@@ -147,7 +152,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     ///     `poolWaitTimeout` from now.
     ///   - isReplay: the request is being sent again after `ReplayPolicy` allowed it, so it needs
     ///     a connection that never carried a request.
-    public mutating func requestArrived(
+    @inlinable public mutating func requestArrived(
         _ request: PoolRequestID,
         origin: Origin,
         deadline: Deadline = .distantFuture,
@@ -184,7 +189,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// The runner's caller gave up on a request. A waiting request leaves its queue and fails
     /// with `.cancelled`; a request that holds a connection, or that the pool has already
     /// completed, is not the pool's business any more, so nothing happens.
-    public mutating func requestCancelled(_ request: PoolRequestID, at now: Deadline) -> [Action] {
+    @inlinable public mutating func requestCancelled(_ request: PoolRequestID, at now: Deadline) -> [Action] {
         guard let origin = waitingRequests.removeValue(forKey: request) else { return [] }
         var actions: [Action] = []
         var pool = takePool(origin, event: "requestCancelled(\(request))")
@@ -199,16 +204,16 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
 
     /// A connection the pool asked for is ready for requests (connected, TLS done, trust
     /// evaluated). It goes to the oldest waiter or parks (rule 4); the origin's failures reset.
-    public mutating func connectionEstablished(_ id: PoolConnectionID, at now: Deadline) -> [Action] {
-        let event = "connectionEstablished(\(id))"
-        var connection = lookUp(id, event: event)
+    @inlinable public mutating func connectionEstablished(_ id: PoolConnectionID, at now: Deadline) -> [Action] {
+        let event = { "connectionEstablished(\(id))" }
+        var connection = lookUp(id, event: event())
         switch connection.phase {
         case .connecting: break
         case .closing: return []
-        case .idle, .leased: trap(event, "the connection is \(connection.phase), not connecting")
+        case .idle, .leased: trap(event(), "the connection is \(connection.phase), not connecting")
         }
         var actions: [Action] = []
-        var pool = takePool(connection.origin, event: event)
+        var pool = takePool(connection.origin, event: event())
         pool.connecting -= 1
         pool.counts.created += 1
         pool.consecutiveFailures = 0
@@ -228,23 +233,23 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// A connection attempt failed; the connection no longer counts (rule 7).
     /// - Parameter isRetryable: whether another attempt could succeed (refused, reset, timed out:
     ///   true; trust rejected, host name unknown: false).
-    public mutating func connectionAttemptFailed(
+    @inlinable public mutating func connectionAttemptFailed(
         _ id: PoolConnectionID,
         error: Failure,
         isRetryable: Bool,
         at now: Deadline
     ) -> [Action] {
-        let event = "connectionAttemptFailed(\(id))"
-        let connection = lookUp(id, event: event)
+        let event = { "connectionAttemptFailed(\(id))" }
+        let connection = lookUp(id, event: event())
         switch connection.phase {
         case .connecting: break
         case .closing: return []
-        case .idle, .leased: trap(event, "the connection is \(connection.phase), not connecting")
+        case .idle, .leased: trap(event(), "the connection is \(connection.phase), not connecting")
         }
         connections[id] = nil
         var actions: [Action] = []
         let origin = connection.origin
-        var pool = takePool(origin, event: event)
+        var pool = takePool(origin, event: event())
         pool.connecting -= 1
         pool.counts.failedAttempts += 1
         pool.consecutiveFailures += 1
@@ -271,21 +276,21 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     ///   - keepAlive: the response's `Keep-Alive` hints, if it had the header.
     ///   - isReusable: whether the exchange left the connection fit for another request: the
     ///     response allowed it (no `Connection: close`) and was read to its end.
-    public mutating func connectionBecameIdle(
+    @inlinable public mutating func connectionBecameIdle(
         _ id: PoolConnectionID,
         keepAlive: KeepAliveHint? = nil,
         isReusable: Bool,
         at now: Deadline
     ) -> [Action] {
-        let event = "connectionBecameIdle(\(id))"
-        var connection = lookUp(id, event: event)
+        let event = { "connectionBecameIdle(\(id))" }
+        var connection = lookUp(id, event: event())
         switch connection.phase {
         case .leased: break
         case .closing: return []
-        case .connecting, .idle: trap(event, "the connection is \(connection.phase), not leased")
+        case .connecting, .idle: trap(event(), "the connection is \(connection.phase), not leased")
         }
         var actions: [Action] = []
-        var pool = takePool(connection.origin, event: event)
+        var pool = takePool(connection.origin, event: event())
         pool.leased -= 1
         connection.serverKeepAliveTimeout = keepAlive?.timeout
         if let remaining = keepAlive?.maximumRequests { connection.serverRemainingRequests = remaining }
@@ -307,28 +312,30 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// other). An idle connection closed under the pool is evicted. The request of a leased one
     /// is the runner's to fail or replay (`ReplayPolicy`). Emits `shutdownComplete` if it was the
     /// last connection of a pool shutting down.
-    public mutating func connectionClosed(_ id: PoolConnectionID, by closer: ClosedBy, at now: Deadline) -> [Action] {
-        let event = "connectionClosed(\(id), by: \(closer))"
-        let connection = lookUp(id, event: event)
+    @inlinable public mutating func connectionClosed(_ id: PoolConnectionID, by closer: ClosedBy, at now: Deadline)
+        -> [Action]
+    {
+        let event = { "connectionClosed(\(id), by: \(closer))" }
+        let connection = lookUp(id, event: event())
         let isLocal = if case .local = closer { true } else { false }
         var actions: [Action] = []
-        var pool = takePool(connection.origin, event: event)
+        var pool = takePool(connection.origin, event: event())
         switch connection.phase {
         case .connecting:
-            trap(event, "a connecting connection ends with connectionAttemptFailed")
+            trap(event(), "a connecting connection ends with connectionAttemptFailed")
         case .idle(let timer, _):
-            if isLocal { trap(event, "the pool never asked to close this idle connection") }
+            if isLocal { trap(event(), "the pool never asked to close this idle connection") }
             guard let index = pool.idle.firstIndex(of: id) else {
-                trap(event, "idle connection missing from its stack")
+                trap(event(), "idle connection missing from its stack")
             }
             pool.idle.remove(at: index)
             cancel(timer, actions: &actions)
             pool.counts.evicted += 1
         case .leased:
-            if isLocal { trap(event, "the pool never asked to close this leased connection") }
+            if isLocal { trap(event(), "the pool never asked to close this leased connection") }
             pool.leased -= 1
         case .closing:
-            if !isLocal { trap(event, "a closing connection reports its end as .local") }
+            if !isLocal { trap(event(), "a closing connection reports its end as .local") }
             pool.closing -= 1
         }
         connections[id] = nil
@@ -341,35 +348,35 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// A timer's deadline passed. An idle connection's timer retires it with the reason that set
     /// the deadline; a waiter's fails it with `.poolWaitTimeout`; a backoff's lets the origin try
     /// again. A timer that was cancelled (or already fired) is ignored (rule 10).
-    public mutating func timerFired(_ timer: Timer, at now: Deadline) -> [Action] {
+    @inlinable public mutating func timerFired(_ timer: Timer, at now: Deadline) -> [Action] {
         guard let purpose = timers.removeValue(forKey: timer.id) else { return [] }
-        let event = "timerFired(\(timer))"
+        let event = { "timerFired(\(timer))" }
         var actions: [Action] = []
         switch purpose {
         case .idleConnection(let id):
-            let connection = lookUp(id, event: event)
+            let connection = lookUp(id, event: event())
             guard case .idle(let parked, let reason) = connection.phase, parked.id == timer.id else {
-                trap(event, "the connection is \(connection.phase), not parked with this timer")
+                trap(event(), "the connection is \(connection.phase), not parked with this timer")
             }
-            var pool = takePool(connection.origin, event: event)
+            var pool = takePool(connection.origin, event: event())
             guard let index = pool.idle.firstIndex(of: id) else {
-                trap(event, "idle connection missing from its stack")
+                trap(event(), "idle connection missing from its stack")
             }
             pool.idle.remove(at: index)
             close(id, reason, pool: &pool, actions: &actions)
             store(pool, for: connection.origin)
         case .poolWait(let request):
             guard let origin = waitingRequests.removeValue(forKey: request) else {
-                trap(event, "the pool-wait timer is armed but \(request) is not waiting")
+                trap(event(), "the pool-wait timer is armed but \(request) is not waiting")
             }
-            var pool = takePool(origin, event: event)
+            var pool = takePool(origin, event: event())
             guard (pool.waiters.remove(request) ?? pool.freshWaiters.remove(request)) != nil else {
-                trap(event, "\(request) is indexed as waiting but is in no queue")
+                trap(event(), "\(request) is indexed as waiting but is in no queue")
             }
             actions.append(.failRequest(request, .poolWaitTimeout(lastConnectionFailure: pool.lastFailure)))
             store(pool, for: origin)
         case .backoff(let origin):
-            var pool = takePool(origin, event: event)
+            var pool = takePool(origin, event: event())
             pool.backoffTimer = nil
             startConnectionsIfNeeded(for: origin, pool: &pool, actions: &actions)
             store(pool, for: origin)
@@ -380,7 +387,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// Opens connections to `origin` ahead of traffic until it has `count` connections of any
     /// kind, capped at both the connection and the idle limit. A one-off: the connections age out
     /// like any other. Does nothing while the origin backs off or the pool shuts down.
-    public mutating func prewarm(origin: Origin, connections count: Int, at now: Deadline) -> [Action] {
+    @inlinable public mutating func prewarm(origin: Origin, connections count: Int, at now: Deadline) -> [Action] {
         guard case .running = state else { return [] }
         var actions: [Action] = []
         var pool = origins.removeValue(forKey: origin) ?? OriginPool()
@@ -395,7 +402,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// Begins shutting the pool down (rule 11). A `.cancel` after a `.drain` also closes the
     /// leased connections; any other repeat does nothing. Emits `shutdownComplete` at once if no
     /// connection is left.
-    public mutating func shutdownRequested(_ mode: PoolShutdownMode, at now: Deadline) -> [Action] {
+    @inlinable public mutating func shutdownRequested(_ mode: PoolShutdownMode, at now: Deadline) -> [Action] {
         var actions: [Action] = []
         switch state {
         case .shutDown, .shuttingDown(.cancel):
@@ -449,7 +456,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// Rule 4: hand a connection that is ready (and in no stack) to the oldest waiter it may
     /// serve, or park it, or close it if the idle stack is full. The caller has taken it out of
     /// its previous phase's count.
-    private mutating func makeAvailable(
+    @inlinable mutating func makeAvailable(
         _ id: PoolConnectionID,
         pool: inout OriginPool,
         now: Deadline,
@@ -479,7 +486,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
 
     /// Rule 5 (and 8): start connections while waiters outnumber attempts, then, if replays still
     /// lack room at the limit, close the oldest idle connections to make it.
-    private mutating func startConnectionsIfNeeded(
+    @inlinable mutating func startConnectionsIfNeeded(
         for origin: Origin,
         pool: inout OriginPool,
         actions: inout [Action]
@@ -501,14 +508,14 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         }
     }
 
-    private func canStartConnection(_ pool: OriginPool, ignoringLimit: Bool = false) -> Bool {
+    @inlinable func canStartConnection(_ pool: OriginPool, ignoringLimit: Bool = false) -> Bool {
         guard case .running = state, pool.backoffTimer == nil else { return false }
         let attemptLimit = pool.consecutiveFailures > 0 ? 1 : Int.max
         return pool.connecting < attemptLimit && (ignoringLimit || pool.live < settings.maximumConnectionsPerOrigin)
     }
 
     /// Rule 6: why a connection that came back must not be reused, if it must not.
-    private func retirement(of connection: Connection, isReusable: Bool, now: Deadline) -> PoolCloseReason? {
+    @inlinable func retirement(of connection: Connection, isReusable: Bool, now: Deadline) -> PoolCloseReason? {
         if !isReusable { return .notReusable }
         if let limit = settings.maximumRequestsPerConnection, connection.uses >= limit { return .requestLimitReached }
         if let remaining = connection.serverRemainingRequests, remaining <= 0 { return .serverRequestLimitReached }
@@ -523,14 +530,14 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
 
     /// The idle connection a request may take: the most recently parked one, or for a replay the
     /// most recently parked one that never carried a request.
-    private func idleIndex(in pool: OriginPool, freshOnly: Bool) -> Int? {
+    @inlinable func idleIndex(in pool: OriginPool, freshOnly: Bool) -> Int? {
         guard freshOnly else { return pool.idle.indices.last }
         return pool.idle.lastIndex { connections[$0]!.uses == 0 }
     }
 
     // MARK: - Bookkeeping
 
-    private mutating func startConnection(for origin: Origin, pool: inout OriginPool, actions: inout [Action]) {
+    @inlinable mutating func startConnection(for origin: Origin, pool: inout OriginPool, actions: inout [Action]) {
         lastConnectionID += 1
         let id = PoolConnectionID(lastConnectionID)
         connections[id] = Connection(origin: origin)
@@ -538,7 +545,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         actions.append(.createConnection(id, origin: origin))
     }
 
-    private mutating func lease(
+    @inlinable mutating func lease(
         _ id: PoolConnectionID,
         to request: PoolRequestID,
         arrivedAt: Deadline,
@@ -560,7 +567,9 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     }
 
     /// Parks a connection idle with the earliest of its retirement deadlines (rule 4).
-    private mutating func park(_ id: PoolConnectionID, pool: inout OriginPool, now: Deadline, actions: inout [Action]) {
+    @inlinable mutating func park(
+        _ id: PoolConnectionID, pool: inout OriginPool, now: Deadline, actions: inout [Action]
+    ) {
         let connection = connections[id]!
         var deadline = now + settings.idleTimeout
         var reason = PoolCloseReason.idleTimeout
@@ -578,7 +587,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     }
 
     /// Cancels the idle timer of a connection the caller has just taken out of its idle stack.
-    private mutating func unpark(_ id: PoolConnectionID, actions: inout [Action]) {
+    @inlinable mutating func unpark(_ id: PoolConnectionID, actions: inout [Action]) {
         guard case .idle(let timer, _) = connections[id]!.phase else {
             trap("unpark(\(id))", "the connection is \(connections[id]!.phase), not idle")
         }
@@ -586,7 +595,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     }
 
     /// Marks a connection closing; the caller has taken it out of its previous phase's count.
-    private mutating func close(
+    @inlinable mutating func close(
         _ id: PoolConnectionID,
         _ reason: PoolCloseReason,
         pool: inout OriginPool,
@@ -598,13 +607,14 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         actions.append(.closeConnection(id, reason))
     }
 
-    private mutating func allWaiters(of pool: inout OriginPool) -> [Waiter] {
+    @inlinable mutating func allWaiters(of pool: inout OriginPool) -> [Waiter] {
         let waiters = (pool.waiters.removeAll() + pool.freshWaiters.removeAll()).sorted { $0.arrival < $1.arrival }
         for waiter in waiters { waitingRequests[waiter.request] = nil }
         return waiters
     }
 
-    private mutating func schedule(_ purpose: Timer.Purpose, at deadline: Deadline, actions: inout [Action]) -> Timer {
+    @inlinable mutating func schedule(_ purpose: Timer.Purpose, at deadline: Deadline, actions: inout [Action]) -> Timer
+    {
         lastTimerID += 1
         let timer = Timer(id: PoolTimerID(lastTimerID), purpose: purpose, deadline: deadline)
         timers[timer.id] = purpose
@@ -612,14 +622,14 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         return timer
     }
 
-    private mutating func cancel(_ timer: Timer, actions: inout [Action]) {
+    @inlinable mutating func cancel(_ timer: Timer, actions: inout [Action]) {
         guard timers.removeValue(forKey: timer.id) != nil else {
             trap("cancel(\(timer))", "the timer is not armed")
         }
         actions.append(.cancelTimer(timer))
     }
 
-    private mutating func completeShutdownIfDone(actions: inout [Action]) {
+    @inlinable mutating func completeShutdownIfDone(actions: inout [Action]) {
         guard case .shuttingDown = state, connections.isEmpty else { return }
         precondition(
             timers.isEmpty && waitingRequests.isEmpty && origins.isEmpty,
@@ -629,21 +639,21 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         actions.append(.shutdownComplete)
     }
 
-    private func lookUp(_ id: PoolConnectionID, event: String) -> Connection {
-        guard let connection = connections[id] else { trap(event, "the pool knows no connection \(id)") }
+    @inlinable func lookUp(_ id: PoolConnectionID, event: @autoclosure () -> String) -> Connection {
+        guard let connection = connections[id] else { trap(event(), "the pool knows no connection \(id)") }
         return connection
     }
 
     /// Moves an origin's state out of the dictionary, so it can be changed while `self` is too.
-    private mutating func takePool(_ origin: Origin, event: String) -> OriginPool {
+    @inlinable mutating func takePool(_ origin: Origin, event: @autoclosure () -> String) -> OriginPool {
         guard let pool = origins.removeValue(forKey: origin) else {
-            trap(event, "the pool holds nothing for \(origin)")
+            trap(event(), "the pool holds nothing for \(origin)")
         }
         return pool
     }
 
     /// Puts an origin's state back, or drops it (keeping its counters) when it holds nothing.
-    private mutating func store(_ pool: OriginPool, for origin: Origin) {
+    @inlinable mutating func store(_ pool: OriginPool, for origin: Origin) {
         if pool.isEmpty {
             emptiedOriginCounts += pool.counts
         } else {
@@ -651,7 +661,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         }
     }
 
-    private func trap(_ event: String, _ problem: String) -> Never {
+    @inlinable func trap(_ event: String, _ problem: String) -> Never {
         preconditionFailure("PoolStateMachine (\(state)): \(event): \(problem)")
     }
 }

@@ -42,7 +42,7 @@ public struct PoolStatistics<Origin: Hashable & Sendable>: Sendable {
         /// Every connection holding a socket or an attempt: idle, leased, connecting and closing.
         public var live: Int { idle + leased + connecting + closing }
 
-        static func += (lhs: inout Counts, rhs: Counts) {
+        @inlinable static func += (lhs: inout Counts, rhs: Counts) {
             lhs.idle += rhs.idle
             lhs.leased += rhs.leased
             lhs.connecting += rhs.connecting
@@ -64,4 +64,9 @@ public struct PoolStatistics<Origin: Hashable & Sendable>: Sendable {
 
     /// The whole pool, including origins that have since emptied.
     public var total: Counts
+
+    @inlinable init(origins: [Origin: Counts], total: Counts) {
+        self.origins = origins
+        self.total = total
+    }
 }

@@ -17,8 +17,9 @@ extension PoolStateMachine {
         case enqueueRequest(PoolRequestID)
         /// Complete the request with this failure; the pool has forgotten it.
         case failRequest(PoolRequestID, RequestFailure)
-        /// Close the connection (or abandon the attempt), then report `connectionClosed(_, by:
-        /// .local)` once. Reports about it that race the close are ignored.
+        /// Close the connection (or abandon the attempt), then report `connectionClosed` once,
+        /// normally `by: .local` (or `.peer`/`.error` if the server or an error got there first).
+        /// Other reports about it that race the close are ignored.
         case closeConnection(PoolConnectionID, PoolCloseReason)
         /// Arm the timer; report `timerFired` when its deadline passes, unless it is cancelled.
         case scheduleTimer(Timer)
@@ -49,7 +50,8 @@ extension PoolStateMachine {
         case peer
         /// A read, write or protocol error ended it.
         case error(Failure)
-        /// The close the pool asked for with `closeConnection` is done.
+        /// The close the pool asked for with `closeConnection` is done. Only a connection the pool
+        /// is closing may end this way.
         case local
     }
 

@@ -35,8 +35,10 @@
 //    origin is at its limit while a replay waits, the oldest idle connection is closed to make
 //    room.
 // 9. Closing: after `closeConnection(C)` the pool counts C as closing until the runner reports
-//    `connectionClosed(C, by: .local)`; reports about C that race the close (established,
-//    attempt failed, became idle) are ignored. A server close of an idle connection evicts it.
+//    `connectionClosed(C)` (by `.local`, or by `.peer`/`.error` if they got there first); other
+//    reports about C that race the close (established, attempt failed, became idle) are
+//    ignored. Every connection that was established or closed ends with exactly one
+//    `connectionClosed`. A server close of an idle connection evicts it.
 // 10. Timers: each scheduling gets a new id; a fire of a cancelled or unknown id lost a race with
 //    its cancellation and is ignored.
 // 11. Shutdown: new requests fail with `.shutdown`; waiters fail; idle and connecting connections
@@ -308,10 +310,10 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     }
 
     /// A connection is gone: the server closed it, an error ended it, or the close the pool asked
-    /// for is done (`.local`, the only report allowed for a closing connection and allowed for no
-    /// other). An idle connection closed under the pool is evicted. The request of a leased one
-    /// is the runner's to fail or replay (`ReplayPolicy`). Emits `shutdownComplete` if it was the
-    /// last connection of a pool shutting down.
+    /// for is done (`.local`, allowed only for a connection the pool is closing). Report it once
+    /// per connection. An idle connection closed under the pool is evicted. The request of a
+    /// leased one is the runner's to fail or replay (`ReplayPolicy`). Emits `shutdownComplete` if
+    /// it was the last connection of a pool shutting down.
     @inlinable public mutating func connectionClosed(_ id: PoolConnectionID, by closer: ClosedBy, at now: Deadline)
         -> [Action]
     {
@@ -335,7 +337,6 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
             if isLocal { trap(event(), "the pool never asked to close this leased connection") }
             pool.leased -= 1
         case .closing:
-            if !isLocal { trap(event(), "a closing connection reports its end as .local") }
             pool.closing -= 1
         }
         connections[id] = nil

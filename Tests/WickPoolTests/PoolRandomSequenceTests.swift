@@ -139,7 +139,13 @@ struct RandomRun {
             let closing = world.connections { if case .closing = $0 { true } else { false } }
             if let id = pick(closing) {
                 if Int.random(in: 0..<4, using: &random) == 0 { try world.strayReport(about: id) }
-                try count(world.completeClose(id))
+                let closer: Pool.ClosedBy =
+                    switch Int.random(in: 0..<6, using: &random) {
+                    case 0: .peer
+                    case 1: .error(.reset)
+                    default: .local
+                    }
+                try count(world.completeClose(id, by: closer))
             }
         case 86..<97:
             try count(world.advance(by: .milliseconds(Int.random(in: 0...3_000, using: &random))))

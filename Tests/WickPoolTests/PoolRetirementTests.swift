@@ -79,12 +79,35 @@ struct PoolRetirementTests {
         #expect(try world.finish(C1) == [.closeConnection(C1, .requestLimitReached)])
     }
 
-    @Test("A connection that comes back after maximumConnectionLifetime retires")
+    @Test("maximumConnectionLifetime: a connection back just before it parks; one back at it retires")
     func lifetimeRetiresAReturningConnection() throws {
         var world = PoolWorld.with { $0.maximumConnectionLifetime = .seconds(10) }
         try world.leaseNewConnection(to: 1)
-        try world.advance(by: .seconds(10))
-        #expect(try world.finish(C1) == [.closeConnection(C1, .lifetimeExpired)])
+        try world.leaseNewConnection(to: 2)
+        try world.advance(by: .milliseconds(9_999))
+        #expect(try world.finish(C1) == [.scheduleTimer(try #require(world.timer(for: .idleConnection(C1))))])
+        try world.advance(by: .milliseconds(1))
+        #expect(try world.finish(C2) == [.closeConnection(C2, .lifetimeExpired)])
+    }
+
+    @Test("The Keep-Alive timeout applies to the response that carried it; a later one without it restores idleTimeout")
+    func keepAliveTimeoutFollowsTheLatestResponse() throws {
+        var world = PoolWorld.with { $0.idleTimeout = .seconds(30) }
+        try world.leaseNewConnection(to: 1)
+        try world.finish(C1, keepAlive: KeepAliveHint(timeout: .seconds(5)))
+        try world.arrive(2)
+        try world.finish(C1)
+        #expect(try #require(world.timer(for: .idleConnection(C1))).deadline == world.now + .seconds(30))
+    }
+
+    @Test("A closing connection may end by the server's hand before the pool's close completes")
+    func closingConnectionMayEndByThePeer() throws {
+        var world = PoolWorld.with { $0.idleTimeout = .seconds(1) }
+        try world.leaseNewConnection(to: 1)
+        try world.finish(C1)
+        try world.advance(by: .seconds(1))
+        #expect(try world.completeClose(C1, by: .peer) == [])
+        #expect(world.pool.statistics.total.live == 0)
     }
 
     @Test("An idle connection's timer is capped at the end of its lifetime")

@@ -152,20 +152,21 @@ struct PoolWorld {
         return actions
     }
 
-    /// The runner finished a close the pool asked for.
+    /// The runner finished a close the pool asked for (or the server or an error got there first).
     @discardableResult
-    mutating func completeClose(_ connection: PoolConnectionID) throws -> [Action] {
+    mutating func completeClose(_ connection: PoolConnectionID, by closer: Pool.ClosedBy = .local) throws -> [Action] {
         guard case .closing = connections[connection]?.state else {
             throw WorldViolation("the test completed the close of \(connection), which is not closing")
         }
         connections[connection] = nil
-        let actions = pool.connectionClosed(connection, by: .local, at: now)
+        let actions = pool.connectionClosed(connection, by: closer, at: now)
         try apply(actions)
         return actions
     }
 
     /// A report about a closing connection that raced the pool's close: whatever its previous
-    /// phase allows. The pool must ignore it.
+    /// phase allows (a connecting one established or failed, a leased one back idle). The pool
+    /// must ignore it.
     @discardableResult
     mutating func strayReport(about connection: PoolConnectionID) throws -> [Action] {
         guard case .closing(let was) = connections[connection]?.state else {
@@ -173,9 +174,11 @@ struct PoolWorld {
         }
         let actions: [Action] =
             switch was {
-            case .connecting: pool.connectionEstablished(connection, at: now)
+            case .connecting where connection.rawValue % 2 == 0: pool.connectionEstablished(connection, at: now)
+            case .connecting: pool.connectionAttemptFailed(connection, error: .reset, isRetryable: true, at: now)
             case .leased: pool.connectionBecameIdle(connection, isReusable: true, at: now)
-            case .idle: pool.connectionAttemptFailed(connection, error: .reset, isRetryable: true, at: now)
+            // An idle connection has no report that could race: its end is `connectionClosed`.
+            case .idle: []
             }
         guard actions.isEmpty else {
             throw WorldViolation("a stray report about closing \(connection) led to \(actions)")

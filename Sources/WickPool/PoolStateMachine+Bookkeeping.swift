@@ -7,15 +7,17 @@ extension PoolStateMachine {
         @usableFromInline enum Phase: Sendable {
             /// The attempt is under way.
             case connecting
-            /// Parked in its origin's idle stack with its retirement timer.
-            case idle(Timer, retireReason: PoolCloseReason)
+            /// Parked in its origin's idle stack with its retirement timer (`idleConnection`),
+            /// which fires at `until` to retire it for `retireReason`.
+            case idle(timer: PoolTimerID, until: Deadline, retireReason: PoolCloseReason)
             /// Carrying this request.
             case leased(PoolRequestID)
             /// The pool asked the runner to close it.
             case closing
         }
 
-        @usableFromInline let origin: Origin
+        /// Its origin's slot in `PoolStateMachine.pools`.
+        @usableFromInline let slot: Int
         @usableFromInline var phase: Phase = .connecting
         @usableFromInline var establishedAt = Deadline.distantPast
         /// Requests leased on it so far.
@@ -25,8 +27,8 @@ extension PoolStateMachine {
         /// The server's latest `Keep-Alive: timeout=`, if the last response carried one.
         @usableFromInline var serverKeepAliveTimeout: Duration?
 
-        @inlinable init(origin: Origin) {
-            self.origin = origin
+        @inlinable init(slot: Int) {
+            self.slot = slot
         }
     }
 
@@ -36,18 +38,26 @@ extension PoolStateMachine {
         /// The pool-wide arrival number, which orders waiters of the two queues.
         @usableFromInline let arrival: UInt64
         @usableFromInline let arrivedAt: Deadline
-        @usableFromInline let timer: Timer
+        /// Its pool-wait timer's id and deadline; only those, so that a waiter is plain data.
+        @usableFromInline let timerID: PoolTimerID
+        @usableFromInline let deadline: Deadline
 
         @inlinable init(request: PoolRequestID, arrival: UInt64, arrivedAt: Deadline, timer: Timer) {
             self.request = request
             self.arrival = arrival
             self.arrivedAt = arrivedAt
-            self.timer = timer
+            self.timerID = timer.id
+            self.deadline = timer.deadline
         }
+
+        /// Its pool-wait timer.
+        @inlinable var timer: Timer { Timer(id: timerID, purpose: .poolWait(request), deadline: deadline) }
     }
 
     /// Everything the pool holds for one origin.
     @usableFromInline struct OriginPool: Sendable {
+        @usableFromInline let origin: Origin
+        @usableFromInline let slot: Int
         /// Idle connections, most recently parked last: leases take from the end (LIFO), so the
         /// warmest connection is reused and the coldest ones age out through their idle timers.
         @usableFromInline var idle: [PoolConnectionID] = []
@@ -64,7 +74,10 @@ extension PoolStateMachine {
         /// Counters only; the gauges are computed for a snapshot.
         @usableFromInline var counts = PoolStatistics<Origin>.Counts()
 
-        @inlinable init() {}
+        @inlinable init(origin: Origin, slot: Int) {
+            self.origin = origin
+            self.slot = slot
+        }
 
         @inlinable var live: Int { idle.count + connecting + leased + closing }
         @inlinable var waiting: Int { waiters.count + freshWaiters.count }

@@ -74,8 +74,9 @@ public import WickCore
 /// machine is a value: the runner keeps it behind one lock and performs the actions after
 /// releasing it. The machine is `@inlinable` so that the runner's module specializes it for its
 /// own `Origin` and `Failure`: unspecialized, a lease-and-return cycle spent most of its time
-/// looking up generic metadata and was about four times slower. Each input hashes the origin key
-/// about twice, so the key should be cheap to hash (intern a large TLS configuration, say).
+/// looking up generic metadata and was about four times slower. The origin key is hashed once
+/// per request (connections and waiters refer to their origin by slot), never per connection
+/// event.
 ///
 /// **The origin key.** `Origin` identifies which connections are interchangeable. A connection is
 /// reused only for a request with an equal key, so the key must hold the scheme, host and port
@@ -107,10 +108,15 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     public let settings: PoolSettings
 
     @usableFromInline var state = State.running
-    @usableFromInline var origins: [Origin: OriginPool] = [:]
+    /// Each origin's slot in `pools`: the key is hashed once per request, and connections and
+    /// waiters refer to their origin by slot.
+    @usableFromInline var slots: [Origin: Int] = [:]
+    /// Per-origin state by slot; `nil` for a free slot or one taken out while it is changed.
+    @usableFromInline var pools: [OriginPool?] = []
+    @usableFromInline var freeSlots: [Int] = []
     @usableFromInline var connections: [PoolConnectionID: Connection] = [:]
-    /// Which origin's queue each waiting request is in.
-    @usableFromInline var waitingRequests: [PoolRequestID: Origin] = [:]
+    /// The slot of the origin whose queue each waiting request is in.
+    @usableFromInline var waitingRequests: [PoolRequestID: Int] = [:]
     /// Every armed timer, by id.
     @usableFromInline var timers: [PoolTimerID: Timer.Purpose] = [:]
     /// Counters of origins that emptied and were dropped.
@@ -129,14 +135,14 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     @inlinable public var statistics: PoolStatistics<Origin> {
         var total = emptiedOriginCounts
         var perOrigin: [Origin: PoolStatistics<Origin>.Counts] = [:]
-        for (origin, pool) in origins {
+        for case let pool? in pools {
             var counts = pool.counts
             counts.idle = pool.idle.count
             counts.leased = pool.leased
             counts.connecting = pool.connecting
             counts.closing = pool.closing
             counts.waiting = pool.waiting
-            perOrigin[origin] = counts
+            perOrigin[pool.origin] = counts
             total += counts
         }
         return PoolStatistics(origins: perOrigin, total: total)
@@ -164,7 +170,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         guard case .running = state else { return [.failRequest(request, .shutdown)] }
         if waitingRequests[request] != nil { trap("requestArrived(\(request))", "the request is already waiting") }
         var actions: [Action] = []
-        var pool = origins.removeValue(forKey: origin) ?? OriginPool()
+        var pool = takeOrMakePool(for: origin)
         if isReplay { pool.counts.replayed += 1 }
         if let index = idleIndex(in: pool, freshOnly: isReplay) {
             let id = pool.idle.remove(at: index)
@@ -180,11 +186,11 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
                 let timer = schedule(.poolWait(request), at: waitDeadline, actions: &actions)
                 let waiter = Waiter(request: request, arrival: lastArrival, arrivedAt: now, timer: timer)
                 if isReplay { pool.freshWaiters.append(waiter) } else { pool.waiters.append(waiter) }
-                waitingRequests[request] = origin
-                startConnectionsIfNeeded(for: origin, pool: &pool, actions: &actions)
+                waitingRequests[request] = pool.slot
+                startConnectionsIfNeeded(pool: &pool, actions: &actions)
             }
         }
-        store(pool, for: origin)
+        store(pool)
         return actions
     }
 
@@ -192,15 +198,15 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// with `.cancelled`; a request that holds a connection, or that the pool has already
     /// completed, is not the pool's business any more, so nothing happens.
     @inlinable public mutating func requestCancelled(_ request: PoolRequestID, at now: Deadline) -> [Action] {
-        guard let origin = waitingRequests.removeValue(forKey: request) else { return [] }
+        guard let slot = waitingRequests.removeValue(forKey: request) else { return [] }
         var actions: [Action] = []
-        var pool = takePool(origin, event: "requestCancelled(\(request))")
+        var pool = takePool(slot, event: "requestCancelled(\(request))")
         guard let waiter = pool.waiters.remove(request) ?? pool.freshWaiters.remove(request) else {
             trap("requestCancelled(\(request))", "the request is indexed as waiting but is in no queue")
         }
         cancel(waiter.timer, actions: &actions)
         actions.append(.failRequest(request, .cancelled))
-        store(pool, for: origin)
+        store(pool)
         return actions
     }
 
@@ -215,7 +221,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         case .idle, .leased: trap(event(), "the connection is \(connection.phase), not connecting")
         }
         var actions: [Action] = []
-        var pool = takePool(connection.origin, event: event())
+        var pool = takePool(connection.slot, event: event())
         pool.connecting -= 1
         pool.counts.created += 1
         pool.consecutiveFailures = 0
@@ -227,8 +233,8 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         connection.establishedAt = now
         connections[id] = connection
         makeAvailable(id, pool: &pool, now: now, actions: &actions)
-        startConnectionsIfNeeded(for: connection.origin, pool: &pool, actions: &actions)
-        store(pool, for: connection.origin)
+        startConnectionsIfNeeded(pool: &pool, actions: &actions)
+        store(pool)
         return actions
     }
 
@@ -250,8 +256,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         }
         connections[id] = nil
         var actions: [Action] = []
-        let origin = connection.origin
-        var pool = takePool(origin, event: event())
+        var pool = takePool(connection.slot, event: event())
         pool.connecting -= 1
         pool.counts.failedAttempts += 1
         pool.consecutiveFailures += 1
@@ -263,10 +268,10 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
             }
         } else if pool.waiting > 0 && pool.backoffTimer == nil {
             let delay = settings.backoff(afterConsecutiveFailures: pool.consecutiveFailures)
-            pool.backoffTimer = schedule(.backoff(origin), at: now + delay, actions: &actions)
+            pool.backoffTimer = schedule(.backoff(pool.origin), at: now + delay, actions: &actions)
         }
-        startConnectionsIfNeeded(for: origin, pool: &pool, actions: &actions)
-        store(pool, for: origin)
+        startConnectionsIfNeeded(pool: &pool, actions: &actions)
+        store(pool)
         return actions
     }
 
@@ -292,7 +297,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         case .connecting, .idle: trap(event(), "the connection is \(connection.phase), not leased")
         }
         var actions: [Action] = []
-        var pool = takePool(connection.origin, event: event())
+        var pool = takePool(connection.slot, event: event())
         pool.leased -= 1
         connection.serverKeepAliveTimeout = keepAlive?.timeout
         if let remaining = keepAlive?.maximumRequests { connection.serverRemainingRequests = remaining }
@@ -304,8 +309,8 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         } else {
             makeAvailable(id, pool: &pool, now: now, actions: &actions)
         }
-        startConnectionsIfNeeded(for: connection.origin, pool: &pool, actions: &actions)
-        store(pool, for: connection.origin)
+        startConnectionsIfNeeded(pool: &pool, actions: &actions)
+        store(pool)
         return actions
     }
 
@@ -321,17 +326,17 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         let connection = lookUp(id, event: event())
         let isLocal = if case .local = closer { true } else { false }
         var actions: [Action] = []
-        var pool = takePool(connection.origin, event: event())
+        var pool = takePool(connection.slot, event: event())
         switch connection.phase {
         case .connecting:
             trap(event(), "a connecting connection ends with connectionAttemptFailed")
-        case .idle(let timer, _):
+        case .idle(let timer, let deadline, _):
             if isLocal { trap(event(), "the pool never asked to close this idle connection") }
             guard let index = pool.idle.firstIndex(of: id) else {
                 trap(event(), "idle connection missing from its stack")
             }
             pool.idle.remove(at: index)
-            cancel(timer, actions: &actions)
+            cancel(Timer(id: timer, purpose: .idleConnection(id), deadline: deadline), actions: &actions)
             pool.counts.evicted += 1
         case .leased:
             if isLocal { trap(event(), "the pool never asked to close this leased connection") }
@@ -340,8 +345,8 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
             pool.closing -= 1
         }
         connections[id] = nil
-        startConnectionsIfNeeded(for: connection.origin, pool: &pool, actions: &actions)
-        store(pool, for: connection.origin)
+        startConnectionsIfNeeded(pool: &pool, actions: &actions)
+        store(pool)
         completeShutdownIfDone(actions: &actions)
         return actions
     }
@@ -356,31 +361,34 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         switch purpose {
         case .idleConnection(let id):
             let connection = lookUp(id, event: event())
-            guard case .idle(let parked, let reason) = connection.phase, parked.id == timer.id else {
+            guard case .idle(let parked, _, let reason) = connection.phase, parked == timer.id else {
                 trap(event(), "the connection is \(connection.phase), not parked with this timer")
             }
-            var pool = takePool(connection.origin, event: event())
+            var pool = takePool(connection.slot, event: event())
             guard let index = pool.idle.firstIndex(of: id) else {
                 trap(event(), "idle connection missing from its stack")
             }
             pool.idle.remove(at: index)
             close(id, reason, pool: &pool, actions: &actions)
-            store(pool, for: connection.origin)
+            store(pool)
         case .poolWait(let request):
-            guard let origin = waitingRequests.removeValue(forKey: request) else {
+            guard let slot = waitingRequests.removeValue(forKey: request) else {
                 trap(event(), "the pool-wait timer is armed but \(request) is not waiting")
             }
-            var pool = takePool(origin, event: event())
+            var pool = takePool(slot, event: event())
             guard (pool.waiters.remove(request) ?? pool.freshWaiters.remove(request)) != nil else {
                 trap(event(), "\(request) is indexed as waiting but is in no queue")
             }
             actions.append(.failRequest(request, .poolWaitTimeout(lastConnectionFailure: pool.lastFailure)))
-            store(pool, for: origin)
+            store(pool)
         case .backoff(let origin):
-            var pool = takePool(origin, event: event())
+            guard let slot = slots[origin] else {
+                trap(event(), "the backoff timer is armed but the pool holds nothing for \(origin)")
+            }
+            var pool = takePool(slot, event: event())
             pool.backoffTimer = nil
-            startConnectionsIfNeeded(for: origin, pool: &pool, actions: &actions)
-            store(pool, for: origin)
+            startConnectionsIfNeeded(pool: &pool, actions: &actions)
+            store(pool)
         }
         return actions
     }
@@ -391,12 +399,12 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     @inlinable public mutating func prewarm(origin: Origin, connections count: Int, at now: Deadline) -> [Action] {
         guard case .running = state else { return [] }
         var actions: [Action] = []
-        var pool = origins.removeValue(forKey: origin) ?? OriginPool()
+        var pool = takeOrMakePool(for: origin)
         let target = min(count, settings.maximumConnectionsPerOrigin, settings.maximumIdleConnectionsPerOrigin)
         while pool.live < target && canStartConnection(pool) {
-            startConnection(for: origin, pool: &pool, actions: &actions)
+            startConnection(pool: &pool, actions: &actions)
         }
-        store(pool, for: origin)
+        store(pool)
         return actions
     }
 
@@ -414,14 +422,14 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         case .running:
             state = .shuttingDown(mode)
             var waiters: [Waiter] = []
-            for origin in Array(origins.keys) {
-                var pool = takePool(origin, event: "shutdownRequested(\(mode))")
+            for slot in pools.indices where pools[slot] != nil {
+                var pool = takePool(slot, event: "shutdownRequested(\(mode))")
                 waiters += allWaiters(of: &pool)
                 if let backoff = pool.backoffTimer {
                     cancel(backoff, actions: &actions)
                     pool.backoffTimer = nil
                 }
-                store(pool, for: origin)
+                store(pool)
             }
             for waiter in waiters.sorted(by: { $0.arrival < $1.arrival }) {
                 cancel(waiter.timer, actions: &actions)
@@ -431,7 +439,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         let closeLeased = mode == .cancel
         for id in connections.keys.sorted() {
             let connection = connections[id]!
-            var pool = takePool(connection.origin, event: "shutdownRequested(\(mode))")
+            var pool = takePool(connection.slot, event: "shutdownRequested(\(mode))")
             switch connection.phase {
             case .idle:
                 pool.idle.removeAll { $0 == id }
@@ -446,7 +454,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
             case .leased, .closing:
                 break
             }
-            store(pool, for: connection.origin)
+            store(pool)
         }
         completeShutdownIfDone(actions: &actions)
         return actions
@@ -488,13 +496,12 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// Rule 5 (and 8): start connections while waiters outnumber attempts, then, if replays still
     /// lack room at the limit, close the oldest idle connections to make it.
     @inlinable mutating func startConnectionsIfNeeded(
-        for origin: Origin,
         pool: inout OriginPool,
         actions: inout [Action]
     ) {
         var unmet = pool.waiting - pool.connecting
         while unmet > 0 && canStartConnection(pool) {
-            startConnection(for: origin, pool: &pool, actions: &actions)
+            startConnection(pool: &pool, actions: &actions)
             unmet -= 1
         }
         guard unmet > 0, pool.freshWaiters.count > 0, pool.live >= settings.maximumConnectionsPerOrigin,
@@ -538,12 +545,12 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
 
     // MARK: - Bookkeeping
 
-    @inlinable mutating func startConnection(for origin: Origin, pool: inout OriginPool, actions: inout [Action]) {
+    @inlinable mutating func startConnection(pool: inout OriginPool, actions: inout [Action]) {
         lastConnectionID += 1
         let id = PoolConnectionID(lastConnectionID)
-        connections[id] = Connection(origin: origin)
+        connections[id] = Connection(slot: pool.slot)
         pool.connecting += 1
-        actions.append(.createConnection(id, origin: origin))
+        actions.append(.createConnection(id, origin: pool.origin))
     }
 
     @inlinable mutating func lease(
@@ -583,16 +590,16 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
             if end < deadline { (deadline, reason) = (end, .lifetimeExpired) }
         }
         let timer = schedule(.idleConnection(id), at: deadline, actions: &actions)
-        connections[id]!.phase = .idle(timer, retireReason: reason)
+        connections[id]!.phase = .idle(timer: timer.id, until: timer.deadline, retireReason: reason)
         pool.idle.append(id)
     }
 
     /// Cancels the idle timer of a connection the caller has just taken out of its idle stack.
     @inlinable mutating func unpark(_ id: PoolConnectionID, actions: inout [Action]) {
-        guard case .idle(let timer, _) = connections[id]!.phase else {
+        guard case .idle(let timer, let deadline, _) = connections[id]!.phase else {
             trap("unpark(\(id))", "the connection is \(connections[id]!.phase), not idle")
         }
-        cancel(timer, actions: &actions)
+        cancel(Timer(id: timer, purpose: .idleConnection(id), deadline: deadline), actions: &actions)
     }
 
     /// Marks a connection closing; the caller has taken it out of its previous phase's count.
@@ -633,7 +640,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     @inlinable mutating func completeShutdownIfDone(actions: inout [Action]) {
         guard case .shuttingDown = state, connections.isEmpty else { return }
         precondition(
-            timers.isEmpty && waitingRequests.isEmpty && origins.isEmpty,
+            timers.isEmpty && waitingRequests.isEmpty && slots.isEmpty,
             "PoolStateMachine (\(state)): last connection closed with timers \(timers.count), waiters \(waitingRequests.count) left"
         )
         state = .shutDown
@@ -645,20 +652,36 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         return connection
     }
 
-    /// Moves an origin's state out of the dictionary, so it can be changed while `self` is too.
-    @inlinable mutating func takePool(_ origin: Origin, event: @autoclosure () -> String) -> OriginPool {
-        guard let pool = origins.removeValue(forKey: origin) else {
-            trap(event(), "the pool holds nothing for \(origin)")
+    /// The state of `origin`, taken out of its slot (a new slot for an origin the pool holds
+    /// nothing for), so it can be changed while `self` is too. Hashes the key once.
+    @inlinable mutating func takeOrMakePool(for origin: Origin) -> OriginPool {
+        if let slot = slots[origin] { return takePool(slot, event: "takeOrMakePool(for: \(origin))") }
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+        } else {
+            slot = pools.count
+            pools.append(nil)
         }
+        slots[origin] = slot
+        return OriginPool(origin: origin, slot: slot)
+    }
+
+    /// Takes an origin's state out of its slot, so it can be changed while `self` is too.
+    @inlinable mutating func takePool(_ slot: Int, event: @autoclosure () -> String) -> OriginPool {
+        // `take()` moves the value out, so changing it copies none of its arrays.
+        guard let pool = pools[slot].take() else { trap(event(), "the pool holds nothing in slot \(slot)") }
         return pool
     }
 
-    /// Puts an origin's state back, or drops it (keeping its counters) when it holds nothing.
-    @inlinable mutating func store(_ pool: OriginPool, for origin: Origin) {
+    /// Puts an origin's state back, or frees its slot (keeping its counters) when it holds nothing.
+    @inlinable mutating func store(_ pool: OriginPool) {
         if pool.isEmpty {
             emptiedOriginCounts += pool.counts
+            slots[pool.origin] = nil
+            freeSlots.append(pool.slot)
         } else {
-            origins[origin] = pool
+            pools[pool.slot] = pool
         }
     }
 

@@ -169,7 +169,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     ) -> [Action] {
         guard case .running = state else { return [.failRequest(request, .shutdown)] }
         if waitingRequests[request] != nil { trap("requestArrived(\(request))", "the request is already waiting") }
-        var actions: [Action] = []
+        var actions = Self.actionBuffer()
         var pool = takeOrMakePool(for: origin)
         if isReplay { pool.counts.replayed += 1 }
         if let index = idleIndex(in: pool, freshOnly: isReplay) {
@@ -199,7 +199,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// completed, is not the pool's business any more, so nothing happens.
     @inlinable public mutating func requestCancelled(_ request: PoolRequestID, at now: Deadline) -> [Action] {
         guard let slot = waitingRequests.removeValue(forKey: request) else { return [] }
-        var actions: [Action] = []
+        var actions = Self.actionBuffer()
         var pool = takePool(slot, event: "requestCancelled(\(request))")
         guard let waiter = pool.waiters.remove(request) ?? pool.freshWaiters.remove(request) else {
             trap("requestCancelled(\(request))", "the request is indexed as waiting but is in no queue")
@@ -220,7 +220,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         case .closing: return []
         case .idle, .leased: trap(event(), "the connection is \(connection.phase), not connecting")
         }
-        var actions: [Action] = []
+        var actions = Self.actionBuffer()
         var pool = takePool(connection.slot, event: event())
         pool.connecting -= 1
         pool.counts.created += 1
@@ -255,7 +255,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         case .idle, .leased: trap(event(), "the connection is \(connection.phase), not connecting")
         }
         connections[id] = nil
-        var actions: [Action] = []
+        var actions = Self.actionBuffer()
         var pool = takePool(connection.slot, event: event())
         pool.connecting -= 1
         pool.counts.failedAttempts += 1
@@ -296,7 +296,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         case .closing: return []
         case .connecting, .idle: trap(event(), "the connection is \(connection.phase), not leased")
         }
-        var actions: [Action] = []
+        var actions = Self.actionBuffer()
         var pool = takePool(connection.slot, event: event())
         pool.leased -= 1
         connection.serverKeepAliveTimeout = keepAlive?.timeout
@@ -325,7 +325,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         let event = { "connectionClosed(\(id), by: \(closer))" }
         let connection = lookUp(id, event: event())
         let isLocal = if case .local = closer { true } else { false }
-        var actions: [Action] = []
+        var actions = Self.actionBuffer()
         var pool = takePool(connection.slot, event: event())
         switch connection.phase {
         case .connecting:
@@ -357,7 +357,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     @inlinable public mutating func timerFired(_ timer: Timer, at now: Deadline) -> [Action] {
         guard let purpose = timers.removeValue(forKey: timer.id) else { return [] }
         let event = { "timerFired(\(timer))" }
-        var actions: [Action] = []
+        var actions = Self.actionBuffer()
         switch purpose {
         case .idleConnection(let id):
             let connection = lookUp(id, event: event())
@@ -398,7 +398,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// like any other. Does nothing while the origin backs off or the pool shuts down.
     @inlinable public mutating func prewarm(origin: Origin, connections count: Int, at now: Deadline) -> [Action] {
         guard case .running = state else { return [] }
-        var actions: [Action] = []
+        var actions = Self.actionBuffer()
         var pool = takeOrMakePool(for: origin)
         let target = min(count, settings.maximumConnectionsPerOrigin, settings.maximumIdleConnectionsPerOrigin)
         while pool.live < target && canStartConnection(pool) {
@@ -412,7 +412,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// leased connections; any other repeat does nothing. Emits `shutdownComplete` at once if no
     /// connection is left.
     @inlinable public mutating func shutdownRequested(_ mode: PoolShutdownMode, at now: Deadline) -> [Action] {
-        var actions: [Action] = []
+        var actions = Self.actionBuffer()
         switch state {
         case .shutDown, .shuttingDown(.cancel):
             return []
@@ -652,6 +652,14 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         return connection
     }
 
+    /// An empty action list with room for a typical event's actions, so that appending does not
+    /// reallocate (a lease cancels a timer and leases; a return may lease, park or close).
+    @inlinable static func actionBuffer() -> [Action] {
+        var actions: [Action] = []
+        actions.reserveCapacity(4)
+        return actions
+    }
+
     /// The state of `origin`, taken out of its slot (a new slot for an origin the pool holds
     /// nothing for), so it can be changed while `self` is too. Hashes the key once.
     @inlinable mutating func takeOrMakePool(for origin: Origin) -> OriginPool {
@@ -675,7 +683,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     }
 
     /// Puts an origin's state back, or frees its slot (keeping its counters) when it holds nothing.
-    @inlinable mutating func store(_ pool: OriginPool) {
+    @inlinable mutating func store(_ pool: consuming OriginPool) {
         if pool.isEmpty {
             emptiedOriginCounts += pool.counts
             slots[pool.origin] = nil

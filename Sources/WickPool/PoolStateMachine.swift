@@ -239,8 +239,11 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     }
 
     /// A connection attempt failed; the connection no longer counts (rule 7).
-    /// - Parameter isRetryable: whether another attempt could succeed (refused, reset, timed out:
-    ///   true; trust rejected, host name unknown: false).
+    /// - Parameters:
+    ///   - error: why; handed back unchanged to the waiters it fails, or to those that time out
+    ///     before an attempt succeeds.
+    ///   - isRetryable: whether another attempt could succeed (refused, reset, timed out: true;
+    ///     trust rejected, host name unknown: false).
     @inlinable public mutating func connectionAttemptFailed(
         _ id: PoolConnectionID,
         error: Failure,

@@ -39,6 +39,16 @@ struct PoolReplayTests {
         #expect(world.pool.statistics.total.replayed == 1)
     }
 
+    @Test("At the limit with every connection busy, a replay gets the room of the next one to come back")
+    func replayWaitsForRoomWhenEveryConnectionIsBusy() throws {
+        var world = PoolWorld.with { $0.maximumConnectionsPerOrigin = 1 }
+        try world.leaseNewConnection(to: 1)
+        #expect(try world.arrive(2, isReplay: true).count == 2)  // enqueued with its timer, nothing started
+        #expect(try world.finish(C1).contains(.closeConnection(C1, .madeRoomForFreshConnection)))
+        #expect(try world.completeClose(C1) == [.createConnection(C2, origin: "a")])
+        #expect(try world.establish(C2).contains(.leaseConnection(C2, to: R2, isReused: false)))
+    }
+
     @Test("A used connection passes over a waiting replay to the next plain waiter")
     func usedConnectionPassesOverAReplay() throws {
         var world = PoolWorld.with { $0.maximumConnectionsPerOrigin = 1 }

@@ -215,6 +215,9 @@ final class TLSTestServer: Sendable {
             try flush()
             try readUntilEnd(engine, index: index, flush: flush, receive: receive) { _ in }
         case .readAfter(let delay):
+            // A small receive buffer, so that the client's queue fills soon.
+            var size: Int32 = 64 * 1024
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             usleep(UInt32(delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000))
             try readUntilEnd(engine, index: index, flush: flush, receive: receive) { _ in }
         }
@@ -244,8 +247,18 @@ final class TLSTestServer: Sendable {
 
     /// The bytes a flood sends: position-dependent, so order and completeness can be checked.
     static func pattern(_ count: Int, from offset: Int = 0) -> [UInt8] {
-        (offset..<offset + count).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        var result: [UInt8] = []
+        result.reserveCapacity(count)
+        var position = offset % 251
+        while result.count < count {
+            let take = min(251 - position, count - result.count)
+            result += cycle[position..<position + take]
+            position = 0
+        }
+        return result
     }
+
+    private static let cycle: [UInt8] = (0..<251).map { UInt8($0) }
 }
 
 /// A stream delegate that records everything, readable from any thread.
@@ -269,9 +282,7 @@ final class StreamRecorder: StreamChannelDelegate, Sendable {
     }
 
     func streamRead(_ stream: any StreamChannel, bytes: Span<UInt8>) {
-        var copy: [UInt8] = []
-        copy.reserveCapacity(bytes.count)
-        for index in bytes.indices { copy.append(bytes[index]) }
+        let copy = bytes.withUnsafeBufferPointer { Array($0) }
         let total = events.withLock { events -> Int in
             events.bytes += copy
             if events.order.last != "read" { events.order.append("read") }

@@ -21,6 +21,10 @@ final class TLSTestServer: Sendable {
         case flood(count: Int)
         /// Waits `delay` without reading, then reads until the client ends.
         case readAfter(Duration)
+        /// Echoes until `close_notify`, answers it, then keeps the socket open for `hold`.
+        case lingerAfterClose(Duration)
+        /// Sends `bytes`, then resets the connection (RST).
+        case sendThenReset([UInt8])
     }
 
     /// What one connection saw.
@@ -214,11 +218,21 @@ final class TLSTestServer: Sendable {
             engine.close()
             try flush()
             try readUntilEnd(engine, index: index, flush: flush, receive: receive) { _ in }
+        case .lingerAfterClose(let hold):
+            try readUntilEnd(engine, index: index, flush: flush, receive: receive) { _ in }
+            Self.sleep(hold)
+        case .sendThenReset(let bytes):
+            try engine.write(bytes)
+            try flush()
+            update(index) { $0.sent = bytes.count }
+            usleep(50_000)
+            var value = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
         case .readAfter(let delay):
             // A small receive buffer, so that the client's queue fills soon.
             var size: Int32 = 64 * 1024
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-            usleep(UInt32(delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000))
+            Self.sleep(delay)
             try readUntilEnd(engine, index: index, flush: flush, receive: receive) { _ in }
         }
     }
@@ -243,6 +257,10 @@ final class TLSTestServer: Sendable {
                 return
             }
         }
+    }
+
+    private static func sleep(_ duration: Duration) {
+        usleep(UInt32(duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000))
     }
 
     /// The bytes a flood sends: position-dependent, so order and completeness can be checked.

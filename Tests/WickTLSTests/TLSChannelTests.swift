@@ -382,6 +382,42 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         try await harness.loop.submit { channel.close() }
     }
 
+    /// A peer that never finishes after our close_notify: the socket closes at `closeTimeout`.
+    @Test func aLingeringPeerIsCutAtTheCloseTimeout() async throws {
+        let server = try Self.server(.lingerAfterClose(.seconds(5)))
+        defer { server.stop() }
+        let harness = try Harness()
+        defer { harness.tearDown() }
+        let recorder = StreamRecorder()
+        let connector = harness.connector(options: TLSConnectOptions(closeTimeout: .milliseconds(200)))
+        let channel = try await harness.open(port: server.port, recorder: recorder, connector: connector)
+        let closedAt = Deadline.now()
+        try await harness.loop.submit { channel.close() }
+        #expect(recorder.isClosed && recorder.snapshot.error == nil)
+        #expect(await eventually { server.connection(0).sawCloseNotify })
+        #expect(try await harness.loop.submit { channel.channel.isOpen }, "the socket waits for the peer")
+        var socketOpen = true
+        for _ in 0..<1_000 where socketOpen {
+            socketOpen = try await harness.loop.submit { channel.channel.isOpen }
+            if socketOpen { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        let waited = Deadline.now() - closedAt
+        #expect(!socketOpen && waited >= .milliseconds(200) && waited < .seconds(2))
+    }
+
+    @Test func aResetAfterDataClosesWithTheResetError() async throws {
+        let server = try Self.server(.sendThenReset(Array("partial".utf8)))
+        defer { server.stop() }
+        let harness = try Harness()
+        defer { harness.tearDown() }
+        let recorder = StreamRecorder()
+        _ = try await harness.open(port: server.port, recorder: recorder)
+        #expect(await eventually { recorder.isClosed })
+        let events = recorder.snapshot
+        #expect(events.bytes == Array("partial".utf8) && !events.eof)
+        #expect(events.error == .reactor(.connectionReset))
+    }
+
     @Test func loopShutdownClosesAnActiveChannel() async throws {
         let server = try Self.server(.echo)
         defer { server.stop() }

@@ -4,9 +4,9 @@
 // synchronisation but not the runtime's futexes (see WickReactor's `Locked`), and the worker
 // pool needs a condition variable, which `Mutex` lacks.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A value read and written only while holding the mutex, with a condition to wait on.

@@ -1,8 +1,8 @@
 // A few threads where trust evaluations that may block run, so no event loop ever waits on them.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Runs trust evaluations that may block (revocation fetches, custom evaluators; see

@@ -4,9 +4,9 @@ import Foundation
 import Testing
 import WickCore
 import WickTestSupport
-@testable import WickTLS
 
 @testable import WickReactor
+@testable import WickTLS
 
 /// A response read off a stream: the head, and the body by its Content-Length.
 private struct Response {
@@ -46,7 +46,8 @@ struct TLSChannelNginxTests {
         _ path: String, on channel: TLSChannel, recorder: StreamRecorder, close: Bool = false
     ) async throws -> Response {
         let start = recorder.received
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\n\(close ? "Connection: close\r\n" : "")\r\n".utf8)
+        let request = Array(
+            "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\(close ? "Connection: close\r\n" : "")\r\n".utf8)
         try await channel.loop.submit { try channel.write(request[...]) }
         var response: Response?
         for _ in 0..<5_000 where response == nil {
@@ -64,7 +65,8 @@ struct TLSChannelNginxTests {
         let connector = TLSConnector(connector: Connector(resolver: group.resolver), context: context)
         var reused: [Bool] = []
         for _ in 0..<2 {
-            let channel = try await connector.connect(host: "localhost", port: UInt16(nginx.httpsPort), on: group.next())
+            let channel = try await connector.connect(
+                host: "localhost", port: UInt16(nginx.httpsPort), on: group.next())
             let recorder = StreamRecorder()
             let negotiated = try await channel.loop.submit {
                 channel.start(delegate: recorder)
@@ -94,7 +96,8 @@ struct TLSChannelNginxTests {
             trustManager: ServerTrustManager(evaluators: ["localhost": PublicKeysTrustEvaluator(keys: [key])]))
         let result: Result<TLSChannel, StreamChannelError>
         do throws(StreamChannelError) {
-            result = .success(try await connector.connect(host: "localhost", port: UInt16(nginx.httpsPort), on: group.next()))
+            result = .success(
+                try await connector.connect(host: "localhost", port: UInt16(nginx.httpsPort), on: group.next()))
         } catch {
             result = .failure(error)
         }
@@ -130,7 +133,8 @@ struct TLSChannelNginxTests {
         defer { group.shutdownGracefully() }
         let connector = TLSConnector(connector: Connector(resolver: group.resolver), context: context)
         func idleConnection() async throws -> TLSChannel {
-            let channel = try await connector.connect(host: "127.0.0.1", port: UInt16(nginx.httpsPort), on: group.loops[0])
+            let channel = try await connector.connect(
+                host: "127.0.0.1", port: UInt16(nginx.httpsPort), on: group.loops[0])
             let recorder = StreamRecorder()
             try await channel.loop.submit { channel.start(delegate: recorder) }
             _ = try await Self.get("/bytes/1k", on: channel, recorder: recorder)
@@ -151,7 +155,9 @@ struct TLSChannelNginxTests {
             best = min(best, (after - before) / count)
             channels += batch
         }
-        print("WickTLS idle TLS connection over the reactor (\(resumed ? "resumed" : "full handshake")): \(best) heap bytes")
+        print(
+            "WickTLS idle TLS connection over the reactor (\(resumed ? "resumed" : "full handshake")): \(best) heap bytes"
+        )
         #expect(best < Self.idleBound)
         for channel in channels { try await channel.loop.submit { channel.close() } }
     }

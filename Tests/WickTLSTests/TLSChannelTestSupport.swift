@@ -2,9 +2,9 @@
 import Foundation
 import Testing
 import WickCore
-@_spi(WickTLSTesting) @testable import WickTLS
 
 @testable import WickReactor
+@_spi(WickTLSTesting) @testable import WickTLS
 
 /// A TLS server on 127.0.0.1 that runs the engine's server side on blocking sockets, one thread
 /// per connection, and records what each connection received. Every socket call is bounded by

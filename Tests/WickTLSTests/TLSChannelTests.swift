@@ -5,9 +5,9 @@ import Foundation
 import Testing
 import WickCore
 import WickTestSupport
-@_spi(WickTLSTesting) @testable import WickTLS
 
 @testable import WickReactor
+@_spi(WickTLSTesting) @testable import WickTLS
 
 /// A group, a connector trusting the fixture's root, and teardown.
 private struct Harness {
@@ -116,7 +116,8 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         defer { server.stop() }
         let harness = try Harness()
         defer { harness.tearDown() }
-        let channel = try await harness.connector().connect(host: "127.0.0.1", port: UInt16(server.port), on: harness.loop)
+        let channel = try await harness.connector().connect(
+            host: "127.0.0.1", port: UInt16(server.port), on: harness.loop)
         #expect(await eventually { server.sentCount(0) == body.count })
         try await Task.sleep(for: .milliseconds(50))
         let recorder = StreamRecorder()
@@ -159,7 +160,8 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         let harness = try Harness()
         defer { harness.tearDown() }
         let result = await outcome { () async throws(StreamChannelError) -> TLSChannel in
-            try await harness.connector(manager: manager).connect(host: "127.0.0.1", port: UInt16(server.port), on: harness.loop)
+            try await harness.connector(manager: manager).connect(
+                host: "127.0.0.1", port: UInt16(server.port), on: harness.loop)
         }
         guard case .failure(.tls(.serverTrustFailed(let error))) = result else {
             Issue.record("expected a trust failure, got \(result)")
@@ -189,7 +191,8 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         defer { harness.tearDown() }
         let manager = ServerTrustManager(evaluators: ["example.com": DefaultTrustEvaluator()])
         let result = await outcome { () async throws(StreamChannelError) -> TLSChannel in
-            try await harness.connector(manager: manager).connect(host: "127.0.0.1", port: UInt16(server.port), on: harness.loop)
+            try await harness.connector(manager: manager).connect(
+                host: "127.0.0.1", port: UInt16(server.port), on: harness.loop)
         }
         guard case .failure(.tls(.serverTrustFailed(let error))) = result else {
             Issue.record("expected noRequiredEvaluator, got \(result)")
@@ -477,13 +480,22 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         let cases: [(any ServerTrustEvaluating, TLSContext, TrustEvaluationSite)] = [
             (DefaultTrustEvaluator(), fetching, .inline),
             (PublicKeysTrustEvaluator(keys: [key]), fetching, .inline),
-            (PinnedCertificatesTrustEvaluator(certificates: [try fixture.certificate(fixture.valid)]), fetching, .inline),
+            (
+                PinnedCertificatesTrustEvaluator(certificates: [try fixture.certificate(fixture.valid)]), fetching,
+                .inline
+            ),
             (DisabledTrustEvaluator(), fetching, .inline),
             (RevocationTrustEvaluator(), fetching, .pool),
             (RevocationTrustEvaluator(), quiet, .inline),
             (RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled]), fetching, .inline),
-            (CompositeTrustEvaluator(evaluators: [DefaultTrustEvaluator(), PublicKeysTrustEvaluator(keys: [key])]), fetching, .inline),
-            (CompositeTrustEvaluator(evaluators: [DefaultTrustEvaluator(), RevocationTrustEvaluator()]), fetching, .pool),
+            (
+                CompositeTrustEvaluator(evaluators: [DefaultTrustEvaluator(), PublicKeysTrustEvaluator(keys: [key])]),
+                fetching, .inline
+            ),
+            (
+                CompositeTrustEvaluator(evaluators: [DefaultTrustEvaluator(), RevocationTrustEvaluator()]), fetching,
+                .pool
+            ),
             (BlockingEvaluator(delay: .zero, loop: group.loops[0]), quiet, .pool),
         ]
         for (evaluator, context, site) in cases {

@@ -23,7 +23,8 @@ final class TLSTestServer: Sendable {
         case readAfter(Duration)
         /// Echoes until `close_notify`, answers it, then keeps the socket open for `hold`.
         case lingerAfterClose(Duration)
-        /// Sends `bytes`, then resets the connection (RST).
+        /// Sends `bytes`, waits for one byte from the client (so it has read them), then
+        /// resets the connection (RST).
         case sendThenReset([UInt8])
     }
 
@@ -225,7 +226,10 @@ final class TLSTestServer: Sendable {
             try engine.write(bytes)
             try flush()
             update(index) { $0.sent = bytes.count }
-            usleep(50_000)
+            var answer: [UInt8] = []
+            for _ in 0..<100 where answer.isEmpty {
+                if try engine.read(into: &answer) == .needsInput { _ = try receive() }
+            }
             var value = linger(l_onoff: 1, l_linger: 0)
             setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
         case .readAfter(let delay):
@@ -339,7 +343,7 @@ final class StreamRecorder: StreamChannelDelegate, Sendable {
 }
 
 /// Polls `condition` every millisecond until it holds or `timeout` passes; returns whether it held.
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
     let deadline = Deadline.now() + timeout
     while !deadline.hasPassed(at: .now()) {
         if condition() { return true }

@@ -221,7 +221,7 @@ final class TLSTestServer: Sendable {
             try readUntilEnd(engine, index: index, flush: flush, receive: receive) { _ in }
         case .lingerAfterClose(let hold):
             try readUntilEnd(engine, index: index, flush: flush, receive: receive) { _ in }
-            Self.sleep(hold)
+            sleep(hold)
         case .sendThenReset(let bytes):
             try engine.write(bytes)
             try flush()
@@ -236,7 +236,7 @@ final class TLSTestServer: Sendable {
             // A small receive buffer, so that the client's queue fills soon.
             var size: Int32 = 64 * 1024
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-            Self.sleep(delay)
+            sleep(delay)
             try readUntilEnd(engine, index: index, flush: flush, receive: receive) { _ in }
         }
     }
@@ -263,8 +263,11 @@ final class TLSTestServer: Sendable {
         }
     }
 
-    private static func sleep(_ duration: Duration) {
-        usleep(UInt32(duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000))
+    /// Sleeps up to `duration`, in 5 ms steps, returning early once `stop()` is called (so
+    /// that a test's teardown never waits out a long pause).
+    private func sleep(_ duration: Duration) {
+        let until = Deadline.now() + duration
+        while !until.hasPassed(at: .now()) && !isStopped { usleep(5_000) }
     }
 
     /// The bytes a flood sends: position-dependent, so order and completeness can be checked.

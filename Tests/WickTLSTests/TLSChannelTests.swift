@@ -281,6 +281,7 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         defer { server.stop() }
         let harness = try Harness()
         defer { harness.tearDown() }
+        // Shut down only once its job is done (below), so teardown never blocks on a sleep.
         let pool = TrustEvaluationPool(threadCount: 1)
         defer { pool.shutdown() }
         let evaluator = BlockingEvaluator(delay: .seconds(1), loop: harness.loop)

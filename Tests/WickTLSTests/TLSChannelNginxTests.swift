@@ -142,19 +142,21 @@ struct TLSChannelNginxTests {
             return channel
         }
         let warm = try await idleConnection()
+        // Other suites allocate and free in parallel and skew a batch either way: take the median
+        // of three. Run this suite alone for the figure.
         let count = 50
-        var best = Int.max
+        var costs: [Int] = []
         var channels: [TLSChannel] = [warm]
-        for _ in 0..<2 {
+        for _ in 0..<3 {
             try await Task.sleep(for: .milliseconds(50))
             let before = MemoryTests.heapInUse()
             var batch: [TLSChannel] = []
             for _ in 0..<count { batch.append(try await idleConnection()) }
             try await Task.sleep(for: .milliseconds(50))
-            let after = MemoryTests.heapInUse()
-            best = min(best, (after - before) / count)
+            costs.append((MemoryTests.heapInUse() - before) / count)
             channels += batch
         }
+        let best = costs.sorted()[1]
         print(
             "WickTLS idle TLS connection over the reactor (\(resumed ? "resumed" : "full handshake")): \(best) heap bytes"
         )

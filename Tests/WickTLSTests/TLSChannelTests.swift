@@ -184,6 +184,48 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         #expect(seen.end != nil && seen.end != "ok", "the server saw the connection cut: \(seen.end ?? "")")
     }
 
+    @Test func aHandshakeFailureIsReportedAsOne() async throws {
+        let harness = try Harness { $0.maximumVersion = .v1_2 }
+        defer { harness.tearDown() }
+        let fixture = try TLSFixture.get()
+        let modern = try TLSServerContext(
+            certificateChain: try fixture.chain(fixture.valid), privateKeyPEM: try fixture.key(fixture.valid),
+            minimumVersion: .v1_3)
+        let server = try TLSTestServer(context: modern, behaviour: .echo)
+        defer { server.stop() }
+        let hangUp = try FaultServer(steps: [.readRequestHead(limit: 1), .close])
+        defer { hangUp.stop() }
+        for port in [server.port, hangUp.port] {
+            let result = await outcome { () async throws(StreamChannelError) -> TLSChannel in
+                try await harness.connector().connect(host: "127.0.0.1", port: UInt16(port), on: harness.loop)
+            }
+            guard case .failure(.tls(.handshakeFailed(let reason))) = result else {
+                Issue.record("expected a handshake failure, got \(result)")
+                continue
+            }
+            if port == hangUp.port { #expect(reason.contains("closed the connection during the handshake")) }
+        }
+        #expect(try await harness.loop.submit { harness.loop.registrationCount } == 0)
+    }
+
+    /// A channel closed before it is started sends close_notify; a later start hears the close.
+    @Test func closingBeforeStartingIsClean() async throws {
+        let server = try Self.server(.echo)
+        defer { server.stop() }
+        let harness = try Harness()
+        defer { harness.tearDown() }
+        let channel = try await harness.connector().connect(
+            host: "127.0.0.1", port: UInt16(server.port), on: harness.loop)
+        let recorder = StreamRecorder()
+        try await harness.loop.submit {
+            channel.pauseReading()
+            channel.close()
+            channel.start(delegate: recorder)
+        }
+        #expect(recorder.snapshot.order == ["closed"] && recorder.snapshot.error == nil)
+        #expect(await server.waitForEnd(of: 0).sawCloseNotify)
+    }
+
     @Test func aHostWithoutARequiredEvaluatorFailsBeforeConnecting() async throws {
         let server = try Self.server(.echo)
         defer { server.stop() }

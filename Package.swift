@@ -84,7 +84,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WickTLSTests",
-            dependencies: ["WickTLS", "WickTestSupport", "CWickOpenSSL"],
+            dependencies: ["WickTLS", "WickReactor", "WickCore", "WickTestSupport", "CWickOpenSSL"],
             swiftSettings: strict
         ),
         .testTarget(name: "WickTests", dependencies: ["Wick", "WickTestSupport"], swiftSettings: strict),

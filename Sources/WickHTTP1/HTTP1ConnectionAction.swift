@@ -1,7 +1,5 @@
 // What the HTTP/1.1 connection state machine asks its driver to do, and the values it hands over.
 
-public import WickCore
-
 /// One thing the connection driver must do, returned by every input of
 /// `HTTP1ConnectionStateMachine`.
 ///

@@ -235,6 +235,11 @@ final class MockConnectionDriver {
             if completion.failure == nil && (head == nil || !isRequestFullySent) {
                 reject("released without a complete response and a fully sent request")
             }
+            if let head, head.framing == .untilClose || head.fields.firstValue(forName: "Connection", equals: "close")
+                || (head.version.minor == 0 && !head.fields.firstValue(forName: "Connection", equals: "keep-alive"))
+            {
+                reject("released after a response that forbids reuse")
+            }
             if resumeReading != isReadingPaused { reject("release resumeReading \(resumeReading), paused \(isReadingPaused)") }
             isReadingPaused = false
             releases += 1

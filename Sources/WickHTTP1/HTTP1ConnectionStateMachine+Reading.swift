@@ -158,7 +158,7 @@ extension HTTP1ConnectionStateMachine {
     private mutating func finalHeadArrived(_ head: HTTPResponseHead, _ exchange: inout Exchange) -> HTTP1ConnectionAction {
         var decoding = false
         if let limits = exchange.decodingLimits, head.framing != .none, head.framing != .contentLength(0) {
-            let codings = Self.contentCodings(in: head.fields)
+            Self.collectContentCodings(in: head.fields, into: &codings)
             if !codings.isEmpty {
                 do {
                     decoding = try prepareDecoder(codings: codings, limits: limits)
@@ -205,17 +205,39 @@ extension HTTP1ConnectionStateMachine {
 
     // MARK: - Decoding
 
-    /// The codings of every `Content-Encoding` field, in the order they were applied. Allocates
-    /// only when the field is present.
-    static func contentCodings(in fields: HTTPFieldList) -> [ContentCoding] {
-        var values: [String] = []
+    /// Replaces `codings` with those of every `Content-Encoding` field, in the order they were
+    /// applied (RFC 9110 §8.4; several field lines form one list, empty elements are skipped).
+    /// Reads the field bytes in place: only an unsupported coding's name allocates.
+    static func collectContentCodings(in fields: HTTPFieldList, into codings: inout [ContentCoding]) {
+        codings.removeAll(keepingCapacity: true)
         for position in fields.indices {
             let field = fields.storage.field(at: fields.fieldRange.lowerBound + position)
-            if fields.storage.equalsIgnoringASCIICase(field.nameStart..<field.nameEnd, "content-encoding") {
-                values.append(fields.value(at: position))
+            guard fields.storage.equalsLowercase(field.nameStart..<field.nameEnd, "content-encoding") else { continue }
+            fields.withBytes(at: position) { _, value in
+                var start = 0
+                for index in 0...value.count where index == value.count || value[index] == UInt8(ascii: ",") {
+                    var lower = start
+                    var upper = index
+                    while lower < upper && (value[lower] == 0x20 || value[lower] == 0x09) { lower += 1 }
+                    while upper > lower && (value[upper - 1] == 0x20 || value[upper - 1] == 0x09) { upper -= 1 }
+                    if lower < upper { codings.append(coding(named: UnsafeRawBufferPointer(rebasing: value[lower..<upper]))) }
+                    start = index + 1
+                }
             }
         }
-        return values.isEmpty ? [] : ContentCoding.list(fromFieldValues: values)
+    }
+
+    /// The coding a token names, as `ContentCoding(token:)` decides, without making a `String` for
+    /// the codings Wick knows.
+    private static func coding(named token: UnsafeRawBufferPointer) -> ContentCoding {
+        func matches(_ name: StaticString) -> Bool {
+            guard token.count == name.utf8CodeUnitCount else { return false }
+            return name.withUTF8Buffer { expected in zip(token, expected).allSatisfy { ($0 | 0x20) == $1 } }
+        }
+        if matches("gzip") || matches("x-gzip") { return .gzip }
+        if matches("deflate") { return .deflate }
+        if matches("identity") { return .identity }
+        return ContentCoding(token: String(decoding: token, as: UTF8.self))
     }
 
     /// Makes the decoder ready for `codings`, reusing it when its limits match.

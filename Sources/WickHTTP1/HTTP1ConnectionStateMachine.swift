@@ -141,6 +141,8 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
     var decodedBuffer: [UInt8] = []
     /// A copy of the wire bytes fed to the decoder (its input is an array slice); reused.
     var decoderInput: [UInt8] = []
+    /// The codings of the response being read; reused.
+    var codings: [ContentCoding] = []
     /// The content decoder, created the first time a response needs one and reused.
     var decoder: ContentDecoder?
 
@@ -238,10 +240,11 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
     ///   `requestBodyTooLong` when the part would pass the `Content-Length`.
     public mutating func requestBodyPartAvailable(byteCount: Int) -> HTTP1ConnectionAction {
         precondition(byteCount >= 0, "requestBodyPartAvailable(byteCount: \(byteCount))")
-        let event = "requestBodyPartAvailable(byteCount: \(byteCount))"
-        guard case .exchanging(var exchange) = state else { trap(event, "no request in progress") }
+        guard case .exchanging(var exchange) = state else {
+            trap("requestBodyPartAvailable(byteCount: \(byteCount))", "no request in progress")
+        }
         guard case .sending(var progress, let producing) = exchange.request else {
-            trap(event, "the body producer was not asked for a part")
+            trap("requestBodyPartAvailable(byteCount: \(byteCount))", "the body producer was not asked for a part")
         }
         progress.offered += byteCount
         if let declared = progress.declared, progress.offered > declared {
@@ -271,10 +274,11 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
     ///   `Content-Length`, trailers come with a `Content-Length` body, or the encoder refuses
     ///   them.
     public mutating func requestBodyEnded(trailers: HTTPHeaders = HTTPHeaders()) -> HTTP1ConnectionAction {
-        let event = "requestBodyEnded(trailers: \(trailers.count))"
-        guard case .exchanging(var exchange) = state else { trap(event, "no request in progress") }
+        guard case .exchanging(var exchange) = state else {
+            trap("requestBodyEnded(trailers: \(trailers.count))", "no request in progress")
+        }
         guard case .sending(let progress, _) = exchange.request else {
-            trap(event, "the body producer was not running")
+            trap("requestBodyEnded(trailers: \(trailers.count))", "the body producer was not running")
         }
         encodeBuffer.removeAll(keepingCapacity: true)
         if let declared = progress.declared {
@@ -455,8 +459,9 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
     }
 
     /// Traps: the driver reported `event` where it cannot happen.
-    func trap(_ event: String, _ why: String, file: StaticString = #file, line: UInt = #line) -> Never {
-        preconditionFailure("\(event) in state \(state): \(why)", file: file, line: line)
+    /// `event` is an autoclosure so that building its text costs nothing until a trap.
+    func trap(_ event: @autoclosure () -> String, _ why: String, file: StaticString = #file, line: UInt = #line) -> Never {
+        preconditionFailure("\(event()) in state \(state): \(why)", file: file, line: line)
     }
 }
 

@@ -6,7 +6,7 @@
 /// The driver performs it at once, in one exhaustive `switch`, then reports what happened as
 /// further inputs. Where one event needs several effects, the case carries them all and names the
 /// order the driver applies them in; no input returns a list.
-public enum HTTP1ConnectionAction {
+public enum HTTP1ConnectionAction: Sendable {
     /// Nothing to do.
     case none
 
@@ -74,7 +74,7 @@ public enum HTTP1ConnectionAction {
 }
 
 /// Response body bytes, as they are handed to the consumer.
-public enum HTTP1ResponseBodyBytes {
+public enum HTTP1ResponseBodyBytes: Sendable {
     /// This range of the buffer passed to the `bytesRead(_:)` call that returned the action (not
     /// copied; valid only until the driver reuses that buffer).
     case inReadBuffer(Range<Int>)
@@ -85,7 +85,7 @@ public enum HTTP1ResponseBodyBytes {
 
 /// How a request ended and what becomes of the connection. The driver applies the fields in
 /// order: stop the body producer, cancel the timer, report the outcome, then release or close.
-public struct HTTP1RequestCompletion {
+public struct HTTP1RequestCompletion: Sendable {
     /// Stop the request body producer for good (it was still started or paused).
     public let stopRequestBody: Bool
     /// Cancel the 100-continue timer (it was still scheduled).

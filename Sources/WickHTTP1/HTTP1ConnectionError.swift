@@ -2,6 +2,10 @@
 
 /// Why `HTTP1ConnectionStateMachine` failed a request. The connection is always closed after one,
 /// except for `requestHeadRefused` (nothing was written).
+///
+/// For `closedBeforeResponse`, `connectionClosedBeforeRequest`, `writeFailed` and
+/// `connectionFailed`, the completion's `facts` tell `ReplayPolicy` whether the request may be
+/// sent again.
 public enum HTTP1ConnectionError: Error, Sendable, CustomStringConvertible {
     /// The encoder refused the request head; nothing was written and the connection is released.
     case requestHeadRefused(HTTPRequestEncodingError)
@@ -22,6 +26,9 @@ public enum HTTP1ConnectionError: Error, Sendable, CustomStringConvertible {
     /// The server closed the connection before sending any response byte. On a reused connection
     /// this is the stale keep-alive race: `ReplayPolicy` decides whether to send it again.
     case closedBeforeResponse
+    /// The request was started on a connection that had closed already (it closed while the pool
+    /// was handing it over); nothing was written.
+    case connectionClosedBeforeRequest
     /// The server answered 101 or accepted CONNECT: Wick does not switch protocols.
     case unexpectedProtocolSwitch(status: Int)
     /// The user cancelled the request.
@@ -44,6 +51,7 @@ public enum HTTP1ConnectionError: Error, Sendable, CustomStringConvertible {
         case .invalidResponse(let error): "invalid response: \(error)"
         case .undecodableBody(let error): "undecodable response body: \(error)"
         case .closedBeforeResponse: "the server closed the connection before responding"
+        case .connectionClosedBeforeRequest: "the connection closed before the request was sent"
         case .unexpectedProtocolSwitch(let status): "unexpected protocol switch (status \(status))"
         case .cancelled: "cancelled"
         case .writeFailed(let error): "write failed: \(error)"

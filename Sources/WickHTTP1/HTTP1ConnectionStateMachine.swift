@@ -4,7 +4,9 @@
 //
 // 1. One request at a time, no pipelining. `startRequest` is legal only while the connection is
 //    idle; the request then ends with exactly one `.finishRequest`, which says whether the
-//    connection is released (reusable) or closed. A closed connection takes no more requests.
+//    connection is released (reusable) or closed. A closed connection takes no more requests:
+//    one started there (the server closed it while the pool leased it) fails at once with
+//    nothing written, so `ReplayPolicy` may send it elsewhere.
 // 2. Bytes that arrive while no request is in progress are unsolicited: nobody asked for them,
 //    so the connection is no longer in step with the server and is closed. EOF or an error while
 //    idle closes it too.
@@ -187,10 +189,30 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
 
     /// Starts a request on the idle connection: encodes its head and says how the body starts.
     ///
-    /// - Returns: `.writeRequestHead`, or `.finishRequest` with `requestHeadRefused` (and the
-    ///   connection released) when the encoder refuses the head.
+    /// - Returns: `.writeRequestHead`; or `.finishRequest` with `requestHeadRefused` (and the
+    ///   connection released) when the encoder refuses the head; or, when the connection has
+    ///   closed already, `.finishRequest` with `connectionClosedBeforeRequest` (its `.close` is
+    ///   then a close of a closed connection, which the driver ignores).
     public mutating func startRequest(_ request: HTTP1ConnectionRequest) -> HTTP1ConnectionAction {
-        guard case .idle = state else { trap("startRequest(\(request.head.method))", "one request at a time") }
+        switch state {
+        case .idle:
+            break
+        case .closed:
+            // The connection closed while the pool was leasing it: a race, not a bug.
+            return .finishRequest(HTTP1RequestCompletion(
+                stopRequestBody: false,
+                cancelContinueTimer: false,
+                failure: .connectionClosedBeforeRequest,
+                facts: HTTP1ExchangeFacts(
+                    connectionWasReused: completedExchanges > 0,
+                    requestBytesWritten: 0,
+                    responseBytesReceived: 0
+                ),
+                connection: .close(.requestFailed)
+            ))
+        case .exchanging:
+            trap("startRequest(\(request.head.method))", "one request at a time")
+        }
         let declared = request.declaredBodyLength
         let hasBody = declared != 0
         let expectContinue = request.expectContinue && hasBody

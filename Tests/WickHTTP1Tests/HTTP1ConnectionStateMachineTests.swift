@@ -737,3 +737,28 @@ import WickTestSupport
         #expect(driver.releases == 6)
     }
 }
+
+@Suite struct HTTP1ConnectionRaceTests {
+    @Test func aRequestStartedOnAClosedConnectionFailsUnwritten() {
+        var machine = HTTP1ConnectionStateMachine()
+        _ = machine.startRequest(Wire.get())
+        Wire.ok.withUnsafeBytes { buffer in
+            while machine.bytesRead(buffer) != nil {}
+        }
+        guard case .closeConnection(.closedByServer) = machine.eofRead() else {
+            Issue.record("EOF while idle should close")
+            return
+        }
+        guard case .finishRequest(let completion) = machine.startRequest(Wire.get()) else {
+            Issue.record("expected finishRequest")
+            return
+        }
+        guard case .connectionClosedBeforeRequest = completion.failure else {
+            Issue.record("expected connectionClosedBeforeRequest, got \(String(describing: completion.failure))")
+            return
+        }
+        #expect(completion.facts == HTTP1ExchangeFacts(connectionWasReused: true, requestBytesWritten: 0, responseBytesReceived: 0))
+        #expect(completion.connection == .close(.requestFailed))
+        #expect(!completion.stopRequestBody && !completion.cancelContinueTimer)
+    }
+}

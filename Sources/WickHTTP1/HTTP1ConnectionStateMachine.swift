@@ -56,20 +56,20 @@ public import WickCore
 /// returns, so the driver itself decides nothing. The rules are at the top of this file.
 ///
 /// ```swift
-/// // To run a request (the pool leased this connection):
-/// perform(machine.startRequest(request))
-/// // For every read into `buffer` (an UnsafeRawBufferPointer over the bytes read):
-/// while let action = machine.bytesRead(buffer) { perform(action) }   // .inReadBuffer ranges index `buffer`
-/// // Other events:   perform(machine.eofRead()), perform(machine.requestBodyPartAvailable(byteCount: part.count)),
-/// //  perform(machine.channelWritabilityChanged(isWritable:)), machine.requestBytesWritten(n), ...
-/// func perform(_ action: HTTP1ConnectionAction) {
-///     switch action {
-///     case .none: break
-///     case .writeRequestHead(let bytes, let startBody, let scheduleTimer): socket.write(bytes); ...
-///     case .forwardResponseBody(.inReadBuffer(let range)): consumer.body(buffer[range])
-///     case .finishRequest(let completion): ...; pool.report(completion.connection)
-///     ...
-///     }
+/// // Events in (each returns one action; reads return them one at a time until nil):
+/// perform(machine.startRequest(request))                  // the pool leased this connection
+/// while let action = machine.bytesRead(buffer) { perform(action) }  // buffer: the bytes read
+/// perform(machine.eofRead())                              // read returned 0
+/// perform(machine.requestBodyPartAvailable(byteCount: part.count))   // keep `part` to write
+/// machine.requestBytesWritten(n)                          // after each successful write
+/// // Actions out, in one exhaustive switch:
+/// switch action {
+/// case .writeRequestHead(let bytes, let startBody, let scheduleTimer): write(bytes); ...
+/// case .writeRequestBodyPart(let before, let after): write(before); write(part); write(after)
+/// case .forwardResponseBody(.inReadBuffer(let range)): consumer.body(buffer[range])
+/// case .finishRequest(let end): stop/cancel per `end`; complete(end.failure, end.facts)
+///     then release (pool.connectionBecameIdle) or close (socket.close) per `end.connection`
+/// ...
 /// }
 /// ```
 ///
@@ -108,7 +108,6 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
 
     /// One request in progress.
     struct Exchange {
-        let method: HTTPMethod
         let decodingLimits: ContentDecoderLimits?
         var request: RequestSide
         var response = ResponseSide.awaitingHead
@@ -243,7 +242,6 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
                 .sending(progress, producing: isWritable)
             }
         var exchange = Exchange(
-            method: head.method,
             decodingLimits: request.decoding,
             request: requestSide,
             connectionWasReused: completedExchanges > 0

@@ -762,3 +762,56 @@ import WickTestSupport
         #expect(!completion.stopRequestBody && !completion.cancelContinueTimer)
     }
 }
+
+/// Rule 12: a driver that reports an impossible event is stopped at once.
+@Suite struct HTTP1ConnectionTrapTests {
+    @Test func aSecondRequestWhileOneIsInProgressTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var machine = HTTP1ConnectionStateMachine()
+            _ = machine.startRequest(Wire.get())
+            _ = machine.startRequest(Wire.get())
+        }
+    }
+
+    @Test func aBodyPartNobodyAskedForTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var machine = HTTP1ConnectionStateMachine()
+            _ = machine.startRequest(Wire.post(.contentLength(3), expectContinue: true))
+            _ = machine.requestBodyPartAvailable(byteCount: 3)
+        }
+        await #expect(processExitsWith: .failure) {
+            var machine = HTTP1ConnectionStateMachine()
+            _ = machine.startRequest(Wire.get())
+            _ = machine.requestBodyEnded()
+        }
+    }
+
+    @Test func aTimerThatIsNotScheduledTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var machine = HTTP1ConnectionStateMachine()
+            _ = machine.startRequest(Wire.post(.contentLength(3)))
+            _ = machine.continueTimerFired()
+        }
+    }
+
+    @Test func readingAfterTheCloseTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var machine = HTTP1ConnectionStateMachine()
+            _ = machine.eofRead()
+            _ = machine.eofRead()
+        }
+        await #expect(processExitsWith: .failure) {
+            var machine = HTTP1ConnectionStateMachine()
+            _ = machine.connectionFailed(MockTransportError(name: "reset"))
+            _ = Wire.ok.withUnsafeBytes { machine.bytesRead($0) }
+        }
+    }
+
+    @Test func writtenBytesBeyondWhatWasHandedOutTrap() async {
+        await #expect(processExitsWith: .failure) {
+            var machine = HTTP1ConnectionStateMachine()
+            guard case .writeRequestHead(let head, _, _) = machine.startRequest(Wire.get()) else { return }
+            machine.requestBytesWritten(head.count + 1)
+        }
+    }
+}

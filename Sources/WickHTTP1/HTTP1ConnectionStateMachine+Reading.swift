@@ -155,7 +155,9 @@ extension HTTP1ConnectionStateMachine {
     }
 
     /// The final head arrived: set up decoding, stop the body if rules 4 or 5 say so.
-    private mutating func finalHeadArrived(_ head: HTTPResponseHead, _ exchange: inout Exchange) -> HTTP1ConnectionAction {
+    private mutating func finalHeadArrived(_ head: HTTPResponseHead, _ exchange: inout Exchange)
+        -> HTTP1ConnectionAction
+    {
         var decoding = false
         if let limits = exchange.decodingLimits, head.framing != .none, head.framing != .contentLength(0) {
             Self.collectContentCodings(in: head.fields, into: &codings)
@@ -192,7 +194,9 @@ extension HTTP1ConnectionStateMachine {
     }
 
     /// The parser reported the end: finish the decoder, then complete the request.
-    private mutating func responseEnded(_ exchange: Exchange, allowsReuse: Bool, bytesFollow: Bool) -> HTTP1ConnectionAction {
+    private mutating func responseEnded(_ exchange: Exchange, allowsReuse: Bool, bytesFollow: Bool)
+        -> HTTP1ConnectionAction
+    {
         if case .receivingBody(_, decoding: true) = exchange.response, let decoder {
             do {
                 try decoder.finish()
@@ -220,7 +224,9 @@ extension HTTP1ConnectionStateMachine {
                     var upper = index
                     while lower < upper && (value[lower] == 0x20 || value[lower] == 0x09) { lower += 1 }
                     while upper > lower && (value[upper - 1] == 0x20 || value[upper - 1] == 0x09) { upper -= 1 }
-                    if lower < upper { codings.append(coding(named: UnsafeRawBufferPointer(rebasing: value[lower..<upper]))) }
+                    if lower < upper {
+                        codings.append(coding(named: UnsafeRawBufferPointer(rebasing: value[lower..<upper])))
+                    }
                     start = index + 1
                 }
             }

@@ -184,6 +184,11 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
         return exchange.facts
     }
 
+    /// The facts of a request that failed before a byte of it was handed out.
+    private var unwrittenRequestFacts: HTTP1ExchangeFacts {
+        HTTP1ExchangeFacts(connectionWasReused: completedExchanges > 0, requestBytesWritten: 0, responseBytesReceived: 0)
+    }
+
     // MARK: - Request
 
     /// Starts a request on the idle connection: encodes its head and says how the body starts.
@@ -198,17 +203,14 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
             break
         case .closed:
             // The connection closed while the pool was leasing it: a race, not a bug.
-            return .finishRequest(HTTP1RequestCompletion(
-                stopRequestBody: false,
-                cancelContinueTimer: false,
-                failure: .connectionClosedBeforeRequest,
-                facts: HTTP1ExchangeFacts(
-                    connectionWasReused: completedExchanges > 0,
-                    requestBytesWritten: 0,
-                    responseBytesReceived: 0
-                ),
-                connection: .close(.requestFailed)
-            ))
+            return .finishRequest(
+                HTTP1RequestCompletion(
+                    stopRequestBody: false,
+                    cancelContinueTimer: false,
+                    failure: .connectionClosedBeforeRequest,
+                    facts: unwrittenRequestFacts,
+                    connection: .close(.requestFailed)
+                ))
         case .exchanging:
             trap("startRequest(\(request.head.method))", "one request at a time")
         }
@@ -223,18 +225,14 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
         do {
             try HTTPRequestEncoder.encodeHead(head, into: &encodeBuffer)
         } catch {
-            let facts = HTTP1ExchangeFacts(
-                connectionWasReused: completedExchanges > 0,
-                requestBytesWritten: 0,
-                responseBytesReceived: 0
-            )
-            return .finishRequest(HTTP1RequestCompletion(
-                stopRequestBody: false,
-                cancelContinueTimer: false,
-                failure: .requestHeadRefused(error),
-                facts: facts,
-                connection: .release(resumeReading: false)
-            ))
+            return .finishRequest(
+                HTTP1RequestCompletion(
+                    stopRequestBody: false,
+                    cancelContinueTimer: false,
+                    failure: .requestHeadRefused(error),
+                    facts: unwrittenRequestFacts,
+                    connection: .release(resumeReading: false)
+                ))
         }
         let progress = BodyProgress(declared: declared)
         let requestSide: RequestSide =
@@ -469,18 +467,21 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
             case .sending: (true, false)
             case .sent, .stopped: (false, false)
             }
-        return .finishRequest(HTTP1RequestCompletion(
-            stopRequestBody: stopRequestBody,
-            cancelContinueTimer: cancelContinueTimer,
-            failure: failure,
-            facts: exchange.facts,
-            connection: connection
-        ))
+        return .finishRequest(
+            HTTP1RequestCompletion(
+                stopRequestBody: stopRequestBody,
+                cancelContinueTimer: cancelContinueTimer,
+                failure: failure,
+                facts: exchange.facts,
+                connection: connection
+            ))
     }
 
     /// Traps: the driver reported `event` where it cannot happen.
     /// `event` is an autoclosure so that building its text costs nothing until a trap.
-    func trap(_ event: @autoclosure () -> String, _ why: String, file: StaticString = #file, line: UInt = #line) -> Never {
+    func trap(_ event: @autoclosure () -> String, _ why: String, file: StaticString = #file, line: UInt = #line)
+        -> Never
+    {
         preconditionFailure("\(event()) in state \(state): \(why)", file: file, line: line)
     }
 }

@@ -3,6 +3,7 @@
 import Testing
 import WickCore
 import WickTestSupport
+
 @testable import WickHTTP1
 
 /// A transport error for the failure inputs.
@@ -235,12 +236,15 @@ final class MockConnectionDriver {
             if completion.failure == nil && (head == nil || !isRequestFullySent) {
                 reject("released without a complete response and a fully sent request")
             }
-            if let head, head.framing == .untilClose || head.fields.firstValue(forName: "Connection", equals: "close")
-                || (head.version.minor == 0 && !head.fields.firstValue(forName: "Connection", equals: "keep-alive"))
+            if let head,
+                head.framing == .untilClose || head.fields.firstValue(forName: "Connection", equals: "close")
+                    || (head.version.minor == 0 && !head.fields.firstValue(forName: "Connection", equals: "keep-alive"))
             {
                 reject("released after a response that forbids reuse")
             }
-            if resumeReading != isReadingPaused { reject("release resumeReading \(resumeReading), paused \(isReadingPaused)") }
+            if resumeReading != isReadingPaused {
+                reject("release resumeReading \(resumeReading), paused \(isReadingPaused)")
+            }
             isReadingPaused = false
             releases += 1
         case .close(let reason):
@@ -263,7 +267,8 @@ enum Wire {
     static func get(_ path: String = "/", headers: HTTPHeaders = HTTPHeaders(), method: HTTPMethod = .get)
         -> HTTP1ConnectionRequest
     {
-        HTTP1ConnectionRequest(head: HTTPRequestHead(method: method, target: .origin(path), host: "example.com", headers: headers))
+        HTTP1ConnectionRequest(
+            head: HTTPRequestHead(method: method, target: .origin(path), host: "example.com", headers: headers))
     }
 
     static func post(

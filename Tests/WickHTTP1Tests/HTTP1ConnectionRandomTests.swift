@@ -3,6 +3,7 @@
 import Testing
 import WickCore
 import WickTestSupport
+
 @testable import WickHTTP1
 
 @Suite struct HTTP1ConnectionRandomTests {
@@ -68,13 +69,16 @@ import WickTestSupport
         if ended != driver.requestsStarted - (driver.isRequestActive ? 1 : 0) {
             return "\(driver.requestsStarted) requests started, \(ended) ended, active \(driver.isRequestActive)"
         }
-        if driver.isClosed != driver.isMachineClosed { return "closed \(driver.isClosed), machine closed \(driver.isMachineClosed)" }
+        if driver.isClosed != driver.isMachineClosed {
+            return "closed \(driver.isClosed), machine closed \(driver.isMachineClosed)"
+        }
         if !driver.isRequestActive {
             if !driver.isClosed && !driver.isMachineIdle { return "no request, not closed, machine not idle" }
             if driver.isTimerScheduled { return "continue timer scheduled with no request" }
             if driver.producer == .producing || driver.producer == .paused { return "producer running with no request" }
         }
-        if driver.isClosed && driver.completions.last.map({ if case .release = $0.connection { true } else { false } }) == true
+        if driver.isClosed
+            && driver.completions.last.map({ if case .release = $0.connection { true } else { false } }) == true
             && driver.closeReason == nil
         {
             return "released and closed"
@@ -175,7 +179,8 @@ import WickTestSupport
         var headers = HTTPHeaders()
         if chance(3) { headers.add(name: "X-Bad", value: "line\nbreak") }
         let request = HTTP1ConnectionRequest(
-            head: HTTPRequestHead(method: method, target: .origin("/r"), host: "example.com", headers: headers, framing: framing),
+            head: HTTPRequestHead(
+                method: method, target: .origin("/r"), host: "example.com", headers: headers, framing: framing),
             expectContinue: chance(35),
             decoding: chance(30) ? .default : nil
         )

@@ -3,6 +3,7 @@
 import Testing
 import WickCore
 import WickTestSupport
+
 @testable import WickHTTP1
 
 @Suite struct HTTP1ConnectionStateMachineTests {
@@ -80,7 +81,8 @@ import WickTestSupport
     }
 
     @Test func chunkedResponseTrailersAreForwarded() {
-        let response = Wire.bytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\nX-Sum: 5\r\n\r\n")
+        let response = Wire.bytes(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\nX-Sum: 5\r\n\r\n")
         Self.everyDelivery(of: response, setUp: { $0.start(Wire.get()) }) { driver, delivery in
             #expect(driver.bodyText == "abcde", "\(delivery)")
             #expect(driver.trailers?.value(for: "X-Sum") == "5", "\(delivery)")
@@ -132,7 +134,9 @@ import WickTestSupport
         driver.offer([])
         driver.offer(Wire.bytes("defg"))
         driver.endBody()
-        #expect(driver.requestWire == Wire.bytes("POST /upload HTTP/1.1\r\nHost: example.com\r\nContent-Length: 7\r\n\r\nabcdefg"))
+        #expect(
+            driver.requestWire
+                == Wire.bytes("POST /upload HTTP/1.1\r\nHost: example.com\r\nContent-Length: 7\r\n\r\nabcdefg"))
         driver.read(Wire.ok)
         #expect(driver.lastCompletion?.connection == .release(resumeReading: false))
         #expect(driver.violations.isEmpty)
@@ -144,7 +148,8 @@ import WickTestSupport
         driver.offer(Wire.bytes("hello world, seventeen"))
         driver.offer(Wire.bytes("!"))
         driver.endBody(trailers: ["X-Checksum": "42"])
-        let expected = "POST /upload HTTP/1.1\r\nHost: example.com\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let expected =
+            "POST /upload HTTP/1.1\r\nHost: example.com\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "16\r\nhello world, seventeen\r\n1\r\n!\r\n0\r\nX-Checksum: 42\r\n\r\n"
         #expect(driver.requestWire == Wire.bytes(expected))
         driver.read(Wire.ok)
@@ -207,7 +212,9 @@ import WickTestSupport
     @Test func aRefusedHeadFailsAndReleasesTheConnectionUnwritten() {
         let driver = MockConnectionDriver()
         driver.start(Wire.get(headers: ["X-Bad": "a\r\nInjected: 1"]))
-        guard case .requestHeadRefused(.invalidByte(0x0D, field: .headerValue(index: 0), offset: 1)) = Self.failure(driver)
+        guard
+            case .requestHeadRefused(.invalidByte(0x0D, field: .headerValue(index: 0), offset: 1)) = Self.failure(
+                driver)
         else {
             Issue.record("expected requestHeadRefused, got \(String(describing: Self.failure(driver)))")
             return
@@ -257,9 +264,12 @@ import WickTestSupport
     @Test func continueReleasesTheBody() {
         // 100 and the final 200 arrive before the producer offers anything: the body is
         // released at 100, the 2xx lets it continue, and the response ends before it went out.
-        Self.everyDelivery(of: Wire.continue100 + Wire.ok, setUp: { driver in
-            driver.start(Wire.post(.contentLength(2), expectContinue: true))
-        }) { driver, delivery in
+        Self.everyDelivery(
+            of: Wire.continue100 + Wire.ok,
+            setUp: { driver in
+                driver.start(Wire.post(.contentLength(2), expectContinue: true))
+            }
+        ) { driver, delivery in
             #expect(driver.timersScheduled == 1 && driver.timersCancelled == 1, "\(delivery)")
             #expect(driver.bodyText == "hello", "\(delivery)")
             #expect(driver.lastCompletion?.stopRequestBody == true, "\(delivery)")
@@ -268,8 +278,10 @@ import WickTestSupport
 
         let driver = MockConnectionDriver()
         driver.start(Wire.post(.contentLength(2), expectContinue: true))
-        #expect(driver.requestWire == Wire.bytes(
-            "POST /upload HTTP/1.1\r\nHost: example.com\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n"))
+        #expect(
+            driver.requestWire
+                == Wire.bytes(
+                    "POST /upload HTTP/1.1\r\nHost: example.com\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n"))
         #expect(driver.producer == .notStarted)
         #expect(driver.isTimerScheduled)
         for byte in Wire.continue100 { driver.read([byte]) }
@@ -317,9 +329,12 @@ import WickTestSupport
 
     @Test func aFinalResponseBefore100MeansTheBodyIsNeverSent() {
         let response = Wire.bytes("HTTP/1.1 417 Expectation Failed\r\nContent-Length: 2\r\n\r\nno")
-        Self.everyDelivery(of: response, setUp: { driver in
-            driver.start(Wire.post(.contentLength(2), expectContinue: true))
-        }) { driver, delivery in
+        Self.everyDelivery(
+            of: response,
+            setUp: { driver in
+                driver.start(Wire.post(.contentLength(2), expectContinue: true))
+            }
+        ) { driver, delivery in
             #expect(driver.head?.status.rawValue == 417, "\(delivery)")
             #expect(driver.bodyText == "no", "\(delivery)")
             #expect(driver.producer == .stopped, "\(delivery)")
@@ -352,10 +367,13 @@ import WickTestSupport
 
     @Test func anEarlyErrorResponseStopsTheBodyAndCloses() {
         let response = Wire.bytes("HTTP/1.1 413 Content Too Large\r\nContent-Length: 3\r\n\r\nbig")
-        Self.everyDelivery(of: response, setUp: { driver in
-            driver.start(Wire.post(.contentLength(100)))
-            driver.offer(Array(repeating: 0x61, count: 10))
-        }) { driver, delivery in
+        Self.everyDelivery(
+            of: response,
+            setUp: { driver in
+                driver.start(Wire.post(.contentLength(100)))
+                driver.offer(Array(repeating: 0x61, count: 10))
+            }
+        ) { driver, delivery in
             #expect(driver.head?.status.rawValue == 413, "\(delivery)")
             #expect(driver.producer == .stopped, "\(delivery)")
             #expect(driver.bodyText == "big", "\(delivery)")
@@ -379,10 +397,13 @@ import WickTestSupport
     }
 
     @Test func a2xxResponseThatEndsBeforeTheBodyStopsItAndCloses() {
-        Self.everyDelivery(of: Wire.ok, setUp: { driver in
-            driver.start(Wire.post(.chunked))
-            driver.offer(Wire.bytes("ab"))
-        }) { driver, delivery in
+        Self.everyDelivery(
+            of: Wire.ok,
+            setUp: { driver in
+                driver.start(Wire.post(.chunked))
+                driver.offer(Wire.bytes("ab"))
+            }
+        ) { driver, delivery in
             #expect(driver.bodyText == "hello", "\(delivery)")
             #expect(driver.lastCompletion?.stopRequestBody == true, "\(delivery)")
             #expect(driver.lastCompletion?.failure == nil, "\(delivery)")
@@ -393,7 +414,10 @@ import WickTestSupport
     // MARK: Rule 6: reuse
 
     @Test(arguments: [
-        ("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello", HTTP1CloseReason.serverRequestedClose),
+        (
+            "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello",
+            HTTP1CloseReason.serverRequestedClose
+        ),
         ("HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\nhello", .serverRequestedClose),
     ])
     func aResponseThatForbidsReuseCloses(response: String, reason: HTTP1CloseReason) {
@@ -463,7 +487,8 @@ import WickTestSupport
         let response = Wire.bytes("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n")
         Self.everyDelivery(of: response, setUp: { $0.start(Wire.get()) }) { driver, delivery in
             guard case .unexpectedProtocolSwitch(status: 101) = Self.failure(driver) else {
-                Issue.record("\(delivery): expected unexpectedProtocolSwitch, got \(String(describing: Self.failure(driver)))")
+                Issue.record(
+                    "\(delivery): expected unexpectedProtocolSwitch, got \(String(describing: Self.failure(driver)))")
                 return
             }
             #expect(driver.closeReason == .requestFailed, "\(delivery)")
@@ -679,11 +704,13 @@ import WickTestSupport
     @Test func aGzipStreamCutShortFailsEvenWhenTheFramingIsComplete() {
         let encoded = Deflater.compress(Wire.bytes(String(repeating: "abc", count: 100)), .gzip)
         let cut = encoded.prefix(encoded.count - 4)
-        let response = Wire.bytes("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(cut.count)\r\n\r\n") + cut
+        let response =
+            Wire.bytes("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(cut.count)\r\n\r\n") + cut
         Self.everyDelivery(of: response, setUp: { $0.start(Wire.post(.contentLength(0), decoding: .default)) }) {
             driver, delivery in
             guard case .undecodableBody(.truncated) = Self.failure(driver) else {
-                Issue.record("\(delivery): expected undecodableBody(truncated), got \(String(describing: Self.failure(driver)))")
+                Issue.record(
+                    "\(delivery): expected undecodableBody(truncated), got \(String(describing: Self.failure(driver)))")
                 return
             }
             #expect(driver.closeReason == .requestFailed, "\(delivery)")
@@ -691,7 +718,8 @@ import WickTestSupport
     }
 
     @Test func tooManyCodingsFailBeforeTheHead() {
-        let response = Wire.bytes("HTTP/1.1 200 OK\r\nContent-Encoding: gzip, gzip, gzip, gzip\r\nContent-Length: 1\r\n\r\nx")
+        let response = Wire.bytes(
+            "HTTP/1.1 200 OK\r\nContent-Encoding: gzip, gzip, gzip, gzip\r\nContent-Length: 1\r\n\r\nx")
         let driver = MockConnectionDriver()
         driver.start(Wire.post(.contentLength(0), decoding: .default))
         driver.read(response)
@@ -757,7 +785,9 @@ import WickTestSupport
             Issue.record("expected connectionClosedBeforeRequest, got \(String(describing: completion.failure))")
             return
         }
-        #expect(completion.facts == HTTP1ExchangeFacts(connectionWasReused: true, requestBytesWritten: 0, responseBytesReceived: 0))
+        #expect(
+            completion.facts
+                == HTTP1ExchangeFacts(connectionWasReused: true, requestBytesWritten: 0, responseBytesReceived: 0))
         #expect(completion.connection == .close(.requestFailed))
         #expect(!completion.stopRequestBody && !completion.cancelContinueTimer)
     }

@@ -186,7 +186,11 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
 
     /// The facts of a request that failed before a byte of it was handed out.
     private var unwrittenRequestFacts: HTTP1ExchangeFacts {
-        HTTP1ExchangeFacts(connectionWasReused: completedExchanges > 0, requestBytesWritten: 0, responseBytesReceived: 0)
+        HTTP1ExchangeFacts(
+            connectionWasReused: completedExchanges > 0,
+            requestBytesWritten: 0,
+            responseBytesReceived: 0
+        )
     }
 
     // MARK: - Request

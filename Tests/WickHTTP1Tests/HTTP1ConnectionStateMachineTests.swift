@@ -428,6 +428,20 @@ import WickTestSupport
         }
     }
 
+    @Test func anErrorResponseAfterTheWholeBodyIsReleased() {
+        // A 401 to a request sent in full leaves the connection in step: the retry with
+        // credentials can reuse it.
+        let response = Wire.bytes("HTTP/1.1 401 Unauthorized\r\nContent-Length: 6\r\n\r\nwho?!!")
+        Self.everyDelivery(of: response, setUp: { driver in
+            driver.start(Wire.post(.contentLength(3)))
+            driver.offer(Wire.bytes("abc"))
+            driver.endBody()
+        }) { driver, delivery in
+            #expect(driver.head?.status == .unauthorized, "\(delivery)")
+            #expect(driver.lastCompletion?.connection == .release(resumeReading: false), "\(delivery)")
+        }
+    }
+
     @Test func http10WithKeepAliveIsReleased() {
         let response = Wire.bytes("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 5\r\n\r\nhello")
         Self.everyDelivery(of: response, setUp: { $0.start(Wire.get()) }) { driver, delivery in
@@ -676,6 +690,28 @@ import WickTestSupport
         #expect(raw.body == encoded)
     }
 
+    @Test func aCloseDelimitedGzipBodyIsCheckedAtEOF() {
+        let encoded = Deflater.compress(Wire.bytes("until the end"), .gzip)
+        let head = Wire.bytes("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n")
+        Self.everyDelivery(of: head + encoded, thenEOF: true, setUp: {
+            $0.start(Wire.post(.contentLength(0), decoding: .default))
+        }) { driver, delivery in
+            #expect(driver.bodyText == "until the end", "\(delivery)")
+            #expect(driver.lastCompletion?.failure == nil, "\(delivery)")
+            #expect(driver.closeReason == .closeDelimitedBody, "\(delivery)")
+        }
+        let cut = MockConnectionDriver()
+        cut.start(Wire.post(.contentLength(0), decoding: .default))
+        cut.read(head + encoded.dropLast(3))
+        cut.eof()
+        guard case .undecodableBody(.truncated) = Self.failure(cut) else {
+            Issue.record("expected undecodableBody(truncated), got \(String(describing: Self.failure(cut)))")
+            return
+        }
+        #expect(cut.closeReason == .requestFailed)
+        #expect(cut.violations.isEmpty)
+    }
+
     @Test func anUnsupportedCodingPassesThrough() {
         let response = Wire.bytes("HTTP/1.1 200 OK\r\nContent-Encoding: br\r\nContent-Length: 5\r\n\r\nhello")
         let driver = MockConnectionDriver()
@@ -790,6 +826,53 @@ import WickTestSupport
                 == HTTP1ExchangeFacts(connectionWasReused: true, requestBytesWritten: 0, responseBytesReceived: 0))
         #expect(completion.connection == .close(.requestFailed))
         #expect(!completion.stopRequestBody && !completion.cancelContinueTimer)
+    }
+}
+
+@Suite struct HTTP1ConnectionReadLoopTests {
+    /// A driver may hand the released connection to the next request from inside its read loop
+    /// (the pool leases it at once): the loop then ends cleanly and the new request is unharmed.
+    @Test func theNextRequestMayStartInsideTheReadLoop() {
+        var machine = HTTP1ConnectionStateMachine()
+        _ = machine.startRequest(Wire.get())
+        var started = false
+        Wire.ok.withUnsafeBytes { buffer in
+            while let action = machine.bytesRead(buffer) {
+                if case .finishRequest(let end) = action, end.connection == .release(resumeReading: false) {
+                    guard case .writeRequestHead = machine.startRequest(Wire.get("/next")) else {
+                        Issue.record("the next request did not start")
+                        return
+                    }
+                    started = true
+                }
+            }
+        }
+        #expect(started)
+        var status: HTTPStatus?
+        Wire.bytes("HTTP/1.1 204 No Content\r\n\r\n").withUnsafeBytes { buffer in
+            while let action = machine.bytesRead(buffer) {
+                if case .forwardResponseHead(let head, _, _, _) = action { status = head.status }
+            }
+        }
+        let isIdle = machine.isIdle
+        #expect(status == .noContent)
+        #expect(isIdle)
+    }
+
+    /// A consumer that cancels while a body piece is being delivered ends the loop: the rest of
+    /// the buffer is dropped with the connection.
+    @Test func aCancelInsideTheReadLoopEndsIt() {
+        let driver = MockConnectionDriver()
+        driver.whenBodyArrives = { $0.cancel() }
+        driver.start(Wire.get())
+        driver.read(Wire.bytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n1\r\nb\r\n0\r\n\r\n"))
+        #expect(driver.bodyText == "a")
+        guard case .cancelled = driver.lastCompletion?.failure else {
+            Issue.record("expected cancelled, got \(String(describing: driver.lastCompletion?.failure))")
+            return
+        }
+        #expect(driver.closeReason == .requestFailed)
+        #expect(driver.violations.isEmpty)
     }
 }
 

@@ -432,11 +432,14 @@ import WickTestSupport
         // A 401 to a request sent in full leaves the connection in step: the retry with
         // credentials can reuse it.
         let response = Wire.bytes("HTTP/1.1 401 Unauthorized\r\nContent-Length: 6\r\n\r\nwho?!!")
-        Self.everyDelivery(of: response, setUp: { driver in
-            driver.start(Wire.post(.contentLength(3)))
-            driver.offer(Wire.bytes("abc"))
-            driver.endBody()
-        }) { driver, delivery in
+        Self.everyDelivery(
+            of: response,
+            setUp: { driver in
+                driver.start(Wire.post(.contentLength(3)))
+                driver.offer(Wire.bytes("abc"))
+                driver.endBody()
+            }
+        ) { driver, delivery in
             #expect(driver.head?.status == .unauthorized, "\(delivery)")
             #expect(driver.lastCompletion?.connection == .release(resumeReading: false), "\(delivery)")
         }
@@ -693,9 +696,12 @@ import WickTestSupport
     @Test func aCloseDelimitedGzipBodyIsCheckedAtEOF() {
         let encoded = Deflater.compress(Wire.bytes("until the end"), .gzip)
         let head = Wire.bytes("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n")
-        Self.everyDelivery(of: head + encoded, thenEOF: true, setUp: {
-            $0.start(Wire.post(.contentLength(0), decoding: .default))
-        }) { driver, delivery in
+        Self.everyDelivery(
+            of: head + encoded, thenEOF: true,
+            setUp: {
+                $0.start(Wire.post(.contentLength(0), decoding: .default))
+            }
+        ) { driver, delivery in
             #expect(driver.bodyText == "until the end", "\(delivery)")
             #expect(driver.lastCompletion?.failure == nil, "\(delivery)")
             #expect(driver.closeReason == .closeDelimitedBody, "\(delivery)")

@@ -33,6 +33,8 @@ public enum HTTP1ConnectionError: Error, Sendable, CustomStringConvertible {
     case unexpectedProtocolSwitch(status: Int)
     /// The user cancelled the request.
     case cancelled
+    /// The request's deadline passed before its response ended.
+    case timedOut
     /// Writing the request failed before any response byte arrived (the driver's error).
     case writeFailed(any Error & Sendable)
     /// The connection failed (a read error, a TLS error, a reset; the driver's error).
@@ -54,6 +56,7 @@ public enum HTTP1ConnectionError: Error, Sendable, CustomStringConvertible {
         case .connectionClosedBeforeRequest: "the connection closed before the request was sent"
         case .unexpectedProtocolSwitch(let status): "unexpected protocol switch (status \(status))"
         case .cancelled: "cancelled"
+        case .timedOut: "timed out"
         case .writeFailed(let error): "write failed: \(error)"
         case .connectionFailed(let error): "connection failed: \(error)"
         }

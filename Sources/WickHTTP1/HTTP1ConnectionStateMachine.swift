@@ -30,8 +30,8 @@
 //    followed the response in the same read, no write failed, and the decoder (if any) ended
 //    cleanly. Otherwise it closes, with the first reason that applies.
 // 7. Every failure closes the connection: a parse error, a decoder error or limit, a truncated
-//    response (EOF mid-response), 101 or an accepted CONNECT, a user cancel once the request has
-//    started, a write or connection failure. The one exception is a head the encoder refuses:
+//    response (EOF mid-response), 101 or an accepted CONNECT, a user cancel or a deadline once
+//    the request has started, a write or connection failure. The one exception is a head the encoder refuses:
 //    nothing was written, so the connection is released.
 // 8. A write failure before any response byte fails the request at once (the stale keep-alive
 //    race, for `ReplayPolicy`). After a response byte, the body stops and the response is still
@@ -368,6 +368,15 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
     public mutating func requestCancelled() -> HTTP1ConnectionAction {
         guard case .exchanging(let exchange) = state else { return .none }
         return finish(exchange, failure: .cancelled)
+    }
+
+    /// The request's deadline passed (the driver owns the clock and the timer).
+    ///
+    /// - Returns: `.finishRequest` with `timedOut`, closing the connection, or `.none` when no
+    ///   request is in progress (the deadline lost a race with the request's end).
+    public mutating func requestTimedOut() -> HTTP1ConnectionAction {
+        guard case .exchanging(let exchange) = state else { return .none }
+        return finish(exchange, failure: .timedOut)
     }
 
     /// A write to the socket failed.

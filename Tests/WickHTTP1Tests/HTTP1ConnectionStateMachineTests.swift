@@ -545,6 +545,27 @@ import WickTestSupport
         }
     }
 
+    @Test func aDeadlineMidResponseFailsAndCloses() {
+        let driver = MockConnectionDriver()
+        driver.start(Wire.post(.contentLength(4), expectContinue: true))
+        driver.read(Wire.bytes("HTTP/1.1 103 Early Hints\r\n\r\n"))
+        driver.perform(driver.machine.requestTimedOut())
+        guard case .timedOut = Self.failure(driver) else {
+            Issue.record("expected timedOut, got \(String(describing: Self.failure(driver)))")
+            return
+        }
+        #expect(driver.lastCompletion?.cancelContinueTimer == true && driver.lastCompletion?.stopRequestBody == true)
+        #expect(driver.lastCompletion?.facts.endedBeforeAnyResponseByte == false)
+        #expect(driver.closeReason == .requestFailed)
+
+        let late = MockConnectionDriver()
+        late.start(Wire.get())
+        late.read(Wire.ok)
+        late.perform(late.machine.requestTimedOut())
+        #expect(late.releases == 1 && !late.isClosed)
+        #expect(driver.violations.isEmpty && late.violations.isEmpty)
+    }
+
     @Test func aConnectionFailureFailsTheRequest() {
         let driver = MockConnectionDriver()
         driver.start(Wire.post(.chunked))

@@ -120,7 +120,8 @@ import WickTestSupport
         if driver.isReadingPaused { choices += ["demand", "demand"] }
         choices += ["writable", "full", "flush"]
         if Int.random(in: 0..<30, using: &random) == 0 {
-            choices.append(["cancel", "timeout", "write failure", "connection failure", "eof"].randomElement(using: &random)!)
+            choices.append(
+                ["cancel", "timeout", "write failure", "connection failure", "eof"].randomElement(using: &random)!)
         }
         let choice = choices.randomElement(using: &random)!
         switch choice {

@@ -88,7 +88,11 @@ let package = Package(
             dependencies: ["WickTLS", "WickReactor", "WickCore", "WickTestSupport", "CWickOpenSSL"],
             swiftSettings: strict
         ),
-        .testTarget(name: "WickTests", dependencies: ["Wick", "WickTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "WickTests",
+            dependencies: ["Wick", "WickTestSupport", "WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "WickTestSupportTests",
             dependencies: ["WickTestSupport"],

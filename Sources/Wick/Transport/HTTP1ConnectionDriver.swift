@@ -1,0 +1,314 @@
+// Runs one HTTP/1.1 connection state machine on one stream channel, on the channel's loop.
+import WickCore
+import WickHTTP1
+import WickPool
+import WickReactor
+import WickTLS
+
+/// Performs what `HTTP1ConnectionStateMachine` decides, on one `StreamChannel`: it writes the
+/// request, produces a request body given as bytes, runs the 100-continue and deadline timers,
+/// pauses and resumes reading, forwards the response to the request's `HTTP1ResponseConsumer`,
+/// and at the end tells its `HTTP1ConnectionDriverOwner` whether the connection was released or
+/// closed. It decides nothing itself: every event goes into the machine and every action comes
+/// out through one exhaustive `switch` (`perform`).
+///
+/// Thread ownership (the proof behind `@unchecked Sendable`): every stored `var` is read and
+/// written only on `channel.loop`'s thread. `init` and every method trap elsewhere
+/// (`preconditionInEventLoop`); the channel calls the delegate methods there; the timers are
+/// scheduled on that loop. `Sendable` only lets timer closures and `loop.execute` carry the
+/// driver back to its own loop.
+///
+/// Owner notifications are deferred to a later loop task, so an owner that starts the next
+/// request at once never re-enters the driver while it is inside a state-machine action.
+final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
+    /// The driver's bounds and timers.
+    struct Settings: Sendable {
+        /// The most request-body bytes offered to the machine (and written) at once. Default
+        /// 64 KiB: large enough that a big body costs few writes, small enough that pausing on
+        /// the channel's high watermark happens promptly.
+        var requestBodyPartSize = 64 * 1024
+        /// How long a request with `Expect: 100-continue` waits for 100 Continue before sending
+        /// its body anyway (RFC 9110 §10.1.1). Default 1 s, as curl does.
+        var continueTimeout: Duration = .seconds(1)
+        /// The response parser's limits and leniencies.
+        var parser: HTTPParserConfiguration = .strict
+
+        init() {}
+    }
+
+    /// One request in progress.
+    private struct Exchange {
+        let consumer: any HTTP1ResponseConsumer
+        /// The request body, produced in parts of `requestBodyPartSize`; empty without a body.
+        let body: [UInt8]
+        var bodyOffset = 0
+        /// The body part the machine is being offered (written by `.writeRequestBodyPart`).
+        var part: ArraySlice<UInt8> = []
+        /// Whether the machine asked the producer to run (started or resumed, not paused or stopped).
+        var producing = false
+        var continueTimer: Scheduled?
+        var deadlineTimer: Scheduled?
+        /// The final response's `Keep-Alive` hint.
+        var keepAlive: KeepAliveHint?
+    }
+
+    let channel: any StreamChannel
+    let settings: Settings
+    /// The pool's side of this connection; weak because the owner holds its drivers.
+    weak var owner: (any HTTP1ConnectionDriverOwner)?
+
+    private var machine: HTTP1ConnectionStateMachine
+    private var exchange: Exchange?
+    /// Set while `produceBody` runs, so that a resume inside it does not start a second loop.
+    private var isProducingBody = false
+    /// Whether the channel reported `streamClosed` (or was closed by this driver).
+    private var isChannelClosed = false
+    private var closeReported = false
+
+    /// A driver for a connected, not yet started channel. Call on the channel's loop, then `start()`.
+    init(channel: any StreamChannel, settings: Settings = Settings(), owner: (any HTTP1ConnectionDriverOwner)?) {
+        channel.loop.preconditionInEventLoop()
+        self.channel = channel
+        self.settings = settings
+        self.owner = owner
+        machine = HTTP1ConnectionStateMachine(parserConfiguration: settings.parser, isWritable: channel.isWritable)
+    }
+
+    /// Starts reading from the channel. Call once, on the loop.
+    func start() {
+        channel.loop.preconditionInEventLoop()
+        channel.start(delegate: self)
+    }
+
+    /// Whether the connection can take a request now.
+    var isIdle: Bool {
+        channel.loop.preconditionInEventLoop()
+        return machine.isIdle && !isChannelClosed
+    }
+
+    // MARK: - Commands
+
+    /// Starts `request` (its body, if any, is `body`: exactly what the head's framing says). The
+    /// consumer hears the response and then exactly one `requestFinished`. Legal only while no
+    /// request is in progress; on a connection that closed already the request fails at once
+    /// with `connectionClosedBeforeRequest` (nothing written).
+    /// - Parameter deadline: when the request fails with `timedOut`.
+    func execute(
+        _ request: HTTP1ConnectionRequest, body: [UInt8], deadline: Deadline, consumer: any HTTP1ResponseConsumer
+    ) {
+        channel.loop.preconditionInEventLoop()
+        precondition(exchange == nil, "HTTP1ConnectionDriver.execute: a request is already in progress")
+        var started = Exchange(consumer: consumer, body: body)
+        if deadline != .distantFuture {
+            started.deadlineTimer = channel.loop.schedule(at: deadline) { [self] in deadlinePassed() }
+        }
+        exchange = started
+        perform(machine.startRequest(request), readBuffer: nil)
+    }
+
+    /// Cancels the request in progress (the connection closes); does nothing without one.
+    func cancelRequest() {
+        channel.loop.preconditionInEventLoop()
+        perform(machine.requestCancelled(), readBuffer: nil)
+    }
+
+    /// Tells the machine the consumer cannot take more body bytes for now.
+    func consumerBecameFull() {
+        channel.loop.preconditionInEventLoop()
+        perform(machine.responseConsumerBecameFull(), readBuffer: nil)
+    }
+
+    /// Tells the machine the consumer can take body bytes again.
+    func consumerWantsMore() {
+        channel.loop.preconditionInEventLoop()
+        perform(machine.demandMoreResponseBody(), readBuffer: nil)
+    }
+
+    /// Closes the connection (the owner asked). A request in progress fails with
+    /// `connectionFailed`; the owner hears `connectionClosed` unless it already did.
+    func close() {
+        channel.loop.preconditionInEventLoop()
+        channel.close()
+    }
+
+    // MARK: - Channel events
+
+    func streamRead(_ stream: any StreamChannel, bytes: Span<UInt8>) {
+        guard !isChannelClosed, !machine.isClosed else { return }
+        bytes.withUnsafeBufferPointer { buffer in
+            let raw = UnsafeRawBufferPointer(buffer)
+            while let action = machine.bytesRead(raw) {
+                perform(action, readBuffer: raw)
+            }
+        }
+    }
+
+    func streamReadEOF(_ stream: any StreamChannel) {
+        guard !isChannelClosed, !machine.isClosed else { return }
+        perform(machine.eofRead(), readBuffer: nil)
+    }
+
+    func streamWritabilityChanged(_ stream: any StreamChannel, isWritable: Bool) {
+        guard !isChannelClosed else { return }
+        perform(machine.channelWritabilityChanged(isWritable: isWritable), readBuffer: nil)
+    }
+
+    func streamClosed(_ stream: any StreamChannel, error: StreamChannelError?) {
+        isChannelClosed = true
+        if !machine.isClosed {
+            perform(machine.connectionFailed(error ?? .reactor(.channelClosed)), readBuffer: nil)
+        }
+        reportClosed(error: error)
+    }
+
+    // MARK: - Actions
+
+    /// Performs one action of the machine. `readBuffer` is the buffer of the `bytesRead` call
+    /// that returned it (nil for other inputs); `.inReadBuffer` ranges index it.
+    private func perform(_ action: HTTP1ConnectionAction, readBuffer: UnsafeRawBufferPointer?) {
+        switch action {
+        case .none:
+            break
+        case .writeRequestHead(let bytes, let startBody, let scheduleContinueTimer):
+            guard write(bytes) else { return }
+            if scheduleContinueTimer {
+                exchange?.continueTimer = channel.loop.schedule(after: settings.continueTimeout) { [self] in
+                    continueTimerFired()
+                }
+            }
+            if exchange?.body.isEmpty == true { exchange?.consumer.requestSent() }
+            if startBody { startProducing() }
+        case .writeRequestBodyPart(let before, let after):
+            guard let part = exchange?.part else { return }
+            _ = write(before) && write(part) && write(after)
+        case .writeRequestEnd(let bytes):
+            exchange?.producing = false
+            guard write(bytes) else { return }
+            exchange?.consumer.requestSent()
+        case .produceRequestBody(let cancelContinueTimer):
+            if cancelContinueTimer { cancelContinueTimerIfScheduled() }
+            startProducing()
+        case .pauseRequestBody:
+            exchange?.producing = false
+        case .stopRequestBody(let cancelContinueTimer):
+            if cancelContinueTimer { cancelContinueTimerIfScheduled() }
+            exchange?.producing = false
+        case .cancelContinueTimer:
+            cancelContinueTimerIfScheduled()
+        case .forwardResponseHead(let head, let isBodyDecoded, let stopRequestBody, let cancelContinueTimer):
+            if cancelContinueTimer { cancelContinueTimerIfScheduled() }
+            if stopRequestBody { exchange?.producing = false }
+            if let value = head.fields.firstValue(forName: "Keep-Alive") {
+                exchange?.keepAlive = KeepAliveHint(headerValue: value)
+            }
+            exchange?.consumer.responseHead(head, isBodyDecoded: isBodyDecoded)
+        case .forwardResponseBody(.inReadBuffer(let range)):
+            guard let readBuffer else {
+                preconditionFailure("HTTP1ConnectionDriver: .inReadBuffer(\(range)) outside a read")
+            }
+            exchange?.consumer.responseBody(UnsafeRawBufferPointer(rebasing: readBuffer[range]))
+        case .forwardResponseBody(.decoded(let bytes)):
+            bytes.withUnsafeBytes { exchange?.consumer.responseBody($0) }
+        case .forwardResponseTrailers(let fields):
+            exchange?.consumer.responseTrailers(fields)
+        case .pauseReading:
+            channel.pauseReading()
+        case .resumeReading:
+            channel.resumeReading()
+        case .finishRequest(let completion):
+            finish(completion)
+        case .closeConnection:
+            closeChannel()
+        }
+    }
+
+    /// Applies a request's completion in the order of its fields.
+    private func finish(_ completion: HTTP1RequestCompletion) {
+        guard let ended = exchange else {
+            preconditionFailure("HTTP1ConnectionDriver: finishRequest without a request in progress")
+        }
+        exchange = nil
+        if completion.cancelContinueTimer { ended.continueTimer?.cancel() }
+        ended.deadlineTimer?.cancel()
+        ended.consumer.requestFinished(failure: completion.failure, facts: completion.facts)
+        switch completion.connection {
+        case .release(let resumeReading):
+            if resumeReading { channel.resumeReading() }
+            let keepAlive = ended.keepAlive
+            channel.loop.execute { [self] in
+                guard !isChannelClosed else { return }
+                owner?.connectionReleased(self, keepAlive: keepAlive)
+            }
+        case .close:
+            closeChannel()
+        }
+    }
+
+    /// Writes `bytes`, reporting them to the machine; on failure reports that and returns false
+    /// (the machine decides what follows). Bytes count as written once the channel queued them:
+    /// this overstates what the server may have seen, which only makes `ReplayPolicy` more careful.
+    private func write(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard !bytes.isEmpty else { return true }
+        do {
+            try channel.write(bytes)
+        } catch {
+            perform(machine.writeFailed(StreamChannelError.reactor(error)), readBuffer: nil)
+            return false
+        }
+        machine.requestBytesWritten(bytes.count)
+        return true
+    }
+
+    private func startProducing() {
+        exchange?.producing = true
+        produceBody()
+    }
+
+    /// Offers body parts while the machine wants them. Writes inside may pause the producer
+    /// (the channel crossed its high watermark) or end the request (a write failed): both are
+    /// seen through `exchange` after each part.
+    private func produceBody() {
+        guard !isProducingBody else { return }
+        isProducingBody = true
+        defer { isProducingBody = false }
+        while let current = exchange, current.producing {
+            let remaining = current.body.count - current.bodyOffset
+            if remaining == 0 {
+                perform(machine.requestBodyEnded(), readBuffer: nil)
+                return
+            }
+            let end = current.bodyOffset + min(settings.requestBodyPartSize, remaining)
+            exchange?.part = current.body[current.bodyOffset..<end]
+            exchange?.bodyOffset = end
+            perform(machine.requestBodyPartAvailable(byteCount: end - current.bodyOffset), readBuffer: nil)
+            exchange?.part = []
+        }
+    }
+
+    private func cancelContinueTimerIfScheduled() {
+        exchange?.continueTimer?.cancel()
+        exchange?.continueTimer = nil
+    }
+
+    private func continueTimerFired() {
+        guard exchange?.continueTimer != nil else { return }
+        exchange?.continueTimer = nil
+        perform(machine.continueTimerFired(), readBuffer: nil)
+    }
+
+    private func deadlinePassed() {
+        guard exchange != nil else { return }
+        perform(machine.requestTimedOut(), readBuffer: nil)
+    }
+
+    private func closeChannel() {
+        // `close()` calls `streamClosed` at once, which reports to the owner.
+        channel.close()
+    }
+
+    private func reportClosed(error: StreamChannelError?) {
+        guard !closeReported else { return }
+        closeReported = true
+        channel.loop.execute { [self] in owner?.connectionClosed(self, error: error) }
+    }
+}

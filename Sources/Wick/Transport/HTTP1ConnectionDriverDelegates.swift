@@ -1,0 +1,35 @@
+// Who hears from an HTTP/1.1 connection driver: the request's response consumer and the connection's owner.
+import WickCore
+import WickHTTP1
+import WickPool
+import WickTLS
+
+/// Receives one request's response from `HTTP1ConnectionDriver`, on the connection's loop, in
+/// order: `requestSent` (when the whole request was handed to the socket), `responseHead`, any
+/// number of `responseBody`, `responseTrailers` if there are some, then exactly one
+/// `requestFinished`, which is the last call. Any of them may call `cancelRequest()` on the
+/// driver.
+protocol HTTP1ResponseConsumer: AnyObject {
+    /// The whole request (head and body) was handed to the socket.
+    func requestSent()
+    /// The final response head arrived; `isBodyDecoded` says every content coding is removed.
+    func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool)
+    /// Body bytes; borrowed, valid only during the call.
+    func responseBody(_ bytes: UnsafeRawBufferPointer)
+    /// The trailer fields of a chunked response.
+    func responseTrailers(_ fields: HTTPFieldList)
+    /// The request is over: `failure` is nil when the response was delivered in full. `facts`
+    /// are what `ReplayPolicy` needs.
+    func requestFinished(failure: HTTP1ConnectionError?, facts: HTTP1ExchangeFacts)
+}
+
+/// Hears what becomes of a connection after each request, on the connection's loop. Each call
+/// comes after the consumer's `requestFinished`, never inside a state-machine action.
+protocol HTTP1ConnectionDriverOwner: AnyObject {
+    /// A request ended and the connection may carry another; `keepAlive` is the last response's
+    /// `Keep-Alive` hint, if it had the header.
+    func connectionReleased(_ driver: HTTP1ConnectionDriver, keepAlive: KeepAliveHint?)
+    /// The connection closed, for good: reported exactly once. `error` is the channel's error, if
+    /// one ended it; nil for a clean end (EOF, `Connection: close`, a local close).
+    func connectionClosed(_ driver: HTTP1ConnectionDriver, error: StreamChannelError?)
+}

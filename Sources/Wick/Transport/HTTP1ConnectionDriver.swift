@@ -230,16 +230,20 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
         exchange = nil
         if completion.cancelContinueTimer { ended.continueTimer?.cancel() }
         ended.deadlineTimer?.cancel()
-        ended.consumer.requestFinished(failure: completion.failure, facts: completion.facts)
         switch completion.connection {
         case .release(let resumeReading):
             if resumeReading { channel.resumeReading() }
+            // Queued before the consumer hears the outcome, so that a consumer which defers its
+            // own completion to a loop task (as `TransportExchange` does) lets the owner take the
+            // connection back before the next request of the same caller arrives.
             let keepAlive = ended.keepAlive
             channel.loop.execute { [self] in
                 guard !isChannelClosed else { return }
                 owner?.connectionReleased(self, keepAlive: keepAlive)
             }
+            ended.consumer.requestFinished(failure: completion.failure, facts: completion.facts)
         case .close:
+            ended.consumer.requestFinished(failure: completion.failure, facts: completion.facts)
             closeChannel()
         }
     }

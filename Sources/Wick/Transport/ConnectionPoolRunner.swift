@@ -1,0 +1,387 @@
+// Performs the pool state machine's actions on the reactor: connects, leases, timers, closes.
+import WickCore
+import WickHTTP1
+import WickPool
+import WickReactor
+import WickTLS
+
+/// The connection pool: `PoolStateMachine` decides, this runner performs. It opens connections
+/// (`Connector` for http, `TLSConnector` for https), runs each on an `HTTP1ConnectionDriver`,
+/// leases them to requests, arms the pool's timers, closes what the pool retires, and feeds every
+/// outcome back into the machine (established, attempt failed and whether retrying could help,
+/// idle with the response's `Keep-Alive` hint, closed by the peer, an error or us). A reused
+/// connection that fails before any response byte is replayed once if `ReplayPolicy` allows.
+///
+/// **One loop.** The machine, its timers, every connection and every request's state live on
+/// one event loop, `loop`: nothing is shared between threads, so nothing is locked, and events
+/// from connections reach the machine in the order they happened. `execute`, `statistics` and
+/// `shutdown` hop there. The cost is that one runner uses one thread; a client that needs more
+/// runs several runners (for instance one per loop, origins spread across them), which keeps
+/// each pool's decisions exact.
+///
+/// **Events are serialised.** Each input to the machine is queued and handled after the
+/// actions of the one before have all been performed, so a connection event raised while an
+/// action runs (a write failing inside a lease) never interleaves with the remaining actions.
+///
+/// Thread ownership (the proof behind `@unchecked Sendable`): every `var` is read and written
+/// only on `loop`'s thread; public entry points hop there with `loop.execute`/`submit`, timer
+/// and connect callbacks run there.
+final class ConnectionPoolRunner: @unchecked Sendable {
+    typealias Pool = PoolStateMachine<TransportOrigin, StreamChannelError>
+
+    /// One input to the machine.
+    private enum Event {
+        case requestArrived(TransportExchange)
+        case requestCancelled(TransportExchange)
+        case established(PoolConnectionID)
+        case attemptFailed(PoolConnectionID, StreamChannelError)
+        case becameIdle(PoolConnectionID, KeepAliveHint?)
+        case closed(PoolConnectionID, Pool.ClosedBy)
+        case timerFired(Pool.Timer)
+        case shutdown(PoolShutdownMode)
+    }
+
+    /// The loop that owns the pool and its connections.
+    let loop: EventLoop
+    let settings: TransportSettings
+    private let connector: Connector
+    /// The TLS rules for https requests that bring none.
+    private let defaultTLS: TransportTLS?
+
+    private var machine: Pool
+    private var connections: [PoolConnectionID: PooledConnection] = [:]
+    /// Requests in the pool, by the id the machine knows them by.
+    private var requests: [PoolRequestID: TransportExchange] = [:]
+    private var timers: [PoolTimerID: Scheduled] = [:]
+    private var lastRequestNumber: UInt64 = 0
+    private var events: [Event] = []
+    private var isHandlingEvents = false
+    /// A default TLS context made on first use when `defaultTLS` is nil.
+    private var lazyTLS: TransportTLS?
+    private var isShutDown = false
+    private var shutdownWaiters: [@Sendable () -> Void] = []
+
+    /// A runner on one of `group`'s loops.
+    /// - Parameter tls: the TLS rules for https requests that bring none; nil builds a
+    ///   `TLSContext()` (system trust roots) on the first such request.
+    init(group: EventLoopGroup, settings: TransportSettings = TransportSettings(), tls: TransportTLS? = nil) {
+        loop = group.next()
+        self.settings = settings
+        connector = Connector(resolver: group.resolver, options: settings.connect)
+        defaultTLS = tls
+        machine = Pool(settings: settings.pool)
+    }
+
+    // MARK: - Entry points (any thread)
+
+    /// Sends `request` on a pooled connection and returns the whole response. Cancelling the
+    /// Swift task cancels the request: out of the pool if it waits, closing its connection if it
+    /// runs.
+    /// - Parameter deadline: bounds the pool wait and the exchange.
+    /// - Throws: `TransportError`.
+    func execute(_ request: TransportRequest, deadline: Deadline = .distantFuture) async throws -> TransportResponse {
+        let box = TransportResultBox()
+        let exchange = TransportExchangeReference()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let accepted = loop.execute { [self] in
+                    let started = TransportExchange(
+                        request: request, deadline: deadline, loop: loop,
+                        maximumBodyBytes: settings.maximumResponseBodyBytes,
+                        replay: { [unowned self] in start($0) }
+                    ) { result in
+                        box.set(result)
+                        continuation.resume()
+                    }
+                    exchange.value = started
+                    start(started)
+                }
+                if !accepted {
+                    box.set(.failure(.shutdown))
+                    continuation.resume()
+                }
+            }
+        } onCancel: {
+            loop.execute { [self] in cancel(exchange) }
+        }
+        return try box.get()
+    }
+
+    /// The pool's gauges and counters now.
+    /// - Throws: `ReactorError.loopShutDown` once the loop is gone.
+    func statistics() async throws -> PoolStatistics<TransportOrigin> {
+        try await loop.submit { [self] in machine.statistics }
+    }
+
+    /// Shuts the pool down: waiting requests fail with `.shutdown`, idle and connecting
+    /// connections close, and with `.cancel` running requests fail too (with `.drain` they
+    /// finish first). Returns when the last connection is closed.
+    func shutdown(_ mode: PoolShutdownMode = .cancel) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let accepted = loop.execute { [self] in
+                if isShutDown { return continuation.resume() }
+                shutdownWaiters.append { continuation.resume() }
+                submit(.shutdown(mode))
+            }
+            if !accepted { continuation.resume() }
+        }
+    }
+
+    // MARK: - Requests (on the loop)
+
+    /// Puts the exchange in the pool (first attempt or replay).
+    private func start(_ exchange: TransportExchange) {
+        guard !exchange.isCancelled else { return exchange.finish(.failure(.cancelled)) }
+        lastRequestNumber += 1
+        let id = PoolRequestID(lastRequestNumber)
+        exchange.phase = .waiting(id)
+        exchange.enteredPool = .now()
+        requests[id] = exchange
+        submit(.requestArrived(exchange))
+    }
+
+    private func cancel(_ box: TransportExchangeReference) {
+        guard let exchange = box.value else { return }
+        exchange.markCancelled()
+        switch exchange.phase {
+        case .created, .finished: break
+        case .waiting: submit(.requestCancelled(exchange))
+        case .running(let driver): driver.cancelRequest()
+        }
+    }
+
+    /// The TLS rules for `request`, or the error that makes https impossible.
+    private func tls(for request: TransportRequest) -> Result<TransportTLS, TLSError> {
+        if let tls = request.tls ?? defaultTLS ?? lazyTLS { return .success(tls) }
+        do throws(TLSError) {
+            let made = TransportTLS(context: try TLSContext(), trustManager: nil)
+            lazyTLS = made
+            return .success(made)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    // MARK: - Events
+
+    /// Queues an event and, unless one is being handled, handles the queue.
+    private func submit(_ event: Event) {
+        events.append(event)
+        guard !isHandlingEvents else { return }
+        isHandlingEvents = true
+        defer { isHandlingEvents = false }
+        var next = 0
+        while next < events.count {
+            let event = events[next]
+            next += 1
+            handle(event)
+        }
+        events.removeAll(keepingCapacity: true)
+    }
+
+    private func handle(_ event: Event) {
+        let now = Deadline.now()
+        let actions: [Pool.Action]
+        switch event {
+        case .requestArrived(let exchange):
+            guard case .waiting(let id) = exchange.phase else { return }
+            let origin: TransportOrigin
+            switch exchange.request.scheme {
+            case .http:
+                origin = TransportOrigin(
+                    scheme: .http, host: exchange.request.host, port: exchange.request.port, tls: nil)
+            case .https:
+                switch tls(for: exchange.request) {
+                case .success(let tls):
+                    origin = TransportOrigin(
+                        scheme: .https, host: exchange.request.host, port: exchange.request.port, tls: tls)
+                    connectionTLS[origin] = tls
+                case .failure(let error):
+                    requests[id] = nil
+                    return exchange.finish(.failure(.tlsUnavailable(error)))
+                }
+            }
+            actions = machine.requestArrived(
+                id, origin: origin, deadline: exchange.deadline, isReplay: exchange.isReplay, at: now)
+        case .requestCancelled(let exchange):
+            switch exchange.phase {
+            case .waiting(let id): actions = machine.requestCancelled(id, at: now)
+            case .running(let driver):
+                driver.cancelRequest()
+                return
+            case .created, .finished: return
+            }
+        case .established(let id):
+            actions = machine.connectionEstablished(id, at: now)
+        case .attemptFailed(let id, let error):
+            actions = machine.connectionAttemptFailed(id, error: error, isRetryable: Self.isRetryable(error), at: now)
+        case .becameIdle(let id, let keepAlive):
+            actions = machine.connectionBecameIdle(id, keepAlive: keepAlive, isReusable: true, at: now)
+        case .closed(let id, let closer):
+            connections[id] = nil
+            actions = machine.connectionClosed(id, by: closer, at: now)
+        case .timerFired(let timer):
+            timers[timer.id] = nil
+            actions = machine.timerFired(timer, at: now)
+        case .shutdown(let mode):
+            actions = machine.shutdownRequested(mode, at: now)
+        }
+        for action in actions { perform(action) }
+    }
+
+    /// The TLS rules each https origin's connections are made with (the origin holds only
+    /// their identity).
+    private var connectionTLS: [TransportOrigin: TransportTLS] = [:]
+
+    private func perform(_ action: Pool.Action) {
+        switch action {
+        case .createConnection(let id, let origin):
+            createConnection(id, to: origin)
+        case .leaseConnection(let id, let requestID, let isReused):
+            guard let exchange = requests.removeValue(forKey: requestID), let connection = connections[id],
+                let driver = connection.driver
+            else {
+                preconditionFailure("ConnectionPoolRunner: lease of \(id) to \(requestID), one of them unknown")
+            }
+            exchange.leased(driver, isReused: isReused, connect: connection.connectDuration)
+        case .enqueueRequest:
+            break
+        case .failRequest(let requestID, let failure):
+            guard let exchange = requests.removeValue(forKey: requestID) else {
+                preconditionFailure("ConnectionPoolRunner: failRequest(\(requestID)) of an unknown request")
+            }
+            exchange.finish(.failure(Self.transportError(failure)))
+        case .closeConnection(let id, _):
+            guard let connection = connections[id] else {
+                preconditionFailure("ConnectionPoolRunner: closeConnection(\(id)) of an unknown connection")
+            }
+            connection.closeRequested = true
+            connection.driver?.close()
+        case .scheduleTimer(let timer):
+            timers[timer.id] = loop.schedule(at: timer.deadline) { [self] in submit(.timerFired(timer)) }
+        case .cancelTimer(let timer):
+            timers.removeValue(forKey: timer.id)?.cancel()
+        case .shutdownComplete:
+            isShutDown = true
+            let waiters = shutdownWaiters
+            shutdownWaiters = []
+            for waiter in waiters { waiter() }
+        }
+    }
+
+    // MARK: - Connections
+
+    private func createConnection(_ id: PoolConnectionID, to origin: TransportOrigin) {
+        let connection = PooledConnection(id: id, runner: self)
+        connections[id] = connection
+        let completion: @Sendable (Result<any StreamChannel, StreamChannelError>) -> Void = { [self] result in
+            // Off the loop only when it has shut down: nothing is left to report to.
+            guard loop.inEventLoop, let connection = connections[id] else { return }
+            connected(connection, result)
+        }
+        switch origin.scheme {
+        case .http:
+            connector.connect(host: origin.host, port: origin.port, on: loop) { result in
+                completion(result.map { $0 as any StreamChannel }.mapError { .reactor($0) })
+            }
+        case .https:
+            guard let tls = connectionTLS[origin] else {
+                preconditionFailure("ConnectionPoolRunner: no TLS rules for \(origin)")
+            }
+            let tlsConnector = TLSConnector(
+                connector: connector, context: tls.context, trustManager: tls.trustManager, options: settings.tls)
+            tlsConnector.connect(host: origin.host, port: origin.port, on: loop) { result in
+                completion(result.map { $0 as any StreamChannel })
+            }
+        }
+    }
+
+    private func connected(_ connection: PooledConnection, _ result: Result<any StreamChannel, StreamChannelError>) {
+        connection.connectDuration = .now() - connection.connectStarted
+        switch result {
+        case .success(let channel):
+            let driver = HTTP1ConnectionDriver(channel: channel, settings: settings.driver, owner: connection)
+            connection.driver = driver
+            driver.start()
+            if connection.closeRequested {
+                // The pool abandoned the attempt; the driver's close report answers it.
+                driver.close()
+            } else {
+                submit(.established(connection.id))
+            }
+        case .failure(let error):
+            if connection.closeRequested {
+                submit(.closed(connection.id, .local))
+            } else {
+                connections[connection.id] = nil
+                submit(.attemptFailed(connection.id, error))
+            }
+        }
+    }
+
+    /// A connection's driver reported its end.
+    fileprivate func connectionEnded(_ connection: PooledConnection, error: StreamChannelError?) {
+        let closer: Pool.ClosedBy =
+            if connection.closeRequested { .local } else if let error { .error(error) } else { .peer }
+        submit(.closed(connection.id, closer))
+    }
+
+    fileprivate func connectionReleased(_ connection: PooledConnection, keepAlive: KeepAliveHint?) {
+        submit(.becameIdle(connection.id, keepAlive))
+    }
+
+    // MARK: - Classification
+
+    /// Whether another attempt could succeed: refused, reset, timed out could; an unknown name,
+    /// a TLS handshake or trust refusal, or a bad configuration fail the same way again.
+    static func isRetryable(_ error: StreamChannelError) -> Bool {
+        switch error {
+        case .reactor(let reactor):
+            switch reactor {
+            case .unknownHost, .resolutionFailed, .invalidAddress, .loopShutDown, .addressFamilyNotSupported,
+                .permissionDenied:
+                false
+            default:
+                true
+            }
+        case .tls:
+            false
+        case .tlsTimedOut:
+            true
+        }
+    }
+
+    static func transportError(_ failure: Pool.RequestFailure) -> TransportError {
+        switch failure {
+        case .poolWaitTimeout(let last): .poolWaitTimeout(lastConnectionFailure: last)
+        case .connectionFailed(let error): .connectFailed(error)
+        case .shutdown: .shutdown
+        case .cancelled: .cancelled
+        }
+    }
+}
+
+/// One connection of the pool: its driver once connected, and whether the pool asked to close it.
+/// Loop-confined like the runner.
+final class PooledConnection: HTTP1ConnectionDriverOwner {
+    let id: PoolConnectionID
+    unowned let runner: ConnectionPoolRunner
+    let connectStarted = Deadline.now()
+    var connectDuration: Duration?
+    var driver: HTTP1ConnectionDriver?
+    /// The pool asked for the close (or abandoned the attempt): its end is reported `.local`.
+    var closeRequested = false
+
+    init(id: PoolConnectionID, runner: ConnectionPoolRunner) {
+        self.id = id
+        self.runner = runner
+    }
+
+    func connectionReleased(_ driver: HTTP1ConnectionDriver, keepAlive: KeepAliveHint?) {
+        runner.connectionReleased(self, keepAlive: keepAlive)
+    }
+
+    func connectionClosed(_ driver: HTTP1ConnectionDriver, error: StreamChannelError?) {
+        runner.connectionEnded(self, error: error)
+    }
+}

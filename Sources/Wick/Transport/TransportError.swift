@@ -1,0 +1,43 @@
+// Why a transport request failed, with whether the server may have acted on it.
+import WickHTTP1
+import WickTLS
+
+/// Why `ConnectionPoolRunner.execute` failed.
+enum TransportError: Error, Sendable, CustomStringConvertible {
+    /// A connection to the origin could not be made, and retrying would fail the same way
+    /// (unknown host, TLS handshake or trust refused).
+    case connectFailed(StreamChannelError)
+    /// No connection became free before the pool-wait deadline; `lastConnectionFailure` is the
+    /// origin's latest failed attempt when no attempt has succeeded since.
+    case poolWaitTimeout(lastConnectionFailure: StreamChannelError?)
+    /// The request's deadline passed while it was on a connection.
+    case timedOut
+    /// The caller cancelled the request (the Swift task was cancelled).
+    case cancelled
+    /// The runner was shut down.
+    case shutdown
+    /// The exchange failed on the connection. `requestMayHaveBeenProcessed` is false only when
+    /// no request byte was written, so the server cannot have seen it.
+    case requestFailed(HTTP1ConnectionError, requestMayHaveBeenProcessed: Bool)
+    /// The response body passed `TransportSettings.maximumResponseBodyBytes`.
+    case responseBodyTooLarge(limit: Int)
+    /// The runner's default TLS context could not be built.
+    case tlsUnavailable(TLSError)
+
+    /// What went wrong, for people.
+    var description: String {
+        switch self {
+        case .connectFailed(let error): "could not connect: \(error)"
+        case .poolWaitTimeout(let last?): "no connection became available in time; the last attempt failed: \(last)"
+        case .poolWaitTimeout(nil): "no connection became available in time"
+        case .timedOut: "the request timed out"
+        case .cancelled: "the request was cancelled"
+        case .shutdown: "the connection pool is shut down"
+        case .requestFailed(let error, true):
+            "\(error); the request may have been processed by the server"
+        case .requestFailed(let error, false): "\(error); the server did not receive the request"
+        case .responseBodyTooLarge(let limit): "the response body is larger than the limit of \(limit) bytes"
+        case .tlsUnavailable(let error): "TLS is unavailable: \(error)"
+        }
+    }
+}

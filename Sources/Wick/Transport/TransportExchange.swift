@@ -1,0 +1,155 @@
+// One request's journey through the pool: waiting, on a connection, replayed once, finished.
+import WickCore
+import WickHTTP1
+import WickPool
+import WickReactor
+
+/// The state of one `execute` call, and the consumer of its response.
+///
+/// Thread ownership (the proof behind `@unchecked Sendable`): every `var` is read and written
+/// only on the runner's loop (`runner.loop`), where the runner, the connection drivers and the
+/// timers all run; `Sendable` only lets `loop.execute` closures carry it there. The completion
+/// is called once, on the loop.
+final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
+    /// Where the request is.
+    enum Phase {
+        /// Taken by `execute`, not yet in the pool.
+        case created
+        /// In the pool under this id (waiting for, or about to get, a connection).
+        case waiting(PoolRequestID)
+        /// On a connection.
+        case running(HTTP1ConnectionDriver)
+        /// Completed; nothing more happens.
+        case finished
+    }
+
+    let request: TransportRequest
+    let deadline: Deadline
+    /// The runner's loop, which owns this exchange.
+    let loop: EventLoop
+    let maximumBodyBytes: Int
+    private let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
+
+    var phase = Phase.created
+    /// The pool must give this attempt a connection that never carried a request.
+    private(set) var isReplay = false
+    /// The Swift task was cancelled.
+    private(set) var isCancelled = false
+    /// When it entered the pool, for `poolWait`.
+    var enteredPool: Deadline?
+    private(set) var metrics: TransportMetrics
+    /// A failure decided here rather than by the connection (a body over the limit).
+    private var localFailure: TransportError?
+    private var head: HTTPResponseHead?
+    private var body: [UInt8] = []
+    private var trailers: HTTPHeaders?
+    /// Asked to put the request back in the pool for its one replay.
+    private let replay: (TransportExchange) -> Void
+
+    init(
+        request: TransportRequest, deadline: Deadline, loop: EventLoop, maximumBodyBytes: Int,
+        replay: @escaping (TransportExchange) -> Void,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+    ) {
+        self.request = request
+        self.deadline = deadline
+        self.loop = loop
+        self.maximumBodyBytes = maximumBodyBytes
+        self.replay = replay
+        self.completion = completion
+        metrics = TransportMetrics(started: .now())
+    }
+
+    /// The request got `driver`; `connect` is the connection's connect time when it is new.
+    func leased(_ driver: HTTP1ConnectionDriver, isReused: Bool, connect: Duration?) {
+        phase = .running(driver)
+        let now = Deadline.now()
+        metrics.poolWait = enteredPool.map { now - $0 }
+        metrics.isReused = isReused
+        metrics.connect = isReused ? nil : connect
+        driver.execute(request.connectionRequest, body: request.body ?? [], deadline: deadline, consumer: self)
+    }
+
+    /// Marks the request cancelled; the runner then takes it out of the pool or off its connection.
+    func markCancelled() {
+        isCancelled = true
+    }
+
+    /// Completes the request once. The caller hears it in a later loop task, after the
+    /// connection's release (queued first by the driver) has reached the pool: a caller that
+    /// sends its next request at once then finds the connection idle.
+    func finish(_ result: Result<TransportResponse, TransportError>) {
+        if case .finished = phase { return }
+        phase = .finished
+        let completion = self.completion
+        if !loop.execute({ completion(result) }) { completion(result) }
+    }
+
+    // MARK: - HTTP1ResponseConsumer
+
+    func requestSent() {
+        metrics.requestSent = .now()
+    }
+
+    func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool) {
+        metrics.responseHead = .now()
+        self.head = head
+    }
+
+    func responseBody(_ bytes: UnsafeRawBufferPointer) {
+        guard localFailure == nil else { return }
+        guard bytes.count <= maximumBodyBytes - body.count else {
+            localFailure = .responseBodyTooLarge(limit: maximumBodyBytes)
+            if case .running(let driver) = phase { driver.cancelRequest() }
+            return
+        }
+        body += bytes
+    }
+
+    func responseTrailers(_ fields: HTTPFieldList) {
+        trailers = fields.headers
+    }
+
+    func requestFinished(failure: HTTP1ConnectionError?, facts: HTTP1ExchangeFacts) {
+        metrics.completed = .now()
+        if let localFailure { return finish(.failure(localFailure)) }
+        guard let failure else {
+            guard let head else { preconditionFailure("TransportExchange: a response ended without a head") }
+            return finish(
+                .success(
+                    TransportResponse(
+                        status: head.status, headers: head.headers, body: body, trailers: trailers, metrics: metrics)))
+        }
+        switch failure {
+        case .cancelled:
+            finish(.failure(.cancelled))
+        case .timedOut:
+            finish(.failure(.timedOut))
+        case .closedBeforeResponse, .connectionClosedBeforeRequest, .writeFailed, .connectionFailed:
+            let decision = ReplayPolicy.decide(
+                method: request.method,
+                hasIdempotencyKey: request.headers.contains(name: "Idempotency-Key"),
+                requestBytesWritten: facts.requestBytesWritten,
+                responseBytesReceived: facts.responseBytesReceived,
+                connectionWasReused: facts.connectionWasReused,
+                alreadyReplayed: isReplay)
+            switch decision {
+            case .replayOnFreshConnection where !isCancelled:
+                isReplay = true
+                metrics.wasReplayed = true
+                head = nil
+                body = []
+                trailers = nil
+                phase = .created
+                replay(self)
+            case .replayOnFreshConnection:
+                finish(.failure(.cancelled))
+            case .fail(let mayHaveBeenProcessed):
+                finish(.failure(.requestFailed(failure, requestMayHaveBeenProcessed: mayHaveBeenProcessed)))
+            }
+        case .requestHeadRefused, .requestTrailersRefused, .requestBodyTooLong, .requestBodyTooShort,
+            .trailersNeedChunkedBody, .invalidResponse, .undecodableBody, .unexpectedProtocolSwitch:
+            finish(.failure(.requestFailed(failure, requestMayHaveBeenProcessed: facts.requestBytesWritten > 0)))
+        }
+    }
+}

@@ -1,0 +1,52 @@
+// What the transport sends: a method, an origin, a target, headers and an optional body.
+import WickCore
+import WickHTTP1
+
+/// A request for `ConnectionPoolRunner.execute`: everything to reach the origin and write the
+/// request. The body, when given, is sent with `Content-Length`.
+struct TransportRequest: Sendable {
+    var method: HTTPMethod
+    var scheme: TransportOrigin.Scheme
+    var host: String
+    var port: UInt16
+    /// The origin-form target: absolute path and query, e.g. `/search?q=wick`.
+    var target: String
+    var headers: HTTPHeaders
+    var body: [UInt8]?
+    /// Send `Expect: 100-continue` and hold the body until 100 Continue or the driver's timer.
+    var expectContinue: Bool
+    /// The TLS rules for `https`; nil uses the runner's.
+    var tls: TransportTLS?
+
+    /// A request; `port` defaults to the scheme's.
+    init(
+        _ method: HTTPMethod, _ scheme: TransportOrigin.Scheme, host: String, port: UInt16? = nil, target: String = "/",
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil, expectContinue: Bool = false,
+        tls: TransportTLS? = nil
+    ) {
+        self.method = method
+        self.scheme = scheme
+        self.host = host
+        self.port = port ?? scheme.defaultPort
+        self.target = target
+        self.headers = headers
+        self.body = body
+        self.expectContinue = expectContinue
+        self.tls = tls
+    }
+
+    /// The `Host` field value: the host (bracketed if it is an IPv6 literal), with the port
+    /// unless it is the scheme's default (RFC 9110 §7.2).
+    var hostFieldValue: String {
+        let name = host.contains(":") ? "[\(host)]" : host
+        return port == scheme.defaultPort ? name : "\(name):\(port)"
+    }
+
+    /// What the connection state machine needs.
+    var connectionRequest: HTTP1ConnectionRequest {
+        let framing: HTTPRequestFraming = body.map { .contentLength($0.count) } ?? .none
+        let head = HTTPRequestHead(
+            method: method, target: .origin(target), host: hostFieldValue, headers: headers, framing: framing)
+        return HTTP1ConnectionRequest(head: head, expectContinue: expectContinue)
+    }
+}

@@ -1,0 +1,34 @@
+// What the transport returns: the response and when each phase of the exchange happened.
+import WickCore
+
+/// A complete response, its body read in full.
+struct TransportResponse: Sendable {
+    var status: HTTPStatus
+    var headers: HTTPHeaders
+    var body: [UInt8]
+    /// The trailer fields of a chunked response, if it had some.
+    var trailers: HTTPHeaders?
+    var metrics: TransportMetrics
+}
+
+/// When each phase of one request happened (monotonic clock), for the last attempt when the
+/// request was replayed.
+struct TransportMetrics: Sendable {
+    /// When `execute` took the request.
+    var started: Deadline
+    /// Time from arrival in the pool to the lease of a connection (the last attempt's).
+    var poolWait: Duration?
+    /// For a new connection: resolution, TCP connect and, for https, the TLS handshake and
+    /// trust evaluation (`TLSConnector` runs them as one step). nil on a reused connection.
+    var connect: Duration?
+    /// When the whole request had been handed to the socket.
+    var requestSent: Deadline?
+    /// When the final response head arrived.
+    var responseHead: Deadline?
+    /// When the response ended.
+    var completed: Deadline?
+    /// Whether the connection had carried an earlier request.
+    var isReused = false
+    /// Whether the request was sent again on a fresh connection (`ReplayPolicy`).
+    var wasReplayed = false
+}

@@ -1,0 +1,222 @@
+// The pool runner against scripted servers: reuse, replay, cancellation, limits, faults.
+import Testing
+import WickCore
+import WickHTTP1
+import WickPool
+import WickReactor
+import WickTLS
+import WickTestSupport
+
+@testable import Wick
+
+@Suite struct ConnectionPoolRunnerTests {
+    @Test func sequentialRequestsReuseOneConnection() async throws {
+        let server = try FaultServer(steps: [
+            .repeating([.readRequest, .respond(body: "ok")], times: 5), .waitForClientClose(limit: .seconds(10)),
+        ])
+        defer { server.stop() }
+        let client = try TestRunner()
+        for index in 0..<5 {
+            let response = try await client.send(port: server.port)
+            #expect(response.status == .ok && response.body == Array("ok".utf8))
+            #expect(response.metrics.isReused == (index > 0))
+            #expect(response.metrics.connect != nil || index > 0)
+            #expect(response.metrics.requestSent != nil && response.metrics.responseHead != nil)
+        }
+        let total = try await client.runner.statistics().total
+        #expect(total.created == 1 && total.leases == 5 && total.reused == 4)
+        await client.close()
+        #expect(server.acceptedConnections == 1)
+    }
+
+    @Test func staleConnectionReplaysAGetTransparently() async throws {
+        let server = try FaultServer { index in
+            index == 0
+                ? [.readRequest, .respond(body: "one"), .readRequest, .close]
+                : [.readRequest, .respond(body: "two"), .waitForClientClose(limit: .seconds(10))]
+        }
+        defer { server.stop() }
+        let client = try TestRunner()
+        let first = try await client.send(port: server.port)
+        let second = try await client.send(port: server.port)
+        #expect(first.body == Array("one".utf8) && !first.metrics.wasReplayed)
+        #expect(second.body == Array("two".utf8) && second.metrics.wasReplayed && !second.metrics.isReused)
+        let total = try await client.runner.statistics().total
+        #expect(total.replayed == 1 && total.created == 2)
+        await client.close()
+    }
+
+    @Test func staleConnectionFailsAPostSayingItMayHaveBeenProcessed() async throws {
+        let server = try FaultServer { index in
+            index == 0
+                ? [.readRequest, .respond(body: "one"), .readRequest, .close]
+                : [.waitForClientClose(limit: .seconds(10))]
+        }
+        defer { server.stop() }
+        let client = try TestRunner()
+        _ = try await client.send(port: server.port)
+        do {
+            _ = try await client.send(.post, port: server.port, body: Array("order=1".utf8))
+            Issue.record("the POST succeeded on a dead connection")
+        } catch let error as TransportError {
+            guard case .requestFailed(.closedBeforeResponse, requestMayHaveBeenProcessed: true) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(error.description.contains("may have been processed"))
+        }
+        #expect(server.acceptedConnections == 1)
+        await client.close()
+    }
+
+    @Test func cancellingTheTaskMidResponseClosesTheConnection() async throws {
+        let server = try FaultServer(steps: [
+            .readRequest, .send("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\npartial"),
+            .waitForClientClose(limit: .seconds(10)),
+        ])
+        defer { server.stop() }
+        let client = try TestRunner()
+        let task = Task { try await client.send(port: server.port) }
+        #expect(server.waitForConnections(1))
+        #expect(try await client.waitForStatistics { $0.leased == 1 })
+        task.cancel()
+        await #expect(throws: TransportError.self) { _ = try await task.value }
+        #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+        #expect(try await client.waitForStatistics { $0.live == 0 })
+        await client.close()
+    }
+
+    @Test func cancellingAWaitingRequestTakesItOutOfThePool() async throws {
+        let server = try FaultServer(steps: [.readRequest, .waitForClientClose(limit: .seconds(10))])
+        defer { server.stop() }
+        let client = try TestRunner { $0.pool.maximumConnectionsPerOrigin = 1 }
+        let busy = Task { try await client.send(port: server.port) }
+        #expect(try await client.waitForStatistics { $0.leased == 1 })
+        let waiting = Task { try await client.send(port: server.port) }
+        #expect(try await client.waitForStatistics { $0.waiting == 1 })
+        waiting.cancel()
+        do {
+            _ = try await waiting.value
+            Issue.record("the waiting request succeeded")
+        } catch let error as TransportError {
+            guard case .cancelled = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+        }
+        #expect(try await client.runner.statistics().total.waiting == 0)
+        busy.cancel()
+        _ = try? await busy.value
+        await client.close()
+    }
+
+    @Test func aFullPoolFailsAWaiterAtItsDeadline() async throws {
+        let server = try FaultServer(steps: [.readRequest, .waitForClientClose(limit: .seconds(10))])
+        defer { server.stop() }
+        let client = try TestRunner { $0.pool.maximumConnectionsPerOrigin = 1 }
+        let busy = Task { try await client.send(port: server.port) }
+        #expect(try await client.waitForStatistics { $0.leased == 1 })
+        do {
+            _ = try await client.send(port: server.port, deadline: .now() + .milliseconds(100))
+            Issue.record("the second request got a connection")
+        } catch let error as TransportError {
+            guard case .poolWaitTimeout(lastConnectionFailure: nil) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+        }
+        busy.cancel()
+        _ = try? await busy.value
+        await client.close()
+    }
+
+    @Test func aRefusedConnectionFailsAtTheDeadlineNamingTheCause() async throws {
+        let port = try LoopbackPort.free()
+        let client = try TestRunner()
+        do {
+            _ = try await client.send(port: port, deadline: .now() + .milliseconds(300))
+            Issue.record("a request to a closed port succeeded")
+        } catch let error as TransportError {
+            guard case .poolWaitTimeout(lastConnectionFailure: let cause?) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(ConnectionPoolRunner.isRetryable(cause))
+        }
+        #expect(try await client.runner.statistics().total.failedAttempts >= 1)
+        await client.close()
+    }
+
+    @Test(arguments: [(5, true), (6, false)])
+    func responseBodyLimitAllowsNAndRefusesNPlusOne(bodyLength: Int, allowed: Bool) async throws {
+        let server = try FaultServer(steps: [
+            .readRequest, .respond(body: String(repeating: "b", count: bodyLength)),
+            .waitForClientClose(limit: .seconds(10)),
+        ])
+        defer { server.stop() }
+        let client = try TestRunner { $0.maximumResponseBodyBytes = 5 }
+        do {
+            let response = try await client.send(port: server.port)
+            #expect(allowed && response.body.count == 5)
+        } catch let error as TransportError {
+            guard case .responseBodyTooLarge(limit: 5) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(!allowed)
+            #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+        }
+        await client.close()
+    }
+
+    @Test func idleTimeoutClosesTheSocket() async throws {
+        let server = try FaultServer(steps: [
+            .readRequest, .respond(body: "ok"), .waitForClientClose(limit: .seconds(10)),
+        ])
+        defer { server.stop() }
+        let client = try TestRunner { $0.pool.idleTimeout = .milliseconds(100) }
+        _ = try await client.send(port: server.port)
+        #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+        #expect(try await client.waitForStatistics { $0.live == 0 && $0.retired == 1 })
+        #expect(openClientSockets(toPort: server.port) == 0)
+        await client.close()
+    }
+
+    /// 1,000 requests over connections that fail in every way the server can script; afterwards
+    /// no client socket to the server remains open.
+    @Test func noDescriptorGrowthAfterAThousandRequestsWithFaults() async throws {
+        let faults: [[FaultStep]] = [
+            [.repeating([.readRequest, .respond(body: "ok")], times: 20), .close],
+            [.readRequest, .send("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc"), .reset],
+            [.readRequest, .close],
+            [.readRequest, .send("HTTP/1.1 2xx nonsense\r\n\r\n"), .waitForClientClose(limit: .seconds(10))],
+            [.readRequest, .respond(body: "ok", close: true)],
+            [.readRequest, .respond(body: "ok"), .send("unsolicited"), .waitForClientClose(limit: .seconds(10))],
+        ]
+        let server = try FaultServer { index in faults[index % faults.count] }
+        defer { server.stop() }
+        let client = try TestRunner { $0.pool.maximumConnectionsPerOrigin = 4 }
+        let outcomes = await withTaskGroup(of: (Int, Int).self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var (succeeded, failed) = (0, 0)
+                    for _ in 0..<250 {
+                        do {
+                            _ = try await client.send(port: server.port, deadline: .now() + .seconds(10))
+                            succeeded += 1
+                        } catch {
+                            failed += 1
+                        }
+                    }
+                    return (succeeded, failed)
+                }
+            }
+            return await group.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+        }
+        #expect(outcomes.0 + outcomes.1 == 1_000 && outcomes.0 > 0 && outcomes.1 > 0)
+        let total = try await client.runner.statistics().total
+        #expect(total.leases >= 1_000)
+        await client.close()
+        #expect(openClientSockets(toPort: server.port) == 0)
+    }
+}

@@ -1,0 +1,70 @@
+// Helpers for the pool runner's tests: a runner on its own loops, bounded waits, socket counts.
+import Foundation
+import WickCore
+import WickPool
+import WickReactor
+
+@testable import Wick
+
+/// A runner on a fresh one-loop group, shut down by `close()`.
+struct TestRunner {
+    let group: EventLoopGroup
+    let runner: ConnectionPoolRunner
+
+    init(_ configure: (inout TransportSettings) -> Void = { _ in }, tls: TransportTLS? = nil) throws {
+        group = try EventLoopGroup(threadCount: 1)
+        var settings = TransportSettings()
+        configure(&settings)
+        runner = ConnectionPoolRunner(group: group, settings: settings, tls: tls)
+    }
+
+    /// GET (or another method) on `127.0.0.1:port`.
+    func send(
+        _ method: HTTPMethod = .get, port: Int, _ target: String = "/", body: [UInt8]? = nil,
+        scheme: TransportOrigin.Scheme = .http, host: String = "127.0.0.1", deadline: Deadline = .distantFuture
+    ) async throws -> TransportResponse {
+        try await runner.execute(
+            TransportRequest(method, scheme, host: host, port: UInt16(port), target: target, body: body),
+            deadline: deadline)
+    }
+
+    /// Waits (bounded) until the pool's statistics satisfy `condition`; returns whether they did.
+    func waitForStatistics(
+        timeout: Duration = .seconds(10), _ condition: (PoolStatistics<TransportOrigin>.Counts) -> Bool
+    ) async throws -> Bool {
+        let end = Deadline.now() + timeout
+        repeat {
+            if condition(try await runner.statistics().total) { return true }
+            try await Task.sleep(for: .milliseconds(5))
+        } while !end.hasPassed(at: .now())
+        return false
+    }
+
+    func close() async {
+        await runner.shutdown()
+        group.shutdownGracefully()
+    }
+}
+
+/// Counts this process's TCP sockets whose remote port is `port` (client ends of connections to
+/// a local server), from `/proc/self/fd` and `/proc/net/tcp{,6}`.
+func openClientSockets(toPort port: Int) -> Int {
+    var inodes = Set<String>()
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n").dropFirst() {
+            let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard columns.count > 9, let remotePort = columns[2].split(separator: ":").last,
+                Int(remotePort, radix: 16) == port
+            else { continue }
+            inodes.insert(String(columns[9]))
+        }
+    }
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return descriptors.count { name in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
+            target.hasPrefix("socket:[")
+        else { return false }
+        return inodes.contains(String(target.dropFirst("socket:[".count).dropLast()))
+    }
+}

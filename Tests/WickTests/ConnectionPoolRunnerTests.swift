@@ -182,6 +182,54 @@ import WickTestSupport
         await client.close()
     }
 
+    @Test func shutdownFailsWaitingAndRunningRequestsAndClosesEverything() async throws {
+        let server = try FaultServer(steps: [.readRequest, .waitForClientClose(limit: .seconds(10))])
+        defer { server.stop() }
+        let client = try TestRunner { $0.pool.maximumConnectionsPerOrigin = 1 }
+        let running = Task { try await client.send(port: server.port) }
+        #expect(try await client.waitForStatistics { $0.leased == 1 })
+        let waiting = Task { try await client.send(port: server.port) }
+        #expect(try await client.waitForStatistics { $0.waiting == 1 })
+        await client.runner.shutdown(.cancel)
+        for task in [running, waiting] {
+            do {
+                _ = try await task.value
+                Issue.record("a request survived the shutdown")
+            } catch let error as TransportError {
+                switch error {
+                case .shutdown, .requestFailed(.connectionFailed, _): break
+                default: Issue.record("unexpected error \(error)")
+                }
+            }
+        }
+        do {
+            _ = try await client.send(port: server.port)
+            Issue.record("a request after shutdown succeeded")
+        } catch let error as TransportError {
+            guard case .shutdown = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+        }
+        #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+        #expect(openClientSockets(toPort: server.port) == 0)
+        await client.close()
+    }
+
+    @Test func drainingShutdownLetsTheRunningRequestFinish() async throws {
+        let server = try FaultServer(steps: [
+            .readRequest, .pause(.milliseconds(100)), .respond(body: "done"), .waitForClientClose(limit: .seconds(10)),
+        ])
+        defer { server.stop() }
+        let client = try TestRunner()
+        let running = Task { try await client.send(port: server.port) }
+        #expect(try await client.waitForStatistics { $0.leased == 1 })
+        await client.runner.shutdown(.drain)
+        #expect(try await running.value.body == Array("done".utf8))
+        #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+        await client.close()
+    }
+
     /// 1,000 requests over connections that fail in every way the server can script; afterwards
     /// no client socket to the server remains open.
     @Test func noDescriptorGrowthAfterAThousandRequestsWithFaults() async throws {

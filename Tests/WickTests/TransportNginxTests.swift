@@ -132,6 +132,29 @@ struct TransportNginxTests {
         await client.close()
     }
 
+    /// The origin key compares TLS rules by object: equal configurations in two contexts still
+    /// get connections of their own, and http never shares with https.
+    @Test func differentTLSRulesNeverShareAConnection() async throws {
+        let nginx = try TestEnvironment.nginx()
+        var configuration = TLSConfiguration()
+        configuration.trustRoots = .certificates([
+            try Certificate(pemEncoded: String(contentsOf: nginx.pki.root.certificate, encoding: .utf8))
+        ])
+        let client = try TestRunner()
+        for _ in 0..<2 {
+            let tls = TransportTLS(context: try TLSContext(configuration: configuration), trustManager: nil)
+            for _ in 0..<2 {
+                let response = try await client.runner.execute(
+                    TransportRequest(
+                        .get, .https, host: "localhost", port: UInt16(nginx.httpsPort), target: "/bytes/1k", tls: tls))
+                #expect(response.body.count == 1_024)
+            }
+        }
+        let statistics = try await client.runner.statistics()
+        #expect(statistics.total.created == 2 && statistics.total.reused == 2 && statistics.origins.count == 2)
+        await client.close()
+    }
+
     @Test func httpsWithoutTheTestRootIsRefusedForEveryWaiter() async throws {
         let nginx = try TestEnvironment.nginx()
         var configuration = TLSConfiguration()

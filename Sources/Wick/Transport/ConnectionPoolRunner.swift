@@ -195,7 +195,6 @@ final class ConnectionPoolRunner: @unchecked Sendable {
                 case .success(let tls):
                     origin = TransportOrigin(
                         scheme: .https, host: exchange.request.host, port: exchange.request.port, tls: tls)
-                    connectionTLS[origin] = tls
                 case .failure(let error):
                     requests[id] = nil
                     return exchange.finish(.failure(.tlsUnavailable(error)))
@@ -228,10 +227,6 @@ final class ConnectionPoolRunner: @unchecked Sendable {
         }
         for action in actions { perform(action) }
     }
-
-    /// The TLS rules each https origin's connections are made with (the origin holds only
-    /// their identity).
-    private var connectionTLS: [TransportOrigin: TransportTLS] = [:]
 
     private func perform(_ action: Pool.Action) {
         switch action {
@@ -285,9 +280,7 @@ final class ConnectionPoolRunner: @unchecked Sendable {
                 completion(result.map { $0 as any StreamChannel }.mapError { .reactor($0) })
             }
         case .https:
-            guard let tls = connectionTLS[origin] else {
-                preconditionFailure("ConnectionPoolRunner: no TLS rules for \(origin)")
-            }
+            guard let tls = origin.tls else { preconditionFailure("ConnectionPoolRunner: https without TLS rules") }
             let tlsConnector = TLSConnector(
                 connector: connector, context: tls.context, trustManager: tls.trustManager, options: settings.tls)
             tlsConnector.connect(host: origin.host, port: origin.port, on: loop) { result in

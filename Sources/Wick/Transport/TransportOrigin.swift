@@ -6,14 +6,16 @@ import WickTLS
 /// CVE-2021-22924, CVE-2022-27782 and CVE-2023-27538 were all connection reuse across such a
 /// difference).
 ///
-/// The contract for TLS: `tls` is the identity of the `TLSContext` and the `ServerTrustManager`
-/// objects, not their contents. Both are immutable once built (`TLSContext` holds the whole
-/// `TLSConfiguration`: trust roots, client identity, versions, ciphers, ALPN, stapling,
-/// revocation fetcher; `ServerTrustManager` holds the evaluators per host, and its subclasses
-/// must keep their state immutable), so the same objects mean the same rules. Two equal
-/// configurations in different objects do not share connections: the safe direction. SNI and
-/// the name trust is evaluated for are `host`, which is in the key. There is no proxy yet; when
-/// one comes, its address and credentials join the key.
+/// The contract for TLS: two origins' TLS rules are equal when they are the same `TLSContext`
+/// object and the same `ServerTrustManager` object, compared by identity, not by contents. Both
+/// are immutable once built (`TLSContext` holds the whole `TLSConfiguration`: trust roots, client
+/// identity, versions, ciphers, ALPN, stapling, revocation fetcher; `ServerTrustManager` holds
+/// the evaluators per host, and its subclasses must keep their state immutable), so the same
+/// objects mean the same rules. The key holds the objects themselves, not just their addresses,
+/// so an address cannot be reused by a new object with other rules while a connection made
+/// under the old ones is pooled. Two equal configurations in different objects do not share
+/// connections: the safe direction. SNI and the name trust is evaluated for are `host`, which is
+/// in the key. There is no proxy yet; when one comes, its address and credentials join the key.
 struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
     /// `http` or `https`.
     enum Scheme: String, Hashable, Sendable {
@@ -24,18 +26,12 @@ struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
         var defaultPort: UInt16 { self == .http ? 80 : 443 }
     }
 
-    /// The identity of the TLS rules a connection was authenticated under.
-    struct TLSIdentity: Hashable, Sendable {
-        let context: ObjectIdentifier
-        let trustManager: ObjectIdentifier?
-    }
-
     let scheme: Scheme
     /// The host as given, lowercased (host names are case-insensitive, RFC 3986 §3.2.2).
     let host: String
     let port: UInt16
-    /// nil for `http`.
-    let tls: TLSIdentity?
+    /// The TLS rules connections are made under; nil for `http`.
+    let tls: TransportTLS?
 
     /// An origin; `tls` must be given exactly for `https`.
     init(scheme: Scheme, host: String, port: UInt16, tls: TransportTLS?) {
@@ -43,9 +39,7 @@ struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
         self.scheme = scheme
         self.host = host.lowercased()
         self.port = port
-        self.tls = tls.map {
-            TLSIdentity(context: ObjectIdentifier($0.context), trustManager: $0.trustManager.map(ObjectIdentifier.init))
-        }
+        self.tls = tls
     }
 
     /// `https://example.com:443`.
@@ -53,8 +47,17 @@ struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The TLS rules for `https` requests: the context (configuration, trust store, session cache)
-/// and the per-host trust evaluators.
-struct TransportTLS: Sendable {
+/// and the per-host trust evaluators. Equal when both are the same objects (see `TransportOrigin`).
+struct TransportTLS: Hashable, Sendable {
     let context: TLSContext
     let trustManager: ServerTrustManager?
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.context === rhs.context && lhs.trustManager === rhs.trustManager
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(context))
+        hasher.combine(trustManager.map(ObjectIdentifier.init))
+    }
 }

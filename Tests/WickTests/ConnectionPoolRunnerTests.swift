@@ -20,7 +20,7 @@ import WickTestSupport
             let response = try await client.send(port: server.port)
             #expect(response.status == .ok && response.body == Array("ok".utf8))
             #expect(response.metrics.isReused == (index > 0))
-            #expect(response.metrics.connect != nil || index > 0)
+            #expect((response.metrics.connect != nil) == (index == 0) && response.metrics.tlsHandshake == nil)
             #expect(response.metrics.requestSent != nil && response.metrics.responseHead != nil)
         }
         let total = try await client.runner.statistics().total
@@ -147,6 +147,27 @@ import WickTestSupport
         await client.close()
     }
 
+    /// A trust manager that requires an evaluator for every host refuses one it has none for,
+    /// before a socket is opened, and every waiter fails with it (retrying cannot help).
+    @Test func aHostWithoutARequiredEvaluatorFailsBeforeConnecting() async throws {
+        let server = try FaultServer(steps: [.waitForClientClose(limit: .seconds(10))])
+        defer { server.stop() }
+        let tls = TransportTLS(context: try TLSContext(), trustManager: ServerTrustManager(evaluators: [:]))
+        let client = try TestRunner(tls: tls)
+        do {
+            _ = try await client.send(port: server.port, scheme: .https)
+            Issue.record("a host without an evaluator was connected to")
+        } catch let error as TransportError {
+            guard case .connectFailed(.tls(.serverTrustFailed(let trust))) = error, trust.reason == .noRequiredEvaluator
+            else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+        }
+        #expect(server.acceptedConnections == 0)
+        await client.close()
+    }
+
     @Test(arguments: [(5, true), (6, false)])
     func responseBodyLimitAllowsNAndRefusesNPlusOne(bodyLength: Int, allowed: Bool) async throws {
         let server = try FaultServer(steps: [
@@ -239,7 +260,12 @@ import WickTestSupport
             [.readRequest, .close],
             [.readRequest, .send("HTTP/1.1 2xx nonsense\r\n\r\n"), .waitForClientClose(limit: .seconds(10))],
             [.readRequest, .respond(body: "ok", close: true)],
-            [.readRequest, .respond(body: "ok"), .send("unsolicited"), .waitForClientClose(limit: .seconds(10))],
+            // A whole line, so that a request leased before the bytes arrive fails on them at once
+            // rather than waiting for the rest of a status line.
+            [
+                .readRequest, .respond(body: "ok"), .send("unsolicited\r\n\r\n"),
+                .waitForClientClose(limit: .seconds(10)),
+            ],
         ]
         let server = try FaultServer { index in faults[index % faults.count] }
         defer { server.stop() }

@@ -6,7 +6,7 @@ import WickReactor
 import WickTLS
 
 /// The connection pool: `PoolStateMachine` decides, this runner performs. It opens connections
-/// (`Connector` for http, `TLSConnector` for https), runs each on an `HTTP1ConnectionDriver`,
+/// (`TransportConnector`: TCP, then TLS for https), runs each on an `HTTP1ConnectionDriver`,
 /// leases them to requests, arms the pool's timers, closes what the pool retires, and feeds every
 /// outcome back into the machine (established, attempt failed and whether retrying could help,
 /// idle with the response's `Keep-Alive` hint, closed by the peer, an error or us). A reused
@@ -44,7 +44,7 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     /// The loop that owns the pool and its connections.
     let loop: EventLoop
     let settings: TransportSettings
-    private let connector: Connector
+    private let connector: TransportConnector
     /// The TLS rules for https requests that bring none.
     private let defaultTLS: TransportTLS?
 
@@ -67,7 +67,8 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     init(group: EventLoopGroup, settings: TransportSettings = TransportSettings(), tls: TransportTLS? = nil) {
         loop = group.next()
         self.settings = settings
-        connector = Connector(resolver: group.resolver, options: settings.connect)
+        connector = TransportConnector(
+            connector: Connector(resolver: group.resolver, options: settings.connect), tlsOptions: settings.tls)
         defaultTLS = tls
         machine = Pool(settings: settings.pool)
     }
@@ -238,7 +239,8 @@ final class ConnectionPoolRunner: @unchecked Sendable {
             else {
                 preconditionFailure("ConnectionPoolRunner: lease of \(id) to \(requestID), one of them unknown")
             }
-            exchange.leased(driver, isReused: isReused, connect: connection.connectDuration)
+            exchange.leased(
+                driver, isReused: isReused, connect: connection.connectDuration, tlsHandshake: connection.tlsDuration)
         case .enqueueRequest:
             break
         case .failRequest(let requestID, let failure):
@@ -267,33 +269,22 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     // MARK: - Connections
 
     private func createConnection(_ id: PoolConnectionID, to origin: TransportOrigin) {
-        let connection = PooledConnection(id: id, runner: self)
-        connections[id] = connection
-        let completion: @Sendable (Result<any StreamChannel, StreamChannelError>) -> Void = { [self] result in
+        connections[id] = PooledConnection(id: id, runner: self)
+        connector.connect(to: origin, on: loop) { [self] result in
             // Off the loop only when it has shut down: nothing is left to report to.
             guard loop.inEventLoop, let connection = connections[id] else { return }
             connected(connection, result)
         }
-        switch origin.scheme {
-        case .http:
-            connector.connect(host: origin.host, port: origin.port, on: loop) { result in
-                completion(result.map { $0 as any StreamChannel }.mapError { .reactor($0) })
-            }
-        case .https:
-            guard let tls = origin.tls else { preconditionFailure("ConnectionPoolRunner: https without TLS rules") }
-            let tlsConnector = TLSConnector(
-                connector: connector, context: tls.context, trustManager: tls.trustManager, options: settings.tls)
-            tlsConnector.connect(host: origin.host, port: origin.port, on: loop) { result in
-                completion(result.map { $0 as any StreamChannel })
-            }
-        }
     }
 
-    private func connected(_ connection: PooledConnection, _ result: Result<any StreamChannel, StreamChannelError>) {
-        connection.connectDuration = .now() - connection.connectStarted
+    private func connected(
+        _ connection: PooledConnection, _ result: Result<TransportConnector.Connected, StreamChannelError>
+    ) {
         switch result {
-        case .success(let channel):
-            let driver = HTTP1ConnectionDriver(channel: channel, settings: settings.driver, owner: connection)
+        case .success(let connected):
+            connection.connectDuration = connected.tcpConnect
+            connection.tlsDuration = connected.tlsHandshake
+            let driver = HTTP1ConnectionDriver(channel: connected.channel, settings: settings.driver, owner: connection)
             connection.driver = driver
             driver.start()
             if connection.closeRequested {
@@ -359,8 +350,10 @@ final class ConnectionPoolRunner: @unchecked Sendable {
 final class PooledConnection: HTTP1ConnectionDriverOwner {
     let id: PoolConnectionID
     unowned let runner: ConnectionPoolRunner
-    let connectStarted = Deadline.now()
+    /// Resolution and TCP connect, once connected.
     var connectDuration: Duration?
+    /// The TLS handshake and trust evaluation, for https.
+    var tlsDuration: Duration?
     var driver: HTTP1ConnectionDriver?
     /// The pool asked for the close (or abandoned the attempt): its end is reported `.local`.
     var closeRequested = false

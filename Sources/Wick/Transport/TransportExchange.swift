@@ -60,13 +60,15 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
         metrics = TransportMetrics(started: .now())
     }
 
-    /// The request got `driver`; `connect` is the connection's connect time when it is new.
-    func leased(_ driver: HTTP1ConnectionDriver, isReused: Bool, connect: Duration?) {
+    /// The request got `driver`; `connect` and `tlsHandshake` are the connection's times, which
+    /// count for this request when the connection is new.
+    func leased(_ driver: HTTP1ConnectionDriver, isReused: Bool, connect: Duration?, tlsHandshake: Duration?) {
         phase = .running(driver)
         let now = Deadline.now()
         metrics.poolWait = enteredPool.map { now - $0 }
         metrics.isReused = isReused
         metrics.connect = isReused ? nil : connect
+        metrics.tlsHandshake = isReused ? nil : tlsHandshake
         driver.execute(request.connectionRequest, body: request.body ?? [], deadline: deadline, consumer: self)
     }
 

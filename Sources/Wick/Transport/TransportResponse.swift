@@ -18,9 +18,10 @@ struct TransportMetrics: Sendable {
     var started: Deadline
     /// Time from arrival in the pool to the lease of a connection (the last attempt's).
     var poolWait: Duration?
-    /// For a new connection: resolution, TCP connect and, for https, the TLS handshake and
-    /// trust evaluation (`TLSConnector` runs them as one step). nil on a reused connection.
+    /// For a new connection: resolution and TCP connect. nil on a reused connection.
     var connect: Duration?
+    /// For a new https connection: the TLS handshake and trust evaluation. nil otherwise.
+    var tlsHandshake: Duration?
     /// When the whole request had been handed to the socket.
     var requestSent: Deadline?
     /// When the final response head arrived.

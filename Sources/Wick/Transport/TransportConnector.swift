@@ -1,0 +1,100 @@
+// Opens a connection to an origin, plain or TLS, timing the TCP connect and the TLS phase apart.
+import WickCore
+import WickReactor
+import WickTLS
+
+/// Opens ready `StreamChannel`s for the pool: resolve and Happy Eyeballs connect with the
+/// reactor's `Connector`, then, for https, the TLS handshake and trust evaluation on the winning
+/// socket, before any request byte can be written. It does what `TLSConnector` does, in two
+/// visible steps, so that a request's metrics can tell the TCP connect from the TLS phase.
+struct TransportConnector: Sendable {
+    /// A connected stream and how long each step took.
+    struct Connected: Sendable {
+        let channel: any StreamChannel
+        /// Resolution and TCP connect.
+        let tcpConnect: Duration
+        /// The TLS handshake and trust evaluation; nil for http.
+        let tlsHandshake: Duration?
+    }
+
+    let connector: Connector
+    let tlsOptions: TLSConnectOptions
+    let evaluationPool: TrustEvaluationPool
+
+    init(connector: Connector, tlsOptions: TLSConnectOptions, evaluationPool: TrustEvaluationPool = .shared) {
+        self.connector = connector
+        self.tlsOptions = tlsOptions
+        self.evaluationPool = evaluationPool
+    }
+
+    /// Connects to `origin` on `loop`. `completion` runs once, on `loop` (on the caller's thread
+    /// if the loop has shut down), with the not yet started stream or the failure: `.reactor`
+    /// for resolution and connect, `.tls` (`.serverTrustFailed` when the trust manager has no
+    /// evaluator for the host and requires one, or the evaluator refuses the server;
+    /// `.handshakeFailed`), `.tlsTimedOut`. The TLS phase is bounded by `tlsOptions.handshakeTimeout`
+    /// and by what remains of the connector's overall timeout.
+    func connect(
+        to origin: TransportOrigin, on loop: EventLoop,
+        _ completion: @escaping @Sendable (Result<Connected, StreamChannelError>) -> Void
+    ) {
+        let started = Deadline.now()
+        guard let tls = origin.tls else {
+            connector.connect(host: origin.host, port: origin.port, on: loop) { result in
+                completion(
+                    result.map { Connected(channel: $0, tcpConnect: .now() - started, tlsHandshake: nil) }
+                        .mapError { .reactor($0) })
+            }
+            return
+        }
+        let evaluator: any ServerTrustEvaluating
+        do {
+            evaluator = try Self.evaluator(for: origin.host, trustManager: tls.trustManager)
+        } catch {
+            if !loop.execute({ completion(.failure(.tls(.serverTrustFailed(error)))) }) {
+                completion(.failure(.reactor(.loopShutDown)))
+            }
+            return
+        }
+        let overall = started + connector.options.timeout
+        let (options, pool) = (tlsOptions, evaluationPool)
+        connector.connect(host: origin.host, port: origin.port, on: loop) { result in
+            let channel: Channel
+            switch result {
+            case .success(let connected): channel = connected
+            case .failure(let error): return completion(.failure(.reactor(error)))
+            }
+            let connected = Deadline.now()
+            let engine: TLSEngine
+            do throws(TLSError) {
+                engine = try TLSEngine(context: tls.context, serverHostname: origin.host, port: Int(origin.port))
+            } catch {
+                channel.close()
+                return completion(.failure(.tls(error)))
+            }
+            TLSChannel.establish(
+                over: channel, engine: engine, evaluator: evaluator, pool: pool,
+                deadline: overall.earliest(.now() + options.handshakeTimeout), closeTimeout: options.closeTimeout
+            ) { result in
+                completion(
+                    result.map {
+                        Connected(channel: $0, tcpConnect: connected - started, tlsHandshake: .now() - connected)
+                    })
+            }
+        }
+    }
+
+    /// The trust manager's evaluator for `host`, `DefaultTrustEvaluator()` when it has none and
+    /// allows that, or without a manager (default validation is never skipped silently).
+    /// - Throws: `ServerTrustError` (`.noRequiredEvaluator`, or the manager's own error).
+    static func evaluator(
+        for host: String, trustManager: ServerTrustManager?
+    ) throws(ServerTrustError) -> any ServerTrustEvaluating {
+        guard let trustManager else { return DefaultTrustEvaluator() }
+        do {
+            return try trustManager.serverTrustEvaluator(forHost: host) ?? DefaultTrustEvaluator()
+        } catch {
+            throw error as? ServerTrustError
+                ?? ServerTrustError(host: host, evaluator: "\(type(of: trustManager))", reason: .custom("\(error)"))
+        }
+    }
+}

@@ -86,6 +86,27 @@ import WickTestSupport
         await client.close()
     }
 
+    @Test func aTaskCancelledBeforeExecuteSendsNothing() async throws {
+        let server = try FaultServer(steps: [.readRequest, .respond(body: "ok")])
+        defer { server.stop() }
+        let client = try TestRunner()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.send(port: server.port)
+        }
+        do {
+            _ = try await task.value
+            Issue.record("a cancelled task's request was sent")
+        } catch let error as TransportError {
+            guard case .cancelled = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+        }
+        #expect(try await client.runner.statistics().total.created == 0)
+        await client.close()
+    }
+
     @Test func cancellingAWaitingRequestTakesItOutOfThePool() async throws {
         let server = try FaultServer(steps: [.readRequest, .waitForClientClose(limit: .seconds(10))])
         defer { server.stop() }

@@ -14,6 +14,7 @@ struct DriverOutcome: Sendable {
     var body: [UInt8] = []
     var trailers: HTTPHeaders?
     var requestSent = false
+    var pausedReading = false
     var failure: HTTP1ConnectionError?
     var facts: HTTP1ExchangeFacts?
 }
@@ -26,10 +27,19 @@ final class RecordingConsumer: HTTP1ResponseConsumer, @unchecked Sendable {
     private let deliver: @Sendable (DriverOutcome) -> Void
     /// Cancel the request once this many body bytes arrived.
     private let cancelAfterBodyBytes: Int?
+    /// Say the consumer is full once this many body bytes arrived, and take more after `pause`.
+    private let pauseAfterBodyBytes: Int?
+    private let pause: Duration
+    private var hasPaused = false
     weak var driver: HTTP1ConnectionDriver?
 
-    init(cancelAfterBodyBytes: Int?, deliver: @escaping @Sendable (DriverOutcome) -> Void) {
+    init(
+        cancelAfterBodyBytes: Int?, pauseAfterBodyBytes: Int?, pause: Duration,
+        deliver: @escaping @Sendable (DriverOutcome) -> Void
+    ) {
         self.cancelAfterBodyBytes = cancelAfterBodyBytes
+        self.pauseAfterBodyBytes = pauseAfterBodyBytes
+        self.pause = pause
         self.deliver = deliver
     }
 
@@ -38,6 +48,12 @@ final class RecordingConsumer: HTTP1ResponseConsumer, @unchecked Sendable {
     func responseBody(_ bytes: UnsafeRawBufferPointer) {
         outcome.body += bytes
         if let limit = cancelAfterBodyBytes, outcome.body.count >= limit { driver?.cancelRequest() }
+        if let limit = pauseAfterBodyBytes, outcome.body.count >= limit, !hasPaused, let driver {
+            hasPaused = true
+            outcome.pausedReading = true
+            driver.consumerBecameFull()
+            driver.channel.loop.schedule(after: pause) { driver.consumerWantsMore() }
+        }
     }
     func responseTrailers(_ fields: HTTPFieldList) { outcome.trailers = fields.headers }
     func requestFinished(failure: HTTP1ConnectionError?, facts: HTTP1ExchangeFacts) {
@@ -83,7 +99,8 @@ final class DriverHarness: HTTP1ConnectionDriverOwner, @unchecked Sendable {
     /// Runs one request and waits for its `requestFinished`.
     func run(
         _ method: HTTPMethod = .get, _ path: String = "/", headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil,
-        expectContinue: Bool = false, deadline: Deadline = .distantFuture, cancelAfterBodyBytes: Int? = nil
+        expectContinue: Bool = false, deadline: Deadline = .distantFuture, cancelAfterBodyBytes: Int? = nil,
+        pauseAfterBodyBytes: Int? = nil, pause: Duration = .zero
     ) async -> DriverOutcome {
         let head = HTTPRequestHead(
             method: method, target: .origin(path), host: "127.0.0.1", headers: headers,
@@ -92,7 +109,9 @@ final class DriverHarness: HTTP1ConnectionDriverOwner, @unchecked Sendable {
         let box = Mutex<DriverOutcome?>(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.execute { [self] in
-                let consumer = RecordingConsumer(cancelAfterBodyBytes: cancelAfterBodyBytes) { outcome in
+                let consumer = RecordingConsumer(
+                    cancelAfterBodyBytes: cancelAfterBodyBytes, pauseAfterBodyBytes: pauseAfterBodyBytes, pause: pause
+                ) { outcome in
                     box.withLock { $0 = outcome }
                     continuation.resume()
                 }

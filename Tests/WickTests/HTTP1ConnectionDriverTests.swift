@@ -172,6 +172,22 @@ import WickTestSupport
         await harness.shutdown()
     }
 
+    /// A full consumer pauses socket reads; when it wants more, reading resumes and the rest of
+    /// the body arrives. The server sends far more than the socket buffers hold meanwhile.
+    @Test func aFullConsumerPausesReadingUntilItWantsMore() async throws {
+        let length = 8 * 1024 * 1024
+        let server = try FaultServer(steps: [
+            .readRequest, .send("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\n"),
+            .send([UInt8](repeating: 0x61, count: length)), .waitForClientClose(limit: .seconds(20)),
+        ])
+        defer { server.stop() }
+        let harness = try await DriverHarness.connect(port: server.port)
+        let outcome = await harness.run(pauseAfterBodyBytes: 1, pause: .milliseconds(200))
+        #expect(outcome.pausedReading && outcome.failure == nil && outcome.body.count == length)
+        #expect(try await harness.waitFor { $0.released == 1 })
+        await harness.shutdown()
+    }
+
     @Test func deadlineFailsTheRequestWithTimedOut() async throws {
         let server = try FaultServer(steps: [.readRequest, .waitForClientClose(limit: .seconds(10))])
         defer { server.stop() }

@@ -89,12 +89,16 @@ final class ConnectionPoolRunner: @unchecked Sendable {
                     let started = TransportExchange(
                         request: request, deadline: deadline, loop: loop,
                         maximumBodyBytes: settings.maximumResponseBodyBytes,
-                        replay: { [unowned self] in start($0) }
+                        replay: { [weak self] replayed in
+                            guard let self else { return replayed.finish(.failure(.shutdown)) }
+                            start(replayed)
+                        }
                     ) { result in
                         box.set(result)
                         continuation.resume()
                     }
                     exchange.value = started
+                    if exchange.isCancelledEarly { started.markCancelled() }
                     start(started)
                 }
                 if !accepted {
@@ -142,7 +146,10 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     }
 
     private func cancel(_ box: TransportExchangeReference) {
-        guard let exchange = box.value else { return }
+        guard let exchange = box.value else {
+            box.isCancelledEarly = true
+            return
+        }
         exchange.markCancelled()
         switch exchange.phase {
         case .created, .finished: break

@@ -80,12 +80,6 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
         channel.start(delegate: self)
     }
 
-    /// Whether the connection can take a request now.
-    var isIdle: Bool {
-        channel.loop.preconditionInEventLoop()
-        return machine.isIdle && !isChannelClosed
-    }
-
     // MARK: - Commands
 
     /// Starts `request` (its body, if any, is `body`: exactly what the head's framing says). The

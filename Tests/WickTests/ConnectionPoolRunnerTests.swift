@@ -155,7 +155,7 @@ import WickTestSupport
         let port = try LoopbackPort.free()
         let client = try TestRunner()
         do {
-            _ = try await client.send(port: port, deadline: .now() + .milliseconds(300))
+            _ = try await client.send(port: port, deadline: .now() + .seconds(1))
             Issue.record("a request to a closed port succeeded")
         } catch let error as TransportError {
             guard case .poolWaitTimeout(lastConnectionFailure: let cause?) = error else {
@@ -260,12 +260,14 @@ import WickTestSupport
 
     @Test func drainingShutdownLetsTheRunningRequestFinish() async throws {
         let server = try FaultServer(steps: [
-            .readRequest, .pause(.milliseconds(100)), .respond(body: "done"), .waitForClientClose(limit: .seconds(10)),
+            .readRequest, .pause(.milliseconds(300)), .respond(body: "done"), .waitForClientClose(limit: .seconds(10)),
         ])
         defer { server.stop() }
         let client = try TestRunner()
         let running = Task { try await client.send(port: server.port) }
-        #expect(try await client.waitForStatistics { $0.leased == 1 })
+        // Once the server has the request, the client holds its connection leased until the
+        // response, 300 ms later; the shutdown asked meanwhile waits for it.
+        #expect(try await waitUntil { server.received(onConnection: 0).count > 0 })
         await client.runner.shutdown(.drain)
         #expect(try await running.value.body == Array("done".utf8))
         #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)

@@ -111,7 +111,7 @@ import WickTestSupport
     }
 
     @Test func serverClosingAnIdleConnectionIsReported() async throws {
-        let server = try FaultServer(steps: [.readRequest, .respond(body: "a"), .pause(.milliseconds(50)), .close])
+        let server = try FaultServer(steps: [.readRequest, .respond(body: "a"), .pause(.milliseconds(200)), .close])
         defer { server.stop() }
         let harness = try await DriverHarness.connect(port: server.port)
         let outcome = await harness.run()
@@ -142,7 +142,7 @@ import WickTestSupport
 
     @Test func unsolicitedBytesWhileIdleCloseTheConnection() async throws {
         let server = try FaultServer(steps: [
-            .readRequest, .respond(body: "a"), .pause(.milliseconds(50)), .send("HTTP/1.1 200 OK\r\n\r\n"),
+            .readRequest, .respond(body: "a"), .pause(.milliseconds(200)), .send("HTTP/1.1 200 OK\r\n\r\n"),
             .waitForClientClose(limit: .seconds(10)),
         ])
         defer { server.stop() }

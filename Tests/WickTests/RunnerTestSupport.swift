@@ -46,6 +46,16 @@ struct TestRunner {
     }
 }
 
+/// Waits (bounded, polling) until `condition` holds; returns whether it did.
+func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws -> Bool {
+    let end = Deadline.now() + timeout
+    while !condition() {
+        if end.hasPassed(at: .now()) { return false }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}
+
 /// Counts this process's TCP sockets whose remote port is `port` (client ends of connections to
 /// a local server), from `/proc/self/fd` and `/proc/net/tcp{,6}`.
 func openClientSockets(toPort port: Int) -> Int {

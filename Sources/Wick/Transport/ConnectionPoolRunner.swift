@@ -1,4 +1,5 @@
 // Performs the pool state machine's actions on the reactor: connects, leases, timers, closes.
+import Synchronization
 import WickCore
 import WickHTTP1
 import WickPool
@@ -56,8 +57,9 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     private var lastRequestNumber: UInt64 = 0
     private var events: [Event] = []
     private var isHandlingEvents = false
-    /// A default TLS context made on first use when `defaultTLS` is nil.
-    private var lazyTLS: TransportTLS?
+    /// A default TLS context made on first use when `defaultTLS` is nil. Built on the caller's
+    /// thread, never on the loop: loading the system trust store reads files.
+    private let lazyTLS = Mutex<TransportTLS?>(nil)
     private var isShutDown = false
     private var shutdownWaiters: [@Sendable () -> Void] = []
 
@@ -80,7 +82,14 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     /// runs.
     /// - Parameter deadline: bounds the pool wait and the exchange.
     /// - Throws: `TransportError`.
-    func execute(_ request: TransportRequest, deadline: Deadline = .distantFuture) async throws -> TransportResponse {
+    func execute(
+        _ request: TransportRequest, deadline: Deadline = .distantFuture
+    ) async throws(TransportError) -> TransportResponse {
+        var prepared = request
+        if prepared.scheme == .https && prepared.tls == nil {
+            if let defaultTLS { prepared.tls = defaultTLS } else { prepared.tls = try lazyDefaultTLS() }
+        }
+        let request = prepared
         let box = TransportResultBox()
         let exchange = TransportExchangeReference()
         await withTaskCancellationHandler {
@@ -158,15 +167,19 @@ final class ConnectionPoolRunner: @unchecked Sendable {
         }
     }
 
-    /// The TLS rules for `request`, or the error that makes https impossible.
-    private func tls(for request: TransportRequest) -> Result<TransportTLS, TLSError> {
-        if let tls = request.tls ?? defaultTLS ?? lazyTLS { return .success(tls) }
-        do throws(TLSError) {
-            let made = TransportTLS(context: try TLSContext(), trustManager: nil)
-            lazyTLS = made
-            return .success(made)
-        } catch {
-            return .failure(error)
+    /// The TLS rules of https requests when neither they nor the runner bring any: a
+    /// `TLSContext()` with the system trust roots, built once.
+    /// - Throws: `TransportError.tlsUnavailable` when the context cannot be built.
+    private func lazyDefaultTLS() throws(TransportError) -> TransportTLS {
+        try lazyTLS.withLock { (tls) throws(TransportError) -> TransportTLS in
+            if let tls { return tls }
+            do throws(TLSError) {
+                let made = TransportTLS(context: try TLSContext(), trustManager: nil)
+                tls = made
+                return made
+            } catch {
+                throw .tlsUnavailable(error)
+            }
         }
     }
 
@@ -193,21 +206,9 @@ final class ConnectionPoolRunner: @unchecked Sendable {
         switch event {
         case .requestArrived(let exchange):
             guard case .waiting(let id) = exchange.phase else { return }
-            let origin: TransportOrigin
-            switch exchange.request.scheme {
-            case .http:
-                origin = TransportOrigin(
-                    scheme: .http, host: exchange.request.host, port: exchange.request.port, tls: nil)
-            case .https:
-                switch tls(for: exchange.request) {
-                case .success(let tls):
-                    origin = TransportOrigin(
-                        scheme: .https, host: exchange.request.host, port: exchange.request.port, tls: tls)
-                case .failure(let error):
-                    requests[id] = nil
-                    return exchange.finish(.failure(.tlsUnavailable(error)))
-                }
-            }
+            let request = exchange.request
+            let origin = TransportOrigin(
+                scheme: request.scheme, host: request.host, port: request.port, tls: request.tls)
             actions = machine.requestArrived(
                 id, origin: origin, deadline: exchange.deadline, isReplay: exchange.isReplay, at: now)
         case .requestCancelled(let exchange):

@@ -33,13 +33,13 @@ struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
     /// The TLS rules connections are made under; nil for `http`.
     let tls: TransportTLS?
 
-    /// An origin; `tls` must be given exactly for `https`.
+    /// An origin. `tls` is required for `https` (traps without) and dropped for `http`.
     init(scheme: Scheme, host: String, port: UInt16, tls: TransportTLS?) {
-        precondition((scheme == .https) == (tls != nil), "TransportOrigin: TLS settings go with https only")
+        precondition(scheme == .http || tls != nil, "TransportOrigin: https needs TLS rules")
         self.scheme = scheme
         self.host = host.lowercased()
         self.port = port
-        self.tls = tls
+        self.tls = scheme == .https ? tls : nil
     }
 
     /// `https://example.com:443`.

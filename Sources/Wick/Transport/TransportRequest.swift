@@ -15,7 +15,7 @@ struct TransportRequest: Sendable {
     var body: [UInt8]?
     /// Send `Expect: 100-continue` and hold the body until 100 Continue or the driver's timer.
     var expectContinue: Bool
-    /// The TLS rules for `https`; nil uses the runner's.
+    /// The TLS rules for `https`; nil uses the runner's. Ignored for `http`.
     var tls: TransportTLS?
 
     /// A request; `port` defaults to the scheme's.

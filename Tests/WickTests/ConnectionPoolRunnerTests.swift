@@ -21,12 +21,56 @@ import WickTestSupport
             #expect(response.status == .ok && response.body == Array("ok".utf8))
             #expect(response.metrics.isReused == (index > 0))
             #expect((response.metrics.connect != nil) == (index == 0) && response.metrics.tlsHandshake == nil)
-            #expect(response.metrics.requestSent != nil && response.metrics.responseHead != nil)
+            let metrics = response.metrics
+            #expect(metrics.requestSent != nil && metrics.firstByte != nil && metrics.responseHead != nil)
+            #expect(metrics.poolWait != nil && metrics.completed.map { $0 >= metrics.started } == true)
         }
         let total = try await client.runner.statistics().total
         #expect(total.created == 1 && total.leases == 5 && total.reused == 4)
         await client.close()
         #expect(server.acceptedConnections == 1)
+    }
+
+    /// An idle connection the server closes is evicted; the next request connects afresh,
+    /// without a replay.
+    @Test func anIdleConnectionClosedByTheServerIsEvicted() async throws {
+        let server = try FaultServer(steps: [
+            .readRequest, .respond(body: "ok"), .pause(.milliseconds(100)), .close,
+        ])
+        defer { server.stop() }
+        let client = try TestRunner()
+        _ = try await client.send(port: server.port)
+        #expect(try await client.waitForStatistics { $0.evicted == 1 && $0.live == 0 })
+        let second = try await client.send(port: server.port)
+        #expect(!second.metrics.isReused && !second.metrics.wasReplayed)
+        #expect(server.acceptedConnections == 2)
+        await client.close()
+    }
+
+    /// A head the encoder refuses fails before a byte is written and leaves the connection fit
+    /// for the next request.
+    @Test func aRefusedHeadFailsWithoutSpendingTheConnection() async throws {
+        let server = try FaultServer(steps: [
+            .repeating([.readRequest, .respond(body: "ok")], times: 2), .waitForClientClose(limit: .seconds(10)),
+        ])
+        defer { server.stop() }
+        let client = try TestRunner()
+        _ = try await client.send(port: server.port)
+        do {
+            _ = try await client.runner.execute(
+                TransportRequest(
+                    .get, .http, host: "127.0.0.1", port: UInt16(server.port), headers: ["X-Bad": "a\r\nInjected: 1"]))
+            Issue.record("a header with CR LF was sent")
+        } catch {
+            guard case .requestFailed(.requestHeadRefused, requestMayHaveBeenProcessed: false) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+        }
+        let third = try await client.send(port: server.port)
+        #expect(third.metrics.isReused && server.acceptedConnections == 1)
+        #expect(!String(decoding: server.received(onConnection: 0), as: UTF8.self).contains("Injected"))
+        await client.close()
     }
 
     @Test func staleConnectionReplaysAGetTransparently() async throws {

@@ -15,6 +15,7 @@ struct DriverOutcome: Sendable {
     var trailers: HTTPHeaders?
     var requestSent = false
     var pausedReading = false
+    var responseStarted = false
     var failure: HTTP1ConnectionError?
     var facts: HTTP1ExchangeFacts?
 }
@@ -44,6 +45,7 @@ final class RecordingConsumer: HTTP1ResponseConsumer, @unchecked Sendable {
     }
 
     func requestSent() { outcome.requestSent = true }
+    func responseStarted() { outcome.responseStarted = true }
     func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool) { outcome.status = head.status.rawValue }
     func responseBody(_ bytes: UnsafeRawBufferPointer) {
         outcome.body += bytes

@@ -50,6 +50,8 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
         var deadlineTimer: Scheduled?
         /// The final response's `Keep-Alive` hint.
         var keepAlive: KeepAliveHint?
+        /// Whether a response byte was read (`responseStarted` told).
+        var responseStarted = false
     }
 
     let channel: any StreamChannel
@@ -129,6 +131,10 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
 
     func streamRead(_ stream: any StreamChannel, bytes: Span<UInt8>) {
         guard !isChannelClosed, !machine.isClosed else { return }
+        if let current = exchange, !current.responseStarted {
+            exchange?.responseStarted = true
+            current.consumer.responseStarted()
+        }
         bytes.withUnsafeBufferPointer { buffer in
             let raw = UnsafeRawBufferPointer(buffer)
             while let action = machine.bytesRead(raw) {

@@ -4,14 +4,17 @@ import WickHTTP1
 import WickPool
 import WickTLS
 
-/// Receives one request's response from `HTTP1ConnectionDriver`, on the connection's loop, in
-/// order: `requestSent` (when the whole request was handed to the socket), `responseHead`, any
-/// number of `responseBody`, `responseTrailers` if there are some, then exactly one
-/// `requestFinished`, which is the last call. Any of them may call `cancelRequest()` on the
-/// driver.
+/// Receives one request's response from `HTTP1ConnectionDriver`, on the connection's loop:
+/// `requestSent` when the whole request was handed to the socket, `responseStarted` when its
+/// first response byte is read (either may come first: a server may answer early), then
+/// `responseHead`, any number of `responseBody`, `responseTrailers` if there are some, then
+/// exactly one `requestFinished`, which is the last call. Any of them may call `cancelRequest()`
+/// on the driver.
 protocol HTTP1ResponseConsumer: AnyObject {
     /// The whole request (head and body) was handed to the socket.
     func requestSent()
+    /// The first byte of the response was read.
+    func responseStarted()
     /// The final response head arrived; `isBodyDecoded` says every content coding is removed.
     func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool)
     /// Body bytes; borrowed, valid only during the call.

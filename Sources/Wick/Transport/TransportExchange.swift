@@ -93,6 +93,10 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
         metrics.requestSent = .now()
     }
 
+    func responseStarted() {
+        metrics.firstByte = .now()
+    }
+
     func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool) {
         metrics.responseHead = .now()
         self.head = head

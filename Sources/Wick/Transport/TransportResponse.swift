@@ -24,6 +24,8 @@ struct TransportMetrics: Sendable {
     var tlsHandshake: Duration?
     /// When the whole request had been handed to the socket.
     var requestSent: Deadline?
+    /// When the first response byte was read.
+    var firstByte: Deadline?
     /// When the final response head arrived.
     var responseHead: Deadline?
     /// When the response ended.

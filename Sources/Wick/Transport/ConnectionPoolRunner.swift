@@ -14,8 +14,9 @@ import WickTLS
 /// connection that fails before any response byte is replayed once if `ReplayPolicy` allows.
 ///
 /// **One loop.** The machine, its timers, every connection and every request's state live on
-/// one event loop, `loop`: nothing is shared between threads, so nothing is locked, and events
-/// from connections reach the machine in the order they happened. `execute`, `statistics` and
+/// one event loop, `loop`: nothing on the request path is shared between threads, so nothing
+/// there is locked (the one lock guards the default TLS context, built once), and events from
+/// connections reach the machine in the order they happened. `execute`, `statistics` and
 /// `shutdown` hop there. The cost is that one runner uses one thread; a client that needs more
 /// runs several runners (for instance one per loop, origins spread across them), which keeps
 /// each pool's decisions exact.
@@ -25,8 +26,12 @@ import WickTLS
 /// action runs (a write failing inside a lease) never interleaves with the remaining actions.
 ///
 /// Thread ownership (the proof behind `@unchecked Sendable`): every `var` is read and written
-/// only on `loop`'s thread; public entry points hop there with `loop.execute`/`submit`, timer
-/// and connect callbacks run there.
+/// only on `loop`'s thread; the entry points hop there with `loop.execute`/`submit`, and timer
+/// and connect callbacks run there. `lazyTLS` is behind its own mutex; the other `let`s are
+/// immutable and Sendable.
+///
+/// A runner must be shut down (`shutdown()`) before it is released: its connections hold
+/// sockets until then.
 final class ConnectionPoolRunner: @unchecked Sendable {
     typealias Pool = PoolStateMachine<TransportOrigin, StreamChannelError>
 

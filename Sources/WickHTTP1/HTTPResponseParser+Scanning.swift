@@ -64,6 +64,32 @@ private func firstLineFeed(in bytes: UnsafeRawBufferPointer, from start: Int, to
     return nil
 }
 
+/// Per byte of `word`, 0x80 where the byte is not one most field names are made of (ASCII
+/// letters, digits and `-`). Exact for every byte: no carry crosses a byte.
+@inline(__always)
+private func uncommonNameBytes(_ word: UInt64) -> UInt64 {
+    let low = word & 0x7F7F_7F7F_7F7F_7F7F
+    // Setting bit 5 folds A-Z onto a-z and nothing else onto a-z.
+    let letters = bytesInRange(low | 0x2020_2020_2020_2020, 0x61, 0x7A)
+    let digits = bytesInRange(low, 0x30, 0x39)
+    // Bit 7 of each byte of the sum is clear only where `low` is `-`.
+    let notDash = (low ^ 0x2D2D_2D2D_2D2D_2D2D) &+ 0x7F7F_7F7F_7F7F_7F7F
+    return (word | ~(letters | digits) & notDash) & 0x8080_8080_8080_8080
+}
+
+/// Per byte of `word`, 0x80 where the byte is outside SP...`~` (a control byte, HTAB and CR
+/// included, DEL, or obs-text): the field-value bytes that need a second look. Exact for every
+/// byte: no carry crosses a byte.
+@inline(__always)
+private func unusualValueBytes(_ word: UInt64) -> UInt64 {
+    let low = word & 0x7F7F_7F7F_7F7F_7F7F
+    // Bit 7 of each byte of the first sum is clear where `low` < 0x20; of the second, set
+    // where `low` is 0x7F.
+    let belowSpace = ~(low &+ 0x6060_6060_6060_6060)
+    let delete = low &+ 0x0101_0101_0101_0101
+    return (word | belowSpace | delete) & 0x8080_8080_8080_8080
+}
+
 /// Advances over the bytes most field names are made of (ASCII letters, digits and `-`) in
 /// `base[start..<end]`, eight at a time. Returns where it stopped: the caller checks the
 /// remaining bytes one by one against the full tchar set.
@@ -72,11 +98,8 @@ private func skipCommonNameBytes(_ base: UnsafeRawPointer, from start: Int, to e
     var index = start
     while index &+ 8 <= end {
         // SAFETY: index + 8 <= end, and callers pass an `end` inside the memory at `base`.
-        let raw = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-        let ascii = raw & 0x7F7F_7F7F_7F7F_7F7F
-        let common = (bytesInRange(ascii, 0x41, 0x5A) | bytesInRange(ascii, 0x61, 0x7A)
-            | bytesInRange(ascii, 0x30, 0x39) | bytesInRange(ascii, 0x2D, 0x2D)) & ~raw
-        let uncommon = ~common & 0x8080_8080_8080_8080
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        let uncommon = uncommonNameBytes(word)
         if uncommon != 0 { return index &+ uncommon.trailingZeroBitCount >> 3 }
         index &+= 8
     }
@@ -203,77 +226,110 @@ extension HTTPResponseParser {
     }
 
     /// The fast path for field lines: parses complete, strictly valid field lines directly in
-    /// `bytes` (one pass: name, colon, value, CRLF), copies each into storage and records its
-    /// field. Stops before the first line it cannot take whole: the empty line that ends the
-    /// section, a line that is partial, over a limit, folded, over the field count, or invalid
-    /// in any way. `appendLine` and `lineCompleted` then handle that line exactly as if this
-    /// path did not exist, so errors and their offsets do not depend on it. Each call looks at
-    /// a line's bytes at most once before handing it over, which keeps split input O(bytes).
+    /// `bytes` (one pass: name, colon, value, CRLF) and records their fields, then copies the
+    /// lines into storage in one block. Stops before the first line it cannot take whole: the
+    /// empty line that ends the section, a line that is partial, over a limit, folded, over the
+    /// field count, or invalid in any way. `appendLine` and `lineCompleted` then handle that line
+    /// exactly as if this path did not exist, so errors and their offsets do not depend on it.
+    /// Each call looks at a line's bytes at most once before handing it over, which keeps split
+    /// input O(bytes).
     private mutating func fieldLinesInPlace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         // SAFETY: the caller's buffer is valid for this call; an empty one has no lines.
         guard let base = bytes.baseAddress else { return start }
         let isHead = if case .headFields = state { true } else { false }
         let lineLimit = configuration.maxFieldLineBytes
         let sectionLimit = isHead ? configuration.maxHeadBytes : configuration.maxTrailerBytes
-        let maxFieldCount = configuration.maxFieldCount
+        let end = bytes.count
+        // Bytes the section may still take, counted from `start`.
+        let sectionAllowance = sectionLimit - (storage.count - sectionStart)
+        var fieldsLeft = configuration.maxFieldCount - (storage.fieldCount - sectionFieldStart)
+        // Lines in bytes[copied..<lineStartIndex] have their fields recorded but are not yet in
+        // storage: storage index = input index + (storage.count - copied).
+        var copied = start
         var lineStartIndex = start
-        while true {
-            let sectionUsed = storage.count - sectionStart
-            let limit = lineStartIndex + min(bytes.count - lineStartIndex, lineLimit, sectionLimit - sectionUsed)
-            if storage.fieldCount - sectionFieldStart == maxFieldCount { return lineStartIndex }
-            // field-name: one or more tchars, then ":".
-            // SAFETY (every load below): index < limit <= bytes.count, checked before each read.
-            var index = skipCommonNameBytes(base, from: lineStartIndex, to: limit)
-            while index < limit && isTokenByte(base.load(fromByteOffset: index, as: UInt8.self)) { index &+= 1 }
-            guard index > lineStartIndex, index < limit, base.load(fromByteOffset: index, as: UInt8.self) == colon else {
-                examinedByteCount += index - lineStartIndex
-                return lineStartIndex
+        var examined = 0
+        var index = start
+        // SAFETY (every load below): the index read is below `limit` <= bytes.count, checked
+        // just before (eight-byte loads: index + 8 <= limit).
+        lines: while fieldsLeft > 0 {
+            let limit = lineStartIndex &+ min(end &- lineStartIndex, lineLimit, sectionAllowance &- (lineStartIndex &- start))
+            // field-name = token, then ":" (RFC 9112 §5.1: no whitespace before the colon).
+            index = skipCommonNameBytes(base, from: index, to: limit)
+            while true {
+                guard index < limit else { break lines }
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                if byte == colon { break }
+                guard isTokenByte(byte) else { break lines }
+                index &+= 1
             }
+            guard index > lineStartIndex else { break lines }
             let nameEnd = index
             index &+= 1
-            // OWS, then the value up to CR.
+            // OWS, then the value up to CR; bytes outside SP...~ get a second look.
             while index < limit {
                 let byte = base.load(fromByteOffset: index, as: UInt8.self)
                 guard byte == space || byte == tab else { break }
                 index &+= 1
             }
             let valueStart = index
-            var valueEnd = index
-            index = skipPlainValueBytes(base, from: index, to: limit, valueEnd: &valueEnd)
-            while index < limit {
-                // SAFETY: index < limit <= bytes.count.
-                let byte = base.load(fromByteOffset: index, as: UInt8.self)
-                if isVisibleByte(byte) {
-                    valueEnd = index &+ 1
-                } else if byte != space && byte != tab {
-                    break
+            while true {
+                if index &+ 8 <= limit {
+                    let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    let unusual = unusualValueBytes(word)
+                    if unusual == 0 {
+                        index &+= 8
+                        continue
+                    }
+                    index &+= unusual.trailingZeroBitCount &>> 3
+                } else if index >= limit {
+                    break lines
                 }
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                if byte == cr { break }
+                guard byte == tab || (byte >= space && byte != 0x7F) else { break lines }
                 index &+= 1
             }
-            // SAFETY: index + 1 < limit <= bytes.count is checked before both loads.
-            guard index &+ 1 < limit, base.load(fromByteOffset: index, as: UInt8.self) == cr,
-                base.load(fromByteOffset: index &+ 1, as: UInt8.self) == lf
-            else {
-                examinedByteCount += index - lineStartIndex
-                return lineStartIndex
+            guard index &+ 1 < limit, base.load(fromByteOffset: index &+ 1, as: UInt8.self) == lf else { break lines }
+            var valueEnd = index
+            while valueEnd > valueStart {
+                let byte = base.load(fromByteOffset: valueEnd &- 1, as: UInt8.self)
+                guard byte == space || byte == tab else { break }
+                valueEnd &-= 1
             }
             let lineEnd = index &+ 2
-            examinedByteCount += lineEnd - lineStartIndex
-            reserve(bytes: lineEnd - lineStartIndex, fields: 1)
-            let storageBase = storage.count - lineStartIndex
-            // SAFETY: lineStartIndex..<lineEnd is inside bytes (lineEnd <= limit <= bytes.count).
-            storage.append(UnsafeRawBufferPointer(rebasing: bytes[lineStartIndex..<lineEnd]))
+            if storage.count &+ (lineEnd &- copied) > storage.byteCapacity || storage.fieldCount == storage.fieldCapacity {
+                copyLines(bytes, from: copied, to: lineStartIndex)
+                copied = lineStartIndex
+                reserve(bytes: lineEnd &- lineStartIndex, fields: 1)
+            }
+            let shift = storage.count &- copied
             storage.appendField(
                 HTTPFieldRange(
-                    nameStart: storageBase + lineStartIndex,
-                    nameEnd: storageBase + nameEnd,
-                    valueStart: storageBase + valueStart,
-                    valueEnd: storageBase + valueEnd
+                    nameStart: lineStartIndex &+ shift,
+                    nameEnd: nameEnd &+ shift,
+                    valueStart: valueStart &+ shift,
+                    valueEnd: valueEnd &+ shift
                 )
             )
-            lineStart = storage.count
+            fieldsLeft &-= 1
+            examined &+= lineEnd &- lineStartIndex
             lineStartIndex = lineEnd
+            index = lineEnd
         }
+        examinedByteCount += examined &+ (index &- lineStartIndex)
+        copyLines(bytes, from: copied, to: lineStartIndex)
+        return lineStartIndex
+    }
+
+    /// Copies the complete lines `bytes[start..<end]`, whose fields are recorded, into storage
+    /// (which has room for them) and moves `lineStart` after them.
+    @inline(__always)
+    private mutating func copyLines(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) {
+        if end > start {
+            // SAFETY: start..<end is inside bytes (callers pass indices of scanned lines).
+            storage.append(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        }
+        lineStart = storage.count
     }
 
     /// Copies the current line's bytes from `bytes[start...]` into storage. Returns the index

@@ -96,16 +96,17 @@ extension HTTPResponseParser {
     private func framingFields() throws(HTTPParseError) -> FramingFacts {
         var facts = FramingFacts()
         var chunkedSeen = false
-        for position in sectionFieldStart..<storage.fieldCount {
-            let field = storage.field(at: position)
-            let name = field.nameStart..<field.nameEnd
-            switch name.count {
-            case 10 where storage.equalsLowercase(name, "connection"):
+        var position = sectionFieldStart
+        while let (found, name) = storage.firstFramingField(in: position..<storage.fieldCount) {
+            position = found + 1
+            let field = storage.field(at: found)
+            switch name {
+            case .connection:
                 forEachListElement(field) { element in
                     if storage.equalsLowercase(element, "close") { facts.close = true }
                     if storage.equalsLowercase(element, "keep-alive") { facts.keepAlive = true }
                 }
-            case 14 where storage.equalsLowercase(name, "content-length"):
+            case .contentLength:
                 facts.contentLengthLine = facts.contentLengthLine ?? field.nameStart
                 var failure: HTTPParseError?
                 forEachListElement(field, includingEmpty: true) { element in
@@ -121,7 +122,7 @@ extension HTTPResponseParser {
                     }
                 }
                 if let failure { throw failure }
-            case 17 where storage.equalsLowercase(name, "transfer-encoding"):
+            case .transferEncoding:
                 facts.transferEncodingLine = facts.transferEncodingLine ?? field.nameStart
                 var failure: HTTPParseError?
                 forEachListElement(field) { element in
@@ -132,8 +133,6 @@ extension HTTPResponseParser {
                     chunkedSeen = true
                 }
                 if let failure { throw failure }
-            default:
-                continue
             }
         }
         return facts
@@ -166,21 +165,12 @@ extension HTTPResponseParser {
         _ body: (Range<Int>) -> Void
     ) {
         var elementStart = field.valueStart
-        var index = field.valueStart
-        while index <= field.valueEnd {
-            if index == field.valueEnd || storage.byte(at: index) == 0x2C {
-                var lower = elementStart
-                var upper = index
-                while lower < upper && isWhitespace(storage.byte(at: lower)) { lower += 1 }
-                while upper > lower && isWhitespace(storage.byte(at: upper - 1)) { upper -= 1 }
-                if includingEmpty || lower < upper { body(lower..<upper) }
-                elementStart = index + 1
-            }
-            index += 1
+        while true {
+            let comma = storage.firstIndex(of: 0x2C, in: elementStart..<field.valueEnd)
+            let element = storage.trimmingWhitespace(elementStart..<(comma ?? field.valueEnd))
+            if includingEmpty || !element.isEmpty { body(element) }
+            guard let comma else { return }
+            elementStart = comma + 1
         }
-    }
-
-    private func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09
     }
 }

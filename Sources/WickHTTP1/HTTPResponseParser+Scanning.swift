@@ -142,7 +142,12 @@ extension HTTPResponseParser {
             switch state {
             case .statusLine, .headFields, .trailerFields:
                 if lineStart == storage.count && readsFieldLines {
-                    index = fieldLinesInPlace(bytes, from: index)
+                    let (next, sectionEnded) = fieldLinesInPlace(bytes, from: index)
+                    index = next
+                    if sectionEnded {
+                        if let event = try lineCompleted() { return HTTPParseStep(event: event, consumed: index) }
+                        continue
+                    }
                 }
                 guard let next = try appendLine(bytes, from: index) else {
                     return HTTPParseStep(event: .needMoreData, consumed: bytes.count)
@@ -227,32 +232,41 @@ extension HTTPResponseParser {
 
     /// The fast path for field lines: parses complete, strictly valid field lines directly in
     /// `bytes` (one pass: name, colon, value, CRLF) and records their fields, then copies the
-    /// lines into storage in one block. Stops before the first line it cannot take whole: the
-    /// empty line that ends the section, a line that is partial, over a limit, folded, over the
-    /// field count, or invalid in any way. `appendLine` and `lineCompleted` then handle that line
-    /// exactly as if this path did not exist, so errors and their offsets do not depend on it.
-    /// Each call looks at a line's bytes at most once before handing it over, which keeps split
-    /// input O(bytes).
-    private mutating func fieldLinesInPlace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+    /// lines into storage in one block. Stops before the first line it cannot take whole: a line
+    /// that is partial, over a limit, folded, over the field count, or invalid in any way.
+    /// `appendLine` and `lineCompleted` then handle that line exactly as if this path did not
+    /// exist, so errors and their offsets do not depend on it. When that line is the empty line
+    /// (CRLF) that ends the section, it is copied too and `sectionEnded` is true: the caller
+    /// hands it to `lineCompleted` as `appendLine` would have. Each call looks at a line's bytes
+    /// at most once before handing it over, which keeps split input O(bytes).
+    private mutating func fieldLinesInPlace(
+        _ bytes: UnsafeRawBufferPointer,
+        from start: Int
+    ) -> (next: Int, sectionEnded: Bool) {
         // SAFETY: the caller's buffer is valid for this call; an empty one has no lines.
-        guard let base = bytes.baseAddress else { return start }
+        guard let base = bytes.baseAddress else { return (start, false) }
         let isHead = if case .headFields = state { true } else { false }
         let lineLimit = configuration.maxFieldLineBytes
         let sectionLimit = isHead ? configuration.maxHeadBytes : configuration.maxTrailerBytes
-        let end = bytes.count
-        // Bytes the section may still take, counted from `start`.
-        let sectionAllowance = sectionLimit - (storage.count - sectionStart)
+        // No line may end beyond `hardLimit`: the end of `bytes` or of the section's allowance.
+        let hardLimit = start &+ min(bytes.count &- start, sectionLimit - (storage.count - sectionStart))
         var fieldsLeft = configuration.maxFieldCount - (storage.fieldCount - sectionFieldStart)
         // Lines in bytes[copied..<lineStartIndex] have their fields recorded but are not yet in
-        // storage: storage index = input index + (storage.count - copied).
+        // storage: storage index = input index + (byteCount - copied). The storage's counts and
+        // capacities are kept in locals (written back before anything else reads them).
         var copied = start
         var lineStartIndex = start
         var examined = 0
         var index = start
+        var fieldsBase = storage.fields.baseAddress.unsafelyUnwrapped
+        var byteCount = storage.count
+        var byteCapacity = storage.byteCapacity
+        var fieldCount = storage.fieldCount
+        var fieldCapacity = storage.fieldCapacity
         // SAFETY (every load below): the index read is below `limit` <= bytes.count, checked
         // just before (eight-byte loads: index + 8 <= limit).
         lines: while fieldsLeft > 0 {
-            let limit = lineStartIndex &+ min(end &- lineStartIndex, lineLimit, sectionAllowance &- (lineStartIndex &- start))
+            let limit = lineLimit < hardLimit &- lineStartIndex ? lineStartIndex &+ lineLimit : hardLimit
             // field-name = token, then ":" (RFC 9112 §5.1: no whitespace before the colon).
             index = skipCommonNameBytes(base, from: index, to: limit)
             while true {
@@ -297,28 +311,54 @@ extension HTTPResponseParser {
                 valueEnd &-= 1
             }
             let lineEnd = index &+ 2
-            if storage.count &+ (lineEnd &- copied) > storage.byteCapacity || storage.fieldCount == storage.fieldCapacity {
+            if byteCount &+ (lineEnd &- copied) > byteCapacity || fieldCount == fieldCapacity {
+                storage.fieldCount = fieldCount
                 copyLines(bytes, from: copied, to: lineStartIndex)
                 copied = lineStartIndex
                 reserve(bytes: lineEnd &- lineStartIndex, fields: 1)
+                fieldsBase = storage.fields.baseAddress.unsafelyUnwrapped
+                byteCount = storage.count
+                byteCapacity = storage.byteCapacity
+                fieldCount = storage.fieldCount
+                fieldCapacity = storage.fieldCapacity
             }
-            let shift = storage.count &- copied
-            storage.appendField(
-                HTTPFieldRange(
+            let shift = byteCount &- copied
+            // SAFETY: fieldCount < fieldCapacity (checked above, or made so by `reserve`); the
+            // slot is past every published field.
+            (fieldsBase + fieldCount).initialize(
+                to: HTTPFieldRange(
                     nameStart: lineStartIndex &+ shift,
                     nameEnd: nameEnd &+ shift,
                     valueStart: valueStart &+ shift,
                     valueEnd: valueEnd &+ shift
                 )
             )
+            fieldCount &+= 1
             fieldsLeft &-= 1
             examined &+= lineEnd &- lineStartIndex
             lineStartIndex = lineEnd
             index = lineEnd
         }
         examinedByteCount += examined &+ (index &- lineStartIndex)
-        copyLines(bytes, from: copied, to: lineStartIndex)
-        return lineStartIndex
+        storage.fieldCount = fieldCount
+        // SAFETY: lineStartIndex + 1 < hardLimit <= bytes.count is checked before both loads.
+        guard index == lineStartIndex, lineLimit >= 2, lineStartIndex &+ 1 < hardLimit,
+            base.load(fromByteOffset: lineStartIndex, as: UInt8.self) == cr,
+            base.load(fromByteOffset: lineStartIndex &+ 1, as: UInt8.self) == lf
+        else {
+            copyLines(bytes, from: copied, to: lineStartIndex)
+            return (lineStartIndex, false)
+        }
+        let lineEnd = lineStartIndex &+ 2
+        if byteCount &+ (lineEnd &- copied) > byteCapacity {
+            copyLines(bytes, from: copied, to: lineStartIndex)
+            copied = lineStartIndex
+            reserve(bytes: 2, fields: 0)
+        }
+        copyLines(bytes, from: copied, to: lineEnd)
+        lineStart = storage.count &- 2
+        examinedByteCount += 2
+        return (lineEnd, true)
     }
 
     /// Copies the complete lines `bytes[start..<end]`, whose fields are recorded, into storage
@@ -426,27 +466,40 @@ extension HTTPResponseParser {
         let line = UnsafeRawBufferPointer(storage.bytes)
         func byte(_ index: Int) -> UInt8? { index < end ? line[index] : nil }
 
-        let prefix: StaticString = "HTTP/"
-        for position in 0..<5 {
-            // SAFETY: position < 5 == prefix.utf8CodeUnitCount; a StaticString lives forever.
-            guard byte(start + position) == prefix.utf8Start[position] else {
-                throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + position))
+        // SAFETY: as above; the eight-byte load is taken only when start + 9 <= end.
+        let base = UnsafeRawPointer(line.baseAddress.unsafelyUnwrapped)
+        let minor: UInt8
+        if end - start >= 9, case let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self)),
+            word & 0x00FF_FFFF_FFFF_FFFF == 0x002E_312F_5054_5448, UInt8(truncatingIfNeeded: word >> 56) &- 0x30 < 10,
+            line[start + 8] == space
+        {
+            // The common case, `HTTP/1.x `, in one compare.
+            minor = UInt8(truncatingIfNeeded: word >> 56)
+        } else {
+            // Anything else, byte by byte, to find the exact error.
+            let prefix: StaticString = "HTTP/"
+            for position in 0..<5 {
+                // SAFETY: position < 5 == prefix.utf8CodeUnitCount; a StaticString lives forever.
+                guard byte(start + position) == prefix.utf8Start[position] else {
+                    throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + position))
+                }
             }
-        }
-        guard let major = byte(start + 5), major &- 0x30 < 10 else {
-            throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 5))
-        }
-        guard byte(start + 6) == 0x2E else {
-            throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 6))
-        }
-        guard let minor = byte(start + 7), minor &- 0x30 < 10 else {
-            throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 7))
-        }
-        guard byte(start + 8) == space else {
-            throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 8))
-        }
-        guard major == 0x31 else {
-            throw HTTPParseError(.unsupportedVersion, at: offset(ofStorageIndex: start + 5))
+            guard let major = byte(start + 5), major &- 0x30 < 10 else {
+                throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 5))
+            }
+            guard byte(start + 6) == 0x2E else {
+                throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 6))
+            }
+            guard let minorDigit = byte(start + 7), minorDigit &- 0x30 < 10 else {
+                throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 7))
+            }
+            guard byte(start + 8) == space else {
+                throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 8))
+            }
+            guard major == 0x31 else {
+                throw HTTPParseError(.unsupportedVersion, at: offset(ofStorageIndex: start + 5))
+            }
+            minor = minorDigit
         }
         var code = 0
         for position in 9...11 {
@@ -466,6 +519,15 @@ extension HTTPResponseParser {
         if !configuration.allowInvalidFieldBytes {
             var index = reasonStart
             while index < end {
+                if index &+ 8 <= end {
+                    // SAFETY: index + 8 <= end <= storage.count.
+                    let unusual = unusualValueBytes(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                    if unusual == 0 {
+                        index &+= 8
+                        continue
+                    }
+                    index &+= unusual.trailingZeroBitCount &>> 3
+                }
                 // SAFETY: index < end <= storage.count.
                 let byte = line[index]
                 if !isVisibleByte(byte) && byte != space && byte != tab {

@@ -156,8 +156,10 @@ public struct HTTPResponseParser: ~Copyable, Sendable {
         guard case .idle = state else {
             preconditionFailure("expectResponse(to:) in state \(state): the previous response did not end")
         }
-        requestIsHead = method == .head
-        requestIsConnect = method == .connect
+        // The lengths first: they rule out most methods without a string comparison.
+        let length = method.rawValue.utf8.count
+        requestIsHead = length == 4 && method == .head
+        requestIsConnect = length == 7 && method == .connect
         exchangeOffset = 0
         beginSection(atOffset: 0)
         state = .statusLine

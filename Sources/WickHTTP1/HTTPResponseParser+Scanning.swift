@@ -251,16 +251,15 @@ extension HTTPResponseParser {
         // No line may end beyond `hardLimit`: the end of `bytes` or of the section's allowance.
         let hardLimit = start &+ min(bytes.count &- start, sectionLimit - (storage.count - sectionStart))
         var fieldsLeft = configuration.maxFieldCount - (storage.fieldCount - sectionFieldStart)
-        // Lines in bytes[copied..<lineStartIndex] have their fields recorded but are not yet in
-        // storage: storage index = input index + (byteCount - copied). The storage's counts and
-        // capacities are kept in locals (written back before anything else reads them).
-        var copied = start
+        // Lines before `lineStartIndex` have their fields recorded but are not yet in storage:
+        // storage index = input index + shift, so they start at input index storage.count - shift.
+        // A line may end at `byteStop` at most before storage must grow. The storage's field
+        // count is kept in a local (written back before anything else reads it).
         var lineStartIndex = start
-        var examined = 0
         var index = start
         var fieldsBase = storage.fields.baseAddress.unsafelyUnwrapped
-        var byteCount = storage.count
-        var byteCapacity = storage.byteCapacity
+        var shift = storage.count &- start
+        var byteStop = storage.byteCapacity &- shift
         var fieldCount = storage.fieldCount
         var fieldCapacity = storage.fieldCapacity
         // SAFETY (every load below): the index read is below `limit` <= bytes.count, checked
@@ -311,18 +310,16 @@ extension HTTPResponseParser {
                 valueEnd &-= 1
             }
             let lineEnd = index &+ 2
-            if byteCount &+ (lineEnd &- copied) > byteCapacity || fieldCount == fieldCapacity {
+            if lineEnd > byteStop || fieldCount == fieldCapacity {
                 storage.fieldCount = fieldCount
-                copyLines(bytes, from: copied, to: lineStartIndex)
-                copied = lineStartIndex
+                copyLines(bytes, from: storage.count &- shift, to: lineStartIndex)
                 reserve(bytes: lineEnd &- lineStartIndex, fields: 1)
                 fieldsBase = storage.fields.baseAddress.unsafelyUnwrapped
-                byteCount = storage.count
-                byteCapacity = storage.byteCapacity
+                shift = storage.count &- lineStartIndex
+                byteStop = storage.byteCapacity &- shift
                 fieldCount = storage.fieldCount
                 fieldCapacity = storage.fieldCapacity
             }
-            let shift = byteCount &- copied
             // SAFETY: fieldCount < fieldCapacity (checked above, or made so by `reserve`); the
             // slot is past every published field.
             (fieldsBase + fieldCount).initialize(
@@ -335,27 +332,27 @@ extension HTTPResponseParser {
             )
             fieldCount &+= 1
             fieldsLeft &-= 1
-            examined &+= lineEnd &- lineStartIndex
             lineStartIndex = lineEnd
             index = lineEnd
         }
-        examinedByteCount += examined &+ (index &- lineStartIndex)
+        // Every complete line, and the part of the next one looked at.
+        examinedByteCount += index &- start
         storage.fieldCount = fieldCount
         // SAFETY: lineStartIndex + 1 < hardLimit <= bytes.count is checked before both loads.
         guard index == lineStartIndex, lineLimit >= 2, lineStartIndex &+ 1 < hardLimit,
             base.load(fromByteOffset: lineStartIndex, as: UInt8.self) == cr,
             base.load(fromByteOffset: lineStartIndex &+ 1, as: UInt8.self) == lf
         else {
-            copyLines(bytes, from: copied, to: lineStartIndex)
+            copyLines(bytes, from: storage.count &- shift, to: lineStartIndex)
             return (lineStartIndex, false)
         }
         let lineEnd = lineStartIndex &+ 2
-        if byteCount &+ (lineEnd &- copied) > byteCapacity {
-            copyLines(bytes, from: copied, to: lineStartIndex)
-            copied = lineStartIndex
+        if lineEnd > byteStop {
+            copyLines(bytes, from: storage.count &- shift, to: lineStartIndex)
             reserve(bytes: 2, fields: 0)
+            shift = storage.count &- lineStartIndex
         }
-        copyLines(bytes, from: copied, to: lineEnd)
+        copyLines(bytes, from: storage.count &- shift, to: lineEnd)
         lineStart = storage.count &- 2
         examinedByteCount += 2
         return (lineEnd, true)

@@ -161,6 +161,7 @@ final class HTTPHeadStorage: @unchecked Sendable {
 
     /// The first field in `positions` (below `fieldCount`) named Connection, Content-Length or
     /// Transfer-Encoding (ASCII case-insensitive), and which of them it is; nil if none is.
+    @inline(__always)
     func firstFramingField(in positions: Range<Int>) -> (position: Int, name: FramingFieldName)? {
         precondition(positions.lowerBound >= 0 && positions.upperBound <= fieldCount, "fields beyond the written ones")
         var position = positions.lowerBound
@@ -176,6 +177,26 @@ final class HTTPHeadStorage: @unchecked Sendable {
             }
         }
         return nil
+    }
+
+    /// The bytes of `range` (inside the written bytes) read as a decimal number: nil when
+    /// `range` is empty, holds anything but digits, or overflows 64 bits.
+    func decimalValue(_ range: Range<Int>) -> UInt64? {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "read beyond the written bytes")
+        guard !range.isEmpty else { return nil }
+        var value: UInt64 = 0
+        var index = range.lowerBound
+        while index < range.upperBound {
+            // SAFETY: index is inside `range`, inside the written bytes (checked above).
+            let digit = bytes[index] &- 0x30
+            guard digit < 10 else { return nil }
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = shifted.addingReportingOverflow(UInt64(digit))
+            guard !overflowA && !overflowB else { return nil }
+            value = sum
+            index += 1
+        }
+        return value
     }
 
     /// The index of the first `byte` in `range` (inside the written bytes), or nil.

@@ -102,12 +102,28 @@ extension HTTPResponseParser {
             let field = storage.field(at: found)
             switch name {
             case .connection:
-                forEachListElement(field) { element in
-                    if storage.equalsLowercase(element, "close") { facts.close = true }
-                    if storage.equalsLowercase(element, "keep-alive") { facts.keepAlive = true }
+                // The usual values are one option alone, which the list walk would find too.
+                let value = field.valueStart..<field.valueEnd
+                if storage.equalsLowercase(value, "keep-alive") {
+                    facts.keepAlive = true
+                } else if storage.equalsLowercase(value, "close") {
+                    facts.close = true
+                } else {
+                    forEachListElement(field) { element in
+                        if storage.equalsLowercase(element, "close") { facts.close = true }
+                        if storage.equalsLowercase(element, "keep-alive") { facts.keepAlive = true }
+                    }
                 }
             case .contentLength:
                 facts.contentLengthLine = facts.contentLengthLine ?? field.nameStart
+                // The usual value is one number that agrees with any before it; anything else
+                // (lists, bad digits, overflow, conflicts) takes the list walk, which finds the error.
+                if let length = storage.decimalValue(field.valueStart..<field.valueEnd),
+                    facts.contentLength == nil || facts.contentLength == length
+                {
+                    facts.contentLength = length
+                    continue
+                }
                 var failure: HTTPParseError?
                 forEachListElement(field, includingEmpty: true) { element in
                     guard failure == nil else { return }

@@ -20,19 +20,16 @@ import WickCore
 extension HTTPResponseParser {
     /// The head's empty line arrived: decide what the response is and how its body is framed.
     mutating func headCompleted() throws(HTTPParseError) -> HTTPParseEvent {
-        let fields = sectionFields
-        func head(_ framing: HTTPBodyFraming) -> HTTPResponseHead {
-            HTTPResponseHead(version: version, status: status, reasonRange: reasonRange, fields: fields, framing: framing)
-        }
-
         if status.rawValue == 101 {
             state = .switchedProtocols
             return .switchingProtocols(head(.none))
         }
         if status.kind == .informational {
+            // Made before the next section begins: that may reuse the storage.
+            let interim = head(.none)
             beginSection(atOffset: offset(ofStorageIndex: storage.count))
             state = .statusLine
-            return .informationalHead(head(.none))
+            return .informationalHead(interim)
         }
 
         let facts = try framingFields()
@@ -73,6 +70,11 @@ extension HTTPResponseParser {
         connectionReusable = false
         state = .untilClose
         return .head(head(.untilClose))
+    }
+
+    /// The head just read, with `framing`: built once per event, so the storage is retained once.
+    private func head(_ framing: HTTPBodyFraming) -> HTTPResponseHead {
+        HTTPResponseHead(version: version, status: status, reasonRange: reasonRange, fields: sectionFields, framing: framing)
     }
 
     /// What the framing fields of the head say.

@@ -1,0 +1,702 @@
+// The connection pool's decisions as a value-type state machine: events in, actions out, no I/O.
+//
+// Rules
+//
+// 1. Per origin. Idle connections, the wait queue, the limits and the backoff are all kept per
+//    origin key, so nothing that happens to one origin delays another. The key must hold every
+//    setting that affects security (see `PoolStateMachine`).
+// 2. Every connection holds its place. Connecting, idle, leased and closing connections all count
+//    towards `maximumConnectionsPerOrigin`, because each holds a socket or an attempt.
+// 3. A request takes the most recently parked idle connection (LIFO: the warmest one, so the
+//    coldest age out). Without one it waits in its origin's FIFO queue until
+//    min(its own deadline, now + `poolWaitTimeout`); if that has already passed it fails at once.
+// 4. A connection that is established, or comes back reusable, goes to the oldest waiter. With no
+//    waiter it parks idle with one timer, at the earliest of its idle timeout, the server's
+//    `Keep-Alive: timeout=` less `keepAliveTimeoutMargin`, and the end of its lifetime; beyond
+//    `maximumIdleConnectionsPerOrigin` it is closed instead.
+// 5. The pool starts a connection while an origin's waiters outnumber its attempts under way, it
+//    is below its limit, and it is not backing off. A waiter that leaves (cancelled, timed out)
+//    does not stop the attempt it caused: that connection serves the next waiter or parks.
+// 6. A connection that comes back is retired (closed) when the response forbade reuse, or it has
+//    carried `maximumRequestsPerConnection` requests, or the server's `Keep-Alive: max=` is used
+//    up, or it has outlived `maximumConnectionLifetime`, or the server's keep-alive timeout is
+//    within the margin.
+// 7. A failed attempt the runner calls not retryable (trust rejected, name not found) fails every
+//    waiter of the origin with `connectionFailed`: every attempt would fail the same way. A
+//    retryable failure (refused, reset, timed out) keeps the waiters and, while there are any,
+//    pauses the origin for `initialBackoff` doubling up to `maximumBackoff`; while an origin is
+//    failing it has one attempt in flight at a time. Waiters then fail at their own deadlines,
+//    with the last connection error as the cause. Why: a refused connection during a server
+//    restart or a load-balancer shuffle heals in moments, and each request's deadline already
+//    bounds how long it may wait; failing every queued request on the first refusal would turn
+//    a blip into an outage, and retrying without pause would hammer a struggling server. An
+//    established connection resets the origin's failures and ends its backoff.
+// 8. A replay (`isReplay: true`) may only use a connection that never carried a request. If the
+//    origin is at its limit while a replay waits, the oldest idle connection is closed to make
+//    room.
+// 9. Closing: after `closeConnection(C)` the pool counts C as closing until the runner reports
+//    `connectionClosed(C)` (by `.local`, or by `.peer`/`.error` if they got there first); other
+//    reports about C that race the close (established, attempt failed, became idle) are
+//    ignored. Every connection that was established or closed ends with exactly one
+//    `connectionClosed`. A server close of an idle connection evicts it.
+// 10. Timers: each scheduling gets a new id; a fire of a cancelled or unknown id lost a race with
+//    its cancellation and is ignored.
+// 11. Shutdown: new requests fail with `.shutdown`; waiters fail; idle and connecting connections
+//    close; leased ones finish their request (`drain`) or close now (`cancel`). When the last
+//    connection is reported closed, `shutdownComplete` is emitted once.
+// 12. Anything else, such as a report about a connection in a phase where it cannot happen, is a
+//    bug in the runner: it traps with a message naming the pool's state, the connection's phase
+//    and the event.
+public import WickCore
+
+/// The connection pool's decisions for HTTP/1.1, as a value type that performs no I/O.
+///
+/// The runner (in `Wick`'s transport) owns the sockets and the clock. It calls one input per
+/// event, always with the current time, and performs the returned actions in order, reporting
+/// their outcomes back as further inputs. The rules are at the top of this file.
+///
+/// ```swift
+/// for action in pool.requestArrived(request, origin: origin, deadline: deadline, at: .now()) {
+///     switch action {
+///     case .createConnection(let id, let origin): connector.open(id, to: origin)   // → established / attemptFailed
+///     case .leaseConnection(let id, let request, let isReused): driver(id).run(request, isReused)
+///     case .enqueueRequest: break                                                 // metrics only
+///     case .failRequest(let request, let failure): complete(request, with: failure)
+///     case .closeConnection(let id, _): driver(id).close()                      // → connectionClosed(.local)
+///     case .scheduleTimer(let timer): loop.schedule(timer)                        // → timerFired
+///     case .cancelTimer(let timer): loop.cancel(timer)
+///     case .shutdownComplete: shutdownPromise.succeed()
+///     }
+/// }
+/// ```
+///
+/// Every input returns an array, so one event costs at most one small allocation, and the
+/// machine is a value: the runner keeps it behind one lock and performs the actions after
+/// releasing it. The machine is `@inlinable` so that the runner's module specializes it for its
+/// own `Origin` and `Failure`: unspecialized, a lease-and-return cycle spent most of its time
+/// looking up generic metadata and was about four times slower. The origin key is hashed once
+/// per request (connections and waiters refer to their origin by slot), never per connection
+/// event.
+///
+/// **The origin key.** `Origin` identifies which connections are interchangeable. A connection is
+/// reused only for a request with an equal key, so the key must hold the scheme, host and port
+/// *and every setting that affects security*: the whole TLS configuration (trust roots, client
+/// certificate, protocol versions, SNI), the server-trust evaluator, the proxy and its
+/// credentials. Leaving one out lets a request ride a connection that was authenticated under
+/// different rules: curl's CVE-2021-22924, CVE-2022-27782 and CVE-2023-27538 were all connection
+/// reuse across such a difference.
+///
+/// `Failure` is the runner's connection error, carried back in `RequestFailure` unchanged.
+public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sendable>: Sendable {
+    // The bookkeeping below is `@usableFromInline` rather than private only so that the machine
+    // can be inlined into the runner; nothing outside this file touches it.
+    @usableFromInline enum State: Sendable, CustomStringConvertible {
+        case running
+        case shuttingDown(PoolShutdownMode)
+        case shutDown
+
+        @usableFromInline var description: String {
+            switch self {
+            case .running: "running"
+            case .shuttingDown(let mode): "shuttingDown(\(mode))"
+            case .shutDown: "shutDown"
+            }
+        }
+    }
+
+    /// The limits and timeouts this pool applies.
+    public let settings: PoolSettings
+
+    @usableFromInline var state = State.running
+    /// Each origin's slot in `pools`: the key is hashed once per request, and connections and
+    /// waiters refer to their origin by slot.
+    @usableFromInline var slots: [Origin: Int] = [:]
+    /// Per-origin state by slot; `nil` for a free slot or one taken out while it is changed.
+    @usableFromInline var pools: [OriginPool?] = []
+    @usableFromInline var freeSlots: [Int] = []
+    @usableFromInline var connections: [PoolConnectionID: Connection] = [:]
+    /// The slot of the origin whose queue each waiting request is in.
+    @usableFromInline var waitingRequests: [PoolRequestID: Int] = [:]
+    /// Every armed timer, by id.
+    @usableFromInline var timers: [PoolTimerID: Timer.Purpose] = [:]
+    /// Counters of origins that emptied and were dropped.
+    @usableFromInline var emptiedOriginCounts = PoolStatistics<Origin>.Counts()
+    @usableFromInline var lastConnectionID: UInt64 = 0
+    @usableFromInline var lastTimerID: UInt64 = 0
+    @usableFromInline var lastArrival: UInt64 = 0
+
+    /// A running pool with no connections. Traps if a setting makes no sense (see `PoolSettings`).
+    @inlinable public init(settings: PoolSettings = PoolSettings()) {
+        settings.validate()
+        self.settings = settings
+    }
+
+    /// The gauges and counters now, per origin and in total.
+    @inlinable public var statistics: PoolStatistics<Origin> {
+        var total = emptiedOriginCounts
+        var perOrigin: [Origin: PoolStatistics<Origin>.Counts] = [:]
+        for case let pool? in pools {
+            var counts = pool.counts
+            counts.idle = pool.idle.count
+            counts.leased = pool.leased
+            counts.connecting = pool.connecting
+            counts.closing = pool.closing
+            counts.waiting = pool.waiting
+            perOrigin[pool.origin] = counts
+            total += counts
+        }
+        return PoolStatistics(origins: perOrigin, total: total)
+    }
+
+    // MARK: - Inputs
+
+    /// A request wants a connection to `origin`.
+    ///
+    /// Leases an idle connection at once, or enqueues the request with a pool-wait timer (and
+    /// starts a connection if rule 5 says so), or fails it: `.shutdown` after shutdown began,
+    /// `.poolWaitTimeout` if its deadline has already passed.
+    /// - Parameters:
+    ///   - deadline: the latest time the request may wait; the pool also applies
+    ///     `poolWaitTimeout` from now.
+    ///   - isReplay: the request is being sent again after `ReplayPolicy` allowed it, so it needs
+    ///     a connection that never carried a request.
+    @inlinable public mutating func requestArrived(
+        _ request: PoolRequestID,
+        origin: Origin,
+        deadline: Deadline = .distantFuture,
+        isReplay: Bool = false,
+        at now: Deadline
+    ) -> [Action] {
+        guard case .running = state else { return [.failRequest(request, .shutdown)] }
+        if waitingRequests[request] != nil { trap("requestArrived(\(request))", "the request is already waiting") }
+        var actions = Self.actionBuffer()
+        var pool = takeOrMakePool(for: origin)
+        if isReplay { pool.counts.replayed += 1 }
+        if let index = idleIndex(in: pool, freshOnly: isReplay) {
+            let id = pool.idle.remove(at: index)
+            unpark(id, actions: &actions)
+            lease(id, to: request, arrivedAt: now, pool: &pool, now: now, actions: &actions)
+        } else {
+            let waitDeadline = deadline.earliest(now + settings.poolWaitTimeout)
+            if waitDeadline.hasPassed(at: now) {
+                actions.append(.failRequest(request, .poolWaitTimeout(lastConnectionFailure: pool.lastFailure)))
+            } else {
+                actions.append(.enqueueRequest(request))
+                lastArrival += 1
+                let timer = schedule(.poolWait(request), at: waitDeadline, actions: &actions)
+                let waiter = Waiter(request: request, arrival: lastArrival, arrivedAt: now, timer: timer)
+                if isReplay { pool.freshWaiters.append(waiter) } else { pool.waiters.append(waiter) }
+                waitingRequests[request] = pool.slot
+                startConnectionsIfNeeded(pool: &pool, actions: &actions)
+            }
+        }
+        store(pool)
+        return actions
+    }
+
+    /// The runner's caller gave up on a request. A waiting request leaves its queue and fails
+    /// with `.cancelled`; a request that holds a connection, or that the pool has already
+    /// completed, is not the pool's business any more, so nothing happens.
+    @inlinable public mutating func requestCancelled(_ request: PoolRequestID, at now: Deadline) -> [Action] {
+        guard let slot = waitingRequests.removeValue(forKey: request) else { return [] }
+        var actions = Self.actionBuffer()
+        var pool = takePool(slot, event: "requestCancelled(\(request))")
+        guard let waiter = pool.waiters.remove(request) ?? pool.freshWaiters.remove(request) else {
+            trap("requestCancelled(\(request))", "the request is indexed as waiting but is in no queue")
+        }
+        cancel(waiter.timer, actions: &actions)
+        actions.append(.failRequest(request, .cancelled))
+        store(pool)
+        return actions
+    }
+
+    /// A connection the pool asked for is ready for requests (connected, TLS done, trust
+    /// evaluated). It goes to the oldest waiter or parks (rule 4); the origin's failures reset.
+    @inlinable public mutating func connectionEstablished(_ id: PoolConnectionID, at now: Deadline) -> [Action] {
+        let event = { "connectionEstablished(\(id))" }
+        var connection = lookUp(id, event: event())
+        switch connection.phase {
+        case .connecting: break
+        case .closing: return []
+        case .idle, .leased: trap(event(), "the connection is \(connection.phase), not connecting")
+        }
+        var actions = Self.actionBuffer()
+        var pool = takePool(connection.slot, event: event())
+        pool.connecting -= 1
+        pool.counts.created += 1
+        pool.consecutiveFailures = 0
+        pool.lastFailure = nil
+        if let backoff = pool.backoffTimer {
+            cancel(backoff, actions: &actions)
+            pool.backoffTimer = nil
+        }
+        connection.establishedAt = now
+        connections[id] = connection
+        makeAvailable(id, pool: &pool, now: now, actions: &actions)
+        startConnectionsIfNeeded(pool: &pool, actions: &actions)
+        store(pool)
+        return actions
+    }
+
+    /// A connection attempt failed; the connection no longer counts (rule 7).
+    /// - Parameters:
+    ///   - error: why; handed back unchanged to the waiters it fails, or to those that time out
+    ///     before an attempt succeeds.
+    ///   - isRetryable: whether another attempt could succeed (refused, reset, timed out: true;
+    ///     trust rejected, host name unknown: false).
+    @inlinable public mutating func connectionAttemptFailed(
+        _ id: PoolConnectionID,
+        error: Failure,
+        isRetryable: Bool,
+        at now: Deadline
+    ) -> [Action] {
+        let event = { "connectionAttemptFailed(\(id))" }
+        let connection = lookUp(id, event: event())
+        switch connection.phase {
+        case .connecting: break
+        case .closing: return []
+        case .idle, .leased: trap(event(), "the connection is \(connection.phase), not connecting")
+        }
+        connections[id] = nil
+        var actions = Self.actionBuffer()
+        var pool = takePool(connection.slot, event: event())
+        pool.connecting -= 1
+        pool.counts.failedAttempts += 1
+        pool.consecutiveFailures += 1
+        pool.lastFailure = error
+        if !isRetryable {
+            for waiter in allWaiters(of: &pool) {
+                cancel(waiter.timer, actions: &actions)
+                actions.append(.failRequest(waiter.request, .connectionFailed(error)))
+            }
+        } else if pool.waiting > 0 && pool.backoffTimer == nil {
+            let delay = settings.backoff(afterConsecutiveFailures: pool.consecutiveFailures)
+            pool.backoffTimer = schedule(.backoff(pool.origin), at: now + delay, actions: &actions)
+        }
+        startConnectionsIfNeeded(pool: &pool, actions: &actions)
+        store(pool)
+        return actions
+    }
+
+    /// A leased connection finished its request and could carry another.
+    ///
+    /// It is retired if rule 6 says so (or the pool is shutting down); otherwise it goes to the
+    /// oldest waiter or parks (rule 4).
+    /// - Parameters:
+    ///   - keepAlive: the response's `Keep-Alive` hints, if it had the header.
+    ///   - isReusable: whether the exchange left the connection fit for another request: the
+    ///     response allowed it (no `Connection: close`) and was read to its end.
+    @inlinable public mutating func connectionBecameIdle(
+        _ id: PoolConnectionID,
+        keepAlive: KeepAliveHint? = nil,
+        isReusable: Bool,
+        at now: Deadline
+    ) -> [Action] {
+        let event = { "connectionBecameIdle(\(id))" }
+        var connection = lookUp(id, event: event())
+        switch connection.phase {
+        case .leased: break
+        case .closing: return []
+        case .connecting, .idle: trap(event(), "the connection is \(connection.phase), not leased")
+        }
+        var actions = Self.actionBuffer()
+        var pool = takePool(connection.slot, event: event())
+        pool.leased -= 1
+        connection.serverKeepAliveTimeout = keepAlive?.timeout
+        if let remaining = keepAlive?.maximumRequests { connection.serverRemainingRequests = remaining }
+        connections[id] = connection
+        if case .shuttingDown = state {
+            close(id, .shutdown, pool: &pool, actions: &actions)
+        } else if let reason = retirement(of: connection, isReusable: isReusable, now: now) {
+            close(id, reason, pool: &pool, actions: &actions)
+        } else {
+            makeAvailable(id, pool: &pool, now: now, actions: &actions)
+        }
+        startConnectionsIfNeeded(pool: &pool, actions: &actions)
+        store(pool)
+        return actions
+    }
+
+    /// A connection is gone: the server closed it, an error ended it, or the close the pool asked
+    /// for is done (`.local`, allowed only for a connection the pool is closing). Report it once
+    /// per connection. An idle connection closed under the pool is evicted. The request of a
+    /// leased one is the runner's to fail or replay (`ReplayPolicy`). Emits `shutdownComplete` if
+    /// it was the last connection of a pool shutting down.
+    @inlinable public mutating func connectionClosed(_ id: PoolConnectionID, by closer: ClosedBy, at now: Deadline)
+        -> [Action]
+    {
+        let event = { "connectionClosed(\(id), by: \(closer))" }
+        let connection = lookUp(id, event: event())
+        let isLocal = if case .local = closer { true } else { false }
+        var actions = Self.actionBuffer()
+        var pool = takePool(connection.slot, event: event())
+        switch connection.phase {
+        case .connecting:
+            trap(event(), "a connecting connection ends with connectionAttemptFailed")
+        case .idle(let timer, let deadline, _):
+            if isLocal { trap(event(), "the pool never asked to close this idle connection") }
+            guard let index = pool.idle.firstIndex(of: id) else {
+                trap(event(), "idle connection missing from its stack")
+            }
+            pool.idle.remove(at: index)
+            cancel(Timer(id: timer, purpose: .idleConnection(id), deadline: deadline), actions: &actions)
+            pool.counts.evicted += 1
+        case .leased:
+            if isLocal { trap(event(), "the pool never asked to close this leased connection") }
+            pool.leased -= 1
+        case .closing:
+            pool.closing -= 1
+        }
+        connections[id] = nil
+        startConnectionsIfNeeded(pool: &pool, actions: &actions)
+        store(pool)
+        completeShutdownIfDone(actions: &actions)
+        return actions
+    }
+
+    /// A timer's deadline passed. An idle connection's timer retires it with the reason that set
+    /// the deadline; a waiter's fails it with `.poolWaitTimeout`; a backoff's lets the origin try
+    /// again. A timer that was cancelled (or already fired) is ignored (rule 10).
+    @inlinable public mutating func timerFired(_ timer: Timer, at now: Deadline) -> [Action] {
+        guard let purpose = timers.removeValue(forKey: timer.id) else { return [] }
+        let event = { "timerFired(\(timer))" }
+        var actions = Self.actionBuffer()
+        switch purpose {
+        case .idleConnection(let id):
+            let connection = lookUp(id, event: event())
+            guard case .idle(let parked, _, let reason) = connection.phase, parked == timer.id else {
+                trap(event(), "the connection is \(connection.phase), not parked with this timer")
+            }
+            var pool = takePool(connection.slot, event: event())
+            guard let index = pool.idle.firstIndex(of: id) else {
+                trap(event(), "idle connection missing from its stack")
+            }
+            pool.idle.remove(at: index)
+            close(id, reason, pool: &pool, actions: &actions)
+            store(pool)
+        case .poolWait(let request):
+            guard let slot = waitingRequests.removeValue(forKey: request) else {
+                trap(event(), "the pool-wait timer is armed but \(request) is not waiting")
+            }
+            var pool = takePool(slot, event: event())
+            guard (pool.waiters.remove(request) ?? pool.freshWaiters.remove(request)) != nil else {
+                trap(event(), "\(request) is indexed as waiting but is in no queue")
+            }
+            actions.append(.failRequest(request, .poolWaitTimeout(lastConnectionFailure: pool.lastFailure)))
+            store(pool)
+        case .backoff(let origin):
+            guard let slot = slots[origin] else {
+                trap(event(), "the backoff timer is armed but the pool holds nothing for \(origin)")
+            }
+            var pool = takePool(slot, event: event())
+            pool.backoffTimer = nil
+            startConnectionsIfNeeded(pool: &pool, actions: &actions)
+            store(pool)
+        }
+        return actions
+    }
+
+    /// Opens connections to `origin` ahead of traffic until it has `count` connections of any
+    /// kind, capped at both the connection and the idle limit. A one-off: the connections age out
+    /// like any other. Does nothing while the origin backs off or the pool shuts down.
+    @inlinable public mutating func prewarm(origin: Origin, connections count: Int, at now: Deadline) -> [Action] {
+        guard case .running = state else { return [] }
+        var actions = Self.actionBuffer()
+        var pool = takeOrMakePool(for: origin)
+        let target = min(count, settings.maximumConnectionsPerOrigin, settings.maximumIdleConnectionsPerOrigin)
+        while pool.live < target && canStartConnection(pool) {
+            startConnection(pool: &pool, actions: &actions)
+        }
+        store(pool)
+        return actions
+    }
+
+    /// Begins shutting the pool down (rule 11). A `.cancel` after a `.drain` also closes the
+    /// leased connections; any other repeat does nothing. Emits `shutdownComplete` at once if no
+    /// connection is left.
+    @inlinable public mutating func shutdownRequested(_ mode: PoolShutdownMode, at now: Deadline) -> [Action] {
+        var actions = Self.actionBuffer()
+        switch state {
+        case .shutDown, .shuttingDown(.cancel):
+            return []
+        case .shuttingDown(.drain):
+            guard mode == .cancel else { return [] }
+            state = .shuttingDown(.cancel)
+        case .running:
+            state = .shuttingDown(mode)
+            var waiters: [Waiter] = []
+            for slot in pools.indices where pools[slot] != nil {
+                var pool = takePool(slot, event: "shutdownRequested(\(mode))")
+                waiters += allWaiters(of: &pool)
+                if let backoff = pool.backoffTimer {
+                    cancel(backoff, actions: &actions)
+                    pool.backoffTimer = nil
+                }
+                store(pool)
+            }
+            for waiter in waiters.sorted(by: { $0.arrival < $1.arrival }) {
+                cancel(waiter.timer, actions: &actions)
+                actions.append(.failRequest(waiter.request, .shutdown))
+            }
+        }
+        let closeLeased = mode == .cancel
+        for id in connections.keys.sorted() {
+            let connection = connections[id]!
+            var pool = takePool(connection.slot, event: "shutdownRequested(\(mode))")
+            switch connection.phase {
+            case .idle:
+                pool.idle.removeAll { $0 == id }
+                unpark(id, actions: &actions)
+                close(id, .shutdown, pool: &pool, actions: &actions)
+            case .connecting:
+                pool.connecting -= 1
+                close(id, .shutdown, pool: &pool, actions: &actions)
+            case .leased where closeLeased:
+                pool.leased -= 1
+                close(id, .shutdown, pool: &pool, actions: &actions)
+            case .leased, .closing:
+                break
+            }
+            store(pool)
+        }
+        completeShutdownIfDone(actions: &actions)
+        return actions
+    }
+
+    // MARK: - Decisions
+
+    /// Rule 4: hand a connection that is ready (and in no stack) to the oldest waiter it may
+    /// serve, or park it, or close it if the idle stack is full. The caller has taken it out of
+    /// its previous phase's count.
+    @inlinable mutating func makeAvailable(
+        _ id: PoolConnectionID,
+        pool: inout OriginPool,
+        now: Deadline,
+        actions: inout [Action]
+    ) {
+        let connection = connections[id]!
+        let plain = pool.waiters.first()
+        let fresh = connection.uses == 0 ? pool.freshWaiters.first() : nil
+        let waiter: Waiter?
+        if let fresh, plain.map({ fresh.arrival < $0.arrival }) ?? true {
+            waiter = pool.freshWaiters.popFirst()
+        } else if plain != nil {
+            waiter = pool.waiters.popFirst()
+        } else {
+            waiter = nil
+        }
+        if let waiter {
+            waitingRequests[waiter.request] = nil
+            cancel(waiter.timer, actions: &actions)
+            lease(id, to: waiter.request, arrivedAt: waiter.arrivedAt, pool: &pool, now: now, actions: &actions)
+        } else if pool.idle.count >= settings.maximumIdleConnectionsPerOrigin {
+            close(id, .tooManyIdle, pool: &pool, actions: &actions)
+        } else {
+            park(id, pool: &pool, now: now, actions: &actions)
+        }
+    }
+
+    /// Rule 5 (and 8): start connections while waiters outnumber attempts, then, if replays still
+    /// lack room at the limit, close the oldest idle connections to make it.
+    @inlinable mutating func startConnectionsIfNeeded(
+        pool: inout OriginPool,
+        actions: inout [Action]
+    ) {
+        var unmet = pool.waiting - pool.connecting
+        while unmet > 0 && canStartConnection(pool) {
+            startConnection(pool: &pool, actions: &actions)
+            unmet -= 1
+        }
+        guard unmet > 0, pool.freshWaiters.count > 0, pool.live >= settings.maximumConnectionsPerOrigin,
+            canStartConnection(pool, ignoringLimit: true)
+        else { return }
+        var roomNeeded = min(unmet, pool.freshWaiters.count) - pool.closing
+        while roomNeeded > 0 && !pool.idle.isEmpty {
+            let oldest = pool.idle.removeFirst()
+            unpark(oldest, actions: &actions)
+            close(oldest, .madeRoomForFreshConnection, pool: &pool, actions: &actions)
+            roomNeeded -= 1
+        }
+    }
+
+    @inlinable func canStartConnection(_ pool: OriginPool, ignoringLimit: Bool = false) -> Bool {
+        guard case .running = state, pool.backoffTimer == nil else { return false }
+        let attemptLimit = pool.consecutiveFailures > 0 ? 1 : Int.max
+        return pool.connecting < attemptLimit && (ignoringLimit || pool.live < settings.maximumConnectionsPerOrigin)
+    }
+
+    /// Rule 6: why a connection that came back must not be reused, if it must not.
+    @inlinable func retirement(of connection: Connection, isReusable: Bool, now: Deadline) -> PoolCloseReason? {
+        if !isReusable { return .notReusable }
+        if let limit = settings.maximumRequestsPerConnection, connection.uses >= limit { return .requestLimitReached }
+        if let remaining = connection.serverRemainingRequests, remaining <= 0 { return .serverRequestLimitReached }
+        if let lifetime = settings.maximumConnectionLifetime, (connection.establishedAt + lifetime).hasPassed(at: now) {
+            return .lifetimeExpired
+        }
+        if let timeout = connection.serverKeepAliveTimeout, timeout <= settings.keepAliveTimeoutMargin {
+            return .serverKeepAliveTimeout
+        }
+        return nil
+    }
+
+    /// The idle connection a request may take: the most recently parked one, or for a replay the
+    /// most recently parked one that never carried a request.
+    @inlinable func idleIndex(in pool: OriginPool, freshOnly: Bool) -> Int? {
+        guard freshOnly else { return pool.idle.indices.last }
+        return pool.idle.lastIndex { connections[$0]!.uses == 0 }
+    }
+
+    // MARK: - Bookkeeping
+
+    @inlinable mutating func startConnection(pool: inout OriginPool, actions: inout [Action]) {
+        lastConnectionID += 1
+        let id = PoolConnectionID(lastConnectionID)
+        connections[id] = Connection(slot: pool.slot)
+        pool.connecting += 1
+        actions.append(.createConnection(id, origin: pool.origin))
+    }
+
+    @inlinable mutating func lease(
+        _ id: PoolConnectionID,
+        to request: PoolRequestID,
+        arrivedAt: Deadline,
+        pool: inout OriginPool,
+        now: Deadline,
+        actions: inout [Action]
+    ) {
+        var connection = connections[id]!
+        let isReused = connection.uses > 0
+        connection.uses += 1
+        if let remaining = connection.serverRemainingRequests { connection.serverRemainingRequests = remaining - 1 }
+        connection.phase = .leased(request)
+        connections[id] = connection
+        pool.leased += 1
+        pool.counts.leases += 1
+        if isReused { pool.counts.reused += 1 }
+        pool.counts.totalPoolWait += now - arrivedAt
+        actions.append(.leaseConnection(id, to: request, isReused: isReused))
+    }
+
+    /// Parks a connection idle with the earliest of its retirement deadlines (rule 4).
+    @inlinable mutating func park(
+        _ id: PoolConnectionID, pool: inout OriginPool, now: Deadline, actions: inout [Action]
+    ) {
+        let connection = connections[id]!
+        var deadline = now + settings.idleTimeout
+        var reason = PoolCloseReason.idleTimeout
+        if let timeout = connection.serverKeepAliveTimeout {
+            let serverDeadline = now + (timeout - settings.keepAliveTimeoutMargin)
+            if serverDeadline < deadline { (deadline, reason) = (serverDeadline, .serverKeepAliveTimeout) }
+        }
+        if let lifetime = settings.maximumConnectionLifetime {
+            let end = connection.establishedAt + lifetime
+            if end < deadline { (deadline, reason) = (end, .lifetimeExpired) }
+        }
+        let timer = schedule(.idleConnection(id), at: deadline, actions: &actions)
+        connections[id]!.phase = .idle(timer: timer.id, until: timer.deadline, retireReason: reason)
+        pool.idle.append(id)
+    }
+
+    /// Cancels the idle timer of a connection the caller has just taken out of its idle stack.
+    @inlinable mutating func unpark(_ id: PoolConnectionID, actions: inout [Action]) {
+        guard case .idle(let timer, let deadline, _) = connections[id]!.phase else {
+            trap("unpark(\(id))", "the connection is \(connections[id]!.phase), not idle")
+        }
+        cancel(Timer(id: timer, purpose: .idleConnection(id), deadline: deadline), actions: &actions)
+    }
+
+    /// Marks a connection closing; the caller has taken it out of its previous phase's count.
+    @inlinable mutating func close(
+        _ id: PoolConnectionID,
+        _ reason: PoolCloseReason,
+        pool: inout OriginPool,
+        actions: inout [Action]
+    ) {
+        connections[id]!.phase = .closing
+        pool.closing += 1
+        pool.counts.retired += 1
+        actions.append(.closeConnection(id, reason))
+    }
+
+    @inlinable mutating func allWaiters(of pool: inout OriginPool) -> [Waiter] {
+        let waiters = (pool.waiters.removeAll() + pool.freshWaiters.removeAll()).sorted { $0.arrival < $1.arrival }
+        for waiter in waiters { waitingRequests[waiter.request] = nil }
+        return waiters
+    }
+
+    @inlinable mutating func schedule(_ purpose: Timer.Purpose, at deadline: Deadline, actions: inout [Action]) -> Timer
+    {
+        lastTimerID += 1
+        let timer = Timer(id: PoolTimerID(lastTimerID), purpose: purpose, deadline: deadline)
+        timers[timer.id] = purpose
+        actions.append(.scheduleTimer(timer))
+        return timer
+    }
+
+    @inlinable mutating func cancel(_ timer: Timer, actions: inout [Action]) {
+        guard timers.removeValue(forKey: timer.id) != nil else {
+            trap("cancel(\(timer))", "the timer is not armed")
+        }
+        actions.append(.cancelTimer(timer))
+    }
+
+    @inlinable mutating func completeShutdownIfDone(actions: inout [Action]) {
+        guard case .shuttingDown = state, connections.isEmpty else { return }
+        precondition(
+            timers.isEmpty && waitingRequests.isEmpty && slots.isEmpty,
+            "PoolStateMachine (\(state)): last connection closed with timers \(timers.count), waiters \(waitingRequests.count) left"
+        )
+        state = .shutDown
+        actions.append(.shutdownComplete)
+    }
+
+    @inlinable func lookUp(_ id: PoolConnectionID, event: @autoclosure () -> String) -> Connection {
+        guard let connection = connections[id] else { trap(event(), "the pool knows no connection \(id)") }
+        return connection
+    }
+
+    /// An empty action list with room for a typical event's actions, so that appending does not
+    /// reallocate (a lease cancels a timer and leases; a return may lease, park or close).
+    @inlinable static func actionBuffer() -> [Action] {
+        var actions: [Action] = []
+        actions.reserveCapacity(4)
+        return actions
+    }
+
+    /// The state of `origin`, taken out of its slot (a new slot for an origin the pool holds
+    /// nothing for), so it can be changed while `self` is too. Hashes the key once.
+    @inlinable mutating func takeOrMakePool(for origin: Origin) -> OriginPool {
+        if let slot = slots[origin] { return takePool(slot, event: "takeOrMakePool(for: \(origin))") }
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+        } else {
+            slot = pools.count
+            pools.append(nil)
+        }
+        slots[origin] = slot
+        return OriginPool(origin: origin, slot: slot)
+    }
+
+    /// Takes an origin's state out of its slot, so it can be changed while `self` is too.
+    @inlinable mutating func takePool(_ slot: Int, event: @autoclosure () -> String) -> OriginPool {
+        // `take()` moves the value out, so changing it copies none of its arrays.
+        guard let pool = pools[slot].take() else { trap(event(), "the pool holds nothing in slot \(slot)") }
+        return pool
+    }
+
+    /// Puts an origin's state back, or frees its slot (keeping its counters) when it holds nothing.
+    @inlinable mutating func store(_ pool: consuming OriginPool) {
+        if pool.isEmpty {
+            emptiedOriginCounts += pool.counts
+            slots[pool.origin] = nil
+            freeSlots.append(pool.slot)
+        } else {
+            pools[pool.slot] = pool
+        }
+    }
+
+    @inlinable func trap(_ event: String, _ problem: String) -> Never {
+        preconditionFailure("PoolStateMachine (\(state)): \(event): \(problem)")
+    }
+}

@@ -1,0 +1,446 @@
+// The world the pool lives in, played by the tests: mock connections, timers, requests and a clock.
+import WickCore
+import WickPool
+
+typealias Pool = PoolStateMachine<String, TestFailure>
+typealias Action = Pool.Action
+
+/// A connection error the runner would report.
+enum TestFailure: Error, Hashable {
+    case refused
+    case reset
+    case trustRejected
+}
+
+/// A transition the runner must never be asked to make, or a rule the pool broke.
+struct WorldViolation: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Plays the runner: sends events to a `PoolStateMachine`, performs its actions on mock
+/// connections, timers and requests, and throws on any action that would be illegal for a real
+/// runner (leasing a connection that is busy, firing a cancelled timer, completing a request twice).
+struct PoolWorld {
+    enum ConnectionState: Equatable {
+        case connecting
+        /// Established or back from a request, not carrying one.
+        case idle
+        case leased(PoolRequestID)
+        /// The pool asked to close it; `wasConnecting`/`wasLeased` say which stray report may race.
+        case closing(was: Was)
+        enum Was: Equatable { case connecting, idle, leased }
+    }
+
+    struct Connection {
+        let origin: String
+        var state: ConnectionState
+        var uses = 0
+    }
+
+    enum RequestState: Equatable {
+        /// Sent to the pool; its answer is being applied.
+        case arriving(origin: String, fresh: Bool)
+        case waiting(origin: String, fresh: Bool)
+        case leased(PoolConnectionID)
+        case failed(Pool.RequestFailure)
+    }
+
+    private(set) var pool: Pool
+    private(set) var now = Deadline(uptimeNanoseconds: 1_000_000_000)
+    private(set) var connections: [PoolConnectionID: Connection] = [:]
+    private(set) var armedTimers: [PoolTimerID: Pool.Timer] = [:]
+    private(set) var finishedTimers: [PoolTimerID: Pool.Timer] = [:]
+    private(set) var requests: [PoolRequestID: RequestState] = [:]
+    /// The waiting requests, kept beside `requests` so that looking them up stays cheap.
+    private var waiting: [String: Set<PoolRequestID>] = [:]
+    /// Armed timers by purpose: at most one per purpose may be armed.
+    private var armedByPurpose: [Pool.Timer.Purpose: Pool.Timer] = [:]
+    /// Finished timers in order, for picking one at random.
+    private(set) var finishedTimerList: [Pool.Timer] = []
+    /// How many times each request was completed (leased or failed); must end at exactly one.
+    private(set) var completions: [PoolRequestID: Int] = [:]
+    private(set) var shutdownCompletions = 0
+    /// The world's own tally of what the pool's counters count.
+    private(set) var tally = PoolStatistics<String>.Counts()
+    private var everCreated: Set<PoolConnectionID> = []
+
+    init(settings: PoolSettings = PoolSettings()) {
+        pool = Pool(settings: settings)
+    }
+
+    var settings: PoolSettings { pool.settings }
+
+    // MARK: Events
+
+    @discardableResult
+    mutating func arrive(
+        _ request: UInt64,
+        at origin: String = "a",
+        deadline: Deadline = .distantFuture,
+        isReplay: Bool = false
+    ) throws -> [Action] {
+        let id = PoolRequestID(request)
+        guard requests[id] == nil else { throw WorldViolation("the test reused request \(id)") }
+        setState(of: id, to: .arriving(origin: origin, fresh: isReplay))
+        let actions = pool.requestArrived(id, origin: origin, deadline: deadline, isReplay: isReplay, at: now)
+        // A replay counts once the pool accepts it; one refused at shutdown never ran.
+        if isReplay && actions != [.failRequest(id, .shutdown)] { tally.replayed += 1 }
+        try apply(actions)
+        if case .arriving = requests[id] { throw WorldViolation("the pool said nothing about \(id)") }
+        return actions
+    }
+
+    @discardableResult
+    mutating func cancel(_ request: UInt64) throws -> [Action] {
+        let actions = pool.requestCancelled(PoolRequestID(request), at: now)
+        try apply(actions)
+        return actions
+    }
+
+    @discardableResult
+    mutating func establish(_ connection: PoolConnectionID) throws -> [Action] {
+        try expect(connection, in: .connecting)
+        connections[connection]!.state = .idle
+        tally.created += 1
+        let actions = pool.connectionEstablished(connection, at: now)
+        try apply(actions)
+        return actions
+    }
+
+    @discardableResult
+    mutating func failAttempt(
+        _ connection: PoolConnectionID,
+        _ error: TestFailure = .refused,
+        isRetryable: Bool = true
+    ) throws -> [Action] {
+        try expect(connection, in: .connecting)
+        connections[connection] = nil
+        tally.failedAttempts += 1
+        let actions = pool.connectionAttemptFailed(connection, error: error, isRetryable: isRetryable, at: now)
+        try apply(actions)
+        return actions
+    }
+
+    /// The leased connection's request completed.
+    @discardableResult
+    mutating func finish(
+        _ connection: PoolConnectionID,
+        keepAlive: KeepAliveHint? = nil,
+        isReusable: Bool = true
+    ) throws -> [Action] {
+        guard case .leased = connections[connection]?.state else {
+            throw WorldViolation("the test finished \(connection), which is not leased")
+        }
+        connections[connection]!.state = .idle
+        let actions = pool.connectionBecameIdle(connection, keepAlive: keepAlive, isReusable: isReusable, at: now)
+        try apply(actions)
+        return actions
+    }
+
+    /// The server (or an error) closed an idle or leased connection.
+    @discardableResult
+    mutating func serverCloses(_ connection: PoolConnectionID, error: TestFailure? = nil) throws -> [Action] {
+        switch connections[connection]?.state {
+        case .idle: tally.evicted += 1
+        case .leased: break
+        default: throw WorldViolation("the test made the server close \(connection), which is not open")
+        }
+        connections[connection] = nil
+        let actions = pool.connectionClosed(connection, by: error.map { .error($0) } ?? .peer, at: now)
+        try apply(actions)
+        return actions
+    }
+
+    /// The runner finished a close the pool asked for (or the server or an error got there first).
+    @discardableResult
+    mutating func completeClose(_ connection: PoolConnectionID, by closer: Pool.ClosedBy = .local) throws -> [Action] {
+        guard case .closing = connections[connection]?.state else {
+            throw WorldViolation("the test completed the close of \(connection), which is not closing")
+        }
+        connections[connection] = nil
+        let actions = pool.connectionClosed(connection, by: closer, at: now)
+        try apply(actions)
+        return actions
+    }
+
+    /// A report about a closing connection that raced the pool's close: whatever its previous
+    /// phase allows (a connecting one established or failed, a leased one back idle). The pool
+    /// must ignore it.
+    @discardableResult
+    mutating func strayReport(about connection: PoolConnectionID) throws -> [Action] {
+        guard case .closing(let was) = connections[connection]?.state else {
+            throw WorldViolation("no close of \(connection) to race")
+        }
+        let actions: [Action] =
+            switch was {
+            case .connecting where connection.rawValue % 2 == 0: pool.connectionEstablished(connection, at: now)
+            case .connecting: pool.connectionAttemptFailed(connection, error: .reset, isRetryable: true, at: now)
+            case .leased: pool.connectionBecameIdle(connection, isReusable: true, at: now)
+            // An idle connection has no report that could race: its end is `connectionClosed`.
+            case .idle: []
+            }
+        guard actions.isEmpty else {
+            throw WorldViolation("a stray report about closing \(connection) led to \(actions)")
+        }
+        return actions
+    }
+
+    @discardableResult
+    mutating func prewarm(_ origin: String = "a", connections count: Int) throws -> [Action] {
+        let actions = pool.prewarm(origin: origin, connections: count, at: now)
+        try apply(actions)
+        return actions
+    }
+
+    @discardableResult
+    mutating func shutdown(_ mode: PoolShutdownMode) throws -> [Action] {
+        let actions = pool.shutdownRequested(mode, at: now)
+        try apply(actions)
+        return actions
+    }
+
+    /// Moves the clock forward, firing every armed timer that falls due on the way, in order.
+    @discardableResult
+    mutating func advance(by duration: Duration) throws -> [Action] {
+        let target = now + duration
+        var all: [Action] = []
+        while let next = armedTimers.values.min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) }),
+            next.deadline <= target
+        {
+            now = max(now, next.deadline)
+            all += try fire(next)
+        }
+        now = target
+        return all
+    }
+
+    /// Fires one armed timer now (the clock jumps to its deadline if that is later).
+    @discardableResult
+    mutating func fire(_ timer: Pool.Timer) throws -> [Action] {
+        guard disarm(timer) else {
+            throw WorldViolation("the runner would never fire \(timer): it is not armed")
+        }
+        now = max(now, timer.deadline)
+        let actions = pool.timerFired(timer, at: now)
+        try apply(actions)
+        return actions
+    }
+
+    /// Reports a timer that was already fired or cancelled, as a runner may when a fire races
+    /// its cancellation. The pool must ignore it.
+    @discardableResult
+    mutating func fireStale(_ timer: Pool.Timer) throws -> [Action] {
+        guard finishedTimers[timer.id] != nil else { throw WorldViolation("\(timer) is not finished") }
+        let actions = pool.timerFired(timer, at: now)
+        guard actions.isEmpty else { throw WorldViolation("a stale fire of \(timer) led to \(actions)") }
+        return actions
+    }
+
+    // MARK: Performing actions
+
+    mutating func apply(_ actions: [Action]) throws {
+        for action in actions { try perform(action) }
+    }
+
+    private mutating func perform(_ action: Action) throws {
+        switch action {
+        case .createConnection(let id, let origin):
+            guard everCreated.insert(id).inserted else { throw WorldViolation("\(id) created twice") }
+            connections[id] = Connection(origin: origin, state: .connecting)
+
+        case .leaseConnection(let id, let request, let isReused):
+            guard var connection = connections[id], connection.state == .idle else {
+                throw WorldViolation("lease of \(id), which is \(String(describing: connections[id]?.state))")
+            }
+            let (origin, fresh) = try waitingOrArriving(request, for: "lease")
+            guard origin == connection.origin else {
+                throw WorldViolation("\(request) for \(origin) got \(id) of \(connection.origin)")
+            }
+            guard isReused == (connection.uses > 0) else {
+                throw WorldViolation("lease of \(id) says isReused \(isReused) after \(connection.uses) uses")
+            }
+            if fresh && connection.uses > 0 { throw WorldViolation("replay \(request) got used connection \(id)") }
+            connection.uses += 1
+            connection.state = .leased(request)
+            tally.leases += 1
+            if isReused { tally.reused += 1 }
+            connections[id] = connection
+            setState(of: request, to: .leased(id))
+            try complete(request)
+
+        case .enqueueRequest(let request):
+            guard case .arriving(let origin, let fresh) = requests[request] else {
+                throw WorldViolation("enqueue of \(request), which is \(String(describing: requests[request]))")
+            }
+            setState(of: request, to: .waiting(origin: origin, fresh: fresh))
+
+        case .failRequest(let request, let failure):
+            _ = try waitingOrArriving(request, for: "fail")
+            setState(of: request, to: .failed(failure))
+            try complete(request)
+
+        case .closeConnection(let id, _):
+            let was: ConnectionState.Was
+            switch connections[id]?.state {
+            case .connecting: was = .connecting
+            case .idle: was = .idle
+            case .leased: was = .leased
+            default: throw WorldViolation("close of \(id), which is \(String(describing: connections[id]?.state))")
+            }
+            connections[id]!.state = .closing(was: was)
+            tally.retired += 1
+
+        case .scheduleTimer(let timer):
+            guard armedTimers[timer.id] == nil, finishedTimers[timer.id] == nil else {
+                throw WorldViolation("\(timer) scheduled twice")
+            }
+            guard timer.deadline >= now else {
+                throw WorldViolation("\(timer) scheduled in the past (now \(now))")
+            }
+            guard armedByPurpose[timer.purpose] == nil else {
+                throw WorldViolation("\(timer) armed while \(armedByPurpose[timer.purpose]!) has the same purpose")
+            }
+            armedTimers[timer.id] = timer
+            armedByPurpose[timer.purpose] = timer
+
+        case .cancelTimer(let timer):
+            guard disarm(timer) else {
+                throw WorldViolation("cancel of \(timer), which is not armed")
+            }
+
+        case .shutdownComplete:
+            shutdownCompletions += 1
+            guard shutdownCompletions == 1 else { throw WorldViolation("shutdownComplete reported twice") }
+            guard connections.isEmpty else {
+                throw WorldViolation("shutdownComplete with \(connections.count) connections open")
+            }
+        }
+    }
+
+    private mutating func complete(_ request: PoolRequestID) throws {
+        completions[request, default: 0] += 1
+        guard completions[request] == 1 else { throw WorldViolation("\(request) completed twice") }
+    }
+
+    private mutating func setState(of request: PoolRequestID, to state: RequestState) {
+        if case .waiting(let origin, _) = requests[request] { waiting[origin]?.remove(request) }
+        if case .waiting(let origin, _) = state { waiting[origin, default: []].insert(request) }
+        requests[request] = state
+    }
+
+    private mutating func disarm(_ timer: Pool.Timer) -> Bool {
+        guard armedTimers.removeValue(forKey: timer.id) != nil else { return false }
+        armedByPurpose[timer.purpose] = nil
+        finishedTimers[timer.id] = timer
+        finishedTimerList.append(timer)
+        return true
+    }
+
+    private func waitingOrArriving(_ request: PoolRequestID, for verb: String) throws -> (String, Bool) {
+        switch requests[request] {
+        case .arriving(let origin, let fresh), .waiting(let origin, let fresh): return (origin, fresh)
+        default: throw WorldViolation("\(verb) of \(request), which is \(String(describing: requests[request]))")
+        }
+    }
+
+    private func expect(_ id: PoolConnectionID, in state: ConnectionState) throws {
+        guard connections[id]?.state == state else {
+            throw WorldViolation(
+                "the test reported on \(id), which is \(String(describing: connections[id]?.state)), not \(state)")
+        }
+    }
+
+    // MARK: Looking around
+
+    func connections(_ origin: String? = nil, _ matching: (ConnectionState) -> Bool) -> [PoolConnectionID] {
+        connections.filter { (origin == nil || $0.value.origin == origin) && matching($0.value.state) }.keys.sorted()
+    }
+
+    func waitingRequests(_ origin: String? = nil) -> [PoolRequestID] {
+        if let origin { return (waiting[origin] ?? []).sorted() }
+        return waiting.values.flatMap { $0 }.sorted()
+    }
+
+    func timer(for purpose: Pool.Timer.Purpose) -> Pool.Timer? {
+        armedByPurpose[purpose]
+    }
+
+    /// The mock's own gauges for an origin (or all), to compare with the pool's statistics.
+    func gauges(_ origin: String? = nil) -> (idle: Int, leased: Int, connecting: Int, closing: Int, waiting: Int) {
+        var gauges = (idle: 0, leased: 0, connecting: 0, closing: 0, waiting: 0)
+        for connection in connections.values where origin == nil || connection.origin == origin {
+            switch connection.state {
+            case .idle: gauges.idle += 1
+            case .leased: gauges.leased += 1
+            case .connecting: gauges.connecting += 1
+            case .closing: gauges.closing += 1
+            }
+        }
+        gauges.waiting = waitingRequests(origin).count
+        return gauges
+    }
+
+    /// Rules that must hold between any two events; throws naming the first one broken.
+    func checkInvariants() throws {
+        let statistics = pool.statistics
+        let origins = Set(connections.values.map(\.origin)).union(waiting.filter { !$0.value.isEmpty }.keys)
+        for origin in origins.sorted() {
+            let mine = gauges(origin)
+            let live = mine.idle + mine.leased + mine.connecting + mine.closing
+            guard live <= settings.maximumConnectionsPerOrigin else {
+                throw WorldViolation("\(origin) has \(live) live connections, above the limit")
+            }
+            guard mine.idle <= settings.maximumIdleConnectionsPerOrigin else {
+                throw WorldViolation("\(origin) has \(mine.idle) idle connections, above the limit")
+            }
+            let theirs = statistics.origins[origin] ?? PoolStatistics<String>.Counts()
+            guard (theirs.idle, theirs.leased, theirs.connecting, theirs.closing, theirs.waiting) == mine else {
+                throw WorldViolation("\(origin): pool gauges \(theirs) differ from the world's \(mine)")
+            }
+            let waiters = waitingRequests(origin)
+            let plainWaiting = waiters.contains { requests[$0] == .waiting(origin: origin, fresh: false) }
+            let idle = self.connections(origin) { $0 == .idle }
+            if plainWaiting && !idle.isEmpty {
+                throw WorldViolation("\(origin): idle \(idle) while \(waiters) wait")
+            }
+            if !waiters.isEmpty && idle.contains(where: { connections[$0]!.uses == 0 }) {
+                throw WorldViolation("\(origin): a never-used idle connection while \(waiters) wait")
+            }
+            let backingOff = timer(for: .backoff(origin)) != nil
+            if !waiters.isEmpty && mine.connecting == 0 && !backingOff && live < settings.maximumConnectionsPerOrigin {
+                throw WorldViolation("\(origin): \(waiters) wait with nothing under way to serve them")
+            }
+            for id in idle {
+                guard timer(for: .idleConnection(id)) != nil else {
+                    throw WorldViolation("\(origin): idle \(id) has no retirement timer")
+                }
+            }
+            for request in waiters where timer(for: .poolWait(request)) == nil {
+                throw WorldViolation("\(origin): waiting \(request) has no pool-wait timer")
+            }
+        }
+        let mine = gauges()
+        let total = statistics.total
+        guard (total.idle, total.leased, total.connecting, total.closing, total.waiting) == mine else {
+            throw WorldViolation("pool total gauges \(total) differ from the world's \(mine)")
+        }
+        let counters = [
+            \PoolStatistics<String>.Counts.created, \.failedAttempts, \.leases, \.reused, \.replayed, \.evicted,
+            \.retired,
+        ]
+        if let differing = counters.first(where: { total[keyPath: $0] != tally[keyPath: $0] }) {
+            throw WorldViolation(
+                "pool counter \(differing) is \(total[keyPath: differing]), the world counted \(tally[keyPath: differing])"
+            )
+        }
+        let leasedRequests = Set(
+            connections.values.compactMap { connection -> PoolRequestID? in
+                if case .leased(let request) = connection.state { return request }
+                return nil
+            })
+        if let both = leasedRequests.first(where: { if case .waiting = requests[$0] { true } else { false } }) {
+            throw WorldViolation("\(both) is both waiting and leased")
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// WickPool's state-machine tests arrive with the transport issue.

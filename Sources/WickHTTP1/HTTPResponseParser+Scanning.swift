@@ -145,6 +145,12 @@ extension HTTPResponseParser {
                     let (next, sectionEnded) = fieldLinesInPlace(bytes, from: index)
                     index = next
                     if sectionEnded {
+                        if case .headFields = state {
+                            // What `lineCompleted` does with the head's empty line, without the
+                            // generic line checks this path has already made.
+                            lineStart = storage.count
+                            return HTTPParseStep(event: try headCompleted(), consumed: index)
+                        }
                         if let event = try lineCompleted() { return HTTPParseStep(event: event, consumed: index) }
                         continue
                     }

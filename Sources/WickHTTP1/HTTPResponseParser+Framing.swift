@@ -102,58 +102,78 @@ extension HTTPResponseParser {
         while let (found, name) = storage.firstFramingField(in: position..<storage.fieldCount) {
             position = found + 1
             let field = storage.field(at: found)
+            let value = field.valueStart..<field.valueEnd
             switch name {
             case .connection:
                 // The usual values are one option alone, which the list walk would find too.
-                let value = field.valueStart..<field.valueEnd
                 if storage.equalsLowercase(value, "keep-alive") {
                     facts.keepAlive = true
                 } else if storage.equalsLowercase(value, "close") {
                     facts.close = true
                 } else {
-                    forEachListElement(field) { element in
-                        if storage.equalsLowercase(element, "close") { facts.close = true }
-                        if storage.equalsLowercase(element, "keep-alive") { facts.keepAlive = true }
-                    }
+                    connectionOptions(field, &facts)
                 }
             case .contentLength:
                 facts.contentLengthLine = facts.contentLengthLine ?? field.nameStart
                 // The usual value is one number that agrees with any before it; anything else
                 // (lists, bad digits, overflow, conflicts) takes the list walk, which finds the error.
-                if let length = storage.decimalValue(field.valueStart..<field.valueEnd),
-                    facts.contentLength == nil || facts.contentLength == length
-                {
+                if let length = storage.decimalValue(value), facts.contentLength == nil || facts.contentLength == length {
                     facts.contentLength = length
-                    continue
+                } else {
+                    try contentLengths(field, &facts)
                 }
-                var failure: HTTPParseError?
-                forEachListElement(field, includingEmpty: true) { element in
-                    guard failure == nil else { return }
-                    do throws(HTTPParseError) {
-                        let length = try contentLength(element)
-                        if let agreed = facts.contentLength, agreed != length {
-                            throw HTTPParseError(.conflictingContentLengths, at: offset(ofStorageIndex: element.lowerBound))
-                        }
-                        facts.contentLength = length
-                    } catch {
-                        failure = error
-                    }
-                }
-                if let failure { throw failure }
             case .transferEncoding:
                 facts.transferEncodingLine = facts.transferEncodingLine ?? field.nameStart
-                var failure: HTTPParseError?
-                forEachListElement(field) { element in
-                    guard failure == nil else { return }
-                    if chunkedSeen || !storage.equalsLowercase(element, "chunked") {
-                        failure = HTTPParseError(.unsupportedTransferCoding, at: offset(ofStorageIndex: element.lowerBound))
-                    }
-                    chunkedSeen = true
-                }
-                if let failure { throw failure }
+                try transferCodings(field, chunkedSeen: &chunkedSeen)
             }
         }
         return facts
+    }
+
+    /// Connection = #connection-option (RFC 9110 §7.6.1): notes `close` and `keep-alive`.
+    @inline(never)
+    private func connectionOptions(_ field: HTTPFieldRange, _ facts: inout FramingFacts) {
+        forEachListElement(field) { element in
+            if storage.equalsLowercase(element, "close") { facts.close = true }
+            if storage.equalsLowercase(element, "keep-alive") { facts.keepAlive = true }
+        }
+    }
+
+    /// Every element of a Content-Length list must be the same number (RFC 9110 §8.6).
+    ///
+    /// - Throws: at the first element that is not a number, overflows, or differs.
+    @inline(never)
+    private func contentLengths(_ field: HTTPFieldRange, _ facts: inout FramingFacts) throws(HTTPParseError) {
+        var failure: HTTPParseError?
+        forEachListElement(field, includingEmpty: true) { element in
+            guard failure == nil else { return }
+            do throws(HTTPParseError) {
+                let length = try contentLength(element)
+                if let agreed = facts.contentLength, agreed != length {
+                    throw HTTPParseError(.conflictingContentLengths, at: offset(ofStorageIndex: element.lowerBound))
+                }
+                facts.contentLength = length
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The transfer codings must be one `chunked` in the whole head (rule 4 above).
+    ///
+    /// - Throws: at the first element that is not `chunked`, or any element after one.
+    @inline(never)
+    private func transferCodings(_ field: HTTPFieldRange, chunkedSeen: inout Bool) throws(HTTPParseError) {
+        var failure: HTTPParseError?
+        forEachListElement(field) { element in
+            guard failure == nil else { return }
+            if chunkedSeen || !storage.equalsLowercase(element, "chunked") {
+                failure = HTTPParseError(.unsupportedTransferCoding, at: offset(ofStorageIndex: element.lowerBound))
+            }
+            chunkedSeen = true
+        }
+        if let failure { throw failure }
     }
 
     /// Content-Length = 1*DIGIT (RFC 9110 §8.6), as a 64-bit count.

@@ -1,8 +1,8 @@
 // A point in monotonic time, in nanoseconds: the currency of every timeout in Wick.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A point on the system's monotonic clock (`CLOCK_MONOTONIC`), in nanoseconds since boot.

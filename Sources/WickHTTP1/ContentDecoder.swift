@@ -51,7 +51,8 @@ public final class ContentDecoder {
 
     /// A decoder for every `Content-Encoding` field of `headers`.
     /// - Throws: as `init(codings:limits:)`.
-    public convenience init(headers: HTTPHeaders, limits: ContentDecoderLimits = .default) throws(ContentDecodingError) {
+    public convenience init(headers: HTTPHeaders, limits: ContentDecoderLimits = .default) throws(ContentDecodingError)
+    {
         try self.init(
             codings: ContentCoding.list(fromFieldValues: headers.values(for: "Content-Encoding")),
             limits: limits
@@ -103,7 +104,8 @@ public final class ContentDecoder {
     /// - Throws: `ContentDecodingError` for a corrupt stream or a limit. With the size limit,
     ///   exactly `maximumDecodedSize` bytes have been handed out; with the ratio, the piece that
     ///   would cross it is withheld.
-    public func decode(_ input: ArraySlice<UInt8>, into sink: (ArraySlice<UInt8>) -> Void) throws(ContentDecodingError) {
+    public func decode(_ input: ArraySlice<UInt8>, into sink: (ArraySlice<UInt8>) -> Void) throws(ContentDecodingError)
+    {
         precondition(phase == .decoding, "decode called on a ContentDecoder in phase \(phase)")
         guard decodesBody else {
             if !input.isEmpty { sink(input) }

@@ -21,7 +21,8 @@ public enum HTTPRequestEncoder {
     /// repeated), else from `head.host`. A `Content-Length` or `Transfer-Encoding` field in
     /// `head.headers` that agrees with `head.framing` is written once, as the framing field.
     /// - Throws: `HTTPRequestEncodingError` naming the first field at fault; `buffer` is unchanged.
-    public static func encodeHead(_ head: HTTPRequestHead, into buffer: inout [UInt8]) throws(HTTPRequestEncodingError) {
+    public static func encodeHead(_ head: HTTPRequestHead, into buffer: inout [UInt8]) throws(HTTPRequestEncodingError)
+    {
         let hostIndex = try validate(head)
         let target = head.target.text
 
@@ -132,7 +133,8 @@ public enum HTTPRequestEncoder {
     }
 
     /// RFC 9112 §3.2: the target's bytes, its form's shape, and the form's fit with the method.
-    private static func validateTarget(_ target: HTTPRequestTarget, method: HTTPMethod) throws(HTTPRequestEncodingError) {
+    private static func validateTarget(_ target: HTTPRequestTarget, method: HTTPMethod) throws(HTTPRequestEncodingError)
+    {
         let isConnect = method == .connect
         switch target {
         case .origin, .absolute:
@@ -164,7 +166,8 @@ public enum HTTPRequestEncoder {
                 if isAlpha { continue }
                 if offset == 0 { return 0 }
                 if byte == UInt8(ascii: ":") { return nil }
-                let isSchemeByte = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                let isSchemeByte =
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                     || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
                 if !isSchemeByte { return offset }
             }

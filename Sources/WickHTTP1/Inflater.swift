@@ -98,7 +98,8 @@ final class Inflater {
     /// `output`.
     func inflate(_ input: ArraySlice<UInt8>, into output: inout [UInt8], room: Int) -> InflateStep {
         precondition(input.count <= Int(UInt32.max), "inflate input of \(input.count) bytes exceeds uInt")
-        precondition((1...min(output.count, Int(UInt32.max))).contains(room), "inflate room \(room) for \(output.count) bytes")
+        precondition(
+            (1...min(output.count, Int(UInt32.max))).contains(room), "inflate room \(room) for \(output.count) bytes")
         let stream = self.stream
         return input.withUnsafeBufferPointer { inBuffer in
             output.withUnsafeMutableBufferPointer { outBuffer in

@@ -22,9 +22,9 @@ import Synchronization
 public import WickCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// An epoll event loop running on its own thread. Create loops through `EventLoopGroup`.

@@ -4,9 +4,9 @@
 // runtime, so ThreadSanitizer cannot see its happens-before edges and reports every value it
 // guards as racy. TSan intercepts `pthread_mutex_lock`, so this lock keeps `Scripts/tsan` exact.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A value that is read and written only while holding its mutex.

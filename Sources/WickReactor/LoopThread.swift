@@ -4,9 +4,9 @@
 import CWickSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A started thread that must be joined exactly once (its owner keeps the only copy).

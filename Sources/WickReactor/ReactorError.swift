@@ -2,9 +2,9 @@
 import CWickSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// One failed connection attempt: where it went and why it failed.

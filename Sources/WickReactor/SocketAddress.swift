@@ -5,9 +5,9 @@
 import CWickSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A socket address. No C type appears in its API.

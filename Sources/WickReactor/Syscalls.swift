@@ -13,9 +13,9 @@
 import CWickSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The outcome of a non-blocking call: it did something, or it would have blocked.

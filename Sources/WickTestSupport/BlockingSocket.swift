@@ -1,9 +1,10 @@
+import Synchronization
+
 // Blocking socket calls for the fault server, each bounded by poll(2) against a deadline.
 // The only raw-pointer code in WickTestSupport besides LoopbackPort.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
-import Synchronization
 
 /// A connected or listening socket used by one thread at a time (the fault server gives each
 /// accepted connection its own thread; the listener belongs to the accept thread). The owning
@@ -78,7 +79,9 @@ struct BlockingSocket {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero, poll(Int16(POLLOUT), timeout: remaining) else { return ETIMEDOUT }
             // SAFETY: send reads bytes[offset...] from the array's storage, which outlives the call.
-            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes {
+                send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if sent < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 return errno

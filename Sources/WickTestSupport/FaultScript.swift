@@ -34,7 +34,9 @@ public indirect enum FaultStep: Sendable, Equatable {
     public static var readRequestHead: FaultStep { .readRequestHead() }
 
     /// A complete `200 OK` with a `Content-Length` body (keep-alive unless `close` is true).
-    public static func respond(status: Int = 200, body: String = "", headers: [String] = [], close: Bool = false) -> FaultStep {
+    public static func respond(status: Int = 200, body: String = "", headers: [String] = [], close: Bool = false)
+        -> FaultStep
+    {
         var head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")\r\nContent-Length: \(body.utf8.count)\r\n"
         for header in headers { head += header + "\r\n" }
         if close { head += "Connection: close\r\n" }

@@ -262,7 +262,8 @@ private struct FaultPlayer {
     /// The length of a request head (through CRLF CRLF) at the start of `bytes`, if complete.
     static func headLength(in bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for i in 3..<bytes.count where bytes[i] == 10 && bytes[i - 1] == 13 && bytes[i - 2] == 10 && bytes[i - 3] == 13 {
+        for i in 3..<bytes.count where bytes[i] == 10 && bytes[i - 1] == 13 && bytes[i - 2] == 10 && bytes[i - 3] == 13
+        {
             return i + 1
         }
         return nil

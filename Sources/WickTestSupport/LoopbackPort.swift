@@ -1,6 +1,6 @@
 // Free ports on 127.0.0.1 for test servers, and waiting until a server accepts on one.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Port helpers for servers that bind 127.0.0.1.

@@ -54,12 +54,17 @@ public final class NginxServer: Sendable {
         ).write(to: configuration, atomically: true, encoding: .utf8)
         process = try ChildProcess(
             executable: "/usr/sbin/nginx",
-            arguments: ["-p", directory.path, "-c", configuration.path, "-e", directory.appendingPathComponent("error.log").path],
+            arguments: [
+                "-p", directory.path, "-c", configuration.path, "-e",
+                directory.appendingPathComponent("error.log").path,
+            ],
             workingDirectory: directory, logFile: directory.appendingPathComponent("nginx.out"))
         let process = self.process
         for port in [httpPort, httpsPort] {
-            guard LoopbackPort.waitUntilAccepting(port, timeout: .seconds(15), stillRunning: { process.isRunning }) else {
-                let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+            guard LoopbackPort.waitUntilAccepting(port, timeout: .seconds(15), stillRunning: { process.isRunning })
+            else {
+                let log =
+                    (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
                 process.stop()
                 throw TestSupportError.serverNotReady("nginx on port \(port)", log: String(log.suffix(2_000)))
             }

@@ -82,11 +82,13 @@ public struct TestPKI: Sendable {
     private func makeRoot() throws {
         try runCommand(
             "/usr/bin/openssl",
-            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-             "-keyout", root.privateKey.path, "-out", root.certificate.path, "-days", "3650",
-             "-subj", "/CN=Wick Test Root CA",
-             "-addext", "basicConstraints=critical,CA:TRUE",
-             "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", root.privateKey.path, "-out", root.certificate.path, "-days", "3650",
+                "-subj", "/CN=Wick Test Root CA",
+                "-addext", "basicConstraints=critical,CA:TRUE",
+                "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            ])
     }
 
     @discardableResult
@@ -100,13 +102,17 @@ public struct TestPKI: Sendable {
         try lines.joined(separator: "\n").write(to: extensionFile, atomically: true, encoding: .utf8)
         try runCommand(
             "/usr/bin/openssl",
-            ["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-             "-keyout", identity.privateKey.path, "-out", request.path, "-subj", subject])
+            [
+                "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", identity.privateKey.path, "-out", request.path, "-subj", subject,
+            ])
         try runCommand(
             "/usr/bin/openssl",
-            ["x509", "-req", "-in", request.path, "-CA", issuer.certificate.path, "-CAkey", issuer.privateKey.path,
-             "-set_serial", String(UInt32.random(in: 1...UInt32.max)), "-days", String(days),
-             "-extfile", extensionFile.path, "-out", identity.certificate.path])
+            [
+                "x509", "-req", "-in", request.path, "-CA", issuer.certificate.path, "-CAkey", issuer.privateKey.path,
+                "-set_serial", String(UInt32.random(in: 1...UInt32.max)), "-days", String(days),
+                "-extfile", extensionFile.path, "-out", identity.certificate.path,
+            ])
         return identity
     }
 

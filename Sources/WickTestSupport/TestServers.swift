@@ -35,7 +35,8 @@ public final class TestServers: Sendable {
             nginx = try NginxServer(directory: directory.appendingPathComponent("nginx"), pki: pki!)
         }
         do {
-            httpbin = selection.contains(.httpbin)
+            httpbin =
+                selection.contains(.httpbin)
                 ? try HTTPBinServer(directory: directory.appendingPathComponent("httpbin")) : nil
         } catch {
             nginx?.stop()

@@ -31,7 +31,8 @@ struct Options {
             }
         }
         guard directory != nil, environmentFile != nil else {
-            throw UsageError(message: "usage: wick-test-servers --dir DIR --env-file FILE [--only nginx|httpbin] [--watch-pid PID]")
+            throw UsageError(
+                message: "usage: wick-test-servers --dir DIR --env-file FILE [--only nginx|httpbin] [--watch-pid PID]")
         }
     }
 }

@@ -49,8 +49,10 @@ struct DemoTour {
 
         section("3. httpbin (gunicorn): headers echoed, gzip, a redirect as it comes")
         let bin = try await LayerConnection.open(host: httpbin.host, port: httpbin.port, group: group)
-        try await get("/get?from=wick", on: bin, base: httpbin, headers: ["X-Demo": "wick"], showHeaders: false, preview: 400)
-        try await get("/gzip", on: bin, base: httpbin, headers: ["Accept-Encoding": "gzip"], showHeaders: false, preview: 120)
+        try await get(
+            "/get?from=wick", on: bin, base: httpbin, headers: ["X-Demo": "wick"], showHeaders: false, preview: 400)
+        try await get(
+            "/gzip", on: bin, base: httpbin, headers: ["Accept-Encoding": "gzip"], showHeaders: false, preview: 120)
         try await get("/redirect-to?url=/get&status_code=302", on: bin, base: httpbin)
         await bin.close()
 

@@ -141,8 +141,11 @@ final class LayerConnection: ChannelDelegate, @unchecked Sendable {
     func channelReadEOF(_ channel: Channel) {
         guard pending != nil else { return channel.close() }
         do {
-            if case .end(let reusable)? = try parser.eofReceived() { try finish(reusable: reusable) }
-            else { fail(.connection(nil)) }
+            if case .end(let reusable)? = try parser.eofReceived() {
+                try finish(reusable: reusable)
+            } else {
+                fail(.connection(nil))
+            }
         } catch {
             fail(LayerError(error))
         }

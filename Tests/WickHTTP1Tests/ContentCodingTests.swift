@@ -1,30 +1,35 @@
 // Content-Encoding field values parsed into the list of codings, in the order applied.
 import Testing
+
 @testable import WickHTTP1
 
 @Suite struct ContentCodingTests {
-    @Test(arguments: [
-        ([], []),
-        (["gzip"], [ContentCoding.gzip]),
-        (["GZIP"], [.gzip]),
-        (["x-gzip"], [.gzip]),
-        (["Deflate"], [.deflate]),
-        (["identity"], [.identity]),
-        (["gzip, deflate"], [.gzip, .deflate]),
-        (["gzip", "deflate"], [.gzip, .deflate]),
-        ([" gzip ,\tgzip\t"], [.gzip, .gzip]),
-        ([",,gzip,, ,"], [.gzip]),
-        ([""], []),
-        (["BR"], [.unsupported("br")]),
-        (["zstd, gzip"], [.unsupported("zstd"), .gzip]),
-        (["gzip;q=1"], [.unsupported("gzip;q=1")]),
-    ] as [([String], [ContentCoding])])
+    @Test(
+        arguments: [
+            ([], []),
+            (["gzip"], [ContentCoding.gzip]),
+            (["GZIP"], [.gzip]),
+            (["x-gzip"], [.gzip]),
+            (["Deflate"], [.deflate]),
+            (["identity"], [.identity]),
+            (["gzip, deflate"], [.gzip, .deflate]),
+            (["gzip", "deflate"], [.gzip, .deflate]),
+            ([" gzip ,\tgzip\t"], [.gzip, .gzip]),
+            ([",,gzip,, ,"], [.gzip]),
+            ([""], []),
+            (["BR"], [.unsupported("br")]),
+            (["zstd, gzip"], [.unsupported("zstd"), .gzip]),
+            (["gzip;q=1"], [.unsupported("gzip;q=1")]),
+        ] as [([String], [ContentCoding])])
     func parsesFieldValuesInTheOrderApplied(_ values: [String], _ expected: [ContentCoding]) {
         #expect(ContentCoding.list(fromFieldValues: values) == expected)
     }
 
     @Test func descriptionsAreTheTokens() {
-        #expect([ContentCoding.gzip, .deflate, .identity, .unsupported("br")].map(\.description) == ["gzip", "deflate", "identity", "br"])
+        #expect(
+            [ContentCoding.gzip, .deflate, .identity, .unsupported("br")].map(\.description) == [
+                "gzip", "deflate", "identity", "br",
+            ])
     }
 
     @Test(arguments: [

@@ -1,13 +1,16 @@
 // Content decoder limits, each at N and N+1, and a real decompression bomb under the defaults.
 import Testing
 import WickTestSupport
+
 @testable import WickHTTP1
 
 @Suite struct ContentDecoderLimitTests {
     /// Text that compresses well but not absurdly: about 10×.
     static func text(count: Int) -> [UInt8] {
         var generator = SeededRandom(seed: 42)
-        let words = ["wick", "gzip", "deflate", "limit", "ratio", "piece", "zlib", "body", "http", "\n"].map { Array($0.utf8) }
+        let words = ["wick", "gzip", "deflate", "limit", "ratio", "piece", "zlib", "body", "http", "\n"].map {
+            Array($0.utf8)
+        }
         var result: [UInt8] = []
         result.reserveCapacity(count + 16)
         while result.count < count {
@@ -50,7 +53,9 @@ import WickTestSupport
         let tooTight = ContentDecoderLimits(maximumExpansionRatio: ratio - 1, expansionRatioFloor: 0)
         #expect(
             try decodeCounting(encoded, Delivery.whole, tooTight)
-                == .failure(.expansionRatioLimitExceeded(limit: ratio - 1, encoded: encoded.count, decoded: decoded.count), delivered: 0)
+                == .failure(
+                    .expansionRatioLimitExceeded(limit: ratio - 1, encoded: encoded.count, decoded: decoded.count),
+                    delivered: 0)
         )
     }
 
@@ -61,7 +66,11 @@ import WickTestSupport
         #expect(try decodeCounting(encoded, Delivery.whole, floorAtSize, coding: .deflate) == .success(decoded.count))
         let floorBelow = ContentDecoderLimits(maximumExpansionRatio: 1, expansionRatioFloor: decoded.count - 1)
         let result = try decodeCounting(encoded, Delivery.whole, floorBelow, coding: .deflate)
-        #expect(result == .failure(.expansionRatioLimitExceeded(limit: 1, encoded: encoded.count, decoded: decoded.count), delivered: 0))
+        #expect(
+            result
+                == .failure(
+                    .expansionRatioLimitExceeded(limit: 1, encoded: encoded.count, decoded: decoded.count), delivered: 0
+                ))
     }
 
     @Test func outputPiecesAreAtMostThePieceSize() throws {
@@ -93,8 +102,9 @@ import WickTestSupport
         // The inner layer's output counts against the ratio to the bytes read from the wire.
         let zeros = [UInt8](repeating: 0, count: 4 << 20)
         let twice = Deflater.compress(Deflater.compress(zeros, .gzip), .gzip)
-        guard case .failure(.expansionRatioLimitExceeded(limit: 100, encoded: let encoded, decoded: _)) =
-            decodeAll(twice, fieldValues: ["gzip, gzip"])
+        guard
+            case .failure(.expansionRatioLimitExceeded(limit: 100, encoded: let encoded, decoded: _)) =
+                decodeAll(twice, fieldValues: ["gzip, gzip"])
         else {
             Issue.record("expected the ratio limit")
             return
@@ -119,7 +129,8 @@ import WickTestSupport
         }
         #expect(limit == 100)
         #expect(decoded > ContentDecoderLimits.default.expansionRatioFloor)
-        #expect(decoded <= ContentDecoderLimits.default.expansionRatioFloor + ContentDecoderLimits.default.outputPieceSize)
+        #expect(
+            decoded <= ContentDecoderLimits.default.expansionRatioFloor + ContentDecoderLimits.default.outputPieceSize)
         #expect(encoded < 16 * 1024)
         #expect(outcome.largestPiece <= ContentDecoderLimits.default.outputPieceSize)
         #expect(outcome.delivered <= ContentDecoderLimits.default.expansionRatioFloor)
@@ -194,4 +205,3 @@ func decodeCounting(
         return .failure(error, delivered: delivered)
     }
 }
-

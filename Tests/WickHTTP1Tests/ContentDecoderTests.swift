@@ -2,6 +2,7 @@
 import Testing
 import WickCore
 import WickTestSupport
+
 @testable import WickHTTP1
 
 /// One round-trip case: a body as sent, the Content-Encoding field lines, and the bytes expected.
@@ -59,11 +60,21 @@ let sampleText = Array(
     static let otherText = Array("A second member, back to back.\n".utf8)
 
     static let cases: [CodingCase] = [
-        CodingCase(name: "gzip", fieldValues: ["gzip"], encoded: Deflater.compress(sampleText, .gzip), decoded: sampleText, decodes: true),
-        CodingCase(name: "x-gzip", fieldValues: ["X-GZip"], encoded: Deflater.compress(sampleText, .gzip), decoded: sampleText, decodes: true),
-        CodingCase(name: "deflate, zlib-wrapped", fieldValues: ["deflate"], encoded: Deflater.compress(sampleText, .zlib), decoded: sampleText, decodes: true),
-        CodingCase(name: "deflate, raw", fieldValues: ["deflate"], encoded: Deflater.compress(sampleText, .raw), decoded: sampleText, decodes: true),
-        CodingCase(name: "deflate, raw, stored block", fieldValues: ["deflate"], encoded: Deflater.compress(sampleText, .raw, level: 0), decoded: sampleText, decodes: true),
+        CodingCase(
+            name: "gzip", fieldValues: ["gzip"], encoded: Deflater.compress(sampleText, .gzip), decoded: sampleText,
+            decodes: true),
+        CodingCase(
+            name: "x-gzip", fieldValues: ["X-GZip"], encoded: Deflater.compress(sampleText, .gzip), decoded: sampleText,
+            decodes: true),
+        CodingCase(
+            name: "deflate, zlib-wrapped", fieldValues: ["deflate"], encoded: Deflater.compress(sampleText, .zlib),
+            decoded: sampleText, decodes: true),
+        CodingCase(
+            name: "deflate, raw", fieldValues: ["deflate"], encoded: Deflater.compress(sampleText, .raw),
+            decoded: sampleText, decodes: true),
+        CodingCase(
+            name: "deflate, raw, stored block", fieldValues: ["deflate"],
+            encoded: Deflater.compress(sampleText, .raw, level: 0), decoded: sampleText, decodes: true),
         CodingCase(
             name: "gzip, two members",
             fieldValues: ["gzip"],
@@ -74,7 +85,8 @@ let sampleText = Array(
         CodingCase(
             name: "gzip, empty member between two",
             fieldValues: ["gzip"],
-            encoded: Deflater.compress(otherText, .gzip) + Deflater.compress([], .gzip) + Deflater.compress(otherText, .gzip),
+            encoded: Deflater.compress(otherText, .gzip) + Deflater.compress([], .gzip)
+                + Deflater.compress(otherText, .gzip),
             decoded: otherText + otherText,
             decodes: true
         ),
@@ -92,7 +104,8 @@ let sampleText = Array(
             decoded: sampleText,
             decodes: true
         ),
-        CodingCase(name: "identity", fieldValues: ["identity"], encoded: sampleText, decoded: sampleText, decodes: false),
+        CodingCase(
+            name: "identity", fieldValues: ["identity"], encoded: sampleText, decoded: sampleText, decodes: false),
         CodingCase(name: "no field", fieldValues: [], encoded: sampleText, decoded: sampleText, decodes: false),
         CodingCase(
             name: "identity around gzip, empty elements",
@@ -101,7 +114,9 @@ let sampleText = Array(
             decoded: sampleText,
             decodes: true
         ),
-        CodingCase(name: "br: untouched", fieldValues: ["br"], encoded: Array("not brotli".utf8), decoded: Array("not brotli".utf8), decodes: false),
+        CodingCase(
+            name: "br: untouched", fieldValues: ["br"], encoded: Array("not brotli".utf8),
+            decoded: Array("not brotli".utf8), decodes: false),
         CodingCase(
             name: "gzip, zstd: untouched",
             fieldValues: ["gzip", "zstd"],
@@ -210,7 +225,8 @@ let sampleText = Array(
 
     @Test func badGzipHeadersAreInvalidHeaders() throws {
         let gzip = Deflater.compress(sampleText, .gzip)
-        try Self.expectFailure([0x1F, 0x8C] + gzip.dropFirst(2), codings: [.gzip], .invalidHeader(coding: .gzip, offset: 1))
+        try Self.expectFailure(
+            [0x1F, 0x8C] + gzip.dropFirst(2), codings: [.gzip], .invalidHeader(coding: .gzip, offset: 1))
         try Self.expectFailure(Array("<html>".utf8), codings: [.gzip], .invalidHeader(coding: .gzip, offset: 0))
         var badMethod = gzip
         badMethod[2] = 7  // zlib reads the method and flag bytes together
@@ -222,7 +238,8 @@ let sampleText = Array(
 
     @Test func zlibHeaderAskingForADictionaryIsAnInvalidHeader() throws {
         // CMF 0x78, FLG with FDICT (0x20) and a valid check: 0x78 0xBB, then a 4-byte DICTID.
-        try Self.expectFailure([0x78, 0xBB, 0, 0, 0, 1, 0x03, 0x00], codings: [.deflate], .invalidHeader(coding: .deflate, offset: 6))
+        try Self.expectFailure(
+            [0x78, 0xBB, 0, 0, 0, 1, 0x03, 0x00], codings: [.deflate], .invalidHeader(coding: .deflate, offset: 6))
     }
 
     @Test func invalidBlockTypeIsInvalidData() throws {
@@ -233,8 +250,10 @@ let sampleText = Array(
     @Test func bytesAfterTheLastMemberAreTrailingGarbage() throws {
         let gzip = Deflater.compress(sampleText, .gzip)
         try Self.expectFailure(gzip + [0x00], codings: [.gzip], .trailingGarbage(coding: .gzip, offset: gzip.count))
-        try Self.expectFailure(gzip + [0x1F, 0x00], codings: [.gzip], .trailingGarbage(coding: .gzip, offset: gzip.count + 1))
-        try Self.expectFailure(gzip + Array("\r\n".utf8), codings: [.gzip], .trailingGarbage(coding: .gzip, offset: gzip.count))
+        try Self.expectFailure(
+            gzip + [0x1F, 0x00], codings: [.gzip], .trailingGarbage(coding: .gzip, offset: gzip.count + 1))
+        try Self.expectFailure(
+            gzip + Array("\r\n".utf8), codings: [.gzip], .trailingGarbage(coding: .gzip, offset: gzip.count))
         let zlib = Deflater.compress(sampleText, .zlib)
         try Self.expectFailure(zlib + zlib, codings: [.deflate], .trailingGarbage(coding: .deflate, offset: zlib.count))
         let raw = Deflater.compress(sampleText, .raw)
@@ -259,14 +278,16 @@ let sampleText = Array(
     @Test func aPartialNextMemberIsTruncated() throws {
         let gzip = Deflater.compress(sampleText, .gzip)
         try Self.expectFailure(gzip + [0x1F], codings: [.gzip], .truncated(coding: .gzip, offset: gzip.count + 1))
-        try Self.expectFailure(gzip + gzip.prefix(12), codings: [.gzip], .truncated(coding: .gzip, offset: gzip.count + 12))
+        try Self.expectFailure(
+            gzip + gzip.prefix(12), codings: [.gzip], .truncated(coding: .gzip, offset: gzip.count + 12))
     }
 
     @Test func errorsInAnInnerLayerNameThatLayer() throws {
         var inner = Deflater.compress(sampleText, .gzip)
         inner[inner.count - 8] ^= 0x01
         let outer = Deflater.compress(inner, .gzip)
-        try Self.expectFailure(outer, codings: [.gzip, .gzip], .checksumMismatch(coding: .gzip, offset: inner.count - 4))
+        try Self.expectFailure(
+            outer, codings: [.gzip, .gzip], .checksumMismatch(coding: .gzip, offset: inner.count - 4))
         let truncatedInner = Deflater.compress(Array(Deflater.compress(sampleText, .gzip).dropLast(3)), .gzip)
         let decoder = try ContentDecoder(codings: [.gzip, .gzip])
         var output: [UInt8] = []

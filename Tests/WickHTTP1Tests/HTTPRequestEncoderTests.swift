@@ -1,6 +1,7 @@
 // Request encoder: golden bytes for every target form and framing, and chunk framing.
 import Testing
 import WickCore
+
 @testable import WickHTTP1
 
 @Suite struct HTTPRequestEncoderTests {
@@ -20,7 +21,8 @@ import WickCore
                 host: "example.com",
                 headers: [HTTPHeader(name: "Accept", value: "*/*"), HTTPHeader(name: "User-Agent", value: "wick/1.0")]
             ),
-            wire: "GET /search?q=wick&page=2 HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\nUser-Agent: wick/1.0\r\n\r\n"
+            wire:
+                "GET /search?q=wick&page=2 HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\nUser-Agent: wick/1.0\r\n\r\n"
         ),
         Golden(
             name: "POST, Content-Length",
@@ -31,7 +33,8 @@ import WickCore
                 headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
                 framing: .contentLength(1234)
             ),
-            wire: "POST /upload HTTP/1.1\r\nHost: example.com:8080\r\nContent-Type: application/json\r\nContent-Length: 1234\r\n\r\n"
+            wire:
+                "POST /upload HTTP/1.1\r\nHost: example.com:8080\r\nContent-Type: application/json\r\nContent-Length: 1234\r\n\r\n"
         ),
         Golden(
             name: "POST, empty body",
@@ -56,7 +59,8 @@ import WickCore
                 host: "[2001:db8::1]:443",
                 headers: [HTTPHeader(name: "Proxy-Authorization", value: "Basic d2ljazp3aWNr")]
             ),
-            wire: "CONNECT [2001:db8::1]:443 HTTP/1.1\r\nHost: [2001:db8::1]:443\r\nProxy-Authorization: Basic d2ljazp3aWNr\r\n\r\n"
+            wire:
+                "CONNECT [2001:db8::1]:443 HTTP/1.1\r\nHost: [2001:db8::1]:443\r\nProxy-Authorization: Basic d2ljazp3aWNr\r\n\r\n"
         ),
         Golden(
             name: "OPTIONS, asterisk-form",
@@ -69,7 +73,9 @@ import WickCore
                 method: .get,
                 target: .origin("/"),
                 host: "ignored.example",
-                headers: [HTTPHeader(name: "Accept", value: "text/html"), HTTPHeader(name: "host", value: "virtual.example")]
+                headers: [
+                    HTTPHeader(name: "Accept", value: "text/html"), HTTPHeader(name: "host", value: "virtual.example"),
+                ]
             ),
             wire: "GET / HTTP/1.1\r\nHost: virtual.example\r\nAccept: text/html\r\n\r\n"
         ),
@@ -112,7 +118,10 @@ import WickCore
                 method: "PROPFIND",
                 target: .origin("/caf%C3%A9"),
                 host: "h",
-                headers: [HTTPHeader(name: "X-Tab", value: "a\tb"), HTTPHeader(name: "X-Name", value: "café"), HTTPHeader(name: "X-Empty", value: "")]
+                headers: [
+                    HTTPHeader(name: "X-Tab", value: "a\tb"), HTTPHeader(name: "X-Name", value: "café"),
+                    HTTPHeader(name: "X-Empty", value: ""),
+                ]
             ),
             wire: "PROPFIND /caf%C3%A9 HTTP/1.1\r\nHost: h\r\nX-Tab: a\tb\r\nX-Name: café\r\nX-Empty: \r\n\r\n"
         ),
@@ -178,10 +187,13 @@ import WickCore
         buffer += Array("ok".utf8)
         HTTPRequestEncoder.encodeChunkEnd(into: &buffer)
         try HTTPRequestEncoder.encodeLastChunk(
-            trailers: [HTTPHeader(name: "X-Checksum", value: "abc"), HTTPHeader(name: "Server-Timing", value: "db;dur=5")],
+            trailers: [
+                HTTPHeader(name: "X-Checksum", value: "abc"), HTTPHeader(name: "Server-Timing", value: "db;dur=5"),
+            ],
             into: &buffer
         )
-        let expected = "5\r\nhello\r\n1a\r\n" + String(repeating: "A", count: 26) + "\r\n2\r\nok\r\n"
+        let expected =
+            "5\r\nhello\r\n1a\r\n" + String(repeating: "A", count: 26) + "\r\n2\r\nok\r\n"
             + "0\r\nX-Checksum: abc\r\nServer-Timing: db;dur=5\r\n\r\n"
         #expect(buffer == Array(expected.utf8))
     }

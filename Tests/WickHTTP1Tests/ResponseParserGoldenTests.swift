@@ -59,10 +59,11 @@ import WickTestSupport
 
     @Test func fixturesCoverEveryErrorKind() throws {
         let expected = try Self.loadCases().flatMap(\.expected)
-        let covered = Set(expected.compactMap { line -> String? in
-            guard line.hasPrefix("error=") else { return nil }
-            return String(line.dropFirst("error=".count).prefix { $0 != " " })
-        })
+        let covered = Set(
+            expected.compactMap { line -> String? in
+                guard line.hasPrefix("error=") else { return nil }
+                return String(line.dropFirst("error=".count).prefix { $0 != " " })
+            })
         let missing = HTTPParseError.Kind.allCases.map(\.rawValue).filter { !covered.contains($0) }
         #expect(missing.isEmpty, "error kinds without a golden case: \(missing)")
     }

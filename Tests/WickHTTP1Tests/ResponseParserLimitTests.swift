@@ -1,8 +1,9 @@
 // The default limits at N and N + 1, with inputs too large to keep readable in a fixture.
 import Testing
 import WickCore
-@testable import WickHTTP1
 import WickTestSupport
+
+@testable import WickHTTP1
 
 @Suite struct ResponseParserLimitTests {
     static let defaults = HTTPParserConfiguration()

@@ -29,7 +29,9 @@ import WickTestSupport
     }
 
     /// Interesting bytes for mutations: line structure, whitespace, separators, digits.
-    static let mutationBytes: [UInt8] = [0x0D, 0x0A, 0x20, 0x09, 0x3A, 0x3B, 0x2C, 0x00, 0x7F, 0xFF, 0x30, 0x39, 0x61, 0x46]
+    static let mutationBytes: [UInt8] = [
+        0x0D, 0x0A, 0x20, 0x09, 0x3A, 0x3B, 0x2C, 0x00, 0x7F, 0xFF, 0x30, 0x39, 0x61, 0x46,
+    ]
 
     @Test func mutatedGoldenInputsAgreeAcrossCuts() throws {
         // A small differential fuzzer: whatever the bytes, every cut must produce the same
@@ -64,7 +66,8 @@ import WickTestSupport
 
     /// Bytes to draw names and values from: common and rare token bytes, whitespace, controls,
     /// DEL, obs-text, and the colon.
-    static let alphabet: [UInt8] = Array("aZ09-_!~`|.:".utf8) + [0x20, 0x20, 0x09, 0x00, 0x0D, 0x01, 0x1F, 0x7F, 0x80, 0xFF, 0x40, 0x2C]
+    static let alphabet: [UInt8] =
+        Array("aZ09-_!~`|.:".utf8) + [0x20, 0x20, 0x09, 0x00, 0x0D, 0x01, 0x1F, 0x7F, 0x80, 0xFF, 0x40, 0x2C]
 
     /// What a strict parser must make of `lines` (field lines without terminators): the fields,
     /// or the first error with its offset in the whole input.
@@ -120,7 +123,8 @@ import WickTestSupport
                 if Bool.random(using: &generator) { line.append(Self.alphabet.randomElement(using: &generator)!) }
                 line += Array(": some value of moderate length ".utf8)
                 for _ in 0..<Int.random(in: 0...20, using: &generator) {
-                    let byte = Int.random(in: 0..<5, using: &generator) == 0
+                    let byte =
+                        Int.random(in: 0..<5, using: &generator) == 0
                         ? Self.alphabet.randomElement(using: &generator)!
                         : UInt8.random(in: 0x61...0x7A, using: &generator)
                     line.insert(byte, at: Int.random(in: 0...line.count, using: &generator))
@@ -153,6 +157,10 @@ import WickTestSupport
         }
         // The generator must exercise both outcomes and every field-line error.
         #expect(accepted > 40)
-        #expect(rejected == [.bareLF, .obsoleteLineFolding, .missingColon, .whitespaceBeforeColon, .invalidFieldName, .invalidFieldValue])
+        #expect(
+            rejected == [
+                .bareLF, .obsoleteLineFolding, .missingColon, .whitespaceBeforeColon, .invalidFieldName,
+                .invalidFieldValue,
+            ])
     }
 }

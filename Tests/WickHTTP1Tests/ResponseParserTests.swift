@@ -1,8 +1,9 @@
 // The parser's API contracts beyond the golden cases: cost, storage reuse, lookups, lifecycle.
 import Testing
 import WickCore
-@testable import WickHTTP1
 import WickTestSupport
+
+@testable import WickHTTP1
 
 @Suite struct ResponseParserTests {
     /// Parses one whole response from `bytes` and returns its final head (nil if none).
@@ -41,7 +42,8 @@ import WickTestSupport
     @Test func splitInputCostsLinearBytes() throws {
         let input = Self.largeHead(fields: 400)
         var examined: [String: Int] = [:]
-        for delivery in [Delivery.whole(input), .byteAtATime(input), .chunks(input, size: 3), .chunks(input, size: 61)] {
+        for delivery in [Delivery.whole(input), .byteAtATime(input), .chunks(input, size: 3), .chunks(input, size: 61)]
+        {
             var configuration = HTTPParserConfiguration()
             configuration.maxFieldCount = 1000
             var parser = HTTPResponseParser(configuration: configuration)
@@ -82,11 +84,12 @@ import WickTestSupport
     }
 
     @Test func heldHeadsStayIntactWhileTheParserMovesOn() throws {
-        var parser = HTTPResponseParser(configuration: {
-            var configuration = HTTPParserConfiguration()
-            configuration.initialHeadCapacity = 64  // forces growth while heads are held
-            return configuration
-        }())
+        var parser = HTTPResponseParser(
+            configuration: {
+                var configuration = HTTPParserConfiguration()
+                configuration.initialHeadCapacity = 64  // forces growth while heads are held
+                return configuration
+            }())
         var held: [HTTPResponseHead] = []
         for index in 0..<20 {
             let bytes = Array("HTTP/1.1 200 OK\r\nX-Index: \(index)\r\nContent-Length: 0\r\n\r\n".utf8)

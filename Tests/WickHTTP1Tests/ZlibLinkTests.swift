@@ -19,7 +19,8 @@ import Testing
         var stream = z_stream()
         var output = [UInt8](repeating: 0, count: 64 * 1024)
         var input = input
-        let initResult = deflating
+        let initResult =
+            deflating
             ? cwick_deflateInit2(&stream, Z_DEFAULT_COMPRESSION, windowBits, 8)
             : cwick_inflateInit2(&stream, windowBits)
         guard initResult == Z_OK else { throw ZlibFailure(code: initResult) }

@@ -7,7 +7,7 @@ import WickCore
 @testable import WickReactor
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A connected, started client channel and the server side's blocking descriptor.

@@ -6,7 +6,7 @@ import WickCore
 @testable import WickReactor
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct ConnectTests {

@@ -7,7 +7,7 @@ import WickTestSupport
 @testable import WickReactor
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct EventLoopTests {

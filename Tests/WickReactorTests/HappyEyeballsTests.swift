@@ -166,4 +166,3 @@ import WickTestSupport
         #expect(!timerArmed)
     }
 }
-

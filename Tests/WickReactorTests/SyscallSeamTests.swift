@@ -9,7 +9,7 @@ import WickTestSupport
 @testable import WickReactor
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A scripted kernel for one channel: each read or write takes the next step of its script; an

@@ -8,7 +8,7 @@ import WickCore
 @testable import WickReactor
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A listening TCP socket on 127.0.0.1 or ::1 with an ephemeral port, driven by blocking calls.

@@ -34,7 +34,10 @@ import WickTestSupport
     }
 
     @Test func resetAbortsWithRST() throws {
-        let server = try FaultServer(steps: [.readRequestHead, .send("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial"), .pause(.milliseconds(50)), .reset])
+        let server = try FaultServer(steps: [
+            .readRequestHead, .send("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial"), .pause(.milliseconds(50)),
+            .reset,
+        ])
         let client = try LoopbackClient(port: server.port)
         defer { client.close() }
         client.send("GET / HTTP/1.1\r\n\r\n")

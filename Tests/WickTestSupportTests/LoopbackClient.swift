@@ -19,7 +19,9 @@ struct LoopbackClient {
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         // SAFETY: sockaddr_in is passed with its own size; connect only reads it.
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
             Glibc.close(fd)
@@ -40,7 +42,9 @@ struct LoopbackClient {
     }
 
     /// Reads until the server closes or resets, or `timeout` passes; returns what arrived.
-    func readToEnd(timeout: Duration = .seconds(5), stopAfter limit: Int = .max) -> (bytes: [UInt8], end: End, elapsed: Duration) {
+    func readToEnd(timeout: Duration = .seconds(5), stopAfter limit: Int = .max) -> (
+        bytes: [UInt8], end: End, elapsed: Duration
+    ) {
         let start = ContinuousClock.now
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)

@@ -20,8 +20,10 @@ import WickTestSupport
         let nginx = try TestEnvironment.nginx()
         let output = try runCommand(
             "/usr/bin/openssl",
-            ["s_client", "-connect", "127.0.0.1:\(nginx.httpsPort)", "-servername", "localhost",
-             "-CAfile", nginx.pki.root.certificate.path, "-verify_return_error", "-brief"],
+            [
+                "s_client", "-connect", "127.0.0.1:\(nginx.httpsPort)", "-servername", "localhost",
+                "-CAfile", nginx.pki.root.certificate.path, "-verify_return_error", "-brief",
+            ],
             timeout: .seconds(10))
         #expect(output.contains("Verification: OK"))
     }

@@ -141,7 +141,12 @@ extension HTTPResponseParser {
         while true {
             switch state {
             case .statusLine, .headFields, .trailerFields:
-                if lineStart == storage.count && readsFieldLines {
+                if lineStart == storage.count, case .statusLine = state {
+                    if let next = statusLineInPlace(bytes, from: index) {
+                        index = next
+                        continue
+                    }
+                } else if lineStart == storage.count {
                     let (next, sectionEnded) = fieldLinesInPlace(bytes, from: index)
                     index = next
                     if sectionEnded {
@@ -228,12 +233,76 @@ extension HTTPResponseParser {
 
     // MARK: Lines of the head and the trailers
 
-    /// Whether the parser is reading the head's or the trailers' field lines.
-    private var readsFieldLines: Bool {
-        switch state {
-        case .headFields, .trailerFields: true
-        default: false
+    /// The fast path for a status line that arrived whole and is plainly valid
+    /// (`HTTP/1.x ddd[ reason]` CRLF): copies it into storage and parses it in one pass over
+    /// `bytes`, leaving the parser exactly as `appendLine` and `lineCompleted` would. Returns nil
+    /// for anything else (a partial line, a limit, any byte that needs a second look); those
+    /// paths then take the line from the start and find the exact error, so at most one window
+    /// of a status line is looked at twice.
+    private mutating func statusLineInPlace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        let window = min(
+            bytes.count - start, configuration.maxStatusLineBytes,
+            configuration.maxHeadBytes - (storage.count - sectionStart))
+        // The shortest whole line is `HTTP/1.1 200` CRLF.
+        guard window >= 14, let base = bytes.baseAddress else { return nil }
+        let limit = start + window
+        // SAFETY (every load below): start + 14 <= limit <= bytes.count for the fixed offsets
+        // up to start + 12; later indices are checked against `limit` before each load.
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+        let minor = UInt8(truncatingIfNeeded: word >> 56) &- 0x30
+        let hundreds = base.load(fromByteOffset: start + 9, as: UInt8.self) &- 0x30
+        let tens = base.load(fromByteOffset: start + 10, as: UInt8.self) &- 0x30
+        let ones = base.load(fromByteOffset: start + 11, as: UInt8.self) &- 0x30
+        guard word & 0x00FF_FFFF_FFFF_FFFF == 0x002E_312F_5054_5448, minor < 10,
+            base.load(fromByteOffset: start + 8, as: UInt8.self) == space,
+            hundreds &- 1 < 9, tens < 10, ones < 10
+        else { return nil }
+        var index = start + 12
+        let afterCode = base.load(fromByteOffset: index, as: UInt8.self)
+        if afterCode == space {
+            index += 1
+        } else if afterCode != cr {
+            return nil
         }
+        let reasonStart = index
+        while true {
+            if index &+ 8 <= limit {
+                let unusual = unusualValueBytes(
+                    UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                if unusual == 0 {
+                    index &+= 8
+                    continue
+                }
+                index &+= unusual.trailingZeroBitCount &>> 3
+            } else if index >= limit {
+                examinedByteCount += index - start
+                return nil
+            }
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            if byte == cr { break }
+            guard byte == tab || (byte >= space && byte != 0x7F) else {
+                examinedByteCount += index - start
+                return nil
+            }
+            index &+= 1
+        }
+        guard index &+ 1 < limit, base.load(fromByteOffset: index &+ 1, as: UInt8.self) == lf else {
+            examinedByteCount += index - start
+            return nil
+        }
+        let end = index + 2
+        // As appendLine (the whole line) and lineCompleted (its content) would count it.
+        examinedByteCount += (end - start) + (index - start)
+        reserve(bytes: end - start, fields: 0)
+        let shift = storage.count - start
+        // SAFETY: start..<end is inside bytes (end <= limit <= bytes.count).
+        storage.append(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        version = HTTPVersion(major: 1, minor: minor)
+        status = HTTPStatus(rawValue: Int(hundreds) * 100 + Int(tens) * 10 + Int(ones))
+        reasonRange = reasonStart + shift..<index + shift
+        lineStart = storage.count
+        state = .headFields
+        return end
     }
 
     /// The fast path for field lines: parses complete, strictly valid field lines directly in

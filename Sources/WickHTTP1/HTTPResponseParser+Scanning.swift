@@ -64,29 +64,35 @@ private func firstLineFeed(in bytes: UnsafeRawBufferPointer, from start: Int, to
     return nil
 }
 
-/// Per byte of `word`, 0x80 where the byte is not one most field names are made of (ASCII
+// The two masks below flag bytes in bit 7. They skip masking off each byte's high bit first,
+// so a byte of 0x80 or more may carry into the byte above it; but such a byte is flagged
+// itself (by `word`'s own bit 7), and carries only run upwards. So the lowest flagged byte is
+// always exact, and a word with no flag has no carry at all: callers use only "any flag" and
+// "the first flag" (`trailingZeroBitCount`), never the flags above the first.
+
+/// Bit 7 set in the bytes of `word` that are not ones most field names are made of (ASCII
 /// letters and `-`; digits and the other tchars are rarer and left to the byte-by-byte check).
-/// Exact for every byte: no carry crosses a byte.
+/// Exact for the lowest flagged byte (see above).
 @inline(__always)
 private func uncommonNameBytes(_ word: UInt64) -> UInt64 {
-    let low = word & 0x7F7F_7F7F_7F7F_7F7F
-    // Setting bit 5 folds A-Z onto a-z and nothing else onto a-z.
-    let letters = bytesInRange(low | 0x2020_2020_2020_2020, 0x61, 0x7A)
-    // Bit 7 of each byte of the sum is clear only where `low` is `-`.
-    let notDash = (low ^ 0x2D2D_2D2D_2D2D_2D2D) &+ 0x7F7F_7F7F_7F7F_7F7F
+    // Setting bit 5 folds A-Z onto a-z and nothing else below 0x80 onto a-z; bit 7 of the first
+    // sum is set from 0x61 up, of the second above 0x7A.
+    let folded = word | 0x2020_2020_2020_2020
+    let letters = (folded &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(folded &+ 0x0505_0505_0505_0505)
+    // Bit 7 of each byte of the sum is clear only where the byte is `-`.
+    let notDash = (word ^ 0x2D2D_2D2D_2D2D_2D2D) &+ 0x7F7F_7F7F_7F7F_7F7F
     return (word | ~letters & notDash) & 0x8080_8080_8080_8080
 }
 
-/// Per byte of `word`, 0x80 where the byte is outside SP...`~` (a control byte, HTAB and CR
-/// included, DEL, or obs-text): the field-value bytes that need a second look. Exact for every
-/// byte: no carry crosses a byte.
+/// Bit 7 set in the bytes of `word` outside SP...`~` (a control byte, HTAB and CR included,
+/// DEL, or obs-text): the field-value bytes that need a second look. Exact for the lowest
+/// flagged byte (see above).
 @inline(__always)
 private func unusualValueBytes(_ word: UInt64) -> UInt64 {
-    let low = word & 0x7F7F_7F7F_7F7F_7F7F
-    // Bit 7 of each byte of the first sum is clear where `low` < 0x20; of the second, set
-    // where `low` is 0x7F.
-    let belowSpace = ~(low &+ 0x6060_6060_6060_6060)
-    let delete = low &+ 0x0101_0101_0101_0101
+    // Bit 7 of each byte of the first sum is clear where the byte is below 0x20; of the
+    // second, set where it is 0x7F.
+    let belowSpace = ~(word &+ 0x6060_6060_6060_6060)
+    let delete = word &+ 0x0101_0101_0101_0101
     return (word | belowSpace | delete) & 0x8080_8080_8080_8080
 }
 

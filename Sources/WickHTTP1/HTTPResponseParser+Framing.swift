@@ -74,7 +74,8 @@ extension HTTPResponseParser {
 
     /// The head just read, with `framing`: built once per event, so the storage is retained once.
     private func head(_ framing: HTTPBodyFraming) -> HTTPResponseHead {
-        HTTPResponseHead(version: version, status: status, reasonRange: reasonRange, fields: sectionFields, framing: framing)
+        HTTPResponseHead(
+            version: version, status: status, reasonRange: reasonRange, fields: sectionFields, framing: framing)
     }
 
     /// What the framing fields of the head say.
@@ -117,7 +118,8 @@ extension HTTPResponseParser {
                 facts.contentLengthLine = facts.contentLengthLine ?? field.nameStart
                 // The usual value is one number that agrees with any before it; anything else
                 // (lists, bad digits, overflow, conflicts) takes the list walk, which finds the error.
-                if let length = storage.decimalValue(value), facts.contentLength == nil || facts.contentLength == length {
+                let length = storage.decimalValue(value)
+                if let length, facts.contentLength == nil || facts.contentLength == length {
                     facts.contentLength = length
                 } else {
                     try contentLengths(field, &facts)

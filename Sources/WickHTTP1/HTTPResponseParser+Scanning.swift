@@ -547,7 +547,8 @@ extension HTTPResponseParser {
         // SAFETY: as above; the eight-byte load is taken only when start + 9 <= end.
         let base = UnsafeRawPointer(line.baseAddress.unsafelyUnwrapped)
         let minor: UInt8
-        if end - start >= 9, case let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self)),
+        if end - start >= 9,
+            case let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self)),
             word & 0x00FF_FFFF_FFFF_FFFF == 0x002E_312F_5054_5448, UInt8(truncatingIfNeeded: word >> 56) &- 0x30 < 10,
             line[start + 8] == space
         {
@@ -599,7 +600,8 @@ extension HTTPResponseParser {
             while index < end {
                 if index &+ 8 <= end {
                     // SAFETY: index + 8 <= end <= storage.count.
-                    let unusual = unusualValueBytes(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                    let unusual = unusualValueBytes(
+                        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
                     if unusual == 0 {
                         index &+= 8
                         continue

@@ -136,10 +136,11 @@ public struct HTTPResponseParser: ~Copyable, Sendable {
     ///
     /// Precondition: every limit is positive (`maxChunkExtensionBytes` may be 0).
     public init(configuration: HTTPParserConfiguration = .strict) {
-        precondition(configuration.maxStatusLineBytes > 0 && configuration.maxFieldLineBytes > 0
-            && configuration.maxHeadBytes > 0 && configuration.maxFieldCount > 0
-            && configuration.maxChunkSizeDigits > 0 && configuration.maxChunkExtensionBytes >= 0
-            && configuration.maxTrailerBytes > 0 && configuration.initialHeadCapacity > 0,
+        precondition(
+            configuration.maxStatusLineBytes > 0 && configuration.maxFieldLineBytes > 0
+                && configuration.maxHeadBytes > 0 && configuration.maxFieldCount > 0
+                && configuration.maxChunkSizeDigits > 0 && configuration.maxChunkExtensionBytes >= 0
+                && configuration.maxTrailerBytes > 0 && configuration.initialHeadCapacity > 0,
             "HTTPParserConfiguration limits must be positive")
         self.configuration = configuration
         storage = HTTPHeadStorage(

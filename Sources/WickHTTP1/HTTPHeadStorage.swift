@@ -168,12 +168,16 @@ final class HTTPHeadStorage: @unchecked Sendable {
         while position < positions.upperBound {
             // SAFETY: position is inside the written ranges (checked above).
             let field = fields[position]
-            let name = field.nameStart..<field.nameEnd
-            switch name.count {
-            case 10 where equalsLowercase(name, "connection"): return (position, .connection)
-            case 14 where equalsLowercase(name, "content-length"): return (position, .contentLength)
-            case 17 where equalsLowercase(name, "transfer-encoding"): return (position, .transferEncoding)
-            default: position += 1
+            // The length alone rules out almost every other field.
+            switch field.nameEnd &- field.nameStart {
+            case 10 where equalsLowercase(field.nameStart..<field.nameEnd, "connection"):
+                return (position, .connection)
+            case 14 where equalsLowercase(field.nameStart..<field.nameEnd, "content-length"):
+                return (position, .contentLength)
+            case 17 where equalsLowercase(field.nameStart..<field.nameEnd, "transfer-encoding"):
+                return (position, .transferEncoding)
+            default:
+                position += 1
             }
         }
         return nil

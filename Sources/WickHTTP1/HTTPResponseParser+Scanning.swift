@@ -318,8 +318,8 @@ extension HTTPResponseParser {
     /// `appendLine` and `lineCompleted` then handle that line exactly as if this path did not
     /// exist, so errors and their offsets do not depend on it. When that line is the empty line
     /// (CRLF) that ends the section, it is copied too and `sectionEnded` is true: the caller
-    /// hands it to `lineCompleted` as `appendLine` would have. Each call looks at a line's bytes
-    /// at most once before handing it over, which keeps split input O(bytes).
+    /// then ends the section as `lineCompleted` would. Each call looks at a line's bytes at most
+    /// once before handing it over, which keeps split input O(bytes).
     private mutating func fieldLinesInPlace(
         _ bytes: UnsafeRawBufferPointer,
         from start: Int

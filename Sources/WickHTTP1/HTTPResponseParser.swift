@@ -3,8 +3,10 @@
 // Rules this state machine keeps (RFC 9112):
 // - One exchange at a time: `expectResponse(to:)` starts it, `.end` (or `.switchingProtocols`,
 //   or an error) finishes it. Interim 1xx responses (§15.2 of RFC 9110) come before the final one.
-// - The head and trailers are copied into `storage`, line by line, as they arrive; every byte is
-//   searched for LF once and validated once, so a head fed in k pieces costs O(bytes), never
+// - The head and trailers are copied into `storage` as they arrive: lines that arrive whole are
+//   parsed in place and copied in one block, the others line by line. A byte is looked at a
+//   bounded number of times (the in-place attempt, then one LF search and one validation when
+//   that attempt hands its line over), so a head fed in k pieces costs O(bytes), never
 //   O(k × bytes). Body bytes are never copied: `.body` is a range of the caller's buffer.
 // - Framing follows §6.3 in its order (see +Framing). Errors carry the offset from the start of
 //   the exchange; after an error the parser is dead until `reset()`.

@@ -160,9 +160,12 @@ final class HTTPHeadStorage: @unchecked Sendable {
     }
 
     /// The first field in `positions` (below `fieldCount`) named Connection, Content-Length or
-    /// Transfer-Encoding (ASCII case-insensitive), and which of them it is; nil if none is.
+    /// Transfer-Encoding (ASCII case-insensitive): its position, its ranges and which of them it
+    /// is; nil if none is.
     @inline(__always)
-    func firstFramingField(in positions: Range<Int>) -> (position: Int, name: FramingFieldName)? {
+    func firstFramingField(
+        in positions: Range<Int>
+    ) -> (position: Int, field: HTTPFieldRange, name: FramingFieldName)? {
         precondition(positions.lowerBound >= 0 && positions.upperBound <= fieldCount, "fields beyond the written ones")
         var position = positions.lowerBound
         while position < positions.upperBound {
@@ -171,11 +174,11 @@ final class HTTPHeadStorage: @unchecked Sendable {
             // The length alone rules out almost every other field.
             switch field.nameEnd &- field.nameStart {
             case 10 where equalsLowercase(field.nameStart..<field.nameEnd, "connection"):
-                return (position, .connection)
+                return (position, field, .connection)
             case 14 where equalsLowercase(field.nameStart..<field.nameEnd, "content-length"):
-                return (position, .contentLength)
+                return (position, field, .contentLength)
             case 17 where equalsLowercase(field.nameStart..<field.nameEnd, "transfer-encoding"):
-                return (position, .transferEncoding)
+                return (position, field, .transferEncoding)
             default:
                 position += 1
             }

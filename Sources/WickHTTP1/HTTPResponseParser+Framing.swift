@@ -100,9 +100,8 @@ extension HTTPResponseParser {
         var facts = FramingFacts()
         var chunkedSeen = false
         var position = sectionFieldStart
-        while let (found, name) = storage.firstFramingField(in: position..<storage.fieldCount) {
+        while let (found, field, name) = storage.firstFramingField(in: position..<storage.fieldCount) {
             position = found + 1
-            let field = storage.field(at: found)
             let value = field.valueStart..<field.valueEnd
             switch name {
             case .connection:

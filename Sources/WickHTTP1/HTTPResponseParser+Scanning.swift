@@ -251,22 +251,22 @@ extension HTTPResponseParser {
             configuration.maxHeadBytes - (storage.count - sectionStart))
         // The shortest whole line is `HTTP/1.1 200` CRLF.
         guard window >= 14, let base = bytes.baseAddress else { return nil }
-        let limit = start + window
+        let limit = start &+ window
         // SAFETY (every load below): start + 14 <= limit <= bytes.count for the fixed offsets
         // up to start + 12; later indices are checked against `limit` before each load.
         let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self))
         let minor = UInt8(truncatingIfNeeded: word >> 56) &- 0x30
-        let hundreds = base.load(fromByteOffset: start + 9, as: UInt8.self) &- 0x30
-        let tens = base.load(fromByteOffset: start + 10, as: UInt8.self) &- 0x30
-        let ones = base.load(fromByteOffset: start + 11, as: UInt8.self) &- 0x30
+        let hundreds = base.load(fromByteOffset: start &+ 9, as: UInt8.self) &- 0x30
+        let tens = base.load(fromByteOffset: start &+ 10, as: UInt8.self) &- 0x30
+        let ones = base.load(fromByteOffset: start &+ 11, as: UInt8.self) &- 0x30
         guard word & 0x00FF_FFFF_FFFF_FFFF == 0x002E_312F_5054_5448, minor < 10,
-            base.load(fromByteOffset: start + 8, as: UInt8.self) == space,
+            base.load(fromByteOffset: start &+ 8, as: UInt8.self) == space,
             hundreds &- 1 < 9, tens < 10, ones < 10
         else { return nil }
-        var index = start + 12
+        var index = start &+ 12
         let afterCode = base.load(fromByteOffset: index, as: UInt8.self)
         if afterCode == space {
-            index += 1
+            index &+= 1
         } else if afterCode != cr {
             return nil
         }
@@ -296,16 +296,16 @@ extension HTTPResponseParser {
             examinedByteCount += index - start
             return nil
         }
-        let end = index + 2
+        let end = index &+ 2
         // As appendLine (the whole line) and lineCompleted (its content) would count it.
-        examinedByteCount += (end - start) + (index - start)
-        reserve(bytes: end - start, fields: 0)
-        let shift = storage.count - start
+        examinedByteCount += (end &- start) &+ (index &- start)
+        reserve(bytes: end &- start, fields: 0)
+        let shift = storage.count &- start
         // SAFETY: start..<end is inside bytes (end <= limit <= bytes.count).
         storage.append(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
         version = HTTPVersion(major: 1, minor: minor)
-        status = HTTPStatus(rawValue: Int(hundreds) * 100 + Int(tens) * 10 + Int(ones))
-        reasonRange = reasonStart + shift..<index + shift
+        status = HTTPStatus(rawValue: Int(hundreds) &* 100 &+ Int(tens) &* 10 &+ Int(ones))
+        reasonRange = reasonStart &+ shift..<index &+ shift
         lineStart = storage.count
         state = .headFields
         return end

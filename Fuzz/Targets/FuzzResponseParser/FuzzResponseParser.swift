@@ -1,0 +1,312 @@
+// Fuzzes HTTPResponseParser over response streams (several responses back to back): never a trap,
+// the same events whole and cut, and the parser's promises about ranges, offsets, lengths and EOF.
+//
+// Input: a 9-byte control header, then the response stream.
+//   byte 0   bit 0 allowObsoleteLineFolding, bit 1 allowBareLF, bit 2 allowInvalidFieldBytes,
+//            bit 3 the server closes after the stream (EOF), bits 4-5 limits (`limitPresets`),
+//            bits 6-7 how many cut offsets (0-3) the split delivery uses
+//   byte 1   the request methods of exchanges 1-4, two bits each (`methodCodes`)
+//   byte 2   bits 0-1: number of exchanges the harness expects, minus 1
+//   bytes 3-8  three little-endian UInt16 cut offsets, each taken modulo (stream length + 1)
+//
+// Checks (a failed check traps, which libFuzzer reports):
+// - `ResponseParserHarness` records the same events, or the same error kind and offset, for the
+//   stream whole and cut at the chosen offsets.
+// - A checked run over the cut stream (continuing with GET exchanges after the planned ones, to
+//   use every byte): `consumed` never exceeds the input and is all of it for `.needMoreData`;
+//   body ranges are non-empty and inside the consumed part of the buffer passed; an error's
+//   offset is within the bytes fed in its exchange; events come in the documented order; a
+//   Content-Length body delivers exactly its length and a bodiless head none; after `.end` the
+//   parser accepts the next `expectResponse`; at EOF only a close-delimited body ends well, and
+//   a truncated response fails with `unexpectedEOF` at the bytes received.
+// - Heads handed out stay unchanged while the parser goes on; after `reset()` the same parser
+//   parses a known response exactly like a fresh one.
+import CFuzzDriver
+import WickCore
+import WickHTTP1
+import WickTestSupport
+
+@main enum Main {
+    static func main() { cfuzz_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzResponseParser) }
+}
+
+/// Bytes before the stream.
+let controlByteCount = 9
+
+/// The request method for each two-bit code.
+let methodCodes: [HTTPMethod] = [.get, .head, .connect, .post]
+
+/// Harness options for each limits code: the defaults; tight limits that real heads reach;
+/// tiny limits at the edge of what a response can be; chunk sizes long enough to overflow.
+let limitPresets: [[String: String]] = [
+    [:],
+    [
+        "maxStatusLineBytes": "32", "maxFieldLineBytes": "24", "maxHeadBytes": "96", "maxFieldCount": "3",
+        "maxChunkSizeDigits": "4", "maxChunkExtensionBytes": "4", "maxTrailerBytes": "32",
+        "initialHeadCapacity": "8",
+    ],
+    [
+        "maxStatusLineBytes": "17", "maxFieldLineBytes": "8", "maxHeadBytes": "40", "maxFieldCount": "1",
+        "maxChunkSizeDigits": "1", "maxChunkExtensionBytes": "0", "maxTrailerBytes": "4",
+        "initialHeadCapacity": "1",
+    ],
+    ["maxChunkSizeDigits": "32", "maxChunkExtensionBytes": "16", "initialHeadCapacity": "1"],
+]
+
+/// What the control header asks for.
+struct Plan {
+    /// Options in the golden-case vocabulary, for `ResponseParserHarness`.
+    var options: [String: String]
+    /// Stream offsets where the split delivery cuts, ascending.
+    var cuts: [Int]
+
+    init(control: ArraySlice<UInt8>, streamCount: Int) {
+        let bytes = Array(control)
+        options = limitPresets[Int(bytes[0] >> 4 & 3)]
+        if bytes[0] & 1 != 0 { options["allowObsoleteLineFolding"] = "true" }
+        if bytes[0] & 2 != 0 { options["allowBareLF"] = "true" }
+        if bytes[0] & 4 != 0 { options["allowInvalidFieldBytes"] = "true" }
+        if bytes[0] & 8 != 0 { options["eof"] = "true" }
+        let exchanges = Int(bytes[2] & 3) + 1
+        options["methods"] = (0..<exchanges).map { methodCodes[Int(bytes[1] >> (2 * $0) & 3)].rawValue }
+            .joined(separator: ",")
+        let cutCount = Int(bytes[0] >> 6)
+        cuts = (0..<cutCount).map { index in
+            let value = Int(bytes[3 + 2 * index]) | Int(bytes[4 + 2 * index]) << 8
+            return value % (streamCount + 1)
+        }.sorted()
+    }
+
+    /// The stream cut at `cuts` (empty pieces included: the parser must accept them).
+    func pieces(of stream: [UInt8]) -> [ArraySlice<UInt8>] {
+        var pieces: [ArraySlice<UInt8>] = []
+        var start = 0
+        for cut in cuts {
+            pieces.append(stream[start..<cut])
+            start = cut
+        }
+        pieces.append(stream[start...])
+        return pieces
+    }
+}
+
+/// A head as bytes that change if its storage is overwritten: status, version, framing, reason
+/// phrase, every field name and value.
+func snapshot(_ head: HTTPResponseHead) -> [UInt8] {
+    var bytes = Array("\(head.status.rawValue) \(head.version) \(head.framing)|".utf8)
+    head.withReasonPhraseBytes { bytes += $0 }
+    for position in head.fields.indices {
+        head.fields.withBytes(at: position) { name, value in
+            bytes += [0] + name + [0] + value
+        }
+    }
+    return bytes
+}
+
+/// The exchange the checked run is in.
+struct Exchange {
+    let method: HTTPMethod
+    /// Stream offset of the exchange's first byte.
+    let start: Int
+    var finalHead: HTTPResponseHead?
+    var bodyBytes: UInt64 = 0
+    var sawTrailers = false
+}
+
+/// How the checked run stopped.
+enum Stop {
+    case running, failed, switched
+}
+
+/// Feeds `pieces` to `parser` as a connection driver would, checking every step; returns heads it
+/// kept (with their snapshots) so the caller can check they never change.
+func checkedRun(
+    _ parser: inout HTTPResponseParser,
+    pieces: [ArraySlice<UInt8>],
+    methods: [HTTPMethod],
+    closes: Bool
+) -> [(HTTPResponseHead, [UInt8])] {
+    var kept: [(HTTPResponseHead, [UInt8])] = []
+    var exchangeCount = 1
+    var exchange = Exchange(method: methods[0], start: 0)
+    parser.expectResponse(to: exchange.method)
+    var fed = 0
+    var position = 0
+    var stop = Stop.running
+
+    for piece in pieces where stop == .running {
+        fed += piece.count
+        piece.withUnsafeBytes { raw in
+            var used = 0
+            while true {
+                let input = UnsafeRawBufferPointer(rebasing: raw[used...])
+                let step: HTTPParseStep
+                do throws(HTTPParseError) {
+                    step = try parser.parse(input)
+                } catch {
+                    precondition(error.offset >= 0 && exchange.start + error.offset <= fed,
+                        "error \(error) points past the \(fed - exchange.start) bytes fed in its exchange")
+                    stop = .failed
+                    return
+                }
+                precondition(step.consumed >= 0 && step.consumed <= input.count,
+                    "consumed \(step.consumed) of \(input.count) bytes")
+                used += step.consumed
+                position += step.consumed
+                switch step.event {
+                case .needMoreData:
+                    precondition(step.consumed == input.count, "needMoreData left \(input.count - step.consumed) bytes")
+                    return
+                case .informationalHead(let head):
+                    precondition(exchange.finalHead == nil, "an interim head after the final head")
+                    precondition(head.status.kind == .informational && head.status.rawValue != 101,
+                        "informational head with status \(head.status.rawValue)")
+                    kept.append((head, snapshot(head)))
+                case .switchingProtocols(let head):
+                    precondition(exchange.finalHead == nil, "switchingProtocols after the final head")
+                    precondition(head.status.rawValue == 101
+                        || (exchange.method == .connect && head.status.kind == .successful),
+                        "switchingProtocols with status \(head.status.rawValue) for \(exchange.method)")
+                    stop = .switched
+                    return
+                case .head(let head):
+                    precondition(exchange.finalHead == nil, "a second final head in one exchange")
+                    if exchange.method == .head {
+                        precondition(head.framing == .none, "a response to HEAD framed as \(head.framing)")
+                    }
+                    exchange.finalHead = head
+                    if kept.count < 8 { kept.append((head, snapshot(head))) }
+                case .body(let range):
+                    precondition(!range.isEmpty && range.lowerBound >= 0 && range.upperBound <= step.consumed,
+                        "body range \(range) outside the \(step.consumed) bytes consumed")
+                    guard let head = exchange.finalHead else { preconditionFailure("body before the head") }
+                    precondition(!exchange.sawTrailers, "body after the trailers")
+                    exchange.bodyBytes += UInt64(range.count)
+                    switch head.framing {
+                    case .none:
+                        preconditionFailure("body bytes for a response framed as none")
+                    case .contentLength(let length):
+                        precondition(exchange.bodyBytes <= length, "\(exchange.bodyBytes) body bytes of \(length)")
+                    case .chunked, .untilClose:
+                        break
+                    }
+                case .trailers(let trailers):
+                    precondition(exchange.finalHead?.framing == .chunked, "trailers for a body that is not chunked")
+                    precondition(!trailers.isEmpty && !exchange.sawTrailers, "empty or repeated trailers")
+                    exchange.sawTrailers = true
+                case .end:
+                    guard let head = exchange.finalHead else { preconditionFailure("end before the final head") }
+                    switch head.framing {
+                    case .none:
+                        precondition(exchange.bodyBytes == 0, "a bodiless response delivered body bytes")
+                    case .contentLength(let length):
+                        precondition(exchange.bodyBytes == length,
+                            "Content-Length \(length) ended after \(exchange.bodyBytes) bytes")
+                    case .chunked:
+                        break
+                    case .untilClose:
+                        preconditionFailure("a close-delimited body ended before EOF")
+                    }
+                    // The planned methods, then GET until the stream runs out.
+                    let method = exchangeCount < methods.count ? methods[exchangeCount] : .get
+                    exchangeCount += 1
+                    exchange = Exchange(method: method, start: position)
+                    parser.expectResponse(to: method)
+                }
+            }
+        }
+    }
+
+    guard stop == .running, closes else { return kept }
+    precondition(position == fed, "the run ended with \(fed - position) bytes unconsumed")
+    do throws(HTTPParseError) {
+        guard let event = try parser.eofReceived() else {
+            preconditionFailure("eofReceived() reported no exchange while one was in progress")
+        }
+        guard case .end(let reusable) = event else { preconditionFailure("eofReceived() returned \(event)") }
+        precondition(!reusable, "a connection the server closed is reusable")
+        guard exchange.finalHead?.framing == .untilClose else {
+            preconditionFailure("EOF ended a response framed as \(String(describing: exchange.finalHead?.framing))")
+        }
+    } catch {
+        precondition(error.kind == .unexpectedEOF && error.offset == position - exchange.start,
+            "EOF error \(error), expected unexpectedEOF at \(position - exchange.start)")
+        if let head = exchange.finalHead, case .contentLength(let length) = head.framing {
+            precondition(exchange.bodyBytes < length, "a complete Content-Length body failed at EOF")
+        }
+    }
+    return kept
+}
+
+/// A small close-delimited response that every limit preset accepts.
+let knownResponse = Array("HTTP/1.1 200 OK\r\nA: b\r\n\r\nxyz".utf8)
+
+/// The events of `knownResponse` as text, closed by EOF.
+func knownResponseEvents(_ parser: inout HTTPResponseParser) -> [String] {
+    parser.expectResponse(to: .get)
+    var events: [String] = []
+    knownResponse.withUnsafeBytes { raw in
+        var used = 0
+        while true {
+            let input = UnsafeRawBufferPointer(rebasing: raw[used...])
+            do throws(HTTPParseError) {
+                let step = try parser.parse(input)
+                used += step.consumed
+                switch step.event {
+                case .needMoreData:
+                    return
+                case .head(let head):
+                    events.append("head \(snapshot(head))")
+                case .body(let range):
+                    events.append("body \(Array(input[range]))")
+                default:
+                    events.append("\(step.event)")
+                }
+            } catch {
+                events.append("error \(error)")
+                return
+            }
+        }
+    }
+    if events.last?.hasPrefix("error") != true {
+        do throws(HTTPParseError) {
+            events.append("eof \(String(describing: try parser.eofReceived()))")
+        } catch {
+            events.append("eof error \(error)")
+        }
+    }
+    return events
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzResponseParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    // SAFETY: libFuzzer passes `size` readable bytes at `data` (nil only when size is 0) for the
+    // duration of this call; they are copied at once.
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    guard input.count >= controlByteCount else { return 0 }
+    let stream = Array(input[controlByteCount...])
+    let plan = Plan(control: input[..<controlByteCount], streamCount: stream.count)
+    let harness: ResponseParserHarness
+    do {
+        harness = try ResponseParserHarness(options: plan.options)
+    } catch {
+        preconditionFailure("the fuzz plan built bad harness options: \(error)")
+    }
+    let pieces = plan.pieces(of: stream)
+
+    let whole = harness.run([stream[...]])
+    let split = harness.run(pieces)
+    precondition(whole == split, "whole \(whole) and cut at \(plan.cuts) \(split) disagree")
+
+    var parser = HTTPResponseParser(configuration: harness.configuration)
+    let kept = checkedRun(&parser, pieces: pieces, methods: harness.methods, closes: harness.closesAfterInput)
+
+    parser.reset()
+    var fresh = HTTPResponseParser(configuration: harness.configuration)
+    let reused = knownResponseEvents(&parser)
+    precondition(reused == knownResponseEvents(&fresh), "a parser reused after reset() parses differently")
+    for (head, bytes) in kept {
+        precondition(snapshot(head) == bytes, "a head changed after the parser went on")
+    }
+    return 0
+}

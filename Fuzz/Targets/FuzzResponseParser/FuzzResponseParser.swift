@@ -11,7 +11,8 @@
 //
 // Checks (a failed check traps, which libFuzzer reports):
 // - `ResponseParserHarness` records the same events, or the same error kind and offset, for the
-//   stream whole and cut at the chosen offsets.
+//   stream whole and cut at the chosen offsets; a message that ended (or failed) records the same
+//   again with another response appended, which stays unconsumed.
 // - A checked run over the cut stream (continuing with GET exchanges after the planned ones, to
 //   use every byte): `consumed` never exceeds the input and is all of it for `.needMoreData`;
 //   body ranges are non-empty and inside the consumed part of the buffer passed; an error's
@@ -278,6 +279,26 @@ func knownResponseEvents(_ parser: inout HTTPResponseParser) -> [String] {
     return events
 }
 
+/// Bytes appended to a stream whose last expected response ended: the parser must not read them.
+let trailingResponse = Array("HTTP/1.1 200 OK\r\nX: trailing\r\n\r\n".utf8)
+
+/// A stream whose outcome is final (the last response ended, switched protocols, or failed)
+/// records the same events with `trailingResponse` behind it, except that the bytes left over
+/// grow by its length.
+func checkIgnoresTrailingBytes(_ stream: [UInt8], outcome: ResponseParserHarness.Outcome, harness: ResponseParserHarness) {
+    guard let last = outcome.events.last, last != "incomplete" else { return }
+    var expected = outcome
+    if !last.hasPrefix("error=") {
+        if last.hasPrefix("unconsumed "), let count = Int(last.dropFirst("unconsumed ".count)) {
+            expected.events[expected.events.count - 1] = "unconsumed \(count + trailingResponse.count)"
+        } else {
+            expected.events.append("unconsumed \(trailingResponse.count)")
+        }
+    }
+    let extended = harness.run([(stream + trailingResponse)[...]])
+    precondition(extended == expected, "with a response appended \(extended), expected \(expected)")
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzResponseParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // SAFETY: libFuzzer passes `size` readable bytes at `data` (nil only when size is 0) for the
@@ -297,6 +318,8 @@ public func fuzzResponseParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
     let whole = harness.run([stream[...]])
     let split = harness.run(pieces)
     precondition(whole == split, "whole \(whole) and cut at \(plan.cuts) \(split) disagree")
+
+    if !harness.closesAfterInput { checkIgnoresTrailingBytes(stream, outcome: whole, harness: harness) }
 
     var parser = HTTPResponseParser(configuration: harness.configuration)
     let kept = checkedRun(&parser, pieces: pieces, methods: harness.methods, closes: harness.closesAfterInput)

@@ -104,6 +104,36 @@ func snapshot(_ head: HTTPResponseHead) -> [UInt8] {
     return bytes
 }
 
+/// RFC 9112 §9.3: HTTP/1.1 persists unless `Connection: close`; HTTP/1.0 only with
+/// `Connection: keep-alive` (and no `close`). Read from the head's fields independently of the
+/// parser's own framing code.
+func expectsReuse(_ head: HTTPResponseHead) -> Bool {
+    var close = false
+    var keepAlive = false
+    for position in head.fields.indices {
+        head.fields.withBytes(at: position) { name, value in
+            guard String(decoding: name, as: UTF8.self).lowercased() == "connection" else { return }
+            for element in value.split(separator: UInt8(ascii: ",")) {
+                let token = String(decoding: element, as: UTF8.self).lowercased()
+                    .trimmingCharacters(in: " \t")
+                if token == "close" { close = true }
+                if token == "keep-alive" { keepAlive = true }
+            }
+        }
+    }
+    return head.version.minor >= 1 ? !close : keepAlive && !close
+}
+
+extension String {
+    /// The string without leading and trailing characters from `set`.
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var text = Substring(self)
+        while let first = text.first, set.contains(first) { text = text.dropFirst() }
+        while let last = text.last, set.contains(last) { text = text.dropLast() }
+        return String(text)
+    }
+}
+
 /// The exchange the checked run is in.
 struct Exchange {
     let method: HTTPMethod
@@ -172,8 +202,8 @@ func checkedRun(
                     return
                 case .head(let head):
                     precondition(exchange.finalHead == nil, "a second final head in one exchange")
-                    if exchange.method == .head {
-                        precondition(head.framing == .none, "a response to HEAD framed as \(head.framing)")
+                    if exchange.method == .head || head.status.rawValue == 204 || head.status.rawValue == 304 {
+                        precondition(head.framing == .none, "\(head.status.rawValue) to \(exchange.method) framed as \(head.framing)")
                     }
                     exchange.finalHead = head
                     if kept.count < 8 { kept.append((head, snapshot(head))) }
@@ -195,8 +225,9 @@ func checkedRun(
                     precondition(exchange.finalHead?.framing == .chunked, "trailers for a body that is not chunked")
                     precondition(!trailers.isEmpty && !exchange.sawTrailers, "empty or repeated trailers")
                     exchange.sawTrailers = true
-                case .end:
+                case .end(let reusable):
                     guard let head = exchange.finalHead else { preconditionFailure("end before the final head") }
+                    precondition(reusable == expectsReuse(head), "end reusable: \(reusable) for \(snapshot(head))")
                     switch head.framing {
                     case .none:
                         precondition(exchange.bodyBytes == 0, "a bodiless response delivered body bytes")

@@ -104,34 +104,102 @@ func snapshot(_ head: HTTPResponseHead) -> [UInt8] {
     return bytes
 }
 
+/// `bytes` with ASCII capitals made small, every other byte unchanged (HTTP names and tokens
+/// compare ASCII-case-insensitively, never by Unicode rules).
+func asciiLowercased(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+}
+
+/// The comma-separated elements of every field named `name` (lowercase; matched ASCII
+/// case-insensitively), without surrounding SP and HTAB, empty ones included (RFC 9110 §5.6.1).
+func listElements(_ fields: HTTPFieldList, named name: String) -> [[UInt8]] {
+    var elements: [[UInt8]] = []
+    for position in fields.indices {
+        fields.withBytes(at: position) { fieldName, value in
+            guard asciiLowercased(fieldName) == Array(name.utf8) else { return }
+            for element in value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+                var trimmed = element[...]
+                while let first = trimmed.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
+                while let last = trimmed.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
+                elements.append(Array(trimmed))
+            }
+        }
+    }
+    return elements
+}
+
+/// RFC 9112 §6.3 for an accepted final head that may have a body, computed from its fields alone:
+/// Transfer-Encoding (only as exactly `chunked`, never with Content-Length or in HTTP/1.0) is
+/// chunked; otherwise equal, all-digit Content-Length elements give the length; otherwise the body
+/// runs until close. A head the parser should have refused traps here.
+func expectedFraming(_ head: HTTPResponseHead) -> HTTPBodyFraming {
+    let codings = listElements(head.fields, named: "transfer-encoding")
+    let lengths = listElements(head.fields, named: "content-length")
+    // Every field line gives at least one (possibly empty) element, so empty means absent.
+    if !codings.isEmpty {
+        precondition(lengths.isEmpty, "accepted Transfer-Encoding with Content-Length")
+        precondition(head.version.minor >= 1, "accepted Transfer-Encoding in HTTP/1.0")
+        let nonEmpty = codings.filter { !$0.isEmpty }
+        precondition(nonEmpty.count == 1 && asciiLowercased(nonEmpty[0]) == Array("chunked".utf8),
+            "accepted transfer codings \(nonEmpty.map { String(decoding: $0, as: UTF8.self) })")
+        return .chunked
+    }
+    guard !lengths.isEmpty else { return .untilClose }
+    let values = lengths.map { element -> UInt64 in
+        precondition(!element.isEmpty && element.allSatisfy { $0 >= 0x30 && $0 <= 0x39 },
+            "accepted Content-Length element \(String(decoding: element, as: UTF8.self))")
+        var value: UInt64 = 0
+        for digit in element {
+            let (times10, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = times10.addingReportingOverflow(UInt64(digit - 0x30))
+            precondition(!overflowA && !overflowB, "accepted a Content-Length past 64 bits")
+            value = sum
+        }
+        return value
+    }
+    precondition(values.allSatisfy { $0 == values[0] }, "accepted differing Content-Length values \(values)")
+    return .contentLength(values[0])
+}
+
+/// The field list's accessors agree with its bytes: `name(at:)`, `value(at:)`, `contains(name:)`,
+/// `firstValue(forName:equals:)`, `withFirstValueBytes`, and `headers` (for ASCII names, where
+/// case-insensitive matching is defined).
+func checkFieldAccessors(_ fields: HTTPFieldList) {
+    var firstValues: [String: [UInt8]] = [:]
+    for position in fields.indices {
+        fields.withBytes(at: position) { name, value in
+            let nameBytes = Array(name)
+            let valueBytes = Array(value)
+            if nameBytes.allSatisfy({ $0 < 0x80 }) && valueBytes.allSatisfy({ $0 < 0x80 }) {
+                precondition(Array(fields.name(at: position).utf8) == nameBytes, "name(at:) differs from its bytes")
+                precondition(Array(fields.value(at: position).utf8) == valueBytes, "value(at:) differs from its bytes")
+            }
+            guard nameBytes.allSatisfy({ $0 < 0x80 && $0 != 0 }) else { return }
+            let key = String(decoding: asciiLowercased(nameBytes), as: UTF8.self)
+            if firstValues[key] == nil { firstValues[key] = valueBytes }
+        }
+    }
+    for (name, value) in firstValues {
+        let upper = name.uppercased()
+        precondition(fields.contains(name: upper), "contains(name:) misses \(name)")
+        let seen = fields.withFirstValueBytes(forName: upper) { Array($0) }
+        precondition(seen == value, "withFirstValueBytes(forName: \(name)) is not the first value")
+        if value.allSatisfy({ $0 < 0x80 }) {
+            precondition(fields.firstValue(forName: name, equals: String(decoding: value, as: UTF8.self).uppercased()),
+                "firstValue(forName: \(name), equals:) refuses the first value")
+        }
+    }
+    precondition(fields.headers.count == fields.count, "headers has \(fields.headers.count) of \(fields.count) fields")
+}
+
 /// RFC 9112 §9.3: HTTP/1.1 persists unless `Connection: close`; HTTP/1.0 only with
 /// `Connection: keep-alive` (and no `close`). Read from the head's fields independently of the
 /// parser's own framing code.
 func expectsReuse(_ head: HTTPResponseHead) -> Bool {
-    var close = false
-    var keepAlive = false
-    for position in head.fields.indices {
-        head.fields.withBytes(at: position) { name, value in
-            guard String(decoding: name, as: UTF8.self).lowercased() == "connection" else { return }
-            for element in value.split(separator: UInt8(ascii: ",")) {
-                let token = String(decoding: element, as: UTF8.self).lowercased()
-                    .trimmingCharacters(in: " \t")
-                if token == "close" { close = true }
-                if token == "keep-alive" { keepAlive = true }
-            }
-        }
-    }
+    let options = listElements(head.fields, named: "connection").map(asciiLowercased)
+    let close = options.contains(Array("close".utf8))
+    let keepAlive = options.contains(Array("keep-alive".utf8))
     return head.version.minor >= 1 ? !close : keepAlive && !close
-}
-
-extension String {
-    /// The string without leading and trailing characters from `set`.
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var text = Substring(self)
-        while let first = text.first, set.contains(first) { text = text.dropFirst() }
-        while let last = text.last, set.contains(last) { text = text.dropLast() }
-        return String(text)
-    }
 }
 
 /// The exchange the checked run is in.
@@ -206,6 +274,11 @@ func checkedRun(
                         precondition(head.framing == .none, "\(head.status.rawValue) to \(exchange.method) framed as \(head.framing)")
                     }
                     exchange.finalHead = head
+                    checkFieldAccessors(head.fields)
+                    if exchange.method != .head && head.status.rawValue != 204 && head.status.rawValue != 304 {
+                        precondition(head.framing == expectedFraming(head),
+                            "framed as \(head.framing), RFC 9112 §6.3 says \(expectedFraming(head)): \(snapshot(head))")
+                    }
                     if kept.count < 8 { kept.append((head, snapshot(head))) }
                 case .body(let range):
                     precondition(!range.isEmpty && range.lowerBound >= 0 && range.upperBound <= step.consumed,

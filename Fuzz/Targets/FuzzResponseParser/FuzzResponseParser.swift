@@ -161,6 +161,94 @@ func expectedFraming(_ head: HTTPResponseHead) -> HTTPBodyFraming {
     return .contentLength(values[0])
 }
 
+/// Whether `byte` may appear in a field value or reason phrase (VCHAR, obs-text, SP, HTAB).
+func isValueByte(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || (byte > 0x20 && byte != 0x7F)
+}
+
+/// tchar (RFC 9110 §5.6.2).
+func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+    default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+    }
+}
+
+/// An accepted head is what a plain reading of its raw bytes (`raw`: from its status line to its
+/// empty line, as the parser consumed them) gives: RFC 9112 §4 status line and §5 field lines,
+/// values without surrounding whitespace, obs-fold replaced by spaces, under the configuration's
+/// leniencies. Traps when the parser accepted bytes it should have refused or reports other ones.
+func checkHeadBytes(_ head: HTTPResponseHead, raw: ArraySlice<UInt8>, configuration: HTTPParserConfiguration) {
+    func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var bytes = bytes
+        while let first = bytes.first, first == 0x20 || first == 0x09 { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes = bytes.dropLast() }
+        return bytes
+    }
+    var lines: [ArraySlice<UInt8>] = []
+    var index = raw.startIndex
+    while true {
+        guard let lineFeed = raw[index...].firstIndex(of: 0x0A) else { preconditionFailure("a head without its empty line") }
+        let hasCR = lineFeed > index && raw[lineFeed - 1] == 0x0D
+        precondition(hasCR || configuration.allowBareLF, "accepted a bare LF")
+        let line = raw[index..<(hasCR ? lineFeed - 1 : lineFeed)]
+        index = lineFeed + 1
+        if line.isEmpty { break }
+        lines.append(line)
+    }
+    precondition(index == raw.endIndex, "the head's empty line is not where the parser stopped")
+
+    // status-line = "HTTP/1." DIGIT SP 3DIGIT [ SP reason-phrase ]
+    let status = Array(lines[0])
+    precondition(status.count >= 12 && status[..<7].elementsEqual("HTTP/1.".utf8) && status[7] >= 0x30
+        && status[7] <= 0x39 && status[8] == 0x20,
+        "accepted status line \(String(decoding: status, as: UTF8.self))")
+    precondition(head.version.minor == Int(status[7] &- 0x30), "version \(head.version) for \(status[7])")
+    let code = status[9..<12].reduce(0) { $0 * 10 + Int($1 &- 0x30) }
+    precondition(status[9..<12].allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && status[9] != 0x30 && head.status.rawValue == code,
+        "status \(head.status.rawValue) for \(String(decoding: status[9..<12], as: UTF8.self))")
+    precondition(status.count == 12 || status[12] == 0x20, "accepted a status code followed by \(status[12])")
+    let reason = status.count > 12 ? status[13...] : []
+    precondition(configuration.allowInvalidFieldBytes || reason.allSatisfy(isValueByte), "accepted a control byte in the reason")
+    head.withReasonPhraseBytes { precondition($0.elementsEqual(reason), "reason phrase differs from its bytes") }
+
+    // field-line = field-name ":" OWS field-value OWS, or obs-fold continuing the previous value.
+    var fields: [(name: [UInt8], value: [UInt8], valueEnd: Int)] = []
+    for line in lines.dropFirst() {
+        if line.first == 0x20 || line.first == 0x09 {
+            precondition(configuration.allowObsoleteLineFolding && !fields.isEmpty, "accepted obs-fold")
+            let continuation = trimmed(line)
+            precondition(configuration.allowInvalidFieldBytes || continuation.allSatisfy(isValueByte),
+                "accepted a control byte in a folded value")
+            guard !continuation.isEmpty else { continue }
+            let gap = continuation.startIndex - fields[fields.count - 1].valueEnd
+            if fields[fields.count - 1].value.isEmpty {
+                fields[fields.count - 1].value = Array(continuation)
+            } else {
+                fields[fields.count - 1].value += Array(repeating: 0x20, count: gap) + continuation
+            }
+            fields[fields.count - 1].valueEnd = continuation.endIndex
+            continue
+        }
+        guard let colon = line.firstIndex(of: 0x3A) else { preconditionFailure("accepted a field line without a colon") }
+        let name = line[..<colon]
+        precondition(!name.isEmpty && !name.contains(0x20) && !name.contains(0x09), "accepted an empty or spaced field name")
+        precondition(configuration.allowInvalidFieldBytes || name.allSatisfy(isTokenByte), "accepted a non-token field name")
+        let value = trimmed(line[(colon + 1)...])
+        precondition(configuration.allowInvalidFieldBytes || value.allSatisfy(isValueByte), "accepted a control byte in a value")
+        fields.append((Array(name), Array(value), value.isEmpty ? line.endIndex : value.endIndex))
+    }
+    precondition(fields.count <= configuration.maxFieldCount, "accepted \(fields.count) fields")
+    precondition(head.fields.count == fields.count, "\(head.fields.count) fields reported, \(fields.count) in the bytes")
+    for (position, field) in zip(head.fields.indices, fields) {
+        head.fields.withBytes(at: position) { name, value in
+            precondition(name.elementsEqual(field.name) && value.elementsEqual(field.value),
+                "field \(position) reported as \(GoldenCase.escape(name)): \(GoldenCase.escape(value)), "
+                    + "the bytes say \(GoldenCase.escape(field.name)): \(GoldenCase.escape(field.value))")
+        }
+    }
+}
+
 /// The field list's accessors agree with its bytes: `name(at:)`, `value(at:)`, `contains(name:)`,
 /// `firstValue(forName:equals:)`, `withFirstValueBytes`, and `headers` (for ASCII names, where
 /// case-insensitive matching is defined).
@@ -221,6 +309,7 @@ enum Stop {
 /// kept (with their snapshots) so the caller can check they never change.
 func checkedRun(
     _ parser: inout HTTPResponseParser,
+    stream: [UInt8],
     pieces: [ArraySlice<UInt8>],
     methods: [HTTPMethod],
     closes: Bool
@@ -231,7 +320,10 @@ func checkedRun(
     parser.expectResponse(to: exchange.method)
     var fed = 0
     var position = 0
+    /// Stream offset of the status line of the head being read.
+    var headStart = 0
     var stop = Stop.running
+    let configuration = parser.configuration
 
     for piece in pieces where stop == .running {
         fed += piece.count
@@ -260,12 +352,15 @@ func checkedRun(
                     precondition(exchange.finalHead == nil, "an interim head after the final head")
                     precondition(head.status.kind == .informational && head.status.rawValue != 101,
                         "informational head with status \(head.status.rawValue)")
-                    kept.append((head, snapshot(head)))
+                    checkHeadBytes(head, raw: stream[headStart..<position], configuration: configuration)
+                    headStart = position
+                    if kept.count < 8 { kept.append((head, snapshot(head))) }
                 case .switchingProtocols(let head):
                     precondition(exchange.finalHead == nil, "switchingProtocols after the final head")
                     precondition(head.status.rawValue == 101
                         || (exchange.method == .connect && head.status.kind == .successful),
                         "switchingProtocols with status \(head.status.rawValue) for \(exchange.method)")
+                    checkHeadBytes(head, raw: stream[headStart..<position], configuration: configuration)
                     stop = .switched
                     return
                 case .head(let head):
@@ -274,6 +369,7 @@ func checkedRun(
                         precondition(head.framing == .none, "\(head.status.rawValue) to \(exchange.method) framed as \(head.framing)")
                     }
                     exchange.finalHead = head
+                    checkHeadBytes(head, raw: stream[headStart..<position], configuration: configuration)
                     checkFieldAccessors(head.fields)
                     if exchange.method != .head && head.status.rawValue != 204 && head.status.rawValue != 304 {
                         precondition(head.framing == expectedFraming(head),
@@ -316,6 +412,7 @@ func checkedRun(
                     let method = exchangeCount < methods.count ? methods[exchangeCount] : .get
                     exchangeCount += 1
                     exchange = Exchange(method: method, start: position)
+                    headStart = position
                     parser.expectResponse(to: method)
                 }
             }
@@ -426,7 +523,7 @@ public func fuzzResponseParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
     if !harness.closesAfterInput { checkIgnoresTrailingBytes(stream, outcome: whole, harness: harness) }
 
     var parser = HTTPResponseParser(configuration: harness.configuration)
-    let kept = checkedRun(&parser, pieces: pieces, methods: harness.methods, closes: harness.closesAfterInput)
+    let kept = checkedRun(&parser, stream: stream, pieces: pieces, methods: harness.methods, closes: harness.closesAfterInput)
 
     parser.reset()
     var fresh = HTTPResponseParser(configuration: harness.configuration)

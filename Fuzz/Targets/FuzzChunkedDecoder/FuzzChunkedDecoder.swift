@@ -42,6 +42,7 @@ let limitPresets: [[String: String]] = [
     ["maxChunkSizeDigits": "17", "maxChunkExtensionBytes": "1", "maxTrailerBytes": "40", "maxFieldCount": "2"],
 ]
 
+/// libFuzzer's entry: runs one input, the control byte and the chunked body (see the top of this file); traps when a check fails.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzChunkedDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // SAFETY: libFuzzer passes `size` readable bytes at `data` (nil only when size is 0) for the
@@ -59,7 +60,8 @@ public func fuzzChunkedDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
     }
     let message = fixedHead + input.dropFirst()
     let pieceSize = pieceSizes[Int(control & 7 | control >> 4 & 8)]
-    let pieces = pieceSize == 0
+    let pieces =
+        pieceSize == 0
         ? Delivery.split(message, at: fixedHead.count).pieces
         : Delivery.chunks(message, size: pieceSize).pieces
 
@@ -240,7 +242,8 @@ struct ReferenceChunkedDecoder {
             let searchEnd = min(message.count, lineStart + allowance)
             guard let lineFeed = message[lineStart..<searchEnd].firstIndex(of: 0x0A) else {
                 if message.count - lineStart >= allowance {
-                    result.end = sectionAllowance <= lineAllowance
+                    result.end =
+                        sectionAllowance <= lineAllowance
                         ? .failed(.trailersTooLarge, sectionStart + configuration.maxTrailerBytes)
                         : .failed(.fieldLineTooLong, lineStart + configuration.maxFieldLineBytes)
                 }

@@ -140,13 +140,15 @@ func expectedFraming(_ head: HTTPResponseHead) -> HTTPBodyFraming {
         precondition(lengths.isEmpty, "accepted Transfer-Encoding with Content-Length")
         precondition(head.version.minor >= 1, "accepted Transfer-Encoding in HTTP/1.0")
         let nonEmpty = codings.filter { !$0.isEmpty }
-        precondition(nonEmpty.count == 1 && asciiLowercased(nonEmpty[0]) == Array("chunked".utf8),
+        precondition(
+            nonEmpty.count == 1 && asciiLowercased(nonEmpty[0]) == Array("chunked".utf8),
             "accepted transfer codings \(nonEmpty.map { String(decoding: $0, as: UTF8.self) })")
         return .chunked
     }
     guard !lengths.isEmpty else { return .untilClose }
     let values = lengths.map { element -> UInt64 in
-        precondition(!element.isEmpty && element.allSatisfy { $0 >= 0x30 && $0 <= 0x39 },
+        precondition(
+            !element.isEmpty && element.allSatisfy { $0 >= 0x30 && $0 <= 0x39 },
             "accepted Content-Length element \(String(decoding: element, as: UTF8.self))")
         var value: UInt64 = 0
         for digit in element {
@@ -188,7 +190,9 @@ func checkHeadBytes(_ head: HTTPResponseHead, raw: ArraySlice<UInt8>, configurat
     var lines: [ArraySlice<UInt8>] = []
     var index = raw.startIndex
     while true {
-        guard let lineFeed = raw[index...].firstIndex(of: 0x0A) else { preconditionFailure("a head without its empty line") }
+        guard let lineFeed = raw[index...].firstIndex(of: 0x0A) else {
+            preconditionFailure("a head without its empty line")
+        }
         let hasCR = lineFeed > index && raw[lineFeed - 1] == 0x0D
         precondition(hasCR || configuration.allowBareLF, "accepted a bare LF")
         let line = raw[index..<(hasCR ? lineFeed - 1 : lineFeed)]
@@ -200,16 +204,19 @@ func checkHeadBytes(_ head: HTTPResponseHead, raw: ArraySlice<UInt8>, configurat
 
     // status-line = "HTTP/1." DIGIT SP 3DIGIT [ SP reason-phrase ]
     let status = Array(lines[0])
-    precondition(status.count >= 12 && status[..<7].elementsEqual("HTTP/1.".utf8) && status[7] >= 0x30
-        && status[7] <= 0x39 && status[8] == 0x20,
+    precondition(
+        status.count >= 12 && status[..<7].elementsEqual("HTTP/1.".utf8) && status[7] >= 0x30
+            && status[7] <= 0x39 && status[8] == 0x20,
         "accepted status line \(String(decoding: status, as: UTF8.self))")
     precondition(head.version.minor == Int(status[7] &- 0x30), "version \(head.version) for \(status[7])")
     let code = status[9..<12].reduce(0) { $0 * 10 + Int($1 &- 0x30) }
-    precondition(status[9..<12].allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && status[9] != 0x30 && head.status.rawValue == code,
+    precondition(
+        status[9..<12].allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && status[9] != 0x30 && head.status.rawValue == code,
         "status \(head.status.rawValue) for \(String(decoding: status[9..<12], as: UTF8.self))")
     precondition(status.count == 12 || status[12] == 0x20, "accepted a status code followed by \(status[12])")
     let reason = status.count > 12 ? status[13...] : []
-    precondition(configuration.allowInvalidFieldBytes || reason.allSatisfy(isValueByte), "accepted a control byte in the reason")
+    precondition(
+        configuration.allowInvalidFieldBytes || reason.allSatisfy(isValueByte), "accepted a control byte in the reason")
     head.withReasonPhraseBytes { precondition($0.elementsEqual(reason), "reason phrase differs from its bytes") }
 
     // field-line = field-name ":" OWS field-value OWS, or obs-fold continuing the previous value.
@@ -218,7 +225,8 @@ func checkHeadBytes(_ head: HTTPResponseHead, raw: ArraySlice<UInt8>, configurat
         if line.first == 0x20 || line.first == 0x09 {
             precondition(configuration.allowObsoleteLineFolding && !fields.isEmpty, "accepted obs-fold")
             let continuation = trimmed(line)
-            precondition(configuration.allowInvalidFieldBytes || continuation.allSatisfy(isValueByte),
+            precondition(
+                configuration.allowInvalidFieldBytes || continuation.allSatisfy(isValueByte),
                 "accepted a control byte in a folded value")
             guard !continuation.isEmpty else { continue }
             let gap = continuation.startIndex - fields[fields.count - 1].valueEnd
@@ -230,19 +238,26 @@ func checkHeadBytes(_ head: HTTPResponseHead, raw: ArraySlice<UInt8>, configurat
             fields[fields.count - 1].valueEnd = continuation.endIndex
             continue
         }
-        guard let colon = line.firstIndex(of: 0x3A) else { preconditionFailure("accepted a field line without a colon") }
+        guard let colon = line.firstIndex(of: 0x3A) else {
+            preconditionFailure("accepted a field line without a colon")
+        }
         let name = line[..<colon]
-        precondition(!name.isEmpty && !name.contains(0x20) && !name.contains(0x09), "accepted an empty or spaced field name")
-        precondition(configuration.allowInvalidFieldBytes || name.allSatisfy(isTokenByte), "accepted a non-token field name")
+        precondition(
+            !name.isEmpty && !name.contains(0x20) && !name.contains(0x09), "accepted an empty or spaced field name")
+        precondition(
+            configuration.allowInvalidFieldBytes || name.allSatisfy(isTokenByte), "accepted a non-token field name")
         let value = trimmed(line[(colon + 1)...])
-        precondition(configuration.allowInvalidFieldBytes || value.allSatisfy(isValueByte), "accepted a control byte in a value")
+        precondition(
+            configuration.allowInvalidFieldBytes || value.allSatisfy(isValueByte), "accepted a control byte in a value")
         fields.append((Array(name), Array(value), value.isEmpty ? line.endIndex : value.endIndex))
     }
     precondition(fields.count <= configuration.maxFieldCount, "accepted \(fields.count) fields")
-    precondition(head.fields.count == fields.count, "\(head.fields.count) fields reported, \(fields.count) in the bytes")
+    precondition(
+        head.fields.count == fields.count, "\(head.fields.count) fields reported, \(fields.count) in the bytes")
     for (position, field) in zip(head.fields.indices, fields) {
         head.fields.withBytes(at: position) { name, value in
-            precondition(name.elementsEqual(field.name) && value.elementsEqual(field.value),
+            precondition(
+                name.elementsEqual(field.name) && value.elementsEqual(field.value),
                 "field \(position) reported as \(GoldenCase.escape(name)): \(GoldenCase.escape(value)), "
                     + "the bytes say \(GoldenCase.escape(field.name)): \(GoldenCase.escape(field.value))")
         }
@@ -273,7 +288,8 @@ func checkFieldAccessors(_ fields: HTTPFieldList) {
         let seen = fields.withFirstValueBytes(forName: upper) { Array($0) }
         precondition(seen == value, "withFirstValueBytes(forName: \(name)) is not the first value")
         if value.allSatisfy({ $0 < 0x80 }) {
-            precondition(fields.firstValue(forName: name, equals: String(decoding: value, as: UTF8.self).uppercased()),
+            precondition(
+                fields.firstValue(forName: name, equals: String(decoding: value, as: UTF8.self).uppercased()),
                 "firstValue(forName: \(name), equals:) refuses the first value")
         }
     }
@@ -335,12 +351,14 @@ func checkedRun(
                 do throws(HTTPParseError) {
                     step = try parser.parse(input)
                 } catch {
-                    precondition(error.offset >= 0 && exchange.start + error.offset <= fed,
+                    precondition(
+                        error.offset >= 0 && exchange.start + error.offset <= fed,
                         "error \(error) points past the \(fed - exchange.start) bytes fed in its exchange")
                     stop = .failed
                     return
                 }
-                precondition(step.consumed >= 0 && step.consumed <= input.count,
+                precondition(
+                    step.consumed >= 0 && step.consumed <= input.count,
                     "consumed \(step.consumed) of \(input.count) bytes")
                 used += step.consumed
                 position += step.consumed
@@ -350,15 +368,17 @@ func checkedRun(
                     return
                 case .informationalHead(let head):
                     precondition(exchange.finalHead == nil, "an interim head after the final head")
-                    precondition(head.status.kind == .informational && head.status.rawValue != 101,
+                    precondition(
+                        head.status.kind == .informational && head.status.rawValue != 101,
                         "informational head with status \(head.status.rawValue)")
                     checkHeadBytes(head, raw: stream[headStart..<position], configuration: configuration)
                     headStart = position
                     if kept.count < 8 { kept.append((head, snapshot(head))) }
                 case .switchingProtocols(let head):
                     precondition(exchange.finalHead == nil, "switchingProtocols after the final head")
-                    precondition(head.status.rawValue == 101
-                        || (exchange.method == .connect && head.status.kind == .successful),
+                    precondition(
+                        head.status.rawValue == 101
+                            || (exchange.method == .connect && head.status.kind == .successful),
                         "switchingProtocols with status \(head.status.rawValue) for \(exchange.method)")
                     checkHeadBytes(head, raw: stream[headStart..<position], configuration: configuration)
                     stop = .switched
@@ -366,18 +386,22 @@ func checkedRun(
                 case .head(let head):
                     precondition(exchange.finalHead == nil, "a second final head in one exchange")
                     if exchange.method == .head || head.status.rawValue == 204 || head.status.rawValue == 304 {
-                        precondition(head.framing == .none, "\(head.status.rawValue) to \(exchange.method) framed as \(head.framing)")
+                        precondition(
+                            head.framing == .none,
+                            "\(head.status.rawValue) to \(exchange.method) framed as \(head.framing)")
                     }
                     exchange.finalHead = head
                     checkHeadBytes(head, raw: stream[headStart..<position], configuration: configuration)
                     checkFieldAccessors(head.fields)
                     if exchange.method != .head && head.status.rawValue != 204 && head.status.rawValue != 304 {
-                        precondition(head.framing == expectedFraming(head),
+                        precondition(
+                            head.framing == expectedFraming(head),
                             "framed as \(head.framing), RFC 9112 §6.3 says \(expectedFraming(head)): \(snapshot(head))")
                     }
                     if kept.count < 8 { kept.append((head, snapshot(head))) }
                 case .body(let range):
-                    precondition(!range.isEmpty && range.lowerBound >= 0 && range.upperBound <= step.consumed,
+                    precondition(
+                        !range.isEmpty && range.lowerBound >= 0 && range.upperBound <= step.consumed,
                         "body range \(range) outside the \(step.consumed) bytes consumed")
                     guard let head = exchange.finalHead else { preconditionFailure("body before the head") }
                     precondition(!exchange.sawTrailers, "body after the trailers")
@@ -401,7 +425,8 @@ func checkedRun(
                     case .none:
                         precondition(exchange.bodyBytes == 0, "a bodiless response delivered body bytes")
                     case .contentLength(let length):
-                        precondition(exchange.bodyBytes == length,
+                        precondition(
+                            exchange.bodyBytes == length,
                             "Content-Length \(length) ended after \(exchange.bodyBytes) bytes")
                     case .chunked:
                         break
@@ -431,7 +456,8 @@ func checkedRun(
             preconditionFailure("EOF ended a response framed as \(String(describing: exchange.finalHead?.framing))")
         }
     } catch {
-        precondition(error.kind == .unexpectedEOF && error.offset == position - exchange.start,
+        precondition(
+            error.kind == .unexpectedEOF && error.offset == position - exchange.start,
             "EOF error \(error), expected unexpectedEOF at \(position - exchange.start)")
         if let head = exchange.finalHead, case .contentLength(let length) = head.framing {
             precondition(exchange.bodyBytes < length, "a complete Content-Length body failed at EOF")
@@ -486,7 +512,9 @@ let trailingResponse = Array("HTTP/1.1 200 OK\r\nX: trailing\r\n\r\n".utf8)
 /// A stream whose outcome is final (the last response ended, switched protocols, or failed)
 /// records the same events with `trailingResponse` behind it, except that the bytes left over
 /// grow by its length.
-func checkIgnoresTrailingBytes(_ stream: [UInt8], outcome: ResponseParserHarness.Outcome, harness: ResponseParserHarness) {
+func checkIgnoresTrailingBytes(
+    _ stream: [UInt8], outcome: ResponseParserHarness.Outcome, harness: ResponseParserHarness
+) {
     guard let last = outcome.events.last, last != "incomplete" else { return }
     var expected = outcome
     if !last.hasPrefix("error=") {
@@ -500,6 +528,7 @@ func checkIgnoresTrailingBytes(_ stream: [UInt8], outcome: ResponseParserHarness
     precondition(extended == expected, "with a response appended \(extended), expected \(expected)")
 }
 
+/// libFuzzer's entry: runs one input, the control header and the response stream (see the top of this file); traps when a check fails.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzResponseParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // SAFETY: libFuzzer passes `size` readable bytes at `data` (nil only when size is 0) for the
@@ -523,7 +552,8 @@ public func fuzzResponseParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
     if !harness.closesAfterInput { checkIgnoresTrailingBytes(stream, outcome: whole, harness: harness) }
 
     var parser = HTTPResponseParser(configuration: harness.configuration)
-    let kept = checkedRun(&parser, stream: stream, pieces: pieces, methods: harness.methods, closes: harness.closesAfterInput)
+    let kept = checkedRun(
+        &parser, stream: stream, pieces: pieces, methods: harness.methods, closes: harness.closesAfterInput)
 
     parser.reset()
     var fresh = HTTPResponseParser(configuration: harness.configuration)

@@ -21,7 +21,9 @@ import WickTestSupport
             let chunkedSeeds = cases.compactMap { golden in chunkedDecoderSeed(golden).map { (golden, $0) } }
             try write(parserSeeds, to: corpora.appendingPathComponent("FuzzResponseParser"))
             try write(chunkedSeeds, to: corpora.appendingPathComponent("FuzzChunkedDecoder"))
-            print("ExportSeeds: \(parserSeeds.count) FuzzResponseParser seeds, \(chunkedSeeds.count) FuzzChunkedDecoder seeds")
+            print(
+                "ExportSeeds: \(parserSeeds.count) FuzzResponseParser seeds, \(chunkedSeeds.count) FuzzChunkedDecoder seeds"
+            )
         } catch {
             FileHandle.standardError.write(Data("ExportSeeds: \(error)\n".utf8))
             exit(1)
@@ -68,12 +70,13 @@ func responseParserSeed(_ golden: GoldenCase) -> [UInt8] {
     let methods = (golden.options["methods"] ?? golden.options["method"] ?? "GET").split(separator: ",").prefix(4)
     var methodCodes: UInt8 = 0
     for (position, method) in methods.enumerated() {
-        let code: UInt8 = switch method {
-        case "HEAD": 1
-        case "CONNECT": 2
-        case "POST": 3
-        default: 0
-        }
+        let code: UInt8 =
+            switch method {
+            case "HEAD": 1
+            case "CONNECT": 2
+            case "POST": 3
+            default: 0
+            }
         methodCodes |= code << (2 * position)
     }
     let cut = UInt16(golden.input.count / 2)
@@ -84,12 +87,15 @@ func responseParserSeed(_ golden: GoldenCase) -> [UInt8] {
 /// FuzzChunkedDecoder's layout for a single chunked response: the control byte, then the bytes
 /// after the head. Nil for cases that are not one chunked response with a complete head.
 func chunkedDecoderSeed(_ golden: GoldenCase) -> [UInt8]? {
-    guard golden.options["methods"] == nil, golden.expected.contains(where: { $0.hasPrefix("head 200 HTTP/1.1 chunked") })
+    guard golden.options["methods"] == nil,
+        golden.expected.contains(where: { $0.hasPrefix("head 200 HTTP/1.1 chunked") })
     else { return nil }
     let headEnd = Array("\r\n\r\n".utf8)
-    guard golden.input.count >= headEnd.count, let end = (0...(golden.input.count - headEnd.count)).first(where: {
-        golden.input[$0..<$0 + headEnd.count].elementsEqual(headEnd)
-    }) else { return nil }
+    guard golden.input.count >= headEnd.count,
+        let end = (0...(golden.input.count - headEnd.count)).first(where: {
+            golden.input[$0..<$0 + headEnd.count].elementsEqual(headEnd)
+        })
+    else { return nil }
     var control = UInt8(golden.input.count % 8)
     if golden.options["allowBareLF"] != nil { control |= 0x08 }
     if wantsLongChunkSizes(golden) {

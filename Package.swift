@@ -55,7 +55,8 @@ let package = Package(
             dependencies: ["WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS"],
             swiftSettings: strict
         ),
-        .executableTarget(name: "wick", dependencies: ["Wick", "WickHTTP1", "WickReactor"], swiftSettings: strict),
+        .executableTarget(
+            name: "wick", dependencies: ["Wick", "WickHTTP1", "WickReactor", "WickTLS"], swiftSettings: strict),
 
         // Test doubles and real-server launchers; used only by tests, Fuzz/ and Benchmarks/.
         .target(
@@ -84,7 +85,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WickTLSTests",
-            dependencies: ["WickTLS", "WickTestSupport", "CWickOpenSSL"],
+            dependencies: ["WickTLS", "WickReactor", "WickCore", "WickTestSupport", "CWickOpenSSL"],
             swiftSettings: strict
         ),
         .testTarget(name: "WickTests", dependencies: ["Wick", "WickTestSupport"], swiftSettings: strict),

@@ -55,7 +55,11 @@ extension HTTPResponseParser {
             if version.minor == 0 {
                 throw HTTPParseError(.transferEncodingInHTTP10, at: offset(ofStorageIndex: transferEncoding))
             }
-            // Rule 4.
+            // Rule 4. Lines that list no coding at all (`Transfer-Encoding:`, or only commas) do
+            // not say chunked, and a parser that reads such a body until close frames it otherwise.
+            guard facts.chunked else {
+                throw HTTPParseError(.unsupportedTransferCoding, at: offset(ofStorageIndex: facts.transferCodingsStart))
+            }
             connectionReusable = persistent
             state = .chunkSize(ChunkSizeLine())
             return .head(head(.chunked))
@@ -82,6 +86,10 @@ extension HTTPResponseParser {
     struct FramingFacts {
         /// Storage index of the first Transfer-Encoding line, if any.
         var transferEncodingLine: Int?
+        /// Storage index of that line's value (meaningful when `transferEncodingLine` is set).
+        var transferCodingsStart = 0
+        /// A Transfer-Encoding line listed `chunked` (any other coding throws while reading).
+        var chunked = false
         /// Storage index of the first Content-Length line, if any.
         var contentLengthLine: Int?
         /// The agreed Content-Length.
@@ -124,8 +132,12 @@ extension HTTPResponseParser {
                     try contentLengths(field, &facts)
                 }
             case .transferEncoding:
-                facts.transferEncodingLine = facts.transferEncodingLine ?? field.nameStart
+                if facts.transferEncodingLine == nil {
+                    facts.transferEncodingLine = field.nameStart
+                    facts.transferCodingsStart = field.valueStart
+                }
                 try transferCodings(field, chunkedSeen: &chunkedSeen)
+                facts.chunked = chunkedSeen
             }
         }
         return facts

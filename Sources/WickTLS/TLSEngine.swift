@@ -312,12 +312,16 @@ public final class TLSEngine {
         case .idle, .handshaking, .awaitingTrust:
             preconditionFailure("TLSEngine: read in state \(state) (before trust)")
         }
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: maximumCount))
         var count = 0
-        // SAFETY: the buffer has `maximumCount` writable bytes from `start`, for this call only.
-        let result = buffer.withUnsafeMutableBytes { SSL_read_ex(ssl, $0.baseAddress! + start, maximumCount, &count) }
-        buffer.removeLast(maximumCount - count)
+        // Decrypt into scratch space and append what came: zero-filling `maximumCount` bytes of
+        // the buffer first costs a generic per-byte loop in unoptimised builds.
+        // SAFETY: SSL_read_ex writes at most `maximumCount` bytes into the scratch space, whose
+        // first `count` bytes are copied out before the closure returns.
+        let result = withUnsafeTemporaryAllocation(byteCount: maximumCount, alignment: 1) { scratch in
+            let result = SSL_read_ex(ssl, scratch.baseAddress, maximumCount, &count)
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[..<count]))
+            return result
+        }
         if result == 1 { return .bytes(count) }
         let code = SSL_get_error(ssl, result)
         switch code {

@@ -1,15 +1,19 @@
 // The tour Scripts/demo runs: real exchanges with local nginx and httpbin, showing each layer.
 import WickCore
 import WickHTTP1
+import FoundationEssentials
 import WickReactor
+import WickTLS
 
 /// Runs a fixed series of requests against the servers Scripts/demo started and prints them.
 struct DemoTour {
     let nginx: Target
     let nginxTLS: Target?
+    let caFile: String?
+    let pin: String?
     let httpbin: Target
 
-    /// Parses `--nginx URL --nginx-tls URL --ca FILE --httpbin URL`.
+    /// Parses `--nginx URL --nginx-tls URL --ca FILE --pin sha256//... --httpbin URL`.
     /// - Throws: `UsageError`.
     init(arguments: [String]) throws {
         var values: [String: String] = [:]
@@ -24,6 +28,8 @@ struct DemoTour {
         self.nginx = try Target(nginx)
         self.httpbin = try Target(httpbin)
         self.nginxTLS = try values["--nginx-tls"].map(Target.init)
+        self.caFile = values["--ca"]
+        self.pin = values["--pin"]
     }
 
     /// Runs the tour.
@@ -56,12 +62,39 @@ struct DemoTour {
         try await get("/redirect-to?url=/get&status_code=302", on: bin, base: httpbin)
         await bin.close()
 
-        if let nginxTLS {
-            section("4. HTTPS")
-            print("  \(nginxTLS): the TLS layer (OpenSSL engine, trust evaluators) is being built;")
-            print("  it is not wired to the reactor yet, so this step is skipped for now.")
+        if let nginxTLS, let caFile, let pin {
+            try await httpsTour(nginxTLS, caFile: caFile, pin: pin, group: group)
         }
         print("\nNot shown yet: connection pool, Session API, redirects followed, retries (see the README).")
+    }
+
+    /// HTTPS with only the test root trusted and the server's public key pinned: a full
+    /// handshake, a resumed one, and a wrong pin refused before any request byte is written.
+    private func httpsTour(_ base: Target, caFile: String, pin: String, group: EventLoopGroup) async throws {
+        section("4. nginx over HTTPS: the test root trusted, the server's public key pinned (\(pin.prefix(20))...)")
+        var configuration = TLSConfiguration()
+        configuration.trustRoots = .certificates(
+            try Certificate.chain(pemEncoded: String(decoding: try Data(contentsOf: URL(filePath: caFile)), as: UTF8.self)))
+        let context = try TLSContext(configuration: configuration)
+        let pinned = ServerTrustManager(evaluators: [base.host: PublicKeysTrustEvaluator(keys: [try PublicKey(pin: pin)])])
+        for attempt in ["full handshake", "resumed session"] {
+            let connection = try await LayerConnection.openTLS(
+                host: base.host, port: base.port, group: group, context: context, trustManager: pinned)
+            print("  (\(attempt))")
+            try await get("/bytes/64k", on: connection, base: base, showHeaders: false)
+            await connection.close()
+        }
+        let wrongPin = PublicKey(spkiSHA256: [UInt8](repeating: 0xAB, count: 32))
+        let mismatched = ServerTrustManager(evaluators: [base.host: PublicKeysTrustEvaluator(keys: [wrongPin])])
+        print("GET \(base) with a pin that does not match")
+        do {
+            let connection = try await LayerConnection.openTLS(
+                host: base.host, port: base.port, group: group, context: context, trustManager: mismatched)
+            await connection.close()
+            print("  unexpected: the connection was accepted")
+        } catch {
+            print("  refused before any request byte was written:\n    \(error)")
+        }
     }
 
     private func section(_ title: String) {

@@ -41,9 +41,10 @@ enum ExchangeReport {
         if let head = result.headParsed { phases.append("head parsed \((head - start).milliseconds)") }
         if let done = result.completed { phases.append("complete \((done - start).milliseconds)") }
         Swift.print("  timings: " + phases.joined(separator: " · "))
-        Swift.print(
-            "  connection: \(reused ? "reused" : "new") (\(connection.channel.remoteAddress)), "
-                + (result.connectionReusable ? "kept alive" : "closed by the response"))
+        var connectionLine = "  connection: \(reused ? "reused" : "new") (\(connection.channel.remoteAddress)), "
+        connectionLine += result.connectionReusable ? "kept alive" : "closed by the response"
+        if let tls = result.tls { connectionLine += "; \(tls)" }
+        Swift.print(connectionLine)
     }
 }
 

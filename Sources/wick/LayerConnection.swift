@@ -1,9 +1,10 @@
-// One HTTP/1.1 connection composed by hand from Wick's layers: a reactor channel, the request
-// encoder, the response parser and the content decoder. It is what `wick` uses until the
+// One HTTP/1.1 connection composed by hand from Wick's layers: a reactor or TLS stream, the
+// request encoder, the response parser and the content decoder. It is what `wick` uses until the
 // transport (connection pool and driver) lands; then `wick` moves to `Session`, and this goes.
 import WickCore
 import WickHTTP1
 import WickReactor
+import WickTLS
 
 /// What one exchange produced, with a monotonic timestamp for each phase.
 struct ExchangeResult: Sendable {
@@ -14,6 +15,8 @@ struct ExchangeResult: Sendable {
     var decodedCodings: [ContentCoding] = []
     var trailers: HTTPHeaders = HTTPHeaders()
     var connectionReusable = false
+    /// For TLS: version, resumption and ALPN, read on the loop when the exchange ended.
+    var tls: String?
     var started = Deadline.now()
     var requestWritten: Deadline?
     var firstByte: Deadline?
@@ -23,11 +26,11 @@ struct ExchangeResult: Sendable {
 
 /// Errors the layer composition reports, each naming the layer that failed.
 enum LayerError: Error, CustomStringConvertible {
-    case connect(ReactorError)
+    case connect(StreamChannelError)
     case encode(HTTPRequestEncodingError)
     case parse(HTTPParseError)
     case decode(ContentDecodingError)
-    case connection(ReactorError?)
+    case connection(StreamChannelError?)
     case busy
 
     var description: String {
@@ -57,8 +60,8 @@ enum LayerError: Error, CustomStringConvertible {
 ///
 /// Thread ownership: every stored property below is read and written only on `channel.loop`
 /// (each entry point hops there first), which is what makes the `@unchecked Sendable` sound.
-final class LayerConnection: ChannelDelegate, @unchecked Sendable {
-    let channel: Channel
+final class LayerConnection: StreamChannelDelegate, @unchecked Sendable {
+    let channel: any StreamChannel
     let connectTime: Duration
     private var parser = HTTPResponseParser()
     private var decoder: ContentDecoder?
@@ -67,7 +70,7 @@ final class LayerConnection: ChannelDelegate, @unchecked Sendable {
     private var pending: CheckedContinuation<ExchangeResult, any Error>?
     private(set) var exchanges = 0
 
-    private init(channel: Channel, connectTime: Duration) {
+    private init(channel: any StreamChannel, connectTime: Duration) {
         self.channel = channel
         self.connectTime = connectTime
         requestBuffer.reserveCapacity(1_024)
@@ -78,14 +81,36 @@ final class LayerConnection: ChannelDelegate, @unchecked Sendable {
     static func open(host: String, port: UInt16, group: EventLoopGroup) async throws -> LayerConnection {
         let loop = group.next()
         let start = Deadline.now()
-        let channel: Channel
+        let channel: any StreamChannel
         do {
             channel = try await Connector(resolver: group.resolver).connect(host: host, port: port, on: loop)
         } catch {
+            throw LayerError.connect(.reactor(error))
+        }
+        return try await started(channel, connectTime: Deadline.now() - start)
+    }
+
+    /// Connects, completes the TLS handshake and evaluates trust (all before a request byte is
+    /// written) on one of `group`'s loops.
+    /// - Throws: `LayerError.connect` with the reactor's or the TLS layer's reason.
+    static func openTLS(
+        host: String, port: UInt16, group: EventLoopGroup, context: TLSContext, trustManager: ServerTrustManager
+    ) async throws -> LayerConnection {
+        let loop = group.next()
+        let start = Deadline.now()
+        let connector = TLSConnector(
+            connector: Connector(resolver: group.resolver), context: context, trustManager: trustManager)
+        let channel: TLSChannel
+        do {
+            channel = try await connector.connect(host: host, port: port, on: loop)
+        } catch {
             throw LayerError.connect(error)
         }
-        let connectTime = Deadline.now() - start
-        return try await loop.submit {
+        return try await started(channel, connectTime: Deadline.now() - start)
+    }
+
+    private static func started(_ channel: any StreamChannel, connectTime: Duration) async throws -> LayerConnection {
+        try await channel.loop.submit {
             let connection = LayerConnection(channel: channel, connectTime: connectTime)
             channel.start(delegate: connection)
             return connection
@@ -97,7 +122,7 @@ final class LayerConnection: ChannelDelegate, @unchecked Sendable {
     func exchange(_ head: HTTPRequestHead) async throws -> ExchangeResult {
         try await withCheckedThrowingContinuation { continuation in
             let scheduled = channel.loop.execute { self.begin(head, continuation) }
-            if !scheduled { continuation.resume(throwing: LayerError.connection(.loopShutDown)) }
+            if !scheduled { continuation.resume(throwing: LayerError.connection(.reactor(.loopShutDown))) }
         }
     }
 
@@ -121,25 +146,25 @@ final class LayerConnection: ChannelDelegate, @unchecked Sendable {
         pending = continuation
         exchanges += 1
         do {
-            try channel.write(requestBuffer)
+            try channel.write(requestBuffer[...])
             result.requestWritten = .now()
         } catch {
-            fail(.connection(error))
+            fail(.connection(.reactor(error)))
         }
     }
 
-    func channelRead(_ channel: Channel, bytes: Span<UInt8>) {
+    func streamRead(_ stream: any StreamChannel, bytes: Span<UInt8>) {
         guard pending != nil else {
             // Bytes nobody asked for: the connection can no longer be trusted.
-            channel.close()
+            stream.close()
             return
         }
         if result.firstByte == nil { result.firstByte = .now() }
         bytes.withUnsafeBufferPointer { buffer in consume(UnsafeRawBufferPointer(buffer)) }
     }
 
-    func channelReadEOF(_ channel: Channel) {
-        guard pending != nil else { return channel.close() }
+    func streamReadEOF(_ stream: any StreamChannel) {
+        guard pending != nil else { return stream.close() }
         do {
             if case .end(let reusable)? = try parser.eofReceived() {
                 try finish(reusable: reusable)
@@ -152,7 +177,7 @@ final class LayerConnection: ChannelDelegate, @unchecked Sendable {
         channel.close()
     }
 
-    func channelClosed(_ channel: Channel, error: ReactorError?) {
+    func streamClosed(_ stream: any StreamChannel, error: StreamChannelError?) {
         if pending != nil { fail(.connection(error)) }
     }
 
@@ -201,6 +226,12 @@ final class LayerConnection: ChannelDelegate, @unchecked Sendable {
         try decoder?.finish()
         result.connectionReusable = reusable
         result.completed = .now()
+        if let tls = channel as? TLSChannel {
+            var facts = tls.negotiatedVersion.map { "\($0)" } ?? "TLS"
+            facts += tls.isSessionReused ? ", session resumed" : ", full handshake"
+            if let protocolName = tls.negotiatedApplicationProtocol { facts += ", ALPN \(protocolName)" }
+            result.tls = facts
+        }
         let continuation = pending
         pending = nil
         continuation?.resume(returning: result)

@@ -1,0 +1,26 @@
+// What a stream channel (plain or TLS) tells its user: bytes, end of stream, writability, closure.
+
+/// Receives a `StreamChannel`'s events, always on its loop, one at a time.
+///
+/// The stream holds its delegate strongly until it closes (after `streamClosed`), so a
+/// delegate may hold its stream strongly too: the cycle breaks at close.
+public protocol StreamChannelDelegate: AnyObject {
+    /// Bytes arrived (plaintext, for TLS). `bytes` is borrowed: use or copy them before
+    /// returning.
+    func streamRead(_ stream: any StreamChannel, bytes: Span<UInt8>)
+    /// The peer finished sending: TCP FIN on a plain stream, `close_notify` on a TLS stream
+    /// (which then closes itself; `streamClosed(error: nil)` follows).
+    func streamReadEOF(_ stream: any StreamChannel)
+    /// `stream.isWritable` changed.
+    func streamWritabilityChanged(_ stream: any StreamChannel, isWritable: Bool)
+    /// The stream closed: `error` is nil after `close()` or a clean end, otherwise why it
+    /// failed (`.tls(.truncated)` for a TLS stream cut without `close_notify`). Called exactly once.
+    func streamClosed(_ stream: any StreamChannel, error: StreamChannelError?)
+}
+
+extension StreamChannelDelegate {
+    /// Default: nothing.
+    public func streamReadEOF(_ stream: any StreamChannel) {}
+    /// Default: nothing (a delegate that writes little can ignore writability).
+    public func streamWritabilityChanged(_ stream: any StreamChannel, isWritable: Bool) {}
+}

@@ -1,0 +1,562 @@
+// A TLS connection over a reactor channel: handshake, trust evaluation, then plaintext in and out.
+//
+// Rules:
+// - Phases: handshaking → evaluating → ready → active → (closing) → closed. The channel is
+//   handed to its user only in `ready`, after trust evaluation succeeded; `write` traps before
+//   that, so no application byte can leave before the server is trusted.
+// - The socket is read during the handshake only. It is paused from the end of the handshake
+//   until `start(delegate:)` (a server cannot make us buffer while trust is evaluated); bytes
+//   that came with the handshake's last read wait in the engine and are delivered after start.
+// - Backpressure: `pauseReading` pauses the socket. What the engine already holds (at most one
+//   socket read, the loop's read buffer, plus a partial record) is delivered after resume.
+// - The end: `close_notify` from the peer gives `streamReadEOF`, then the channel answers it
+//   and closes (`streamClosed(error: nil)`). A TCP EOF without it closes with
+//   `.tls(.truncated)` and never `streamReadEOF`. `close()` queues `close_notify` and a FIN,
+//   reports `streamClosed(nil)` at once, and lets the socket finish in the background: it is
+//   closed when the peer's FIN arrives, or after `closeTimeout`.
+// - Buffers: once a read batch leaves nothing pending, the engine's buffers and the plaintext
+//   buffer are freed (`releaseBuffersIfIdle`), so an idle pooled connection holds none.
+public import WickCore
+public import WickReactor
+
+/// A client TLS connection on a reactor `Channel`, made by `TLSConnector` (or
+/// `TLSChannel.establish` over a channel you connected) once the handshake and trust
+/// evaluation have succeeded. Its API is the plain channel's, as a `StreamChannel`.
+///
+/// Thread ownership (the proof behind `@unchecked Sendable`): `loop`, `channel`, `engine`,
+/// `host` and `closeTimeout` are immutable. Every `var` is read and written only on `loop`'s
+/// thread: public members begin with `loop.preconditionInEventLoop()`; internal ones run from
+/// the channel's delegate callbacks, from timers and tasks scheduled on `loop`, or from those
+/// members. Trust evaluation on a pool thread receives only a `ServerTrust` value and hands its
+/// result back through `loop.execute`. `Sendable` lets the channel travel to other threads,
+/// which may only use it to hop back onto its loop.
+public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringConvertible {
+    /// Reports the end of establishment, on the loop.
+    typealias Completion = (Result<TLSChannel, StreamChannelError>) -> Void
+
+    /// What establishment carries until it ends.
+    private struct Establishing {
+        let evaluator: any ServerTrustEvaluating
+        let pool: TrustEvaluationPool
+        let started: Deadline
+        let timer: Scheduled
+        let completion: Completion
+    }
+
+    private enum State {
+        case handshaking(Establishing)
+        case evaluating(Establishing)
+        /// Trusted; waiting for `start(delegate:)`.
+        case ready
+        case active(any StreamChannelDelegate)
+        /// Our `close_notify` and FIN are queued; the user has been told; the socket finishes.
+        case closing
+        /// `error` is reported to a `start` that comes after the end.
+        case closed(StreamChannelError?)
+    }
+
+    /// The most a record's ciphertext exceeds its plaintext: OpenSSL's record header (5 bytes)
+    /// plus `SSL3_RT_MAX_ENCRYPTED_OVERHEAD` (256 + 64: padding, MAC, explicit IV or tag).
+    static let maximumRecordOverhead = 5 + 256 + 64
+    /// The most plaintext one record carries (TLS's 2^14), so a write of n bytes makes
+    /// ⌈n / 2^14⌉ records.
+    static let maximumRecordPlaintext = 16_384
+
+    /// The loop that owns this channel.
+    public let loop: EventLoop
+    /// The socket under the TLS session.
+    let channel: Channel
+    let engine: TLSEngine
+    /// How long `close()` lets the peer answer our FIN before the socket is closed anyway.
+    let closeTimeout: Duration
+
+    // Loop-thread only.
+    private var state: State
+    private var readingPaused = false
+    private var drainScheduled = false
+    private var isDelivering = false
+    /// The socket reported end of stream (the engine knows too).
+    private var socketEnded = false
+    /// The socket closed cleanly after its EOF while plaintext may still wait in the engine
+    /// (reading was paused); it is delivered, then the truncation or close is reported.
+    private var socketGone = false
+    private var plaintext: [UInt8] = []
+    private var closeTimer: Scheduled?
+
+    private init(channel: Channel, engine: TLSEngine, closeTimeout: Duration, establishing: Establishing) {
+        self.loop = channel.loop
+        self.channel = channel
+        self.engine = engine
+        self.closeTimeout = closeTimeout
+        self.state = .handshaking(establishing)
+    }
+
+    /// `TLSChannel(localhost over Channel(fd 12 → 127.0.0.1:8443))`.
+    public var description: String { "TLSChannel(\(engine.serverHostname) over \(channel))" }
+
+    // MARK: establishing
+
+    /// Runs the TLS handshake and trust evaluation over `channel`, a connected channel that has
+    /// not been started (this starts it). `completion` runs once, on the channel's loop, with a
+    /// ready `TLSChannel` (start it with `start(delegate:)`) or the failure:
+    /// `.tls(.handshakeFailed)`, `.tls(.serverTrustFailed)`, `.tlsTimedOut` at `deadline`, or
+    /// `.reactor` if the socket fails. On failure the channel is closed. Call on the loop.
+    ///
+    /// - Parameters:
+    ///   - engine: a client engine for the server's name and port, not yet used.
+    ///   - evaluator: the trust policy; where it runs follows `TrustEvaluationSite`.
+    ///   - pool: where evaluations that may block run.
+    ///   - deadline: when the handshake plus evaluation times out.
+    ///   - closeTimeout: how long `close()` waits for the peer's FIN before closing the socket.
+    public static func establish(
+        over channel: Channel, engine: TLSEngine, evaluator: any ServerTrustEvaluating,
+        pool: TrustEvaluationPool = .shared, deadline: Deadline, closeTimeout: Duration = .seconds(1),
+        _ completion: @escaping (Result<TLSChannel, StreamChannelError>) -> Void
+    ) {
+        channel.loop.preconditionInEventLoop()
+        let box = TimerTarget()
+        let timer = channel.loop.schedule(at: deadline) { box.target?.establishmentTimedOut() }
+        let tls = TLSChannel(
+            channel: channel, engine: engine, closeTimeout: closeTimeout,
+            establishing: Establishing(
+                evaluator: evaluator, pool: pool, started: .now(), timer: timer, completion: completion))
+        box.target = tls
+        channel.start(delegate: SocketEvents(tls) as any ChannelDelegate)
+        tls.advanceHandshake()
+    }
+
+    private var establishing: Establishing? {
+        switch state {
+        case .handshaking(let establishing), .evaluating(let establishing): establishing
+        case .ready, .active, .closing, .closed: nil
+        }
+    }
+
+    private func advanceHandshake() {
+        guard case .handshaking = state else { return }
+        let progress: TLSEngine.HandshakeProgress
+        do {
+            progress = try engine.handshake()
+        } catch {
+            failEstablishing(.tls(error))
+            return
+        }
+        guard flushEngineOutput(), case .handshaking(let establishing) = state else { return }
+        if progress == .complete { handshakeCompleted(establishing) }
+    }
+
+    private func handshakeCompleted(_ establishing: Establishing) {
+        channel.pauseReading()
+        state = .evaluating(establishing)
+        let trust = engine.serverTrust
+        let evaluator = establishing.evaluator
+        guard let context = engine.trustContext else { preconditionFailure("\(self): a client engine has a context") }
+        switch TrustEvaluationSite.of(evaluator, context: context) {
+        case .inline:
+            evaluationFinished(Self.evaluate(evaluator, trust))
+        case .pool:
+            let loop = self.loop
+            let accepted = establishing.pool.submit {
+                let result = Self.evaluate(evaluator, trust)
+                loop.execute { self.evaluationFinished(result) }
+            }
+            if !accepted {
+                failEstablishing(.tls(.handshakeFailed("the trust evaluation pool has shut down")))
+            }
+        }
+    }
+
+    /// Runs `evaluator`; errors that are not `ServerTrustError` become `.custom`, as in
+    /// `TLSEngine.evaluateTrust(using:)`.
+    private static func evaluate(_ evaluator: any ServerTrustEvaluating, _ trust: ServerTrust) -> Result<
+        Void, ServerTrustError
+    > {
+        do {
+            try evaluator.evaluate(trust, forHost: trust.host)
+            return .success(())
+        } catch {
+            return .failure(
+                error as? ServerTrustError
+                    ?? ServerTrustError(
+                        host: trust.host, evaluator: "\(type(of: evaluator))", reason: .custom("\(error)")))
+        }
+    }
+
+    private func evaluationFinished(_ result: Result<Void, ServerTrustError>) {
+        // Anything else: the timeout or a socket failure ended establishment first.
+        guard case .evaluating(let establishing) = state else { return }
+        switch result {
+        case .success:
+            engine.trustEstablished()
+            establishing.timer.cancel()
+            state = .ready
+            establishing.completion(.success(self))
+        case .failure(let error):
+            engine.trustRefused(.serverTrustFailed(error))
+            failEstablishing(.tls(.serverTrustFailed(error)))
+        }
+    }
+
+    fileprivate func establishmentTimedOut() {
+        let phase: StreamChannelError.TLSPhase
+        switch state {
+        case .handshaking: phase = .handshake
+        case .evaluating: phase = .trustEvaluation
+        case .ready, .active, .closing, .closed: return
+        }
+        guard let establishing else { return }
+        failEstablishing(
+            .tlsTimedOut(host: engine.serverHostname, phase: phase, after: Deadline.now() - establishing.started))
+    }
+
+    /// Ends establishment with `error`: the socket is closed (nothing more is sent) and the
+    /// completion hears it.
+    private func failEstablishing(_ error: StreamChannelError) {
+        guard let establishing else { preconditionFailure("\(self): failEstablishing in state \(state)") }
+        establishing.timer.cancel()
+        state = .closed(error)
+        channel.close()
+        engine.releaseBuffersIfIdle()
+        establishing.completion(.failure(error))
+    }
+
+    // MARK: what the TLS session negotiated
+
+    /// The protocol version negotiated.
+    public var negotiatedVersion: TLSVersion? {
+        loop.preconditionInEventLoop()
+        return engine.negotiatedVersion
+    }
+
+    /// The ALPN protocol the server selected (`http/1.1`), or nil.
+    public var negotiatedApplicationProtocol: String? {
+        loop.preconditionInEventLoop()
+        return engine.negotiatedApplicationProtocol
+    }
+
+    /// Whether the handshake resumed a cached session.
+    public var isSessionReused: Bool {
+        loop.preconditionInEventLoop()
+        return engine.isSessionReused
+    }
+
+    /// The server's certificates as presented, leaf first.
+    public var peerCertificateChain: [Certificate] {
+        loop.preconditionInEventLoop()
+        return engine.peerCertificateChain
+    }
+
+    // MARK: StreamChannel
+
+    /// The address the socket is connected to.
+    public var remoteAddress: SocketAddress { channel.remoteAddress }
+
+    /// Whether the TLS session is open: trusted, and neither closed nor failed.
+    public var isOpen: Bool {
+        loop.preconditionInEventLoop()
+        switch state {
+        case .ready, .active: return true
+        case .handshaking, .evaluating, .closing, .closed: return false
+        }
+    }
+
+    /// The socket's writability (its watermarks count ciphertext); false once closed.
+    public var isWritable: Bool {
+        loop.preconditionInEventLoop()
+        return isOpen && channel.isWritable
+    }
+
+    /// Sets the delegate and starts reading: bytes that arrived with the handshake are
+    /// delivered first. Call once. If the connection ended before this call (the loop shut
+    /// down, the peer reset it, `close()`), the delegate's `streamClosed` is called at once.
+    public func start(delegate: any StreamChannelDelegate) {
+        loop.preconditionInEventLoop()
+        switch state {
+        case .ready:
+            state = .active(delegate)
+            if !readingPaused {
+                channel.resumeReading()
+                scheduleDrain()
+            }
+        case .closing:
+            delegate.streamClosed(self, error: nil)
+        case .closed(let error):
+            delegate.streamClosed(self, error: error)
+        case .active:
+            preconditionFailure("\(self): start(delegate:) called twice")
+        case .handshaking, .evaluating:
+            preconditionFailure("\(self): start(delegate:) before trust was established")
+        }
+    }
+
+    /// Encrypts `bytes` and queues the records on the socket.
+    /// - Throws: `ReactorError.channelClosed` once closed (or failed), `.writeBufferFull` if
+    ///   the records could exceed the socket's `maximumBufferedBytes`: the check counts the
+    ///   largest possible record overhead, `maximumRecordOverhead` per 16 KiB, and nothing is
+    ///   encrypted then.
+    public func write(_ bytes: ArraySlice<UInt8>) throws(ReactorError) {
+        loop.preconditionInEventLoop()
+        switch state {
+        case .ready, .active: break
+        case .closing, .closed: throw .channelClosed
+        case .handshaking, .evaluating:
+            preconditionFailure("\(self): write before trust was established")
+        }
+        guard !bytes.isEmpty else { return }
+        let limit = channel.options.maximumBufferedBytes
+        guard Self.ciphertextBound(plaintext: bytes.count) <= limit - channel.bufferedBytes else {
+            throw .writeBufferFull(limit: limit)
+        }
+        do {
+            try engine.write(bytes)
+        } catch {
+            fail(.tls(error))
+            throw .channelClosed
+        }
+        guard flushEngineOutput() else { throw .channelClosed }
+    }
+
+    /// The most ciphertext `count` plaintext bytes become.
+    static func ciphertextBound(plaintext count: Int) -> Int {
+        let records = (count + maximumRecordPlaintext - 1) / maximumRecordPlaintext
+        return count + records * maximumRecordOverhead
+    }
+
+    /// Stops reading: the socket is paused, and plaintext the engine holds waits too.
+    public func pauseReading() {
+        loop.preconditionInEventLoop()
+        readingPaused = true
+        switch state {
+        case .ready, .active: channel.pauseReading()
+        case .handshaking, .evaluating, .closing, .closed: break
+        }
+    }
+
+    /// Resumes reading: first what the engine holds, then the socket.
+    public func resumeReading() {
+        loop.preconditionInEventLoop()
+        readingPaused = false
+        guard case .active = state else { return }
+        channel.resumeReading()
+        scheduleDrain()
+    }
+
+    /// Sends `close_notify` and closes; the delegate hears `streamClosed(error: nil)` now.
+    /// The socket finishes in the background (see the file's rules). Does nothing once closed.
+    public func close() {
+        loop.preconditionInEventLoop()
+        switch state {
+        case .ready: closeGracefully(notifying: nil, error: nil)
+        case .active(let delegate): closeGracefully(notifying: delegate, error: nil)
+        case .closing, .closed: return
+        case .handshaking, .evaluating: preconditionFailure("\(self): close() before trust was established")
+        }
+    }
+
+    // MARK: reading
+
+    private func scheduleDrain() {
+        guard !drainScheduled else { return }
+        drainScheduled = true
+        loop.execute {
+            self.drainScheduled = false
+            self.deliverPlaintext()
+        }
+    }
+
+    /// Decrypts and delivers what the engine holds, until it needs input, reading is paused,
+    /// or the stream ends.
+    private func deliverPlaintext() {
+        guard !isDelivering else { return }
+        isDelivering = true
+        defer { isDelivering = false }
+        while case .active(let delegate) = state, !readingPaused {
+            let result: TLSEngine.ReadResult
+            do {
+                result = try engine.read(into: &plaintext, maximumCount: Self.maximumRecordPlaintext)
+            } catch {
+                fail(.tls(error))
+                return
+            }
+            // Reading can produce output (a KeyUpdate answer).
+            guard flushEngineOutput() else { return }
+            switch result {
+            case .bytes:
+                let chunk = plaintext
+                // SAFETY: `chunk` keeps the storage alive; the span borrows it for the call only.
+                chunk.withUnsafeBufferPointer { delegate.streamRead(self, bytes: $0.span) }
+                plaintext.removeAll(keepingCapacity: true)
+            case .needsInput:
+                releaseBuffersIfIdle()
+                return
+            case .closed:
+                delegate.streamReadEOF(self)
+                if case .active(let delegate) = state { closeGracefully(notifying: delegate, error: nil) }
+                return
+            }
+        }
+    }
+
+    private func releaseBuffersIfIdle() {
+        engine.releaseBuffersIfIdle()
+        plaintext = []
+    }
+
+    // MARK: writing and ending
+
+    /// Hands the engine's pending ciphertext to the socket. Returns false if that failed (the
+    /// connection has then been failed).
+    private func flushEngineOutput() -> Bool {
+        guard engine.hasPendingOutput else { return true }
+        do {
+            try channel.write(engine.takePendingOutput()[...])
+            return true
+        } catch {
+            switch state {
+            case .handshaking, .evaluating: failEstablishing(.reactor(error))
+            case .ready, .active: fail(.reactor(error))
+            case .closing, .closed: break
+            }
+            return false
+        }
+    }
+
+    /// Queues `close_notify` and a FIN, tells the delegate, and lets the socket finish.
+    private func closeGracefully(notifying delegate: (any StreamChannelDelegate)?, error: StreamChannelError?) {
+        engine.close()
+        state = .closing
+        if !socketGone {
+            if engine.hasPendingOutput { try? channel.write(engine.takePendingOutput()[...]) }
+            try? channel.shutdownWrite()
+            // Read on (discarding) to see the peer's FIN: the channel then closes itself.
+            channel.resumeReading()
+        }
+        if case .closing = state {
+            if socketGone || !channel.isOpen {
+                state = .closed(nil)
+            } else {
+                closeTimer = loop.schedule(after: closeTimeout) { self.closeTimerFired() }
+            }
+        }
+        releaseBuffersIfIdle()
+        delegate?.streamClosed(self, error: error)
+    }
+
+    private func closeTimerFired() {
+        guard case .closing = state else { return }
+        state = .closed(nil)
+        channel.close()
+    }
+
+    /// Ends the connection with `error` at once: the socket is closed and the delegate told.
+    private func fail(_ error: StreamChannelError) {
+        let delegate: (any StreamChannelDelegate)?
+        switch state {
+        case .active(let current): delegate = current
+        case .ready: delegate = nil
+        case .handshaking, .evaluating, .closing, .closed:
+            preconditionFailure("\(self): fail(\(error)) in state \(state)")
+        }
+        state = .closed(error)
+        channel.close()
+        releaseBuffersIfIdle()
+        delegate?.streamClosed(self, error: error)
+    }
+
+    // MARK: socket events
+
+    fileprivate func socketRead(_ bytes: Span<UInt8>) {
+        switch state {
+        case .closing, .closed: return
+        case .handshaking, .evaluating, .ready, .active: break
+        }
+        // SAFETY: the pointer is valid for the call; the engine copies the bytes.
+        bytes.withUnsafeBufferPointer { engine.receivedFromNetwork($0) }
+        switch state {
+        case .handshaking: advanceHandshake()
+        case .active: deliverPlaintext()
+        case .evaluating, .ready, .closing, .closed: break
+        }
+    }
+
+    fileprivate func socketReadEOF() {
+        socketEnded = true
+        switch state {
+        case .handshaking:
+            engine.receivedEndOfStream()
+            advanceHandshake()
+        case .evaluating, .ready:
+            engine.receivedEndOfStream()
+        case .active:
+            engine.receivedEndOfStream()
+            deliverPlaintext()
+        case .closing, .closed:
+            break
+        }
+    }
+
+    fileprivate func socketWritabilityChanged(_ isWritable: Bool) {
+        if case .active(let delegate) = state { delegate.streamWritabilityChanged(self, isWritable: isWritable) }
+    }
+
+    fileprivate func socketClosed(_ error: ReactorError?) {
+        switch state {
+        case .handshaking, .evaluating:
+            failEstablishing(.reactor(error ?? .channelClosed))
+        case .ready:
+            state = .closed(.reactor(error ?? .channelClosed))
+            releaseBuffersIfIdle()
+        case .active(let delegate):
+            if error == nil && socketEnded {
+                // A clean close after EOF: what the engine holds is still delivered; it ends
+                // in `close_notify` or in truncation.
+                socketGone = true
+                if !readingPaused { deliverPlaintext() }
+                return
+            }
+            state = .closed(.reactor(error ?? .channelClosed))
+            releaseBuffersIfIdle()
+            delegate.streamClosed(self, error: .reactor(error ?? .channelClosed))
+        case .closing:
+            closeTimer?.cancel()
+            closeTimer = nil
+            state = .closed(nil)
+        case .closed:
+            break
+        }
+    }
+}
+
+/// Carries the channel to its establishment timer, which is scheduled before the channel exists.
+///
+/// `@unchecked Sendable` proof: `target` is written once on the loop, before the timer can
+/// fire, and read only by the timer's body, which runs on the same loop.
+private final class TimerTarget: @unchecked Sendable {
+    var target: TLSChannel?
+}
+
+/// The socket's delegate: forwards its events to the TLS channel. The socket holds it (and so
+/// the TLS channel) until it closes.
+private final class SocketEvents: ChannelDelegate {
+    private let owner: TLSChannel
+
+    init(_ owner: TLSChannel) {
+        self.owner = owner
+    }
+
+    func channelRead(_ channel: Channel, bytes: Span<UInt8>) {
+        owner.socketRead(bytes)
+    }
+
+    func channelReadEOF(_ channel: Channel) {
+        owner.socketReadEOF()
+    }
+
+    func channelWritabilityChanged(_ channel: Channel, isWritable: Bool) {
+        owner.socketWritabilityChanged(isWritable)
+    }
+
+    func channelClosed(_ channel: Channel, error: ReactorError?) {
+        owner.socketClosed(error)
+    }
+}

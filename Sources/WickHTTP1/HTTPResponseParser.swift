@@ -55,8 +55,10 @@ public import WickCore
 ///   has no business applying one, and the close-delimited fallback of §6.3 rule 4 is a
 ///   desynchronisation risk. Transfer-Encoding together with Content-Length is an error for
 ///   every response that can have a body.
-/// - Content-Length is parsed only when it decides framing (§6.3 order): a HEAD, 1xx, 204 or
-///   304 response ends at its head whatever its framing fields say.
+/// - A HEAD, 1xx, 204 or 304 response ends at its head (§6.3 rule 1): its framing fields never
+///   decide its length. They are still validated, strictly: a malformed `Content-Length` or an
+///   unsupported `Transfer-Encoding` there is an error, because a server that sends them is not
+///   one whose later responses on this connection can be trusted.
 /// - 101 and a 2xx answer to CONNECT stop the parser (`switchingProtocols`): Wick never
 ///   upgrades, and the connection is not reusable.
 public struct HTTPResponseParser: ~Copyable, Sendable {

@@ -7,9 +7,14 @@ import PackageDescription
 /// `@_cdecl("LLVMFuzzerTestOneInput")` function and a three-line `@main` that passes it to
 /// `cfuzz_run` (copy an existing target), and seeds in `Corpus/<Name>/`.
 let fuzzTargets = [
+    "FuzzChunkedDecoder",
     "FuzzContentDecoder",
     "FuzzRequestEncoder",
+    "FuzzResponseParser",
 ]
+
+/// Targets whose oracle is the response-parser harness of WickTestSupport.
+let harnessTargets: Set = ["FuzzChunkedDecoder", "FuzzResponseParser"]
 
 let package = Package(
     name: "WickFuzz",
@@ -17,7 +22,15 @@ let package = Package(
     targets: [
         // libFuzzer's driver entry: SwiftPM links each executable with its own `main`, so the
         // targets call LLVMFuzzerRunDriver instead of relying on libFuzzer's `main`.
-        .target(name: "CFuzzDriver", path: "Support/CFuzzDriver")
+        .target(name: "CFuzzDriver", path: "Support/CFuzzDriver"),
+        // Writes every golden case of Tests/WickHTTP1Tests/Fixtures into the parser targets'
+        // corpora (`Scripts/fuzz --export-seeds`).
+        .executableTarget(
+            name: "ExportSeeds",
+            dependencies: [.product(name: "WickTestSupport", package: "Wick")],
+            path: "Tools/ExportSeeds",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
     ] + fuzzTargets.map { name in
         .executableTarget(
             name: name,
@@ -25,7 +38,7 @@ let package = Package(
                 "CFuzzDriver",
                 .product(name: "WickHTTP1", package: "Wick"),
                 .product(name: "WickCore", package: "Wick"),
-            ],
+            ] + (harnessTargets.contains(name) ? [.product(name: "WickTestSupport", package: "Wick")] : []),
             path: "Targets/\(name)",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         )

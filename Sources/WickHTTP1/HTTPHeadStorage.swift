@@ -115,29 +115,118 @@ final class HTTPHeadStorage: @unchecked Sendable {
     }
 
     /// Whether the bytes of `range` equal `lowercase`, an ASCII literal written in lowercase,
-    /// comparing ASCII letters without case, eight bytes per step. The parser's framing checks
-    /// use it; only `A`–`Z` fold, so no other byte can pass for a letter or a `-`.
+    /// comparing ASCII letters without case, eight bytes per step (the last step overlaps the
+    /// one before it). The parser's framing checks use it; only `A`–`Z` fold, so no other byte
+    /// can pass for a letter or a `-`.
+    @inline(__always)
     func equalsLowercase(_ range: Range<Int>, _ lowercase: StaticString) -> Bool {
-        guard range.count == lowercase.utf8CodeUnitCount else { return false }
+        let count = lowercase.utf8CodeUnitCount
+        guard range.count == count else { return false }
+        precondition(range.lowerBound >= 0 && range.upperBound <= self.count, "compare beyond the written bytes")
         // SAFETY: a StaticString's UTF-8 start is valid for utf8CodeUnitCount bytes for the
-        // program's lifetime; `range` is inside the written bytes, and every read below stays
-        // within `range.count` bytes of either start.
+        // program's lifetime; `range` is inside the written bytes (checked above), and every
+        // read below stays within `count` bytes of either start.
         let expected = UnsafeRawPointer(lowercase.utf8Start)
         let stored = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped) + range.lowerBound
-        var offset = 0
-        while offset + 8 <= range.count {
+        guard count >= 8 else {
+            var offset = 0
+            while offset < count {
+                // SAFETY: offset < count, inside both the stored range and the literal.
+                let byte = stored.load(fromByteOffset: offset, as: UInt8.self)
+                if byte.asciiLowercased != expected.load(fromByteOffset: offset, as: UInt8.self) { return false }
+                offset += 1
+            }
+            return true
+        }
+        func wordsMatch(at offset: Int) -> Bool {
+            // SAFETY: offset + 8 <= count (callers pass 0...count - 8).
             let word = stored.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
             let upper = bytesInRange(word & 0x7F7F_7F7F_7F7F_7F7F, 0x41, 0x5A) & ~word
-            if word | upper >> 2 != expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+            return word | upper >> 2 == expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        }
+        var offset = 0
+        while offset + 8 < count {
+            if !wordsMatch(at: offset) { return false }
             offset += 8
         }
-        while offset < range.count {
-            // SAFETY: offset < range.count, inside both the stored range and the literal.
-            let byte = stored.load(fromByteOffset: offset, as: UInt8.self)
-            if byte.asciiLowercased != expected.load(fromByteOffset: offset, as: UInt8.self) { return false }
-            offset += 1
+        return wordsMatch(at: count - 8)
+    }
+
+    /// Which framing field (RFC 9112 §6.3) a field name is.
+    enum FramingFieldName {
+        case connection
+        case contentLength
+        case transferEncoding
+    }
+
+    /// The first field in `positions` (below `fieldCount`) named Connection, Content-Length or
+    /// Transfer-Encoding (ASCII case-insensitive): its position, its ranges and which of them it
+    /// is; nil if none is.
+    @inline(__always)
+    func firstFramingField(
+        in positions: Range<Int>
+    ) -> (position: Int, field: HTTPFieldRange, name: FramingFieldName)? {
+        precondition(positions.lowerBound >= 0 && positions.upperBound <= fieldCount, "fields beyond the written ones")
+        var position = positions.lowerBound
+        while position < positions.upperBound {
+            // SAFETY: position is inside the written ranges (checked above).
+            let field = fields[position]
+            // The length alone rules out almost every other field.
+            switch field.nameEnd &- field.nameStart {
+            case 10 where equalsLowercase(field.nameStart..<field.nameEnd, "connection"):
+                return (position, field, .connection)
+            case 14 where equalsLowercase(field.nameStart..<field.nameEnd, "content-length"):
+                return (position, field, .contentLength)
+            case 17 where equalsLowercase(field.nameStart..<field.nameEnd, "transfer-encoding"):
+                return (position, field, .transferEncoding)
+            default:
+                position += 1
+            }
         }
-        return true
+        return nil
+    }
+
+    /// The bytes of `range` (inside the written bytes) read as a decimal number: nil when
+    /// `range` is empty, holds anything but digits, or overflows 64 bits.
+    func decimalValue(_ range: Range<Int>) -> UInt64? {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "read beyond the written bytes")
+        guard !range.isEmpty else { return nil }
+        var value: UInt64 = 0
+        var index = range.lowerBound
+        while index < range.upperBound {
+            // SAFETY: index is inside `range`, inside the written bytes (checked above).
+            let digit = bytes[index] &- 0x30
+            guard digit < 10 else { return nil }
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = shifted.addingReportingOverflow(UInt64(digit))
+            guard !overflowA && !overflowB else { return nil }
+            value = sum
+            index += 1
+        }
+        return value
+    }
+
+    /// The index of the first `byte` in `range` (inside the written bytes), or nil.
+    func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "search beyond the written bytes")
+        var index = range.lowerBound
+        while index < range.upperBound {
+            // SAFETY: index is inside `range`, inside the written bytes (checked above).
+            if bytes[index] == byte { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// `range` (inside the written bytes) without leading and trailing SP and HTAB.
+    func trimmingWhitespace(_ range: Range<Int>) -> Range<Int> {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "trim beyond the written bytes")
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        // SAFETY: lower < upper keeps both reads inside `range` (checked above).
+        while lower < upper && (bytes[lower] == 0x20 || bytes[lower] == 0x09) { lower += 1 }
+        while upper > lower && (bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09) { upper -= 1 }
+        return lower..<upper
     }
 
     /// Calls `body` with the bytes of `range`; the pointer must not escape the call.

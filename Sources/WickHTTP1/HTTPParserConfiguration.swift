@@ -23,7 +23,8 @@ public struct HTTPParserConfiguration: Sendable, Hashable {
     /// Most field lines in the head, and separately in the trailers. Default 256.
     public var maxFieldCount: Int = 256
     /// Most hex digits in one chunk size, leading zeros included. Default 16: every 64-bit size
-    /// fits, and a size that does not fit is `chunkSizeOverflow` whatever this setting.
+    /// fits, so a longer size is `chunkSizeTooLong`; with a larger setting, a size past 64 bits
+    /// is `chunkSizeOverflow`. Either way it is an error, never a wrapped value.
     public var maxChunkSizeDigits: Int = 16
     /// Most bytes of extensions on one chunk-size line (everything between the size and the
     /// line terminator; they are skipped, never stored). Default 4 KiB.

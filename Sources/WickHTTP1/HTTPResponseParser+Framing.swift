@@ -20,19 +20,16 @@ import WickCore
 extension HTTPResponseParser {
     /// The head's empty line arrived: decide what the response is and how its body is framed.
     mutating func headCompleted() throws(HTTPParseError) -> HTTPParseEvent {
-        let fields = sectionFields
-        func head(_ framing: HTTPBodyFraming) -> HTTPResponseHead {
-            HTTPResponseHead(version: version, status: status, reasonRange: reasonRange, fields: fields, framing: framing)
-        }
-
         if status.rawValue == 101 {
             state = .switchedProtocols
             return .switchingProtocols(head(.none))
         }
         if status.kind == .informational {
+            // Made before the next section begins: that may reuse the storage.
+            let interim = head(.none)
             beginSection(atOffset: offset(ofStorageIndex: storage.count))
             state = .statusLine
-            return .informationalHead(head(.none))
+            return .informationalHead(interim)
         }
 
         let facts = try framingFields()
@@ -58,7 +55,11 @@ extension HTTPResponseParser {
             if version.minor == 0 {
                 throw HTTPParseError(.transferEncodingInHTTP10, at: offset(ofStorageIndex: transferEncoding))
             }
-            // Rule 4.
+            // Rule 4. Lines that list no coding at all (`Transfer-Encoding:`, or only commas) do
+            // not say chunked, and a parser that reads such a body until close frames it otherwise.
+            guard facts.chunked else {
+                throw HTTPParseError(.unsupportedTransferCoding, at: offset(ofStorageIndex: facts.transferCodingsStart))
+            }
             connectionReusable = persistent
             state = .chunkSize(ChunkSizeLine())
             return .head(head(.chunked))
@@ -75,10 +76,20 @@ extension HTTPResponseParser {
         return .head(head(.untilClose))
     }
 
+    /// The head just read, with `framing`: built once per event, so the storage is retained once.
+    private func head(_ framing: HTTPBodyFraming) -> HTTPResponseHead {
+        HTTPResponseHead(
+            version: version, status: status, reasonRange: reasonRange, fields: sectionFields, framing: framing)
+    }
+
     /// What the framing fields of the head say.
     struct FramingFacts {
         /// Storage index of the first Transfer-Encoding line, if any.
         var transferEncodingLine: Int?
+        /// Storage index of that line's value (meaningful when `transferEncodingLine` is set).
+        var transferCodingsStart = 0
+        /// A Transfer-Encoding line listed `chunked` (any other coding throws while reading).
+        var chunked = false
         /// Storage index of the first Content-Length line, if any.
         var contentLengthLine: Int?
         /// The agreed Content-Length.
@@ -96,47 +107,86 @@ extension HTTPResponseParser {
     private func framingFields() throws(HTTPParseError) -> FramingFacts {
         var facts = FramingFacts()
         var chunkedSeen = false
-        for position in sectionFieldStart..<storage.fieldCount {
-            let field = storage.field(at: position)
-            let name = field.nameStart..<field.nameEnd
-            switch name.count {
-            case 10 where storage.equalsLowercase(name, "connection"):
-                forEachListElement(field) { element in
-                    if storage.equalsLowercase(element, "close") { facts.close = true }
-                    if storage.equalsLowercase(element, "keep-alive") { facts.keepAlive = true }
+        var position = sectionFieldStart
+        while let (found, field, name) = storage.firstFramingField(in: position..<storage.fieldCount) {
+            position = found + 1
+            let value = field.valueStart..<field.valueEnd
+            switch name {
+            case .connection:
+                // The usual values are one option alone, which the list walk would find too.
+                if storage.equalsLowercase(value, "keep-alive") {
+                    facts.keepAlive = true
+                } else if storage.equalsLowercase(value, "close") {
+                    facts.close = true
+                } else {
+                    connectionOptions(field, &facts)
                 }
-            case 14 where storage.equalsLowercase(name, "content-length"):
+            case .contentLength:
                 facts.contentLengthLine = facts.contentLengthLine ?? field.nameStart
-                var failure: HTTPParseError?
-                forEachListElement(field, includingEmpty: true) { element in
-                    guard failure == nil else { return }
-                    do throws(HTTPParseError) {
-                        let length = try contentLength(element)
-                        if let agreed = facts.contentLength, agreed != length {
-                            throw HTTPParseError(.conflictingContentLengths, at: offset(ofStorageIndex: element.lowerBound))
-                        }
-                        facts.contentLength = length
-                    } catch {
-                        failure = error
-                    }
+                // The usual value is one number that agrees with any before it; anything else
+                // (lists, bad digits, overflow, conflicts) takes the list walk, which finds the error.
+                let length = storage.decimalValue(value)
+                if let length, facts.contentLength == nil || facts.contentLength == length {
+                    facts.contentLength = length
+                } else {
+                    try contentLengths(field, &facts)
                 }
-                if let failure { throw failure }
-            case 17 where storage.equalsLowercase(name, "transfer-encoding"):
-                facts.transferEncodingLine = facts.transferEncodingLine ?? field.nameStart
-                var failure: HTTPParseError?
-                forEachListElement(field) { element in
-                    guard failure == nil else { return }
-                    if chunkedSeen || !storage.equalsLowercase(element, "chunked") {
-                        failure = HTTPParseError(.unsupportedTransferCoding, at: offset(ofStorageIndex: element.lowerBound))
-                    }
-                    chunkedSeen = true
+            case .transferEncoding:
+                if facts.transferEncodingLine == nil {
+                    facts.transferEncodingLine = field.nameStart
+                    facts.transferCodingsStart = field.valueStart
                 }
-                if let failure { throw failure }
-            default:
-                continue
+                try transferCodings(field, chunkedSeen: &chunkedSeen)
+                facts.chunked = chunkedSeen
             }
         }
         return facts
+    }
+
+    /// Connection = #connection-option (RFC 9110 §7.6.1): notes `close` and `keep-alive`.
+    @inline(never)
+    private func connectionOptions(_ field: HTTPFieldRange, _ facts: inout FramingFacts) {
+        forEachListElement(field) { element in
+            if storage.equalsLowercase(element, "close") { facts.close = true }
+            if storage.equalsLowercase(element, "keep-alive") { facts.keepAlive = true }
+        }
+    }
+
+    /// Every element of a Content-Length list must be the same number (RFC 9110 §8.6).
+    ///
+    /// - Throws: at the first element that is not a number, overflows, or differs.
+    @inline(never)
+    private func contentLengths(_ field: HTTPFieldRange, _ facts: inout FramingFacts) throws(HTTPParseError) {
+        var failure: HTTPParseError?
+        forEachListElement(field, includingEmpty: true) { element in
+            guard failure == nil else { return }
+            do throws(HTTPParseError) {
+                let length = try contentLength(element)
+                if let agreed = facts.contentLength, agreed != length {
+                    throw HTTPParseError(.conflictingContentLengths, at: offset(ofStorageIndex: element.lowerBound))
+                }
+                facts.contentLength = length
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The transfer codings must be one `chunked` in the whole head (rule 4 above).
+    ///
+    /// - Throws: at the first element that is not `chunked`, or any element after one.
+    @inline(never)
+    private func transferCodings(_ field: HTTPFieldRange, chunkedSeen: inout Bool) throws(HTTPParseError) {
+        var failure: HTTPParseError?
+        forEachListElement(field) { element in
+            guard failure == nil else { return }
+            if chunkedSeen || !storage.equalsLowercase(element, "chunked") {
+                failure = HTTPParseError(.unsupportedTransferCoding, at: offset(ofStorageIndex: element.lowerBound))
+            }
+            chunkedSeen = true
+        }
+        if let failure { throw failure }
     }
 
     /// Content-Length = 1*DIGIT (RFC 9110 §8.6), as a 64-bit count.
@@ -166,21 +216,12 @@ extension HTTPResponseParser {
         _ body: (Range<Int>) -> Void
     ) {
         var elementStart = field.valueStart
-        var index = field.valueStart
-        while index <= field.valueEnd {
-            if index == field.valueEnd || storage.byte(at: index) == 0x2C {
-                var lower = elementStart
-                var upper = index
-                while lower < upper && isWhitespace(storage.byte(at: lower)) { lower += 1 }
-                while upper > lower && isWhitespace(storage.byte(at: upper - 1)) { upper -= 1 }
-                if includingEmpty || lower < upper { body(lower..<upper) }
-                elementStart = index + 1
-            }
-            index += 1
+        while true {
+            let comma = storage.firstIndex(of: 0x2C, in: elementStart..<field.valueEnd)
+            let element = storage.trimmingWhitespace(elementStart..<(comma ?? field.valueEnd))
+            if includingEmpty || !element.isEmpty { body(element) }
+            guard let comma else { return }
+            elementStart = comma + 1
         }
-    }
-
-    private func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09
     }
 }

@@ -64,7 +64,39 @@ private func firstLineFeed(in bytes: UnsafeRawBufferPointer, from start: Int, to
     return nil
 }
 
-/// Advances over the bytes most field names are made of (ASCII letters, digits and `-`) in
+// The two masks below flag bytes in bit 7. They skip masking off each byte's high bit first,
+// so a byte of 0x80 or more may carry into the byte above it; but such a byte is flagged
+// itself (by `word`'s own bit 7), and carries only run upwards. So the lowest flagged byte is
+// always exact, and a word with no flag has no carry at all: callers use only "any flag" and
+// "the first flag" (`trailingZeroBitCount`), never the flags above the first.
+
+/// Bit 7 set in the bytes of `word` that are not ones most field names are made of (ASCII
+/// letters and `-`; digits and the other tchars are rarer and left to the byte-by-byte check).
+/// Exact for the lowest flagged byte (see above).
+@inline(__always)
+private func uncommonNameBytes(_ word: UInt64) -> UInt64 {
+    // Setting bit 5 folds A-Z onto a-z and nothing else below 0x80 onto a-z; bit 7 of the first
+    // sum is set from 0x61 up, of the second above 0x7A.
+    let folded = word | 0x2020_2020_2020_2020
+    let letters = (folded &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(folded &+ 0x0505_0505_0505_0505)
+    // Bit 7 of each byte of the sum is clear only where the byte is `-`.
+    let notDash = (word ^ 0x2D2D_2D2D_2D2D_2D2D) &+ 0x7F7F_7F7F_7F7F_7F7F
+    return (word | ~letters & notDash) & 0x8080_8080_8080_8080
+}
+
+/// Bit 7 set in the bytes of `word` outside SP...`~` (a control byte, HTAB and CR included,
+/// DEL, or obs-text): the field-value bytes that need a second look. Exact for the lowest
+/// flagged byte (see above).
+@inline(__always)
+private func unusualValueBytes(_ word: UInt64) -> UInt64 {
+    // Bit 7 of each byte of the first sum is clear where the byte is below 0x20; of the
+    // second, set where it is 0x7F.
+    let belowSpace = ~(word &+ 0x6060_6060_6060_6060)
+    let delete = word &+ 0x0101_0101_0101_0101
+    return (word | belowSpace | delete) & 0x8080_8080_8080_8080
+}
+
+/// Advances over the bytes most field names are made of (ASCII letters and `-`) in
 /// `base[start..<end]`, eight at a time. Returns where it stopped: the caller checks the
 /// remaining bytes one by one against the full tchar set.
 @inline(__always)
@@ -72,11 +104,8 @@ private func skipCommonNameBytes(_ base: UnsafeRawPointer, from start: Int, to e
     var index = start
     while index &+ 8 <= end {
         // SAFETY: index + 8 <= end, and callers pass an `end` inside the memory at `base`.
-        let raw = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-        let ascii = raw & 0x7F7F_7F7F_7F7F_7F7F
-        let common = (bytesInRange(ascii, 0x41, 0x5A) | bytesInRange(ascii, 0x61, 0x7A)
-            | bytesInRange(ascii, 0x30, 0x39) | bytesInRange(ascii, 0x2D, 0x2D)) & ~raw
-        let uncommon = ~common & 0x8080_8080_8080_8080
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        let uncommon = uncommonNameBytes(word)
         if uncommon != 0 { return index &+ uncommon.trailingZeroBitCount >> 3 }
         index &+= 8
     }
@@ -118,8 +147,24 @@ extension HTTPResponseParser {
         while true {
             switch state {
             case .statusLine, .headFields, .trailerFields:
-                if lineStart == storage.count && readsFieldLines {
-                    index = fieldLinesInPlace(bytes, from: index)
+                if lineStart == storage.count, case .statusLine = state {
+                    if let next = statusLineInPlace(bytes, from: index) {
+                        index = next
+                        continue
+                    }
+                } else if lineStart == storage.count {
+                    let (next, sectionEnded) = fieldLinesInPlace(bytes, from: index)
+                    index = next
+                    if sectionEnded {
+                        if case .headFields = state {
+                            // What `lineCompleted` does with the head's empty line, without the
+                            // generic line checks this path has already made.
+                            lineStart = storage.count
+                            return HTTPParseStep(event: try headCompleted(), consumed: index)
+                        }
+                        if let event = try lineCompleted() { return HTTPParseStep(event: event, consumed: index) }
+                        continue
+                    }
                 }
                 guard let next = try appendLine(bytes, from: index) else {
                     return HTTPParseStep(event: .needMoreData, consumed: bytes.count)
@@ -194,86 +239,215 @@ extension HTTPResponseParser {
 
     // MARK: Lines of the head and the trailers
 
-    /// Whether the parser is reading the head's or the trailers' field lines.
-    private var readsFieldLines: Bool {
-        switch state {
-        case .headFields, .trailerFields: true
-        default: false
+    /// The fast path for a status line that arrived whole and is plainly valid
+    /// (`HTTP/1.x ddd[ reason]` CRLF): copies it into storage and parses it in one pass over
+    /// `bytes`, leaving the parser exactly as `appendLine` and `lineCompleted` would. Returns nil
+    /// for anything else (a partial line, a limit, any byte that needs a second look); those
+    /// paths then take the line from the start and find the exact error, so at most one window
+    /// of a status line is looked at twice.
+    private mutating func statusLineInPlace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        let window = min(
+            bytes.count - start, configuration.maxStatusLineBytes,
+            configuration.maxHeadBytes - (storage.count - sectionStart))
+        // The shortest whole line is `HTTP/1.1 200` CRLF.
+        guard window >= 14, let base = bytes.baseAddress else { return nil }
+        let limit = start &+ window
+        // SAFETY (every load below): start + 14 <= limit <= bytes.count for the fixed offsets
+        // up to start + 12; later indices are checked against `limit` before each load.
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+        let minor = UInt8(truncatingIfNeeded: word >> 56) &- 0x30
+        let hundreds = base.load(fromByteOffset: start &+ 9, as: UInt8.self) &- 0x30
+        let tens = base.load(fromByteOffset: start &+ 10, as: UInt8.self) &- 0x30
+        let ones = base.load(fromByteOffset: start &+ 11, as: UInt8.self) &- 0x30
+        guard word & 0x00FF_FFFF_FFFF_FFFF == 0x002E_312F_5054_5448, minor < 10,
+            base.load(fromByteOffset: start &+ 8, as: UInt8.self) == space,
+            hundreds &- 1 < 9, tens < 10, ones < 10
+        else { return nil }
+        var index = start &+ 12
+        let afterCode = base.load(fromByteOffset: index, as: UInt8.self)
+        if afterCode == space {
+            index &+= 1
+        } else if afterCode != cr {
+            return nil
         }
+        let reasonStart = index
+        while true {
+            if index &+ 8 <= limit {
+                let unusual = unusualValueBytes(
+                    UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                if unusual == 0 {
+                    index &+= 8
+                    continue
+                }
+                index &+= unusual.trailingZeroBitCount &>> 3
+            } else if index >= limit {
+                examinedByteCount += index - start
+                return nil
+            }
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            if byte == cr { break }
+            guard byte == tab || (byte >= space && byte != 0x7F) else {
+                examinedByteCount += index - start
+                return nil
+            }
+            index &+= 1
+        }
+        guard index &+ 1 < limit, base.load(fromByteOffset: index &+ 1, as: UInt8.self) == lf else {
+            examinedByteCount += index - start
+            return nil
+        }
+        let end = index &+ 2
+        // As appendLine (the whole line) and lineCompleted (its content) would count it.
+        examinedByteCount += (end &- start) &+ (index &- start)
+        reserve(bytes: end &- start, fields: 0)
+        let shift = storage.count &- start
+        // SAFETY: start..<end is inside bytes (end <= limit <= bytes.count).
+        storage.append(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        version = HTTPVersion(major: 1, minor: minor)
+        status = HTTPStatus(rawValue: Int(hundreds) &* 100 &+ Int(tens) &* 10 &+ Int(ones))
+        reasonRange = reasonStart &+ shift..<index &+ shift
+        lineStart = storage.count
+        state = .headFields
+        return end
     }
 
     /// The fast path for field lines: parses complete, strictly valid field lines directly in
-    /// `bytes` (one pass: name, colon, value, CRLF), copies each into storage and records its
-    /// field. Stops before the first line it cannot take whole: the empty line that ends the
-    /// section, a line that is partial, over a limit, folded, over the field count, or invalid
-    /// in any way. `appendLine` and `lineCompleted` then handle that line exactly as if this
-    /// path did not exist, so errors and their offsets do not depend on it. Each call looks at
-    /// a line's bytes at most once before handing it over, which keeps split input O(bytes).
-    private mutating func fieldLinesInPlace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+    /// `bytes` (one pass: name, colon, value, CRLF) and records their fields, then copies the
+    /// lines into storage in one block. Stops before the first line it cannot take whole: a line
+    /// that is partial, over a limit, folded, over the field count, or invalid in any way.
+    /// `appendLine` and `lineCompleted` then handle that line exactly as if this path did not
+    /// exist, so errors and their offsets do not depend on it. When that line is the empty line
+    /// (CRLF) that ends the section, it is copied too and `sectionEnded` is true: the caller
+    /// then ends the section as `lineCompleted` would. Each call looks at a line's bytes at most
+    /// once before handing it over, which keeps split input O(bytes).
+    private mutating func fieldLinesInPlace(
+        _ bytes: UnsafeRawBufferPointer,
+        from start: Int
+    ) -> (next: Int, sectionEnded: Bool) {
         // SAFETY: the caller's buffer is valid for this call; an empty one has no lines.
-        guard let base = bytes.baseAddress else { return start }
+        guard let base = bytes.baseAddress else { return (start, false) }
         let isHead = if case .headFields = state { true } else { false }
         let lineLimit = configuration.maxFieldLineBytes
         let sectionLimit = isHead ? configuration.maxHeadBytes : configuration.maxTrailerBytes
-        let maxFieldCount = configuration.maxFieldCount
+        // No line may end beyond `hardLimit`: the end of `bytes` or of the section's allowance.
+        let hardLimit = start &+ min(bytes.count &- start, sectionLimit - (storage.count - sectionStart))
+        var fieldsLeft = configuration.maxFieldCount - (storage.fieldCount - sectionFieldStart)
+        // Lines before `lineStartIndex` have their fields recorded but are not yet in storage:
+        // storage index = input index + shift, so they start at input index storage.count - shift.
+        // A line may end at `byteStop` at most before storage must grow. The storage's field
+        // count is kept in a local (written back before anything else reads it).
         var lineStartIndex = start
-        while true {
-            let sectionUsed = storage.count - sectionStart
-            let limit = lineStartIndex + min(bytes.count - lineStartIndex, lineLimit, sectionLimit - sectionUsed)
-            if storage.fieldCount - sectionFieldStart == maxFieldCount { return lineStartIndex }
-            // field-name: one or more tchars, then ":".
-            // SAFETY (every load below): index < limit <= bytes.count, checked before each read.
-            var index = skipCommonNameBytes(base, from: lineStartIndex, to: limit)
-            while index < limit && isTokenByte(base.load(fromByteOffset: index, as: UInt8.self)) { index &+= 1 }
-            guard index > lineStartIndex, index < limit, base.load(fromByteOffset: index, as: UInt8.self) == colon else {
-                examinedByteCount += index - lineStartIndex
-                return lineStartIndex
+        var index = start
+        var fieldsBase = storage.fields.baseAddress.unsafelyUnwrapped
+        var shift = storage.count &- start
+        var byteStop = storage.byteCapacity &- shift
+        var fieldCount = storage.fieldCount
+        var fieldCapacity = storage.fieldCapacity
+        // SAFETY (every load below): the index read is below `limit` <= bytes.count, checked
+        // just before (eight-byte loads: index + 8 <= limit).
+        lines: while fieldsLeft > 0 {
+            let limit = lineLimit < hardLimit &- lineStartIndex ? lineStartIndex &+ lineLimit : hardLimit
+            // field-name = token, then ":" (RFC 9112 §5.1: no whitespace before the colon).
+            index = skipCommonNameBytes(base, from: index, to: limit)
+            while true {
+                guard index < limit else { break lines }
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                if byte == colon { break }
+                guard isTokenByte(byte) else { break lines }
+                index &+= 1
             }
+            guard index > lineStartIndex else { break lines }
             let nameEnd = index
             index &+= 1
-            // OWS, then the value up to CR.
+            // OWS, then the value up to CR; bytes outside SP...~ get a second look.
             while index < limit {
                 let byte = base.load(fromByteOffset: index, as: UInt8.self)
                 guard byte == space || byte == tab else { break }
                 index &+= 1
             }
             let valueStart = index
-            var valueEnd = index
-            index = skipPlainValueBytes(base, from: index, to: limit, valueEnd: &valueEnd)
-            while index < limit {
-                // SAFETY: index < limit <= bytes.count.
-                let byte = base.load(fromByteOffset: index, as: UInt8.self)
-                if isVisibleByte(byte) {
-                    valueEnd = index &+ 1
-                } else if byte != space && byte != tab {
-                    break
+            while true {
+                if index &+ 8 <= limit {
+                    let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    let unusual = unusualValueBytes(word)
+                    if unusual == 0 {
+                        index &+= 8
+                        continue
+                    }
+                    index &+= unusual.trailingZeroBitCount &>> 3
+                } else if index >= limit {
+                    break lines
                 }
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                if byte == cr { break }
+                guard byte == tab || (byte >= space && byte != 0x7F) else { break lines }
                 index &+= 1
             }
-            // SAFETY: index + 1 < limit <= bytes.count is checked before both loads.
-            guard index &+ 1 < limit, base.load(fromByteOffset: index, as: UInt8.self) == cr,
-                base.load(fromByteOffset: index &+ 1, as: UInt8.self) == lf
-            else {
-                examinedByteCount += index - lineStartIndex
-                return lineStartIndex
+            guard index &+ 1 < limit, base.load(fromByteOffset: index &+ 1, as: UInt8.self) == lf else { break lines }
+            var valueEnd = index
+            while valueEnd > valueStart {
+                let byte = base.load(fromByteOffset: valueEnd &- 1, as: UInt8.self)
+                guard byte == space || byte == tab else { break }
+                valueEnd &-= 1
             }
             let lineEnd = index &+ 2
-            examinedByteCount += lineEnd - lineStartIndex
-            reserve(bytes: lineEnd - lineStartIndex, fields: 1)
-            let storageBase = storage.count - lineStartIndex
-            // SAFETY: lineStartIndex..<lineEnd is inside bytes (lineEnd <= limit <= bytes.count).
-            storage.append(UnsafeRawBufferPointer(rebasing: bytes[lineStartIndex..<lineEnd]))
-            storage.appendField(
-                HTTPFieldRange(
-                    nameStart: storageBase + lineStartIndex,
-                    nameEnd: storageBase + nameEnd,
-                    valueStart: storageBase + valueStart,
-                    valueEnd: storageBase + valueEnd
+            if lineEnd > byteStop || fieldCount == fieldCapacity {
+                storage.fieldCount = fieldCount
+                copyLines(bytes, from: storage.count &- shift, to: lineStartIndex)
+                reserve(bytes: lineEnd &- lineStartIndex, fields: 1)
+                fieldsBase = storage.fields.baseAddress.unsafelyUnwrapped
+                shift = storage.count &- lineStartIndex
+                byteStop = storage.byteCapacity &- shift
+                fieldCount = storage.fieldCount
+                fieldCapacity = storage.fieldCapacity
+            }
+            // SAFETY: fieldCount < fieldCapacity (checked above, or made so by `reserve`); the
+            // slot is past every published field.
+            (fieldsBase + fieldCount).initialize(
+                to: HTTPFieldRange(
+                    nameStart: lineStartIndex &+ shift,
+                    nameEnd: nameEnd &+ shift,
+                    valueStart: valueStart &+ shift,
+                    valueEnd: valueEnd &+ shift
                 )
             )
-            lineStart = storage.count
+            fieldCount &+= 1
+            fieldsLeft &-= 1
             lineStartIndex = lineEnd
+            index = lineEnd
         }
+        // Every complete line, and the part of the next one looked at.
+        examinedByteCount += index &- start
+        storage.fieldCount = fieldCount
+        // SAFETY: lineStartIndex + 1 < hardLimit <= bytes.count is checked before both loads.
+        guard index == lineStartIndex, lineLimit >= 2, lineStartIndex &+ 1 < hardLimit,
+            base.load(fromByteOffset: lineStartIndex, as: UInt8.self) == cr,
+            base.load(fromByteOffset: lineStartIndex &+ 1, as: UInt8.self) == lf
+        else {
+            copyLines(bytes, from: storage.count &- shift, to: lineStartIndex)
+            return (lineStartIndex, false)
+        }
+        let lineEnd = lineStartIndex &+ 2
+        if lineEnd > byteStop {
+            copyLines(bytes, from: storage.count &- shift, to: lineStartIndex)
+            reserve(bytes: 2, fields: 0)
+            shift = storage.count &- lineStartIndex
+        }
+        copyLines(bytes, from: storage.count &- shift, to: lineEnd)
+        lineStart = storage.count &- 2
+        examinedByteCount += 2
+        return (lineEnd, true)
+    }
+
+    /// Copies the complete lines `bytes[start..<end]`, whose fields are recorded, into storage
+    /// (which has room for them) and moves `lineStart` after them.
+    @inline(__always)
+    private mutating func copyLines(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) {
+        if end > start {
+            // SAFETY: start..<end is inside bytes (callers pass indices of scanned lines).
+            storage.append(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        }
+        lineStart = storage.count
     }
 
     /// Copies the current line's bytes from `bytes[start...]` into storage. Returns the index
@@ -370,27 +544,41 @@ extension HTTPResponseParser {
         let line = UnsafeRawBufferPointer(storage.bytes)
         func byte(_ index: Int) -> UInt8? { index < end ? line[index] : nil }
 
-        let prefix: StaticString = "HTTP/"
-        for position in 0..<5 {
-            // SAFETY: position < 5 == prefix.utf8CodeUnitCount; a StaticString lives forever.
-            guard byte(start + position) == prefix.utf8Start[position] else {
-                throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + position))
+        // SAFETY: as above; the eight-byte load is taken only when start + 9 <= end.
+        let base = UnsafeRawPointer(line.baseAddress.unsafelyUnwrapped)
+        let minor: UInt8
+        if end - start >= 9,
+            case let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self)),
+            word & 0x00FF_FFFF_FFFF_FFFF == 0x002E_312F_5054_5448, UInt8(truncatingIfNeeded: word >> 56) &- 0x30 < 10,
+            line[start + 8] == space
+        {
+            // The common case, `HTTP/1.x `, in one compare.
+            minor = UInt8(truncatingIfNeeded: word >> 56)
+        } else {
+            // Anything else, byte by byte, to find the exact error.
+            let prefix: StaticString = "HTTP/"
+            for position in 0..<5 {
+                // SAFETY: position < 5 == prefix.utf8CodeUnitCount; a StaticString lives forever.
+                guard byte(start + position) == prefix.utf8Start[position] else {
+                    throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + position))
+                }
             }
-        }
-        guard let major = byte(start + 5), major &- 0x30 < 10 else {
-            throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 5))
-        }
-        guard byte(start + 6) == 0x2E else {
-            throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 6))
-        }
-        guard let minor = byte(start + 7), minor &- 0x30 < 10 else {
-            throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 7))
-        }
-        guard byte(start + 8) == space else {
-            throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 8))
-        }
-        guard major == 0x31 else {
-            throw HTTPParseError(.unsupportedVersion, at: offset(ofStorageIndex: start + 5))
+            guard let major = byte(start + 5), major &- 0x30 < 10 else {
+                throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 5))
+            }
+            guard byte(start + 6) == 0x2E else {
+                throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 6))
+            }
+            guard let minorDigit = byte(start + 7), minorDigit &- 0x30 < 10 else {
+                throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 7))
+            }
+            guard byte(start + 8) == space else {
+                throw HTTPParseError(.invalidVersion, at: offset(ofStorageIndex: start + 8))
+            }
+            guard major == 0x31 else {
+                throw HTTPParseError(.unsupportedVersion, at: offset(ofStorageIndex: start + 5))
+            }
+            minor = minorDigit
         }
         var code = 0
         for position in 9...11 {
@@ -410,6 +598,16 @@ extension HTTPResponseParser {
         if !configuration.allowInvalidFieldBytes {
             var index = reasonStart
             while index < end {
+                if index &+ 8 <= end {
+                    // SAFETY: index + 8 <= end <= storage.count.
+                    let unusual = unusualValueBytes(
+                        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                    if unusual == 0 {
+                        index &+= 8
+                        continue
+                    }
+                    index &+= unusual.trailingZeroBitCount &>> 3
+                }
                 // SAFETY: index < end <= storage.count.
                 let byte = line[index]
                 if !isVisibleByte(byte) && byte != space && byte != tab {

@@ -3,8 +3,10 @@
 // Rules this state machine keeps (RFC 9112):
 // - One exchange at a time: `expectResponse(to:)` starts it, `.end` (or `.switchingProtocols`,
 //   or an error) finishes it. Interim 1xx responses (§15.2 of RFC 9110) come before the final one.
-// - The head and trailers are copied into `storage`, line by line, as they arrive; every byte is
-//   searched for LF once and validated once, so a head fed in k pieces costs O(bytes), never
+// - The head and trailers are copied into `storage` as they arrive: lines that arrive whole are
+//   parsed in place and copied in one block, the others line by line. A byte is looked at a
+//   bounded number of times (the in-place attempt, then one LF search and one validation when
+//   that attempt hands its line over), so a head fed in k pieces costs O(bytes), never
 //   O(k × bytes). Body bytes are never copied: `.body` is a range of the caller's buffer.
 // - Framing follows §6.3 in its order (see +Framing). Errors carry the offset from the start of
 //   the exchange; after an error the parser is dead until `reset()`.
@@ -53,8 +55,10 @@ public import WickCore
 ///   has no business applying one, and the close-delimited fallback of §6.3 rule 4 is a
 ///   desynchronisation risk. Transfer-Encoding together with Content-Length is an error for
 ///   every response that can have a body.
-/// - Content-Length is parsed only when it decides framing (§6.3 order): a HEAD, 1xx, 204 or
-///   304 response ends at its head whatever its framing fields say.
+/// - A HEAD, 1xx, 204 or 304 response ends at its head (§6.3 rule 1): its framing fields never
+///   decide its length. They are still validated, strictly: a malformed `Content-Length` or an
+///   unsupported `Transfer-Encoding` there is an error, because a server that sends them is not
+///   one whose later responses on this connection can be trusted.
 /// - 101 and a 2xx answer to CONNECT stop the parser (`switchingProtocols`): Wick never
 ///   upgrades, and the connection is not reusable.
 public struct HTTPResponseParser: ~Copyable, Sendable {
@@ -136,10 +140,11 @@ public struct HTTPResponseParser: ~Copyable, Sendable {
     ///
     /// Precondition: every limit is positive (`maxChunkExtensionBytes` may be 0).
     public init(configuration: HTTPParserConfiguration = .strict) {
-        precondition(configuration.maxStatusLineBytes > 0 && configuration.maxFieldLineBytes > 0
-            && configuration.maxHeadBytes > 0 && configuration.maxFieldCount > 0
-            && configuration.maxChunkSizeDigits > 0 && configuration.maxChunkExtensionBytes >= 0
-            && configuration.maxTrailerBytes > 0 && configuration.initialHeadCapacity > 0,
+        precondition(
+            configuration.maxStatusLineBytes > 0 && configuration.maxFieldLineBytes > 0
+                && configuration.maxHeadBytes > 0 && configuration.maxFieldCount > 0
+                && configuration.maxChunkSizeDigits > 0 && configuration.maxChunkExtensionBytes >= 0
+                && configuration.maxTrailerBytes > 0 && configuration.initialHeadCapacity > 0,
             "HTTPParserConfiguration limits must be positive")
         self.configuration = configuration
         storage = HTTPHeadStorage(
@@ -156,8 +161,10 @@ public struct HTTPResponseParser: ~Copyable, Sendable {
         guard case .idle = state else {
             preconditionFailure("expectResponse(to:) in state \(state): the previous response did not end")
         }
-        requestIsHead = method == .head
-        requestIsConnect = method == .connect
+        // The lengths first: they rule out most methods without a string comparison.
+        let length = method.rawValue.utf8.count
+        requestIsHead = length == 4 && method == .head
+        requestIsConnect = length == 7 && method == .connect
         exchangeOffset = 0
         beginSection(atOffset: 0)
         state = .statusLine

@@ -44,20 +44,24 @@ private struct Harness {
     }
 }
 
-/// An evaluator that blocks its thread, recording whether that thread was an event loop's.
+/// An evaluator that blocks its thread until the test releases it (30 s at most), recording
+/// whether that thread was an event loop's and whether it is still blocked.
 private final class BlockingEvaluator: ServerTrustEvaluating {
-    let delay: Duration
     let loop: EventLoop
     let ranOnLoop = Locked<Bool?>(nil)
+    let released = Locked(false)
+    let isBlocked = Locked(false)
 
-    init(delay: Duration, loop: EventLoop) {
-        self.delay = delay
+    init(loop: EventLoop) {
         self.loop = loop
     }
 
     func evaluate(_ trust: ServerTrust, forHost host: String) throws {
         ranOnLoop.withLock { $0 = loop.inEventLoop }
-        usleep(UInt32(delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000))
+        isBlocked.withLock { $0 = true }
+        let deadline = Deadline.now() + .seconds(30)
+        while !released.withLock({ $0 }) && !deadline.hasPassed(at: .now()) { usleep(1_000) }
+        isBlocked.withLock { $0 = false }
         try DefaultTrustEvaluator().evaluate(trust, forHost: host)
     }
 }
@@ -267,7 +271,8 @@ private struct SlowEvaluator: ServerTrustEvaluating {
             return
         }
         #expect(host == "127.0.0.1" && phase == .handshake)
-        #expect(after >= Duration.milliseconds(300) && elapsed < Duration.seconds(3))
+        // The upper bound only guards against a hang: a loaded CI machine can be slow.
+        #expect(after >= Duration.milliseconds(300) && elapsed < Duration.seconds(30))
         #expect("\(result)".contains("handshake"))
         #expect(try await harness.loop.submit { harness.loop.registrationCount } == 0)
     }
@@ -288,7 +293,7 @@ private struct SlowEvaluator: ServerTrustEvaluating {
             return
         }
         let elapsed = Deadline.now() - started
-        #expect(elapsed >= Duration.milliseconds(400) && elapsed < Duration.seconds(3))
+        #expect(elapsed >= Duration.milliseconds(400) && elapsed < Duration.seconds(30), "a hang guard only")
     }
 
     @Test func aBlockingEvaluatorRunsOffTheLoop() async throws {
@@ -296,17 +301,18 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         defer { server.stop() }
         let harness = try Harness()
         defer { harness.tearDown() }
-        let evaluator = BlockingEvaluator(delay: .milliseconds(300), loop: harness.loop)
+        let evaluator = BlockingEvaluator(loop: harness.loop)
         let manager = ServerTrustManager(evaluators: ["127.0.0.1": evaluator])
         let connecting = Task {
             try await harness.connector(manager: manager).connect(
                 host: "127.0.0.1", port: UInt16(server.port), on: harness.loop)
         }
-        #expect(await eventually { evaluator.ranOnLoop.withLock { $0 } != nil })
-        // While the evaluation blocks its thread, the loop answers at once.
-        let asked = Deadline.now()
+        #expect(await eventually { evaluator.isBlocked.withLock { $0 } })
+        // While the evaluation blocks its thread, the loop still answers: had the evaluation
+        // run on the loop, this task could only run after it (no timing involved).
         try await harness.loop.submit {}
-        #expect(Deadline.now() - asked < .milliseconds(150))
+        #expect(evaluator.isBlocked.withLock { $0 }, "the loop answered while the evaluation was blocked")
+        evaluator.released.withLock { $0 = true }
         let channel = try await connecting.value
         #expect(evaluator.ranOnLoop.withLock { $0 } == false)
         let recorder = StreamRecorder()
@@ -326,13 +332,15 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         // Shut down only once its job is done (below), so teardown never blocks on a sleep.
         let pool = TrustEvaluationPool(threadCount: 1)
         defer { pool.shutdown() }
-        let evaluator = BlockingEvaluator(delay: .seconds(1), loop: harness.loop)
+        let evaluator = BlockingEvaluator(loop: harness.loop)
+        defer { evaluator.released.withLock { $0 = true } }
         let result = await outcome { () async throws(StreamChannelError) -> TLSChannel in
             try await harness.connector(
                 manager: ServerTrustManager(evaluators: ["127.0.0.1": evaluator]),
                 options: TLSConnectOptions(handshakeTimeout: .milliseconds(300)), pool: pool
             ).connect(host: "127.0.0.1", port: UInt16(server.port), on: harness.loop)
         }
+        evaluator.released.withLock { $0 = true }  // the timeout has fired; let the job end
         guard case .failure(.tlsTimedOut(_, .trustEvaluation, _)) = result else {
             Issue.record("expected a trust-evaluation timeout, got \(result)")
             return
@@ -340,7 +348,7 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         let seen = await server.waitForEnd(of: 0)
         #expect(seen.plaintext.isEmpty)
         // The late result hops back to a channel that has moved on, and is dropped.
-        #expect(await eventually(timeout: .seconds(3)) { pool.pendingJobs == 0 })
+        #expect(await eventually(timeout: .seconds(30)) { pool.pendingJobs == 0 })
     }
 
     /// Pausing the TLS channel pauses the socket: the server's sends stall; nothing more is
@@ -438,17 +446,22 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         let connector = harness.connector(options: TLSConnectOptions(closeTimeout: .milliseconds(200)))
         let channel = try await harness.open(port: server.port, recorder: recorder, connector: connector)
         let closedAt = Deadline.now()
-        try await harness.loop.submit { channel.close() }
+        // Read in the same loop task as the close, so the check cannot race the close timeout.
+        let openRightAfterClose = try await harness.loop.submit {
+            channel.close()
+            return channel.channel.isOpen
+        }
+        #expect(openRightAfterClose, "the socket waits for the peer")
         #expect(recorder.isClosed && recorder.snapshot.error == nil)
         #expect(await eventually { server.connection(0).sawCloseNotify })
-        #expect(try await harness.loop.submit { channel.channel.isOpen }, "the socket waits for the peer")
         var socketOpen = true
-        for _ in 0..<1_000 where socketOpen {
+        let giveUp = Deadline.now() + .seconds(30)
+        while socketOpen && !giveUp.hasPassed(at: .now()) {
             socketOpen = try await harness.loop.submit { channel.channel.isOpen }
             if socketOpen { try await Task.sleep(for: .milliseconds(2)) }
         }
         let waited = Deadline.now() - closedAt
-        #expect(!socketOpen && waited >= .milliseconds(200) && waited < .seconds(2))
+        #expect(!socketOpen && waited >= .milliseconds(200) && waited < .seconds(30), "the close timeout fired")
     }
 
     @Test func aResetAfterDataClosesWithTheResetError() async throws {
@@ -540,7 +553,7 @@ private struct SlowEvaluator: ServerTrustEvaluating {
                 CompositeTrustEvaluator(evaluators: [DefaultTrustEvaluator(), RevocationTrustEvaluator()]), fetching,
                 .pool
             ),
-            (BlockingEvaluator(delay: .zero, loop: group.loops[0]), quiet, .pool),
+            (BlockingEvaluator(loop: group.loops[0]), quiet, .pool),
         ]
         for (evaluator, context, site) in cases {
             #expect(TrustEvaluationSite.of(evaluator, context: context) == site, "\(type(of: evaluator))")

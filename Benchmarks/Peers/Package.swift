@@ -14,9 +14,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0")
     ],
     targets: [
+        // mallinfo2, which Swift's Glibc module does not export.
+        .target(name: "CPeerHeap"),
         .executableTarget(
             name: "wick-bench-peers",
-            dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: ["CPeerHeap", .product(name: "AsyncHTTPClient", package: "async-http-client")],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("InternalImportsByDefault"),

@@ -12,7 +12,7 @@ import WickTestSupport
 /// `wick-bench-peers` executable is given).
 struct TLSBenchmark {
     /// Rounds per workload; the median is reported.
-    var rounds = 5
+    var rounds = 7
     /// New connections per client per round.
     var handshakesPerRound = 150
     /// Keep-alive GETs per client per round.

@@ -12,6 +12,7 @@
 //   close-idle           shuts down the client that holds the idle connections; VALUE is 0
 //   quit
 import AsyncHTTPClient
+import CPeerHeap
 import Glibc
 import NIOCore
 import NIOHTTP1
@@ -113,18 +114,14 @@ func monotonic() -> UInt64 {
 }
 
 /// Bytes allocated from malloc now (every arena, mmapped blocks included).
-func heapBytes() -> UInt64 {
-    let info = mallinfo2()
-    return UInt64(info.uordblks + info.hblkhd)
-}
+func heapBytes() -> UInt64 { UInt64(peer_heap_bytes()) }
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
-    fputs("usage: wick-bench-peers BASE_URL CA_FILE\n", stderr)
+    print("usage: wick-bench-peers BASE_URL CA_FILE")
     exit(2)
 }
 let peer = Peer(base: arguments[1], caFile: arguments[2])
-setvbuf(stdout, nil, _IOLBF, 0)
 while let line = readLine() {
     let words = line.split(separator: " ")
     if words.first == "quit" { break }
@@ -133,5 +130,7 @@ while let line = readLine() {
     } catch {
         print("error \(String(describing: error).split(separator: "\n").joined(separator: " "))")
     }
+    // stdout is a pipe, so fully buffered: every answer goes out at once (nil flushes every stream).
+    fflush(nil)
 }
 peer.shutdown()

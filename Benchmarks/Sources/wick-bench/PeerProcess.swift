@@ -19,17 +19,19 @@ final class PeerProcess {
         try process.run()
     }
 
-    /// Sends `command` and returns the answer's value.
+    /// Sends `command` and returns the answer's values.
     /// - Throws: `BenchError` with the peer's message, or if it exited.
-    func send(_ command: String) throws -> UInt64 {
+    @discardableResult
+    func send(_ command: String) throws -> [UInt64] {
         let line = Data((command + "\n").utf8)
         try input.fileHandleForWriting.write(contentsOf: line)
         let answer = try readLine()
-        let words = answer.split(separator: " ", maxSplits: 1)
-        guard words.first == "ok", words.count == 2, let value = UInt64(words[1]) else {
+        let words = answer.split(separator: " ")
+        let values = words.dropFirst().compactMap { UInt64($0) }
+        guard words.first == "ok", !values.isEmpty, values.count == words.count - 1 else {
             throw BenchError("async-http-client peer, \(command): \(answer)")
         }
-        return value
+        return values
     }
 
     private func readLine() throws -> String {

@@ -127,7 +127,7 @@ struct TLSBenchmark {
             title: "TLS against a local nginx (higher is better, except memory)",
             columns: [
                 "workload", "Wick", "libcurl", "AHC (futures)", "Wick ÷ libcurl", "Wick ÷ AHC",
-                "resumed (Wick / libcurl / AHC)",
+                "client CPU µs per request (Wick / libcurl / AHC)", "resumed (Wick / libcurl / AHC)",
             ])
         for workload in workloads {
             table.rows.append(try measure(workload, peer: peer))
@@ -151,27 +151,36 @@ struct TLSBenchmark {
         var ahcRates: [Double] = []
         var curlRatios: [Double] = []
         var ahcRatios: [Double] = []
+        var wickCPU: [Double] = []
+        var curlCPU: [Double] = []
+        var ahcCPU: [Double] = []
         var wickResumed = 0
         var wickHandshakes = 0
         var curlResumed = 0
         let count = workload.count
         for _ in 0..<rounds {
             var start = monotonicNanoseconds()
+            var cpuStart = processCPUNanoseconds()
             let outcome = try workload.wick(count)
             let wickRate = Double(count) * 1e9 / Double(monotonicNanoseconds() - start)
+            wickCPU.append(Double(processCPUNanoseconds() - cpuStart) / Double(count))
             wickResumed += outcome.resumed
             wickHandshakes += outcome.handshakes
             start = monotonicNanoseconds()
+            cpuStart = processCPUNanoseconds()
             curlResumed += try workload.curl(count)
             let curlRate = Double(count) * 1e9 / Double(monotonicNanoseconds() - start)
+            curlCPU.append(Double(processCPUNanoseconds() - cpuStart) / Double(count))
             wickRates.append(wickRate)
             curlRates.append(curlRate)
             curlRatios.append(wickRate / curlRate)
             if let peer {
-                let nanoseconds = try peer.send("\(workload.ahcCommand) \(count)")
-                let ahcRate = Double(count) * 1e9 / Double(nanoseconds)
+                let values = try peer.send("\(workload.ahcCommand) \(count)")
+                guard values.count == 2 else { throw BenchError("async-http-client peer: \(values)") }
+                let ahcRate = Double(count) * 1e9 / Double(values[0])
                 ahcRates.append(ahcRate)
                 ahcRatios.append(wickRate / ahcRate)
+                ahcCPU.append(Double(values[1]) / Double(count))
             }
         }
         let total = count * rounds
@@ -186,6 +195,8 @@ struct TLSBenchmark {
             ahcRates.isEmpty ? "—" : Format.grouped(Int(median(ahcRates))),
             Format.ratio(median(curlRatios)),
             ahcRatios.isEmpty ? "—" : Format.ratio(median(ahcRatios)),
+            [median(wickCPU), median(curlCPU)].map { Format.grouped(Int($0 / 1_000)) }.joined(separator: " / ")
+                + " / " + (ahcCPU.isEmpty ? "—" : Format.grouped(Int(median(ahcCPU) / 1_000))),
             resumption,
         ]
     }
@@ -220,7 +231,7 @@ struct TLSBenchmark {
         var ahc: (kilobytes: Double, connections: Int)?
         if let peer {
             let activeBefore = try NginxProcesses.activeConnections(httpPort: httpPort)
-            let bytes = try peer.send("idle \(count)")
+            let bytes = try peer.send("idle \(count)")[0]
             let opened = try NginxProcesses.activeConnections(httpPort: httpPort) - activeBefore
             _ = try peer.send("close-idle")
             if opened > 0 { ahc = (Double(bytes) / Double(opened) / 1_000, opened) }
@@ -234,6 +245,7 @@ struct TLSBenchmark {
             Format.ratio(curl.kilobytes / wick.kilobytes),
             ahc.map { Format.ratio($0.kilobytes / wick.kilobytes) } ?? "—",
             "—",
+            "—",
         ]
     }
 
@@ -242,7 +254,7 @@ struct TLSBenchmark {
 
     private func notes(pinning: String) -> [String] {
         [
-            "nginx 1.22 (one worker, TLS 1.2 and 1.3, session cache and tickets on) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload, each client doing \(handshakesPerRound) new connections (or \(Format.grouped(requestsPerRound)) keep-alive GETs) per round after a warm-up of 10. Figures are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster).",
+            "nginx 1.22 (one worker, TLS 1.2 and 1.3, session cache and tickets on) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload, each client doing \(handshakesPerRound) new connections (or \(Format.grouped(requestsPerRound)) keep-alive GETs) per round after a warm-up of 10. Figures are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds; nginx's CPU is not in it.",
             "Every client trusts only the test root (loaded once per client: Wick's `TLSContext`, libcurl's `CURLOPT_CAINFO` on a reused easy handle, AHC's `trustRoots = .file`), verifies the certificate and the address 127.0.0.1, sends `Connection: close` on new-connection workloads and checks the status and the 1,024 body bytes.",
             "Wick: `TLSConnector` + `TLSChannel` on one reactor loop, the request encoder and the response parser (no pool yet); the client closes after each response (`close_notify`). Full: `resumesSessions = false`; resumed: the `TLSContext` session cache, checked with `TLSChannel.isSessionReused` on every handshake.",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): one easy handle per workload with `CURLOPT_FRESH_CONNECT` + `CURLOPT_FORBID_REUSE`, `CURLOPT_SSLVERSION` exactly 1.3 or 1.2, `CURLOPT_SSL_SESSIONID_CACHE` off (full) or on (resumed); resumption checked on every transfer by `SSL_session_reused` on the handle's `CURLINFO_TLS_SSL_PTR`, asked from the write callback.",

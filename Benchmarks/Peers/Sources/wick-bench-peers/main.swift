@@ -5,8 +5,9 @@
 //
 // Commands, one per line; each answer is one line, `ok VALUE` or `error MESSAGE`:
 //   new 1.3|1.2 COUNT    COUNT GETs of /bytes/1k, each on a new connection (`Connection: close`,
-//                        so the pool never reuses one); VALUE is the wall time in nanoseconds
-//   keepalive COUNT      COUNT sequential GETs of /bytes/1k on one pooled connection; nanoseconds
+//                        so the pool never reuses one); VALUE is the wall time in nanoseconds,
+//                        then the process's CPU time (user + system) in nanoseconds
+//   keepalive COUNT      COUNT sequential GETs of /bytes/1k on one pooled connection; as `new`
 //   idle COUNT           opens COUNT connections at once (COUNT concurrent GETs, a pool limit of
 //                        COUNT) and leaves them idle in the pool; VALUE is the heap growth in bytes
 //   close-idle           shuts down the client that holds the idle connections; VALUE is 0
@@ -61,7 +62,7 @@ final class Peer {
         }
     }
 
-    func run(_ words: [Substring]) throws -> UInt64 {
+    func run(_ words: [Substring]) throws -> String {
         switch (words.first, words.count) {
         case ("new", 3):
             let client = words[1] == "1.2" ? newConnection12 : newConnection13
@@ -76,22 +77,23 @@ final class Peer {
             let request = try HTTPClient.Request(url: base + "/bytes/1k", method: .GET)
             let responses = (0..<count).map { _ in client.execute(request: request) }
             for response in responses { _ = try response.wait() }
-            return UInt64(max(0, Int64(heapBytes()) - Int64(before)))
+            return String(max(0, Int64(heapBytes()) - Int64(before)))
         case ("close-idle", 1):
             try idle?.syncShutdown()
             idle = nil
-            return 0
+            return "0"
         default:
             throw PeerError("unknown command \(words.joined(separator: " "))")
         }
     }
 
-    /// Runs `body` COUNT times; the wall time in nanoseconds.
-    private func timed(count: Substring, _ body: () throws -> Void) throws -> UInt64 {
+    /// Runs `body` COUNT times; the wall time and the process's CPU time, in nanoseconds.
+    private func timed(count: Substring, _ body: () throws -> Void) throws -> String {
         guard let count = Int(count), count > 0 else { throw PeerError("needs a positive count") }
         let start = monotonic()
+        let cpuStart = processCPU()
         for _ in 0..<count { try body() }
-        return monotonic() - start
+        return "\(monotonic() - start) \(processCPU() - cpuStart)"
     }
 
     func shutdown() {
@@ -110,6 +112,13 @@ struct PeerError: Error, CustomStringConvertible {
 func monotonic() -> UInt64 {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// User plus system CPU time of the whole process (every thread), in nanoseconds.
+func processCPU() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 

@@ -32,6 +32,13 @@ enum NginxProcesses {
         return pids
     }
 
+    /// CPU time `pid` has run, in nanoseconds (the first field of /proc/PID/schedstat); nil if
+    /// the file cannot be read.
+    static func cpuNanoseconds(_ pid: Int32) -> UInt64? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").first.flatMap { UInt64($0) }
+    }
+
     /// "Active connections" from nginx's stub_status at 127.0.0.1:`port`/status (this request
     /// included).
     /// - Throws: `SocketError`, or `BenchError` if the answer has no count.

@@ -45,9 +45,10 @@ struct TLSBenchmark {
 
         let twoCPUs = ProcessInfo.processInfo.activeProcessorCount >= 2
         var pinning = "not pinned (one CPU)"
+        let workers = NginxProcesses.processes(master: nginx.process.pid).dropFirst()
         if twoCPUs {
             if let pids = try NginxProcesses.pin(master: nginx.process.pid, cpu: 0) {
-                pinning = "nginx (PIDs \(pids.map(String.init).joined(separator: ", "))) pinned to CPU 0 with taskset"
+                pinning = "nginx's \(pids.count) processes (master and worker) pinned to CPU 0 with `taskset -p`"
             } else {
                 pinning = "nginx not pinned (no taskset)"
             }
@@ -127,10 +128,12 @@ struct TLSBenchmark {
             title: "TLS against a local nginx (higher is better, except memory)",
             columns: [
                 "workload", "Wick", "libcurl", "AHC (futures)", "Wick ÷ libcurl", "Wick ÷ AHC",
-                "client CPU µs per request (Wick / libcurl / AHC)", "resumed (Wick / libcurl / AHC)",
+                "client CPU µs per request (Wick / libcurl / AHC)", "nginx CPU µs per request (same order)",
+                "resumed (Wick / libcurl / AHC)",
             ])
+        let worker = workers.count == 1 ? workers.first : nil
         for workload in workloads {
-            table.rows.append(try measure(workload, peer: peer))
+            table.rows.append(try measure(workload, peer: peer, nginxWorker: worker))
         }
         table.rows.append(
             try idleMemory(
@@ -141,7 +144,7 @@ struct TLSBenchmark {
     }
 
     /// Runs `workload` in `rounds` alternating rounds; one table row.
-    private func measure(_ workload: Throughput, peer: PeerProcess?) throws -> [String] {
+    private func measure(_ workload: Throughput, peer: PeerProcess?, nginxWorker: Int32?) throws -> [String] {
         // Warm-up: each client once (contexts, caches, a first session to resume).
         _ = try workload.wick(10)
         _ = try workload.curl(10)
@@ -154,6 +157,9 @@ struct TLSBenchmark {
         var wickCPU: [Double] = []
         var curlCPU: [Double] = []
         var ahcCPU: [Double] = []
+        // nginx's CPU per request while each client ran.
+        var serverCPU: [[Double]] = [[], [], []]
+        func serverNanoseconds() -> UInt64 { nginxWorker.flatMap(NginxProcesses.cpuNanoseconds) ?? 0 }
         var wickResumed = 0
         var wickHandshakes = 0
         var curlResumed = 0
@@ -161,21 +167,27 @@ struct TLSBenchmark {
         for _ in 0..<rounds {
             var start = monotonicNanoseconds()
             var cpuStart = processCPUNanoseconds()
+            var serverStart = serverNanoseconds()
             let outcome = try workload.wick(count)
             let wickRate = Double(count) * 1e9 / Double(monotonicNanoseconds() - start)
             wickCPU.append(Double(processCPUNanoseconds() - cpuStart) / Double(count))
+            serverCPU[0].append(Double(serverNanoseconds() - serverStart) / Double(count))
             wickResumed += outcome.resumed
             wickHandshakes += outcome.handshakes
             start = monotonicNanoseconds()
             cpuStart = processCPUNanoseconds()
+            serverStart = serverNanoseconds()
             curlResumed += try workload.curl(count)
             let curlRate = Double(count) * 1e9 / Double(monotonicNanoseconds() - start)
             curlCPU.append(Double(processCPUNanoseconds() - cpuStart) / Double(count))
+            serverCPU[1].append(Double(serverNanoseconds() - serverStart) / Double(count))
             wickRates.append(wickRate)
             curlRates.append(curlRate)
             curlRatios.append(wickRate / curlRate)
             if let peer {
+                serverStart = serverNanoseconds()
                 let values = try peer.send("\(workload.ahcCommand) \(count)")
+                serverCPU[2].append(Double(serverNanoseconds() - serverStart) / Double(count))
                 guard values.count == 2 else { throw BenchError("async-http-client peer: \(values)") }
                 let ahcRate = Double(count) * 1e9 / Double(values[0])
                 ahcRates.append(ahcRate)
@@ -197,6 +209,9 @@ struct TLSBenchmark {
             ahcRatios.isEmpty ? "—" : Format.ratio(median(ahcRatios)),
             [median(wickCPU), median(curlCPU)].map { Format.grouped(Int($0 / 1_000)) }.joined(separator: " / ")
                 + " / " + (ahcCPU.isEmpty ? "—" : Format.grouped(Int(median(ahcCPU) / 1_000))),
+            nginxWorker == nil
+                ? "—"
+                : serverCPU.map { $0.isEmpty ? "—" : Format.grouped(Int(median($0) / 1_000)) }.joined(separator: " / "),
             resumption,
         ]
     }
@@ -246,6 +261,7 @@ struct TLSBenchmark {
             ahc.map { Format.ratio($0.kilobytes / wick.kilobytes) } ?? "—",
             "—",
             "—",
+            "—",
         ]
     }
 
@@ -254,12 +270,13 @@ struct TLSBenchmark {
 
     private func notes(pinning: String) -> [String] {
         [
-            "nginx 1.22 (one worker, TLS 1.2 and 1.3, session cache and tickets on) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload, each client doing \(handshakesPerRound) new connections (or \(Format.grouped(requestsPerRound)) keep-alive GETs) per round after a warm-up of 10. Figures are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds; nginx's CPU is not in it.",
+            "nginx 1.22 (one worker, TLS 1.2 and 1.3, session cache and tickets on) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload, each client doing \(handshakesPerRound) new connections (or \(Format.grouped(requestsPerRound)) keep-alive GETs) per round after a warm-up of 10. Figures are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds; nginx's CPU is its worker's run time (/proc/PID/schedstat) while that client ran, per request.",
             "Every client trusts only the test root (loaded once per client: Wick's `TLSContext`, libcurl's `CURLOPT_CAINFO` on a reused easy handle, AHC's `trustRoots = .file`), verifies the certificate and the address 127.0.0.1, sends `Connection: close` on new-connection workloads and checks the status and the 1,024 body bytes.",
             "Wick: `TLSConnector` + `TLSChannel` on one reactor loop, the request encoder and the response parser (no pool yet); the client closes after each response (`close_notify`). Full: `resumesSessions = false`; resumed: the `TLSContext` session cache, checked with `TLSChannel.isSessionReused` on every handshake.",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): one easy handle per workload with `CURLOPT_FRESH_CONNECT` + `CURLOPT_FORBID_REUSE`, `CURLOPT_SSLVERSION` exactly 1.3 or 1.2, `CURLOPT_SSL_SESSIONID_CACHE` off (full) or on (resumed); resumption checked on every transfer by `SSL_session_reused` on the handle's `CURLINFO_TLS_SSL_PTR`, asked from the write callback.",
             "async-http-client 1.37 (futures API, `execute(request:).wait()`, one `MultiThreadedEventLoopGroup` thread) in a child process (`wick-bench-peers`, Benchmarks/Peers): a client per workload with min = max TLS version; `Connection: close` makes its pool open a new connection per request. swift-nio-ssl keeps no client session cache, so AHC never resumes: its \"resumed\" row repeats full handshakes.",
-            "Idle memory: \(idleConnections) connections opened (full TLS 1.3 handshake, one keep-alive GET each) and left idle; growth of malloc's in-use bytes (`mallinfo2`: every arena plus mmapped blocks) divided by the connections nginx's stub_status counted. Wick: sequential `TLSConnector` connections (each with its benchmark delegate, made before the first reading); libcurl: a multi handle's connection cache after the easy handles are freed; AHC: its pool after \(idleConnections) concurrent GETs, measured inside its process.",
+            "Idle memory: \(idleConnections) connections opened (full TLS 1.3 handshake, one keep-alive GET each) and left idle; growth of malloc's in-use bytes (`mallinfo2`: every arena plus mmapped blocks) divided by the connections nginx's stub_status counted. Wick: sequential `TLSConnector` connections (each with its benchmark delegate, made before the first reading); libcurl: a multi handle's connection cache after the easy handles are freed; AHC: its pool after \(idleConnections) concurrent GETs, measured inside its process. The memory ratios are the peer's KB ÷ Wick's (above 1: Wick holds less).",
+            "Wick and libcurl run inside wick-bench, whose malloc counter adds an atomic increment to every malloc and free; AHC runs in its own process without it. Rates are wall time and include nginx's share of each handshake, so on this shared VM they move by 2× between runs; the ratios and the CPU figures move less.",
         ]
     }
 }

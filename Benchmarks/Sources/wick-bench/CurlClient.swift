@@ -32,7 +32,8 @@ final class CurlClient {
         transfer = .allocate(capacity: 1)
         transfer.initialize(to: bench_curl_transfer(handle: handle, body_bytes: 0, session_reused: -1))
         headers = setup.newConnectionPerRequest ? curl_slist_append(nil, "Connection: close") : nil
-        let version = setup.tlsVersion == 12
+        let version =
+            setup.tlsVersion == 12
             ? CURL_SSLVERSION_TLSv1_2 | CURL_SSLVERSION_MAX_TLSv1_2
             : CURL_SSLVERSION_TLSv1_3 | CURL_SSLVERSION_MAX_TLSv1_3
         try check(bench_curl_setopt_pointer(handle, CURLOPT_URL, setup.url), "CURLOPT_URL")
@@ -72,7 +73,9 @@ final class CurlClient {
     }
 
     private func check(_ code: CURLcode, _ what: String) throws {
-        guard code == CURLE_OK else { throw BenchError("libcurl \(what): \(String(cString: curl_easy_strerror(code)))") }
+        guard code == CURLE_OK else {
+            throw BenchError("libcurl \(what): \(String(cString: curl_easy_strerror(code)))")
+        }
     }
 
     /// `curl_global_init`, once per process.

@@ -32,7 +32,8 @@ final class CurlIdleConnections {
             transfers.append(transfer)
             _ = bench_curl_setopt_pointer(handle, CURLOPT_URL, url)
             _ = bench_curl_setopt_pointer(handle, CURLOPT_CAINFO, caFile)
-            _ = bench_curl_setopt_long(handle, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_3 | CURL_SSLVERSION_MAX_TLSv1_3))
+            _ = bench_curl_setopt_long(
+                handle, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_3 | CURL_SSLVERSION_MAX_TLSv1_3))
             _ = bench_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
             _ = bench_curl_set_discarding_writer(handle, transfer)
             curl_multi_add_handle(multi, handle)

@@ -58,7 +58,9 @@ enum NginxProcesses {
         }
         guard connected == 0 else { throw SocketError(call: "connect", errno: errno) }
         let request = Array("GET /status HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        guard send(fd, request, request.count, 0) == request.count else { throw SocketError(call: "send", errno: errno) }
+        guard send(fd, request, request.count, 0) == request.count else {
+            throw SocketError(call: "send", errno: errno)
+        }
         var answer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4_096)
         while true {

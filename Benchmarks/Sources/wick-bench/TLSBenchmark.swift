@@ -66,16 +66,21 @@ struct TLSBenchmark {
         let group = try EventLoopGroup(configuration: .init(threadCount: 1, name: "bench-loop"))
         defer { group.shutdownGracefully() }
         let loop = group.loops[0]
-        func wickClient(_ version: TLSVersion, resumes: Bool, mode: WickHTTPSClient.Mode) throws -> WickHTTPSClient {
+        func wickConnector(_ version: TLSVersion, resumes: Bool) throws -> TLSConnector {
             var configuration = TLSConfiguration()
             configuration.trustRoots = .certificates(roots)
             configuration.minimumVersion = version
             configuration.maximumVersion = version
             configuration.resumesSessions = resumes
-            let connector = TLSConnector(
+            return TLSConnector(
                 connector: Connector(resolver: group.resolver), context: try TLSContext(configuration: configuration))
-            return try WickHTTPSClient(connector: connector, loop: loop, host: host, port: port, mode: mode)
         }
+        func wickClient(_ version: TLSVersion, resumes: Bool, mode: WickHTTPSClient.Mode) throws -> WickHTTPSClient {
+            try WickHTTPSClient(
+                connector: try wickConnector(version, resumes: resumes), loop: loop, host: host, port: port, mode: mode)
+        }
+        // The idle connections share one context, as a pool's connections to one origin do.
+        let idleConnector = try wickConnector(.v1_3, resumes: false)
         func curlClient(_ version: Int, sessionCache: Bool, newConnection: Bool) throws -> CurlClient {
             try CurlClient(
                 .init(
@@ -137,7 +142,9 @@ struct TLSBenchmark {
         }
         table.rows.append(
             try idleMemory(
-                wickClient: { try wickClient(.v1_3, resumes: false, mode: .keepAlive) }, url: url, caFile: caFile,
+                wickClient: {
+                    try WickHTTPSClient(connector: idleConnector, loop: loop, host: host, port: port, mode: .keepAlive)
+                }, url: url, caFile: caFile,
                 httpPort: nginx.httpPort, peer: peer))
         table.notes = notes(pinning: pinning)
         return table
@@ -232,12 +239,15 @@ struct TLSBenchmark {
             return (Double(heapAfter - heapBefore) / Double(opened) / 1_000, opened)
         }
         // Wick: the client objects (one delegate and parser each) are made before the first
-        // reading, so only the connections count.
+        // reading, so only the connections count; a first connection, not counted, warms the
+        // shared context up.
+        let warmUp = try wickClient()
+        _ = try warmUp.run(1)
         let clients = try (0..<count).map { _ in try wickClient() }
         let wick = try perConnection {
             for client in clients { _ = try client.run(1) }
         }
-        for client in clients { client.close() }
+        for client in clients + [warmUp] { client.close() }
         var curlConnections: [CurlIdleConnections] = []
         let curl = try perConnection {
             curlConnections.append(try CurlIdleConnections(count: count, url: url, caFile: caFile))
@@ -275,7 +285,7 @@ struct TLSBenchmark {
             "Wick: `TLSConnector` + `TLSChannel` on one reactor loop, the request encoder and the response parser (no pool yet); the client closes after each response (`close_notify`). Full: `resumesSessions = false`; resumed: the `TLSContext` session cache, checked with `TLSChannel.isSessionReused` on every handshake.",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): one easy handle per workload with `CURLOPT_FRESH_CONNECT` + `CURLOPT_FORBID_REUSE`, `CURLOPT_SSLVERSION` exactly 1.3 or 1.2, `CURLOPT_SSL_SESSIONID_CACHE` off (full) or on (resumed); resumption checked on every transfer by `SSL_session_reused` on the handle's `CURLINFO_TLS_SSL_PTR`, asked from the write callback.",
             "async-http-client 1.37 (futures API, `execute(request:).wait()`, one `MultiThreadedEventLoopGroup` thread) in a child process (`wick-bench-peers`, Benchmarks/Peers): a client per workload with min = max TLS version; `Connection: close` makes its pool open a new connection per request. swift-nio-ssl keeps no client session cache, so AHC never resumes: its \"resumed\" row repeats full handshakes.",
-            "Idle memory: \(idleConnections) connections opened (full TLS 1.3 handshake, one keep-alive GET each) and left idle; growth of malloc's in-use bytes (`mallinfo2`: every arena plus mmapped blocks) divided by the connections nginx's stub_status counted. Wick: sequential `TLSConnector` connections (each with its benchmark delegate, made before the first reading); libcurl: a multi handle's connection cache after the easy handles are freed; AHC: its pool after \(idleConnections) concurrent GETs, measured inside its process. The memory ratios are the peer's KB ÷ Wick's (above 1: Wick holds less).",
+            "Idle memory: \(idleConnections) connections opened (full TLS 1.3 handshake, one keep-alive GET each) and left idle; growth of malloc's in-use bytes (`mallinfo2`: every arena plus mmapped blocks) divided by the connections nginx's stub_status counted. Wick: sequential `TLSConnector` connections sharing one `TLSContext` (warmed up by a connection not counted; each with its benchmark delegate, made before the first reading); libcurl: a multi handle's connection cache after the easy handles are freed; AHC: its pool after \(idleConnections) concurrent GETs, measured inside its process. The memory ratios are the peer's KB ÷ Wick's (above 1: Wick holds less).",
             "Wick and libcurl run inside wick-bench, whose malloc counter adds an atomic increment to every malloc and free; AHC runs in its own process without it. Rates are wall time and include nginx's share of each handshake, so on this shared VM they move by 2× between runs; the ratios and the CPU figures move less.",
         ]
     }

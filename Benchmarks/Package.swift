@@ -24,13 +24,21 @@ let package = Package(
             name: "CBenchSupport",
             linkerSettings: [.linkedLibrary("h2o-evloop"), .linkedLibrary("z")]
         ),
+        // libcurl's variadic calls and the discarding write callback for the `tls` suite's
+        // libcurl peer (Debian's libcurl4-openssl-dev; libssl tells whether a session resumed).
+        .target(
+            name: "CBenchCurl",
+            linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("ssl")]
+        ),
         .executableTarget(
             name: "wick-bench",
             dependencies: [
                 "CBenchSupport",
+                "CBenchCurl",
                 .product(name: "WickCore", package: "Wick"),
                 .product(name: "WickHTTP1", package: "Wick"),
                 .product(name: "WickReactor", package: "Wick"),
+                .product(name: "WickTLS", package: "Wick"),
                 .product(name: "WickTestSupport", package: "Wick"),
             ],
             swiftSettings: strict

@@ -1,7 +1,8 @@
-// zlib macro wrappers, callgrind client requests and thread pinning for wick-bench.
+// zlib macro wrappers, callgrind client requests, the heap's size and thread pinning for wick-bench.
 #define _GNU_SOURCE
 #include "CBenchSupport.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
 
@@ -47,4 +48,9 @@ int bench_pin_current_thread(int cpu) {
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
     return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+size_t bench_heap_bytes(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
 }

@@ -16,6 +16,13 @@ func threadCPUNanoseconds() -> UInt64 {
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
+/// CPU time of the whole process (every thread, user + system) in nanoseconds.
+func processCPUNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
 /// Keeps a value alive so the optimiser cannot drop the work that produced it.
 @inline(never)
 func blackHole<T>(_ value: T) {

@@ -2,6 +2,9 @@
 //
 //   wick-bench [parser|decoders|reactor|all] [--rounds N] [--round-ms MS] [--wall-clock]
 //              [--no-callgrind] [--results FILE]
+//   wick-bench tls [--rounds N] [--peers PATH] [--results FILE]
+//                                     TLS against a local nginx beside libcurl and, with --peers
+//                                     (the wick-bench-peers executable), async-http-client
 //   wick-bench check-allocations      exits 1 when a steady-state allocation count exceeds
 //                                     Thresholds/allocations.json
 //   wick-bench self-test              checks that the allocation counter counts
@@ -15,6 +18,10 @@ struct Options {
     var rounds = RoundRobin()
     var callgrind = true
     var resultsFile: URL?
+    /// Rounds given with `--rounds` (the tls suite has its own default).
+    var explicitRounds: Int?
+    /// The async-http-client peer's executable (`wick-bench-peers`), for the tls suite.
+    var peersExecutable: String?
 
     init(_ arguments: [String]) throws {
         var arguments = arguments[...]
@@ -29,11 +36,15 @@ struct Options {
                     throw UsageError("--rounds needs a positive count")
                 }
                 rounds.rounds = value
+                explicitRounds = value
             case "--round-ms":
                 guard let value = arguments.popFirst().flatMap(UInt64.init), value > 0 else {
                     throw UsageError("--round-ms needs a positive count")
                 }
                 rounds.roundNanoseconds = value * 1_000_000
+            case "--peers":
+                guard let value = arguments.popFirst() else { throw UsageError("--peers needs an executable") }
+                peersExecutable = value
             case "--wall-clock":
                 rounds.usesWallClock = true
             case "--no-callgrind":
@@ -71,6 +82,11 @@ func runSuite(_ suite: String, _ options: Options) throws {
         table = benchmark.run(rounds: options.rounds, instructions: instructions)
     case "reactor":
         table = try ReactorBenchmark().run()
+    case "tls":
+        var benchmark = TLSBenchmark()
+        benchmark.peersExecutable = options.peersExecutable
+        if let rounds = options.explicitRounds { benchmark.rounds = rounds }
+        table = try benchmark.run()
     default:
         throw UsageError("unknown suite \(suite)")
     }
@@ -105,7 +121,7 @@ do {
     case "all":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         for suite in ["parser", "decoders", "reactor"] { try runSuite(suite, options) }
-    case "parser", "decoders", "reactor":
+    case "parser", "decoders", "reactor", "tls":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         try runSuite(options.command, options)
     default:

@@ -72,6 +72,12 @@ void bench_callgrind_dump_stats(const char *name);
 /// Does nothing with `pointer`, but the optimiser cannot know that: what it points to escapes.
 void bench_escape(const void *pointer);
 
+// MARK: Heap
+
+/// Bytes malloc has handed out and not taken back: `mallinfo2()`'s uordblks (every arena) plus
+/// hblkhd (mmapped blocks).
+size_t bench_heap_bytes(void);
+
 // MARK: CPU affinity
 
 /// Pins the calling thread to `cpu`; returns 0 or an errno value.

@@ -1,0 +1,292 @@
+// The `tls` suite: TLS handshakes per second (full and resumed, TLS 1.3 and 1.2), keep-alive GETs
+// over HTTPS, and heap per idle TLS connection, Wick beside libcurl and async-http-client against
+// one local nginx in the same run.
+import CBenchSupport
+import Foundation
+import WickReactor
+import WickTLS
+import WickTestSupport
+
+/// Starts nginx (the test PKI, `TestServers`), pins it to CPU 0 and the clients to CPU 1, and
+/// runs each workload in alternating rounds: Wick, libcurl, then async-http-client (when its
+/// `wick-bench-peers` executable is given).
+struct TLSBenchmark {
+    /// Rounds per workload; the median is reported.
+    var rounds = 7
+    /// New connections per client per round.
+    var handshakesPerRound = 150
+    /// Keep-alive GETs per client per round.
+    var requestsPerRound = 1_000
+    /// Idle connections opened for the memory workload.
+    var idleConnections = 200
+    /// The async-http-client peer's executable, or nil to leave it out.
+    var peersExecutable: String?
+
+    /// One throughput workload: a step per client that does `count` GETs and returns how many
+    /// handshakes resumed.
+    private struct Throughput {
+        let name: String
+        let unit: String
+        let wick: (Int) throws -> WickHTTPSClient.Outcome
+        let curl: (Int) throws -> Int
+        let ahcCommand: String
+        let count: Int
+        /// Whether resumption is the point (reported for every client).
+        let reportsResumption: Bool
+    }
+
+    func run() throws -> ResultTable {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wick-bench-tls-\(getpid())")
+        try? FileManager.default.removeItem(at: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let servers = try TestServers(directory: directory, selection: .nginx)
+        defer { servers.stop() }
+        guard let nginx = servers.nginx, let pki = servers.pki else { throw BenchError("nginx did not start") }
+
+        let twoCPUs = ProcessInfo.processInfo.activeProcessorCount >= 2
+        var pinning = "not pinned (one CPU)"
+        let workers = NginxProcesses.processes(master: nginx.process.pid).dropFirst()
+        if twoCPUs {
+            if let pids = try NginxProcesses.pin(master: nginx.process.pid, cpu: 0) {
+                pinning = "nginx's \(pids.count) processes (master and worker) pinned to CPU 0 with `taskset -p`"
+            } else {
+                pinning = "nginx not pinned (no taskset)"
+            }
+            // Threads made from here on (Wick's loop, the peer process) inherit CPU 1.
+            _ = bench_pin_current_thread(1)
+            pinning += "; the clients (this thread, Wick's loop, the async-http-client process) pinned to CPU 1"
+        }
+
+        let host = "127.0.0.1"
+        let port = UInt16(nginx.httpsPort)
+        let url = "https://\(host):\(port)/bytes/1k"
+        let caFile = pki.root.certificate.path
+        let roots = try Certificate.chain(pemEncoded: String(contentsOf: pki.root.certificate, encoding: .utf8))
+
+        let group = try EventLoopGroup(configuration: .init(threadCount: 1, name: "bench-loop"))
+        defer { group.shutdownGracefully() }
+        let loop = group.loops[0]
+        func wickConnector(_ version: TLSVersion, resumes: Bool) throws -> TLSConnector {
+            var configuration = TLSConfiguration()
+            configuration.trustRoots = .certificates(roots)
+            configuration.minimumVersion = version
+            configuration.maximumVersion = version
+            configuration.resumesSessions = resumes
+            return TLSConnector(
+                connector: Connector(resolver: group.resolver), context: try TLSContext(configuration: configuration))
+        }
+        func wickClient(_ version: TLSVersion, resumes: Bool, mode: WickHTTPSClient.Mode) throws -> WickHTTPSClient {
+            try WickHTTPSClient(
+                connector: try wickConnector(version, resumes: resumes), loop: loop, host: host, port: port, mode: mode)
+        }
+        // The idle connections share one context, as a pool's connections to one origin do.
+        let idleConnector = try wickConnector(.v1_3, resumes: false)
+        func curlClient(_ version: Int, sessionCache: Bool, newConnection: Bool) throws -> CurlClient {
+            try CurlClient(
+                .init(
+                    url: url, caFile: caFile, tlsVersion: version, newConnectionPerRequest: newConnection,
+                    sessionCache: sessionCache))
+        }
+        func curlLoop(_ client: CurlClient) -> (Int) throws -> Int {
+            { count in
+                var resumed = 0
+                for _ in 0..<count where try client.get() { resumed += 1 }
+                return resumed
+            }
+        }
+
+        let peer = try peersExecutable.map {
+            try PeerProcess(executable: $0, baseURL: "https://\(host):\(port)", caFile: caFile)
+        }
+        defer { peer?.stop() }
+
+        let wickFull13 = try wickClient(.v1_3, resumes: false, mode: .newConnectionPerRequest)
+        let wickResumed13 = try wickClient(.v1_3, resumes: true, mode: .newConnectionPerRequest)
+        let wickFull12 = try wickClient(.v1_2, resumes: false, mode: .newConnectionPerRequest)
+        let wickKeepAlive = try wickClient(.v1_3, resumes: true, mode: .keepAlive)
+        defer { wickKeepAlive.close() }
+        let workloads = [
+            Throughput(
+                name: "new TLS 1.3 connection per request, full handshake + GET 1 KiB", unit: "handshakes/s",
+                wick: { try wickFull13.run($0) },
+                curl: curlLoop(try curlClient(13, sessionCache: false, newConnection: true)),
+                ahcCommand: "new 1.3", count: handshakesPerRound, reportsResumption: true),
+            Throughput(
+                name: "new TLS 1.3 connection per request, resumed session + GET 1 KiB", unit: "handshakes/s",
+                wick: { try wickResumed13.run($0) },
+                curl: curlLoop(try curlClient(13, sessionCache: true, newConnection: true)),
+                ahcCommand: "new 1.3", count: handshakesPerRound, reportsResumption: true),
+            Throughput(
+                name: "new TLS 1.2 connection per request, full handshake + GET 1 KiB", unit: "handshakes/s",
+                wick: { try wickFull12.run($0) },
+                curl: curlLoop(try curlClient(12, sessionCache: false, newConnection: true)),
+                ahcCommand: "new 1.2", count: handshakesPerRound, reportsResumption: true),
+            Throughput(
+                name: "sequential keep-alive GET 1 KiB over HTTPS (TLS 1.3, one connection)", unit: "requests/s",
+                wick: { try wickKeepAlive.run($0) },
+                curl: curlLoop(try curlClient(13, sessionCache: true, newConnection: false)),
+                ahcCommand: "keepalive", count: requestsPerRound, reportsResumption: false),
+        ]
+
+        var table = ResultTable(
+            suite: "tls",
+            title: "TLS against a local nginx (higher is better, except memory)",
+            columns: [
+                "workload", "Wick", "libcurl", "AHC (futures)", "Wick ÷ libcurl", "Wick ÷ AHC",
+                "client CPU µs per request (Wick / libcurl / AHC)", "nginx CPU µs per request (same order)",
+                "resumed (Wick / libcurl / AHC)",
+            ])
+        let worker = workers.count == 1 ? workers.first : nil
+        for workload in workloads {
+            table.rows.append(try measure(workload, peer: peer, nginxWorker: worker))
+        }
+        table.rows.append(
+            try idleMemory(
+                wickClient: {
+                    try WickHTTPSClient(connector: idleConnector, loop: loop, host: host, port: port, mode: .keepAlive)
+                }, url: url, caFile: caFile,
+                httpPort: nginx.httpPort, peer: peer))
+        table.notes = notes(pinning: pinning)
+        return table
+    }
+
+    /// Runs `workload` in `rounds` alternating rounds; one table row.
+    private func measure(_ workload: Throughput, peer: PeerProcess?, nginxWorker: Int32?) throws -> [String] {
+        // Warm-up: each client once (contexts, caches, a first session to resume).
+        _ = try workload.wick(10)
+        _ = try workload.curl(10)
+        _ = try peer?.send("\(workload.ahcCommand) 10")
+        var wickRates: [Double] = []
+        var curlRates: [Double] = []
+        var ahcRates: [Double] = []
+        var curlRatios: [Double] = []
+        var ahcRatios: [Double] = []
+        var wickCPU: [Double] = []
+        var curlCPU: [Double] = []
+        var ahcCPU: [Double] = []
+        // nginx's CPU per request while each client ran.
+        var serverCPU: [[Double]] = [[], [], []]
+        func serverNanoseconds() -> UInt64 { nginxWorker.flatMap(NginxProcesses.cpuNanoseconds) ?? 0 }
+        var wickResumed = 0
+        var wickHandshakes = 0
+        var curlResumed = 0
+        let count = workload.count
+        for _ in 0..<rounds {
+            var start = monotonicNanoseconds()
+            var cpuStart = processCPUNanoseconds()
+            var serverStart = serverNanoseconds()
+            let outcome = try workload.wick(count)
+            let wickRate = Double(count) * 1e9 / Double(monotonicNanoseconds() - start)
+            wickCPU.append(Double(processCPUNanoseconds() - cpuStart) / Double(count))
+            serverCPU[0].append(Double(serverNanoseconds() - serverStart) / Double(count))
+            wickResumed += outcome.resumed
+            wickHandshakes += outcome.handshakes
+            start = monotonicNanoseconds()
+            cpuStart = processCPUNanoseconds()
+            serverStart = serverNanoseconds()
+            curlResumed += try workload.curl(count)
+            let curlRate = Double(count) * 1e9 / Double(monotonicNanoseconds() - start)
+            curlCPU.append(Double(processCPUNanoseconds() - cpuStart) / Double(count))
+            serverCPU[1].append(Double(serverNanoseconds() - serverStart) / Double(count))
+            wickRates.append(wickRate)
+            curlRates.append(curlRate)
+            curlRatios.append(wickRate / curlRate)
+            if let peer {
+                serverStart = serverNanoseconds()
+                let values = try peer.send("\(workload.ahcCommand) \(count)")
+                serverCPU[2].append(Double(serverNanoseconds() - serverStart) / Double(count))
+                guard values.count == 2 else { throw BenchError("async-http-client peer: \(values)") }
+                let ahcRate = Double(count) * 1e9 / Double(values[0])
+                ahcRates.append(ahcRate)
+                ahcRatios.append(wickRate / ahcRate)
+                ahcCPU.append(Double(values[1]) / Double(count))
+            }
+        }
+        let total = count * rounds
+        let resumption =
+            workload.reportsResumption
+            ? "\(wickResumed)/\(wickHandshakes) / \(curlResumed)/\(total) / \(peer == nil ? "—" : "0 (no client cache)")"
+            : "—"
+        return [
+            "\(workload.name), \(workload.unit)",
+            Format.grouped(Int(median(wickRates))),
+            Format.grouped(Int(median(curlRates))),
+            ahcRates.isEmpty ? "—" : Format.grouped(Int(median(ahcRates))),
+            Format.ratio(median(curlRatios)),
+            ahcRatios.isEmpty ? "—" : Format.ratio(median(ahcRatios)),
+            [median(wickCPU), median(curlCPU)].map { Format.grouped(Int($0 / 1_000)) }.joined(separator: " / ")
+                + " / " + (ahcCPU.isEmpty ? "—" : Format.grouped(Int(median(ahcCPU) / 1_000))),
+            nginxWorker == nil
+                ? "—"
+                : serverCPU.map { $0.isEmpty ? "—" : Format.grouped(Int(median($0) / 1_000)) }.joined(separator: " / "),
+            resumption,
+        ]
+    }
+
+    /// Heap growth per idle TLS connection (after a full TLS 1.3 handshake and one GET), counted
+    /// by nginx's stub_status; the ratios are the peer's figure divided by Wick's.
+    private func idleMemory(
+        wickClient: () throws -> WickHTTPSClient, url: String, caFile: String, httpPort: Int, peer: PeerProcess?
+    ) throws -> [String] {
+        let count = idleConnections
+        func perConnection(_ open: () throws -> Void) throws -> (kilobytes: Double, connections: Int) {
+            let activeBefore = try NginxProcesses.activeConnections(httpPort: httpPort)
+            let heapBefore = Self.heapBytes()
+            try open()
+            let heapAfter = Self.heapBytes()
+            let opened = try NginxProcesses.activeConnections(httpPort: httpPort) - activeBefore
+            guard opened > 0 else { throw BenchError("idle memory: nginx saw no new connection") }
+            return (Double(heapAfter - heapBefore) / Double(opened) / 1_000, opened)
+        }
+        // Wick: the client objects (one delegate and parser each) are made before the first
+        // reading, so only the connections count; a first connection, not counted, warms the
+        // shared context up.
+        let warmUp = try wickClient()
+        _ = try warmUp.run(1)
+        let clients = try (0..<count).map { _ in try wickClient() }
+        let wick = try perConnection {
+            for client in clients { _ = try client.run(1) }
+        }
+        for client in clients + [warmUp] { client.close() }
+        var curlConnections: [CurlIdleConnections] = []
+        let curl = try perConnection {
+            curlConnections.append(try CurlIdleConnections(count: count, url: url, caFile: caFile))
+        }
+        curlConnections.removeAll()
+        var ahc: (kilobytes: Double, connections: Int)?
+        if let peer {
+            let activeBefore = try NginxProcesses.activeConnections(httpPort: httpPort)
+            let bytes = try peer.send("idle \(count)")[0]
+            let opened = try NginxProcesses.activeConnections(httpPort: httpPort) - activeBefore
+            _ = try peer.send("close-idle")
+            if opened > 0 { ahc = (Double(bytes) / Double(opened) / 1_000, opened) }
+        }
+        return [
+            "idle TLS 1.3 connection after a full handshake and one GET, KB of heap each (lower is better; "
+                + "connections: \(wick.connections) / \(curl.connections) / \(ahc.map { String($0.connections) } ?? "—"))",
+            Format.fixed(wick.kilobytes, 1),
+            Format.fixed(curl.kilobytes, 1),
+            ahc.map { Format.fixed($0.kilobytes, 1) } ?? "—",
+            Format.ratio(curl.kilobytes / wick.kilobytes),
+            ahc.map { Format.ratio($0.kilobytes / wick.kilobytes) } ?? "—",
+            "—",
+            "—",
+            "—",
+        ]
+    }
+
+    /// Bytes allocated from malloc now, every arena and mmapped blocks included (`mallinfo2`).
+    static func heapBytes() -> Int { Int(bench_heap_bytes()) }
+
+    private func notes(pinning: String) -> [String] {
+        [
+            "nginx 1.22 (one worker, TLS 1.2 and 1.3, session cache and tickets on) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload, each client doing \(handshakesPerRound) new connections (or \(Format.grouped(requestsPerRound)) keep-alive GETs) per round after a warm-up of 10. Figures are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds; nginx's CPU is its worker's run time (/proc/PID/schedstat) while that client ran, per request.",
+            "Every client trusts only the test root (loaded once per client: Wick's `TLSContext`, libcurl's `CURLOPT_CAINFO` on a reused easy handle, AHC's `trustRoots = .file`), verifies the certificate and the address 127.0.0.1, sends `Connection: close` on new-connection workloads and checks the status and the 1,024 body bytes.",
+            "Wick: `TLSConnector` + `TLSChannel` on one reactor loop, the request encoder and the response parser (no pool yet); the client closes after each response (`close_notify`). Full: `resumesSessions = false`; resumed: the `TLSContext` session cache, checked with `TLSChannel.isSessionReused` on every handshake.",
+            "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): one easy handle per workload with `CURLOPT_FRESH_CONNECT` + `CURLOPT_FORBID_REUSE`, `CURLOPT_SSLVERSION` exactly 1.3 or 1.2, `CURLOPT_SSL_SESSIONID_CACHE` off (full) or on (resumed); resumption checked on every transfer by `SSL_session_reused` on the handle's `CURLINFO_TLS_SSL_PTR`, asked from the write callback.",
+            "async-http-client 1.37 (futures API, `execute(request:).wait()`, one `MultiThreadedEventLoopGroup` thread) in a child process (`wick-bench-peers`, Benchmarks/Peers): a client per workload with min = max TLS version; `Connection: close` makes its pool open a new connection per request. swift-nio-ssl keeps no client session cache, so AHC never resumes: its \"resumed\" row repeats full handshakes.",
+            "Idle memory: \(idleConnections) connections opened (full TLS 1.3 handshake, one keep-alive GET each) and left idle; growth of malloc's in-use bytes (`mallinfo2`: every arena plus mmapped blocks) divided by the connections nginx's stub_status counted. Wick: sequential `TLSConnector` connections sharing one `TLSContext` (warmed up by a connection not counted; each with its benchmark delegate, made before the first reading); libcurl: a multi handle's connection cache after the easy handles are freed; AHC: its pool after \(idleConnections) concurrent GETs, measured inside its process. The memory ratios are the peer's KB ÷ Wick's (above 1: Wick holds less).",
+            "Wick and libcurl run inside wick-bench, whose malloc counter adds an atomic increment to every malloc and free; AHC runs in its own process without it. Rates are wall time and include nginx's share of each handshake, so on this shared VM they move by 2× between runs; the ratios and the CPU figures move less.",
+        ]
+    }
+}

@@ -125,7 +125,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
 
     /// Whether the caller runs on this loop's thread.
     public var inEventLoop: Bool {
-        threadID.load(ordering: .relaxed) == LoopThread.currentID
+        threadID.load(ordering: .relaxed) == JoinableThread.currentID
     }
 
     /// Traps unless the caller runs on this loop's thread. Every loop-bound API calls it.
@@ -341,7 +341,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
 
     /// Runs the loop on the calling thread until shutdown completes, then closes its descriptors.
     func run() {
-        threadID.store(LoopThread.currentID, ordering: .relaxed)
+        threadID.store(JoinableThread.currentID, ordering: .relaxed)
         while true {
             let batch = waitForEvents()
             dispatch(batch)

@@ -48,7 +48,7 @@ public final class EventLoopGroup: Sendable {
     public let loops: [EventLoop]
     /// The resolver that turns host names into addresses off the loop threads.
     public let resolver: Resolver
-    private let threads: Locked<[LoopThread]>
+    private let threads: Locked<[JoinableThread]>
     private let cursor = Atomic<Int>(0)
     private let isShutDown = Atomic<Bool>(false)
 
@@ -68,9 +68,9 @@ public final class EventLoopGroup: Sendable {
         }
         self.loops = loops
         self.resolver = Resolver(threadCount: configuration.resolverThreadCount)
-        var threads: [LoopThread] = []
+        var threads: [JoinableThread] = []
         for loop in loops {
-            threads.append(LoopThread(name: loop.name) { loop.run() })
+            threads.append(JoinableThread(name: loop.name) { loop.run() })
         }
         self.threads = Locked(threads)
         // Wait until every loop knows its thread, so `inEventLoop` is exact from the first task.

@@ -30,7 +30,7 @@ public final class Resolver: Sendable {
     private let queue = Locked(Queue())
     /// A blocking eventfd in semaphore mode: one unit per queued job (or per thread at shutdown).
     private let semaphoreFD: Int32
-    private let threads: Locked<[LoopThread]>
+    private let threads: Locked<[JoinableThread]>
 
     /// A resolver with `threadCount` threads calling `getaddrinfo`.
     convenience init(threadCount: Int) {
@@ -48,7 +48,7 @@ public final class Resolver: Sendable {
         }
         threads = Locked([])
         let started = (0..<threadCount).map { index in
-            LoopThread(name: "wick-resolve-\(index)") { [self] in work() }
+            JoinableThread(name: "wick-resolve-\(index)") { [self] in work() }
         }
         threads.withLock { $0 = started }
     }
@@ -78,7 +78,7 @@ public final class Resolver: Sendable {
 
     /// Stops the threads after the lookups they are running; queued lookups are dropped.
     func shutdown() {
-        let threads = queue.withLock { queue -> [LoopThread] in
+        let threads = queue.withLock { queue -> [JoinableThread] in
             guard !queue.stopping else { return [] }
             queue.stopping = true
             queue.jobs.removeAll()

@@ -1,4 +1,6 @@
 // A few threads where trust evaluations that may block run, so no event loop ever waits on them.
+import WickReactor
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -25,15 +27,15 @@ public final class TrustEvaluationPool: Sendable {
     /// The number of threads.
     public let threadCount: Int
     private let queue = ConditionLock(Queue())
-    private let threads: ConditionLock<[WorkerThread]>
+    private let threads: ConditionLock<[JoinableThread]>
 
     /// Starts `threadCount` threads.
     public init(threadCount: Int) {
         precondition(threadCount >= 1, "TrustEvaluationPool needs at least one thread")
         self.threadCount = threadCount
         threads = ConditionLock([])
-        let started = (0..<threadCount).map { _ in
-            WorkerThread { [self] in work() }
+        let started = (0..<threadCount).map { index in
+            JoinableThread(name: "wick-trust-\(index)") { [self] in work() }
         }
         threads.withLock { $0 = started }
     }
@@ -81,38 +83,5 @@ public final class TrustEvaluationPool: Sendable {
             job()
             queue.withLock { $0.running -= 1 }
         }
-    }
-}
-
-/// A joinable pthread running one closure.
-private struct WorkerThread: @unchecked Sendable {
-    // @unchecked Sendable: a pthread_t is an opaque identifier; it is joined once, by its owner.
-    private let handle: pthread_t
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        final class Box: Sendable {
-            let body: @Sendable () -> Void
-            init(body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        let box = Unmanaged.passRetained(Box(body: body)).toOpaque()
-        var handle = pthread_t()
-        // SAFETY: the box is retained until the thread takes it back exactly once;
-        // pthread_create copies the opaque pointer.
-        let result = pthread_create(
-            &handle, nil,
-            { raw in
-                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-                box.body()
-                return nil
-            }, box)
-        precondition(result == 0, "pthread_create failed: errno \(result)")
-        self.handle = handle
-    }
-
-    func join() {
-        precondition(pthread_equal(handle, pthread_self()) == 0, "a thread cannot join itself")
-        // SAFETY: handle came from pthread_create and is joined once.
-        let result = pthread_join(handle, nil)
-        precondition(result == 0, "pthread_join failed: errno \(result)")
     }
 }

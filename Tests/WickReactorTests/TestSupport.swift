@@ -145,9 +145,9 @@ enum TestSockets {
 
 /// Runs `body` on a new thread; `join()` waits for it.
 final class TestThread: Sendable {
-    private let thread: Locked<LoopThread?>
+    private let thread: Locked<JoinableThread?>
     init(_ body: @escaping @Sendable () -> Void) {
-        thread = Locked(LoopThread(name: "wick-test", body))
+        thread = Locked(JoinableThread(name: "wick-test", body))
     }
     func join() {
         thread.withLock { $0.take() }?.join()

@@ -1,4 +1,5 @@
-// A joinable OS thread running one closure: the event loops' and the resolver's threads.
+// A joinable OS thread running one closure: the event loops', the resolver's and (in WickTLS)
+// the trust-evaluation pool's threads.
 //
 // This file holds the only pthread calls in WickReactor; each unsafe expression has a SAFETY line.
 import CWickSystem
@@ -9,12 +10,14 @@ import CWickSystem
     import Musl
 #endif
 
-/// A started thread that must be joined exactly once (its owner keeps the only copy).
-struct LoopThread {
+/// A started, named OS thread that must be joined exactly once by its owner. For the few
+/// long-lived threads Wick runs outside Swift concurrency: event loops, resolvers, evaluators.
+public struct JoinableThread: @unchecked Sendable {
+    // @unchecked Sendable: a pthread_t is an opaque identifier; only its owner joins it, once.
     private let handle: pthread_t
 
     /// Starts a thread named `name` (at most 15 bytes are kept) that runs `body`.
-    init(name: String, _ body: @escaping @Sendable () -> Void) {
+    public init(name: String, _ body: @escaping @Sendable () -> Void) {
         final class Box: Sendable {
             let name: String
             let body: @Sendable () -> Void
@@ -41,7 +44,7 @@ struct LoopThread {
     }
 
     /// Waits for the thread to finish. Call once, never from the thread itself.
-    func join() {
+    public func join() {
         precondition(pthread_equal(handle, pthread_self()) == 0, "a thread cannot join itself")
         // SAFETY: handle came from pthread_create and is joined once (its owner drops it after joining).
         let result = pthread_join(handle, nil)

@@ -6,7 +6,7 @@
 /// ThreadSanitizer cannot see the runtime's own continuation synchronisation, and would report
 /// the caller's first use of, say, a freshly connected `Channel` as a race with its initialiser
 /// on the loop thread. The pthread mutex gives it the happens-before edge that really exists.
-func awaitCallback<Value: Sendable>(_ start: (@escaping @Sendable (Value) -> Void) -> Void) async -> Value {
+public func awaitCallback<Value: Sendable>(_ start: (@escaping @Sendable (Value) -> Void) -> Void) async -> Value {
     let box = Locked<Value?>(nil)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         start { value in

@@ -85,7 +85,7 @@ public struct TLSConnector: Sendable {
     /// `connect(host:port:on:_:)` for async callers.
     /// - Throws: the `StreamChannelError` the completion would carry.
     public func connect(host: String, port: UInt16, on loop: EventLoop) async throws(StreamChannelError) -> TLSChannel {
-        let result = await Self.awaitResult { deliver in connect(host: host, port: port, on: loop, deliver) }
+        let result = await awaitCallback { deliver in connect(host: host, port: port, on: loop, deliver) }
         return try result.get()
     }
 
@@ -100,24 +100,6 @@ public struct TLSConnector: Sendable {
         } catch {
             throw error as? ServerTrustError
                 ?? ServerTrustError(host: name, evaluator: "\(type(of: trustManager))", reason: .custom("\(error)"))
-        }
-    }
-
-    /// Awaits the value `start` delivers to its callback, handing it over through a pthread
-    /// lock so that ThreadSanitizer sees the edge (it cannot see the continuation's).
-    private static func awaitResult<Value: Sendable>(
-        _ start: (@escaping @Sendable (Value) -> Void) -> Void
-    ) async -> Value {
-        let box = ConditionLock<Value?>(nil)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            start { value in
-                box.withLock { $0 = value }
-                continuation.resume()
-            }
-        }
-        return box.withLock { value in
-            guard let value else { preconditionFailure("TLSConnector: resumed without a value") }
-            return value
         }
     }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 // Blocking socket calls for the fault server, each bounded by poll(2) against a deadline.
 // The only raw-pointer code in WickTestSupport besides LoopbackPort.
 #if canImport(Glibc)

@@ -1,7 +1,6 @@
 // An in-process TCP server that misbehaves on purpose: it plays a script of sends, pauses,
 // reads, half-closes, resets and stalls on each accepted connection.
 import Foundation
-import Synchronization
 import WickCore
 
 /// A raw TCP listener on 127.0.0.1 that plays a scripted sequence of `FaultStep`s on every
@@ -32,7 +31,7 @@ public final class FaultServer: Sendable {
     public let port: Int
     /// The longest any one connection's script may run before it is interrupted.
     public let connectionTimeLimit: Duration
-    private let state = Mutex(State())
+    private let state = PthreadLocked(State())
     private let script: @Sendable (Int) -> [FaultStep]
     private let threads = DispatchGroup()
 

@@ -44,7 +44,8 @@ struct UnixSocketNginxTests {
         let client = try TestRunner()
         let socket = try UnixSocketPath(nginx.unixSocket)
         let response = try await client.runner.execute(
-            TransportRequest(.get, .http, host: "service.invalid", port: 8080, target: "/bytes/64k", unixSocketPath: socket))
+            TransportRequest(
+                .get, .http, host: "service.invalid", port: 8080, target: "/bytes/64k", unixSocketPath: socket))
         #expect(response.status == .ok && response.body == TestPayload.bytes(count: 65_536))
         let origin = try #require(try await client.runner.statistics().origins.keys.first)
         #expect(origin.host == "service.invalid" && origin.port == 8080 && origin.unixSocketPath == socket)
@@ -62,7 +63,8 @@ struct UnixSocketNginxTests {
         for _ in 0..<4 {
             for path in [nginx.unixSocket, alias] {
                 let response = try await client.runner.execute(
-                    TransportRequest(.get, .http, host: "localhost", target: "/bytes/1k", unixSocketPath: UnixSocketPath(path)))
+                    TransportRequest(
+                        .get, .http, host: "localhost", target: "/bytes/1k", unixSocketPath: UnixSocketPath(path)))
                 #expect(response.body.count == 1_024)
             }
         }
@@ -75,7 +77,8 @@ struct UnixSocketNginxTests {
     @Test func httpsUnixHandshakesForLocalhostAndReusesTheConnection() async throws {
         let nginx = try TestEnvironment.nginx()
         let client = try TestRunner(tls: try Self.testRootTLS(nginx))
-        let request = try TransportRequest(.get, unixURL: Self.url("https+unix", socket: nginx.tlsUnixSocket, "/bytes/1k"))
+        let request = try TransportRequest(
+            .get, unixURL: Self.url("https+unix", socket: nginx.tlsUnixSocket, "/bytes/1k"))
         let first = try await client.runner.execute(request)
         let second = try await client.runner.execute(request)
         #expect(first.status == .ok && first.body == TestPayload.bytes(count: 1_024))
@@ -88,7 +91,8 @@ struct UnixSocketNginxTests {
         let nginx = try TestEnvironment.nginx()
         let client = try TestRunner(tls: try Self.testRootTLS(nginx))
         let request = try TransportRequest(
-            .get, unixURL: Self.url("https+unix", socket: nginx.tlsUnixSocket, "/bytes/1k"), host: "not-the-server.test")
+            .get, unixURL: Self.url("https+unix", socket: nginx.tlsUnixSocket, "/bytes/1k"), host: "not-the-server.test"
+        )
         await #expect {
             try await client.runner.execute(request, deadline: .now() + .seconds(30))
         } throws: { error in

@@ -2,9 +2,11 @@
 // static files of several sizes, gzip, a chunked endpoint, PUT uploads and connection counts.
 public import Foundation
 
-/// A running nginx (one worker) serving the test document root on two loopback ports.
+/// A running nginx (one worker) serving the test document root on two loopback ports, and on
+/// two Unix domain sockets in its directory (`http.sock` plain, `https.sock` TLS with the same
+/// certificate).
 ///
-/// Paths, on both ports:
+/// Paths, on every listener:
 /// - `/bytes/{0,1k,64k,1m,10m}`: `TestPayload.bytes` of 0, 1,024, 65,536, 1 MiB and 10 MiB
 ///   (`application/octet-stream`, never gzipped, `Content-Length` framing).
 /// - `/text/1m.txt`: 1 MiB of `TestPayload.text` (`text/plain`; gzipped when asked).
@@ -23,6 +25,10 @@ public final class NginxServer: Sendable {
     public let httpPort: Int
     /// The HTTPS port (TLS 1.2 and 1.3, the PKI's `server` leaf and intermediate).
     public let httpsPort: Int
+    /// The Unix domain socket of the plain-HTTP server (`<directory>/http.sock`).
+    public let httpUnixSocket: URL
+    /// The Unix domain socket of the HTTPS server (`<directory>/https.sock`).
+    public let httpsUnixSocket: URL
     /// The document root.
     public let documentRoot: URL
     /// The nginx master process.
@@ -48,6 +54,8 @@ public final class NginxServer: Sendable {
 
         httpPort = try LoopbackPort.free()
         httpsPort = try LoopbackPort.free()
+        httpUnixSocket = directory.appendingPathComponent("http.sock")
+        httpsUnixSocket = directory.appendingPathComponent("https.sock")
         let configuration = directory.appendingPathComponent("nginx.conf")
         try Self.configuration(
             directory: directory, httpPort: httpPort, httpsPort: httpsPort, pki: pki
@@ -117,10 +125,12 @@ public final class NginxServer: Sendable {
                 gzip_vary on;
                 server {
                     listen 127.0.0.1:\(httpPort);
+                    listen unix:\(dir)/http.sock;
                     \(locations)
                 }
                 server {
                     listen 127.0.0.1:\(httpsPort) ssl;
+                    listen unix:\(dir)/https.sock ssl;
                     ssl_certificate \(pki.serverChain.path);
                     ssl_certificate_key \(pki.server.privateKey.path);
                     ssl_protocols TLSv1.2 TLSv1.3;

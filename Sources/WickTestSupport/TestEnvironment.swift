@@ -15,6 +15,10 @@ public enum TestEnvironment {
         public static let nginxHTTPPort = "WICK_NGINX_HTTP_PORT"
         /// nginx's HTTPS port.
         public static let nginxHTTPSPort = "WICK_NGINX_HTTPS_PORT"
+        /// nginx's plain-HTTP Unix domain socket path.
+        public static let nginxUnixSocket = "WICK_NGINX_UNIX_SOCKET"
+        /// nginx's HTTPS Unix domain socket path.
+        public static let nginxTLSUnixSocket = "WICK_NGINX_TLS_UNIX_SOCKET"
         /// nginx's document root.
         public static let nginxRoot = "WICK_NGINX_ROOT"
         /// nginx master's PID.
@@ -31,6 +35,10 @@ public enum TestEnvironment {
         public let httpPort: Int
         /// The HTTPS port on 127.0.0.1.
         public let httpsPort: Int
+        /// The plain-HTTP server's Unix domain socket path.
+        public let unixSocket: String
+        /// The HTTPS server's Unix domain socket path.
+        public let tlsUnixSocket: String
         /// The document root (the files `NginxServer` documents).
         public let documentRoot: URL
         /// The PKI whose root signs nginx's certificate.
@@ -67,6 +75,8 @@ public enum TestEnvironment {
         Nginx(
             httpPort: try port(Variable.nginxHTTPPort, server: "nginx"),
             httpsPort: try port(Variable.nginxHTTPSPort, server: "nginx"),
+            unixSocket: try require(Variable.nginxUnixSocket, server: "nginx"),
+            tlsUnixSocket: try require(Variable.nginxTLSUnixSocket, server: "nginx"),
             documentRoot: URL(fileURLWithPath: try require(Variable.nginxRoot, server: "nginx")),
             pki: TestPKI(existingIn: URL(fileURLWithPath: try require(Variable.pkiDirectory, server: "nginx"))))
     }

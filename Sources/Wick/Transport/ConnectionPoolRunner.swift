@@ -211,11 +211,8 @@ final class ConnectionPoolRunner: @unchecked Sendable {
         switch event {
         case .requestArrived(let exchange):
             guard case .waiting(let id) = exchange.phase else { return }
-            let request = exchange.request
-            let origin = TransportOrigin(
-                scheme: request.scheme, host: request.host, port: request.port, tls: request.tls)
             actions = machine.requestArrived(
-                id, origin: origin, deadline: exchange.deadline, isReplay: exchange.isReplay, at: now)
+                id, origin: exchange.request.origin, deadline: exchange.deadline, isReplay: exchange.isReplay, at: now)
         case .requestCancelled(let exchange):
             switch exchange.phase {
             case .waiting(let id): actions = machine.requestCancelled(id, at: now)

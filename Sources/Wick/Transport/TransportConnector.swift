@@ -1,4 +1,5 @@
-// Opens a connection to an origin, plain or TLS, timing the TCP connect and the TLS phase apart.
+// Opens a connection to an origin, plain or TLS, over TCP or a Unix socket, timing the connect
+// and the TLS phase apart.
 import WickCore
 import WickReactor
 import WickTLS
@@ -7,11 +8,15 @@ import WickTLS
 /// reactor's `Connector`, then, for https, the TLS handshake and trust evaluation on the winning
 /// socket, before any request byte can be written. It does what `TLSConnector` does, in two
 /// visible steps, so that a request's metrics can tell the TCP connect from the TLS phase.
+///
+/// An origin with a `unixSocketPath` is connected with one `connect(2)` to that socket: no
+/// resolver, no Happy Eyeballs, within the connector's timeout. TLS over it (`https+unix`) then
+/// runs as over TCP, with the origin's `host` as the SNI name and the name trust is evaluated for.
 struct TransportConnector: Sendable {
     /// A connected stream and how long each step took.
     struct Connected: Sendable {
         let channel: any StreamChannel
-        /// Resolution and TCP connect.
+        /// Resolution and TCP connect, or the Unix socket connect.
         let tcpConnect: Duration
         /// The TLS handshake and trust evaluation; nil for http.
         let tlsHandshake: Duration?
@@ -29,7 +34,8 @@ struct TransportConnector: Sendable {
 
     /// Connects to `origin` on `loop`. `completion` runs once, on `loop` (on the caller's thread
     /// if the loop has shut down), with the not yet started stream or the failure: `.reactor`
-    /// for resolution and connect, `.tls` (`.serverTrustFailed` when the trust manager has no
+    /// for resolution and connect (a Unix socket's failure is `.connectFailed` or
+    /// `.connectTimedOut` whose host is `unix:<path>`), `.tls` (`.serverTrustFailed` when the trust manager has no
     /// evaluator for the host and requires one, or the evaluator refuses the server;
     /// `.handshakeFailed`), `.tlsTimedOut`. The TLS phase is bounded by `tlsOptions.handshakeTimeout`
     /// and by what remains of the connector's overall timeout.
@@ -39,7 +45,7 @@ struct TransportConnector: Sendable {
     ) {
         let started = Deadline.now()
         guard let tls = origin.tls else {
-            connector.connect(host: origin.host, port: origin.port, on: loop) { result in
+            dial(origin, on: loop) { result in
                 completion(
                     result.map { Connected(channel: $0, tcpConnect: .now() - started, tlsHandshake: nil) }
                         .mapError { .reactor($0) })
@@ -57,7 +63,7 @@ struct TransportConnector: Sendable {
         }
         let overall = started + connector.options.timeout
         let (options, pool) = (tlsOptions, evaluationPool)
-        connector.connect(host: origin.host, port: origin.port, on: loop) { result in
+        dial(origin, on: loop) { result in
             let channel: Channel
             switch result {
             case .success(let connected): channel = connected
@@ -80,6 +86,18 @@ struct TransportConnector: Sendable {
                         Connected(channel: $0, tcpConnect: connected - started, tlsHandshake: .now() - connected)
                     })
             }
+        }
+    }
+
+    /// Opens the plain stream to `origin`: its Unix socket, or `host:port` resolved and raced.
+    private func dial(
+        _ origin: TransportOrigin, on loop: EventLoop,
+        _ completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
+    ) {
+        if let socket = origin.unixSocketPath {
+            connector.connect(to: socket.address, on: loop, completion)
+        } else {
+            connector.connect(host: origin.host, port: origin.port, on: loop, completion)
         }
     }
 

@@ -16,6 +16,14 @@ import WickTLS
 /// under the old ones is pooled. Two equal configurations in different objects do not share
 /// connections: the safe direction. SNI and the name trust is evaluated for are `host`, which is
 /// in the key. There is no proxy yet; when one comes, its address and credentials join the key.
+///
+/// The contract for Unix domain sockets (`http+unix`, `https+unix`, or a request's socket-path
+/// override): `unixSocketPath` is where connections go, instead of `host:port`, and it is in the
+/// key, so two sockets never share a connection, nor a socket and a TCP origin with the same
+/// host. `host` stays in the key too: it is the `Host` field and, for `https` over a socket, the
+/// SNI name and the name trust is evaluated for (`localhost` unless the request names another),
+/// with the TLS rules in the key as for TCP. The path is compared as given (no symlink or `..`
+/// resolution): two spellings of one socket are two origins, the safe direction.
 struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
     /// `http` or `https`.
     enum Scheme: String, Hashable, Sendable {
@@ -30,20 +38,27 @@ struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
     /// The host as given, lowercased (host names are case-insensitive, RFC 3986 §3.2.2).
     let host: String
     let port: UInt16
+    /// The Unix domain socket connections are made to instead of `host:port`; nil for TCP.
+    let unixSocketPath: UnixSocketPath?
     /// The TLS rules connections are made under; nil for `http`.
     let tls: TransportTLS?
 
-    /// An origin. `tls` is required for `https` (traps without) and dropped for `http`.
-    init(scheme: Scheme, host: String, port: UInt16, tls: TransportTLS?) {
+    /// An origin. `tls` is required for `https` (traps without) and dropped for `http`. With a
+    /// `unixSocketPath`, connections go to that socket and `host:port` only name the server.
+    init(scheme: Scheme, host: String, port: UInt16, unixSocketPath: UnixSocketPath? = nil, tls: TransportTLS?) {
         precondition(scheme == .http || tls != nil, "TransportOrigin: https needs TLS rules")
         self.scheme = scheme
         self.host = host.lowercased()
         self.port = port
+        self.unixSocketPath = unixSocketPath
         self.tls = scheme == .https ? tls : nil
     }
 
-    /// `https://example.com:443`.
-    var description: String { "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+    /// `https://example.com:443`, or `http://localhost:80 via unix:/run/app.sock`.
+    var description: String {
+        let tcp = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        return unixSocketPath.map { "\(tcp) via unix:\($0.path)" } ?? tcp
+    }
 }
 
 /// The TLS rules for `https` requests: the context (configuration, trust store, session cache)

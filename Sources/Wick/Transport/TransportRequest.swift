@@ -4,6 +4,11 @@ import WickHTTP1
 
 /// A request for `ConnectionPoolRunner.execute`: everything to reach the origin and write the
 /// request. The body, when given, is sent with `Content-Length`.
+///
+/// With `unixSocketPath` the request goes to that Unix domain socket instead of `host:port`,
+/// which then only name the server: the `Host` field, and for https the SNI name and the name
+/// trust is evaluated for. `init(_:unixURL:...)` (in `TransportRequest+UnixSocket.swift`) builds
+/// such a request from an `http+unix://`, `https+unix://` or `unix://` URL.
 struct TransportRequest: Sendable {
     var method: HTTPMethod
     var scheme: TransportOrigin.Scheme
@@ -17,12 +22,15 @@ struct TransportRequest: Sendable {
     var expectContinue: Bool
     /// The TLS rules for `https`; nil uses the runner's. Ignored for `http`.
     var tls: TransportTLS?
+    /// The Unix domain socket to connect to instead of `host:port`; nil for TCP.
+    var unixSocketPath: UnixSocketPath?
 
-    /// A request; `port` defaults to the scheme's.
+    /// A request; `port` defaults to the scheme's. With `unixSocketPath`, the connection goes
+    /// to that socket and `host` and `port` make only the `Host` field (and the TLS name).
     init(
         _ method: HTTPMethod, _ scheme: TransportOrigin.Scheme, host: String, port: UInt16? = nil, target: String = "/",
         headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil, expectContinue: Bool = false,
-        tls: TransportTLS? = nil
+        tls: TransportTLS? = nil, unixSocketPath: UnixSocketPath? = nil
     ) {
         self.method = method
         self.scheme = scheme
@@ -33,6 +41,12 @@ struct TransportRequest: Sendable {
         self.body = body
         self.expectContinue = expectContinue
         self.tls = tls
+        self.unixSocketPath = unixSocketPath
+    }
+
+    /// The pool key this request's connections are made under.
+    var origin: TransportOrigin {
+        TransportOrigin(scheme: scheme, host: host, port: port, unixSocketPath: unixSocketPath, tls: tls)
     }
 
     /// The `Host` field value: the host (bracketed if it is an IPv6 literal), with the port

@@ -1,0 +1,91 @@
+// Requests to a Unix domain socket from `http+unix://`, `https+unix://` and `unix://` URLs.
+import WickCore
+
+extension TransportRequest {
+    /// The socket path's host name when the URL gives none: the `Host` field and, for
+    /// `https+unix`, the SNI name and the name trust is evaluated for.
+    static let unixSocketDefaultHost = "localhost"
+
+    /// A request to a Unix domain socket, from a URL in async-http-client's spellings:
+    ///
+    /// - `http+unix://<percent-encoded socket path><target>`, e.g.
+    ///   `http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.43/info?all=1`: the authority (up to the
+    ///   first `/`, `?` or `#`) is the socket path, percent-decoded; the rest is the target (`/`
+    ///   when empty, a fragment dropped).
+    /// - `https+unix://...`: the same, with TLS over the socket.
+    /// - `unix://<socket path>`, e.g. `unix:///run/app.sock`: the whole rest, percent-decoded,
+    ///   is the socket path and the target is `/`, for sockets whose service answers at its root.
+    ///
+    /// The scheme is matched without regard to case. `host` names the server behind the socket
+    /// (`Host` field, TLS name), `localhost` by default; the port is the scheme's default, so it
+    /// does not appear in the `Host` field.
+    /// - Throws: `UnixSocketError`: `.unsupportedURL`, `.invalidPercentEncoding`, `.pathNotUTF8`,
+    ///   `.queryInUnixURL`, and `UnixSocketPath.init`'s `.emptyPath`, `.pathTooLong`,
+    ///   `.pathContainsNUL`.
+    init(
+        _ method: HTTPMethod, unixURL url: String, host: String = Self.unixSocketDefaultHost,
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil, expectContinue: Bool = false,
+        tls: TransportTLS? = nil
+    ) throws(UnixSocketError) {
+        let (scheme, path, target) = try Self.parseUnixURL(url)
+        self.init(
+            method, scheme, host: host, target: target, headers: headers, body: body, expectContinue: expectContinue,
+            tls: tls, unixSocketPath: path)
+    }
+
+    /// Splits a Unix-socket URL into its scheme, socket path and target (see `init(_:unixURL:)`).
+    /// - Throws: `UnixSocketError`.
+    static func parseUnixURL(
+        _ url: String
+    ) throws(UnixSocketError) -> (TransportOrigin.Scheme, UnixSocketPath, target: String) {
+        guard let separator = url.firstRange(of: "://") else { throw .unsupportedURL(url) }
+        let rest = url[separator.upperBound...]
+        switch url[..<separator.lowerBound].lowercased() {
+        case "unix":
+            guard !rest.contains(where: { $0 == "?" || $0 == "#" }) else { throw .queryInUnixURL(url) }
+            return (.http, try socketPath(percentEncoded: rest), "/")
+        case let scheme where scheme == "http+unix" || scheme == "https+unix":
+            let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+            let path = try socketPath(percentEncoded: rest[..<authorityEnd])
+            var target = rest[authorityEnd...]
+            if let fragment = target.firstIndex(of: "#") { target = target[..<fragment] }
+            return (scheme == "http+unix" ? .http : .https, path, target.hasPrefix("/") ? String(target) : "/" + target)
+        default:
+            throw .unsupportedURL(url)
+        }
+    }
+
+    /// Percent-decodes a socket path (`%2F` is `/`; every other byte stands for itself).
+    /// - Throws: `UnixSocketError.invalidPercentEncoding`, `.pathNotUTF8`, and
+    ///   `UnixSocketPath.init`'s errors.
+    static func socketPath(percentEncoded text: Substring) throws(UnixSocketError) -> UnixSocketPath {
+        let encoded = Array(text.utf8)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(encoded.count)
+        var index = 0
+        while index < encoded.count {
+            guard encoded[index] == UInt8(ascii: "%") else {
+                decoded.append(encoded[index])
+                index += 1
+                continue
+            }
+            guard index + 2 < encoded.count, let high = hexValue(encoded[index + 1]),
+                let low = hexValue(encoded[index + 2])
+            else { throw .invalidPercentEncoding(String(text), offset: index) }
+            decoded.append(high << 4 | low)
+            index += 3
+        }
+        guard let path = String(validating: decoded, as: UTF8.self) else { throw .pathNotUTF8(String(text)) }
+        return try UnixSocketPath(path)
+    }
+
+    /// The value of an ASCII hex digit, either case; nil for any other byte.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,10 +1,8 @@
-// wick: a small curl-like command over Wick's layers, and the tour that Scripts/demo runs.
+// wick: a small curl-like command over Wick's Session, and the tour that Scripts/demo runs.
 //
-//   wick get URL [-H "Name: value"]... [--compressed]
-//   wick demo --nginx URL --nginx-tls URL --ca FILE --httpbin URL
+//   wick get URL [-H "Name: value"]... [--ca FILE] [--pin sha256//BASE64]
+//   wick demo --nginx URL --nginx-tls URL --ca FILE --pin sha256//BASE64 --httpbin URL
 import Glibc
-import WickCore
-import WickReactor
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -14,8 +12,8 @@ do {
     case "demo":
         try await DemoTour(arguments: Array(arguments.dropFirst())).run()
     default:
-        print("usage: wick get URL [-H \"Name: value\"]... [--compressed]")
-        print("       wick demo --nginx URL --nginx-tls URL --ca FILE --httpbin URL")
+        print("usage: wick get URL [-H \"Name: value\"]... [--ca FILE] [--pin sha256//BASE64]")
+        print("       wick demo --nginx URL --nginx-tls URL --ca FILE --pin sha256//BASE64 --httpbin URL")
         exit(2)
     }
 } catch {

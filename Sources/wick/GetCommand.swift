@@ -44,9 +44,9 @@ struct GetCommand {
         self.pin = pin
     }
 
-    /// Runs the request.
-    /// - Throws: `UsageError` for an unreadable CA file or pin, `WickError` if the request fails.
-    func run() async throws {
+    /// Runs the request and prints the response, or the failure; returns whether it succeeded.
+    /// - Throws: `UsageError` for an unreadable CA file or pin.
+    func run() async throws -> Bool {
         var configuration = Session.Configuration()
         if let caFile { configuration.trustRoots = try trustRoots(pemFile: caFile) }
         var trustManager: ServerTrustManager?
@@ -58,9 +58,11 @@ struct GetCommand {
         print("GET \(url)")
         let response = await session.request(url, headers: headers).serializingData(emptyResponseCodes: Set(100..<600))
             .response
-        ExchangeReport.print(response, bodyPreview: 600)
+        let type = response.response?.headers["Content-Type"] ?? ""
+        let isText = type.hasPrefix("text/") || type.contains("json") || type.contains("xml")
+        ExchangeReport.print(response, bodyPreview: isText ? 600 : 0, hexPreview: isText ? 0 : 16)
         await session.shutdown()
-        if let error = response.error { throw error }
+        return response.error == nil
     }
 }
 

@@ -8,7 +8,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "get":
-        try await GetCommand(arguments: Array(arguments.dropFirst())).run()
+        // The failure, if any, is printed with the response.
+        if try await !GetCommand(arguments: Array(arguments.dropFirst())).run() { exit(1) }
     case "demo":
         try await DemoTour(arguments: Array(arguments.dropFirst())).run()
     default:

@@ -100,7 +100,13 @@ public final class Session: Sendable {
     /// `WickError.sessionInvalidated`.
     public func shutdown() async {
         for runner in runners { await runner.shutdown(.drain) }
-        group.shutdownGracefully()
+        // Joining the loop threads blocks, so it happens off Swift's cooperative threads.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { [group] in
+                group.shutdownGracefully()
+                continuation.resume()
+            }
+        }
     }
 
     // MARK: - Running requests

@@ -27,9 +27,15 @@ struct SessionHTTPBinTests {
     @Test func aRequestHeaderReplacesTheDefaultOfTheSameName() async throws {
         let base = try TestEnvironment.httpbin().base
         let session = Session()
-        let data = try await session.request("\(base)/headers", headers: ["user-agent": "mine/1"]).serializingData().value
+        var own = HTTPHeaders()
+        own.add(name: "user-agent", value: "mine/1")
+        own.add(name: "X-Twice", value: "a")
+        own.add(name: "X-Twice", value: "b")
+        let data = try await session.request("\(base)/headers", headers: own).serializingData().value
         let headers = try #require(try httpbinJSON(data)["headers"] as? [String: String])
         #expect(headers["User-Agent"] == "mine/1")
+        #expect(headers["X-Twice"] == "a,b")
+        #expect(headers["Accept-Language"] == "en;q=1.0")
         await session.shutdown()
     }
 

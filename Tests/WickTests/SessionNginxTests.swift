@@ -120,6 +120,9 @@ struct SessionNginxTests {
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(succeeded == 50)
+        // An origin always goes to the same loop's pool, so its connections are still shared.
+        let after = await session.request("\(nginx.httpBase)/bytes/1k").serializingData().response
+        #expect(after.metrics?.isReused == true)
         await session.shutdown()
     }
 }

@@ -70,13 +70,16 @@ public final class Session: Sendable {
     /// Creates a request; it starts when its first response handler (`responseData`,
     /// `serializingData`) is added, or on `resume()`. An invalid URL does not throw here: the
     /// request finishes with `WickError.invalidURL`.
-    /// - Parameter headers: fields that replace the configuration's by name.
+    /// - Parameter headers: fields that replace the configuration's by name (every field is
+    ///   kept, so a name may repeat).
     /// - Parameter body: sent with `Content-Length`.
     public func request(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil
     ) -> DataRequest {
         var merged = configuration.headers
-        for field in headers ?? HTTPHeaders() { merged.update(field) }
+        let own = headers ?? HTTPHeaders()
+        for field in own { merged.remove(name: field.name) }
+        for field in own { merged.add(field) }
         do throws(WickError) {
             let url = try convertible.asURL()
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",

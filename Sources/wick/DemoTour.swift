@@ -1,17 +1,14 @@
-// The tour Scripts/demo runs: real exchanges with local nginx and httpbin, showing each layer.
-import WickCore
-import WickHTTP1
+// The tour Scripts/demo runs: real exchanges with local nginx and httpbin through Session.
 import FoundationEssentials
-import WickReactor
-import WickTLS
+import Wick
 
 /// Runs a fixed series of requests against the servers Scripts/demo started and prints them.
 struct DemoTour {
-    let nginx: Target
-    let nginxTLS: Target?
+    let nginx: String
+    let nginxTLS: String?
     let caFile: String?
     let pin: String?
-    let httpbin: Target
+    let httpbin: String
 
     /// Parses `--nginx URL --nginx-tls URL --ca FILE --pin sha256//... --httpbin URL`.
     /// - Throws: `UsageError`.
@@ -25,76 +22,83 @@ struct DemoTour {
         guard let nginx = values["--nginx"], let httpbin = values["--httpbin"] else {
             throw UsageError("demo needs --nginx and --httpbin")
         }
-        self.nginx = try Target(nginx)
-        self.httpbin = try Target(httpbin)
-        self.nginxTLS = try values["--nginx-tls"].map(Target.init)
-        self.caFile = values["--ca"]
-        self.pin = values["--pin"]
+        self.nginx = nginx
+        self.httpbin = httpbin
+        nginxTLS = values["--nginx-tls"]
+        caFile = values["--ca"]
+        pin = values["--pin"]
     }
 
     /// Runs the tour.
-    /// - Throws: `LayerError` if an exchange fails.
+    /// - Throws: `WickError` if an exchange that should succeed fails, `UsageError` for a bad
+    ///   CA file or pin.
     func run() async throws {
-        let group = try EventLoopGroup(threadCount: 1)
-        defer { group.shutdownGracefully() }
-        print("Wick demo: every request below is real, on loopback, through Wick's own layers")
-        print("(epoll reactor → request encoder → incremental response parser → gzip decoder).\n")
+        print("Wick demo: every request below is real, on loopback, through Wick's Session API")
+        print("(Session → connection pool → HTTP/1.1 driver → epoll reactor, OpenSSL for https).")
+        let session = Session()
 
-        section("1. nginx, plain HTTP: a keep-alive connection reused for three requests")
-        let connection = try await LayerConnection.open(host: nginx.host, port: nginx.port, group: group)
-        try await get("/bytes/1k", on: connection, base: nginx)
-        try await get("/bytes/10m", on: connection, base: nginx, showHeaders: false)
-        try await get(
-            "/chunked/1m.txt", on: connection, base: nginx, headers: ["Accept-Encoding": "gzip"], showHeaders: false)
-        await connection.close()
+        section("1. nginx, plain HTTP: one Session, its pool reuses a keep-alive connection")
+        try await get(session, "\(nginx)/bytes/1k")
+        try await get(session, "\(nginx)/bytes/10m", showHeaders: false)
+        try await get(session, "\(nginx)/chunked/1m.txt", showHeaders: false)
 
-        section("2. nginx asks for a short keep-alive (Keep-Alive: timeout=1)")
-        let shortLived = try await LayerConnection.open(host: nginx.host, port: nginx.port, group: group)
-        try await get("/keepalive-1s/1k", on: shortLived, base: nginx)
-        await shortLived.close()
+        section("2. nginx asks for a short keep-alive (Keep-Alive: timeout=1): after 1.5 s the pool has let it go")
+        try await get(session, "\(nginx)/keepalive-1s/1k", showHeaders: false)
+        try await Task.sleep(for: .milliseconds(1_500))
+        try await get(session, "\(nginx)/keepalive-1s/1k", showHeaders: false)
 
-        section("3. httpbin (gunicorn): headers echoed, gzip, a redirect as it comes")
-        let bin = try await LayerConnection.open(host: httpbin.host, port: httpbin.port, group: group)
-        try await get(
-            "/get?from=wick", on: bin, base: httpbin, headers: ["X-Demo": "wick"], showHeaders: false, preview: 400)
-        try await get(
-            "/gzip", on: bin, base: httpbin, headers: ["Accept-Encoding": "gzip"], showHeaders: false, preview: 120)
-        try await get("/redirect-to?url=/get&status_code=302", on: bin, base: httpbin)
-        await bin.close()
+        section("3. httpbin (gunicorn): headers echoed, a body posted, gzip as sent, a redirect as it comes")
+        try await get(session, "\(httpbin)/get?from=wick", headers: ["X-Demo": "wick"], showHeaders: false, preview: 400)
+        print("POST \(httpbin)/post")
+        ExchangeReport.print(
+            await session.request("\(httpbin)/post", method: .post, headers: ["Content-Type": "text/plain"], body: Data("hello from Wick".utf8))
+                .serializingData().response,
+            showHeaders: false, bodyPreview: 90)
+        try await get(session, "\(httpbin)/gzip", headers: ["Accept-Encoding": "gzip"], showHeaders: false, hex: 10)
+        try await get(session, "\(httpbin)/redirect-to?url=/get&status_code=302", emptyAllowed: true)
+        await session.shutdown()
+
+        section("4. A 500 ms request timeout against httpbin's /delay/2: the error names the phase")
+        var quick = Session.Configuration()
+        quick.requestTimeout = .milliseconds(500)
+        let impatient = Session(configuration: quick)
+        print("GET \(httpbin)/delay/2")
+        ExchangeReport.print(await impatient.request("\(httpbin)/delay/2").serializingData().response)
+        await impatient.shutdown()
 
         if let nginxTLS, let caFile, let pin {
-            try await httpsTour(nginxTLS, caFile: caFile, pin: pin, group: group)
+            try await httpsTour(nginxTLS, caFile: caFile, pin: pin)
         }
-        print("\nNot shown yet: connection pool, Session API, redirects followed, retries (see the README).")
+        print("\nNot shown yet: redirects followed, retries, validate(), body decoding in Session (see the README).")
     }
 
     /// HTTPS with only the test root trusted and the server's public key pinned: a full
-    /// handshake, a resumed one, and a wrong pin refused before any request byte is written.
-    private func httpsTour(_ base: Target, caFile: String, pin: String, group: EventLoopGroup) async throws {
-        section("4. nginx over HTTPS: the test root trusted, the server's public key pinned (\(pin.prefix(20))...)")
-        var configuration = TLSConfiguration()
-        configuration.trustRoots = .certificates(
-            try Certificate.chain(pemEncoded: String(decoding: try Data(contentsOf: URL(filePath: caFile)), as: UTF8.self)))
-        let context = try TLSContext(configuration: configuration)
-        let pinned = ServerTrustManager(evaluators: [base.host: PublicKeysTrustEvaluator(keys: [try PublicKey(pin: pin)])])
-        for attempt in ["full handshake", "resumed session"] {
-            let connection = try await LayerConnection.openTLS(
-                host: base.host, port: base.port, group: group, context: context, trustManager: pinned)
-            print("  (\(attempt))")
-            try await get("/bytes/64k", on: connection, base: base, showHeaders: false)
-            await connection.close()
-        }
+    /// handshake, a reused connection, and a wrong pin refused before any request byte is written.
+    private func httpsTour(_ base: String, caFile: String, pin: String) async throws {
+        section("5. nginx over HTTPS: only the test root trusted, the server's public key pinned (\(pin.prefix(20))...)")
+        var configuration = Session.Configuration()
+        configuration.trustRoots = try trustRoots(pemFile: caFile)
+        let host = try base.asURL().host() ?? ""
+        let pinned = Session(
+            configuration: configuration,
+            serverTrustManager: ServerTrustManager(evaluators: [host: PublicKeysTrustEvaluator(keys: [try PublicKey(pin: pin)])]))
+        try await get(pinned, "\(base)/bytes/64k", showHeaders: false)
+        try await get(pinned, "\(base)/bytes/64k", showHeaders: false)
+        await pinned.shutdown()
+
         let wrongPin = PublicKey(spkiSHA256: [UInt8](repeating: 0xAB, count: 32))
-        let mismatched = ServerTrustManager(evaluators: [base.host: PublicKeysTrustEvaluator(keys: [wrongPin])])
-        print("GET \(base) with a pin that does not match")
-        do {
-            let connection = try await LayerConnection.openTLS(
-                host: base.host, port: base.port, group: group, context: context, trustManager: mismatched)
-            await connection.close()
-            print("  unexpected: the connection was accepted")
-        } catch {
-            print("  refused before any request byte was written:\n    \(error)")
+        let mismatched = Session(
+            configuration: configuration,
+            serverTrustManager: ServerTrustManager(evaluators: [host: PublicKeysTrustEvaluator(keys: [wrongPin])]))
+        print("GET \(base)/bytes/64k with a pin that does not match")
+        let refused = await mismatched.request("\(base)/bytes/64k").serializingData().result
+        switch refused {
+        case .failure(.serverTrustEvaluationFailed(let reason)):
+            print("  refused before any request byte was written:\n    \(reason)")
+        case .failure(let error): print("  failed otherwise: \(error)")
+        case .success: print("  unexpected: the connection was accepted")
         }
+        await mismatched.shutdown()
     }
 
     private func section(_ title: String) {
@@ -102,16 +106,13 @@ struct DemoTour {
     }
 
     private func get(
-        _ path: String, on connection: LayerConnection, base: Target, headers: HTTPHeaders = HTTPHeaders(),
-        showHeaders: Bool = true, preview: Int = 0
+        _ session: Session, _ url: String, headers: HTTPHeaders? = nil, showHeaders: Bool = true, preview: Int = 0,
+        hex: Int = 0, emptyAllowed: Bool = false
     ) async throws {
-        let target = try Target("\(base.scheme)://\(base.hostHeader)\(path)")
-        let reused = connection.exchanges > 0
-        print("GET \(target)")
-        let result = try await connection.exchange(
-            HTTPRequestHead(method: .get, target: .origin(target.path), host: target.hostHeader, headers: headers))
-        ExchangeReport.print(
-            result, target: target, connection: connection, reused: reused, showHeaders: showHeaders,
-            bodyPreview: preview)
+        print("GET \(url)")
+        let codes = emptyAllowed ? Set(100..<600) : DataResponseSerializer.defaultEmptyResponseCodes
+        let response = await session.request(url, headers: headers).serializingData(emptyResponseCodes: codes).response
+        ExchangeReport.print(response, showHeaders: showHeaders, bodyPreview: preview, hexPreview: hex)
+        if let error = response.error { throw error }
     }
 }

@@ -1,50 +1,50 @@
-// Prints what an exchange did: status, headers, body, per-phase timings, connection reuse.
-import WickCore
-import WickHTTP1
+// Prints what a request did: status, headers, body, per-phase timings, connection reuse.
+import FoundationEssentials
+import Wick
 
 /// Human-readable output for `wick get` and the demo tour.
 enum ExchangeReport {
-    /// Prints one exchange; `showHeaders` lists every response field.
+    /// Prints one response; `showHeaders` lists every response field, `bodyPreview` shows up to
+    /// that many bytes of the body as text, `hexPreview` that many as hex.
     static func print(
-        _ result: ExchangeResult, target: Target, connection: LayerConnection, reused: Bool,
-        showHeaders: Bool = true, bodyPreview: Int = 0
+        _ response: DataResponse<Data, WickError>, showHeaders: Bool = true, bodyPreview: Int = 0, hexPreview: Int = 0
     ) {
-        guard let head = result.head else { return }
-        Swift.print("  \(head.version) \(head.status.rawValue) \(head.reasonPhrase)")
-        for status in result.interimStatuses { Swift.print("  (interim \(status.rawValue) skipped)") }
-        if showHeaders {
-            for field in head.headers { Swift.print("    \(field.name): \(field.value)") }
-        }
-        let framing: String =
-            switch head.framing {
-            case .none: "no body"
-            case .contentLength(let length): "Content-Length \(length)"
-            case .chunked: "chunked"
-            case .untilClose: "until close"
-            }
-        var body = "  body: \(result.decodedBody.count.grouped) bytes (\(framing)"
-        if !result.decodedCodings.isEmpty {
-            let codings = result.decodedCodings.map { "\($0)" }.joined(separator: ", ")
-            body += ", \(result.wireBodyBytes.grouped) on the wire, decoded from \(codings)"
-        }
-        Swift.print(body + ")")
-        if bodyPreview > 0, !result.decodedBody.isEmpty {
-            let text = String(decoding: result.decodedBody.prefix(bodyPreview), as: UTF8.self)
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(12) {
-                Swift.print("    | \(line)")
+        if let head = response.response {
+            Swift.print("  \(head.version) \(head.statusCode)")
+            if showHeaders {
+                for field in head.headers { Swift.print("    \(field.name): \(field.value)") }
             }
         }
-        let start = result.started
-        var phases: [String] = []
-        if !reused { phases.append("connect \(connection.connectTime.milliseconds)") }
-        if let firstByte = result.firstByte { phases.append("first byte \((firstByte - start).milliseconds)") }
-        if let head = result.headParsed { phases.append("head parsed \((head - start).milliseconds)") }
-        if let done = result.completed { phases.append("complete \((done - start).milliseconds)") }
-        Swift.print("  timings: " + phases.joined(separator: " · "))
-        var connectionLine = "  connection: \(reused ? "reused" : "new") (\(connection.channel.remoteAddress)), "
-        connectionLine += result.connectionReusable ? "kept alive" : "closed by the response"
-        if let tls = result.tls { connectionLine += "; \(tls)" }
-        Swift.print(connectionLine)
+        if let data = response.data {
+            var line = "  body: \(data.count.grouped) bytes"
+            if let coding = response.response?.headers["Content-Encoding"] {
+                line += " (Content-Encoding: \(coding): delivered as sent, Session does not decode bodies yet)"
+            }
+            Swift.print(line)
+            if hexPreview > 0, !data.isEmpty {
+                Swift.print("    | " + data.prefix(hexPreview).map { String($0, radix: 16).leftPadded(to: 2) }.joined(separator: " ") + " ...")
+            }
+            if bodyPreview > 0, !data.isEmpty {
+                let text = String(decoding: data.prefix(bodyPreview), as: UTF8.self)
+                for line in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(12) {
+                    Swift.print("    | \(line)")
+                }
+            }
+        }
+        if let metrics = response.metrics {
+            var phases: [String] = []
+            if let connect = metrics.connect { phases.append("connect \(connect.milliseconds)") }
+            if let tls = metrics.tlsHandshake { phases.append("TLS handshake + trust \(tls.milliseconds)") }
+            if let firstByte = metrics.firstByte { phases.append("first byte \(firstByte.milliseconds)") }
+            if let total = metrics.total { phases.append("complete \(total.milliseconds)") }
+            Swift.print("  timings: " + phases.joined(separator: " · "))
+            var connection = "  connection: " + (metrics.isReused ? "reused from the pool" : "new")
+            if metrics.wasReplayed { connection += " (replayed after a reused connection failed)" }
+            Swift.print(connection)
+        }
+        if let error = response.error {
+            Swift.print("  failed: \(error)")
+        }
     }
 }
 
@@ -53,9 +53,14 @@ extension Duration {
     var milliseconds: String {
         let (seconds, attoseconds) = components
         let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-        let whole = micros / 1_000
-        let fraction = micros % 1_000
-        return "\(whole).\(String(repeating: "0", count: 3 - String(fraction).count))\(fraction) ms"
+        return "\(micros / 1_000).\(String(micros % 1_000).leftPadded(to: 3, with: "0")) ms"
+    }
+}
+
+extension String {
+    /// The string with `pad` in front up to `width` characters.
+    func leftPadded(to width: Int, with pad: Character = "0") -> String {
+        String(repeating: pad, count: Swift.max(0, width - count)) + self
     }
 }
 

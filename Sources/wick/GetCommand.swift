@@ -1,18 +1,21 @@
-// `wick get URL`: one request over a new connection, printed in full.
-import WickCore
-import WickHTTP1
-import WickReactor
+// `wick get URL`: one request through a Session, printed in full.
+import FoundationEssentials
+import Wick
 
-/// Fetches one URL and prints the response head, body size and timings.
+/// Fetches one URL and prints the response head, body, timings and connection.
 struct GetCommand {
-    let target: Target
+    let url: String
     let headers: HTTPHeaders
+    let caFile: String?
+    let pin: String?
 
-    /// Parses `URL [-H "Name: value"]... [--compressed]`.
+    /// Parses `URL [-H "Name: value"]... [--ca FILE] [--pin sha256//BASE64]`.
     /// - Throws: `UsageError`.
     init(arguments: [String]) throws {
         var url: String?
         var headers = HTTPHeaders()
+        var caFile: String?
+        var pin: String?
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             switch argument {
@@ -23,31 +26,51 @@ struct GetCommand {
                 headers.add(
                     name: String(field[..<colon]),
                     value: String(field[field.index(after: colon)...].drop { $0 == " " }))
-            case "--compressed":
-                headers.update(name: "Accept-Encoding", value: "gzip, deflate")
+            case "--ca":
+                guard let value = iterator.next() else { throw UsageError("--ca takes a PEM file") }
+                caFile = value
+            case "--pin":
+                guard let value = iterator.next() else { throw UsageError("--pin takes sha256//BASE64") }
+                pin = value
             default:
                 guard url == nil else { throw UsageError("one URL at a time") }
                 url = argument
             }
         }
         guard let url else { throw UsageError("wick get needs a URL") }
-        target = try Target(url)
+        self.url = url
         self.headers = headers
+        self.caFile = caFile
+        self.pin = pin
     }
 
-    /// Runs the request.
-    /// - Throws: `UsageError` for https (until the TLS layer is wired in) and `LayerError`.
-    func run() async throws {
-        guard target.scheme == "http" else {
-            throw UsageError("https is not wired into `wick get` yet (the TLS layer lands separately)")
+    /// Runs the request and prints the response, or the failure; returns whether it succeeded.
+    /// - Throws: `UsageError` for an unreadable CA file or pin.
+    func run() async throws -> Bool {
+        var configuration = Session.Configuration()
+        if let caFile { configuration.trustRoots = try trustRoots(pemFile: caFile) }
+        var trustManager: ServerTrustManager?
+        if let pin {
+            let host = try url.asURL().host() ?? ""
+            trustManager = ServerTrustManager(evaluators: [host: PublicKeysTrustEvaluator(keys: [try PublicKey(pin: pin)])])
         }
-        let group = try EventLoopGroup(threadCount: 1)
-        defer { group.shutdownGracefully() }
-        let connection = try await LayerConnection.open(host: target.host, port: target.port, group: group)
-        print("GET \(target)")
-        let result = try await connection.exchange(
-            HTTPRequestHead(method: .get, target: .origin(target.path), host: target.hostHeader, headers: headers))
-        ExchangeReport.print(result, target: target, connection: connection, reused: false, bodyPreview: 600)
-        await connection.close()
+        let session = Session(configuration: configuration, serverTrustManager: trustManager)
+        print("GET \(url)")
+        let response = await session.request(url, headers: headers).serializingData(emptyResponseCodes: Set(100..<600))
+            .response
+        let type = response.response?.headers["Content-Type"] ?? ""
+        let isText = type.hasPrefix("text/") || type.contains("json") || type.contains("xml")
+        ExchangeReport.print(response, bodyPreview: isText ? 600 : 0, hexPreview: isText ? 0 : 16)
+        await session.shutdown()
+        return response.error == nil
     }
+}
+
+/// The certificates in a PEM file, as trust roots.
+/// - Throws: `UsageError` if the file cannot be read or holds no certificate.
+func trustRoots(pemFile: String) throws -> TrustRoots {
+    guard let data = try? Data(contentsOf: URL(filePath: pemFile)) else { throw UsageError("cannot read \(pemFile)") }
+    let certificates = try Certificate.chain(pemEncoded: String(decoding: data, as: UTF8.self))
+    guard !certificates.isEmpty else { throw UsageError("no certificate in \(pemFile)") }
+    return .certificates(certificates)
 }

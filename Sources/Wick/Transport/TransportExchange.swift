@@ -124,7 +124,7 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
             return finish(
                 .success(
                     TransportResponse(
-                        status: head.status, headers: head.headers, body: body, trailers: trailers, metrics: metrics)))
+                        status: head.status, version: head.version, headers: head.headers, body: body, trailers: trailers, metrics: metrics)))
         }
         switch failure {
         case .cancelled:

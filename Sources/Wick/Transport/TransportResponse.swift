@@ -4,6 +4,8 @@ import WickCore
 /// A complete response, its body read in full.
 struct TransportResponse: Sendable {
     var status: HTTPStatus
+    /// The version the server answered with.
+    var version: HTTPVersion
     var headers: HTTPHeaders
     var body: [UInt8]
     /// The trailer fields of a chunked response, if it had some.

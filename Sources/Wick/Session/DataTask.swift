@@ -1,0 +1,50 @@
+// Awaiting a DataRequest: its response, result or value, with task cancellation passed on.
+/// A `DataRequest`'s serialized response, to await (`DataRequest.serializingData()`).
+/// Every property can be awaited any number of times; they all see the same outcome.
+public struct DataTask<Value: Sendable>: Sendable {
+    private let request: DataRequest
+    private let automaticallyCancelling: Bool
+    private let serialize: @Sendable (Request.Outcome) -> DataResponse<Value, WickError>
+
+    init(
+        request: DataRequest, automaticallyCancelling: Bool,
+        serialize: @escaping @Sendable (Request.Outcome) -> DataResponse<Value, WickError>
+    ) {
+        self.request = request
+        self.automaticallyCancelling = automaticallyCancelling
+        self.serialize = serialize
+    }
+
+    /// The whole response: request, head, data, metrics and result. If the awaiting task is
+    /// cancelled and `automaticallyCancelling` was set, the request is cancelled and this
+    /// returns its `explicitlyCancelled` failure.
+    public var response: DataResponse<Value, WickError> {
+        get async {
+            let request = request
+            let serialize = serialize
+            return await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<DataResponse<Value, WickError>, Never>) in
+                    request.whenFinished { outcome in continuation.resume(returning: serialize(outcome)) }
+                }
+            } onCancel: { [automaticallyCancelling] in
+                if automaticallyCancelling { request.cancel() }
+            }
+        }
+    }
+
+    /// The result alone.
+    public var result: Result<Value, WickError> {
+        get async { await response.result }
+    }
+
+    /// The value.
+    /// - Throws: the request's `WickError`.
+    public var value: Value {
+        get async throws(WickError) { try await result.get() }
+    }
+
+    /// Cancels the request (`Request.cancel()`).
+    public func cancel() {
+        request.cancel()
+    }
+}

@@ -1,0 +1,23 @@
+// The response head a `DataResponse` carries: status, headers, version.
+/// The head of a response: what `DataResponse.response` holds.
+public struct HTTPResponse: Sendable {
+    /// The final status (interim 1xx responses are not reported).
+    public var status: HTTPStatus
+    /// The header fields, in the order received.
+    public var headers: HTTPHeaders
+    /// The version the server answered with.
+    public var version: HTTPVersion
+    /// Trailer fields of a chunked response, if it had some.
+    public var trailers: HTTPHeaders?
+
+    /// A response head value.
+    public init(status: HTTPStatus, headers: HTTPHeaders, version: HTTPVersion, trailers: HTTPHeaders? = nil) {
+        self.status = status
+        self.headers = headers
+        self.version = version
+        self.trailers = trailers
+    }
+
+    /// The status code, e.g. 200 (`statusCode` as on `HTTPURLResponse`).
+    public var statusCode: Int { status.rawValue }
+}

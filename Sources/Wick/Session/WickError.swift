@@ -1,0 +1,112 @@
+// Every way a public Wick call fails, in one enum shaped like Alamofire's AFError.
+public import WickTLS
+
+/// Why a request made through `Session` failed. Every failure of the public API is one of these
+/// cases; transport errors are mapped into them in one place (`WickError.init(_: TransportError)`).
+public enum WickError: Error, Sendable, CustomStringConvertible {
+    /// The `URLConvertible` gave no usable URL: it did not parse, or it has no host, or its
+    /// scheme is not `http` or `https`. Thrown before anything is sent.
+    case invalidURL(url: String)
+    /// The request failed on its way to the server or back: see `SessionTaskFailure` for the
+    /// cause (connect, TLS handshake, timeout naming its phase, connection lost with whether the
+    /// server may have processed the request).
+    case sessionTaskFailed(error: SessionTaskFailure)
+    /// `cancel()` was called on the request, or the Swift task awaiting it was cancelled.
+    case explicitlyCancelled
+    /// The response arrived but its serializer refused it (for example an empty body where data
+    /// was expected).
+    case responseSerializationFailed(reason: ResponseSerializationFailureReason)
+    /// The server's certificate chain was refused by the trust evaluator for its host (the
+    /// default evaluation, a pin, revocation): no request byte was sent.
+    case serverTrustEvaluationFailed(reason: ServerTrustError)
+    /// The response body passed `Session.Configuration.maximumResponseBodyBytes`; the
+    /// connection was closed.
+    case bodyTooLarge(limit: Int)
+    /// The `Session` was shut down before or while the request ran.
+    case sessionInvalidated
+
+    /// What went wrong, for people.
+    public var description: String {
+        switch self {
+        case .invalidURL(let url): "invalid URL: \(url) (Wick needs an http or https URL with a host)"
+        case .sessionTaskFailed(let error): "the request failed: \(error)"
+        case .explicitlyCancelled: "the request was explicitly cancelled"
+        case .responseSerializationFailed(let reason): "response serialization failed: \(reason)"
+        case .serverTrustEvaluationFailed(let reason): "server trust evaluation failed: \(reason)"
+        case .bodyTooLarge(let limit): "the response body is larger than the limit of \(limit) bytes"
+        case .sessionInvalidated: "the session was shut down"
+        }
+    }
+}
+
+/// Why a request failed in the transport (`WickError.sessionTaskFailed`).
+public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
+    /// No connection could be made: the name did not resolve, the connect was refused or
+    /// reset, or the TLS handshake failed (not trust: that is `serverTrustEvaluationFailed`).
+    case connectionFailed(StreamChannelError)
+    /// The request's deadline (`Session.Configuration.requestTimeout`) or a connect or TLS
+    /// timeout passed in `phase`. `lastConnectionFailure` is the origin's latest failed connect
+    /// attempt when the request timed out waiting for a connection after failures.
+    case timedOut(phase: TimeoutPhase, lastConnectionFailure: StreamChannelError?)
+    /// The connection failed during the exchange (closed, reset, an invalid response).
+    /// `requestMayHaveBeenProcessed` is false only when no request byte was written, so the
+    /// server cannot have acted on it; when true, retrying a non-idempotent request may repeat
+    /// its effect.
+    case connectionLost(reason: String, requestMayHaveBeenProcessed: Bool)
+    /// The TLS context could not be built from the configuration (trust roots unreadable).
+    case tlsUnavailable(TLSError)
+
+    /// What went wrong, for people.
+    public var description: String {
+        switch self {
+        case .connectionFailed(let error): "could not connect: \(error)"
+        case .timedOut(let phase, let last?): "timed out \(phase); the last connection attempt failed: \(last)"
+        case .timedOut(let phase, nil): "timed out \(phase)"
+        case .connectionLost(let reason, true): "\(reason); the request may have been processed by the server"
+        case .connectionLost(let reason, false): "\(reason); the server did not receive the request"
+        case .tlsUnavailable(let error): "TLS is unavailable: \(error)"
+        }
+    }
+}
+
+/// Where a request was when it timed out (`SessionTaskFailure.timedOut`).
+public enum TimeoutPhase: Sendable, Equatable, CustomStringConvertible {
+    /// Waiting for a pooled connection, or for a new one to be connected.
+    case waitingForConnection
+    /// The TCP connect (with Happy Eyeballs) of a new connection.
+    case connect
+    /// The TLS handshake of a new connection.
+    case tlsHandshake
+    /// The evaluation of the server's certificate chain.
+    case trustEvaluation
+    /// On a connection: sending the request or receiving the response.
+    case exchange
+
+    /// `while waiting for a connection`, `during the TLS handshake`...
+    public var description: String {
+        switch self {
+        case .waitingForConnection: "while waiting for a connection"
+        case .connect: "during the TCP connect"
+        case .tlsHandshake: "during the TLS handshake"
+        case .trustEvaluation: "during server trust evaluation"
+        case .exchange: "while sending the request or waiting for the response"
+        }
+    }
+}
+
+/// Why a response serializer refused a response (`WickError.responseSerializationFailed`).
+public enum ResponseSerializationFailureReason: Sendable, CustomStringConvertible {
+    /// The body was empty, and neither the status (`emptyResponseCodes`) nor the method
+    /// (`emptyRequestMethods`) allows an empty body.
+    case inputDataNilOrZeroLength
+    /// A custom serializer threw an error that is not a `WickError`.
+    case customSerializationFailed(error: any Error)
+
+    /// What went wrong, for people.
+    public var description: String {
+        switch self {
+        case .inputDataNilOrZeroLength: "the response body is empty and the status or method does not allow that"
+        case .customSerializationFailed(let error): "the serializer failed: \(error)"
+        }
+    }
+}

@@ -90,7 +90,9 @@ let package = Package(
         ),
         .testTarget(
             name: "WickTests",
-            dependencies: ["Wick", "WickTestSupport", "WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS"],
+            dependencies: [
+                "Wick", "WickTestSupport", "WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS", "CWickZlib",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

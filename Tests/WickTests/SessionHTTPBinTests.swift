@@ -17,7 +17,7 @@ struct SessionHTTPBinTests {
         #expect(headers["X-Demo"] == "wick")
         #expect(headers["User-Agent"] == "Wick/0.1 (Linux)")
         #expect(headers["Accept-Language"] == "en;q=1.0")
-        #expect(headers["Accept-Encoding"] == nil)
+        #expect(headers["Accept-Encoding"] == "gzip, deflate")
         #expect((json["args"] as? [String: String])?["q"] == "wick")
         #expect(response.request?.method == .get)
         #expect(response.metrics?.isReused == false)

@@ -6,8 +6,13 @@ public import FoundationEssentials
 public struct HTTPRequest: Sendable {
     /// The method.
     public var method: HTTPMethod
-    /// The absolute `http` or `https` URL.
+    /// The absolute URL: `http`, `https`, or a Unix-socket URL (`http+unix`, `https+unix`, `unix`).
     public var url: URL
+    /// The Unix domain socket the request goes to instead of the URL's host and port (which
+    /// then make only the `Host` field and, for https, the TLS name); nil for TCP. Set by
+    /// `Session.request(_:method:headers:body:unixSocketPath:)`; a Unix-socket URL carries its
+    /// own path and leaves this nil.
+    public var unixSocketPath: String?
     /// Every header field sent, except `Host` and the body's framing (`Content-Length`), which
     /// the transport adds.
     public var headers: HTTPHeaders
@@ -15,9 +20,10 @@ public struct HTTPRequest: Sendable {
     public var body: Data?
 
     /// A request value; nothing is sent.
-    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?) {
+    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, unixSocketPath: String? = nil) {
         self.method = method
         self.url = url
+        self.unixSocketPath = unixSocketPath
         self.headers = headers
         self.body = body
     }

@@ -2,6 +2,7 @@
 public import Dispatch
 public import FoundationEssentials
 import Synchronization
+import WickHTTP1
 import WickReactor
 public import WickTLS
 
@@ -70,25 +71,31 @@ public final class Session: Sendable {
     /// Creates a request; it starts when its first response handler (`responseData`,
     /// `serializingData`) is added, or on `resume()`. An invalid URL does not throw here: the
     /// request finishes with `WickError.invalidURL`.
+    ///
+    /// Besides `http` and `https`, the URL may name a Unix domain socket, in async-http-client's
+    /// spellings: `http+unix://%2Frun%2Fapp.sock/path?query` (the authority is the
+    /// percent-encoded socket path, the rest the target), `https+unix://...` (TLS over the
+    /// socket, verified for `localhost`), or `unix:///run/app.sock` (target `/`). The `Host`
+    /// field is then `localhost`.
     /// - Parameter headers: fields that replace the configuration's by name (every field is
     ///   kept, so a name may repeat).
     /// - Parameter body: sent with `Content-Length`.
     public func request(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil
     ) -> DataRequest {
-        var merged = configuration.headers
-        let own = headers ?? HTTPHeaders()
-        for field in own { merged.remove(name: field.name) }
-        for field in own { merged.add(field) }
-        do throws(WickError) {
-            let url = try convertible.asURL()
-            guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                let host = url.host(), !host.isEmpty
-            else { throw .invalidURL(url: url.absoluteString) }
-            return DataRequest(session: self, request: HTTPRequest(method: method, url: url, headers: merged, body: body))
-        } catch {
-            return DataRequest(session: self, failure: error)
-        }
+        makeRequest(convertible, method: method, headers: headers, body: body, unixSocketPath: nil)
+    }
+
+    /// Creates a request for an `http` or `https` URL sent over the Unix domain socket at
+    /// `unixSocketPath` instead of a TCP connection to the URL's host and port, which then make
+    /// only the `Host` field and, for https, the TLS server name trust is evaluated for. A bad
+    /// path (empty, over 107 bytes, a NUL byte) finishes the request with `WickError.invalidURL`.
+    /// - Parameter unixSocketPath: the socket's file-system path, e.g. `/run/app.sock`.
+    public func request(
+        _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
+        unixSocketPath: String
+    ) -> DataRequest {
+        makeRequest(convertible, method: method, headers: headers, body: body, unixSocketPath: unixSocketPath)
     }
 
     /// The same as `request(_:method:headers:body:)` with the body as bytes.
@@ -96,6 +103,61 @@ public final class Session: Sendable {
         _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: [UInt8]
     ) -> DataRequest {
         request(convertible, method: method, headers: headers, body: Data(body))
+    }
+
+    /// The schemes of Unix-socket URLs (`TransportRequest.parseUnixURL`).
+    private static let unixSchemes: Set<String> = ["http+unix", "https+unix", "unix"]
+
+    /// Validates the URL (and socket path) and merges the headers; a failure becomes a request
+    /// that finishes with it.
+    private func makeRequest(
+        _ convertible: some URLConvertible, method: HTTPMethod, headers: HTTPHeaders?, body: Data?,
+        unixSocketPath: String?
+    ) -> DataRequest {
+        var merged = configuration.headers
+        let own = headers ?? HTTPHeaders()
+        for field in own { merged.remove(name: field.name) }
+        for field in own { merged.add(field) }
+        if configuration.automaticallyDecodesResponseBodies, !merged.contains(name: "Accept-Encoding") {
+            merged.add(.defaultAcceptEncoding)
+        }
+        do throws(WickError) {
+            let url = try convertible.asURL()
+            let scheme = url.scheme?.lowercased() ?? ""
+            if Self.unixSchemes.contains(scheme) {
+                guard unixSocketPath == nil else {
+                    throw .invalidURL(
+                        url: url.absoluteString, reason: "a Unix-socket URL names its own socket; pass no unixSocketPath")
+                }
+                do throws(UnixSocketError) {
+                    _ = try TransportRequest.parseUnixURL(url.absoluteString)
+                } catch {
+                    throw .invalidURL(url: url.absoluteString, reason: error.description)
+                }
+            } else {
+                guard scheme == "http" || scheme == "https" else {
+                    throw .invalidURL(
+                        url: url.absoluteString,
+                        reason: "the scheme must be http, https, http+unix, https+unix or unix")
+                }
+                guard let host = url.host(), !host.isEmpty else {
+                    throw .invalidURL(url: url.absoluteString, reason: "the URL has no host")
+                }
+                if let unixSocketPath {
+                    do throws(UnixSocketError) {
+                        _ = try UnixSocketPath(unixSocketPath)
+                    } catch {
+                        throw .invalidURL(url: url.absoluteString, reason: error.description)
+                    }
+                }
+            }
+            return DataRequest(
+                session: self,
+                request: HTTPRequest(
+                    method: method, url: url, headers: merged, body: body, unixSocketPath: unixSocketPath))
+        } catch {
+            return DataRequest(session: self, failure: error)
+        }
     }
 
     /// Fails requests still waiting for a connection, lets running ones finish, closes every
@@ -116,31 +178,70 @@ public final class Session: Sendable {
 
     /// Sends `request` and collects the response.
     func perform(_ request: HTTPRequest) async -> Result<TransportResponse, WickError> {
-        let url = request.url
-        let scheme: TransportOrigin.Scheme = url.scheme?.lowercased() == "https" ? .https : .http
-        var host = url.host() ?? ""
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        let path = url.path(percentEncoded: true)
-        let target = (path.isEmpty ? "/" : path) + (url.query(percentEncoded: true).map { "?" + $0 } ?? "")
-        guard let port = UInt16(exactly: url.port ?? Int(scheme.defaultPort)) else {
-            return .failure(.invalidURL(url: url.absoluteString))
+        var transportRequest: TransportRequest
+        switch makeTransportRequest(request) {
+        case .success(let built): transportRequest = built
+        case .failure(let error): return .failure(error)
         }
-        var transportRequest = TransportRequest(
-            request.method, scheme, host: host, port: port, target: target, headers: request.headers,
-            body: request.body.map { [UInt8]($0) })
-        if scheme == .https {
+        if configuration.automaticallyDecodesResponseBodies {
+            var limits = ContentDecoderLimits()
+            // One byte past the body limit, so that a bomb ends as `bodyTooLarge` in the exchange.
+            limits.maximumDecodedSize = configuration.maximumResponseBodyBytes.addingReportingOverflow(1).overflow
+                ? Int.max : configuration.maximumResponseBodyBytes + 1
+            transportRequest.decoding = limits
+        }
+        if transportRequest.scheme == .https {
             switch transportTLS() {
             case .success(let rules): transportRequest.tls = rules
             case .failure(let error): return .failure(.sessionTaskFailed(error: .tlsUnavailable(error)))
             }
         }
-        let runner = runners.count == 1 ? runners[0] : runners[runnerIndex(host: host.lowercased(), port: port)]
+        let origin = transportRequest.origin
+        let runner =
+            runners.count == 1
+            ? runners[0]
+            : runners[runnerIndex(host: origin.unixSocketPath?.path ?? origin.host.lowercased(), port: origin.port)]
         do {
             return .success(
                 try await runner.execute(transportRequest, deadline: .now() + configuration.requestTimeout))
         } catch {
             return .failure(WickError(error))
         }
+    }
+
+    /// The transport's form of `request`: a TCP origin, a Unix-socket URL, or a URL over
+    /// `request.unixSocketPath`.
+    private func makeTransportRequest(_ request: HTTPRequest) -> Result<TransportRequest, WickError> {
+        let url = request.url
+        let body = request.body.map { [UInt8]($0) }
+        let text = url.absoluteString
+        if Self.unixSchemes.contains(url.scheme?.lowercased() ?? "") {
+            do throws(UnixSocketError) {
+                return .success(try TransportRequest(request.method, unixURL: text, headers: request.headers, body: body))
+            } catch {
+                return .failure(.invalidURL(url: text, reason: error.description))
+            }
+        }
+        let scheme: TransportOrigin.Scheme = url.scheme?.lowercased() == "https" ? .https : .http
+        var host = url.host() ?? ""
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let path = url.path(percentEncoded: true)
+        let target = (path.isEmpty ? "/" : path) + (url.query(percentEncoded: true).map { "?" + $0 } ?? "")
+        guard let port = UInt16(exactly: url.port ?? Int(scheme.defaultPort)) else {
+            return .failure(.invalidURL(url: text, reason: "the port is out of range"))
+        }
+        var socket: UnixSocketPath?
+        if let unixSocketPath = request.unixSocketPath {
+            do throws(UnixSocketError) {
+                socket = try UnixSocketPath(unixSocketPath)
+            } catch {
+                return .failure(.invalidURL(url: text, reason: error.description))
+            }
+        }
+        return .success(
+            TransportRequest(
+                request.method, scheme, host: host, port: port, target: target, headers: request.headers, body: body,
+                unixSocketPath: socket))
     }
 
     /// The pool an origin always uses (stable within the process).

@@ -12,7 +12,7 @@ extension String: URLConvertible {
     /// Parses the string (RFC 3986).
     /// - Throws: `WickError.invalidURL` when it does not parse.
     public func asURL() throws(WickError) -> URL {
-        guard let url = URL(string: self) else { throw .invalidURL(url: self) }
+        guard let url = URL(string: self) else { throw .invalidURL(url: self, reason: "it does not parse as a URL") }
         return url
     }
 }
@@ -26,7 +26,7 @@ extension URLComponents: URLConvertible {
     /// The components' URL.
     /// - Throws: `WickError.invalidURL` when the components make no URL.
     public func asURL() throws(WickError) -> URL {
-        guard let url else { throw .invalidURL(url: "\(self)") }
+        guard let url else { throw .invalidURL(url: "\(self)", reason: "the components make no URL") }
         return url
     }
 }

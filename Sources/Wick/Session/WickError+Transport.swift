@@ -1,4 +1,5 @@
 // The one place where transport errors become public `WickError`s.
+import WickHTTP1
 import WickReactor
 import WickTLS
 
@@ -16,6 +17,8 @@ extension WickError {
         case .timedOut: self = .sessionTaskFailed(error: .timedOut(phase: .exchange, lastConnectionFailure: nil))
         case .cancelled: self = .explicitlyCancelled
         case .shutdown: self = .sessionInvalidated
+        case .requestFailed(.undecodableBody(let failure), _):
+            self = .sessionTaskFailed(error: .contentDecodingFailed(reason: "\(failure)"))
         case .requestFailed(let failure, let mayHaveBeenProcessed):
             self = .sessionTaskFailed(
                 error: .connectionLost(reason: "\(failure)", requestMayHaveBeenProcessed: mayHaveBeenProcessed))

@@ -4,9 +4,10 @@ public import WickTLS
 /// Why a request made through `Session` failed. Every failure of the public API is one of these
 /// cases; transport errors are mapped into them in one place (`WickError.init(_: TransportError)`).
 public enum WickError: Error, Sendable, CustomStringConvertible {
-    /// The `URLConvertible` gave no usable URL: it did not parse, or it has no host, or its
-    /// scheme is not `http` or `https`. Thrown before anything is sent.
-    case invalidURL(url: String)
+    /// The `URLConvertible` gave no usable URL, for `reason`: it did not parse, it has no host,
+    /// its scheme is not `http`, `https`, `http+unix`, `https+unix` or `unix`, or its Unix socket
+    /// path is unusable (empty, too long, a NUL byte, bad percent-encoding). Nothing is sent.
+    case invalidURL(url: String, reason: String)
     /// The request failed on its way to the server or back: see `SessionTaskFailure` for the
     /// cause (connect, TLS handshake, timeout naming its phase, connection lost with whether the
     /// server may have processed the request).
@@ -28,7 +29,7 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, for people.
     public var description: String {
         switch self {
-        case .invalidURL(let url): "invalid URL: \(url) (Wick needs an http or https URL with a host)"
+        case .invalidURL(let url, let reason): "invalid URL: \(url): \(reason)"
         case .sessionTaskFailed(let error): "the request failed: \(error)"
         case .explicitlyCancelled: "the request was explicitly cancelled"
         case .responseSerializationFailed(let reason): "response serialization failed: \(reason)"
@@ -55,6 +56,12 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
     case connectionLost(reason: String, requestMayHaveBeenProcessed: Bool)
     /// The TLS context could not be built from the configuration (trust roots unreadable).
     case tlsUnavailable(TLSError)
+    /// The response body's `Content-Encoding` (gzip or deflate, decoded because
+    /// `Session.Configuration.automaticallyDecodesResponseBodies` is on) could not be decoded:
+    /// `reason` says how (a corrupt or truncated stream, a checksum mismatch, bytes after the
+    /// stream, more stacked codings than allowed, or a decompression bomb past the expansion
+    /// ratio limit). The connection is closed and no partial body is delivered.
+    case contentDecodingFailed(reason: String)
 
     /// What went wrong, for people.
     public var description: String {
@@ -65,6 +72,7 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
         case .connectionLost(let reason, true): "\(reason); the request may have been processed by the server"
         case .connectionLost(let reason, false): "\(reason); the server did not receive the request"
         case .tlsUnavailable(let error): "TLS is unavailable: \(error)"
+        case .contentDecodingFailed(let reason): "the response body could not be decoded: \(reason)"
         }
     }
 }

@@ -24,6 +24,10 @@ struct TransportRequest: Sendable {
     var tls: TransportTLS?
     /// The Unix domain socket to connect to instead of `host:port`; nil for TCP.
     var unixSocketPath: UnixSocketPath?
+    /// Decode the response body's `gzip` and `deflate` codings within these limits (the
+    /// consumer then gets decoded bytes); nil passes the body through as sent. Other codings
+    /// always pass through.
+    var decoding: ContentDecoderLimits?
 
     /// A request; `port` defaults to the scheme's. With `unixSocketPath`, the connection goes
     /// to that socket and `host` and `port` make only the `Host` field (and the TLS name).
@@ -61,6 +65,6 @@ struct TransportRequest: Sendable {
         let framing: HTTPRequestFraming = body.map { .contentLength($0.count) } ?? .none
         let head = HTTPRequestHead(
             method: method, target: .origin(target), host: hostFieldValue, headers: headers, framing: framing)
-        return HTTP1ConnectionRequest(head: head, expectContinue: expectContinue)
+        return HTTP1ConnectionRequest(head: head, expectContinue: expectContinue, decoding: decoding)
     }
 }

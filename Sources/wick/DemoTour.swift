@@ -47,14 +47,18 @@ struct DemoTour {
         try await Task.sleep(for: .milliseconds(1_500))
         try await get(session, "\(nginx)/keepalive-1s/1k", showHeaders: false)
 
-        section("3. httpbin (gunicorn): headers echoed, a body posted, gzip as sent, a redirect as it comes")
+        section("3. httpbin (gunicorn): headers echoed, a body posted, gzip and deflate decoded, a redirect as it comes")
         try await get(session, "\(httpbin)/get?from=wick", headers: ["X-Demo": "wick"], showHeaders: false, preview: 400)
         print("POST \(httpbin)/post")
         ExchangeReport.print(
             await session.request("\(httpbin)/post", method: .post, headers: ["Content-Type": "text/plain"], body: Data("hello from Wick".utf8))
                 .serializingData().response,
             showHeaders: false, bodyPreview: 90)
-        try await get(session, "\(httpbin)/gzip", headers: ["Accept-Encoding": "gzip"], showHeaders: false, hex: 10)
+        // Session asks for `gzip, deflate` and decodes: the body is the JSON, the header stays.
+        try await get(session, "\(httpbin)/gzip", showHeaders: false, preview: 120)
+        try await get(session, "\(httpbin)/deflate", showHeaders: false, preview: 120)
+        // Asking for `identity` yourself gets exactly that: no coding at all.
+        try await get(session, "\(httpbin)/get", headers: ["Accept-Encoding": "identity"], showHeaders: false, preview: 120)
         try await get(session, "\(httpbin)/redirect-to?url=/get&status_code=302", emptyAllowed: true)
         await session.shutdown()
 
@@ -69,7 +73,7 @@ struct DemoTour {
         if let nginxTLS, let caFile, let pin {
             try await httpsTour(nginxTLS, caFile: caFile, pin: pin)
         }
-        print("\nNot shown yet: redirects followed, retries, validate(), body decoding in Session (see the README).")
+        print("\nNot shown yet: redirects followed, retries, validate() (see the README).")
     }
 
     /// HTTPS with only the test root trusted and the server's public key pinned: a full

@@ -17,8 +17,15 @@ enum ExchangeReport {
         }
         if let data = response.data {
             var line = "  body: \(data.count.grouped) bytes"
-            if let coding = response.response?.headers["Content-Encoding"] {
-                line += " (Content-Encoding: \(coding): delivered as sent, Session does not decode bodies yet)"
+            if let head = response.response, let coding = head.headers["Content-Encoding"] {
+                // `wick`'s sessions decode (the default): gzip and deflate arrive decoded, others as sent.
+                let codings = coding.split(separator: ",").map { $0.filter { $0 != " " && $0 != "\t" }.lowercased() }
+                if codings.allSatisfy({ ["gzip", "x-gzip", "deflate", "identity"].contains($0) }) {
+                    let wire = head.headers["Content-Length"].map { ", \(Int($0)?.grouped ?? $0) bytes on the wire" } ?? ""
+                    line += " decoded (Content-Encoding: \(coding)\(wire))"
+                } else {
+                    line += " (Content-Encoding: \(coding): delivered as sent, Wick decodes only gzip and deflate)"
+                }
             }
             Swift.print(line)
             if hexPreview > 0, !data.isEmpty {

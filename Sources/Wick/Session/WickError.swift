@@ -20,8 +20,8 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     /// The server's certificate chain was refused by the trust evaluator for its host (the
     /// default evaluation, a pin, revocation): no request byte was sent.
     case serverTrustEvaluationFailed(reason: ServerTrustError)
-    /// The response body passed `Session.Configuration.maximumResponseBodyBytes`; the
-    /// connection was closed.
+    /// The response body passed `Session.Configuration.maximumResponseBodyBytes` (counted
+    /// after decoding, so a gzip bomb ends here); the connection was closed.
     case bodyTooLarge(limit: Int)
     /// The `Session` was shut down before or while the request ran.
     case sessionInvalidated

@@ -211,10 +211,13 @@ struct RequestsBenchmark {
                     Format.grouped(Int(median(rounds.map { Double($0.latencies[column]) }) / 1_000))
                 }.joined(separator: " / ")
             }
-            let sorted = rounds.flatMap(\.latencies).map(Double.init).sorted()
+            var sorted: [Double] = []
+            for round in rounds { for sample in round.latencies { sorted.append(Double(sample)) } }
+            sorted.sort()
             guard !sorted.isEmpty else { return "—" }
-            return [0.5, 0.99, 0.999].map { Format.grouped(Int(percentile(sorted, $0) / 1_000)) }
-                .joined(separator: " / ")
+            return [0.5, 0.99, 0.999].map { fraction in
+                Format.grouped(Int(percentile(sorted, fraction) / 1_000))
+            }.joined(separator: " / ")
         }
         return [name, percentiles(wick), percentiles(2), percentiles(3), percentiles(4), "—", "—", "—", "—", "—"]
     }

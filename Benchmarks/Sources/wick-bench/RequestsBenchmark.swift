@@ -12,11 +12,11 @@ import WickTestSupport
 /// `wick-bench-peers` executable is given).
 struct RequestsBenchmark {
     /// Rounds per workload; the median is reported.
-    var rounds = 7
+    var rounds = 11
     /// Sequential keep-alive GETs per client per round.
-    var sequentialPerRound = 1_000
+    var sequentialPerRound = 2_000
     /// GETs per client per round in the concurrent workload.
-    var concurrentPerRound = 4_000
+    var concurrentPerRound = 8_000
     /// Connections (and requests in flight) in the concurrent workload.
     var lanes = 64
     /// 10 MiB downloads per client per round.
@@ -25,6 +25,8 @@ struct RequestsBenchmark {
     var peersExecutable: String?
 
     static let downloadBytes = 10 << 20
+    /// Debian's wrk, the load generator used as the ceiling when installed.
+    static let wrk = "/usr/bin/wrk"
 
     /// One client's round: wall time, process CPU time and allocations, and per-request latencies.
     struct Round {
@@ -91,7 +93,7 @@ struct RequestsBenchmark {
             suite: "requests",
             title: "Whole HTTP requests through Session against a local nginx (higher is better, except latency and memory)",
             columns: [
-                "workload", "Wick", "libcurl", "AHC futures", "AHC async/await", "Wick ÷ libcurl", "Wick ÷ AHC futures",
+                "workload", "Wick", "wrk (ceiling)", "libcurl", "AHC futures", "AHC async/await", "Wick ÷ libcurl", "Wick ÷ AHC futures",
                 "Wick ÷ AHC async", "client CPU µs per request (Wick / libcurl / AHC futures / AHC async)",
                 "Wick allocations per request",
             ])
@@ -102,18 +104,20 @@ struct RequestsBenchmark {
         let curlSeq: (Int) throws -> Round = { count in
             try Self.timed(count: count, latencies: true) { _ in _ = try curlSequential.get() }
         }
-        let seq = try alternate(
+        let (seq, seqWrk) = try alternate(
             count: sequentialPerRound,
             clients: [wickAsync, wickCallback, curlSeq],
-            peerCommands: peer.map { _ in ["http-seq", "http-seq-async"] } ?? [], peer: peer, latencies: true)
+            peerCommands: peer.map { _ in ["http-seq", "http-seq-async"] } ?? [], peer: peer, latencies: true,
+            wrk: (small, 1))
         for (index, form) in ["`serializingData().value` (async)", "`responseData` (callback)"].enumerated() {
             table.rows.append(
                 rateRow(
                     "sequential keep-alive GET 1 KiB over HTTP, req/s — Wick \(form)", seq, wick: index,
-                    peers: [2, 3, 4], count: sequentialPerRound, scale: 1))
+                    peers: [2, 3, 4], count: sequentialPerRound, scale: 1, wrk: seqWrk))
         }
         for (index, form) in ["async", "callback"].enumerated() {
-            table.rows.append(latencyRow("same, latency p50 / p99 / p99.9 µs — Wick \(form)", seq, wick: index))
+            table.rows.append(
+                latencyRow("same, latency p50 / p99 / p99.9 µs (wrk: p50 / p99) — Wick \(form)", seq, wick: index, wrk: seqWrk))
         }
 
         // 2. 64 concurrent connections.
@@ -123,15 +127,16 @@ struct RequestsBenchmark {
         let curlConc: (Int) throws -> Round = { count in
             try Self.timed(count: 1, latencies: false) { _ in try curlConcurrent.run(count) }
         }
-        let conc = try alternate(
+        let (conc, concWrk) = try alternate(
             count: concurrentPerRound,
             clients: [wickConcurrent(sessions[1]), wickConcurrent(sessions[2]), curlConc],
-            peerCommands: peer.map { _ in ["http-conc \(lanes)"] } ?? [], peer: peer, latencies: false)
+            peerCommands: peer.map { _ in ["http-conc \(lanes)"] } ?? [], peer: peer, latencies: false,
+            wrk: (small, lanes))
         for (index, loops) in ["1 event loop", "2 event loops"].enumerated() {
             table.rows.append(
                 rateRow(
                     "\(lanes) concurrent connections, GET 1 KiB, req/s — Wick \(loops)", conc, wick: index,
-                    peers: [2, 3, nil], count: concurrentPerRound, scale: 1))
+                    peers: [2, 3, nil], count: concurrentPerRound, scale: 1, wrk: concWrk))
         }
 
         // 3. 10 MiB downloads.
@@ -139,7 +144,7 @@ struct RequestsBenchmark {
         let curlDown: (Int) throws -> Round = { count in
             try Self.timed(count: count, latencies: false) { _ in _ = try curlDownload.get() }
         }
-        let down = try alternate(
+        let (down, _) = try alternate(
             count: downloadsPerRound, clients: [wickDownload, curlDown],
             peerCommands: peer.map { _ in ["http-10m"] } ?? [], peer: peer, latencies: false)
         let mebibytesPerRequest = Double(Self.downloadBytes) / 1_048_576
@@ -154,8 +159,10 @@ struct RequestsBenchmark {
 
     /// Per client (Wick's first, then libcurl, then each peer command), its rounds.
     private func alternate(
-        count: Int, clients: [(Int) throws -> Round], peerCommands: [String], peer: PeerProcess?, latencies: Bool
-    ) throws -> [[Round]] {
+        count: Int, clients: [(Int) throws -> Round], peerCommands: [String], peer: PeerProcess?, latencies: Bool,
+        wrk: (url: String, connections: Int)? = nil
+    ) throws -> (rounds: [[Round]], wrk: [WrkRun]) {
+        var wrkRuns: [WrkRun] = []
         // Warm-up: connections opened, pools and caches filled.
         for client in clients { _ = try client(min(count, 64)) }
         for command in peerCommands { _ = try peer?.send("\(command) \(min(count, 64))") }
@@ -171,13 +178,17 @@ struct RequestsBenchmark {
                 if !latencies, values.count == 3 { round.heapBytes = Int(values[2]) }
                 results[clients.count + offset].append(round)
             }
+            if let wrk, FileManager.default.isExecutableFile(atPath: Self.wrk) {
+                wrkRuns.append(try WrkRun(url: wrk.url, connections: wrk.connections))
+            }
         }
-        return results
+        return (results, wrkRuns)
     }
 
     /// A rate row: Wick's client `wick` beside libcurl and the AHC forms (nil: not measured).
     private func rateRow(
-        _ name: String, _ results: [[Round]], wick: Int, peers: [Int?], count: Int, scale: Double
+        _ name: String, _ results: [[Round]], wick: Int, peers: [Int?], count: Int, scale: Double,
+        wrk: [WrkRun] = []
     ) -> [String] {
         func rates(_ index: Int?) -> [Double]? {
             guard let index, index < results.count, !results[index].isEmpty else { return nil }
@@ -189,7 +200,7 @@ struct RequestsBenchmark {
         }
         let wickRates = rates(wick)!
         let figure: (Double) -> String = { Format.grouped(Int($0)) }
-        var row = [name, figure(median(wickRates))]
+        var row = [name, figure(median(wickRates)), wrk.isEmpty ? "—" : figure(median(wrk.map(\.requestsPerSecond)))]
         for peer in peers { row.append(rates(peer).map { figure(median($0)) } ?? "—") }
         for peer in peers {
             row.append(rates(peer).map { Format.ratio(median(zip(wickRates, $0).map { $0 / $1 })) } ?? "—")
@@ -201,7 +212,7 @@ struct RequestsBenchmark {
     }
 
     /// Latency percentiles over every round's samples, Wick's client `wick` beside the others.
-    private func latencyRow(_ name: String, _ results: [[Round]], wick: Int) -> [String] {
+    private func latencyRow(_ name: String, _ results: [[Round]], wick: Int, wrk: [WrkRun]) -> [String] {
         func percentiles(_ index: Int) -> String {
             guard index < results.count else { return "—" }
             let rounds = results[index]
@@ -219,7 +230,14 @@ struct RequestsBenchmark {
                 Format.grouped(Int(percentile(sorted, fraction) / 1_000))
             }.joined(separator: " / ")
         }
-        return [name, percentiles(wick), percentiles(2), percentiles(3), percentiles(4), "—", "—", "—", "—", "—"]
+        let wrkFigure =
+            wrk.isEmpty
+            ? "—"
+            : [median(wrk.map(\.p50Microseconds)), median(wrk.map(\.p99Microseconds))].map { Format.grouped(Int($0)) }
+                .joined(separator: " / ")
+        return [
+            name, percentiles(wick), wrkFigure, percentiles(2), percentiles(3), percentiles(4), "—", "—", "—", "—", "—",
+        ]
     }
 
     /// Heap held with the last body in hand.
@@ -229,7 +247,7 @@ struct RequestsBenchmark {
             return Format.fixed(median(results[index].map { Double($0.heapBytes) / 1_048_576 }), 1)
         }
         return [
-            "same, heap growth (MiB) with the whole last response in hand (lower is better)", mebibytes(0),
+            "same, heap growth (MiB) with the round's first response in hand (lower is better)", mebibytes(0), "—",
             mebibytes(1) + " (streams, discards)", mebibytes(2), "—", "—", "—", "—", "—", "—",
         ]
     }
@@ -308,17 +326,17 @@ struct RequestsBenchmark {
         }
     }
 
-    /// Sequential 10 MiB downloads; the heap growth is read with the last body in hand.
+    /// Sequential 10 MiB downloads; the heap growth is read with the round's first body in hand.
     static func wickDownload(_ session: Session, url: String, count: Int) throws -> Round {
         let allocations = AllocationCounter.allocations
         let cpu = processCPUNanoseconds()
         let start = monotonicNanoseconds()
         let growth = try blockingResult { () async throws -> Int in
             var growth = 0
-            for _ in 0..<count {
-                let before = RequestsBenchmark.heapBytes()
+            let before = RequestsBenchmark.heapBytes()
+            for index in 0..<count {
                 let data = try await session.request(url).serializingData().value
-                growth = RequestsBenchmark.heapBytes() - before
+                if index == 0 { growth = RequestsBenchmark.heapBytes() - before }
                 guard data.count == downloadBytes else { throw BenchError("Wick download: \(data.count) bytes") }
             }
             return growth
@@ -337,7 +355,8 @@ struct RequestsBenchmark {
             "Wick: one `Session` per workload over plain HTTP (`maximumConnectionsPerHost` 1 for the sequential and download workloads, \(lanes) for the concurrent one; `eventLoopCount` 1 or 2; `maximumResponseBodyBytes` 16 MiB for downloads). Async: one task awaits `session.request(url).serializingData().value` in a loop (the round waits for the task on a semaphore); callback: `responseData { }` on the session's `responseQueue`, the calling thread waiting on a semaphore per request; concurrent: \(lanes) child tasks of a task group, each awaiting its requests in turn. Each checks the body's length. Allocations per request: every `malloc`/`calloc`/`realloc`/`posix_memalign`... of the whole process during Wick's round (its loop thread, Swift's concurrency pool, Dispatch) divided by the requests, counted by wick-bench's malloc interposer.",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): sequential and downloads on one reused easy handle (keep-alive; the write callback counts and discards the body, so it never holds a whole download); concurrent: one multi handle with \(lanes) easy handles, each re-added when its transfer ends (`CURLMOPT_MAXCONNECTS` \(lanes + 16)).",
             "async-http-client 1.37 in a child process (`wick-bench-peers`, Benchmarks/Peers), one `MultiThreadedEventLoopGroup` thread, a plain-HTTP `HTTPClient` per pool size: futures `execute(request:).wait()` (sequential, downloads; the body collected in a `ByteBuffer`), async/await `execute(_:timeout:)` + `body.collect(upTo:)` from a task (sequential), and \(lanes) chained futures on a pool of \(lanes) connections (concurrent). Its latencies are its own per-round percentiles, medians over the rounds; Wick's and libcurl's are percentiles over all rounds' samples.",
-            "Download memory: growth of malloc's in-use bytes (`mallinfo2`) from before a download to just after it returns, the body still held (Wick's `Data`, AHC's `ByteBuffer`); not a peak. libcurl discards the body as it streams, so its figure is what it keeps, not a buffered body.",
+            "Download memory: growth of malloc's in-use bytes (`mallinfo2`) from the start of the round to just after its first download returns, the body still held (Wick's `Data`, AHC's `ByteBuffer`), median over the rounds; not a peak (a transient copy freed before the download returns is not seen). libcurl discards the body as it streams, so its figure is what it keeps, not a buffered body.",
+            "wrk 4.1 (`wrk -t1 -c1` or `-c\(lanes)`, `-d1s --latency`, one run per round after the other clients, pinned to CPU 1 like them) is the ceiling: a C load generator that parses as little as it can. Its latencies are its own p50 and p99, medians over the rounds.",
             "Wick and libcurl run inside wick-bench, whose malloc counter adds an atomic increment to every malloc and free; AHC runs in its own process without it.",
         ]
     }

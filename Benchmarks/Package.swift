@@ -35,6 +35,7 @@ let package = Package(
             dependencies: [
                 "CBenchSupport",
                 "CBenchCurl",
+                .product(name: "Wick", package: "Wick"),
                 .product(name: "WickCore", package: "Wick"),
                 .product(name: "WickHTTP1", package: "Wick"),
                 .product(name: "WickReactor", package: "Wick"),

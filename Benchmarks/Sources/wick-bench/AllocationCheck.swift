@@ -19,6 +19,9 @@ enum AllocationCheck {
         for (key, value) in try DecoderBenchmark().allocationsPerBody() {
             measured["decoders.body.\(key)"] = value
         }
+        for (key, value) in try SessionAllocations.perRequest() {
+            measured["session.request.\(key)"] = value
+        }
         var passed = true
         for name in limits.keys.sorted() {
             guard let value = measured[name] else {

@@ -18,17 +18,21 @@ final class CurlClient {
         var newConnectionPerRequest: Bool
         /// `CURLOPT_SSL_SESSIONID_CACHE`: resume sessions on new connections.
         var sessionCache: Bool
+        /// The body length every response must have.
+        var bodyBytes = 1_024
     }
 
     private let handle: UnsafeMutableRawPointer
     private let headers: UnsafeMutablePointer<curl_slist>?
     /// Where the write callback records each transfer; its address is given to libcurl.
     private let transfer: UnsafeMutablePointer<bench_curl_transfer>
+    private let bodyBytes: Int
 
     init(_ setup: Setup) throws {
         Self.globalInit
         guard let handle = curl_easy_init() else { throw BenchError("curl_easy_init failed") }
         self.handle = handle
+        bodyBytes = setup.bodyBytes
         transfer = .allocate(capacity: 1)
         transfer.initialize(to: bench_curl_transfer(handle: handle, body_bytes: 0, session_reused: -1))
         headers = setup.newConnectionPerRequest ? curl_slist_append(nil, "Connection: close") : nil
@@ -66,7 +70,7 @@ final class CurlClient {
         try check(curl_easy_perform(handle), "GET")
         var status = 0
         _ = bench_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        guard status == 200, transfer.pointee.body_bytes == 1_024 else {
+        guard status == 200, transfer.pointee.body_bytes == bodyBytes else {
             throw BenchError("libcurl GET: status \(status), \(transfer.pointee.body_bytes) body bytes")
         }
         return transfer.pointee.session_reused == 1

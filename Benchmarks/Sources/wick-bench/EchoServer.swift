@@ -15,36 +15,18 @@ final class EchoServer: @unchecked Sendable {
     /// each served by its own thread until the client closes it.
     init(connections: Int, cpu: Int?) throws {
         self.cpu = cpu
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw SocketError(call: "socket", errno: errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
-        }
-        guard bound == 0, listen(listener, 8) == 0 else {
-            let error = errno
-            close(listener)
-            throw SocketError(call: "bind/listen", errno: error)
-        }
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        guard named == 0 else { throw SocketError(call: "getsockname", errno: errno) }
-        port = UInt16(bigEndian: address.sin_port)
+        let listener = try Self.listenOnLoopback()
+        port = listener.port
         let thread = Thread {
             if let cpu { _ = bench_pin_current_thread(Int32(cpu)) }
             for _ in 0..<connections {
-                let connection = accept(listener, nil, nil)
+                let connection = accept(listener.fd, nil, nil)
                 guard connection >= 0 else { break }
                 Self.setNoDelay(connection)
                 let echo = Thread { Self.echo(connection, cpu: cpu) }
                 echo.start()
             }
-            close(listener)
+            close(listener.fd)
         }
         thread.start()
     }
@@ -69,6 +51,31 @@ final class EchoServer: @unchecked Sendable {
                 sent += result
             }
         }
+    }
+
+    /// A listening TCP socket on 127.0.0.1 with a kernel-chosen port.
+    /// - Throws: `SocketError` if a call fails.
+    static func listenOnLoopback() throws -> (fd: Int32, port: UInt16) {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { throw SocketError(call: "socket", errno: errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
+        }
+        guard bound == 0, listen(listener, 8) == 0 else {
+            let error = errno
+            close(listener)
+            throw SocketError(call: "bind/listen", errno: error)
+        }
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        guard named == 0 else { throw SocketError(call: "getsockname", errno: errno) }
+        return (listener, UInt16(bigEndian: address.sin_port))
     }
 
     /// Sets TCP_NODELAY on `fd`.

@@ -5,6 +5,9 @@
 //   wick-bench tls [--rounds N] [--peers PATH] [--results FILE]
 //                                     TLS against a local nginx beside libcurl and, with --peers
 //                                     (the wick-bench-peers executable), async-http-client
+//   wick-bench requests [--rounds N] [--peers PATH] [--results FILE]
+//                                     whole requests through Session against a local nginx
+//                                     beside libcurl and, with --peers, async-http-client
 //   wick-bench check-allocations      exits 1 when a steady-state allocation count exceeds
 //                                     Thresholds/allocations.json
 //   wick-bench self-test              checks that the allocation counter counts
@@ -87,6 +90,11 @@ func runSuite(_ suite: String, _ options: Options) throws {
         benchmark.peersExecutable = options.peersExecutable
         if let rounds = options.explicitRounds { benchmark.rounds = rounds }
         table = try benchmark.run()
+    case "requests":
+        var benchmark = RequestsBenchmark()
+        benchmark.peersExecutable = options.peersExecutable
+        if let rounds = options.explicitRounds { benchmark.rounds = rounds }
+        table = try benchmark.run()
     default:
         throw UsageError("unknown suite \(suite)")
     }
@@ -121,7 +129,7 @@ do {
     case "all":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         for suite in ["parser", "decoders", "reactor"] { try runSuite(suite, options) }
-    case "parser", "decoders", "reactor", "tls":
+    case "parser", "decoders", "reactor", "tls", "requests":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         try runSuite(options.command, options)
     default:

@@ -11,9 +11,19 @@
 //   idle COUNT           opens COUNT connections at once (COUNT concurrent GETs, a pool limit of
 //                        COUNT) and leaves them idle in the pool; VALUE is the heap growth in bytes
 //   close-idle           shuts down the client that holds the idle connections; VALUE is 0
+// For the `requests` suite (BASE_URL is then plain http://):
+//   http-seq COUNT       COUNT sequential GETs of /bytes/1k on one pooled connection (futures);
+//                        VALUES: wall ns, CPU ns, then p50, p99 and p99.9 latency in ns
+//   http-seq-async COUNT the same through the async/await API (`execute(_:timeout:)`)
+//   http-conc LANES COUNT COUNT GETs of /bytes/1k, LANES at a time over LANES pooled connections
+//                        (futures); VALUES: wall ns, CPU ns
+//   http-10m COUNT       COUNT sequential GETs of /bytes/10m (body collected, as the futures API
+//                        does); VALUES: wall ns, CPU ns, heap growth in bytes from the start to the
+//                        first body's arrival (that body held)
 //   quit
 import AsyncHTTPClient
 import CPeerHeap
+import Dispatch
 import Glibc
 import NIOCore
 import NIOHTTP1
@@ -29,6 +39,8 @@ final class Peer {
     let newConnection12: HTTPClient
     let keepAlive: HTTPClient
     var idle: HTTPClient?
+    /// Plain-HTTP clients for the `requests` suite, by pool limit, made on first use.
+    var plain: [Int: HTTPClient] = [:]
 
     init(base: String, caFile: String) {
         self.base = base
@@ -78,6 +90,64 @@ final class Peer {
             let responses = (0..<count).map { _ in client.execute(request: request) }
             for response in responses { _ = try response.wait() }
             return String(max(0, Int64(heapBytes()) - Int64(before)))
+        case ("http-seq", 2):
+            let client = plainClient(poolLimit: 1)
+            let request = try HTTPClient.Request(url: base + "/bytes/1k", method: .GET)
+            return try latencies(count: words[1]) {
+                let response = try client.execute(request: request).wait()
+                guard response.status == .ok, response.body?.readableBytes == 1_024 else {
+                    throw PeerError("GET /bytes/1k: \(response.status)")
+                }
+            }
+        case ("http-seq-async", 2):
+            let client = plainClient(poolLimit: 1)
+            let url = base + "/bytes/1k"
+            return try latencies(count: words[1]) {
+                try blocking {
+                    let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+                    let body = try await response.body.collect(upTo: 1 << 20)
+                    guard response.status == .ok, body.readableBytes == 1_024 else {
+                        throw PeerError("GET /bytes/1k: \(response.status)")
+                    }
+                }
+            }
+        case ("http-conc", 3):
+            guard let lanes = Int(words[1]), lanes > 0, let count = Int(words[2]), count >= lanes else {
+                throw PeerError("http-conc needs LANES and COUNT >= LANES")
+            }
+            let client = plainClient(poolLimit: lanes)
+            let request = try HTTPClient.Request(url: base + "/bytes/1k", method: .GET)
+            let loop = group.next()
+            func lane(_ remaining: Int) -> EventLoopFuture<Void> {
+                client.execute(request: request, eventLoop: .delegate(on: loop)).flatMapThrowing { response in
+                    guard response.status == .ok, response.body?.readableBytes == 1_024 else {
+                        throw PeerError("GET /bytes/1k: \(response.status)")
+                    }
+                }.flatMap { remaining > 1 ? lane(remaining - 1) : loop.makeSucceededVoidFuture() }
+            }
+            let start = monotonic()
+            let cpuStart = processCPU()
+            let all = (0..<lanes).map { index in
+                loop.flatSubmit { lane(count / lanes + (index < count % lanes ? 1 : 0)) }
+            }
+            try EventLoopFuture.andAllSucceed(all, on: loop).wait()
+            return "\(monotonic() - start) \(processCPU() - cpuStart)"
+        case ("http-10m", 2):
+            let client = plainClient(poolLimit: 1)
+            let request = try HTTPClient.Request(url: base + "/bytes/10m", method: .GET)
+            guard let count = Int(words[1]), count > 0 else { throw PeerError("needs a positive count") }
+            let start = monotonic()
+            let cpuStart = processCPU()
+            var growth: Int64 = 0
+            let before = heapBytes()
+            for index in 0..<count {
+                let response = try client.execute(request: request).wait()
+                if index == 0 { growth = Int64(heapBytes()) - Int64(before) }
+                guard response.status == .ok, response.body?.readableBytes == 10 * 1_048_576 else {
+                    throw PeerError("GET /bytes/10m: \(response.status), \(response.body?.readableBytes ?? 0) bytes")
+                }
+            }
+            return "\(monotonic() - start) \(processCPU() - cpuStart) \(max(0, growth))"
         case ("close-idle", 1):
             try idle?.syncShutdown()
             idle = nil
@@ -96,8 +166,40 @@ final class Peer {
         return "\(monotonic() - start) \(processCPU() - cpuStart)"
     }
 
+    /// A plain-HTTP client with a pool of `poolLimit` connections (the same one on every call).
+    func plainClient(poolLimit: Int) -> HTTPClient {
+        if let client = plain[poolLimit] { return client }
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: poolLimit)
+        let client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
+        plain[poolLimit] = client
+        return client
+    }
+
+    /// Runs `body` COUNT times, timing each; wall and CPU ns, then p50, p99, p99.9 in ns.
+    private func latencies(count: Substring, _ body: () throws -> Void) throws -> String {
+        guard let count = Int(count), count > 0 else { throw PeerError("needs a positive count") }
+        var samples: [UInt64] = []
+        samples.reserveCapacity(count)
+        let start = monotonic()
+        let cpuStart = processCPU()
+        for _ in 0..<count {
+            let begin = monotonic()
+            try body()
+            samples.append(monotonic() - begin)
+        }
+        let wall = monotonic() - start
+        let cpu = processCPU() - cpuStart
+        samples.sort()
+        func rank(_ fraction: Double) -> UInt64 {
+            samples[min(samples.count - 1, max(0, Int((fraction * Double(samples.count)).rounded(.up)) - 1))]
+        }
+        return "\(wall) \(cpu) \(rank(0.5)) \(rank(0.99)) \(rank(0.999))"
+    }
+
     func shutdown() {
-        for client in [newConnection13, newConnection12, keepAlive] + (idle.map { [$0] } ?? []) {
+        for client in [newConnection13, newConnection12, keepAlive] + (idle.map { [$0] } ?? []) + Array(plain.values) {
             try? client.syncShutdown()
         }
         try? group.syncShutdownGracefully()
@@ -120,6 +222,23 @@ func processCPU() -> UInt64 {
     var time = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Runs `body` on Swift's concurrency pool and blocks this (non-pool) thread until it ends.
+func blocking(_ body: @escaping @Sendable () async throws -> Void) throws {
+    let done = DispatchSemaphore(value: 0)
+    let failure = FailureBox()
+    Task {
+        do { try await body() } catch { failure.error = error }
+        done.signal()
+    }
+    done.wait()
+    if let error = failure.error { throw error }
+}
+
+/// The error of a `blocking` body, written before the semaphore is signalled and read after.
+final class FailureBox: @unchecked Sendable {
+    var error: (any Error)?
 }
 
 /// Bytes allocated from malloc now (every arena, mmapped blocks included).

@@ -1,0 +1,392 @@
+// The `requests` suite: whole HTTP requests through Wick's public `Session` (sequential
+// keep-alive GETs, 64 concurrent connections, 10 MiB downloads) beside libcurl and
+// async-http-client against one local nginx, in the same run.
+import CBenchSupport
+import Dispatch
+import Foundation
+import Wick
+import WickTestSupport
+
+/// Starts nginx (`TestServers`), pins it to CPU 0 and every client thread to CPU 1, and runs each
+/// workload in alternating rounds: Wick's forms, libcurl, then async-http-client (when its
+/// `wick-bench-peers` executable is given).
+struct RequestsBenchmark {
+    /// Rounds per workload; the median is reported.
+    var rounds = 11
+    /// Sequential keep-alive GETs per client per round.
+    var sequentialPerRound = 2_000
+    /// GETs per client per round in the concurrent workload.
+    var concurrentPerRound = 8_000
+    /// Connections (and requests in flight) in the concurrent workload.
+    var lanes = 64
+    /// 10 MiB downloads per client per round.
+    var downloadsPerRound = 8
+    /// The async-http-client peer's executable, or nil to leave it out.
+    var peersExecutable: String?
+
+    static let downloadBytes = 10 << 20
+    /// Debian's wrk, the load generator used as the ceiling when installed.
+    static let wrk = "/usr/bin/wrk"
+
+    /// One client's round: wall time, process CPU time and allocations, and per-request latencies.
+    struct Round {
+        var wallNanoseconds: UInt64
+        var cpuNanoseconds: UInt64
+        var allocations: UInt64 = 0
+        var latencies: [UInt64] = []
+        var heapBytes: Int = 0
+    }
+
+    func run() throws -> ResultTable {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wick-bench-requests-\(getpid())")
+        try? FileManager.default.removeItem(at: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let servers = try TestServers(directory: directory, selection: .nginx)
+        defer { servers.stop() }
+        guard let nginx = servers.nginx else { throw BenchError("nginx did not start") }
+        let base = "http://127.0.0.1:\(nginx.httpPort)"
+
+        let twoCPUs = ProcessInfo.processInfo.activeProcessorCount >= 2
+        var pinning = "not pinned (one CPU)"
+        if twoCPUs {
+            if let pids = try NginxProcesses.pin(master: nginx.process.pid, cpu: 0) {
+                pinning = "nginx's \(pids.count) processes (master and worker) pinned to CPU 0 with `taskset -p`"
+            } else {
+                pinning = "nginx not pinned (no taskset)"
+            }
+            _ = bench_pin_current_thread(1)
+        }
+
+        var sequential = Session.Configuration()
+        sequential.maximumConnectionsPerHost = 1
+        var concurrent1 = Session.Configuration()
+        concurrent1.maximumConnectionsPerHost = lanes
+        concurrent1.eventLoopCount = 1
+        var concurrent2 = concurrent1
+        concurrent2.eventLoopCount = 2
+        var download = Session.Configuration()
+        download.maximumConnectionsPerHost = 1
+        download.maximumResponseBodyBytes = 16 << 20
+        let sessions = [sequential, concurrent1, concurrent2, download].map { Session(configuration: $0) }
+        defer { try? blocking { for session in sessions { await session.shutdown() } } }
+        let small = base + "/bytes/1k"
+        let large = base + "/bytes/10m"
+
+        let curlSequential = try CurlClient(
+            .init(url: small, caFile: "", tlsVersion: 13, newConnectionPerRequest: false, sessionCache: false))
+        let curlConcurrent = try CurlConcurrentClient(lanes: lanes, url: small)
+        let curlDownload = try CurlClient(
+            .init(
+                url: large, caFile: "", tlsVersion: 13, newConnectionPerRequest: false, sessionCache: false,
+                bodyBytes: Self.downloadBytes))
+
+        // Every thread made so far (Wick's loops, Dispatch's and Swift's pools) and from now on
+        // (the peer process) runs on CPU 1.
+        if twoCPUs, FileManager.default.isExecutableFile(atPath: NginxProcesses.taskset) {
+            try runCommand(NginxProcesses.taskset, ["-a", "-p", "-c", "1", String(getpid())])
+            pinning += "; every thread of wick-bench (Wick's loops, Dispatch's and Swift's concurrency pools, libcurl) and the async-http-client process pinned to CPU 1 (`taskset -a -p`)"
+        }
+        let peer = try peersExecutable.map { try PeerProcess(executable: $0, baseURL: base, caFile: "/dev/null") }
+        defer { peer?.stop() }
+
+        var table = ResultTable(
+            suite: "requests",
+            title: "Whole HTTP requests through Session against a local nginx (higher is better, except latency and memory)",
+            columns: [
+                "workload", "Wick", "wrk (ceiling)", "libcurl", "AHC futures", "AHC async/await", "Wick ÷ libcurl", "Wick ÷ AHC futures",
+                "Wick ÷ AHC async", "client CPU µs per request (Wick / libcurl / AHC futures / AHC async)",
+                "Wick allocations per request",
+            ])
+
+        // 1. Sequential keep-alive GETs.
+        let wickAsync: (Int) throws -> Round = { try Self.wickSequentialAsync(sessions[0], url: small, count: $0) }
+        let wickCallback: (Int) throws -> Round = { try Self.wickSequentialCallback(sessions[0], url: small, count: $0) }
+        let curlSeq: (Int) throws -> Round = { count in
+            try Self.timed(count: count, latencies: true) { _ in _ = try curlSequential.get() }
+        }
+        let (seq, seqWrk) = try alternate(
+            count: sequentialPerRound,
+            clients: [wickAsync, wickCallback, curlSeq],
+            peerCommands: peer.map { _ in ["http-seq", "http-seq-async"] } ?? [], peer: peer, latencies: true,
+            wrk: (small, 1))
+        for (index, form) in ["`serializingData().value` (async)", "`responseData` (callback)"].enumerated() {
+            table.rows.append(
+                rateRow(
+                    "sequential keep-alive GET 1 KiB over HTTP, req/s — Wick \(form)", seq, wick: index,
+                    peers: [2, 3, 4], count: sequentialPerRound, scale: 1, wrk: seqWrk))
+        }
+        for (index, form) in ["async", "callback"].enumerated() {
+            table.rows.append(
+                latencyRow("same, latency p50 / p99 / p99.9 µs (wrk: p50 / p99) — Wick \(form)", seq, wick: index, wrk: seqWrk))
+        }
+
+        // 2. 64 concurrent connections.
+        func wickConcurrent(_ session: Session) -> (Int) throws -> Round {
+            { count in try Self.wickConcurrent(session, url: small, lanes: lanes, count: count) }
+        }
+        let curlConc: (Int) throws -> Round = { count in
+            try Self.timed(count: 1, latencies: false) { _ in try curlConcurrent.run(count) }
+        }
+        let (conc, concWrk) = try alternate(
+            count: concurrentPerRound,
+            clients: [wickConcurrent(sessions[1]), wickConcurrent(sessions[2]), curlConc],
+            peerCommands: peer.map { _ in ["http-conc \(lanes)"] } ?? [], peer: peer, latencies: false,
+            wrk: (small, lanes))
+        for (index, loops) in ["1 event loop", "2 event loops"].enumerated() {
+            table.rows.append(
+                rateRow(
+                    "\(lanes) concurrent connections, GET 1 KiB, req/s — Wick \(loops)", conc, wick: index,
+                    peers: [2, 3, nil], count: concurrentPerRound, scale: 1, wrk: concWrk))
+        }
+
+        // 3. 10 MiB downloads.
+        let wickDownload: (Int) throws -> Round = { try Self.wickDownload(sessions[3], url: large, count: $0) }
+        let curlDown: (Int) throws -> Round = { count in
+            try Self.timed(count: count, latencies: false) { _ in _ = try curlDownload.get() }
+        }
+        let (down, _) = try alternate(
+            count: downloadsPerRound, clients: [wickDownload, curlDown],
+            peerCommands: peer.map { _ in ["http-10m"] } ?? [], peer: peer, latencies: false)
+        let mebibytesPerRequest = Double(Self.downloadBytes) / 1_048_576
+        table.rows.append(
+            rateRow(
+                "10 MiB download, sequential on one connection, MiB/s", down, wick: 0, peers: [1, 2, nil],
+                count: downloadsPerRound, scale: mebibytesPerRequest))
+        table.rows.append(heapRow(down))
+        table.notes = notes(pinning: pinning)
+        return table
+    }
+
+    /// Per client (Wick's first, then libcurl, then each peer command), its rounds.
+    private func alternate(
+        count: Int, clients: [(Int) throws -> Round], peerCommands: [String], peer: PeerProcess?, latencies: Bool,
+        wrk: (url: String, connections: Int)? = nil
+    ) throws -> (rounds: [[Round]], wrk: [WrkRun]) {
+        var wrkRuns: [WrkRun] = []
+        // Warm-up: connections opened, pools and caches filled.
+        for client in clients { _ = try client(min(count, 64)) }
+        for command in peerCommands { _ = try peer?.send("\(command) \(min(count, 64))") }
+        var results = [[Round]](repeating: [], count: clients.count + peerCommands.count)
+        for _ in 0..<rounds {
+            for (index, client) in clients.enumerated() { results[index].append(try client(count)) }
+            for (offset, command) in peerCommands.enumerated() {
+                guard let values = try peer?.send("\(command) \(count)"), values.count >= 2 else {
+                    throw BenchError("async-http-client peer: no figures for \(command)")
+                }
+                var round = Round(wallNanoseconds: values[0], cpuNanoseconds: values[1])
+                if latencies, values.count == 5 { round.latencies = Array(values[2...]) }
+                if !latencies, values.count == 3 { round.heapBytes = Int(values[2]) }
+                results[clients.count + offset].append(round)
+            }
+            if let wrk, FileManager.default.isExecutableFile(atPath: Self.wrk) {
+                wrkRuns.append(try WrkRun(url: wrk.url, connections: wrk.connections))
+            }
+        }
+        return (results, wrkRuns)
+    }
+
+    /// A rate row: Wick's client `wick` beside libcurl and the AHC forms (nil: not measured).
+    private func rateRow(
+        _ name: String, _ results: [[Round]], wick: Int, peers: [Int?], count: Int, scale: Double,
+        wrk: [WrkRun] = []
+    ) -> [String] {
+        func rates(_ index: Int?) -> [Double]? {
+            guard let index, index < results.count, !results[index].isEmpty else { return nil }
+            return results[index].map { Double(count) * scale * 1e9 / Double($0.wallNanoseconds) }
+        }
+        func cpu(_ index: Int?) -> String {
+            guard let index, index < results.count, !results[index].isEmpty else { return "—" }
+            return Format.fixed(median(results[index].map { Double($0.cpuNanoseconds) / Double(count) / 1_000 }), 0)
+        }
+        let wickRates = rates(wick)!
+        let figure: (Double) -> String = { Format.grouped(Int($0)) }
+        var row = [name, figure(median(wickRates)), wrk.isEmpty ? "—" : figure(median(wrk.map(\.requestsPerSecond)))]
+        for peer in peers { row.append(rates(peer).map { figure(median($0)) } ?? "—") }
+        for peer in peers {
+            row.append(rates(peer).map { Format.ratio(median(zip(wickRates, $0).map { $0 / $1 })) } ?? "—")
+        }
+        row.append(([wick] + peers).map(cpu).joined(separator: " / "))
+        let allocations = results[wick].map { Double($0.allocations) / Double(count) }
+        row.append(Format.fixed(median(allocations), 1))
+        return row
+    }
+
+    /// Latency percentiles over every round's samples, Wick's client `wick` beside the others.
+    private func latencyRow(_ name: String, _ results: [[Round]], wick: Int, wrk: [WrkRun]) -> [String] {
+        func percentiles(_ index: Int) -> String {
+            guard index < results.count else { return "—" }
+            let rounds = results[index]
+            // The peer sends its own percentiles per round: their medians.
+            if rounds.first?.latencies.count == 3 {
+                return (0..<3).map { column in
+                    Format.grouped(Int(median(rounds.map { Double($0.latencies[column]) }) / 1_000))
+                }.joined(separator: " / ")
+            }
+            var sorted: [Double] = []
+            for round in rounds { for sample in round.latencies { sorted.append(Double(sample)) } }
+            sorted.sort()
+            guard !sorted.isEmpty else { return "—" }
+            return [0.5, 0.99, 0.999].map { fraction in
+                Format.grouped(Int(percentile(sorted, fraction) / 1_000))
+            }.joined(separator: " / ")
+        }
+        let wrkFigure =
+            wrk.isEmpty
+            ? "—"
+            : [median(wrk.map(\.p50Microseconds)), median(wrk.map(\.p99Microseconds))].map { Format.grouped(Int($0)) }
+                .joined(separator: " / ")
+        return [
+            name, percentiles(wick), wrkFigure, percentiles(2), percentiles(3), percentiles(4), "—", "—", "—", "—", "—",
+        ]
+    }
+
+    /// Heap held with the last body in hand.
+    private func heapRow(_ results: [[Round]]) -> [String] {
+        func mebibytes(_ index: Int) -> String {
+            guard index < results.count, !results[index].isEmpty else { return "—" }
+            return Format.fixed(median(results[index].map { Double($0.heapBytes) / 1_048_576 }), 1)
+        }
+        return [
+            "same, heap growth (MiB) with the round's first response in hand (lower is better)", mebibytes(0), "—",
+            mebibytes(1) + " (streams, discards)", mebibytes(2), "—", "—", "—", "—", "—", "—",
+        ]
+    }
+
+    // MARK: - The clients' rounds
+
+    /// `count` runs of `body` timed as one round (each timed too when `latencies`).
+    static func timed(count: Int, latencies: Bool, _ body: (Int) throws -> Void) throws -> Round {
+        var samples: [UInt64] = []
+        if latencies { samples.reserveCapacity(count) }
+        let allocations = AllocationCounter.allocations
+        let cpu = processCPUNanoseconds()
+        let start = monotonicNanoseconds()
+        for index in 0..<count {
+            let begin = latencies ? monotonicNanoseconds() : 0
+            try body(index)
+            if latencies { samples.append(monotonicNanoseconds() - begin) }
+        }
+        return Round(
+            wallNanoseconds: monotonicNanoseconds() - start, cpuNanoseconds: processCPUNanoseconds() - cpu,
+            allocations: AllocationCounter.allocations - allocations, latencies: samples)
+    }
+
+    /// Sequential `serializingData().value`, awaited in one task.
+    static func wickSequentialAsync(_ session: Session, url: String, count: Int) throws -> Round {
+        let allocations = AllocationCounter.allocations
+        let cpu = processCPUNanoseconds()
+        let start = monotonicNanoseconds()
+        let samples = try blockingResult { () async throws -> [UInt64] in
+            var samples: [UInt64] = []
+            samples.reserveCapacity(count)
+            for _ in 0..<count {
+                let begin = monotonicNanoseconds()
+                let data = try await session.request(url).serializingData().value
+                guard data.count == 1_024 else { throw BenchError("Wick GET: \(data.count) body bytes") }
+                samples.append(monotonicNanoseconds() - begin)
+            }
+            return samples
+        }
+        return Round(
+            wallNanoseconds: monotonicNanoseconds() - start, cpuNanoseconds: processCPUNanoseconds() - cpu,
+            allocations: AllocationCounter.allocations - allocations, latencies: samples)
+    }
+
+    /// Sequential `responseData` callbacks, each waited for on this thread.
+    static func wickSequentialCallback(_ session: Session, url: String, count: Int) throws -> Round {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = CallbackOutcome()
+        return try timed(count: count, latencies: true) { _ in
+            session.request(url).responseData { response in
+                outcome.bodyBytes = response.response?.statusCode == 200 ? (response.data?.count ?? -1) : -1
+                done.signal()
+            }
+            done.wait()
+            guard outcome.bodyBytes == 1_024 else { throw BenchError("Wick responseData: \(outcome.bodyBytes) bytes") }
+        }
+    }
+
+    /// `count` GETs over `lanes` tasks, each awaiting its requests one after another.
+    static func wickConcurrent(_ session: Session, url: String, lanes: Int, count: Int) throws -> Round {
+        try timed(count: 1, latencies: false) { _ in
+            try blocking {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for lane in 0..<lanes {
+                        let share = count / lanes + (lane < count % lanes ? 1 : 0)
+                        group.addTask {
+                            for _ in 0..<share {
+                                let data = try await session.request(url).serializingData().value
+                                guard data.count == 1_024 else { throw BenchError("Wick GET: \(data.count) bytes") }
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }
+    }
+
+    /// Sequential 10 MiB downloads; the heap growth is read with the round's first body in hand.
+    static func wickDownload(_ session: Session, url: String, count: Int) throws -> Round {
+        let allocations = AllocationCounter.allocations
+        let cpu = processCPUNanoseconds()
+        let start = monotonicNanoseconds()
+        let growth = try blockingResult { () async throws -> Int in
+            var growth = 0
+            let before = RequestsBenchmark.heapBytes()
+            for index in 0..<count {
+                let data = try await session.request(url).serializingData().value
+                if index == 0 { growth = RequestsBenchmark.heapBytes() - before }
+                guard data.count == downloadBytes else { throw BenchError("Wick download: \(data.count) bytes") }
+            }
+            return growth
+        }
+        return Round(
+            wallNanoseconds: monotonicNanoseconds() - start, cpuNanoseconds: processCPUNanoseconds() - cpu,
+            allocations: AllocationCounter.allocations - allocations, heapBytes: growth)
+    }
+
+    /// Bytes allocated from malloc now (`mallinfo2`).
+    static func heapBytes() -> Int { Int(bench_heap_bytes()) }
+
+    private func notes(pinning: String) -> [String] {
+        [
+            "nginx 1.22 (one worker, `/bytes/1k` and `/bytes/10m` served from files) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload after a warm-up of up to 64 requests each; per round each client does \(Format.grouped(sequentialPerRound)) sequential GETs, \(Format.grouped(concurrentPerRound)) concurrent GETs, or \(downloadsPerRound) downloads. Rates are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds.",
+            "Wick: one `Session` per workload over plain HTTP (`maximumConnectionsPerHost` 1 for the sequential and download workloads, \(lanes) for the concurrent one; `eventLoopCount` 1 or 2; `maximumResponseBodyBytes` 16 MiB for downloads). Async: one task awaits `session.request(url).serializingData().value` in a loop (the round waits for the task on a semaphore); callback: `responseData { }` on the session's `responseQueue`, the calling thread waiting on a semaphore per request; concurrent: \(lanes) child tasks of a task group, each awaiting its requests in turn. Each checks the body's length. Allocations per request: every `malloc`/`calloc`/`realloc`/`posix_memalign`... of the whole process during Wick's round (its loop thread, Swift's concurrency pool, Dispatch) divided by the requests, counted by wick-bench's malloc interposer.",
+            "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): sequential and downloads on one reused easy handle (keep-alive; the write callback counts and discards the body, so it never holds a whole download); concurrent: one multi handle with \(lanes) easy handles, each re-added when its transfer ends (`CURLMOPT_MAXCONNECTS` \(lanes + 16)).",
+            "async-http-client 1.37 in a child process (`wick-bench-peers`, Benchmarks/Peers), one `MultiThreadedEventLoopGroup` thread, a plain-HTTP `HTTPClient` per pool size: futures `execute(request:).wait()` (sequential, downloads; the body collected in a `ByteBuffer`), async/await `execute(_:timeout:)` + `body.collect(upTo:)` from a task (sequential), and \(lanes) chained futures on a pool of \(lanes) connections (concurrent). Its latencies are its own per-round percentiles, medians over the rounds; Wick's and libcurl's are percentiles over all rounds' samples.",
+            "Download memory: growth of malloc's in-use bytes (`mallinfo2`) from the start of the round to just after its first download returns, the body still held (Wick's `Data`, AHC's `ByteBuffer`), median over the rounds; not a peak (a transient copy freed before the download returns is not seen). libcurl discards the body as it streams, so its figure is what it keeps, not a buffered body.",
+            "wrk 4.1 (`wrk -t1 -c1` or `-c\(lanes)`, `-d1s --latency`, one run per round after the other clients, pinned to CPU 1 like them) is the ceiling: a C load generator that parses as little as it can. Its latencies are its own p50 and p99, medians over the rounds.",
+            "Wick and libcurl run inside wick-bench, whose malloc counter adds an atomic increment to every malloc and free; AHC runs in its own process without it.",
+        ]
+    }
+}
+
+/// What a `responseData` callback saw; written before the semaphore is signalled, read after.
+final class CallbackOutcome: @unchecked Sendable {
+    var bodyBytes = 0
+}
+
+/// Runs `body` on Swift's concurrency pool and blocks this (non-pool) thread until it ends.
+/// - Throws: what `body` throws.
+func blocking(_ body: @escaping @Sendable () async throws -> Void) throws {
+    try blockingResult(body)
+}
+
+/// Runs `body` on Swift's concurrency pool, blocks this thread until it ends, and returns its value.
+/// - Throws: what `body` throws.
+func blockingResult<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let done = DispatchSemaphore(value: 0)
+    let box = ResultBox<T>()
+    Task {
+        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try box.result!.get()
+}
+
+/// The result of a `blockingResult` body, written before the semaphore is signalled, read after.
+final class ResultBox<T>: @unchecked Sendable {
+    var result: Result<T, any Error>?
+}

@@ -11,6 +11,9 @@ import WickReactor
 /// timers all run; `Sendable` only lets `loop.execute` closures carry it there. The completion
 /// is called once, on the loop.
 final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
+    /// The most body buffer reserved from a declared `Content-Length` before bytes arrive.
+    static let maximumUpFrontReservation: UInt64 = 64 << 20
+
     /// Where the request is.
     enum Phase {
         /// Taken by `execute`, not yet in the pool.
@@ -100,6 +103,13 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
     func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool) {
         metrics.responseHead = .now()
         self.head = head
+        // A declared length sizes the buffer once instead of growing it by doubling (copying the
+        // body again each time). A decoded body's final size is unknown. The body limit and a
+        // fixed cap bound what a hostile Content-Length can make us reserve up front; past the
+        // cap the buffer grows as bytes really arrive.
+        if !isBodyDecoded, case .contentLength(let length) = head.framing {
+            body.reserveCapacity(Int(min(length, UInt64(maximumBodyBytes), Self.maximumUpFrontReservation)))
+        }
     }
 
     func responseBody(_ bytes: UnsafeRawBufferPointer) {

@@ -6,12 +6,31 @@ public import FoundationEssentials
 /// handler (`responseData`, `response(responseSerializer:)`) or with async/await
 /// (`serializingData()`).
 public final class DataRequest: Request, @unchecked Sendable {
-    init(session: Session, request: HTTPRequest) {
-        super.init(session: session, request: request, buildFailure: nil)
+    /// A closure that checks a response before the request finishes (Alamofire's
+    /// `DataRequest.Validation`): `.failure` fails the request with
+    /// `responseValidationFailed(reason: .customValidationFailed)`, unless the error is a
+    /// `WickError`, which fails it as it is.
+    public typealias Validation = @Sendable (HTTPRequest?, HTTPResponse, Data?) -> Result<Void, any Error>
+
+    override init(
+        session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?
+    ) {
+        super.init(session: session, initialRequest: initialRequest, interceptor: interceptor)
     }
 
-    init(session: Session, failure: WickError) {
-        super.init(session: session, request: nil, buildFailure: failure)
+    /// Adds a validation: it runs on every response (after redirects, before retriers are
+    /// asked), and a failure fails the attempt, which the retriers may retry. Add validations
+    /// before the first response handler, which starts the request.
+    @discardableResult
+    public func validate(_ validation: @escaping Validation) -> Self {
+        appendValidation { request, response in
+            switch validation(request, HTTPResponse(response), Data(response.body)) {
+            case .success: .success(())
+            case .failure(let error as WickError): .failure(error)
+            case .failure(let error): .failure(.responseValidationFailed(reason: .customValidationFailed(error: error)))
+            }
+        }
+        return self
     }
 
     /// Calls `completionHandler` on `queue` (nil: `session.responseQueue`) with the response
@@ -24,6 +43,7 @@ public final class DataRequest: Request, @unchecked Sendable {
         let queue = queue ?? session.responseQueue
         whenFinished { outcome in
             let response = Self.serialize(outcome, with: responseSerializer)
+            self.session.eventMonitor.request(self, didParseResponse: response)
             queue.async { completionHandler(response) }
         }
         return self
@@ -76,13 +96,9 @@ public final class DataRequest: Request, @unchecked Sendable {
     static func serialize<Serializer: DataResponseSerializerProtocol>(
         _ outcome: Outcome, with serializer: Serializer
     ) -> DataResponse<Serializer.SerializedObject, WickError> {
-        let transport = try? outcome.result.get()
-        let head = transport.map {
-            HTTPResponse(status: $0.status, headers: $0.headers, version: $0.version, trailers: $0.trailers)
-        }
-        let data = transport.map { Data($0.body) }
-        let failure: WickError? =
-            if case .failure(let error) = outcome.result { error } else { nil }
+        let head = outcome.response.map(HTTPResponse.init)
+        let data = outcome.response.map { Data($0.body) }
+        let failure = outcome.error
         let result: Result<Serializer.SerializedObject, WickError>
         do {
             result = .success(
@@ -93,7 +109,6 @@ public final class DataRequest: Request, @unchecked Sendable {
             result = .failure(.responseSerializationFailed(reason: .customSerializationFailed(error: error)))
         }
         return DataResponse(
-            request: outcome.request, response: head, data: data, metrics: transport.map { RequestMetrics($0.metrics) },
-            result: result)
+            request: outcome.request, response: head, data: data, metrics: outcome.metrics, result: result)
     }
 }

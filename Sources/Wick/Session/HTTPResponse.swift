@@ -21,3 +21,10 @@ public struct HTTPResponse: Sendable {
     /// The status code, e.g. 200 (`statusCode` as on `HTTPURLResponse`).
     public var statusCode: Int { status.rawValue }
 }
+
+extension HTTPResponse {
+    /// The head of a transport response.
+    init(_ response: TransportResponse) {
+        self.init(status: response.status, headers: response.headers, version: response.version, trailers: response.trailers)
+    }
+}

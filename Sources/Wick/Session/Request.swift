@@ -1,78 +1,166 @@
-// The base of every request: its state (initialized, resumed, cancelled, finished) and its run.
+// The base of every request: its state, what it has sent and received, and its controls.
+public import Dispatch
 public import FoundationEssentials
 import Synchronization
 
-/// One request made by a `Session`: what it sends, its state, and cancellation. Subclasses
-/// (`DataRequest`) add the ways to read the response.
+/// One request made by a `Session`: what it sends, its state, its retries, and its controls
+/// (`resume`, `suspend`, `cancel`). Subclasses (`DataRequest`) add the ways to read the response.
 ///
-/// A request runs once. It starts when its first response handler is added, or on `resume()`;
-/// every handler added, before or after it finished, receives the same outcome.
+/// A request runs once: attempts (adapted, sent, redirected, validated, maybe retried) until an
+/// outcome is known. It starts on `resume()`, or, when `Session.startRequestsImmediately` is on
+/// (the default), when its first response handler is added; every handler added, before or
+/// after it finished, receives the same outcome.
 ///
-/// `@unchecked Sendable`: the only mutable state is behind `mutableState`'s lock; the other
-/// stored properties are immutable and Sendable.
+/// `@unchecked Sendable`: the mutable state is behind `mutableState`'s lock; the other stored
+/// properties are immutable and Sendable.
 public class Request: @unchecked Sendable {
     /// Where a request is in its life.
-    public enum State: Sendable, Equatable {
+    public enum State: Sendable, Equatable, CustomStringConvertible {
         /// Created, not started.
         case initialized
         /// Running.
         case resumed
+        /// Held by `suspend()`: no new attempt, redirect or retry starts until `resume()`.
+        case suspended
         /// `cancel()` was called; it finishes with `WickError.explicitlyCancelled`.
         case cancelled
         /// Finished: its outcome is known.
         case finished
+
+        /// `initialized`, `resumed`...
+        public var description: String {
+            switch self {
+            case .initialized: "initialized"
+            case .resumed: "resumed"
+            case .suspended: "suspended"
+            case .cancelled: "cancelled"
+            case .finished: "finished"
+            }
+        }
     }
 
-    /// How the transport part of a request ended.
+    /// How a request ended: the last request sent, the last response (kept when validation or a
+    /// retrier failed it), the error, and the metrics of every attempt.
     struct Outcome: Sendable {
         var request: HTTPRequest?
-        var result: Result<TransportResponse, WickError>
+        var response: TransportResponse? = nil
+        var error: WickError? = nil
+        var metrics: RequestMetrics? = nil
     }
 
-    private struct MutableState {
+    /// A validation as stored: run on each response before the request finishes.
+    typealias StoredValidation = @Sendable (HTTPRequest?, TransportResponse) -> Result<Void, WickError>
+
+    struct MutableState {
         var state = State.initialized
         var task: Task<Void, Never>?
         var outcome: Outcome?
         var waiters: [@Sendable (Outcome) -> Void] = []
         var isCancelRequested = false
+        var isStarted = false
+        var retryCount = 0
+        var requests: [HTTPRequest] = []
+        var response: HTTPResponse?
+        var error: WickError?
+        var validators: [StoredValidation] = []
+        var suspensionWaiters: [CheckedContinuation<Void, Never>] = []
+        var credential: HTTPCredential?
+        var redirectHandler: (any RedirectHandler)?
+        var onRequestCreation: [(queue: DispatchQueue, handler: @Sendable (HTTPRequest) -> Void)] = []
     }
 
     /// An identifier, unique per request.
     public let id = UUID()
     /// The session that runs the request.
     public let session: Session
-    /// The request as it is sent; nil when it could not be built (an invalid URL).
-    public let request: HTTPRequest?
-    /// Set when the request could not be built: it finishes with this error once started.
-    private let buildFailure: WickError?
-    private let mutableState = Mutex(MutableState())
+    /// The request's own interceptor, used with the session's (`Session.interceptor`): adapters
+    /// after the session's, retriers before it.
+    public let interceptor: (any RequestInterceptor)?
+    /// The request as created (before adaptation), or why it could not be.
+    let initialRequest: Result<HTTPRequest, WickError>
+    let mutableState = Mutex(MutableState())
 
-    init(session: Session, request: HTTPRequest?, buildFailure: WickError?) {
+    init(session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?) {
         self.session = session
-        self.request = request
-        self.buildFailure = buildFailure
+        self.initialRequest = initialRequest
+        self.interceptor = interceptor
     }
+
+    // MARK: - What it has sent and received
 
     /// The current state.
     public var state: State { mutableState.withLock { $0.state } }
 
     /// Whether `cancel()` was called (or the task awaiting a `DataTask` was cancelled).
     public var isCancelled: Bool { mutableState.withLock { $0.isCancelRequested } }
+    /// Whether the request is running.
+    public var isResumed: Bool { state == .resumed }
+    /// Whether the request is suspended.
+    public var isSuspended: Bool { state == .suspended }
+    /// Whether the request has finished.
+    public var isFinished: Bool { state == .finished }
 
-    /// Starts the request if it has not started; does nothing otherwise.
+    /// How many times the request has been retried (0 on the first attempt).
+    public var retryCount: Int { mutableState.withLock { $0.retryCount } }
+
+    /// The last request sent (after adaptation and redirects); before the first attempt, the
+    /// request as created; nil if it could not be built.
+    public var request: HTTPRequest? {
+        mutableState.withLock { $0.requests.last } ?? (try? initialRequest.get())
+    }
+
+    /// Every request sent, in order: one per attempt and per redirect hop.
+    public var requests: [HTTPRequest] { mutableState.withLock { $0.requests } }
+
+    /// The response head of the last attempt, if one arrived.
+    public var response: HTTPResponse? { mutableState.withLock { $0.response } }
+
+    /// The error of the last attempt, or of the request once finished; nil while all is well.
+    public var error: WickError? { mutableState.withLock { $0.error } }
+
+    // MARK: - Controls
+
+    /// Starts the request, or continues a suspended one; does nothing otherwise.
     @discardableResult
     public func resume() -> Self {
-        let failure: WickError? = mutableState.withLock { state in
-            guard state.state == .initialized else { return nil }
-            state.state = .resumed
-            if let buildFailure { return buildFailure }
-            guard let request else { preconditionFailure("Request: no request and no build failure") }
-            state.task = Task { [self] in
-                finish(Outcome(request: request, result: await session.perform(request)))
+        enum Step { case start, wake([CheckedContinuation<Void, Never>]), none }
+        let step: Step = mutableState.withLock { state in
+            switch state.state {
+            case .initialized:
+                state.state = .resumed
+                state.isStarted = true
+                return .start
+            case .suspended:
+                state.state = .resumed
+                if !state.isStarted {
+                    state.isStarted = true
+                    return .start
+                }
+                defer { state.suspensionWaiters = [] }
+                return .wake(state.suspensionWaiters)
+            case .resumed, .cancelled, .finished:
+                return .none
             }
-            return nil
         }
-        if let failure { finish(Outcome(request: request, result: .failure(failure))) }
+        switch step {
+        case .start: start()
+        case .wake(let waiters): for waiter in waiters { waiter.resume() }
+        case .none: break
+        }
+        return self
+    }
+
+    /// Holds the request: an attempt in flight completes, but no new attempt, redirect hop or
+    /// retry starts until `resume()`. A suspended request that was never resumed stays
+    /// unstarted. Does nothing unless the request is initialized or resumed.
+    @discardableResult
+    public func suspend() -> Self {
+        let suspended = mutableState.withLock { state in
+            guard state.state == .resumed || state.state == .initialized else { return false }
+            state.state = .suspended
+            return true
+        }
+        if suspended { session.eventMonitor.requestDidSuspend(self) }
         return self
     }
 
@@ -80,28 +168,66 @@ public class Request: @unchecked Sendable {
     /// connection. It finishes with `WickError.explicitlyCancelled` unless it had finished.
     @discardableResult
     public func cancel() -> Self {
-        let action: (task: Task<Void, Never>?, finishNow: Bool)? = mutableState.withLock { state in
+        struct Action {
+            var task: Task<Void, Never>?
+            var finishNow: Bool
+            var waiters: [CheckedContinuation<Void, Never>]
+        }
+        let action: Action? = mutableState.withLock { state in
             switch state.state {
-            case .initialized:
-                state.state = .cancelled
-                state.isCancelRequested = true
-                return (nil, true)
-            case .resumed:
-                state.state = .cancelled
-                state.isCancelRequested = true
-                return (state.task, state.task == nil)
             case .cancelled, .finished:
                 return nil
+            case .initialized, .resumed, .suspended:
+                state.state = .cancelled
+                state.isCancelRequested = true
+                defer { state.suspensionWaiters = [] }
+                return Action(task: state.task, finishNow: state.task == nil, waiters: state.suspensionWaiters)
             }
         }
         guard let action else { return self }
+        session.eventMonitor.requestDidCancel(self)
         action.task?.cancel()
-        if action.finishNow { finish(Outcome(request: request, result: .failure(.explicitlyCancelled))) }
+        for waiter in action.waiters { waiter.resume() }
+        if action.finishNow { finish(Outcome(request: request, error: .explicitlyCancelled)) }
         return self
     }
 
+    /// Answers `401` challenges (Basic, and Digest per RFC 7616) with this user and password:
+    /// the challenged request is sent once more with an `Authorization` field. The credential
+    /// is sent only in answer to a challenge, never preemptively.
+    @discardableResult
+    public func authenticate(username: String, password: String) -> Self {
+        authenticate(with: HTTPCredential(user: username, password: password))
+    }
+
+    /// Answers `401` challenges with `credential` (see `authenticate(username:password:)`).
+    @discardableResult
+    public func authenticate(with credential: HTTPCredential) -> Self {
+        mutableState.withLock { $0.credential = credential }
+        return self
+    }
+
+    /// Decides this request's redirects instead of `Session.redirectHandler`.
+    @discardableResult
+    public func redirect(using handler: any RedirectHandler) -> Self {
+        mutableState.withLock { $0.redirectHandler = handler }
+        return self
+    }
+
+    /// Calls `handler` on `queue` (nil: `session.responseQueue`) with every request about to be
+    /// sent, after adaptation: once per attempt and per redirect hop.
+    @discardableResult
+    public func onURLRequestCreation(
+        on queue: DispatchQueue? = nil, perform handler: @escaping @Sendable (HTTPRequest) -> Void
+    ) -> Self {
+        mutableState.withLock { $0.onRequestCreation.append((queue ?? session.responseQueue, handler)) }
+        return self
+    }
+
+    // MARK: - Running
+
     /// Calls `body` with the outcome once known (at once, on this thread, if it is), and
-    /// starts the request.
+    /// starts the request if the session starts requests immediately.
     func whenFinished(_ body: @escaping @Sendable (Outcome) -> Void) {
         let known: Outcome? = mutableState.withLock { state in
             if let outcome = state.outcome { return outcome }
@@ -109,22 +235,104 @@ public class Request: @unchecked Sendable {
             return nil
         }
         if let known { return body(known) }
-        resume()
+        if session.startRequestsImmediately { resume() }
+    }
+
+    /// Adds a validation, run on every response before the request finishes.
+    func appendValidation(_ validation: @escaping StoredValidation) {
+        mutableState.withLock { $0.validators.append(validation) }
+    }
+
+    /// Starts the run, or finishes at once when the request could not be built.
+    private func start() {
+        session.eventMonitor.requestDidResume(self)
+        if case .failure(let error) = initialRequest {
+            return finish(Outcome(request: nil, error: error))
+        }
+        let deadline = Deadline.now() + session.configuration.requestTimeout
+        let task = Task { [self] in finish(await run(deadline: deadline)) }
+        let cancelledMeanwhile = mutableState.withLock { state in
+            state.task = task
+            return state.isCancelRequested
+        }
+        if cancelledMeanwhile { task.cancel() }
+    }
+
+    /// Suspends the caller while the request is suspended.
+    func waitWhileSuspended() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let suspended = mutableState.withLock { state in
+                guard state.state == .suspended else { return false }
+                state.suspensionWaiters.append(continuation)
+                return true
+            }
+            if !suspended { continuation.resume() }
+        }
+    }
+
+    /// Records a request about to be sent and tells whoever asked.
+    func willSend(_ request: HTTPRequest) {
+        let handlers = mutableState.withLock { state in
+            state.requests.append(request)
+            return state.onRequestCreation
+        }
+        for (queue, handler) in handlers { queue.async { handler(request) } }
+    }
+
+    /// Records the last attempt's response head and error.
+    func attemptEnded(response: HTTPResponse?, error: WickError?) {
+        mutableState.withLock { state in
+            state.response = response
+            state.error = error
+        }
+    }
+
+    /// Counts a retry.
+    func countRetry() {
+        mutableState.withLock { $0.retryCount += 1 }
+    }
+
+    /// The stored validations and credential and redirect handler, read once per attempt.
+    var attemptSettings: (validators: [StoredValidation], credential: HTTPCredential?, redirects: any RedirectHandler) {
+        mutableState.withLock { state in
+            (state.validators, state.credential, state.redirectHandler ?? session.redirectHandler)
+        }
     }
 
     /// Records the outcome (the first one wins; a cancelled request's is always
     /// `explicitlyCancelled`) and hands it to every waiter.
-    private func finish(_ outcome: Outcome) {
-        let (waiters, final): ([@Sendable (Outcome) -> Void], Outcome) = mutableState.withLock { state in
-            if let known = state.outcome { return ([], known) }
+    func finish(_ outcome: Outcome) {
+        let (waiters, final): ([@Sendable (Outcome) -> Void], Outcome?) = mutableState.withLock { state in
+            if state.outcome != nil { return ([], nil) }
             var final = outcome
-            if state.isCancelRequested { final.result = .failure(.explicitlyCancelled) }
+            if state.isCancelRequested { final.error = .explicitlyCancelled }
             state.outcome = final
             state.state = .finished
+            state.error = final.error
             state.task = nil
             defer { state.waiters = [] }
             return (state.waiters, final)
         }
+        guard let final else { return }
+        session.unregister(self)
+        session.eventMonitor.requestDidFinish(self)
         for waiter in waiters { waiter(final) }
+    }
+}
+
+extension Request: Hashable {
+    /// Requests are equal when they are the same request.
+    public static func == (lhs: Request, rhs: Request) -> Bool { lhs.id == rhs.id }
+
+    /// Hashes the identifier.
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+extension Request: CustomStringConvertible {
+    /// `GET https://example.com/path (200)`, or the method and URL alone before a response.
+    public var description: String {
+        guard let request else { return "(no request: \(error.map { "\($0)" } ?? "not built"))" }
+        let head = "\(request.method.rawValue) \(request.url.absoluteString)"
+        return response.map { "\(head) (\($0.statusCode))" } ?? head
     }
 }

@@ -1,46 +1,27 @@
-// Per-request timings and connection facts, from the transport's metrics.
-/// When each phase of a request happened, as durations since the request was handed to the
-/// connection pool, and whether its connection was reused. For a replayed request the phases
-/// are the last attempt's.
+// Per-request metrics: one transaction per exchange (attempts, redirects, challenge answers).
+/// The metrics of a request: one `TransactionMetrics` per exchange sent, in order (every
+/// attempt, redirect hop and challenge answer), like `URLSessionTaskMetrics.transactionMetrics`.
+/// The last transaction's properties read directly: `metrics.isReused`, `metrics.total`.
+@dynamicMemberLookup
 public struct RequestMetrics: Sendable, CustomStringConvertible {
-    /// Time spent waiting for a connection (including connecting a new one).
-    public var poolWait: Duration?
-    /// Name resolution and TCP connect of a new connection; nil on a reused one.
-    public var connect: Duration?
-    /// TLS handshake and trust evaluation of a new https connection; nil otherwise.
-    public var tlsHandshake: Duration?
-    /// Until the whole request had been written.
-    public var requestSent: Duration?
-    /// Until the first response byte arrived.
-    public var firstByte: Duration?
-    /// Until the response ended.
-    public var total: Duration?
-    /// Whether the connection had carried an earlier request.
-    public var isReused: Bool
-    /// Whether the request was sent again on a fresh connection after a reused one failed
-    /// before any response byte (only when that is safe).
-    public var wasReplayed: Bool
+    /// Every exchange, in order; never empty.
+    public let transactions: [TransactionMetrics]
 
-    init(_ metrics: TransportMetrics) {
-        let start = metrics.started
-        poolWait = metrics.poolWait
-        connect = metrics.connect
-        tlsHandshake = metrics.tlsHandshake
-        requestSent = metrics.requestSent.map { $0 - start }
-        firstByte = metrics.firstByte.map { $0 - start }
-        total = metrics.completed.map { $0 - start }
-        isReused = metrics.isReused
-        wasReplayed = metrics.wasReplayed
+    init(transactions: [TransactionMetrics]) {
+        precondition(!transactions.isEmpty, "RequestMetrics: no transaction")
+        self.transactions = transactions
     }
 
-    /// `reused connection, first byte 0.4 ms, total 0.5 ms`.
+    /// The last exchange's metrics.
+    public var last: TransactionMetrics { transactions[transactions.count - 1] }
+
+    /// A property of the last exchange.
+    public subscript<Value>(dynamicMember keyPath: KeyPath<TransactionMetrics, Value>) -> Value {
+        last[keyPath: keyPath]
+    }
+
+    /// The transactions' descriptions, one per line when there are several.
     public var description: String {
-        var parts = [isReused ? "reused connection" : "new connection"]
-        if wasReplayed { parts.append("replayed") }
-        if let connect { parts.append("connect \(connect)") }
-        if let tlsHandshake { parts.append("TLS \(tlsHandshake)") }
-        if let firstByte { parts.append("first byte \(firstByte)") }
-        if let total { parts.append("total \(total)") }
-        return parts.joined(separator: ", ")
+        transactions.map(\.description).joined(separator: "\n")
     }
 }

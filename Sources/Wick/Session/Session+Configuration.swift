@@ -42,6 +42,14 @@ extension Session {
         /// decoded) fails the request with `SessionTaskFailure.contentDecodingFailed`, never a
         /// partial body. When off, nothing is added and nothing is decoded.
         public var automaticallyDecodesResponseBodies: Bool = true
+        /// The most redirects one request follows; one more fails it with
+        /// `SessionTaskFailure.tooManyRedirects`. Default 10 (curl's `--max-redirs` default is 50,
+        /// browsers stop near 20; a daemon's API calls rarely need more than a few).
+        public var maximumRedirects: Int = 10
+        /// Follow redirects from https to http. Default false: such a redirect fails the request
+        /// with `SessionTaskFailure.invalidRedirect`, so a response meant to be private is never
+        /// fetched in the clear by accident.
+        public var allowsInsecureRedirects: Bool = false
 
         /// The defaults described on each property.
         public init() {}

@@ -1,6 +1,6 @@
 // The public entry point: creates requests and runs them on its own loops and connection pools.
 public import Dispatch
-public import FoundationEssentials
+import FoundationEssentials
 import Synchronization
 import WickHTTP1
 import WickReactor
@@ -32,7 +32,19 @@ public final class Session: Sendable {
     public let serverTrustManager: ServerTrustManager?
     /// The serial queue response handlers run on when none is given.
     public let responseQueue: DispatchQueue
+    /// Whether a request starts when its first response handler is added (true, the default),
+    /// or only on `resume()`.
+    public let startRequestsImmediately: Bool
+    /// Adapts and retries every request, around each request's own interceptor: its adapter
+    /// runs first, its retrier is asked last.
+    public let interceptor: (any RequestInterceptor)?
+    /// Decides redirects for requests that set no handler of their own. Default: follow.
+    public let redirectHandler: any RedirectHandler
+    /// Receives every request's events: the monitors given at creation.
+    public let eventMonitor: CompositeEventMonitor
 
+    /// Every request created and not yet finished, by identifier.
+    private let activeRequests = Mutex<[UUID: Request]>([:])
     private let group: EventLoopGroup
     private let runners: [ConnectionPoolRunner]
     /// The TLS rules of https requests, built on the first one (loading trust roots reads files).
@@ -44,10 +56,23 @@ public final class Session: Sendable {
     /// threads): a client without its loops cannot do anything useful.
     /// - Parameter serverTrustManager: per-host trust evaluators (pinning, revocation); nil
     ///   evaluates every host by default against `configuration.trustRoots`.
-    public init(configuration: Configuration = .default, serverTrustManager: ServerTrustManager? = nil) {
+    /// - Parameter startRequestsImmediately: start each request when its first response handler
+    ///   is added; false waits for `resume()`.
+    /// - Parameter interceptor: adapts and retries every request.
+    /// - Parameter redirectHandler: decides redirects; nil follows them (`Redirector.follow`).
+    /// - Parameter eventMonitors: receive every request's events, each on its own queue.
+    public init(
+        configuration: Configuration = .default, serverTrustManager: ServerTrustManager? = nil,
+        startRequestsImmediately: Bool = true, interceptor: (any RequestInterceptor)? = nil,
+        redirectHandler: (any RedirectHandler)? = nil, eventMonitors: [any EventMonitor] = []
+    ) {
         precondition(configuration.eventLoopCount >= 1, "Session: eventLoopCount must be at least 1")
         self.configuration = configuration
         self.serverTrustManager = serverTrustManager
+        self.startRequestsImmediately = startRequestsImmediately
+        self.interceptor = interceptor
+        self.redirectHandler = redirectHandler ?? Redirector.follow
+        eventMonitor = CompositeEventMonitor(monitors: eventMonitors)
         responseQueue = DispatchQueue(label: "wick.session.response")
         let group: EventLoopGroup
         do {
@@ -68,96 +93,24 @@ public final class Session: Sendable {
         }
     }
 
-    /// Creates a request; it starts when its first response handler (`responseData`,
-    /// `serializingData`) is added, or on `resume()`. An invalid URL does not throw here: the
-    /// request finishes with `WickError.invalidURL`.
-    ///
-    /// Besides `http` and `https`, the URL may name a Unix domain socket, in async-http-client's
-    /// spellings: `http+unix://%2Frun%2Fapp.sock/path?query` (the authority is the
-    /// percent-encoded socket path, the rest the target), `https+unix://...` (TLS over the
-    /// socket, verified for `localhost`), or `unix:///run/app.sock` (target `/`). The `Host`
-    /// field is then `localhost`.
-    /// - Parameter headers: fields that replace the configuration's by name (every field is
-    ///   kept, so a name may repeat).
-    /// - Parameter body: sent with `Content-Length`.
-    public func request(
-        _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil
-    ) -> DataRequest {
-        makeRequest(convertible, method: method, headers: headers, body: body, unixSocketPath: nil)
+    /// Calls `body` with every request created and not yet finished.
+    public func withAllRequests(perform body: (Set<Request>) -> Void) {
+        body(Set(activeRequests.withLock { Array($0.values) }))
     }
 
-    /// Creates a request for an `http` or `https` URL sent over the Unix domain socket at
-    /// `unixSocketPath` instead of a TCP connection to the URL's host and port, which then make
-    /// only the `Host` field and, for https, the TLS server name trust is evaluated for. A bad
-    /// path (empty, over 107 bytes, a NUL byte) finishes the request with `WickError.invalidURL`.
-    /// - Parameter unixSocketPath: the socket's file-system path, e.g. `/run/app.sock`.
-    public func request(
-        _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
-        unixSocketPath: String
-    ) -> DataRequest {
-        makeRequest(convertible, method: method, headers: headers, body: body, unixSocketPath: unixSocketPath)
+    /// Cancels every request created and not yet finished.
+    public func cancelAllRequests() {
+        for request in activeRequests.withLock({ Array($0.values) }) { request.cancel() }
     }
 
-    /// The same as `request(_:method:headers:body:)` with the body as bytes.
-    public func request(
-        _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: [UInt8]
-    ) -> DataRequest {
-        request(convertible, method: method, headers: headers, body: Data(body))
+    /// Tracks `request` until it finishes.
+    func register(_ request: Request) {
+        activeRequests.withLock { $0[request.id] = request }
     }
 
-    /// The schemes of Unix-socket URLs (`TransportRequest.parseUnixURL`).
-    private static let unixSchemes: Set<String> = ["http+unix", "https+unix", "unix"]
-
-    /// Validates the URL (and socket path) and merges the headers; a failure becomes a request
-    /// that finishes with it.
-    private func makeRequest(
-        _ convertible: some URLConvertible, method: HTTPMethod, headers: HTTPHeaders?, body: Data?,
-        unixSocketPath: String?
-    ) -> DataRequest {
-        var merged = configuration.headers
-        let own = headers ?? HTTPHeaders()
-        for field in own { merged.remove(name: field.name) }
-        for field in own { merged.add(field) }
-        if configuration.automaticallyDecodesResponseBodies, !merged.contains(name: "Accept-Encoding") {
-            merged.add(.defaultAcceptEncoding)
-        }
-        do throws(WickError) {
-            let url = try convertible.asURL()
-            let scheme = url.scheme?.lowercased() ?? ""
-            if Self.unixSchemes.contains(scheme) {
-                guard unixSocketPath == nil else {
-                    throw .invalidURL(
-                        url: url.absoluteString, reason: "a Unix-socket URL names its own socket; pass no unixSocketPath")
-                }
-                do throws(UnixSocketError) {
-                    _ = try TransportRequest.parseUnixURL(url.absoluteString)
-                } catch {
-                    throw .invalidURL(url: url.absoluteString, reason: error.description)
-                }
-            } else {
-                guard scheme == "http" || scheme == "https" else {
-                    throw .invalidURL(
-                        url: url.absoluteString,
-                        reason: "the scheme must be http, https, http+unix, https+unix or unix")
-                }
-                guard let host = url.host(), !host.isEmpty else {
-                    throw .invalidURL(url: url.absoluteString, reason: "the URL has no host")
-                }
-                if let unixSocketPath {
-                    do throws(UnixSocketError) {
-                        _ = try UnixSocketPath(unixSocketPath)
-                    } catch {
-                        throw .invalidURL(url: url.absoluteString, reason: error.description)
-                    }
-                }
-            }
-            return DataRequest(
-                session: self,
-                request: HTTPRequest(
-                    method: method, url: url, headers: merged, body: body, unixSocketPath: unixSocketPath))
-        } catch {
-            return DataRequest(session: self, failure: error)
-        }
+    /// Stops tracking a finished request.
+    func unregister(_ request: Request) {
+        _ = activeRequests.withLock { $0.removeValue(forKey: request.id) }
     }
 
     /// Fails requests still waiting for a connection, lets running ones finish, closes every
@@ -176,8 +129,9 @@ public final class Session: Sendable {
 
     // MARK: - Running requests
 
-    /// Sends `request` and collects the response.
-    func perform(_ request: HTTPRequest) async -> Result<TransportResponse, WickError> {
+    /// Sends `request` once (no redirect, no retry) and collects the response by `deadline`.
+    func perform(_ request: HTTPRequest, deadline: Deadline) async -> Result<TransportResponse, WickError> {
+        if let invalid = Self.invalidity(of: request) { return .failure(invalid) }
         var transportRequest: TransportRequest
         switch makeTransportRequest(request) {
         case .success(let built): transportRequest = built
@@ -203,7 +157,7 @@ public final class Session: Sendable {
             : runners[runnerIndex(host: origin.unixSocketPath?.path ?? origin.host.lowercased(), port: origin.port)]
         do {
             return .success(
-                try await runner.execute(transportRequest, deadline: .now() + configuration.requestTimeout))
+                try await runner.execute(transportRequest, deadline: deadline))
         } catch {
             return .failure(WickError(error))
         }

@@ -25,6 +25,13 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     case bodyTooLarge(limit: Int)
     /// The `Session` was shut down before or while the request ran.
     case sessionInvalidated
+    /// A `RequestAdapter` failed with `error`; nothing was sent for that attempt.
+    case requestAdaptationFailed(error: any Error)
+    /// A `RequestRetrier` chose to finish the request with `retryError`
+    /// (`RetryResult.doNotRetryWithError`) after the attempt failed with `originalError`.
+    indirect case requestRetryFailed(retryError: any Error, originalError: WickError)
+    /// A response arrived but a validation (`DataRequest.validate`) refused it.
+    case responseValidationFailed(reason: ResponseValidationFailureReason)
 
     /// What went wrong, for people.
     public var description: String {
@@ -36,6 +43,10 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
         case .serverTrustEvaluationFailed(let reason): "server trust evaluation failed: \(reason)"
         case .bodyTooLarge(let limit): "the response body is larger than the limit of \(limit) bytes"
         case .sessionInvalidated: "the session was shut down"
+        case .requestAdaptationFailed(let error): "the request adapter failed: \(error)"
+        case .requestRetryFailed(let retryError, let originalError):
+            "the request retrier failed with \(retryError) after: \(originalError)"
+        case .responseValidationFailed(let reason): "response validation failed: \(reason)"
         }
     }
 }
@@ -62,6 +73,11 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
     /// stream, more stacked codings than allowed, or a decompression bomb past the expansion
     /// ratio limit). The connection is closed and no partial body is delivered.
     case contentDecodingFailed(reason: String)
+    /// A redirect chain went past `Session.Configuration.maximumRedirects`.
+    case tooManyRedirects(limit: Int)
+    /// A redirect Wick will not follow: its `Location` is not a usable http or https URL, or it
+    /// goes from https to http while `Session.Configuration.allowsInsecureRedirects` is off.
+    case invalidRedirect(location: String, reason: String)
 
     /// What went wrong, for people.
     public var description: String {
@@ -73,6 +89,8 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
         case .connectionLost(let reason, false): "\(reason); the server did not receive the request"
         case .tlsUnavailable(let error): "TLS is unavailable: \(error)"
         case .contentDecodingFailed(let reason): "the response body could not be decoded: \(reason)"
+        case .tooManyRedirects(let limit): "more than \(limit) redirects"
+        case .invalidRedirect(let location, let reason): "the redirect to \(location) was not followed: \(reason)"
         }
     }
 }

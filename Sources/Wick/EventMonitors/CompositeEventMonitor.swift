@@ -1,0 +1,81 @@
+// Fans every event out to a Session's monitors, each on its own queue.
+import Dispatch
+
+/// Hands each event to every monitor, asynchronously on the monitor's own queue (Alamofire's
+/// `CompositeEventMonitor`). A Session's `eventMonitor` is one of these.
+public final class CompositeEventMonitor: EventMonitor {
+    /// The monitors, in the order events reach them.
+    public let monitors: [any EventMonitor]
+
+    /// A composite of `monitors`.
+    public init(monitors: [any EventMonitor]) {
+        self.monitors = monitors
+    }
+
+    private func each(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
+        for monitor in monitors { monitor.queue.async { event(monitor) } }
+    }
+
+    /// Passes the event on.
+    public func request(_ request: Request, didCreateInitialRequest initialRequest: HTTPRequest) {
+        each { $0.request(request, didCreateInitialRequest: initialRequest) }
+    }
+    /// Passes the event on.
+    public func request(_ request: Request, didFailToCreateRequestWithError error: WickError) {
+        each { $0.request(request, didFailToCreateRequestWithError: error) }
+    }
+    /// Passes the event on.
+    public func request(
+        _ request: Request, didAdaptInitialRequest initialRequest: HTTPRequest, to adaptedRequest: HTTPRequest
+    ) {
+        each { $0.request(request, didAdaptInitialRequest: initialRequest, to: adaptedRequest) }
+    }
+    /// Passes the event on.
+    public func request(_ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError)
+    {
+        each { $0.request(request, didFailToAdaptRequest: initialRequest, withError: error) }
+    }
+    /// Passes the event on.
+    public func request(_ request: Request, willSend httpRequest: HTTPRequest) {
+        each { $0.request(request, willSend: httpRequest) }
+    }
+    /// Passes the event on.
+    public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {
+        each { $0.request(request, didReceiveResponse: response, bodyByteCount: bodyByteCount) }
+    }
+    /// Passes the event on.
+    public func request(_ request: Request, didGatherMetrics metrics: RequestMetrics) {
+        each { $0.request(request, didGatherMetrics: metrics) }
+    }
+    /// Passes the event on.
+    public func request(_ request: Request, willRedirectTo newRequest: HTTPRequest, for response: HTTPResponse) {
+        each { $0.request(request, willRedirectTo: newRequest, for: response) }
+    }
+    /// Passes the event on.
+    public func request(
+        _ request: Request, didValidateRequest httpRequest: HTTPRequest?, response: HTTPResponse,
+        withResult result: Result<Void, WickError>
+    ) {
+        each { $0.request(request, didValidateRequest: httpRequest, response: response, withResult: result) }
+    }
+    /// Passes the event on.
+    public func request(_ request: Request, didDecideRetry decision: RetryResult, dueTo error: WickError) {
+        each { $0.request(request, didDecideRetry: decision, dueTo: error) }
+    }
+    /// Passes the event on.
+    public func requestIsRetrying(_ request: Request) { each { $0.requestIsRetrying(request) } }
+    /// Passes the event on.
+    public func requestDidResume(_ request: Request) { each { $0.requestDidResume(request) } }
+    /// Passes the event on.
+    public func requestDidSuspend(_ request: Request) { each { $0.requestDidSuspend(request) } }
+    /// Passes the event on.
+    public func requestDidCancel(_ request: Request) { each { $0.requestDidCancel(request) } }
+    /// Passes the event on.
+    public func requestDidFinish(_ request: Request) { each { $0.requestDidFinish(request) } }
+    /// Passes the event on.
+    public func request<Value: Sendable>(
+        _ request: DataRequest, didParseResponse response: DataResponse<Value, WickError>
+    ) {
+        each { $0.request(request, didParseResponse: response) }
+    }
+}

@@ -1,0 +1,103 @@
+// Watching requests: Alamofire's EventMonitor, with the events of Wick's own transport.
+public import Dispatch
+
+/// Receives the events of every request of a `Session` (Alamofire's `EventMonitor`), on its own
+/// `queue`. Every method has an empty default, so a monitor implements only what it watches.
+///
+/// The order for one attempt: `didCreateInitialRequest` (once), `requestDidResume`,
+/// `didAdaptInitialRequest` (or `didFailToAdaptRequest`), `willSend`, `didAcquireConnection`,
+/// `didReceiveResponseHead`, `didReceiveData`, `didGatherMetrics`, then `willRedirect` and again
+/// from `willSend` for a redirect; `didValidate` for each validation; `didDecideRetry` when the
+/// attempt failed; and once, `requestDidFinish`. Then `didParseResponse` for each response
+/// handler. `requestDidSuspend` and `requestDidCancel` come when called.
+public protocol EventMonitor: Sendable {
+    /// The queue the events are delivered on, in order. Default: one serial queue shared by all
+    /// monitors that keep the default (never the main queue, which a daemon may not drain).
+    var queue: DispatchQueue { get }
+
+    /// The request was created, before any adaptation.
+    func request(_ request: Request, didCreateInitialRequest initialRequest: HTTPRequest)
+    /// The request could not be created (an invalid URL, a parameter encoding failure).
+    func request(_ request: Request, didFailToCreateRequestWithError error: WickError)
+    /// The adapters turned `initialRequest` into `adaptedRequest`.
+    func request(_ request: Request, didAdaptInitialRequest initialRequest: HTTPRequest, to adaptedRequest: HTTPRequest)
+    /// An adapter failed.
+    func request(_ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError)
+    /// `httpRequest` is about to go to the transport (each attempt and each redirect hop).
+    func request(_ request: Request, willSend httpRequest: HTTPRequest)
+    /// The transport answered `httpRequest` with `response` (the head; the body has arrived too).
+    func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int)
+    /// The metrics of every exchange so far are known (after each exchange).
+    func request(_ request: Request, didGatherMetrics metrics: RequestMetrics)
+    /// `response` redirects to `newRequest`, which will be sent.
+    func request(_ request: Request, willRedirectTo newRequest: HTTPRequest, for response: HTTPResponse)
+    /// A validation ran on `response`.
+    func request(
+        _ request: Request, didValidateRequest httpRequest: HTTPRequest?, response: HTTPResponse,
+        withResult result: Result<Void, WickError>)
+    /// An attempt failed with `error` and the retriers decided `decision`.
+    func request(_ request: Request, didDecideRetry decision: RetryResult, dueTo error: WickError)
+    /// The request is being retried (`retryCount` already counts this retry).
+    func requestIsRetrying(_ request: Request)
+    /// `resume()` started or continued the request.
+    func requestDidResume(_ request: Request)
+    /// `suspend()` held the request.
+    func requestDidSuspend(_ request: Request)
+    /// `cancel()` cancelled the request.
+    func requestDidCancel(_ request: Request)
+    /// The request's outcome is known (`request.error` is nil on success).
+    func requestDidFinish(_ request: Request)
+    /// A response handler serialized the outcome into `response`.
+    func request<Value: Sendable>(_ request: DataRequest, didParseResponse response: DataResponse<Value, WickError>)
+}
+
+extension EventMonitor {
+    /// A serial queue shared by every monitor that does not choose its own.
+    public var queue: DispatchQueue { EventMonitorQueue.shared }
+
+    /// Does nothing.
+    public func request(_ request: Request, didCreateInitialRequest initialRequest: HTTPRequest) {}
+    /// Does nothing.
+    public func request(_ request: Request, didFailToCreateRequestWithError error: WickError) {}
+    /// Does nothing.
+    public func request(
+        _ request: Request, didAdaptInitialRequest initialRequest: HTTPRequest, to adaptedRequest: HTTPRequest
+    ) {}
+    /// Does nothing.
+    public func request(_ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError)
+    {}
+    /// Does nothing.
+    public func request(_ request: Request, willSend httpRequest: HTTPRequest) {}
+    /// Does nothing.
+    public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {}
+    /// Does nothing.
+    public func request(_ request: Request, didGatherMetrics metrics: RequestMetrics) {}
+    /// Does nothing.
+    public func request(_ request: Request, willRedirectTo newRequest: HTTPRequest, for response: HTTPResponse) {}
+    /// Does nothing.
+    public func request(
+        _ request: Request, didValidateRequest httpRequest: HTTPRequest?, response: HTTPResponse,
+        withResult result: Result<Void, WickError>
+    ) {}
+    /// Does nothing.
+    public func request(_ request: Request, didDecideRetry decision: RetryResult, dueTo error: WickError) {}
+    /// Does nothing.
+    public func requestIsRetrying(_ request: Request) {}
+    /// Does nothing.
+    public func requestDidResume(_ request: Request) {}
+    /// Does nothing.
+    public func requestDidSuspend(_ request: Request) {}
+    /// Does nothing.
+    public func requestDidCancel(_ request: Request) {}
+    /// Does nothing.
+    public func requestDidFinish(_ request: Request) {}
+    /// Does nothing.
+    public func request<Value: Sendable>(
+        _ request: DataRequest, didParseResponse response: DataResponse<Value, WickError>
+    ) {}
+}
+
+/// The default queue of `EventMonitor`s.
+enum EventMonitorQueue {
+    static let shared = DispatchQueue(label: "wick.event-monitor")
+}

@@ -1,0 +1,149 @@
+// Making requests: Session.request's forms, the headers merged in, and the URL checked.
+public import FoundationEssentials
+
+extension Session {
+    /// A closure that changes the request as created, before the adapters (Alamofire's
+    /// `RequestModifier`); a thrown error fails the request as `requestAdaptationFailed`.
+    public typealias RequestModifier = @Sendable (inout HTTPRequest) throws -> Void
+
+    /// Creates a request; it starts when its first response handler (`responseData`,
+    /// `serializingData`) is added (unless `startRequestsImmediately` is off), or on `resume()`.
+    /// An invalid URL does not throw here: the request finishes with `WickError.invalidURL`.
+    ///
+    /// Besides `http` and `https`, the URL may name a Unix domain socket, in async-http-client's
+    /// spellings: `http+unix://%2Frun%2Fapp.sock/path?query` (the authority is the
+    /// percent-encoded socket path, the rest the target), `https+unix://...` (TLS over the
+    /// socket, verified for `localhost`), or `unix:///run/app.sock` (target `/`). The `Host`
+    /// field is then `localhost`.
+    /// - Parameter headers: fields that replace the configuration's by name (every field is
+    ///   kept, so a name may repeat).
+    /// - Parameter body: sent with `Content-Length`.
+    /// - Parameter interceptor: this request's adapter and retrier, used with the session's.
+    /// - Parameter requestModifier: changes the request as created.
+    public func request(
+        _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
+        interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil
+    ) -> DataRequest {
+        let built = Result { () throws(WickError) in
+            HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: body)
+        }
+        return makeRequest(built, interceptor: interceptor, requestModifier: requestModifier)
+    }
+
+    /// Creates a request for an `http` or `https` URL sent over the Unix domain socket at
+    /// `unixSocketPath` instead of a TCP connection to the URL's host and port, which then make
+    /// only the `Host` field and, for https, the TLS server name trust is evaluated for. A bad
+    /// path (empty, over 107 bytes, a NUL byte) finishes the request with `WickError.invalidURL`.
+    /// - Parameter unixSocketPath: the socket's file-system path, e.g. `/run/app.sock`.
+    public func request(
+        _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
+        unixSocketPath: String, interceptor: (any RequestInterceptor)? = nil
+    ) -> DataRequest {
+        let built = Result { () throws(WickError) in
+            HTTPRequest(
+                method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: body,
+                unixSocketPath: unixSocketPath)
+        }
+        return makeRequest(built, interceptor: interceptor, requestModifier: nil)
+    }
+
+    /// The same as `request(_:method:headers:body:)` with the body as bytes.
+    public func request(
+        _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: [UInt8],
+        interceptor: (any RequestInterceptor)? = nil
+    ) -> DataRequest {
+        request(convertible, method: method, headers: headers, body: Data(body), interceptor: interceptor)
+    }
+
+    /// Creates a request from a `URLRequestConvertible` (a router, or an `HTTPRequest`); the
+    /// session's header fields are added under the request's own. A conversion that throws
+    /// finishes the request with `invalidURL` (or the `WickError` thrown).
+    public func request(
+        _ convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil
+    ) -> DataRequest {
+        let built: Result<HTTPRequest, WickError>
+        do {
+            built = .success(try convertible.asURLRequest())
+        } catch let error as WickError {
+            built = .failure(error)
+        } catch {
+            built = .failure(.invalidURL(url: "\(convertible)", reason: "the request could not be built: \(error)"))
+        }
+        return makeRequest(built, interceptor: interceptor, requestModifier: nil)
+    }
+
+    /// The request with the session's fields merged in and checked, modified, registered.
+    func makeRequest(
+        _ built: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        requestModifier: RequestModifier?
+    ) -> DataRequest {
+        let checked = built.flatMap { request -> Result<HTTPRequest, WickError> in
+            var merged = request
+            merged.headers = mergedHeaders(request.headers)
+            if let requestModifier {
+                do {
+                    try requestModifier(&merged)
+                } catch {
+                    return .failure((error as? WickError) ?? .requestAdaptationFailed(error: error))
+                }
+            }
+            if let invalid = Self.invalidity(of: merged) { return .failure(invalid) }
+            return .success(merged)
+        }
+        let request = DataRequest(session: self, initialRequest: checked, interceptor: interceptor)
+        register(request)
+        switch checked {
+        case .success(let initial): eventMonitor.request(request, didCreateInitialRequest: initial)
+        case .failure(let error): eventMonitor.request(request, didFailToCreateRequestWithError: error)
+        }
+        return request
+    }
+
+    /// The configuration's fields, replaced by name by `own`, plus `Accept-Encoding` while
+    /// bodies are decoded.
+    private func mergedHeaders(_ own: HTTPHeaders) -> HTTPHeaders {
+        var merged = configuration.headers
+        for field in own { merged.remove(name: field.name) }
+        for field in own { merged.add(field) }
+        if configuration.automaticallyDecodesResponseBodies, !merged.contains(name: "Accept-Encoding") {
+            merged.add(.defaultAcceptEncoding)
+        }
+        return merged
+    }
+
+    /// The schemes of Unix-socket URLs (`TransportRequest.parseUnixURL`).
+    static let unixSchemes: Set<String> = ["http+unix", "https+unix", "unix"]
+
+    /// Why `request` cannot be sent (its URL or socket path), or nil.
+    static func invalidity(of request: HTTPRequest) -> WickError? {
+        let url = request.url
+        let scheme = url.scheme?.lowercased() ?? ""
+        if unixSchemes.contains(scheme) {
+            guard request.unixSocketPath == nil else {
+                return .invalidURL(
+                    url: url.absoluteString, reason: "a Unix-socket URL names its own socket; pass no unixSocketPath")
+            }
+            do throws(UnixSocketError) {
+                _ = try TransportRequest.parseUnixURL(url.absoluteString)
+            } catch {
+                return .invalidURL(url: url.absoluteString, reason: error.description)
+            }
+            return nil
+        }
+        guard scheme == "http" || scheme == "https" else {
+            return .invalidURL(
+                url: url.absoluteString, reason: "the scheme must be http, https, http+unix, https+unix or unix")
+        }
+        guard let host = url.host(), !host.isEmpty else {
+            return .invalidURL(url: url.absoluteString, reason: "the URL has no host")
+        }
+        if let path = request.unixSocketPath {
+            do throws(UnixSocketError) {
+                _ = try UnixSocketPath(path)
+            } catch {
+                return .invalidURL(url: url.absoluteString, reason: error.description)
+            }
+        }
+        return nil
+    }
+}

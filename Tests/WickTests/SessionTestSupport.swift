@@ -1,6 +1,7 @@
 // Helpers for the Session tests: a handler's response awaited, and JSON from httpbin read.
 import Dispatch
 import Foundation
+import Synchronization
 import Testing
 import Wick
 
@@ -26,4 +27,16 @@ func makeSession(
     var configuration = Session.Configuration()
     configure(&configuration)
     return Session(configuration: configuration, serverTrustManager: serverTrustManager)
+}
+
+/// A value shared between a test and the handlers it installs.
+final class Shared<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) { mutex = Mutex(value) }
+
+    /// Runs `body` with the value locked.
+    func withLock<Result: Sendable>(_ body: (inout sending Value) -> sending Result) -> sending Result {
+        mutex.withLock { body(&$0) }
+    }
 }

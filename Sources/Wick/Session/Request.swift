@@ -227,7 +227,8 @@ public class Request: @unchecked Sendable {
     // MARK: - Running
 
     /// Calls `body` with the outcome once known (at once, on this thread, if it is), and
-    /// starts the request if the session starts requests immediately.
+    /// starts the request if the session starts requests immediately and it was neither
+    /// started nor suspended (an explicit `suspend()` is never undone by adding a handler).
     func whenFinished(_ body: @escaping @Sendable (Outcome) -> Void) {
         let known: Outcome? = mutableState.withLock { state in
             if let outcome = state.outcome { return outcome }
@@ -235,7 +236,7 @@ public class Request: @unchecked Sendable {
             return nil
         }
         if let known { return body(known) }
-        if session.startRequestsImmediately { resume() }
+        if session.startRequestsImmediately, state == .initialized { resume() }
     }
 
     /// Adds a validation, run on every response before the request finishes.

@@ -94,7 +94,7 @@ struct SessionHTTPBinTests {
         let session = makeSession { $0.requestTimeout = .milliseconds(500) }
         let started = ContinuousClock.now
         let result = await session.request("\(base)/delay/2").serializingData().result
-        guard case .failure(.sessionTaskFailed(.timedOut(.exchange, _))) = result else {
+        guard case .failure(.sessionTaskFailed(.timedOut(.waitingForResponse, _))) = result else {
             Issue.record("expected a timeout in the exchange, got \(result)")
             return
         }

@@ -11,6 +11,17 @@ extension Session {
         /// connect, TLS, sending and receiving. Past it the request fails with
         /// `SessionTaskFailure.timedOut` naming the phase. Default 60 s.
         public var requestTimeout: Duration = .seconds(60)
+        /// The longest a request may go without a byte sent or received once on a connection
+        /// (URLSession's `timeoutIntervalForRequest`); past it the request fails with
+        /// `SessionTaskFailure.timedOut(phase: .idleTransfer)`. Default 30 s; nil: only
+        /// `requestTimeout` applies. A large download over a slow link needs a long
+        /// `requestTimeout` but can keep this short.
+        public var idleTransferTimeout: Duration? = .seconds(30)
+        /// The limit for a new connection's name resolution and TCP connect (all Happy Eyeballs
+        /// attempts). Default 10 s. A request also stops at its own deadline.
+        public var connectTimeout: Duration = .seconds(10)
+        /// The limit for a new connection's TLS handshake and trust evaluation. Default 10 s.
+        public var tlsHandshakeTimeout: Duration = .seconds(10)
         /// The most connections open at once to one origin (scheme, host, port, TLS rules);
         /// further requests wait for one. Default 8.
         public var maximumConnectionsPerHost: Int = 8

@@ -88,6 +88,9 @@ public final class Session: Sendable {
         settings.pool.idleTimeout = configuration.idleConnectionTimeout
         settings.pool.poolWaitTimeout = configuration.requestTimeout
         settings.maximumResponseBodyBytes = configuration.maximumResponseBodyBytes
+        settings.driver.idleTimeout = configuration.idleTransferTimeout
+        settings.connect.timeout = configuration.connectTimeout
+        settings.tls.handshakeTimeout = configuration.tlsHandshakeTimeout
         runners = (0..<configuration.eventLoopCount).map { _ in
             ConnectionPoolRunner(group: group, settings: settings)
         }

@@ -14,7 +14,15 @@ extension WickError {
             } else {
                 self = .sessionTaskFailed(error: .timedOut(phase: .waitingForConnection, lastConnectionFailure: last))
             }
-        case .timedOut: self = .sessionTaskFailed(error: .timedOut(phase: .exchange, lastConnectionFailure: nil))
+        case .timedOut(let phase):
+            let publicPhase: TimeoutPhase =
+                switch phase {
+                case .sendingRequest: .sendingRequest
+                case .waitingForResponse: .waitingForResponse
+                case .receivingResponse: .receivingResponse
+                case .idle: .idleTransfer
+                }
+            self = .sessionTaskFailed(error: .timedOut(phase: publicPhase, lastConnectionFailure: nil))
         case .cancelled: self = .explicitlyCancelled
         case .shutdown: self = .sessionInvalidated
         case .requestFailed(.undecodableBody(let failure), _):

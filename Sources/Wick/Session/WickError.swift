@@ -105,8 +105,14 @@ public enum TimeoutPhase: Sendable, Equatable, CustomStringConvertible {
     case tlsHandshake
     /// The evaluation of the server's certificate chain.
     case trustEvaluation
-    /// On a connection: sending the request or receiving the response.
-    case exchange
+    /// Sending the request (the request's deadline passed).
+    case sendingRequest
+    /// Waiting for the first response byte after the request was sent.
+    case waitingForResponse
+    /// Receiving the response (head or body).
+    case receivingResponse
+    /// No byte was sent or received for `Session.Configuration.idleTransferTimeout`.
+    case idleTransfer
 
     /// `while waiting for a connection`, `during the TLS handshake`...
     public var description: String {
@@ -115,7 +121,10 @@ public enum TimeoutPhase: Sendable, Equatable, CustomStringConvertible {
         case .connect: "during the TCP connect"
         case .tlsHandshake: "during the TLS handshake"
         case .trustEvaluation: "during server trust evaluation"
-        case .exchange: "while sending the request or waiting for the response"
+        case .sendingRequest: "while sending the request"
+        case .waitingForResponse: "while waiting for the response"
+        case .receivingResponse: "while receiving the response"
+        case .idleTransfer: "with no byte sent or received for the idle transfer timeout"
         }
     }
 }

@@ -32,6 +32,11 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
         var continueTimeout: Duration = .seconds(1)
         /// The response parser's limits and leniencies.
         var parser: HTTPParserConfiguration = .strict
+        /// The longest a request may go without a byte read or written; past it the request fails
+        /// with `timedOut`. nil: no limit beyond the request's deadline. Checked lazily: one timer
+        /// per idle period, moved forward when it finds recent progress, so a busy transfer costs
+        /// a clock read per read or write and no timer operations.
+        var idleTimeout: Duration?
 
         init() {}
     }
@@ -48,6 +53,9 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
         var producing = false
         var continueTimer: Scheduled?
         var deadlineTimer: Scheduled?
+        var idleTimer: Scheduled?
+        /// When a byte was last read or written (or the request started).
+        var lastProgress = Deadline.now()
         /// The final response's `Keep-Alive` hint.
         var keepAlive: KeepAliveHint?
         /// Whether a response byte was read (`responseStarted` told).
@@ -98,6 +106,9 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
         if deadline != .distantFuture {
             started.deadlineTimer = channel.loop.schedule(at: deadline) { [self] in deadlinePassed() }
         }
+        if let idleTimeout = settings.idleTimeout {
+            started.idleTimer = channel.loop.schedule(at: started.lastProgress + idleTimeout) { [self] in idleTimerFired() }
+        }
         exchange = started
         perform(machine.startRequest(request), readBuffer: nil)
     }
@@ -131,6 +142,7 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
 
     func streamRead(_ stream: any StreamChannel, bytes: Span<UInt8>) {
         guard !isChannelClosed, !machine.isClosed else { return }
+        if exchange != nil, settings.idleTimeout != nil { exchange?.lastProgress = .now() }
         if let current = exchange, !current.responseStarted {
             exchange?.responseStarted = true
             current.consumer.responseStarted()
@@ -230,6 +242,7 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
         exchange = nil
         if completion.cancelContinueTimer { ended.continueTimer?.cancel() }
         ended.deadlineTimer?.cancel()
+        ended.idleTimer?.cancel()
         switch completion.connection {
         case .release(let resumeReading):
             if resumeReading { channel.resumeReading() }
@@ -260,6 +273,7 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
             return false
         }
         machine.requestBytesWritten(bytes.count)
+        if exchange != nil, settings.idleTimeout != nil { exchange?.lastProgress = .now() }
         return true
     }
 
@@ -298,6 +312,18 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
         guard exchange?.continueTimer != nil else { return }
         exchange?.continueTimer = nil
         perform(machine.continueTimerFired(), readBuffer: nil)
+    }
+
+    /// Fails the request if nothing moved for `idleTimeout`, else looks again when it could have.
+    private func idleTimerFired() {
+        guard let current = exchange, let idleTimeout = settings.idleTimeout else { return }
+        let due = current.lastProgress + idleTimeout
+        if Deadline.now() >= due {
+            exchange?.idleTimer = nil
+            perform(machine.requestTimedOut(), readBuffer: nil)
+        } else {
+            exchange?.idleTimer = channel.loop.schedule(at: due) { [self] in idleTimerFired() }
+        }
     }
 
     private func deadlinePassed() {

@@ -10,8 +10,9 @@ enum TransportError: Error, Sendable, CustomStringConvertible {
     /// No connection became free before the pool-wait deadline; `lastConnectionFailure` is the
     /// origin's latest failed attempt when no attempt has succeeded since.
     case poolWaitTimeout(lastConnectionFailure: StreamChannelError?)
-    /// The request's deadline passed while it was on a connection.
-    case timedOut
+    /// The request's deadline passed, or nothing moved for the idle timeout, while it was on a
+    /// connection, in `phase`.
+    case timedOut(ExchangeTimeout)
     /// The caller cancelled the request (the Swift task was cancelled).
     case cancelled
     /// The runner was shut down.
@@ -30,7 +31,7 @@ enum TransportError: Error, Sendable, CustomStringConvertible {
         case .connectFailed(let error): "could not connect: \(error)"
         case .poolWaitTimeout(let last?): "no connection became available in time; the last attempt failed: \(last)"
         case .poolWaitTimeout(nil): "no connection became available in time"
-        case .timedOut: "the request timed out"
+        case .timedOut(let phase): "the request timed out \(phase)"
         case .cancelled: "the request was cancelled"
         case .shutdown: "the connection pool is shut down"
         case .requestFailed(let error, true):

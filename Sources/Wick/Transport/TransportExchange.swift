@@ -140,7 +140,13 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
         case .cancelled:
             finish(.failure(.cancelled))
         case .timedOut:
-            finish(.failure(.timedOut))
+            // The deadline timer fires at `deadline`; the driver's idle timer only before it.
+            let phase: ExchangeTimeout =
+                if Deadline.now() < deadline { .idle }
+                else if metrics.requestSent == nil { .sendingRequest }
+                else if metrics.firstByte == nil { .waitingForResponse }
+                else { .receivingResponse }
+            finish(.failure(.timedOut(phase)))
         case .closedBeforeResponse, .connectionClosedBeforeRequest, .writeFailed, .connectionFailed:
             let decision = ReplayPolicy.decide(
                 method: request.method,

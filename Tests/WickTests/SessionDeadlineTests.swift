@@ -1,0 +1,121 @@
+// Each deadline phase against the fault server: the timeout names where the request was.
+import Foundation
+import Testing
+import Wick
+import WickTestSupport
+
+struct SessionDeadlineTests {
+    /// The phase a request to `server` timed out in, or an issue recorded.
+    ///
+    /// Budgets are a second or more although loopback needs microseconds: the suite runs tests
+    /// in parallel on two cores, and a tighter budget could run out before the connect.
+    private func timeoutPhase(
+        _ server: FaultServer, scheme: String = "http", method: HTTPMethod = .get, body: Data? = nil,
+        _ configure: (inout Session.Configuration) -> Void
+    ) async -> (phase: TimeoutPhase, lastConnectionFailure: StreamChannelError?)? {
+        let session = makeSession(configure)
+        defer { Task { await session.shutdown() } }
+        let result = await session.request("\(scheme)://127.0.0.1:\(server.port)/", method: method, body: body)
+            .serializingData().result
+        guard case .failure(.sessionTaskFailed(.timedOut(let phase, let last))) = result else {
+            Issue.record("expected a timeout, got \(result)")
+            return nil
+        }
+        return (phase, last)
+    }
+
+    @Test func noResponseTimesOutWaitingForIt() async throws {
+        let server = try FaultServer(steps: [.readRequestHead, .pause(.seconds(10))])
+        defer { server.stop() }
+        let phase = await timeoutPhase(server) {
+            $0.requestTimeout = .seconds(1)
+            $0.idleTransferTimeout = nil
+        }
+        #expect(phase?.phase == .waitingForResponse)
+    }
+
+    @Test func aStalledBodyTimesOutReceivingIt() async throws {
+        let server = try FaultServer(steps: [
+            .readRequestHead, .send("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial"), .pause(.seconds(10)),
+        ])
+        defer { server.stop() }
+        let phase = await timeoutPhase(server) {
+            $0.requestTimeout = .seconds(1)
+            $0.idleTransferTimeout = nil
+        }
+        #expect(phase?.phase == .receivingResponse)
+    }
+
+    @Test func aServerThatReadsNothingTimesOutTheSending() async throws {
+        let server = try FaultServer(steps: [.pause(.seconds(10))])
+        defer { server.stop() }
+        // Far more than the socket buffers hold, so the writes stall.
+        let body = Data(count: 64 << 20)
+        let phase = await timeoutPhase(server, method: .post, body: body) {
+            $0.requestTimeout = .seconds(1)
+            $0.idleTransferTimeout = nil
+        }
+        #expect(phase?.phase == .sendingRequest)
+    }
+
+    @Test func silenceLongerThanTheIdleTimeoutFailsBeforeTheDeadline() async throws {
+        let server = try FaultServer(steps: [
+            .readRequestHead, .send("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial"), .pause(.seconds(10)),
+        ])
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        let phase = await timeoutPhase(server) {
+            $0.requestTimeout = .seconds(20)
+            $0.idleTransferTimeout = .milliseconds(200)
+        }
+        #expect(phase?.phase == .idleTransfer)
+        #expect(ContinuousClock.now - started >= .milliseconds(200))
+    }
+
+    @Test func aTrickleKeepsTheIdleTimerAtBayUntilTheBodyEnds() async throws {
+        let trickle: [FaultStep] = [.repeating([.pause(.milliseconds(60)), .send("x")], times: 8)]
+        let server = try FaultServer(
+            steps: [.readRequestHead, .send("HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\n")] + trickle)
+        defer { server.stop() }
+        var configuration = Session.Configuration()
+        configuration.idleTransferTimeout = .milliseconds(200)
+        let session = Session(configuration: configuration)
+        let data = try await session.request("http://127.0.0.1:\(server.port)/").serializingData().value
+        #expect(data == Data("xxxxxxxx".utf8))
+        await session.shutdown()
+    }
+
+    @Test func aSilentTLSServerTimesOutTheHandshake() async throws {
+        let server = try FaultServer(steps: [.pause(.seconds(10))])
+        defer { server.stop() }
+        let phase = await timeoutPhase(server, scheme: "https") {
+            $0.tlsHandshakeTimeout = .milliseconds(200)
+            $0.requestTimeout = .seconds(1)
+        }
+        // Each connection attempt ran out of time in its handshake until the pool wait did.
+        #expect(phase?.phase == .waitingForConnection)
+        guard case .tlsTimedOut(_, .handshake, _)? = phase?.lastConnectionFailure else {
+            Issue.record("expected the last attempt's handshake timeout, got \(String(describing: phase))")
+            return
+        }
+    }
+
+    @Test func oneDeadlineSpansEveryRedirectHop() async throws {
+        let hop: [FaultStep] = [.readRequestHead, .pause(.milliseconds(300)), .respond(status: 302, headers: ["Location: /next"])]
+        let server = try FaultServer(steps: [.repeating(hop, times: 20)])
+        defer { server.stop() }
+        let session = makeSession {
+            $0.requestTimeout = .seconds(1)
+            $0.maximumRedirects = 20
+        }
+        let request = session.request("http://127.0.0.1:\(server.port)/")
+        let result = await request.serializingData().result
+        guard case .failure(.sessionTaskFailed(.timedOut)) = result else {
+            Issue.record("expected the shared deadline to end the chain, got \(result)")
+            return
+        }
+        // 300 ms a hop within 1 s: the chain ends on the fourth hop at the latest.
+        #expect(request.requests.count <= 4)
+        await session.shutdown()
+    }
+}

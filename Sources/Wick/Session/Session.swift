@@ -134,6 +134,20 @@ public final class Session: Sendable {
 
     /// Sends `request` once (no redirect, no retry) and collects the response by `deadline`.
     func perform(_ request: HTTPRequest, deadline: Deadline) async -> Result<TransportResponse, WickError> {
+        let transportRequest: TransportRequest
+        switch prepare(request) {
+        case .success(let prepared): transportRequest = prepared
+        case .failure(let error): return .failure(error)
+        }
+        do {
+            return .success(try await runner(for: transportRequest.origin).execute(transportRequest, deadline: deadline))
+        } catch {
+            return .failure(WickError(error))
+        }
+    }
+
+    /// The transport's request for `request`, checked, with its decoding limits and TLS rules.
+    private func prepare(_ request: HTTPRequest) -> Result<TransportRequest, WickError> {
         if let invalid = Self.invalidity(of: request) { return .failure(invalid) }
         var transportRequest: TransportRequest
         switch makeTransportRequest(request) {
@@ -153,17 +167,40 @@ public final class Session: Sendable {
             case .failure(let error): return .failure(.sessionTaskFailed(error: .tlsUnavailable(error)))
             }
         }
-        let origin = transportRequest.origin
-        let runner =
-            runners.count == 1
+        return .success(transportRequest)
+    }
+
+    /// The runner an origin always uses.
+    private func runner(for origin: TransportOrigin) -> ConnectionPoolRunner {
+        runners.count == 1
             ? runners[0]
             : runners[runnerIndex(host: origin.unixSocketPath?.path ?? origin.host.lowercased(), port: origin.port)]
-        do {
-            return .success(
-                try await runner.execute(transportRequest, deadline: deadline))
-        } catch {
-            return .failure(WickError(error))
+    }
+
+    // MARK: - The pools
+
+    /// Opens connections to the origin of `url` (scheme, host, port, and this session's TLS
+    /// rules) ahead of traffic, until it has `connections` of them, capped by
+    /// `maximumConnectionsPerHost`. Returns at once; the connections open in the background,
+    /// and then serve requests like any other (they age out after `idleConnectionTimeout`).
+    /// Watch `poolStatistics()` to see them. The path of `url` is ignored.
+    /// - Throws: `WickError.invalidURL` when `url` is not a usable http, https or Unix-socket URL.
+    public func prewarm(_ url: some URLConvertible, connections: Int) throws(WickError) {
+        let request = HTTPRequest(method: .get, url: try url.asURL(), headers: HTTPHeaders(), body: nil)
+        let prepared = try prepare(request).get()
+        runner(for: prepared.origin).prewarm(prepared.origin, connections: connections)
+    }
+
+    /// The pools' gauges (idle, leased, connecting, waiting) and counters (created, reused,
+    /// replayed, evicted, pool-wait time), per origin and in total, summed over the session's
+    /// event loops. Once the session is shut down, the pools report nothing.
+    public func poolStatistics() async -> ConnectionPoolStatistics {
+        var statistics = ConnectionPoolStatistics()
+        for runner in runners {
+            guard let snapshot = try? await runner.statistics() else { continue }
+            statistics.add(snapshot)
         }
+        return statistics
     }
 
     /// The transport's form of `request`: a TCP origin, a Unix-socket URL, or a URL over

@@ -45,6 +45,7 @@ final class ConnectionPoolRunner: @unchecked Sendable {
         case closed(PoolConnectionID, Pool.ClosedBy)
         case timerFired(Pool.Timer)
         case shutdown(PoolShutdownMode)
+        case prewarm(TransportOrigin, connections: Int)
     }
 
     /// The loop that owns the pool and its connections.
@@ -124,6 +125,13 @@ final class ConnectionPoolRunner: @unchecked Sendable {
             loop.execute { [self] in cancel(exchange) }
         }
         return try box.get()
+    }
+
+    /// Opens connections to `origin` ahead of traffic until it has `count` (capped by the
+    /// connection and idle limits); returns at once, the connections open in the background.
+    /// Does nothing once the runner is shut down.
+    func prewarm(_ origin: TransportOrigin, connections count: Int) {
+        loop.execute { [self] in submit(.prewarm(origin, connections: count)) }
     }
 
     /// The pool's gauges and counters now.
@@ -235,6 +243,8 @@ final class ConnectionPoolRunner: @unchecked Sendable {
             actions = machine.timerFired(timer, at: now)
         case .shutdown(let mode):
             actions = machine.shutdownRequested(mode, at: now)
+        case .prewarm(let origin, let count):
+            actions = machine.prewarm(origin: origin, connections: count, at: now)
         }
         for action in actions { perform(action) }
     }

@@ -22,6 +22,11 @@ extension Session {
         public var connectTimeout: Duration = .seconds(10)
         /// The limit for a new connection's TLS handshake and trust evaluation. Default 10 s.
         public var tlsHandshakeTimeout: Duration = .seconds(10)
+        /// The limit for one OCSP query or CRL download made by a `RevocationTrustEvaluator`
+        /// (through this session's pool, over plain http). Default 5 s; past it the status is
+        /// unknown, which fails the evaluation only if the evaluator requires a positive answer.
+        /// It runs within `tlsHandshakeTimeout`.
+        public var revocationFetchTimeout: Duration = .seconds(5)
         /// The most connections open at once to one origin (scheme, host, port, TLS rules);
         /// further requests wait for one. Default 8.
         public var maximumConnectionsPerHost: Int = 8

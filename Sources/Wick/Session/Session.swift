@@ -256,7 +256,11 @@ public final class Session: Sendable {
             do throws(TLSError) {
                 built = .success(
                     TransportTLS(
-                        context: try TLSContext(configuration: tlsConfiguration), trustManager: serverTrustManager))
+                        context: try TLSContext(
+                            configuration: tlsConfiguration,
+                            revocationFetcher: TransportRevocationFetcher(
+                                runner: runners[0], timeout: configuration.revocationFetchTimeout)),
+                        trustManager: serverTrustManager))
             } catch {
                 built = .failure(error)
             }

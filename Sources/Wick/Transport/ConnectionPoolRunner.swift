@@ -91,40 +91,62 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     func execute(
         _ request: TransportRequest, deadline: Deadline = .distantFuture
     ) async throws(TransportError) -> TransportResponse {
-        var prepared = request
-        if prepared.scheme == .https && prepared.tls == nil {
-            if let defaultTLS { prepared.tls = defaultTLS } else { prepared.tls = try lazyDefaultTLS() }
-        }
-        let request = prepared
         let box = TransportResultBox()
-        let exchange = TransportExchangeReference()
+        let handle = TransportExchangeReference()
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let accepted = loop.execute { [self] in
-                    let started = TransportExchange(
-                        request: request, deadline: deadline, loop: loop,
-                        maximumBodyBytes: settings.maximumResponseBodyBytes,
-                        replay: { [weak self] replayed in
-                            guard let self else { return replayed.finish(.failure(.shutdown)) }
-                            start(replayed)
-                        }
-                    ) { result in
-                        box.set(result)
-                        continuation.resume()
-                    }
-                    exchange.value = started
-                    if exchange.isCancelledEarly { started.markCancelled() }
-                    start(started)
-                }
-                if !accepted {
-                    box.set(.failure(.shutdown))
+                start(request, deadline: deadline, handle: handle) { result in
+                    box.set(result)
                     continuation.resume()
                 }
             }
         } onCancel: {
-            loop.execute { [self] in cancel(exchange) }
+            cancel(handle)
         }
         return try box.get()
+    }
+
+    /// Sends `request` on a pooled connection and calls `completion` once with the whole
+    /// response or the failure, on the runner's loop (or on this thread when the runner is shut
+    /// down). `cancel(handle)` cancels it.
+    /// - Parameter deadline: bounds the pool wait and the exchange.
+    func start(
+        _ request: TransportRequest, deadline: Deadline, handle: TransportExchangeReference,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+    ) {
+        var prepared = request
+        if prepared.scheme == .https && prepared.tls == nil {
+            if let defaultTLS {
+                prepared.tls = defaultTLS
+            } else {
+                do throws(TransportError) {
+                    prepared.tls = try lazyDefaultTLS()
+                } catch {
+                    return completion(.failure(error))
+                }
+            }
+        }
+        let request = prepared
+        let accepted = loop.execute { [self] in
+            let started = TransportExchange(
+                request: request, deadline: deadline, loop: loop,
+                maximumBodyBytes: settings.maximumResponseBodyBytes,
+                replay: { [weak self] replayed in
+                    guard let self else { return replayed.finish(.failure(.shutdown)) }
+                    start(replayed)
+                },
+                completion: completion)
+            handle.value = started
+            if handle.isCancelledEarly { started.markCancelled() }
+            start(started)
+        }
+        if !accepted { completion(.failure(.shutdown)) }
+    }
+
+    /// Cancels the request `handle` was given to (`start`), wherever it is; a request not yet
+    /// on the loop starts cancelled.
+    func cancel(_ handle: TransportExchangeReference) {
+        loop.execute { [self] in cancelOnLoop(handle) }
     }
 
     /// Opens connections to `origin` ahead of traffic until it has `count` (capped by the
@@ -167,7 +189,7 @@ final class ConnectionPoolRunner: @unchecked Sendable {
         submit(.requestArrived(exchange))
     }
 
-    private func cancel(_ box: TransportExchangeReference) {
+    private func cancelOnLoop(_ box: TransportExchangeReference) {
         guard let exchange = box.value else {
             box.isCancelledEarly = true
             return

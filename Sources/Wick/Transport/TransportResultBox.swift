@@ -5,18 +5,23 @@ import Synchronization
 /// awaits it. The mutex orders the write before the read (the continuation also does, but
 /// ThreadSanitizer cannot see the runtime's synchronisation).
 final class TransportResultBox: Sendable {
-    private let result = Mutex<Result<TransportResponse, TransportError>?>(nil)
+    private let storage = Mutex<Result<TransportResponse, TransportError>?>(nil)
 
     /// Stores the result; the first one wins.
     func set(_ value: Result<TransportResponse, TransportError>) {
-        result.withLock { if $0 == nil { $0 = value } }
+        storage.withLock { if $0 == nil { $0 = value } }
     }
 
     /// The stored result. Traps if none was stored: the caller awaits the completion first.
-    func get() throws(TransportError) -> TransportResponse {
-        guard let value = result.withLock({ $0 }) else {
+    var result: Result<TransportResponse, TransportError> {
+        guard let value = storage.withLock({ $0 }) else {
             preconditionFailure("TransportResultBox: read before the request completed")
         }
-        return try value.get()
+        return value
+    }
+
+    /// The stored response, or its failure thrown (see `result`).
+    func get() throws(TransportError) -> TransportResponse {
+        try result.get()
     }
 }

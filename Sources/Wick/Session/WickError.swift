@@ -25,6 +25,12 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     case bodyTooLarge(limit: Int)
     /// The `Session` was shut down before or while the request ran.
     case sessionInvalidated
+    /// A `ParameterEncoding` (`URLEncoding`, `JSONEncoding`) or `JSONParameterEncoder` could not
+    /// encode the parameters into the request; nothing is sent.
+    case parameterEncodingFailed(reason: ParameterEncodingFailureReason)
+    /// A `ParameterEncoder` (`URLEncodedFormParameterEncoder`) could not encode the `Encodable`
+    /// parameters into the request; nothing is sent.
+    case parameterEncoderFailed(reason: ParameterEncoderFailureReason)
 
     /// What went wrong, for people.
     public var description: String {
@@ -36,6 +42,8 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
         case .serverTrustEvaluationFailed(let reason): "server trust evaluation failed: \(reason)"
         case .bodyTooLarge(let limit): "the response body is larger than the limit of \(limit) bytes"
         case .sessionInvalidated: "the session was shut down"
+        case .parameterEncodingFailed(let reason): "parameter encoding failed: \(reason)"
+        case .parameterEncoderFailed(let reason): "parameter encoder failed: \(reason)"
         }
     }
 }

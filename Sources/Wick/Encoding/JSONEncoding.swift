@@ -30,6 +30,7 @@ public struct JSONEncoding: ParameterEncoding {
 
     /// How the JSON is written.
     public struct WritingOptions: OptionSet, Sendable {
+        /// The options' bits.
         public let rawValue: Int
 
         /// An options value from its bits.

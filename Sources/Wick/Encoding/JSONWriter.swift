@@ -38,7 +38,8 @@ struct JSONWriter {
         }
     }
 
-    private mutating func writeObject(_ dictionary: [String: Any], path: String, depth: Int) throws(JSONEncoding.Error) {
+    private mutating func writeObject(_ dictionary: [String: Any], path: String, depth: Int) throws(JSONEncoding.Error)
+    {
         let members = options.contains(.sortedKeys) ? dictionary.sorted { $0.key < $1.key } : Array(dictionary)
         bytes.append(UInt8(ascii: "{"))
         for (index, member) in members.enumerated() {

@@ -103,6 +103,8 @@ public struct URLEncodedFormEncoder: Sendable {
 
     /// The settings the value encoder needs (the rest are the serializer's).
     private var valueOptions: URLEncodedFormValueEncoder.Options {
-        .init(boolEncoding: boolEncoding, dataEncoding: dataEncoding, dateEncoding: dateEncoding, nilEncoding: nilEncoding)
+        .init(
+            boolEncoding: boolEncoding, dataEncoding: dataEncoding, dateEncoding: dateEncoding, nilEncoding: nilEncoding
+        )
     }
 }

@@ -13,7 +13,9 @@ struct JSONEncodingTests {
     }
 
     /// What `JSONEncoder` writes for `value` with `formatting`: the reference for Wick's writer.
-    static func reference(_ value: some Encodable, _ formatting: JSONEncoder.OutputFormatting = .sortedKeys) throws -> String {
+    static func reference(_ value: some Encodable, _ formatting: JSONEncoder.OutputFormatting = .sortedKeys) throws
+        -> String
+    {
         let encoder = JSONEncoder()
         encoder.outputFormatting = formatting
         return String(decoding: try encoder.encode(value), as: UTF8.self)
@@ -56,10 +58,12 @@ struct JSONEncodingTests {
 
     @Test func prettyPrintingMatchesJSONEncoder() throws {
         let parameters: Parameters = ["b": [1, 2], "a": ["c": "d"], "e": [Int](), "f": [String: Int]()]
-        let expected = "{\n  \"a\" : {\n    \"c\" : \"d\"\n  },\n  \"b\" : [\n    1,\n    2\n  ],\n  \"e\" : [],\n  \"f\" : {}\n}"
+        let expected =
+            "{\n  \"a\" : {\n    \"c\" : \"d\"\n  },\n  \"b\" : [\n    1,\n    2\n  ],\n  \"e\" : [],\n  \"f\" : {}\n}"
         #expect(try Self.body(parameters, JSONEncoding(options: [.prettyPrinted, .sortedKeys])) == expected)
         #expect(try Self.body(["a": 1], .prettyPrinted) == "{\n  \"a\" : 1\n}")
-        #expect(try Self.reference(["b": [1, 2]], [.prettyPrinted, .sortedKeys]) == "{\n  \"b\" : [\n    1,\n    2\n  ]\n}")
+        #expect(
+            try Self.reference(["b": [1, 2]], [.prettyPrinted, .sortedKeys]) == "{\n  \"b\" : [\n    1,\n    2\n  ]\n}")
     }
 
     @Test(
@@ -75,7 +79,9 @@ struct JSONEncodingTests {
         #expect(try Self.body(["k": "a/b"], JSONEncoding(options: .withoutEscapingSlashes)) == #"{"k":"a/b"}"#)
     }
 
-    @Test(arguments: [0.0, -0.0, 1.0, -1.5, 0.1, 1e20, 1e-7, 123456789012345678.0, 1.5e300, Double.leastNonzeroMagnitude])
+    @Test(arguments: [
+        0.0, -0.0, 1.0, -1.5, 0.1, 1e20, 1e-7, 123456789012345678.0, 1.5e300, Double.leastNonzeroMagnitude,
+    ])
     func doublesAreWrittenAsJSONEncoderDoes(_ value: Double) throws {
         #expect(try Self.body(["k": value]) == Self.reference(["k": value]))
     }
@@ -96,7 +102,8 @@ struct JSONEncodingTests {
     }
 
     @Test func aTopLevelArrayIsAllowedThroughWithJSONObject() throws {
-        let encoded = try JSONEncoding.default.encode(EncodingFixtures.request(.post), withJSONObject: [1, "a"] as [any Sendable])
+        let encoded = try JSONEncoding.default.encode(
+            EncodingFixtures.request(.post), withJSONObject: [1, "a"] as [any Sendable])
         #expect(encoded.body == Data(#"[1,"a"]"#.utf8))
         #expect(encoded.headers["Content-Type"] == "application/json")
         let object = try JSONEncoding.default.encode(EncodingFixtures.request(.post), withJSONObject: ["a": 1])
@@ -110,12 +117,14 @@ struct JSONEncodingTests {
             ("an optional number", Optional(1), "Int"),
         ] as [(String, any Sendable, String)])
     func aTopLevelValueThatIsNotAnArrayOrObjectFails(_ name: String, object: any Sendable, type: String) {
-        #expect(performing: { try JSONEncoding.default.encode(EncodingFixtures.request(.post), withJSONObject: object) }, throws: { error in
-            guard case WickError.parameterEncodingFailed(.jsonEncodingFailed(let cause)) = error,
-                case JSONEncoding.Error.invalidTopLevelObject(let found) = cause
-            else { return false }
-            return found == type && "\(error)".hasSuffix("a JSON body must be an array or an object, not \(type)")
-        })
+        #expect(
+            performing: { try JSONEncoding.default.encode(EncodingFixtures.request(.post), withJSONObject: object) },
+            throws: { error in
+                guard case WickError.parameterEncodingFailed(.jsonEncodingFailed(let cause)) = error,
+                    case JSONEncoding.Error.invalidTopLevelObject(let found) = cause
+                else { return false }
+                return found == type && "\(error)".hasSuffix("a JSON body must be an array or an object, not \(type)")
+            })
     }
 
     @Test(
@@ -128,11 +137,13 @@ struct JSONEncodingTests {
             ("a struct", ["s": TestParameters.default], "the value at $.s (TestParameters) cannot be written as JSON"),
         ] as [(String, Parameters, String)])
     func aValueJSONCannotRepresentFailsNamingWhere(_ name: String, parameters: Parameters, message: String) {
-        #expect(performing: { try JSONEncoding.default.encode(EncodingFixtures.request(.post), with: parameters) }, throws: { error in
-            guard case WickError.parameterEncodingFailed(.jsonEncodingFailed(let cause)) = error,
-                cause is JSONEncoding.Error
-            else { return false }
-            return "\(error)".contains(message)
-        })
+        #expect(
+            performing: { try JSONEncoding.default.encode(EncodingFixtures.request(.post), with: parameters) },
+            throws: { error in
+                guard case WickError.parameterEncodingFailed(.jsonEncodingFailed(let cause)) = error,
+                    cause is JSONEncoding.Error
+                else { return false }
+                return "\(error)".contains(message)
+            })
     }
 }

@@ -47,7 +47,8 @@ struct JSONParameterEncoderTests {
     }
 
     @Test func sortedKeysSortsKeys() throws {
-        let encoded = try JSONParameterEncoder.sortedKeys.encode(["z": "z", "a": "a", "p": "p"], into: EncodingFixtures.request(.post))
+        let encoded = try JSONParameterEncoder.sortedKeys.encode(
+            ["z": "z", "a": "a", "p": "p"], into: EncodingFixtures.request(.post))
         #expect(encoded.body == Data(#"{"a":"a","p":"p","z":"z"}"#.utf8))
     }
 
@@ -72,19 +73,25 @@ struct JSONParameterEncoderTests {
     }
 
     @Test func aValueJSONCannotHoldIsAJSONEncodingFailure() {
-        #expect(performing: {
-            try JSONParameterEncoder().encode(["a": Double.nan], into: EncodingFixtures.request(.post))
-        }, throws: { error in
-            guard case WickError.parameterEncodingFailed(.jsonEncodingFailed(let cause)) = error else { return false }
-            return cause is EncodingError && "\(error)".hasPrefix("parameter encoding failed: the parameters could not be encoded as JSON")
-        })
+        #expect(
+            performing: {
+                try JSONParameterEncoder().encode(["a": Double.nan], into: EncodingFixtures.request(.post))
+            },
+            throws: { error in
+                guard case WickError.parameterEncodingFailed(.jsonEncodingFailed(let cause)) = error else {
+                    return false
+                }
+                return cause is EncodingError
+                    && "\(error)".hasPrefix("parameter encoding failed: the parameters could not be encoded as JSON")
+            })
     }
 }
 
 struct URLEncodedFormParameterEncoderTests {
     @Test(arguments: EncodingFixtures.methodsAndQueryDestination)
     func methodDependentPutsTheFormInTheQueryOrTheBody(_ method: HTTPMethod, inQuery: Bool) throws {
-        let encoded = try URLEncodedFormParameterEncoder().encode(TestParameters.default, into: EncodingFixtures.request(method))
+        let encoded = try URLEncodedFormParameterEncoder().encode(
+            TestParameters.default, into: EncodingFixtures.request(method))
         if inQuery {
             #expect(encoded.url.absoluteString == "https://example.com/path?property=property")
             #expect(encoded.body == nil)
@@ -121,7 +128,8 @@ struct URLEncodedFormParameterEncoderTests {
             ("http+unix://%2Ftmp%2Fwick.sock/a?b=c", "http+unix://%2Ftmp%2Fwick.sock/a?b=c&property=property"),
         ])
     func anExistingQueryAndTheRestOfTheURLAreKept(_ url: String, expected: String) throws {
-        let encoded = try URLEncodedFormParameterEncoder().encode(TestParameters.default, into: EncodingFixtures.request(.get, url))
+        let encoded = try URLEncodedFormParameterEncoder().encode(
+            TestParameters.default, into: EncodingFixtures.request(.get, url))
         #expect(encoded.url.absoluteString == expected)
     }
 
@@ -154,7 +162,8 @@ struct URLEncodedFormParameterEncoderTests {
         let encoded = try encoder.encode(["bool": true], into: EncodingFixtures.request())
         #expect(encoded.url.query(percentEncoded: true) == "bool=true")
         let shorthand = try ParameterEncoderTestsSupport.encode(
-            ["a b": "c"], with: .urlEncodedForm(encoder: URLEncodedFormEncoder(spaceEncoding: .plusReplaced), destination: .httpBody))
+            ["a b": "c"],
+            with: .urlEncodedForm(encoder: URLEncodedFormEncoder(spaceEncoding: .plusReplaced), destination: .httpBody))
         #expect(shorthand.body == Data("a+b=c".utf8))
         #expect(try ParameterEncoderTestsSupport.encode(["a": "b"], with: .urlEncodedForm).url.query() == "a=b")
     }
@@ -171,12 +180,15 @@ struct URLEncodedFormParameterEncoderTests {
         let request = EncodingFixtures.request(.get, "https://example.com/path?x=1")
         let encoded = try URLEncodedFormParameterEncoder().encode([String: String](), into: request)
         #expect(encoded.url == request.url)
-        #expect(try URLEncodedFormParameterEncoder().encode(OptionalMembers(present: "p"), into: request).url.query() == "x=1&present=p")
+        #expect(
+            try URLEncodedFormParameterEncoder().encode(OptionalMembers(present: "p"), into: request).url.query()
+                == "x=1&present=p")
     }
 
     /// As in Alamofire, an empty form for the body is an empty body, declared as a form.
     @Test func anEmptyFormForTheBodyIsAnEmptyFormBody() throws {
-        let encoded = try URLEncodedFormParameterEncoder().encode([String: String](), into: EncodingFixtures.request(.post))
+        let encoded = try URLEncodedFormParameterEncoder().encode(
+            [String: String](), into: EncodingFixtures.request(.post))
         #expect(encoded.body == Data())
         #expect(encoded.headers["Content-Type"] == "application/x-www-form-urlencoded; charset=utf-8")
     }
@@ -184,21 +196,26 @@ struct URLEncodedFormParameterEncoderTests {
     @Test(arguments: [HTTPMethod.get, .post])
     func aRootThatIsNotKeyedIsAnEncoderFailure(_ method: HTTPMethod) {
         let request = EncodingFixtures.request(method)
-        #expect(performing: { try URLEncodedFormParameterEncoder().encode([1, 2], into: request) }, throws: { error in
-            guard case WickError.parameterEncoderFailed(.encoderFailed(let cause)) = error,
-                case URLEncodedFormEncoder.Error.invalidRootObject = cause
-            else { return false }
-            return "\(error)".hasPrefix("parameter encoder failed: the encoder failed: URLEncodedFormEncoder requires a keyed root object")
-        })
+        #expect(
+            performing: { try URLEncodedFormParameterEncoder().encode([1, 2], into: request) },
+            throws: { error in
+                guard case WickError.parameterEncoderFailed(.encoderFailed(let cause)) = error,
+                    case URLEncodedFormEncoder.Error.invalidRootObject = cause
+                else { return false }
+                return "\(error)".hasPrefix(
+                    "parameter encoder failed: the encoder failed: URLEncodedFormEncoder requires a keyed root object")
+            })
     }
 
     @Test func anErrorOfACustomEncodingIsAnEncoderFailure() {
         let encoder = URLEncodedFormParameterEncoder(
             encoder: URLEncodedFormEncoder(dateEncoding: .custom { _ in throw CustomEncodingError() }))
-        #expect(performing: { try encoder.encode(["d": Date()], into: EncodingFixtures.request()) }, throws: { error in
-            guard case WickError.parameterEncoderFailed(.encoderFailed(let cause)) = error else { return false }
-            return cause is CustomEncodingError
-        })
+        #expect(
+            performing: { try encoder.encode(["d": Date()], into: EncodingFixtures.request()) },
+            throws: { error in
+                guard case WickError.parameterEncoderFailed(.encoderFailed(let cause)) = error else { return false }
+                return cause is CustomEncodingError
+            })
     }
 
     /// What the coordinator's `Session.request(...parameters:encoder:)` will do: build, encode, send.
@@ -208,7 +225,8 @@ struct URLEncodedFormParameterEncoderTests {
             let page: Int
             let tags: [String]
         }
-        let request = HTTPRequest(method: .get, url: URL(string: "https://api.example.com/search")!, headers: .default, body: nil)
+        let request = HTTPRequest(
+            method: .get, url: URL(string: "https://api.example.com/search")!, headers: .default, body: nil)
         let encoded = try URLEncodedFormParameterEncoder.default.encode(
             Search(query: "swift http", page: 2, tags: ["a&b", "ü"]), into: request)
         #expect(

@@ -96,7 +96,8 @@ struct URLEncodedFormEncoderTests {
         #expect(
             try Self.encoded(parameters) == "foo%5B%5D%5Bbar%5D=2&foo%5B%5D%5Bqux%5D=3&foo%5B%5D%5Bquy%5D=4")
         #expect(
-            try Self.encoded(["foo": [EncodableSuperclass()]], with: URLEncodedFormEncoder(arrayEncoding: .indexInBrackets))
+            try Self.encoded(
+                ["foo": [EncodableSuperclass()]], with: URLEncodedFormEncoder(arrayEncoding: .indexInBrackets))
                 == "foo%5B0%5D%5Bone%5D=one&foo%5B0%5D%5Bthree%5D=1&foo%5B0%5D%5Btwo%5D=2")
     }
 
@@ -118,10 +119,12 @@ struct URLEncodedFormEncoderTests {
             ("a dictionary with Double keys (encoded as an array)", [1.5: "a"], "an array of 2 elements"),
         ] as [(String, any Encodable & Sendable, String)])
     func aRootThatIsNotAKeyedContainerThrows(_ name: String, value: any Encodable & Sendable, described: String) {
-        #expect(performing: { try Self.encoded(value) }, throws: { error in
-            guard case URLEncodedFormEncoder.Error.invalidRootObject(let object) = error else { return false }
-            return object == described && "\(error)".contains("requires a keyed root object")
-        })
+        #expect(
+            performing: { try Self.encoded(value) },
+            throws: { error in
+                guard case URLEncodedFormEncoder.Error.invalidRootObject(let object) = error else { return false }
+                return object == described && "\(error)".contains("requires a keyed root object")
+            })
     }
 
     @Test func aSecondValueInOneSingleValueContainerThrows() {
@@ -153,7 +156,9 @@ struct URLEncodedFormEncoderTests {
             (.literal, "no=false&yes=true"),
         ])
     func boolEncoding(_ encoding: URLEncodedFormEncoder.BoolEncoding, expected: String) throws {
-        #expect(try Self.encoded(["yes": true, "no": false], with: URLEncodedFormEncoder(boolEncoding: encoding)) == expected)
+        #expect(
+            try Self.encoded(["yes": true, "no": false], with: URLEncodedFormEncoder(boolEncoding: encoding))
+                == expected)
     }
 
     @Test(
@@ -163,7 +168,9 @@ struct URLEncodedFormEncoderTests {
             (.custom { String(decoding: $0, as: UTF8.self).uppercased() }, "data=DATA"),
         ])
     func dataEncoding(_ encoding: URLEncodedFormEncoder.DataEncoding, expected: String) throws {
-        #expect(try Self.encoded(["data": Data("data".utf8)], with: URLEncodedFormEncoder(dataEncoding: encoding)) == expected)
+        #expect(
+            try Self.encoded(["data": Data("data".utf8)], with: URLEncodedFormEncoder(dataEncoding: encoding))
+                == expected)
     }
 
     @Test(
@@ -172,7 +179,10 @@ struct URLEncodedFormEncoderTests {
             (.secondsSince1970, "date=978307323.456"),
             (.millisecondsSince1970, "date=978307323456.0"),
             (.iso8601, "date=2001-01-01T00%3A02%3A03Z"),
-            (.formatted(Date.ISO8601FormatStyle(dateSeparator: .omitted, timeSeparator: .omitted)), "date=20010101T000203Z"),
+            (
+                .formatted(Date.ISO8601FormatStyle(dateSeparator: .omitted, timeSeparator: .omitted)),
+                "date=20010101T000203Z"
+            ),
             (.formatted(Date.ISO8601FormatStyle().year().month().day()), "date=2001-01-01"),
             (.custom { "\($0.timeIntervalSinceReferenceDate * 2)" }, "date=246.912"),
         ])
@@ -198,7 +208,9 @@ struct URLEncodedFormEncoderTests {
             (.custom { _ in "A" }, "A=oneTwoThree"),
         ])
     func keyEncoding(_ encoding: URLEncodedFormEncoder.KeyEncoding, expected: String) throws {
-        #expect(try Self.encoded(["oneTwoThree": "oneTwoThree"], with: URLEncodedFormEncoder(keyEncoding: encoding)) == expected)
+        #expect(
+            try Self.encoded(["oneTwoThree": "oneTwoThree"], with: URLEncodedFormEncoder(keyEncoding: encoding))
+                == expected)
     }
 
     @Test(
@@ -241,7 +253,9 @@ struct URLEncodedFormEncoderTests {
             (URLEncodedFormEncoder.KeyPathEncoding { "-\($0)" }, "a-b-c=d"),
         ])
     func keyPathEncoding(_ encoding: URLEncodedFormEncoder.KeyPathEncoding, expected: String) throws {
-        #expect(try Self.encoded(["a": ["b": ["c": "d"]]], with: URLEncodedFormEncoder(keyPathEncoding: encoding)) == expected)
+        #expect(
+            try Self.encoded(["a": ["b": ["c": "d"]]], with: URLEncodedFormEncoder(keyPathEncoding: encoding))
+                == expected)
     }
 
     @Test(
@@ -293,7 +307,9 @@ struct URLEncodedFormEncoderTests {
     @Test func allowedCharactersCanBeNarrowedOrWidened() throws {
         var narrower = URLQueryCharacterSet.afURLQueryAllowed
         narrower.remove(charactersIn: "?/")
-        #expect(try Self.encoded(["allowed": "?/"], with: URLEncodedFormEncoder(allowedCharacters: narrower)) == "allowed=%3F%2F")
+        #expect(
+            try Self.encoded(["allowed": "?/"], with: URLEncodedFormEncoder(allowedCharacters: narrower))
+                == "allowed=%3F%2F")
         var wider = URLQueryCharacterSet.afURLQueryAllowed
         wider.insert(charactersIn: "@:!$'()*,;")
         #expect(

@@ -89,7 +89,8 @@ struct URLEncodingTests {
 
     @Test(arguments: EncodingFixtures.methodsAndQueryDestination)
     func methodDependentPutsTheFormInTheQueryOrTheBody(_ method: HTTPMethod, inQuery: Bool) throws {
-        let encoded = try URLEncoding.default.encode(EncodingFixtures.request(method, "https://example.com/p?x=1"), with: ["a": 1])
+        let encoded = try URLEncoding.default.encode(
+            EncodingFixtures.request(method, "https://example.com/p?x=1"), with: ["a": 1])
         if inQuery {
             #expect(encoded.url.absoluteString == "https://example.com/p?x=1&a=1")
             #expect(encoded.body == nil && encoded.headers["Content-Type"] == nil)
@@ -129,11 +130,15 @@ struct URLEncodingTests {
             }
         }
         let encoding: any ParameterEncoding = Refusing()
-        #expect(performing: { try encoding.encode(EncodingFixtures.request(), with: [:]) }, throws: { error in
-            guard case WickError.parameterEncodingFailed(.customEncodingFailed(let cause)) = error else { return false }
-            return cause is CustomEncodingError
-                && "\(error)".hasPrefix("parameter encoding failed: the custom parameter encoding failed")
-        })
+        #expect(
+            performing: { try encoding.encode(EncodingFixtures.request(), with: [:]) },
+            throws: { error in
+                guard case WickError.parameterEncodingFailed(.customEncodingFailed(let cause)) = error else {
+                    return false
+                }
+                return cause is CustomEncodingError
+                    && "\(error)".hasPrefix("parameter encoding failed: the custom parameter encoding failed")
+            })
     }
 
     @Test func failureReasonsDescribeThemselves() {

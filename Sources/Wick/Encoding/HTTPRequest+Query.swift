@@ -1,13 +1,5 @@
-// Where encoded parameters go by method, and how an encoded query joins a request's URL.
+// How an encoded query joins a request's URL, and a body its Content-Type.
 import FoundationEssentials
-
-extension HTTPMethod {
-    /// Whether a method-dependent destination puts parameters in the query: `GET`, `HEAD` and
-    /// `DELETE`, whose bodies have no defined meaning (RFC 9110 §9.3); every other method gets a body.
-    var encodesParametersInURL: Bool {
-        self == .get || self == .head || self == .delete
-    }
-}
 
 extension HTTPRequest {
     /// The URL with `query` (already percent-escaped, valid in a query) after its existing query,

@@ -32,6 +32,12 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     indirect case requestRetryFailed(retryError: any Error, originalError: WickError)
     /// A response arrived but a validation (`DataRequest.validate`) refused it.
     case responseValidationFailed(reason: ResponseValidationFailureReason)
+    /// A `ParameterEncoding` (`URLEncoding`, `JSONEncoding`) or `JSONParameterEncoder` could not
+    /// encode the parameters into the request; nothing is sent.
+    case parameterEncodingFailed(reason: ParameterEncodingFailureReason)
+    /// A `ParameterEncoder` (`URLEncodedFormParameterEncoder`) could not encode the `Encodable`
+    /// parameters into the request; nothing is sent.
+    case parameterEncoderFailed(reason: ParameterEncoderFailureReason)
 
     /// What went wrong, for people.
     public var description: String {
@@ -47,6 +53,8 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
         case .requestRetryFailed(let retryError, let originalError):
             "the request retrier failed with \(retryError) after: \(originalError)"
         case .responseValidationFailed(let reason): "response validation failed: \(reason)"
+        case .parameterEncodingFailed(let reason): "parameter encoding failed: \(reason)"
+        case .parameterEncoderFailed(let reason): "parameter encoder failed: \(reason)"
         }
     }
 }

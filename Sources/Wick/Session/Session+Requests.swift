@@ -30,6 +30,39 @@ extension Session {
         return makeRequest(built, interceptor: interceptor, requestModifier: requestModifier)
     }
 
+    /// Creates a request whose `Encodable` parameters `encoder` puts in the query or the body
+    /// (Alamofire's `request(_:method:parameters:encoder:...)`). The default,
+    /// `URLEncodedFormParameterEncoder.default`, puts them in the query for GET, HEAD and DELETE
+    /// and in a form body otherwise; `JSONParameterEncoder.default` sends JSON. An encoding
+    /// failure finishes the request with `parameterEncoderFailed` or `parameterEncodingFailed`,
+    /// sending nothing.
+    public func request<Parameters: Encodable & Sendable>(
+        _ convertible: some URLConvertible, method: HTTPMethod = .get, parameters: Parameters?,
+        encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default, headers: HTTPHeaders? = nil,
+        interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil
+    ) -> DataRequest {
+        let built = Result { () throws(WickError) in
+            let plain = HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
+            return try encoder.encode(parameters, into: plain)
+        }
+        return makeRequest(built, interceptor: interceptor, requestModifier: requestModifier)
+    }
+
+    /// Creates a request whose `Parameters` dictionary `encoding` puts in the query or the body
+    /// (Alamofire's older `request(_:method:parameters:encoding:...)`): `URLEncoding.default`
+    /// (query for GET, HEAD and DELETE, form body otherwise) or `JSONEncoding.default`.
+    public func request(
+        _ convertible: some URLConvertible, method: HTTPMethod = .get, parameters: Wick.Parameters?,
+        encoding: any ParameterEncoding = URLEncoding.default, headers: HTTPHeaders? = nil,
+        interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil
+    ) -> DataRequest {
+        let built = Result { () throws(WickError) in
+            let plain = HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
+            return try encoding.encode(plain, with: parameters)
+        }
+        return makeRequest(built, interceptor: interceptor, requestModifier: requestModifier)
+    }
+
     /// Creates a request for an `http` or `https` URL sent over the Unix domain socket at
     /// `unixSocketPath` instead of a TCP connection to the URL's host and port, which then make
     /// only the `Host` field and, for https, the TLS server name trust is evaluated for. A bad

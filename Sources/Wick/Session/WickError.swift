@@ -25,6 +25,10 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     case bodyTooLarge(limit: Int)
     /// The `Session` was shut down before or while the request ran.
     case sessionInvalidated
+    /// The proxy the request would use is configured wrongly (`Session.Configuration.proxy`,
+    /// or a proxy environment variable it reads: a socks proxy, a bad URL). Nothing is sent:
+    /// the request neither goes through the proxy nor around it.
+    case invalidProxyConfiguration(ProxyConfigurationError)
 
     /// What went wrong, for people.
     public var description: String {
@@ -36,6 +40,7 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
         case .serverTrustEvaluationFailed(let reason): "server trust evaluation failed: \(reason)"
         case .bodyTooLarge(let limit): "the response body is larger than the limit of \(limit) bytes"
         case .sessionInvalidated: "the session was shut down"
+        case .invalidProxyConfiguration(let error): "invalid proxy configuration: \(error)"
         }
     }
 }
@@ -62,6 +67,15 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
     /// stream, more stacked codings than allowed, or a decompression bomb past the expansion
     /// ratio limit). The connection is closed and no partial body is delivered.
     case contentDecodingFailed(reason: String)
+    /// The HTTP proxy answered an https request's CONNECT with 407: it wants credentials
+    /// (`credentialsSent` false) or refused the ones in the `ProxyConfiguration` (true).
+    /// `proxy` is its `host:port`. Nothing reached the origin.
+    case proxyAuthenticationRequired(proxy: String, credentialsSent: Bool)
+    /// The HTTP proxy refused an https request's CONNECT tunnel with another status, answered
+    /// with something that is not HTTP, closed before answering, or sent bytes nobody asked for.
+    /// Nothing reached the origin. (A plain http request through a proxy gets the proxy's
+    /// answer as its response, 407 included, as curl does.)
+    case proxyConnectFailed(ProxyTunnelError)
 
     /// What went wrong, for people.
     public var description: String {
@@ -73,6 +87,10 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
         case .connectionLost(let reason, false): "\(reason); the server did not receive the request"
         case .tlsUnavailable(let error): "TLS is unavailable: \(error)"
         case .contentDecodingFailed(let reason): "the response body could not be decoded: \(reason)"
+        case .proxyAuthenticationRequired(let proxy, false):
+            "proxy \(proxy) requires authentication (407) and no credentials were configured"
+        case .proxyAuthenticationRequired(let proxy, true): "proxy \(proxy) refused the credentials (407)"
+        case .proxyConnectFailed(let error): "\(error)"
         }
     }
 }

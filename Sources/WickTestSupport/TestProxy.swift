@@ -291,7 +291,8 @@ private struct ProxyConnection {
             case .bytes(let count):
                 guard client.sendAll(Array(buffer[0..<count]), deadline: deadline) == nil else { return false }
                 var used = 0
-                while used < count {
+                // Until the parser needs more bytes: `.end` comes on the call after the last byte.
+                while true {
                     let step: HTTPParseStep
                     do {
                         step = try buffer.withUnsafeBytes { bytes in
@@ -304,9 +305,10 @@ private struct ProxyConnection {
                     switch step.event {
                     case .end(let reusable): return reusable && used == count
                     case .switchingProtocols: return false
-                    case .needMoreData: used = count
+                    case .needMoreData: break
                     case .informationalHead, .head, .body, .trailers: continue
                     }
+                    break
                 }
             case .endOfFile, .timedOut, .failed:
                 return false

@@ -26,7 +26,8 @@ public enum ProxyTunnelError: Error, Sendable, Equatable, CustomStringConvertibl
                 + (sent ? "; the credentials sent were refused" : "; no credentials were sent")
         case .refused(let proxy, let status, let reason, _):
             "proxy \(proxy) refused the tunnel: \(status) \(reason)"
-        case .invalidResponse(let proxy, let reason): "proxy \(proxy) answered CONNECT with an invalid response: \(reason)"
+        case .invalidResponse(let proxy, let reason):
+            "proxy \(proxy) answered CONNECT with an invalid response: \(reason)"
         case .closedBeforeResponse(let proxy): "proxy \(proxy) closed the connection before answering CONNECT"
         case .unexpectedBytes(let proxy, let count):
             "proxy \(proxy) sent \(count) unexpected bytes after accepting CONNECT"

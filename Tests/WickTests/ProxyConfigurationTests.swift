@@ -117,7 +117,8 @@ struct ProxyConfigurationTests {
     }
 
     @Test func aUnixSocketIsNeverProxied() throws {
-        var request = TransportRequest(.get, .http, host: "localhost", unixSocketPath: try UnixSocketPath("/run/a.sock"))
+        var request = TransportRequest(
+            .get, .http, host: "localhost", unixSocketPath: try UnixSocketPath("/run/a.sock"))
         request.proxy = Self.proxy
         #expect(request.origin.proxy == nil)
         #expect(try Self.encodedHead(request).hasPrefix("GET / HTTP/1.1\r\n"))

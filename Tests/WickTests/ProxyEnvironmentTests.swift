@@ -16,7 +16,8 @@ struct ProxyEnvironmentTests {
 
     static let cases: [Case] = [
         Case(name: "nothing set: direct", environment: [:], http: nil, https: nil),
-        Case(name: "http_proxy for http only", environment: ["http_proxy": "proxy:3128"], http: "proxy:3128", https: nil),
+        Case(
+            name: "http_proxy for http only", environment: ["http_proxy": "proxy:3128"], http: "proxy:3128", https: nil),
         Case(
             name: "HTTP_PROXY is ignored (httpoxy)", environment: ["HTTP_PROXY": "evil:80"], http: nil, https: nil),
         Case(
@@ -47,7 +48,8 @@ struct ProxyEnvironmentTests {
             name: "no_proxy domain matches the domain itself",
             environment: ["all_proxy": "all:1", "no_proxy": "example.com"], http: nil, https: nil),
         Case(
-            name: "no_proxy domain matches a subdomain", environment: ["all_proxy": "all:1", "no_proxy": "example.com"],
+            name: "no_proxy domain matches a subdomain",
+            environment: ["all_proxy": "all:1", "no_proxy": "example.com"],
             host: "api.example.com", http: nil, https: nil),
         Case(
             name: "no_proxy leading dot matches the domain",
@@ -56,7 +58,8 @@ struct ProxyEnvironmentTests {
             name: "no_proxy is no substring match", environment: ["all_proxy": "all:1", "no_proxy": "example.com"],
             host: "badexample.com", http: "all:1", https: "all:1"),
         Case(
-            name: "no_proxy wins over NO_PROXY", environment: ["all_proxy": "all:1", "no_proxy": "other.org", "NO_PROXY": "*"],
+            name: "no_proxy wins over NO_PROXY",
+            environment: ["all_proxy": "all:1", "no_proxy": "other.org", "NO_PROXY": "*"],
             http: "all:1", https: "all:1"),
         Case(
             name: "no_proxy list with spaces and ports",
@@ -81,7 +84,8 @@ struct ProxyEnvironmentTests {
             name: "no_proxy IPv6 CIDR", environment: ["all_proxy": "all:1", "no_proxy": "fd00::/8"],
             host: "[fd12::5]", http: nil, https: nil),
         Case(
-            name: "no_proxy names never match an address", environment: ["all_proxy": "all:1", "no_proxy": "localhost"],
+            name: "no_proxy names never match an address",
+            environment: ["all_proxy": "all:1", "no_proxy": "localhost"],
             host: "127.0.0.1", http: "all:1", https: "all:1"),
     ]
 

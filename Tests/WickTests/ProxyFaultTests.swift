@@ -37,7 +37,8 @@ struct ProxyFaultTests {
     }
 
     @Test func aRefusalNamesTheProxysStatus() async throws {
-        let (error, _) = try await Self.failure(through: .reply("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n"))
+        let (error, _) = try await Self.failure(
+            through: .reply("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n"))
         guard case .sessionTaskFailed(.proxyConnectFailed(.refused(_, 502, "Bad Gateway", false))) = error else {
             Issue.record("expected refused(502), got \(String(describing: error))")
             return

@@ -31,7 +31,9 @@ final class ProxyTunnel: ChannelDelegate, @unchecked Sendable {
     private var completion: ((Result<Channel, StreamChannelError>) -> Void)?
     private var timer: Scheduled?
 
-    private init(channel: Channel, proxy: ProxyConfiguration, completion: @escaping (Result<Channel, StreamChannelError>) -> Void) {
+    private init(
+        channel: Channel, proxy: ProxyConfiguration, completion: @escaping (Result<Channel, StreamChannelError>) -> Void
+    ) {
         self.channel = channel
         self.proxy = proxy
         self.started = .now()

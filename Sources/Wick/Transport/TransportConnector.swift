@@ -122,7 +122,8 @@ struct TransportConnector: Sendable {
             switch result {
             case .success(let channel):
                 guard let proxy = origin.proxy else { return completion(.success(channel)) }
-                ProxyTunnel.open(over: channel, authority: origin.authority, proxy: proxy, deadline: deadline, completion)
+                ProxyTunnel.open(
+                    over: channel, authority: origin.authority, proxy: proxy, deadline: deadline, completion)
             case .failure(let error):
                 completion(.failure(.reactor(error)))
             }

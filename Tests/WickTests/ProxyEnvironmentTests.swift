@@ -1,6 +1,7 @@
 // Proxy rules from environment variables: curl's rules, one table row each.
 import Testing
-import Wick
+
+@testable import Wick
 
 struct ProxyEnvironmentTests {
     /// One environment and the proxies an http and an https request to `host` get from it.
@@ -124,6 +125,29 @@ struct ProxyEnvironmentTests {
         } catch {
             #expect(!error.description.contains("hunter2"))
             #expect(error.description.contains("http_proxy"))
+        }
+    }
+
+    // MARK: - What a Session makes of its setting
+
+    @Test func aSessionSettingResolvesToRulesOrDirect() throws {
+        let socks = ["all_proxy": "socks5://tor:9050"]
+        #expect(try ProxySetting.none.resolved(environment: socks).get() == nil)
+        #expect(try ProxySetting.environment.resolved(environment: [:]).get() == nil)
+        #expect(try ProxySetting.environment.resolved(environment: ["NO_PROXY": "*"]).get() == nil)
+        #expect(try ProxySetting.rules(ProxyRules()).resolved(environment: socks).get() == nil)
+        let explicit = ProxySetting.proxy(ProxyConfiguration(host: "p", port: 1), noProxy: NoProxyList("a.b"))
+        let rules = try #require(try explicit.resolved(environment: socks).get())
+        #expect(rules.http?.host == "p" && rules.https?.host == "p" && rules.noProxy.matches(host: "x.a.b"))
+        let fromEnvironment = try #require(
+            try ProxySetting.environment.resolved(environment: ["https_proxy": "q:2"]).get())
+        #expect(fromEnvironment.http == nil && fromEnvironment.https?.port == 2)
+        guard
+            case .failure(.environmentVariable(name: "all_proxy", _)) = ProxySetting.environment.resolved(
+                environment: socks)
+        else {
+            Issue.record("a socks all_proxy resolved")
+            return
         }
     }
 }

@@ -59,17 +59,7 @@ public final class Session: Sendable {
             fatalError("Session: cannot start event loops: \(error)")
         }
         self.group = group
-        switch configuration.proxy {
-        case .none: proxyRules = .success(nil)
-        case .rules(let rules): proxyRules = .success(rules)
-        case .environment:
-            do throws(ProxyConfigurationError) {
-                let rules = try ProxyRules(environment: ProcessInfo.processInfo.environment)
-                proxyRules = .success(rules.http == nil && rules.https == nil ? nil : rules)
-            } catch {
-                proxyRules = .failure(error)
-            }
-        }
+        proxyRules = configuration.proxy.resolved(environment: ProcessInfo.processInfo.environment)
         var settings = TransportSettings()
         settings.pool.maximumConnectionsPerOrigin = configuration.maximumConnectionsPerHost
         settings.pool.maximumIdleConnectionsPerOrigin = configuration.maximumConnectionsPerHost

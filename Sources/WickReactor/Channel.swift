@@ -125,6 +125,20 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
+    /// Hands a started channel back, unstarted: reading stops, the delegate is dropped (it hears
+    /// nothing more, not even `channelClosed`), and `start(delegate:)` may be called again by
+    /// the layer the stream goes to next. A proxy's CONNECT tunnel uses this to give its socket
+    /// to TLS once the proxy has answered. Bytes not yet read stay in the kernel; queued writes
+    /// still go out. Traps unless the channel is started and open.
+    public func detachDelegate() {
+        loop.preconditionInEventLoop()
+        guard case .active = lifecycle else { preconditionFailure("\(self): detachDelegate() while not started") }
+        lifecycle = .idle
+        delegate = nil
+        readingPaused = false
+        updateInterest()
+    }
+
     /// Stops reading (read backpressure): the kernel's receive buffer fills and TCP flow control
     /// slows the peer. Bytes already delivered are not affected.
     public func pauseReading() {

@@ -1,4 +1,5 @@
-// Why a stream channel, or the connect that makes one, failed: the socket, TLS, or a TLS timeout.
+// Why a stream channel, or the connect that makes one, failed: the socket, TLS, a TLS timeout,
+// or a proxy's tunnel.
 public import WickReactor
 
 /// A `StreamChannel` or `TLSConnector` failure, grouping the layers' precise errors.
@@ -23,6 +24,8 @@ public enum StreamChannelError: Error, Sendable, Equatable, CustomStringConverti
     /// stood, `after` how long the TLS phase had run (bounded by the handshake timeout and by
     /// what remained of the overall connect timeout).
     case tlsTimedOut(host: String, phase: TLSPhase, after: Duration)
+    /// The HTTP proxy in front of the origin refused or broke the CONNECT tunnel.
+    case proxy(ProxyTunnelError)
 
     /// A readable account.
     public var description: String {
@@ -30,6 +33,7 @@ public enum StreamChannelError: Error, Sendable, Equatable, CustomStringConverti
         case .reactor(let error): error.description
         case .tls(let error): error.description
         case .tlsTimedOut(let host, let phase, let after): "TLS \(phase) with \(host) timed out after \(after)"
+        case .proxy(let error): error.description
         }
     }
 }

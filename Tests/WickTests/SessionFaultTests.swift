@@ -52,7 +52,7 @@ struct SessionFaultTests {
         let server = try FaultServer(steps: [])
         let port = server.port
         server.stop()
-        let session = makeSession { $0.requestTimeout = .milliseconds(300) }
+        let session = makeSession { $0.requestTimeout = .seconds(2) }
         let result = await session.request("http://127.0.0.1:\(port)/").serializingData().result
         guard case .failure(.sessionTaskFailed(.timedOut(.waitingForConnection, let last?))) = result else {
             Issue.record("expected a pool-wait timeout with the refusal, got \(result)")

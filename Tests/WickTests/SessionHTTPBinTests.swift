@@ -92,6 +92,9 @@ struct SessionHTTPBinTests {
     @Test func theRequestTimeoutNamesThePhase() async throws {
         let base = try TestEnvironment.httpbin().base
         let session = makeSession { $0.requestTimeout = .milliseconds(500) }
+        // A warm keep-alive connection first, so that the budget goes to the response alone
+        // even when a loaded machine connects slowly.
+        _ = await session.request("\(base)/get").serializingData().result
         let started = ContinuousClock.now
         let result = await session.request("\(base)/delay/2").serializingData().result
         guard case .failure(.sessionTaskFailed(.timedOut(.waitingForResponse, _))) = result else {

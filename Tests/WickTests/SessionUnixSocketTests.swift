@@ -50,7 +50,7 @@ struct SessionUnixSocketTests {
 
     @Test func aMissingSocketFailsToConnect() async throws {
         // The pool retries a refused connect until the deadline, then names the last failure.
-        let session = makeSession { $0.requestTimeout = .milliseconds(300) }
+        let session = makeSession { $0.requestTimeout = .seconds(2) }
         let result = await session.request(Self.url(socket: "/tmp/wick-no-such-\(getpid()).sock", "/"))
             .serializingData().result
         switch result {

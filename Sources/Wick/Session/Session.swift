@@ -49,6 +49,8 @@ public final class Session: Sendable {
     private let runners: [ConnectionPoolRunner]
     /// The TLS rules of https requests, built on the first one (loading trust roots reads files).
     private let tls = Mutex<Result<TransportTLS, TLSError>?>(nil)
+    /// `configuration.proxy` resolved (the environment read once); nil goes direct.
+    private let proxyRules: Result<ProxyRules?, ProxyConfigurationError>
 
     /// A Session with its own loops and pools.
     ///
@@ -82,6 +84,7 @@ public final class Session: Sendable {
             fatalError("Session: cannot start event loops: \(error)")
         }
         self.group = group
+        proxyRules = configuration.proxy.resolved(environment: ProcessInfo.processInfo.environment)
         var settings = TransportSettings()
         settings.pool.maximumConnectionsPerOrigin = configuration.maximumConnectionsPerHost
         settings.pool.maximumIdleConnectionsPerOrigin = configuration.maximumConnectionsPerHost
@@ -203,8 +206,8 @@ public final class Session: Sendable {
         return statistics
     }
 
-    /// The transport's form of `request`: a TCP origin, a Unix-socket URL, or a URL over
-    /// `request.unixSocketPath`.
+    /// The transport's form of `request`: a TCP origin (through the proxy `proxyRules` choose),
+    /// a Unix-socket URL, or a URL over `request.unixSocketPath`.
     private func makeTransportRequest(_ request: HTTPRequest) -> Result<TransportRequest, WickError> {
         let url = request.url
         let body = request.body.map { [UInt8]($0) }
@@ -232,10 +235,16 @@ public final class Session: Sendable {
                 return .failure(.invalidURL(url: text, reason: error.description))
             }
         }
-        return .success(
-            TransportRequest(
-                request.method, scheme, host: host, port: port, target: target, headers: request.headers, body: body,
-                unixSocketPath: socket))
+        var transportRequest = TransportRequest(
+            request.method, scheme, host: host, port: port, target: target, headers: request.headers, body: body,
+            unixSocketPath: socket)
+        if socket == nil {
+            switch proxyRules {
+            case .success(let rules): transportRequest.proxy = rules?.proxy(forScheme: scheme.rawValue, host: host)
+            case .failure(let error): return .failure(.invalidProxyConfiguration(error))
+            }
+        }
+        return .success(transportRequest)
     }
 
     /// The pool an origin always uses (stable within the process).

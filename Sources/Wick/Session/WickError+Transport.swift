@@ -35,7 +35,7 @@ extension WickError {
         }
     }
 
-    /// A failed connect: trust refusals and timeouts get their own cases.
+    /// A failed connect: trust refusals, proxy refusals and timeouts get their own cases.
     private static func connectFailure(_ failure: StreamChannelError) -> WickError {
         switch failure {
         case .tls(.serverTrustFailed(let trust)): .serverTrustEvaluationFailed(reason: trust)
@@ -43,6 +43,9 @@ extension WickError {
             .sessionTaskFailed(error: .timedOut(phase: .tlsHandshake, lastConnectionFailure: failure))
         case .tlsTimedOut(_, .trustEvaluation, _):
             .sessionTaskFailed(error: .timedOut(phase: .trustEvaluation, lastConnectionFailure: failure))
+        case .proxy(.refused(let proxy, 407, _, let credentialsSent)):
+            .sessionTaskFailed(error: .proxyAuthenticationRequired(proxy: proxy, credentialsSent: credentialsSent))
+        case .proxy(let tunnel): .sessionTaskFailed(error: .proxyConnectFailed(tunnel))
         case .reactor(.connectTimedOut):
             .sessionTaskFailed(error: .timedOut(phase: .connect, lastConnectionFailure: failure))
         default: .sessionTaskFailed(error: .connectionFailed(failure))

@@ -38,6 +38,10 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     /// A `ParameterEncoder` (`URLEncodedFormParameterEncoder`) could not encode the `Encodable`
     /// parameters into the request; nothing is sent.
     case parameterEncoderFailed(reason: ParameterEncoderFailureReason)
+    /// The proxy the request would use is configured wrongly (`Session.Configuration.proxy`,
+    /// or a proxy environment variable it reads: a socks proxy, a bad URL). Nothing is sent:
+    /// the request neither goes through the proxy nor around it.
+    case invalidProxyConfiguration(ProxyConfigurationError)
 
     /// What went wrong, for people.
     public var description: String {
@@ -55,6 +59,7 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
         case .responseValidationFailed(let reason): "response validation failed: \(reason)"
         case .parameterEncodingFailed(let reason): "parameter encoding failed: \(reason)"
         case .parameterEncoderFailed(let reason): "parameter encoder failed: \(reason)"
+        case .invalidProxyConfiguration(let error): "invalid proxy configuration: \(error)"
         }
     }
 }
@@ -86,6 +91,15 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
     /// A redirect Wick will not follow: its `Location` is not a usable http or https URL, or it
     /// goes from https to http while `Session.Configuration.allowsInsecureRedirects` is off.
     case invalidRedirect(location: String, reason: String)
+    /// The HTTP proxy answered an https request's CONNECT with 407: it wants credentials
+    /// (`credentialsSent` false) or refused the ones in the `ProxyConfiguration` (true).
+    /// `proxy` is its `host:port`. Nothing reached the origin.
+    case proxyAuthenticationRequired(proxy: String, credentialsSent: Bool)
+    /// The HTTP proxy refused an https request's CONNECT tunnel with another status, answered
+    /// with something that is not HTTP, closed before answering, or sent bytes nobody asked for.
+    /// Nothing reached the origin. (A plain http request through a proxy gets the proxy's
+    /// answer as its response, 407 included, as curl does.)
+    case proxyConnectFailed(ProxyTunnelError)
 
     /// What went wrong, for people.
     public var description: String {
@@ -99,6 +113,10 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
         case .contentDecodingFailed(let reason): "the response body could not be decoded: \(reason)"
         case .tooManyRedirects(let limit): "more than \(limit) redirects"
         case .invalidRedirect(let location, let reason): "the redirect to \(location) was not followed: \(reason)"
+        case .proxyAuthenticationRequired(let proxy, false):
+            "proxy \(proxy) requires authentication (407) and no credentials were configured"
+        case .proxyAuthenticationRequired(let proxy, true): "proxy \(proxy) refused the credentials (407)"
+        case .proxyConnectFailed(let error): "\(error)"
         }
     }
 }

@@ -359,7 +359,8 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     // MARK: - Classification
 
     /// Whether another attempt could succeed: refused, reset, timed out could; an unknown name,
-    /// a TLS handshake or trust refusal, or a bad configuration fail the same way again.
+    /// a TLS handshake or trust refusal, a proxy that refuses or breaks the tunnel, or a bad
+    /// configuration fail the same way again.
     static func isRetryable(_ error: StreamChannelError) -> Bool {
         switch error {
         case .reactor(let reactor):
@@ -372,8 +373,10 @@ final class ConnectionPoolRunner: @unchecked Sendable {
             }
         case .tls:
             false
-        case .tlsTimedOut:
+        case .tlsTimedOut, .proxy(.timedOut):
             true
+        case .proxy:
+            false
         }
     }
 

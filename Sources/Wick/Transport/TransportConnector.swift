@@ -1,5 +1,5 @@
-// Opens a connection to an origin, plain or TLS, over TCP or a Unix socket, timing the connect
-// and the TLS phase apart.
+// Opens a connection to an origin, plain or TLS, over TCP, a Unix socket or an HTTP proxy,
+// timing the connect and the TLS phase apart.
 import WickCore
 import WickReactor
 import WickTLS
@@ -12,6 +12,12 @@ import WickTLS
 /// An origin with a `unixSocketPath` is connected with one `connect(2)` to that socket: no
 /// resolver, no Happy Eyeballs, within the connector's timeout. TLS over it (`https+unix`) then
 /// runs as over TCP, with the origin's `host` as the SNI name and the name trust is evaluated for.
+///
+/// An origin with a `proxy` is dialled at the proxy's `host:port`. For `http` that is all: the
+/// requests go to the proxy in absolute form. For `https`, `ProxyTunnel` first asks the proxy
+/// for a CONNECT tunnel to `host:port`, within what remains of the connect timeout; TLS then runs
+/// inside the tunnel with the origin's `host` as the SNI name and the name trust is evaluated
+/// for, never the proxy's. The CONNECT exchange counts as part of `tcpConnect`.
 struct TransportConnector: Sendable {
     /// A connected stream and how long each step took.
     struct Connected: Sendable {
@@ -35,10 +41,12 @@ struct TransportConnector: Sendable {
     /// Connects to `origin` on `loop`. `completion` runs once, on `loop` (on the caller's thread
     /// if the loop has shut down), with the not yet started stream or the failure: `.reactor`
     /// for resolution and connect (a Unix socket's failure is `.connectFailed` or
-    /// `.connectTimedOut` whose host is `unix:<path>`), `.tls` (`.serverTrustFailed` when the trust manager has no
+    /// `.connectTimedOut` whose host is `unix:<path>`), `.proxy` when a proxy refuses or breaks
+    /// the CONNECT tunnel, `.tls` (`.serverTrustFailed` when the trust manager has no
     /// evaluator for the host and requires one, or the evaluator refuses the server;
-    /// `.handshakeFailed`), `.tlsTimedOut`. The TLS phase is bounded by `tlsOptions.handshakeTimeout`
-    /// and by what remains of the connector's overall timeout.
+    /// `.handshakeFailed`), `.tlsTimedOut`. The CONNECT exchange is bounded by what remains of
+    /// the connector's overall timeout, and the TLS phase by `tlsOptions.handshakeTimeout` and
+    /// by what then remains of it.
     func connect(
         to origin: TransportOrigin, on loop: EventLoop,
         _ completion: @escaping @Sendable (Result<Connected, StreamChannelError>) -> Void
@@ -63,11 +71,11 @@ struct TransportConnector: Sendable {
         }
         let overall = started + connector.options.timeout
         let (options, pool) = (tlsOptions, evaluationPool)
-        dial(origin, on: loop) { result in
+        tunnel(to: origin, on: loop, deadline: overall) { result in
             let channel: Channel
             switch result {
             case .success(let connected): channel = connected
-            case .failure(let error): return completion(.failure(.reactor(error)))
+            case .failure(let error): return completion(.failure(error))
             }
             let connected = Deadline.now()
             let engine: TLSEngine
@@ -89,15 +97,36 @@ struct TransportConnector: Sendable {
         }
     }
 
-    /// Opens the plain stream to `origin`: its Unix socket, or `host:port` resolved and raced.
+    /// Opens the plain stream to `origin`: its Unix socket, its proxy, or `host:port` resolved
+    /// and raced.
     private func dial(
         _ origin: TransportOrigin, on loop: EventLoop,
         _ completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
     ) {
         if let socket = origin.unixSocketPath {
             connector.connect(to: socket.address, on: loop, completion)
+        } else if let proxy = origin.proxy {
+            connector.connect(host: proxy.host, port: proxy.port, on: loop, completion)
         } else {
             connector.connect(host: origin.host, port: origin.port, on: loop, completion)
+        }
+    }
+
+    /// The stream TLS runs over: `dial`'s, and through a proxy the CONNECT tunnel opened on it
+    /// by `deadline`.
+    private func tunnel(
+        to origin: TransportOrigin, on loop: EventLoop, deadline: Deadline,
+        _ completion: @escaping @Sendable (Result<Channel, StreamChannelError>) -> Void
+    ) {
+        dial(origin, on: loop) { result in
+            switch result {
+            case .success(let channel):
+                guard let proxy = origin.proxy else { return completion(.success(channel)) }
+                ProxyTunnel.open(
+                    over: channel, authority: origin.authority, proxy: proxy, deadline: deadline, completion)
+            case .failure(let error):
+                completion(.failure(.reactor(error)))
+            }
         }
     }
 

@@ -15,7 +15,14 @@ import WickTLS
 /// so an address cannot be reused by a new object with other rules while a connection made
 /// under the old ones is pooled. Two equal configurations in different objects do not share
 /// connections: the safe direction. SNI and the name trust is evaluated for are `host`, which is
-/// in the key. There is no proxy yet; when one comes, its address and credentials join the key.
+/// in the key.
+///
+/// The contract for proxies: `proxy` (its host, port and credentials, compared by value) is in
+/// the key, so a proxied and a direct request never share a connection, nor two proxies, nor
+/// one proxy under two sets of credentials. Through a proxy, `http` connections lead to the
+/// proxy (requests go in absolute form, so a connection could serve any origin, but it serves
+/// only this one: the conservative choice), and `https` connections are CONNECT tunnels to
+/// `host:port` with TLS to `host` inside, under the TLS rules in the key as without a proxy.
 ///
 /// The contract for Unix domain sockets (`http+unix`, `https+unix`, or a request's socket-path
 /// override): `unixSocketPath` is where connections go, instead of `host:port`, and it is in the
@@ -42,21 +49,33 @@ struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
     let unixSocketPath: UnixSocketPath?
     /// The TLS rules connections are made under; nil for `http`.
     let tls: TransportTLS?
+    /// The HTTP proxy connections go through; nil for direct ones and always for Unix sockets.
+    let proxy: ProxyConfiguration?
 
     /// An origin. `tls` is required for `https` (traps without) and dropped for `http`. With a
-    /// `unixSocketPath`, connections go to that socket and `host:port` only name the server.
-    init(scheme: Scheme, host: String, port: UInt16, unixSocketPath: UnixSocketPath? = nil, tls: TransportTLS?) {
+    /// `unixSocketPath`, connections go to that socket and `host:port` only name the server
+    /// (a proxy is then dropped: a socket is never proxied).
+    init(
+        scheme: Scheme, host: String, port: UInt16, unixSocketPath: UnixSocketPath? = nil, tls: TransportTLS?,
+        proxy: ProxyConfiguration? = nil
+    ) {
         precondition(scheme == .http || tls != nil, "TransportOrigin: https needs TLS rules")
         self.scheme = scheme
         self.host = host.lowercased()
         self.port = port
         self.unixSocketPath = unixSocketPath
         self.tls = scheme == .https ? tls : nil
+        self.proxy = unixSocketPath == nil ? proxy : nil
     }
 
-    /// `https://example.com:443`, or `http://localhost:80 via unix:/run/app.sock`.
+    /// `host:port`, an IPv6 host bracketed: the CONNECT target.
+    var authority: String { "\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+
+    /// `https://example.com:443`, `http://localhost:80 via unix:/run/app.sock`, or
+    /// `https://example.com:443 via proxy http://proxy:3128` (never the credentials).
     var description: String {
-        let tcp = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        let tcp = "\(scheme)://\(authority)"
+        if let proxy { return "\(tcp) via proxy \(proxy)" }
         return unixSocketPath.map { "\(tcp) via unix:\($0.path)" } ?? tcp
     }
 }

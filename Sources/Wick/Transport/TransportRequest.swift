@@ -9,6 +9,11 @@ import WickHTTP1
 /// which then only name the server: the `Host` field, and for https the SNI name and the name
 /// trust is evaluated for. `init(_:unixURL:...)` (in `TransportRequest+UnixSocket.swift`) builds
 /// such a request from an `http+unix://`, `https+unix://` or `unix://` URL.
+///
+/// With `proxy` (ignored with `unixSocketPath`) the connection goes to that HTTP proxy: an
+/// `http` request is written in absolute form (`GET http://host:port/path HTTP/1.1`) with the
+/// proxy's `Proxy-Authorization`; an `https` request goes in origin form inside the CONNECT
+/// tunnel, and the credentials only in the CONNECT, never to the origin.
 struct TransportRequest: Sendable {
     var method: HTTPMethod
     var scheme: TransportOrigin.Scheme
@@ -24,6 +29,8 @@ struct TransportRequest: Sendable {
     var tls: TransportTLS?
     /// The Unix domain socket to connect to instead of `host:port`; nil for TCP.
     var unixSocketPath: UnixSocketPath?
+    /// The HTTP proxy to go through; nil goes direct.
+    var proxy: ProxyConfiguration?
     /// Decode the response body's `gzip` and `deflate` codings within these limits (the
     /// consumer then gets decoded bytes); nil passes the body through as sent. Other codings
     /// always pass through.
@@ -50,7 +57,7 @@ struct TransportRequest: Sendable {
 
     /// The pool key this request's connections are made under.
     var origin: TransportOrigin {
-        TransportOrigin(scheme: scheme, host: host, port: port, unixSocketPath: unixSocketPath, tls: tls)
+        TransportOrigin(scheme: scheme, host: host, port: port, unixSocketPath: unixSocketPath, tls: tls, proxy: proxy)
     }
 
     /// The `Host` field value: the host (bracketed if it is an IPv6 literal), with the port
@@ -63,8 +70,14 @@ struct TransportRequest: Sendable {
     /// What the connection state machine needs.
     var connectionRequest: HTTP1ConnectionRequest {
         let framing: HTTPRequestFraming = body.map { .contentLength($0.count) } ?? .none
-        let head = HTTPRequestHead(
+        var head = HTTPRequestHead(
             method: method, target: .origin(target), host: hostFieldValue, headers: headers, framing: framing)
+        if let proxy, scheme == .http, unixSocketPath == nil {
+            head.target = .absolute("http://\(hostFieldValue)\(target)")
+            if let credentials = proxy.credentials {
+                head.headers.add(name: "Proxy-Authorization", value: credentials.authorizationValue)
+            }
+        }
         return HTTP1ConnectionRequest(head: head, expectContinue: expectContinue, decoding: decoding)
     }
 }

@@ -1,0 +1,25 @@
+// Why a proxy URL or a proxy environment variable cannot be used.
+
+/// Why a proxy setting was refused. Nothing is sent through, or around, a proxy that is
+/// configured wrongly: a request that would use it fails with
+/// `WickError.invalidProxyConfiguration` rather than going direct. Passwords never appear in
+/// the messages.
+public indirect enum ProxyConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The proxy URL's scheme is not `http` (`socks5`, `socks4`, `https`...): Wick speaks only to
+    /// HTTP proxies. `url` is the URL with any password masked.
+    case unsupportedScheme(String, url: String)
+    /// The proxy URL does not parse: `reason` says why. `url` is masked as above.
+    case malformedURL(String, reason: String)
+    /// The environment variable `name` holds an unusable proxy URL.
+    case environmentVariable(name: String, error: ProxyConfigurationError)
+
+    /// What is wrong, for people.
+    public var description: String {
+        switch self {
+        case .unsupportedScheme(let scheme, let url):
+            "unsupported proxy scheme \(scheme) in \(url): only http:// proxies are supported"
+        case .malformedURL(let url, let reason): "invalid proxy URL \(url): \(reason)"
+        case .environmentVariable(let name, let error): "\(name): \(error)"
+        }
+    }
+}

@@ -1,0 +1,144 @@
+// Opens a CONNECT tunnel through an HTTP proxy on a connected socket, before TLS to the origin.
+import WickCore
+import WickHTTP1
+import WickReactor
+import WickTLS
+
+/// Asks an HTTP proxy for a tunnel to `host:port` (RFC 9110 §9.3.6) on a connected channel that
+/// has not been started: it writes `CONNECT host:port HTTP/1.1` with `Host` and, when the proxy
+/// has credentials, `Proxy-Authorization`, and reads the answer with `HTTPResponseParser`.
+///
+/// Rules:
+/// - Interim 1xx answers are skipped. A 2xx final answer opens the tunnel: the channel is handed
+///   back unstarted (`Channel.detachDelegate()`), so TLS can start it, and the completion gets it.
+/// - Any other final status fails with `ProxyTunnelError.refused`, naming the status, whether
+///   credentials were sent, and the proxy. Its body is not read: the channel is closed.
+/// - Bytes after the 2xx head (in the same read) are `unexpectedBytes`: the client has not
+///   spoken yet, so nothing in the tunnel can be an answer to it, and dropping them would hide
+///   a confused or hostile proxy.
+/// - An EOF or a close before the answer is `closedBeforeResponse`; a parse error is
+///   `invalidResponse`; no answer by `deadline` is `timedOut`.
+/// - On every failure the channel is closed, and the completion runs exactly once, on the loop.
+///
+/// Thread ownership (the proof behind `@unchecked Sendable`): every `var` is read and written
+/// only on `channel.loop`'s thread: `open` runs there, the channel calls the delegate there, and
+/// the timer is scheduled there. `Sendable` only lets the timer closure carry the tunnel.
+final class ProxyTunnel: ChannelDelegate, @unchecked Sendable {
+    private let channel: Channel
+    private let proxy: ProxyConfiguration
+    private let started: Deadline
+    private var parser = HTTPResponseParser()
+    private var completion: ((Result<Channel, StreamChannelError>) -> Void)?
+    private var timer: Scheduled?
+
+    private init(
+        channel: Channel, proxy: ProxyConfiguration, completion: @escaping (Result<Channel, StreamChannelError>) -> Void
+    ) {
+        self.channel = channel
+        self.proxy = proxy
+        self.started = .now()
+        self.completion = completion
+    }
+
+    /// Sends CONNECT for `authority` (`host:port`, IPv6 bracketed) on `channel`, a connected and
+    /// unstarted channel to `proxy`, and calls `completion` once, on the loop, with the channel
+    /// (open, unstarted, the tunnel established) or the failure: `.proxy(ProxyTunnelError)`, or
+    /// `.reactor` when the request cannot be written (`.invalidAddress` when the authority or
+    /// the credentials cannot be encoded). Call on the channel's loop.
+    static func open(
+        over channel: Channel, authority: String, proxy: ProxyConfiguration, deadline: Deadline,
+        _ completion: @escaping (Result<Channel, StreamChannelError>) -> Void
+    ) {
+        channel.loop.preconditionInEventLoop()
+        let tunnel = ProxyTunnel(channel: channel, proxy: proxy, completion: completion)
+        var headers = HTTPHeaders()
+        if let credentials = proxy.credentials {
+            headers.add(name: "Proxy-Authorization", value: credentials.authorizationValue)
+        }
+        let head = HTTPRequestHead(method: .connect, target: .authority(authority), host: authority, headers: headers)
+        var bytes: [UInt8] = []
+        do throws(HTTPRequestEncodingError) {
+            try HTTPRequestEncoder.encodeHead(head, into: &bytes)
+        } catch {
+            channel.close()
+            return completion(.failure(.reactor(.invalidAddress("CONNECT \(authority): \(error)"))))
+        }
+        tunnel.parser.expectResponse(to: .connect)
+        tunnel.timer = channel.loop.schedule(at: deadline) { [weak tunnel] in tunnel?.deadlinePassed() }
+        channel.start(delegate: tunnel)
+        guard tunnel.completion != nil else { return }  // closed at once: already reported
+        do {
+            try channel.write(bytes)
+        } catch {
+            tunnel.fail(.reactor(error))
+        }
+    }
+
+    // MARK: - Channel events
+
+    func channelRead(_ channel: Channel, bytes: Span<UInt8>) {
+        guard completion != nil else { return }
+        bytes.withUnsafeBufferPointer { buffer in
+            var input = UnsafeRawBufferPointer(buffer)
+            while completion != nil {
+                let step: HTTPParseStep
+                do throws(HTTPParseError) {
+                    step = try parser.parse(input)
+                } catch {
+                    return fail(.proxy(.invalidResponse(proxy: proxy.authority, reason: error.description)))
+                }
+                input = UnsafeRawBufferPointer(rebasing: input[step.consumed...])
+                switch step.event {
+                case .needMoreData:
+                    return
+                case .informationalHead:
+                    continue
+                case .switchingProtocols(let head) where head.status.rawValue / 100 == 2:
+                    guard input.isEmpty else {
+                        return fail(.proxy(.unexpectedBytes(proxy: proxy.authority, count: input.count)))
+                    }
+                    return succeed()
+                case .switchingProtocols(let head), .head(let head):
+                    return fail(
+                        .proxy(
+                            .refused(
+                                proxy: proxy.authority, status: Int(head.status.rawValue), reason: head.reasonPhrase,
+                                credentialsSent: proxy.credentials != nil)))
+                case .body, .trailers, .end:
+                    preconditionFailure("ProxyTunnel: \(step.event) before the CONNECT answer's head")
+                }
+            }
+        }
+    }
+
+    func channelReadEOF(_ channel: Channel) {
+        fail(.proxy(.closedBeforeResponse(proxy: proxy.authority)))
+    }
+
+    func channelClosed(_ channel: Channel, error: ReactorError?) {
+        fail(.proxy(.closedBeforeResponse(proxy: proxy.authority)))
+    }
+
+    // MARK: - Outcomes
+
+    private func deadlinePassed() {
+        fail(.proxy(.timedOut(proxy: proxy.authority, after: .now() - started)))
+    }
+
+    private func succeed() {
+        guard let completion else { return }
+        self.completion = nil
+        timer?.cancel()
+        channel.detachDelegate()
+        completion(.success(channel))
+    }
+
+    /// Reports `error` unless an outcome was reported already, and closes the channel.
+    private func fail(_ error: StreamChannelError) {
+        guard let completion else { return }
+        self.completion = nil
+        timer?.cancel()
+        channel.close()
+        completion(.failure(error))
+    }
+}

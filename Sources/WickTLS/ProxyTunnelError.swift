@@ -1,0 +1,37 @@
+// Why a proxy's CONNECT tunnel to an origin could not be opened.
+
+/// A CONNECT tunnel through an HTTP proxy failed before TLS to the origin began. `proxy` is the
+/// proxy's `host:port`; no byte meant for the origin was sent.
+public enum ProxyTunnelError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The proxy answered CONNECT with a status other than 2xx (407: it wants credentials, or
+    /// refused the ones sent; 403: not allowed; 502: it could not reach the origin).
+    /// `credentialsSent` says whether the request carried `Proxy-Authorization`.
+    case refused(proxy: String, status: Int, reason: String, credentialsSent: Bool)
+    /// The proxy's answer was not a valid HTTP/1.1 response head; `reason` is the parser's error.
+    case invalidResponse(proxy: String, reason: String)
+    /// The proxy closed the connection before it answered CONNECT.
+    case closedBeforeResponse(proxy: String)
+    /// Bytes followed the proxy's 2xx head before the client spoke: they belong to no protocol
+    /// the client started, so the tunnel is not trusted.
+    case unexpectedBytes(proxy: String, count: Int)
+    /// The proxy did not answer CONNECT before the connect deadline; `after` is how long the
+    /// CONNECT phase ran.
+    case timedOut(proxy: String, after: Duration)
+
+    /// A readable account.
+    public var description: String {
+        switch self {
+        case .refused(let proxy, 407, let reason, let sent):
+            "proxy \(proxy) requires authentication (407 \(reason))"
+                + (sent ? "; the credentials sent were refused" : "; no credentials were sent")
+        case .refused(let proxy, let status, let reason, _):
+            "proxy \(proxy) refused the tunnel: \(status) \(reason)"
+        case .invalidResponse(let proxy, let reason):
+            "proxy \(proxy) answered CONNECT with an invalid response: \(reason)"
+        case .closedBeforeResponse(let proxy): "proxy \(proxy) closed the connection before answering CONNECT"
+        case .unexpectedBytes(let proxy, let count):
+            "proxy \(proxy) sent \(count) unexpected bytes after accepting CONNECT"
+        case .timedOut(let proxy, let after): "proxy \(proxy) did not answer CONNECT within \(after)"
+        }
+    }
+}

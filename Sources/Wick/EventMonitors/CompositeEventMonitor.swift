@@ -12,43 +12,53 @@ public final class CompositeEventMonitor: EventMonitor {
         self.monitors = monitors
     }
 
+    /// Hands `event` to every monitor on its queue. Every caller returns first when there is no
+    /// monitor, so that a session without monitors does not allocate the event's closure.
     private func each(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
         for monitor in monitors { monitor.queue.async { event(monitor) } }
     }
 
     /// Passes the event on.
     public func request(_ request: Request, didCreateInitialRequest initialRequest: HTTPRequest) {
+        guard !monitors.isEmpty else { return }
         each { $0.request(request, didCreateInitialRequest: initialRequest) }
     }
     /// Passes the event on.
     public func request(_ request: Request, didFailToCreateRequestWithError error: WickError) {
+        guard !monitors.isEmpty else { return }
         each { $0.request(request, didFailToCreateRequestWithError: error) }
     }
     /// Passes the event on.
     public func request(
         _ request: Request, didAdaptInitialRequest initialRequest: HTTPRequest, to adaptedRequest: HTTPRequest
     ) {
+        guard !monitors.isEmpty else { return }
         each { $0.request(request, didAdaptInitialRequest: initialRequest, to: adaptedRequest) }
     }
     /// Passes the event on.
     public func request(_ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError)
     {
+        guard !monitors.isEmpty else { return }
         each { $0.request(request, didFailToAdaptRequest: initialRequest, withError: error) }
     }
     /// Passes the event on.
     public func request(_ request: Request, willSend httpRequest: HTTPRequest) {
+        guard !monitors.isEmpty else { return }
         each { $0.request(request, willSend: httpRequest) }
     }
     /// Passes the event on.
     public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {
+        guard !monitors.isEmpty else { return }
         each { $0.request(request, didReceiveResponse: response, bodyByteCount: bodyByteCount) }
     }
     /// Passes the event on.
     public func request(_ request: Request, didGatherMetrics metrics: RequestMetrics) {
+        guard !monitors.isEmpty else { return }
         each { $0.request(request, didGatherMetrics: metrics) }
     }
     /// Passes the event on.
     public func request(_ request: Request, willRedirectTo newRequest: HTTPRequest, for response: HTTPResponse) {
+        guard !monitors.isEmpty else { return }
         each { $0.request(request, willRedirectTo: newRequest, for: response) }
     }
     /// Passes the event on.
@@ -56,26 +66,44 @@ public final class CompositeEventMonitor: EventMonitor {
         _ request: Request, didValidateRequest httpRequest: HTTPRequest?, response: HTTPResponse,
         withResult result: Result<Void, WickError>
     ) {
+        guard !monitors.isEmpty else { return }
         each { $0.request(request, didValidateRequest: httpRequest, response: response, withResult: result) }
     }
     /// Passes the event on.
     public func request(_ request: Request, didDecideRetry decision: RetryResult, dueTo error: WickError) {
+        guard !monitors.isEmpty else { return }
         each { $0.request(request, didDecideRetry: decision, dueTo: error) }
     }
     /// Passes the event on.
-    public func requestIsRetrying(_ request: Request) { each { $0.requestIsRetrying(request) } }
+    public func requestIsRetrying(_ request: Request) {
+        guard !monitors.isEmpty else { return }
+        each { $0.requestIsRetrying(request) }
+    }
     /// Passes the event on.
-    public func requestDidResume(_ request: Request) { each { $0.requestDidResume(request) } }
+    public func requestDidResume(_ request: Request) {
+        guard !monitors.isEmpty else { return }
+        each { $0.requestDidResume(request) }
+    }
     /// Passes the event on.
-    public func requestDidSuspend(_ request: Request) { each { $0.requestDidSuspend(request) } }
+    public func requestDidSuspend(_ request: Request) {
+        guard !monitors.isEmpty else { return }
+        each { $0.requestDidSuspend(request) }
+    }
     /// Passes the event on.
-    public func requestDidCancel(_ request: Request) { each { $0.requestDidCancel(request) } }
+    public func requestDidCancel(_ request: Request) {
+        guard !monitors.isEmpty else { return }
+        each { $0.requestDidCancel(request) }
+    }
     /// Passes the event on.
-    public func requestDidFinish(_ request: Request) { each { $0.requestDidFinish(request) } }
+    public func requestDidFinish(_ request: Request) {
+        guard !monitors.isEmpty else { return }
+        each { $0.requestDidFinish(request) }
+    }
     /// Passes the event on.
     public func request<Value: Sendable>(
         _ request: DataRequest, didParseResponse response: DataResponse<Value, WickError>
     ) {
+        guard !monitors.isEmpty else { return }
         each { $0.request(request, didParseResponse: response) }
     }
 }

@@ -42,9 +42,12 @@ public final class DataRequest: Request, @unchecked Sendable {
     ) -> Self {
         let queue = queue ?? session.responseQueue
         whenFinished { outcome in
-            let response = Self.serialize(outcome, with: responseSerializer)
-            self.session.eventMonitor.request(self, didParseResponse: response)
-            queue.async { completionHandler(response) }
+            // The outcome may arrive on an event loop: serializing happens on `queue` instead.
+            queue.async {
+                let response = Self.serialize(outcome, with: responseSerializer)
+                self.session.eventMonitor.request(self, didParseResponse: response)
+                completionHandler(response)
+            }
         }
         return self
     }

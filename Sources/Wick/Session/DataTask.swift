@@ -21,14 +21,17 @@ public struct DataTask<Value: Sendable>: Sendable {
     public var response: DataResponse<Value, WickError> {
         get async {
             let request = request
-            let serialize = serialize
-            return await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<DataResponse<Value, WickError>, Never>) in
-                    request.whenFinished { outcome in continuation.resume(returning: serialize(outcome)) }
+            // The outcome may arrive on an event loop: the awaiting task serializes it.
+            let outcome = await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Request.Outcome, Never>) in
+                    request.whenFinished { outcome in continuation.resume(returning: outcome) }
                 }
             } onCancel: { [automaticallyCancelling] in
                 if automaticallyCancelling { request.cancel() }
             }
+            let response = serialize(outcome)
+            request.session.eventMonitor.request(request, didParseResponse: response)
+            return response
         }
     }
 

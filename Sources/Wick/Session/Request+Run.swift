@@ -2,54 +2,29 @@
 import Dispatch
 import WickCore
 
-extension Request {
-    /// Attempts until an outcome is known. Every attempt starts from the request as created,
-    /// runs the adapters, sends it (with its redirects and a challenge answer), runs the
-    /// validations, and on failure asks the retriers. All of it shares one `deadline`
-    /// (`Session.Configuration.requestTimeout`), retry delays included.
-    func run(deadline: Deadline) async -> Outcome {
-        guard case .success(let initial) = initialRequest else {
-            preconditionFailure("Request.run: started without a request")
-        }
-        var transactions: [TransactionMetrics] = []
-        while true {
-            await waitWhileSuspended()
-            if Task.isCancelled { return Outcome(request: request, error: .explicitlyCancelled) }
-            let attempt: Attempt
-            switch await adapt(initial) {
-            case .success(let adapted):
-                attempt = await send(adapted, deadline: deadline, transactions: &transactions)
-            case .failure(let error):
-                attempt = Attempt(request: initial, response: nil, error: error)
-            }
-            let metrics = transactions.isEmpty ? nil : RequestMetrics(transactions: transactions)
-            let head = attempt.response.map(HTTPResponse.init)
-            attemptEnded(response: head, error: attempt.error)
-            guard let error = attempt.error else {
-                return Outcome(request: attempt.request, response: attempt.response, metrics: metrics)
-            }
-            let failed = Outcome(request: attempt.request, response: attempt.response, error: error, metrics: metrics)
-            if Task.isCancelled { return failed }
-            let decision = await retryDecision(dueTo: error)
-            session.eventMonitor.request(self, didDecideRetry: decision, dueTo: error)
-            switch decision {
-            case .doNotRetry:
-                return failed
-            case .doNotRetryWithError(let retryError):
-                var refused = failed
-                refused.error = .requestRetryFailed(retryError: retryError, originalError: error)
-                return refused
-            case .retry, .retryWithDelay:
-                if let delay = decision.delay {
-                    guard Deadline.now() + delay < deadline else { return failed }
-                    do { try await Task.sleep(for: delay) } catch { return failed }
-                }
-                countRetry()
-                session.eventMonitor.requestIsRetrying(self)
-            }
-        }
-    }
+/// What an attempt carries from step to step: the request's shared deadline, the metrics of
+/// every exchange so far, and the redirect and challenge bookkeeping of the current attempt.
+struct AttemptProgress: Sendable {
+    /// One budget for the whole request: every attempt, hop and retry delay.
+    let deadline: Deadline
+    var transactions: [TransactionMetrics] = []
+    var redirects = 0
+    var answeredChallenge = false
 
+    init(deadline: Deadline) {
+        self.deadline = deadline
+    }
+}
+
+/// A step of the run that `suspend()` can hold until `resume()`.
+enum HeldStep: Sendable {
+    /// Adapt and send the request as created (a first attempt or a retry).
+    case startAttempt(AttemptProgress)
+    /// Send this request (a redirect hop or a challenge answer).
+    case send(HTTPRequest, AttemptProgress)
+}
+
+extension Request {
     /// One attempt's end: the last request sent, the final response if one arrived, and the
     /// error that fails the attempt (transport, redirect, or validation; the response is kept
     /// when validation failed).
@@ -59,107 +34,187 @@ extension Request {
         var error: WickError?
     }
 
-    /// The request after the session's adapters, then the request's own.
-    private func adapt(_ initial: HTTPRequest) async -> Result<HTTPRequest, WickError> {
+    /// Runs `step` unless the request is suspended (then `resume()` runs it) or already over.
+    ///
+    /// The run is a chain of callbacks, not a Swift task: the caller's thread starts the first
+    /// attempt and hands it to the connection pool's loop, which completes it; the default path
+    /// (no adapter, retrier, validation or redirect handler of the user's) then finishes on the
+    /// loop, so a request costs one hop to the loop and one back to its awaiting task or handler
+    /// queue. Code of the user's (adapters, validations, retriers, redirect handlers) runs on
+    /// `Session.rootQueue`, never on a loop.
+    func run(_ step: HeldStep) {
+        let proceed = mutableState.withLock { state -> Bool in
+            if state.outcome != nil || state.isCancelRequested { return false }
+            if state.state == .suspended {
+                state.heldStep = step
+                return false
+            }
+            return true
+        }
+        guard proceed else { return }
+        switch step {
+        case .startAttempt(let progress): startAttempt(progress)
+        case .send(let request, let progress): send(request, progress)
+        }
+    }
+
+    /// Adapts the request as created, then sends it.
+    private func startAttempt(_ progress: AttemptProgress) {
+        guard case .success(let initial) = initialRequest else {
+            preconditionFailure("Request.startAttempt: started without a request")
+        }
         let adapters: [any RequestAdapter] = [session.interceptor, interceptor].compactMap { $0 }
-        guard !adapters.isEmpty else { return .success(initial) }
-        let composite = Interceptor(adapters: adapters)
-        let result = await withCheckedContinuation { continuation in
-            composite.adapt(initial, for: session) { continuation.resume(returning: $0) }
-        }
-        switch result {
-        case .success(let adapted):
-            session.eventMonitor.request(self, didAdaptInitialRequest: initial, to: adapted)
-            return .success(adapted)
-        case .failure(let error):
-            let wrapped = (error as? WickError) ?? .requestAdaptationFailed(error: error)
-            session.eventMonitor.request(self, didFailToAdaptRequest: initial, withError: wrapped)
-            return .failure(wrapped)
-        }
-    }
-
-    /// The retriers' decision: the request's own first, then the session's.
-    private func retryDecision(dueTo error: WickError) async -> RetryResult {
-        let retriers: [any RequestRetrier] = [interceptor, session.interceptor].compactMap { $0 }
-        guard !retriers.isEmpty else { return .doNotRetry }
-        let composite = Interceptor(retriers: retriers)
-        return await withCheckedContinuation { continuation in
-            composite.retry(self, for: session, dueTo: error) { continuation.resume(returning: $0) }
-        }
-    }
-
-    /// Sends `request`, follows its redirects (up to `Session.Configuration.maximumRedirects`,
-    /// each decided by the redirect handler), answers one `401` challenge when a credential is
-    /// set, and runs the validations on the final response.
-    private func send(
-        _ first: HTTPRequest, deadline: Deadline, transactions: inout [TransactionMetrics]
-    ) async -> Attempt {
-        let settings = attemptSettings
-        var current = first
-        var redirects = 0
-        var answeredChallenge = false
-        while true {
-            willSend(current)
-            session.eventMonitor.request(self, willSend: current)
-            let response: TransportResponse
-            switch await session.perform(current, deadline: deadline) {
-            case .failure(let error): return Attempt(request: current, response: nil, error: error)
-            case .success(let received): response = received
-            }
-            transactions.append(TransactionMetrics(request: current, response: response))
-            let head = HTTPResponse(response)
-            session.eventMonitor.request(self, didReceiveResponse: head, bodyByteCount: response.body.count)
-            session.eventMonitor.request(self, didGatherMetrics: RequestMetrics(transactions: transactions))
-
-            if head.statusCode == 401, !answeredChallenge, let credential = settings.credential,
-                let authorization = HTTPChallengeResponder.authorization(
-                    answering: head, to: current, with: credential)
-            {
-                answeredChallenge = true
-                current.headers.update(authorization)
-                continue
-            }
-            let configuration = session.configuration
-            switch RedirectRules.nextRequest(
-                after: current, response: head, allowsInsecureRedirects: configuration.allowsInsecureRedirects)
-            {
-            case .notARedirect:
-                return Attempt(request: current, response: response, error: validate(current, response))
-            case .refused(let failure):
-                return Attempt(request: current, response: response, error: .sessionTaskFailed(error: failure))
-            case .follow(let next):
-                redirects += 1
-                guard redirects <= configuration.maximumRedirects else {
-                    return Attempt(
-                        request: current, response: response,
-                        error: .sessionTaskFailed(error: .tooManyRedirects(limit: configuration.maximumRedirects)))
+        guard !adapters.isEmpty else { return send(initial, progress) }
+        session.rootQueue.async { [self] in
+            Interceptor(adapters: adapters).adapt(initial, for: session) { [self] result in
+                switch result {
+                case .success(let adapted):
+                    session.eventMonitor.request(self, didAdaptInitialRequest: initial, to: adapted)
+                    send(adapted, progress)
+                case .failure(let error):
+                    let wrapped = (error as? WickError) ?? .requestAdaptationFailed(error: error)
+                    session.eventMonitor.request(self, didFailToAdaptRequest: initial, withError: wrapped)
+                    attemptEnded(Attempt(request: initial, response: nil, error: wrapped), progress)
                 }
-                let decided = await withCheckedContinuation { continuation in
-                    settings.redirects.request(self, willBeRedirectedTo: next, for: head) {
-                        continuation.resume(returning: $0)
+            }
+        }
+    }
+
+    /// Sends `request` on the transport; `received` continues on the pool's loop.
+    private func send(_ request: HTTPRequest, _ progress: AttemptProgress) {
+        let transport: Session.PreparedSend
+        switch session.prepareSend(request) {
+        case .success(let prepared): transport = prepared
+        case .failure(let error): return attemptEnded(Attempt(request: request, response: nil, error: error), progress)
+        }
+        let cancelled = mutableState.withLock { state -> Bool in
+            if state.isCancelRequested { return true }
+            state.inFlight = transport.cancellation
+            state.requests.append(request)
+            return false
+        }
+        guard !cancelled else { return }
+        announceSend(request)
+        transport.start(deadline: progress.deadline) { [self] result in received(result, for: request, progress) }
+    }
+
+    /// Handles one exchange's end: a challenge answer, a redirect, or the attempt's end.
+    private func received(
+        _ result: Result<TransportResponse, TransportError>, for request: HTTPRequest, _ progress: AttemptProgress
+    ) {
+        mutableState.withLock { $0.inFlight = nil }
+        let response: TransportResponse
+        switch result {
+        case .success(let received): response = received
+        case .failure(let error):
+            return attemptEnded(Attempt(request: request, response: nil, error: WickError(error)), progress)
+        }
+        var progress = progress
+        progress.transactions.append(TransactionMetrics(request: request, response: response))
+        let head = HTTPResponse(response)
+        session.eventMonitor.request(self, didReceiveResponse: head, bodyByteCount: response.body.count)
+        session.eventMonitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))
+        let settings = attemptSettings
+
+        if head.statusCode == 401, !progress.answeredChallenge, let credential = settings.credential,
+            let authorization = HTTPChallengeResponder.authorization(answering: head, to: request, with: credential)
+        {
+            progress.answeredChallenge = true
+            var answer = request
+            answer.headers.update(authorization)
+            return run(.send(answer, progress))
+        }
+        let configuration = session.configuration
+        switch RedirectRules.nextRequest(
+            after: request, response: head, allowsInsecureRedirects: configuration.allowsInsecureRedirects)
+        {
+        case .notARedirect:
+            validateThenEnd(Attempt(request: request, response: response, error: nil), progress, settings.validators)
+        case .refused(let failure):
+            attemptEnded(Attempt(request: request, response: response, error: .sessionTaskFailed(error: failure)), progress)
+        case .follow(let next):
+            progress.redirects += 1
+            guard progress.redirects <= configuration.maximumRedirects else {
+                let failure = SessionTaskFailure.tooManyRedirects(limit: configuration.maximumRedirects)
+                return attemptEnded(
+                    Attempt(request: request, response: response, error: .sessionTaskFailed(error: failure)), progress)
+            }
+            if let redirector = settings.redirects as? Redirector, case .follow = redirector.behavior {
+                session.eventMonitor.request(self, willRedirectTo: next, for: head)
+                return run(.send(next, progress))
+            }
+            session.rootQueue.async { [self, progress] in
+                settings.redirects.request(self, willBeRedirectedTo: next, for: head) { [self] decided in
+                    guard let decided else {
+                        return validateThenEnd(
+                            Attempt(request: request, response: response, error: nil), progress, settings.validators)
+                    }
+                    session.eventMonitor.request(self, willRedirectTo: decided, for: head)
+                    run(.send(decided, progress))
+                }
+            }
+        }
+    }
+
+    /// Runs the validations (on the root queue, when there are any) and ends the attempt with
+    /// the first failure.
+    private func validateThenEnd(_ attempt: Attempt, _ progress: AttemptProgress, _ validators: [StoredValidation]) {
+        guard !validators.isEmpty, let response = attempt.response else { return attemptEnded(attempt, progress) }
+        session.rootQueue.async { [self] in
+            var validated = attempt
+            let head = HTTPResponse(response)
+            for validator in validators {
+                let result = validator(attempt.request, response)
+                session.eventMonitor.request(
+                    self, didValidateRequest: attempt.request, response: head, withResult: result)
+                if case .failure(let error) = result {
+                    validated.error = error
+                    break
+                }
+            }
+            attemptEnded(validated, progress)
+        }
+    }
+
+    /// Finishes the request, or asks the retriers (on the root queue) and runs it again.
+    private func attemptEnded(_ attempt: Attempt, _ progress: AttemptProgress) {
+        attemptEnded(response: attempt.response.map(HTTPResponse.init), error: attempt.error)
+        let metrics = progress.transactions.isEmpty ? nil : RequestMetrics(transactions: progress.transactions)
+        let outcome = Outcome(request: attempt.request, response: attempt.response, error: attempt.error, metrics: metrics)
+        guard let error = attempt.error, !isCancelled else { return finish(outcome) }
+        let retriers: [any RequestRetrier] = [interceptor, session.interceptor].compactMap { $0 }
+        guard !retriers.isEmpty else { return finish(outcome) }
+        session.rootQueue.async { [self] in
+            Interceptor(retriers: retriers).retry(self, for: session, dueTo: error) { [self] decision in
+                session.eventMonitor.request(self, didDecideRetry: decision, dueTo: error)
+                switch decision {
+                case .doNotRetry:
+                    finish(outcome)
+                case .doNotRetryWithError(let retryError):
+                    var refused = outcome
+                    refused.error = .requestRetryFailed(retryError: retryError, originalError: error)
+                    finish(refused)
+                case .retry, .retryWithDelay:
+                    var next = AttemptProgress(deadline: progress.deadline)
+                    next.transactions = progress.transactions
+                    let delay = decision.delay ?? .zero
+                    guard Deadline.now() + delay < progress.deadline else { return finish(outcome) }
+                    countRetry()
+                    session.eventMonitor.requestIsRetrying(self)
+                    if delay == .zero { return run(.startAttempt(next)) }
+                    session.rootQueue.asyncAfter(deadline: .now() + delay.timeInterval) { [self, next] in
+                        run(.startAttempt(next))
                     }
                 }
-                guard let decided else {
-                    return Attempt(request: current, response: response, error: validate(current, response))
-                }
-                session.eventMonitor.request(self, willRedirectTo: decided, for: head)
-                await waitWhileSuspended()
-                if Task.isCancelled { return Attempt(request: current, response: nil, error: .explicitlyCancelled) }
-                current = decided
             }
         }
     }
+}
 
-    /// The first failing validation's error, or nil.
-    private func validate(_ request: HTTPRequest, _ response: TransportResponse) -> WickError? {
-        let validators = attemptSettings.validators
-        guard !validators.isEmpty else { return nil }
-        let head = HTTPResponse(response)
-        for validator in validators {
-            let result = validator(request, response)
-            session.eventMonitor.request(self, didValidateRequest: request, response: head, withResult: result)
-            if case .failure(let error) = result { return error }
-        }
-        return nil
+extension Duration {
+    /// The duration in seconds, as Dispatch wants it.
+    var timeInterval: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

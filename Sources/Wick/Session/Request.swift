@@ -53,7 +53,6 @@ public class Request: @unchecked Sendable {
 
     struct MutableState {
         var state = State.initialized
-        var task: Task<Void, Never>?
         var outcome: Outcome?
         var waiters: [@Sendable (Outcome) -> Void] = []
         var isCancelRequested = false
@@ -63,7 +62,10 @@ public class Request: @unchecked Sendable {
         var response: HTTPResponse?
         var error: WickError?
         var validators: [StoredValidation] = []
-        var suspensionWaiters: [CheckedContinuation<Void, Never>] = []
+        /// The step `suspend()` held, run by `resume()`.
+        var heldStep: HeldStep?
+        /// The exchange on the transport now, cancelled by `cancel()`.
+        var inFlight: TransportCancellation?
         var credential: HTTPCredential?
         var redirectHandler: (any RedirectHandler)?
         var onRequestCreation: [(queue: DispatchQueue, handler: @Sendable (HTTPRequest) -> Void)] = []
@@ -123,7 +125,7 @@ public class Request: @unchecked Sendable {
     /// Starts the request, or continues a suspended one; does nothing otherwise.
     @discardableResult
     public func resume() -> Self {
-        enum Step { case start, wake([CheckedContinuation<Void, Never>]), none }
+        enum Step { case start, run(HeldStep?), none }
         let step: Step = mutableState.withLock { state in
             switch state.state {
             case .initialized:
@@ -136,16 +138,20 @@ public class Request: @unchecked Sendable {
                     state.isStarted = true
                     return .start
                 }
-                defer { state.suspensionWaiters = [] }
-                return .wake(state.suspensionWaiters)
+                defer { state.heldStep = nil }
+                return .run(state.heldStep)
             case .resumed, .cancelled, .finished:
                 return .none
             }
         }
         switch step {
-        case .start: start()
-        case .wake(let waiters): for waiter in waiters { waiter.resume() }
-        case .none: break
+        case .start:
+            start()
+        case .run(let held):
+            session.eventMonitor.requestDidResume(self)
+            if let held { run(held) }
+        case .none:
+            break
         }
         return self
     }
@@ -168,27 +174,25 @@ public class Request: @unchecked Sendable {
     /// connection. It finishes with `WickError.explicitlyCancelled` unless it had finished.
     @discardableResult
     public func cancel() -> Self {
-        struct Action {
-            var task: Task<Void, Never>?
-            var finishNow: Bool
-            var waiters: [CheckedContinuation<Void, Never>]
-        }
-        let action: Action? = mutableState.withLock { state in
+        let inFlight: TransportCancellation?? = mutableState.withLock { state in
             switch state.state {
             case .cancelled, .finished:
-                return nil
+                return .none
             case .initialized, .resumed, .suspended:
                 state.state = .cancelled
                 state.isCancelRequested = true
-                defer { state.suspensionWaiters = [] }
-                return Action(task: state.task, finishNow: state.task == nil, waiters: state.suspensionWaiters)
+                state.heldStep = nil
+                return .some(state.inFlight)
             }
         }
-        guard let action else { return self }
+        guard let inFlight else { return self }
         session.eventMonitor.requestDidCancel(self)
-        action.task?.cancel()
-        for waiter in action.waiters { waiter.resume() }
-        if action.finishNow { finish(Outcome(request: request, error: .explicitlyCancelled)) }
+        if let inFlight {
+            // The transport completes the exchange with `cancelled`, which finishes the request.
+            inFlight.cancel()
+        } else {
+            finish(Outcome(request: request, error: .explicitlyCancelled))
+        }
         return self
     }
 
@@ -247,36 +251,14 @@ public class Request: @unchecked Sendable {
     /// Starts the run, or finishes at once when the request could not be built.
     private func start() {
         session.eventMonitor.requestDidResume(self)
-        if case .failure(let error) = initialRequest {
-            return finish(Outcome(request: nil, error: error))
-        }
-        let deadline = Deadline.now() + session.configuration.requestTimeout
-        let task = Task { [self] in finish(await run(deadline: deadline)) }
-        let cancelledMeanwhile = mutableState.withLock { state in
-            state.task = task
-            return state.isCancelRequested
-        }
-        if cancelledMeanwhile { task.cancel() }
+        if case .failure(let error) = initialRequest { return finish(Outcome(request: nil, error: error)) }
+        run(.startAttempt(AttemptProgress(deadline: .now() + session.configuration.requestTimeout)))
     }
 
-    /// Suspends the caller while the request is suspended.
-    func waitWhileSuspended() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let suspended = mutableState.withLock { state in
-                guard state.state == .suspended else { return false }
-                state.suspensionWaiters.append(continuation)
-                return true
-            }
-            if !suspended { continuation.resume() }
-        }
-    }
-
-    /// Records a request about to be sent and tells whoever asked.
-    func willSend(_ request: HTTPRequest) {
-        let handlers = mutableState.withLock { state in
-            state.requests.append(request)
-            return state.onRequestCreation
-        }
+    /// Tells the monitors and `onURLRequestCreation` handlers about a request about to be sent.
+    func announceSend(_ request: HTTPRequest) {
+        session.eventMonitor.request(self, willSend: request)
+        let handlers = mutableState.withLock { $0.onRequestCreation }
         for (queue, handler) in handlers { queue.async { handler(request) } }
     }
 
@@ -310,7 +292,8 @@ public class Request: @unchecked Sendable {
             state.outcome = final
             state.state = .finished
             state.error = final.error
-            state.task = nil
+            state.inFlight = nil
+            state.heldStep = nil
             defer { state.waiters = [] }
             return (state.waiters, final)
         }

@@ -35,6 +35,9 @@ public final class Session: Sendable {
     /// Whether a request starts when its first response handler is added (true, the default),
     /// or only on `resume()`.
     public let startRequestsImmediately: Bool
+    /// The serial queue the user's request code runs on: adapters, validations, retriers and
+    /// redirect handlers (never an event loop, so slow code there delays no connection).
+    public let rootQueue: DispatchQueue
     /// Adapts and retries every request, around each request's own interceptor: its adapter
     /// runs first, its retrier is asked last.
     public let interceptor: (any RequestInterceptor)?
@@ -76,6 +79,7 @@ public final class Session: Sendable {
         self.redirectHandler = redirectHandler ?? Redirector.follow
         eventMonitor = CompositeEventMonitor(monitors: eventMonitors)
         responseQueue = DispatchQueue(label: "wick.session.response")
+        rootQueue = DispatchQueue(label: "wick.session.root")
         let group: EventLoopGroup
         do {
             group = try EventLoopGroup(
@@ -135,17 +139,29 @@ public final class Session: Sendable {
 
     // MARK: - Running requests
 
-    /// Sends `request` once (no redirect, no retry) and collects the response by `deadline`.
-    func perform(_ request: HTTPRequest, deadline: Deadline) async -> Result<TransportResponse, WickError> {
-        let transportRequest: TransportRequest
-        switch prepare(request) {
-        case .success(let prepared): transportRequest = prepared
-        case .failure(let error): return .failure(error)
+    /// A request ready for the transport: its runner, its transport form, and the handle that
+    /// cancels it.
+    struct PreparedSend: Sendable {
+        let runner: ConnectionPoolRunner
+        let request: TransportRequest
+        let cancellation: TransportCancellation
+
+        /// Sends the request once (no redirect, no retry); `completion` is called once, on the
+        /// runner's loop, with the whole response or the failure.
+        func start(
+            deadline: Deadline, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        ) {
+            runner.start(request, deadline: deadline, handle: cancellation.handle, completion: completion)
         }
-        do {
-            return .success(try await runner(for: transportRequest.origin).execute(transportRequest, deadline: deadline))
-        } catch {
-            return .failure(WickError(error))
+    }
+
+    /// `request` checked and made ready for the transport.
+    func prepareSend(_ request: HTTPRequest) -> Result<PreparedSend, WickError> {
+        prepare(request).map { prepared in
+            let runner = runner(for: prepared.origin)
+            return PreparedSend(
+                runner: runner, request: prepared,
+                cancellation: TransportCancellation(runner: runner, handle: TransportExchangeReference()))
         }
     }
 

@@ -101,42 +101,52 @@ struct RequestsBenchmark {
         // 1. Sequential keep-alive GETs.
         let wickAsync: (Int) throws -> Round = { try Self.wickSequentialAsync(sessions[0], url: small, count: $0) }
         let wickCallback: (Int) throws -> Round = { try Self.wickSequentialCallback(sessions[0], url: small, count: $0) }
+        let wickOnLoop: (Int) throws -> Round = {
+            try Self.wickSequentialAsync(sessions[0], url: small, count: $0, executor: sessions[0].taskExecutor)
+        }
         let curlSeq: (Int) throws -> Round = { count in
             try Self.timed(count: count, latencies: true) { _ in _ = try curlSequential.get() }
         }
         let (seq, seqWrk) = try alternate(
             count: sequentialPerRound,
-            clients: [wickAsync, wickCallback, curlSeq],
+            clients: [wickAsync, wickCallback, wickOnLoop, curlSeq],
             peerCommands: peer.map { _ in ["http-seq", "http-seq-async"] } ?? [], peer: peer, latencies: true,
             wrk: (small, 1))
-        for (index, form) in ["`serializingData().value` (async)", "`responseData` (callback)"].enumerated() {
+        let sequentialForms = [
+            "`serializingData().value` (async)", "`responseData` (callback)",
+            "async, the task on the loop (`withTaskExecutorPreference(session.taskExecutor)`)",
+        ]
+        for (index, form) in sequentialForms.enumerated() {
             table.rows.append(
                 rateRow(
                     "sequential keep-alive GET 1 KiB over HTTP, req/s — Wick \(form)", seq, wick: index,
-                    peers: [2, 3, 4], count: sequentialPerRound, scale: 1, wrk: seqWrk))
+                    peers: [3, 4, 5], count: sequentialPerRound, scale: 1, wrk: seqWrk))
         }
-        for (index, form) in ["async", "callback"].enumerated() {
+        for (index, form) in ["async", "callback", "async on the loop"].enumerated() {
             table.rows.append(
                 latencyRow("same, latency p50 / p99 / p99.9 µs (wrk: p50 / p99) — Wick \(form)", seq, wick: index, wrk: seqWrk))
         }
 
         // 2. 64 concurrent connections.
-        func wickConcurrent(_ session: Session) -> (Int) throws -> Round {
-            { count in try Self.wickConcurrent(session, url: small, lanes: lanes, count: count) }
+        func wickConcurrent(_ session: Session, onLoop: Bool = false) -> (Int) throws -> Round {
+            { count in
+                try Self.wickConcurrent(
+                    session, url: small, lanes: lanes, count: count, executor: onLoop ? session.taskExecutor : nil)
+            }
         }
         let curlConc: (Int) throws -> Round = { count in
             try Self.timed(count: 1, latencies: false) { _ in try curlConcurrent.run(count) }
         }
         let (conc, concWrk) = try alternate(
             count: concurrentPerRound,
-            clients: [wickConcurrent(sessions[1]), wickConcurrent(sessions[2]), curlConc],
+            clients: [wickConcurrent(sessions[1]), wickConcurrent(sessions[2]), wickConcurrent(sessions[1], onLoop: true), curlConc],
             peerCommands: peer.map { _ in ["http-conc \(lanes)"] } ?? [], peer: peer, latencies: false,
             wrk: (small, lanes))
-        for (index, loops) in ["1 event loop", "2 event loops"].enumerated() {
+        for (index, loops) in ["1 event loop", "2 event loops", "1 event loop, the tasks on it"].enumerated() {
             table.rows.append(
                 rateRow(
                     "\(lanes) concurrent connections, GET 1 KiB, req/s — Wick \(loops)", conc, wick: index,
-                    peers: [2, 3, nil], count: concurrentPerRound, scale: 1, wrk: concWrk))
+                    peers: [3, 4, nil], count: concurrentPerRound, scale: 1, wrk: concWrk))
         }
 
         // 3. 10 MiB downloads.
@@ -236,7 +246,7 @@ struct RequestsBenchmark {
             : [median(wrk.map(\.p50Microseconds)), median(wrk.map(\.p99Microseconds))].map { Format.grouped(Int($0)) }
                 .joined(separator: " / ")
         return [
-            name, percentiles(wick), wrkFigure, percentiles(2), percentiles(3), percentiles(4), "—", "—", "—", "—", "—",
+            name, percentiles(wick), wrkFigure, percentiles(3), percentiles(4), percentiles(5), "—", "—", "—", "—", "—",
         ]
     }
 
@@ -271,21 +281,26 @@ struct RequestsBenchmark {
             allocations: AllocationCounter.allocations - allocations, latencies: samples)
     }
 
-    /// Sequential `serializingData().value`, awaited in one task.
-    static func wickSequentialAsync(_ session: Session, url: String, count: Int) throws -> Round {
+    /// Sequential `serializingData().value`, awaited in one task (preferring `executor`, when
+    /// given, e.g. `session.taskExecutor`).
+    static func wickSequentialAsync(
+        _ session: Session, url: String, count: Int, executor: (any TaskExecutor)? = nil
+    ) throws -> Round {
         let allocations = AllocationCounter.allocations
         let cpu = processCPUNanoseconds()
         let start = monotonicNanoseconds()
         let samples = try blockingResult { () async throws -> [UInt64] in
-            var samples: [UInt64] = []
-            samples.reserveCapacity(count)
-            for _ in 0..<count {
-                let begin = monotonicNanoseconds()
-                let data = try await session.request(url).serializingData().value
-                guard data.count == 1_024 else { throw BenchError("Wick GET: \(data.count) body bytes") }
-                samples.append(monotonicNanoseconds() - begin)
+            try await withTaskExecutorPreference(executor) {
+                var samples: [UInt64] = []
+                samples.reserveCapacity(count)
+                for _ in 0..<count {
+                    let begin = monotonicNanoseconds()
+                    let data = try await session.request(url).serializingData().value
+                    guard data.count == 1_024 else { throw BenchError("Wick GET: \(data.count) body bytes") }
+                    samples.append(monotonicNanoseconds() - begin)
+                }
+                return samples
             }
-            return samples
         }
         return Round(
             wallNanoseconds: monotonicNanoseconds() - start, cpuNanoseconds: processCPUNanoseconds() - cpu,
@@ -306,14 +321,17 @@ struct RequestsBenchmark {
         }
     }
 
-    /// `count` GETs over `lanes` tasks, each awaiting its requests one after another.
-    static func wickConcurrent(_ session: Session, url: String, lanes: Int, count: Int) throws -> Round {
+    /// `count` GETs over `lanes` tasks, each awaiting its requests one after another (on
+    /// `executor`, when given).
+    static func wickConcurrent(
+        _ session: Session, url: String, lanes: Int, count: Int, executor: (any TaskExecutor)? = nil
+    ) throws -> Round {
         try timed(count: 1, latencies: false) { _ in
             try blocking {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for lane in 0..<lanes {
                         let share = count / lanes + (lane < count % lanes ? 1 : 0)
-                        group.addTask {
+                        group.addTask(executorPreference: executor) {
                             for _ in 0..<share {
                                 let data = try await session.request(url).serializingData().value
                                 guard data.count == 1_024 else { throw BenchError("Wick GET: \(data.count) bytes") }
@@ -352,7 +370,7 @@ struct RequestsBenchmark {
     private func notes(pinning: String) -> [String] {
         [
             "nginx 1.22 (one worker, `/bytes/1k` and `/bytes/10m` served from files) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload after a warm-up of up to 64 requests each; per round each client does \(Format.grouped(sequentialPerRound)) sequential GETs, \(Format.grouped(concurrentPerRound)) concurrent GETs, or \(downloadsPerRound) downloads. Rates are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds.",
-            "Wick: one `Session` per workload over plain HTTP (`maximumConnectionsPerHost` 1 for the sequential and download workloads, \(lanes) for the concurrent one; `eventLoopCount` 1 or 2; `maximumResponseBodyBytes` 16 MiB for downloads). Async: one task awaits `session.request(url).serializingData().value` in a loop (the round waits for the task on a semaphore); callback: `responseData { }` on the session's `responseQueue`, the calling thread waiting on a semaphore per request; concurrent: \(lanes) child tasks of a task group, each awaiting its requests in turn. Each checks the body's length. Allocations per request: every `malloc`/`calloc`/`realloc`/`posix_memalign`... of the whole process during Wick's round (its loop thread, Swift's concurrency pool, Dispatch) divided by the requests, counted by wick-bench's malloc interposer.",
+            "Wick: one `Session` per workload over plain HTTP (`maximumConnectionsPerHost` 1 for the sequential and download workloads, \(lanes) for the concurrent one; `eventLoopCount` 1 or 2; `maximumResponseBodyBytes` 16 MiB for downloads). Async: one task awaits `session.request(url).serializingData().value` in a loop (the round waits for the task on a semaphore); callback: `responseData { }` on the session's `responseQueue`, the calling thread waiting on a semaphore per request; concurrent: \(lanes) child tasks of a task group, each awaiting its requests in turn. On the loop: the same task (or child tasks) with `withTaskExecutorPreference(session.taskExecutor)` (`addTask(executorPreference:)`), so each request starts and completes on Wick's loop thread with no hop to Swift's pool; an API any user can take. Each checks the body's length. Allocations per request: every `malloc`/`calloc`/`realloc`/`posix_memalign`... of the whole process during Wick's round (its loop thread, Swift's concurrency pool, Dispatch) divided by the requests, counted by wick-bench's malloc interposer.",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): sequential and downloads on one reused easy handle (keep-alive; the write callback counts and discards the body, so it never holds a whole download); concurrent: one multi handle with \(lanes) easy handles, each re-added when its transfer ends (`CURLMOPT_MAXCONNECTS` \(lanes + 16)).",
             "async-http-client 1.37 in a child process (`wick-bench-peers`, Benchmarks/Peers), one `MultiThreadedEventLoopGroup` thread, a plain-HTTP `HTTPClient` per pool size: futures `execute(request:).wait()` (sequential, downloads; the body collected in a `ByteBuffer`), async/await `execute(_:timeout:)` + `body.collect(upTo:)` from a task (sequential), and \(lanes) chained futures on a pool of \(lanes) connections (concurrent). Its latencies are its own per-round percentiles, medians over the rounds; Wick's and libcurl's are percentiles over all rounds' samples.",
             "Download memory: growth of malloc's in-use bytes (`mallinfo2`) from the start of the round to just after its first download returns, the body still held (Wick's `Data`, AHC's `ByteBuffer`), median over the rounds; not a peak (a transient copy freed before the download returns is not seen). libcurl discards the body as it streams, so its figure is what it keeps, not a buffered body.",

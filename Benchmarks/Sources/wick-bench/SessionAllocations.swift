@@ -26,4 +26,24 @@ enum SessionAllocations {
             "callback": Double(callback.allocations) / Double(requests),
         ]
     }
+
+    /// Runs `requests` sequential async requests and prints the rate and CPU per request.
+    /// - Throws: as `perRequest`.
+    static func profile(requests: Int) throws {
+        let server = try FixedResponseServer()
+        var configuration = Session.Configuration()
+        configuration.maximumConnectionsPerHost = 1
+        let session = Session(configuration: configuration)
+        defer { try? blocking { await session.shutdown() } }
+        let url = "http://127.0.0.1:\(server.port)/bytes/1k"
+        for onLoop in [false, true] {
+            let round = try RequestsBenchmark.wickSequentialAsync(
+                session, url: url, count: requests, executor: onLoop ? session.taskExecutor : nil)
+            let seconds = Double(round.wallNanoseconds) / 1e9
+            print("profile-session\(onLoop ? " (task on the loop)" : ""): \(requests) requests, "
+                + "\(Int(Double(requests) / seconds)) per second, "
+                + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
+                + "\(Double(round.allocations) / Double(requests)) allocations per request")
+        }
+    }
 }

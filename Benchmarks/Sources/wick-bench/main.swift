@@ -5,6 +5,7 @@
 //   wick-bench tls [--rounds N] [--peers PATH] [--results FILE]
 //                                     TLS against a local nginx beside libcurl and, with --peers
 //                                     (the wick-bench-peers executable), async-http-client
+//   wick-bench profile-session [COUNT]  sequential Session requests, in-process server (for perf)
 //   wick-bench requests [--rounds N] [--peers PATH] [--results FILE]
 //                                     whole requests through Session against a local nginx
 //                                     beside libcurl and, with --peers, async-http-client
@@ -122,6 +123,11 @@ do {
         exit(ok ? 0 : 1)
     case "check-allocations":
         exit(try AllocationCheck.run() ? 0 : 1)
+    case "profile-session":
+        // For `perf record`: sequential async requests through Session against the in-process
+        // server, nothing else (no peers, no table).
+        let count = Int(options.rest.first ?? "") ?? 100_000
+        try SessionAllocations.profile(requests: count)
     case "callgrind-probe":
         guard let suite = options.rest.first else { throw UsageError("callgrind-probe needs a suite") }
         let probe = try probeWorkloads(suite)

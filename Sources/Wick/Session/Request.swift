@@ -72,7 +72,7 @@ public class Request: @unchecked Sendable {
     }
 
     /// An identifier, unique per request.
-    public let id = UUID()
+    public let id = RequestIdentifier.next()
     /// The session that runs the request.
     public let session: Session
     /// The request's own interceptor, used with the session's (`Session.interceptor`): adapters

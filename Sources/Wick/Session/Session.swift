@@ -196,6 +196,26 @@ public final class Session: Sendable {
             : runners[runnerIndex(host: origin.unixSocketPath?.path ?? origin.host.lowercased(), port: origin.port)]
     }
 
+    // MARK: - The loops
+
+    /// The event loop that serves every request when `eventLoopCount` is 1 (the default), as a
+    /// `TaskExecutor`. A task that prefers it (`withTaskExecutorPreference(session.taskExecutor)
+    /// { ... }`) runs on the loop's thread, so each request it awaits starts and completes
+    /// there without waking another thread: two thread hops fewer per request, which is most of
+    /// a small request's cost on loopback. Only for code that mostly awaits: anything slow it
+    /// does between requests delays every connection of the loop. With several loops, use
+    /// `taskExecutor(for:)`.
+    public var taskExecutor: any TaskExecutor { runners[0].loop }
+
+    /// The event loop that serves the origin of `url`, as a `TaskExecutor` (see `taskExecutor`);
+    /// the first loop's when `url` is unusable.
+    public func taskExecutor(for url: some URLConvertible) -> any TaskExecutor {
+        guard let parsed = try? url.asURL(),
+            case .success(let prepared) = prepare(HTTPRequest(method: .get, url: parsed, headers: [:], body: nil))
+        else { return runners[0].loop }
+        return runner(for: prepared.origin).loop
+    }
+
     // MARK: - The pools
 
     /// Opens connections to the origin of `url` (scheme, host, port, and this session's TLS

@@ -1,4 +1,5 @@
 // The pool runner against scripted servers: reuse, replay, cancellation, limits, faults.
+import Foundation
 import Testing
 import WickCore
 import WickHTTP1
@@ -18,7 +19,7 @@ import WickTestSupport
         let client = try TestRunner()
         for index in 0..<5 {
             let response = try await client.send(port: server.port)
-            #expect(response.status == .ok && response.body == Array("ok".utf8))
+            #expect(response.status == .ok && response.body == Data("ok".utf8))
             #expect(response.metrics.isReused == (index > 0))
             #expect((response.metrics.connect != nil) == (index == 0) && response.metrics.tlsHandshake == nil)
             let metrics = response.metrics
@@ -83,8 +84,8 @@ import WickTestSupport
         let client = try TestRunner()
         let first = try await client.send(port: server.port)
         let second = try await client.send(port: server.port)
-        #expect(first.body == Array("one".utf8) && !first.metrics.wasReplayed)
-        #expect(second.body == Array("two".utf8) && second.metrics.wasReplayed && !second.metrics.isReused)
+        #expect(first.body == Data("one".utf8) && !first.metrics.wasReplayed)
+        #expect(second.body == Data("two".utf8) && second.metrics.wasReplayed && !second.metrics.isReused)
         let total = try await client.runner.statistics().total
         #expect(total.replayed == 1 && total.created == 2)
         await client.close()
@@ -313,7 +314,7 @@ import WickTestSupport
         // response, 300 ms later; the shutdown asked meanwhile waits for it.
         #expect(try await waitUntil { server.received(onConnection: 0).count > 0 })
         await client.runner.shutdown(.drain)
-        #expect(try await running.value.body == Array("done".utf8))
+        #expect(try await running.value.body == Data("done".utf8))
         #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
         await client.close()
     }

@@ -169,7 +169,7 @@ struct UnixSocketFaultTests {
             deadline: .now() + .seconds(30))
         await client.close()
         try await listener.close()
-        #expect(response.status == .ok && response.body == Array("ok".utf8))
+        #expect(response.status == .ok && response.body == Data("ok".utf8))
         let head = try #require(listener.head)
         #expect(head.hasPrefix("GET /v1/info?x=1 HTTP/1.1\r\n") && head.contains(field))
     }

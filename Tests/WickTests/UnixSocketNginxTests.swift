@@ -29,7 +29,7 @@ struct UnixSocketNginxTests {
         let request = try TransportRequest(.get, unixURL: Self.url(socket: nginx.unixSocket, "/bytes/1k"))
         for index in 0..<10 {
             let response = try await client.runner.execute(request)
-            #expect(response.status == .ok && response.body == TestPayload.bytes(count: 1_024))
+            #expect(response.status == .ok && response.body == Data(TestPayload.bytes(count: 1_024)))
             #expect(response.metrics.isReused == (index > 0))
             #expect((response.metrics.connect != nil) == (index == 0) && response.metrics.tlsHandshake == nil)
         }
@@ -46,7 +46,7 @@ struct UnixSocketNginxTests {
         let response = try await client.runner.execute(
             TransportRequest(
                 .get, .http, host: "service.invalid", port: 8080, target: "/bytes/64k", unixSocketPath: socket))
-        #expect(response.status == .ok && response.body == TestPayload.bytes(count: 65_536))
+        #expect(response.status == .ok && response.body == Data(TestPayload.bytes(count: 65_536)))
         let origin = try #require(try await client.runner.statistics().origins.keys.first)
         #expect(origin.host == "service.invalid" && origin.port == 8080 && origin.unixSocketPath == socket)
         await client.close()
@@ -81,7 +81,7 @@ struct UnixSocketNginxTests {
             .get, unixURL: Self.url("https+unix", socket: nginx.tlsUnixSocket, "/bytes/1k"))
         let first = try await client.runner.execute(request)
         let second = try await client.runner.execute(request)
-        #expect(first.status == .ok && first.body == TestPayload.bytes(count: 1_024))
+        #expect(first.status == .ok && first.body == Data(TestPayload.bytes(count: 1_024)))
         #expect(first.metrics.tlsHandshake != nil && second.metrics.isReused)
         #expect(try await client.runner.statistics().total.created == 1)
         await client.close()

@@ -24,7 +24,7 @@ public final class DataRequest: Request, @unchecked Sendable {
     @discardableResult
     public func validate(_ validation: @escaping Validation) -> Self {
         appendValidation { request, response in
-            switch validation(request, HTTPResponse(response), Data(response.body)) {
+            switch validation(request, HTTPResponse(response), response.body) {
             case .success: .success(())
             case .failure(let error as WickError): .failure(error)
             case .failure(let error): .failure(.responseValidationFailed(reason: .customValidationFailed(error: error)))
@@ -100,7 +100,7 @@ public final class DataRequest: Request, @unchecked Sendable {
         _ outcome: Outcome, with serializer: Serializer
     ) -> DataResponse<Serializer.SerializedObject, WickError> {
         let head = outcome.response.map(HTTPResponse.init)
-        let data = outcome.response.map { Data($0.body) }
+        let data = outcome.response.map(\.body)
         let failure = outcome.error
         let result: Result<Serializer.SerializedObject, WickError>
         do {

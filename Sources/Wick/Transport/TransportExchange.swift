@@ -1,4 +1,5 @@
 // One request's journey through the pool: waiting, on a connection, replayed once, finished.
+import FoundationEssentials
 import WickCore
 import WickHTTP1
 import WickPool
@@ -44,7 +45,8 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
     /// A failure decided here rather than by the connection (a body over the limit).
     private var localFailure: TransportError?
     private var head: HTTPResponseHead?
-    private var body: [UInt8] = []
+    /// The body as it arrives, in the `Data` the caller receives (no copy at the end).
+    private var body = Data()
     private var trailers: HTTPHeaders?
     /// Asked to put the request back in the pool for its one replay.
     private let replay: (TransportExchange) -> Void
@@ -119,7 +121,8 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
             if case .running(let driver) = phase { driver.cancelRequest() }
             return
         }
-        body += bytes
+        // SAFETY: `bytes` is the driver's read buffer, valid for this call; `append` copies it.
+        if let base = bytes.baseAddress { body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
     }
 
     func responseTrailers(_ fields: HTTPFieldList) {
@@ -160,7 +163,7 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
                 isReplay = true
                 metrics.wasReplayed = true
                 head = nil
-                body = []
+                body = Data()
                 trailers = nil
                 phase = .created
                 replay(self)

@@ -1,4 +1,5 @@
 // What the transport returns: the response and when each phase of the exchange happened.
+import FoundationEssentials
 import WickCore
 
 /// A complete response, its body read in full.
@@ -7,7 +8,8 @@ struct TransportResponse: Sendable {
     /// The version the server answered with.
     var version: HTTPVersion
     var headers: HTTPHeaders
-    var body: [UInt8]
+    /// The body as delivered (decoded when the request asked for decoding).
+    var body: Data
     /// The trailer fields of a chunked response, if it had some.
     var trailers: HTTPHeaders?
     var metrics: TransportMetrics

@@ -71,7 +71,7 @@ struct TransportRevocationFetcher: RevocationFetching {
         guard response.body.count <= Self.maximumAnswerBytes else {
             throw FetchError.transport(.responseBodyTooLarge(limit: Self.maximumAnswerBytes))
         }
-        return response.body
+        return [UInt8](response.body)
     }
 
     /// Blocks until `start`'s completion is called.

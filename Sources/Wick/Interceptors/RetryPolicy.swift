@@ -18,7 +18,9 @@ import WickCore
 ///
 /// The delay before retry `n` (0 for the first) is `exponentialBackoffBase^n *
 /// exponentialBackoffScale` seconds: 0.5 s, then 1 s with the defaults. The delays count
-/// against the request's `requestTimeout`: a retry that would start after it is not made.
+/// against the request's `requestTimeout`: a retry that would start after it is not made. So
+/// does the pool's own connecting: a refused connect is tried again until the deadline and
+/// ends as `timedOut(phase: .waitingForConnection)` with no time left for a retry.
 ///
 /// `@unchecked Sendable`: open for subclassing as Alamofire's is, and every stored property is
 /// an immutable Sendable value.

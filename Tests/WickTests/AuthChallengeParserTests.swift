@@ -19,7 +19,10 @@ import WickCore
             ]
         ),
         // token68, with and without padding, followed by another challenge.
-        ("Negotiate abc+/-._~==, Basic", [Challenge(scheme: "Negotiate", token68: "abc+/-._~=="), Challenge(scheme: "Basic")]),
+        (
+            "Negotiate abc+/-._~==, Basic",
+            [Challenge(scheme: "Negotiate", token68: "abc+/-._~=="), Challenge(scheme: "Basic")]
+        ),
         ("Bearer dG9rZW4", [Challenge(scheme: "Bearer", token68: "dG9rZW4")]),
         // A lone `name=` is, by the grammar, a token68 (RFC 9110 §11.2 allows the ambiguity).
         ("Basic realm=, Digest", [Challenge(scheme: "Basic", token68: "realm="), Challenge(scheme: "Digest")]),
@@ -29,13 +32,23 @@ import WickCore
             [Challenge(scheme: "Digest", parameters: ["realm": "r", "algorithm": "SHA-256", "qop": "auth,auth-int"])]
         ),
         // Empty list elements are skipped (RFC 9110 §5.6.1).
-        (", ,Basic realm=\"a\",, , Digest nonce=\"n\" ,", [
-            Challenge(scheme: "Basic", parameters: ["realm": "a"]), Challenge(scheme: "Digest", parameters: ["nonce": "n"]),
-        ]),
+        (
+            ", ,Basic realm=\"a\",, , Digest nonce=\"n\" ,",
+            [
+                Challenge(scheme: "Basic", parameters: ["realm": "a"]),
+                Challenge(scheme: "Digest", parameters: ["nonce": "n"]),
+            ]
+        ),
         // Schemes without parameters in a list; a quoted comma stays inside its value.
-        ("A, B x=\"1,2\", C", [Challenge(scheme: "A"), Challenge(scheme: "B", parameters: ["x": "1,2"]), Challenge(scheme: "C")]),
+        (
+            "A, B x=\"1,2\", C",
+            [Challenge(scheme: "A"), Challenge(scheme: "B", parameters: ["x": "1,2"]), Challenge(scheme: "C")]
+        ),
         // An empty quoted string, and obs-text (UTF-8) inside one.
-        ("Basic realm=\"\", charset=\"tëst\"", [Challenge(scheme: "Basic", parameters: ["realm": "", "charset": "tëst"])]),
+        (
+            "Basic realm=\"\", charset=\"tëst\"",
+            [Challenge(scheme: "Basic", parameters: ["realm": "", "charset": "tëst"])]
+        ),
         ("", []),
         ("  ", []),
     ]

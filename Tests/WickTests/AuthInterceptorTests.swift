@@ -97,7 +97,8 @@ final class Collected<Value: Sendable>: Sendable {
     /// A request of `session` whose last attempt sent `token` and got `status`.
     static func failedRequest(_ session: Session, token: String?, status: HTTPStatus) -> Request {
         let request = session.request("http://127.0.0.1:1/")
-        var sent = HTTPRequest(method: .get, url: URL(string: "http://127.0.0.1:1/")!, headers: HTTPHeaders(), body: nil)
+        var sent = HTTPRequest(
+            method: .get, url: URL(string: "http://127.0.0.1:1/")!, headers: HTTPHeaders(), body: nil)
         if let token { sent.headers.update(name: "Authorization", value: "Bearer \(token)") }
         request.willSend(sent)
         request.attemptEnded(
@@ -226,7 +227,8 @@ final class Collected<Value: Sendable>: Sendable {
         let session = Session()
         let authenticator = ScriptedAuthenticator(mode: .hold)
         let interceptor = AuthInterceptor(authenticator: authenticator, credential: Credential(token: "new"))
-        let result = await Self.retry(interceptor, Self.failedRequest(session, token: "old", status: .unauthorized), session)
+        let result = await Self.retry(
+            interceptor, Self.failedRequest(session, token: "old", status: .unauthorized), session)
         guard case .retry = result else {
             Issue.record("expected an immediate retry, got \(result)")
             return
@@ -262,10 +264,13 @@ final class Collected<Value: Sendable>: Sendable {
             Issue.record("expected missingCredential, got \(adapted)")
             return
         }
-        let retried = await Self.retry(interceptor, Self.failedRequest(session, token: nil, status: .unauthorized), session)
+        let retried = await Self.retry(
+            interceptor, Self.failedRequest(session, token: nil, status: .unauthorized), session)
         #expect(retried.error as? AuthenticationError == .missingCredential)
         interceptor.credential = Credential(token: "set")
-        #expect((try? await Self.adapt(interceptor, Self.request(0), session).get())?.headers.value(for: "Authorization") == "Bearer set")
+        #expect(
+            (try? await Self.adapt(interceptor, Self.request(0), session).get())?.headers.value(for: "Authorization")
+                == "Bearer set")
         await session.shutdown()
     }
 
@@ -280,7 +285,9 @@ final class Collected<Value: Sendable>: Sendable {
         var results: [RetryResult] = []
         for _ in 0...maximum {
             let token = interceptor.credential?.token
-            results.append(await Self.retry(interceptor, Self.failedRequest(session, token: token, status: .unauthorized), session))
+            results.append(
+                await Self.retry(interceptor, Self.failedRequest(session, token: token, status: .unauthorized), session)
+            )
         }
         #expect(results.prefix(maximum).allSatisfy { $0.retryRequired })
         #expect(results.last?.error as? AuthenticationError == .excessiveRefresh)
@@ -296,7 +303,8 @@ final class Collected<Value: Sendable>: Sendable {
             refreshWindow: .init(interval: .milliseconds(100), maximumAttempts: 1))
         func attempt() async -> RetryResult {
             let token = interceptor.credential?.token
-            return await Self.retry(interceptor, Self.failedRequest(session, token: token, status: .unauthorized), session)
+            return await Self.retry(
+                interceptor, Self.failedRequest(session, token: token, status: .unauthorized), session)
         }
         #expect(await attempt().retryRequired)
         #expect(await attempt().error as? AuthenticationError == .excessiveRefresh)
@@ -325,7 +333,8 @@ final class Collected<Value: Sendable>: Sendable {
     @Test func withoutAWindowRefreshesAreUnlimited() async {
         let session = Session()
         let authenticator = ScriptedAuthenticator(mode: .succeedAtOnce(stillExpired: false))
-        let interceptor = AuthInterceptor(authenticator: authenticator, credential: Credential(token: "t"), refreshWindow: nil)
+        let interceptor = AuthInterceptor(
+            authenticator: authenticator, credential: Credential(token: "t"), refreshWindow: nil)
         for _ in 0..<10 {
             let token = interceptor.credential?.token
             #expect(
@@ -339,7 +348,8 @@ final class Collected<Value: Sendable>: Sendable {
     @Test func aSynchronousRefreshFailureFailsTheAdaptation() async {
         let session = Session()
         let interceptor = AuthInterceptor(
-            authenticator: ScriptedAuthenticator(mode: .failAtOnce), credential: Credential(token: "t", requiresRefresh: true))
+            authenticator: ScriptedAuthenticator(mode: .failAtOnce),
+            credential: Credential(token: "t", requiresRefresh: true))
         let adapted = await Self.adapt(interceptor, Self.request(0), session)
         guard case .failure(let error) = adapted, error is ScriptedAuthenticator.RefreshRefused else {
             Issue.record("expected the refresh's error, got \(adapted)")

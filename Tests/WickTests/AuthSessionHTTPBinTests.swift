@@ -51,7 +51,8 @@ struct AuthSessionHTTPBinTests {
     @Test func basicChallengeIsAnswered() async throws {
         let base = try TestEnvironment.httpbin().base
         let session = Session()
-        let request = session.request("\(base)/basic-auth/user/passwd").authenticate(username: "user", password: "passwd")
+        let request = session.request("\(base)/basic-auth/user/passwd").authenticate(
+            username: "user", password: "passwd")
         let response = await request.serializingData().response
         #expect(response.response?.statusCode == 200)
         #expect(try httpbinJSON(response.value)["authenticated"] as? Bool == true)

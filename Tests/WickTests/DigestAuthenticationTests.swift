@@ -32,7 +32,9 @@ import WickTLS
     static let request = HTTPRequest(
         method: .get, url: URL(string: "http://www.example.org/dir/index.html")!, headers: HTTPHeaders(), body: nil)
 
-    static func answer(_ fields: [String], credential: HTTPCredential = mufasa, request: HTTPRequest = request) -> String? {
+    static func answer(_ fields: [String], credential: HTTPCredential = mufasa, request: HTTPRequest = request)
+        -> String?
+    {
         HTTPChallengeResponder.authorization(
             answering: response(fields), to: request, with: credential, clientNonce: cnonce)?.value
     }
@@ -60,7 +62,9 @@ import WickTLS
     }
 
     @Test func aMissingAlgorithmMeansMD5() throws {
-        #expect(try Self.responseParameter(Self.answer([Self.challenge(algorithm: nil)])) == "8ca523f5e9506fed4657c9700eebdbec")
+        #expect(
+            try Self.responseParameter(Self.answer([Self.challenge(algorithm: nil)]))
+                == "8ca523f5e9506fed4657c9700eebdbec")
     }
 
     /// The RFC's two challenges in two fields (its order: SHA-256 first) and reversed: SHA-256 wins.
@@ -119,7 +123,8 @@ import WickTLS
         #expect(quoted.hasPrefix("Digest username=\"a\\\"b\\\\c\","))
         #expect(try HTTPAuthenticationChallenge.parse(quoted).first?.parameter("username") == "a\"b\\c")
         let accented = try #require(
-            Self.answer([Self.challenge(algorithm: "MD5")], credential: HTTPCredential(user: "Jäsøn Doe", password: "p")))
+            Self.answer(
+                [Self.challenge(algorithm: "MD5")], credential: HTTPCredential(user: "Jäsøn Doe", password: "p")))
         #expect(accented.hasPrefix("Digest username*=UTF-8''J%C3%A4s%C3%B8n%20Doe,"))
     }
 
@@ -152,10 +157,12 @@ import WickTLS
     @Test func digestIsPreferredToBasicAndBasicAnswersAlone() throws {
         let both = Self.answer(["Basic realm=\"x\"", Self.challenge(algorithm: "MD5")])
         #expect(both?.hasPrefix("Digest ") == true)
-        let basic = Self.answer(["Basic realm=\"x\", charset=\"UTF-8\""], credential: HTTPCredential(user: "user", password: "pässwd"))
+        let basic = Self.answer(
+            ["Basic realm=\"x\", charset=\"UTF-8\""], credential: HTTPCredential(user: "user", password: "pässwd"))
         #expect(basic == "Basic " + Data("user:pässwd".utf8).base64EncodedString())
         // An unanswerable Digest falls back to Basic.
-        #expect(Self.answer(["Basic realm=\"x\"", Self.challenge(algorithm: "SHA-512-256")])?.hasPrefix("Basic ") == true)
+        #expect(
+            Self.answer(["Basic realm=\"x\"", Self.challenge(algorithm: "SHA-512-256")])?.hasPrefix("Basic ") == true)
     }
 
     @Test func noAnswerForOtherSchemesAColonInABasicUserOrAMalformedField() {

@@ -7,7 +7,8 @@ import WickTestSupport
 /// Fails the attempt on any status outside 200..<300, as `validate()` does.
 @Sendable func failUnlessSuccessful(_: HTTPRequest?, response: HTTPResponse, _: Data?) -> Result<Void, any Error> {
     (200..<300).contains(response.statusCode)
-        ? .success(()) : .failure(WickError.responseValidationFailed(reason: .unacceptableStatusCode(code: response.statusCode)))
+        ? .success(())
+        : .failure(WickError.responseValidationFailed(reason: .unacceptableStatusCode(code: response.statusCode)))
 }
 
 struct RetryPolicySessionTests {

@@ -9,14 +9,16 @@ import WickTestSupport
 @testable import Wick
 
 @Suite struct RetryPolicyTests {
-    static let lost = WickError.sessionTaskFailed(error: .connectionLost(reason: "reset", requestMayHaveBeenProcessed: true))
+    static let lost = WickError.sessionTaskFailed(
+        error: .connectionLost(reason: "reset", requestMayHaveBeenProcessed: true))
     static let lostUnsent = WickError.sessionTaskFailed(
         error: .connectionLost(reason: "closed before the request", requestMayHaveBeenProcessed: false))
     static let refused = WickError.sessionTaskFailed(
         error: .connectionFailed(.reactor(.connectFailed(host: "h", attempts: []))))
     static let exchangeTimeout = WickError.sessionTaskFailed(
         error: .timedOut(phase: .exchange, lastConnectionFailure: nil))
-    static let connectTimeout = WickError.sessionTaskFailed(error: .timedOut(phase: .connect, lastConnectionFailure: nil))
+    static let connectTimeout = WickError.sessionTaskFailed(
+        error: .timedOut(phase: .connect, lastConnectionFailure: nil))
     static let undecodable = WickError.sessionTaskFailed(error: .contentDecodingFailed(reason: "corrupt"))
     static let validation = WickError.responseValidationFailed(reason: .unacceptableStatusCode(code: 503))
 
@@ -29,7 +31,8 @@ import WickTestSupport
         (.get, 501, validation, false), (.get, 404, validation, false), (.get, 401, validation, false),
         // Retryable failure kinds, on idempotent methods.
         (.get, nil, lost, true), (.get, nil, exchangeTimeout, true), (.get, nil, refused, true),
-        (.get, nil, undecodable, false), (.put, nil, .explicitlyCancelled, false), (.get, nil, .sessionInvalidated, false),
+        (.get, nil, undecodable, false), (.put, nil, .explicitlyCancelled, false),
+        (.get, nil, .sessionInvalidated, false),
         (.get, nil, .bodyTooLarge(limit: 1), false),
         // Non-idempotent methods: only failures that prove the server never saw the request.
         (.post, nil, lost, false), (.post, nil, exchangeTimeout, false),
@@ -60,7 +63,8 @@ import WickTestSupport
     }
 
     @Test func customSetsReplaceTheDefaults() {
-        let policy = RetryPolicy(retryableHTTPMethods: [.post], retryableHTTPStatusCodes: [429], retryableFailureKinds: [])
+        let policy = RetryPolicy(
+            retryableHTTPMethods: [.post], retryableHTTPStatusCodes: [429], retryableFailureKinds: [])
         #expect(policy.shouldRetry(method: .post, statusCode: 429, error: Self.validation))
         #expect(!policy.shouldRetry(method: .post, statusCode: 503, error: Self.validation))
         #expect(!policy.shouldRetry(method: .get, statusCode: 429, error: Self.validation))
@@ -80,7 +84,8 @@ import WickTestSupport
 
     @Test func delaysGrowExponentially() {
         let policy = RetryPolicy()
-        #expect((0...3).map { policy.delay(forRetry: $0) } == [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4)])
+        #expect(
+            (0...3).map { policy.delay(forRetry: $0) } == [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4)])
         let custom = RetryPolicy(exponentialBackoffBase: 3, exponentialBackoffScale: 1)
         #expect((0...2).map { custom.delay(forRetry: $0) } == [.seconds(1), .seconds(3), .seconds(9)])
         #expect(RetryPolicy(exponentialBackoffScale: 0).delay(forRetry: 5) == .zero)
@@ -115,7 +120,9 @@ import WickTestSupport
         #expect(decisions.map(\.delay) == [.milliseconds(500), .seconds(1), nil])
         #expect(decisions.map(\.retryRequired) == [true, true, false])
         let none = RetryPolicy(retryLimit: 0)
-        #expect(await Self.decision(none, session.request("http://127.0.0.1:1/"), session, Self.lost).retryRequired == false)
+        #expect(
+            await Self.decision(none, session.request("http://127.0.0.1:1/"), session, Self.lost).retryRequired == false
+        )
         await session.shutdown()
     }
 
@@ -145,7 +152,11 @@ import WickTestSupport
         (.connectionFailed(.reactor(.permissionDenied)), .localFailure, true),
         (.connectionFailed(.tls(.handshakeFailed("alert"))), .secureConnectionFailed, true),
         (.connectionFailed(.tls(.truncated)), .secureConnectionFailed, true),
-        (.connectionFailed(.tls(.serverTrustFailed(ServerTrustError(host: "h", evaluator: "e", reason: .noCertificatesFound)))), .serverTrustFailed, true),
+        (
+            .connectionFailed(
+                .tls(.serverTrustFailed(ServerTrustError(host: "h", evaluator: "e", reason: .noCertificatesFound)))),
+            .serverTrustFailed, true
+        ),
         (.connectionFailed(.tls(.invalidConfiguration("x"))), .tlsUnavailable, true),
         (.connectionFailed(.tlsTimedOut(host: "h", phase: .handshake, after: .seconds(1))), .timedOut, true),
         (.contentDecodingFailed(reason: ""), .cannotDecodeContentData, false),
@@ -159,7 +170,9 @@ import WickTestSupport
         #expect(failure.requestWasNotSent == unsent)
         #expect(
             RetryPolicy.defaultRetryableFailureKinds.contains(kind)
-                == [.networkConnectionLost, .timedOut, .cannotConnectToHost, .notConnectedToInternet, .cannotFindHost,
-                    .dnsLookupFailed, .secureConnectionFailed].contains(kind))
+                == [
+                    .networkConnectionLost, .timedOut, .cannotConnectToHost, .notConnectedToInternet, .cannotFindHost,
+                    .dnsLookupFailed, .secureConnectionFailed,
+                ].contains(kind))
     }
 }

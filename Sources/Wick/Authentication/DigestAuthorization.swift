@@ -147,7 +147,8 @@ struct DigestAuthorization {
         var text = ""
         for byte in value.utf8 {
             let isAlphanumeric =
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
             if isAlphanumeric || kept.contains(byte) {
                 text.append(Character(Unicode.Scalar(byte)))

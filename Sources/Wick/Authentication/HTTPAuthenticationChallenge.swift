@@ -61,7 +61,8 @@ struct HTTPAuthenticationChallenge: Sendable, Equatable {
     /// Every challenge of every `field` line in `headers`, in order. A line that does not parse
     /// is skipped whole: guessing at a malformed challenge could answer one the server did not
     /// send.
-    static func challenges(in headers: HTTPHeaders, field: String = "WWW-Authenticate") -> [HTTPAuthenticationChallenge] {
+    static func challenges(in headers: HTTPHeaders, field: String = "WWW-Authenticate") -> [HTTPAuthenticationChallenge]
+    {
         headers.values(for: field).flatMap { (try? parse($0)) ?? [] }
     }
 

@@ -173,7 +173,8 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
 
     /// Starts a refresh, or refuses it when the window is full (taking everything waiting, to
     /// fail it). Called with the lock held.
-    private func beginRefresh(of credential: Credential, for session: Session, in state: inout MutableState) -> Followup {
+    private func beginRefresh(of credential: Credential, for session: Session, in state: inout MutableState) -> Followup
+    {
         let now = ContinuousClock.now
         if let refreshWindow {
             state.refreshStarts.removeAll { now - $0 > refreshWindow.interval }
@@ -226,7 +227,9 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
         }
         switch result {
         case .success:
-            for operation in operations { adapt(operation.request, for: operation.session, completion: operation.completion) }
+            for operation in operations {
+                adapt(operation.request, for: operation.session, completion: operation.completion)
+            }
             for retry in retries { retry(.retry) }
         case .failure(let error):
             for operation in operations { operation.completion(.failure(error)) }

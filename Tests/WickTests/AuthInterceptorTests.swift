@@ -68,6 +68,9 @@ final class ScriptedAuthenticator: Authenticator {
         request.headers.value(for: "Authorization") == "Bearer \(credential.token)"
     }
 
+    /// The held refresh completions, left held.
+    var pendingCompletions: [@Sendable (Result<Credential, any Error>) -> Void] { state.withLock { $0.pending } }
+
     /// Completes every held refresh with `result`.
     func completePending(with result: Result<Credential, any Error>) {
         let pending = state.withLock { state in
@@ -356,5 +359,20 @@ final class Collected<Value: Sendable>: Sendable {
             return
         }
         await session.shutdown()
+    }
+
+    /// An authenticator that calls its refresh completion twice breaks the contract: a trap
+    /// naming the refresh, not a silent second credential.
+    @Test func aRefreshCompletedTwiceTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let session = Session()
+            let authenticator = ScriptedAuthenticator(mode: .hold)
+            let interceptor = AuthenticationInterceptor(
+                authenticator: authenticator, credential: .init(token: "t", requiresRefresh: true))
+            interceptor.adapt(AuthInterceptorTests.request(0), for: session) { _ in }
+            let completion = authenticator.pendingCompletions[0]
+            completion(.success(.init(token: "a")))
+            completion(.success(.init(token: "b")))
+        }
     }
 }

@@ -277,6 +277,22 @@ final class Collected<Value: Sendable>: Sendable {
         await session.shutdown()
     }
 
+    /// Through a Session: the adaptation error fails the request before anything is sent.
+    @Test func aMissingCredentialFailsTheRequestUnsent() async {
+        let session = Session()
+        let interceptor = AuthInterceptor(authenticator: ScriptedAuthenticator(mode: .hold))
+        let request = session.request("http://127.0.0.1:1/", interceptor: interceptor)
+        let result = await request.serializingData().result
+        guard case .failure(.requestAdaptationFailed(let error as AuthenticationError)) = result,
+            error == .missingCredential
+        else {
+            Issue.record("expected requestAdaptationFailed(missingCredential), got \(result)")
+            return
+        }
+        #expect(request.requests.isEmpty)
+        await session.shutdown()
+    }
+
     /// `maximumAttempts` refreshes pass within the window; the next one is refused.
     @Test(arguments: [1, 2, 3])
     func theRefreshWindowAllowsItsMaximumThenRefuses(maximum: Int) async {

@@ -99,11 +99,9 @@ final class Collected<Value: Sendable>: Sendable {
 
     /// A request of `session` whose last attempt sent `token` and got `status`.
     static func failedRequest(_ session: Session, token: String?, status: HTTPStatus) -> Request {
-        let request = session.request("http://127.0.0.1:1/")
-        var sent = HTTPRequest(
-            method: .get, url: URL(string: "http://127.0.0.1:1/")!, headers: HTTPHeaders(), body: nil)
-        if let token { sent.headers.update(name: "Authorization", value: "Bearer \(token)") }
-        request.willSend(sent)
+        // Never started, so `request.request` is the request as created, with its token.
+        let request = session.request(
+            "http://127.0.0.1:1/", headers: token.map { ["Authorization": "Bearer \($0)"] } ?? HTTPHeaders())
         request.attemptEnded(
             response: HTTPResponse(status: status, headers: HTTPHeaders(), version: .http1_1),
             error: .responseValidationFailed(reason: .unacceptableStatusCode(code: status.rawValue)))

@@ -16,7 +16,7 @@ import WickTestSupport
     static let refused = WickError.sessionTaskFailed(
         error: .connectionFailed(.reactor(.connectFailed(host: "h", attempts: []))))
     static let exchangeTimeout = WickError.sessionTaskFailed(
-        error: .timedOut(phase: .exchange, lastConnectionFailure: nil))
+        error: .timedOut(phase: .waitingForResponse, lastConnectionFailure: nil))
     static let connectTimeout = WickError.sessionTaskFailed(
         error: .timedOut(phase: .connect, lastConnectionFailure: nil))
     static let undecodable = WickError.sessionTaskFailed(error: .contentDecodingFailed(reason: "corrupt"))
@@ -107,7 +107,6 @@ import WickTestSupport
     @Test func theLimitIsCheckedAgainstRetryCount() async throws {
         let session = Session()
         let request = session.request("http://127.0.0.1:1/")
-        request.willSend(try #require(request.request))
         request.attemptEnded(
             response: HTTPResponse(status: HTTPStatus(rawValue: 503), headers: HTTPHeaders(), version: .http1_1),
             error: Self.validation)
@@ -137,7 +136,9 @@ import WickTestSupport
     static let kinds: [(SessionTaskFailure, SessionTaskFailure.Kind, Bool)] = [
         (.connectionLost(reason: "", requestMayHaveBeenProcessed: true), .networkConnectionLost, false),
         (.connectionLost(reason: "", requestMayHaveBeenProcessed: false), .networkConnectionLost, true),
-        (.timedOut(phase: .exchange, lastConnectionFailure: nil), .timedOut, false),
+        (.timedOut(phase: .waitingForResponse, lastConnectionFailure: nil), .timedOut, false),
+        (.timedOut(phase: .sendingRequest, lastConnectionFailure: nil), .timedOut, false),
+        (.timedOut(phase: .idleTransfer, lastConnectionFailure: nil), .timedOut, false),
         (.timedOut(phase: .waitingForConnection, lastConnectionFailure: nil), .timedOut, true),
         (.timedOut(phase: .tlsHandshake, lastConnectionFailure: nil), .timedOut, true),
         (.connectionFailed(.reactor(.connectionRefused)), .cannotConnectToHost, true),

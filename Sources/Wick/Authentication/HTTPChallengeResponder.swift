@@ -42,6 +42,14 @@ enum HTTPChallengeResponder {
         return HTTPHeader(name: "Authorization", value: "Basic \(token)")
     }
 
+    /// Whether `response` says the nonce of the last Digest answer was stale (`stale=true`, RFC
+    /// 7616 §3.3): the credential was right and one more answer, with the new nonce, is due.
+    static func isStale(_ response: HTTPResponse) -> Bool {
+        HTTPAuthenticationChallenge.challenges(in: response.headers).contains { challenge in
+            challenge.isScheme("Digest") && challenge.parameter("stale")?.lowercased() == "true"
+        }
+    }
+
     /// The request-target the transport sends for `request` (origin-form: path and query), which
     /// Digest's `uri` must repeat byte for byte.
     static func requestTarget(of request: HTTPRequest) -> String {

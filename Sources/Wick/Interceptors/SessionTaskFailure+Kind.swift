@@ -35,6 +35,10 @@ extension SessionTaskFailure {
         case tooManyRedirects
         /// A redirect was refused (`redirectToNonExistentLocation`, insecure or unusable).
         case invalidRedirect
+        /// The HTTP proxy wants credentials, or refused the ones sent (407).
+        case proxyAuthenticationRequired
+        /// The HTTP proxy refused or broke the CONNECT tunnel.
+        case proxyFailed
 
         /// The case name.
         public var description: String {
@@ -52,6 +56,8 @@ extension SessionTaskFailure {
             case .cannotDecodeContentData: "cannotDecodeContentData"
             case .tooManyRedirects: "tooManyRedirects"
             case .invalidRedirect: "invalidRedirect"
+            case .proxyAuthenticationRequired: "proxyAuthenticationRequired"
+            case .proxyFailed: "proxyFailed"
             }
         }
     }
@@ -66,6 +72,8 @@ extension SessionTaskFailure {
         case .contentDecodingFailed: .cannotDecodeContentData
         case .tooManyRedirects: .tooManyRedirects
         case .invalidRedirect: .invalidRedirect
+        case .proxyAuthenticationRequired: .proxyAuthenticationRequired
+        case .proxyConnectFailed: .proxyFailed
         }
     }
 
@@ -75,8 +83,12 @@ extension SessionTaskFailure {
     /// written (`connectionLost(requestMayHaveBeenProcessed: false)`).
     public var requestWasNotSent: Bool {
         switch self {
-        case .connectionFailed, .tlsUnavailable: true
-        case .timedOut(let phase, _): phase != .exchange
+        case .connectionFailed, .tlsUnavailable, .proxyAuthenticationRequired, .proxyConnectFailed: true
+        case .timedOut(let phase, _):
+            switch phase {
+            case .waitingForConnection, .connect, .tlsHandshake, .trustEvaluation: true
+            case .sendingRequest, .waitingForResponse, .receivingResponse, .idleTransfer: false
+            }
         case .connectionLost(_, let mayHaveBeenProcessed): !mayHaveBeenProcessed
         case .contentDecodingFailed, .tooManyRedirects, .invalidRedirect: false
         }
@@ -90,6 +102,7 @@ extension SessionTaskFailure {
         case .tls(.invalidConfiguration): .tlsUnavailable
         case .tls(.handshakeFailed), .tls(.protocolError), .tls(.truncated): .secureConnectionFailed
         case .tlsTimedOut: .timedOut
+        case .proxy: .proxyFailed
         }
     }
 

@@ -9,7 +9,8 @@ struct AttemptProgress: Sendable {
     let deadline: Deadline
     var transactions: [TransactionMetrics] = []
     var redirects = 0
-    var answeredChallenge = false
+    /// Challenge answers sent in this attempt: one, plus one more after a stale Digest nonce.
+    var challengeAnswers = 0
 
     init(deadline: Deadline) {
         self.deadline = deadline
@@ -116,10 +117,11 @@ extension Request {
         session.eventMonitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))
         let settings = attemptSettings
 
-        if head.statusCode == 401, !progress.answeredChallenge, let credential = settings.credential,
+        if head.statusCode == 401, let credential = settings.credential,
+            progress.challengeAnswers == 0 || (progress.challengeAnswers == 1 && HTTPChallengeResponder.isStale(head)),
             let authorization = HTTPChallengeResponder.authorization(answering: head, to: request, with: credential)
         {
-            progress.answeredChallenge = true
+            progress.challengeAnswers += 1
             var answer = request
             answer.headers.update(authorization)
             return run(.send(answer, progress))

@@ -12,9 +12,7 @@ public final class DataRequest: Request, @unchecked Sendable {
     /// `WickError`, which fails it as it is.
     public typealias Validation = @Sendable (HTTPRequest?, HTTPResponse, Data?) -> Result<Void, any Error>
 
-    override init(
-        session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?
-    ) {
+    init(session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?) {
         super.init(session: session, initialRequest: initialRequest, interceptor: interceptor)
     }
 

@@ -96,7 +96,9 @@ extension Request {
         }
         guard !cancelled else { return }
         announceSend(request)
-        transport.start(deadline: progress.deadline) { [self] result in received(result, for: request, progress) }
+        transport.start(deadline: progress.deadline, sink: bodySink) { [self] result in
+            received(result, for: request, progress)
+        }
     }
 
     /// Handles one exchange's end: a challenge answer, a redirect, or the attempt's end.
@@ -218,5 +220,25 @@ extension Duration {
     var timeInterval: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+extension Request {
+    /// Where the body of a response with this head goes, for a `TransportBodySink`: collected
+    /// when the run will follow the response (a redirect with a `Location`, unless the request's
+    /// redirect handler is `Redirector.doNotFollow`; a `401` while a credential is set), so that
+    /// a download or stream only ever gets the final response's body; streamed otherwise.
+    func bodyHandling(status: HTTPStatus, headers: HTTPHeaders) -> TransportBodyHandling {
+        let settings = attemptSettings
+        if [301, 302, 303, 307, 308].contains(status.rawValue), headers.contains(name: "Location") {
+            if let redirector = settings.redirects as? Redirector, case .doNotFollow = redirector.behavior {
+                return .stream
+            }
+            return .collect
+        }
+        if status.rawValue == 401, settings.credential != nil, headers.contains(name: "WWW-Authenticate") {
+            return .collect
+        }
+        return .stream
     }
 }

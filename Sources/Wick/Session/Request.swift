@@ -46,6 +46,10 @@ public class Request: @unchecked Sendable {
         var response: TransportResponse? = nil
         var error: WickError? = nil
         var metrics: RequestMetrics? = nil
+        /// Where a download's body is (`DownloadRequest`), once moved to its destination.
+        var fileURL: URL? = nil
+        /// What resumes a failed or cancelled download (`DownloadRequest`).
+        var resumeData: Data? = nil
     }
 
     /// A validation as stored: run on each response before the request finishes.
@@ -57,6 +61,8 @@ public class Request: @unchecked Sendable {
         var waiters: [@Sendable (Outcome) -> Void] = []
         var isCancelRequested = false
         var isStarted = false
+        /// `finish` has begun (`completeOutcome` may still be running).
+        var isFinishing = false
         var retryCount = 0
         var requests: [HTTPRequest] = []
         var response: HTTPResponse?
@@ -80,12 +86,19 @@ public class Request: @unchecked Sendable {
     public let interceptor: (any RequestInterceptor)?
     /// The request as created (before adaptation), or why it could not be.
     let initialRequest: Result<HTTPRequest, WickError>
+    /// Where streamed response bodies go (set by `DownloadRequest` and `DataStreamRequest`);
+    /// nil collects every body in memory.
+    let bodySink: (any TransportBodySink)?
     let mutableState = Mutex(MutableState())
 
-    init(session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?) {
+    init(
+        session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        bodySink: (any TransportBodySink)? = nil
+    ) {
         self.session = session
         self.initialRequest = initialRequest
         self.interceptor = interceptor
+        self.bodySink = bodySink
     }
 
     // MARK: - What it has sent and received
@@ -282,9 +295,29 @@ public class Request: @unchecked Sendable {
         }
     }
 
-    /// Records the outcome (the first one wins; a cancelled request's is always
-    /// `explicitlyCancelled`) and hands it to every waiter.
+    /// Ends the request with `outcome` (the first call wins; a cancelled request's is always
+    /// `explicitlyCancelled`), after `completeOutcome`.
     func finish(_ outcome: Outcome) {
+        let first = mutableState.withLock { state -> Bool in
+            if state.outcome != nil || state.isFinishing { return false }
+            state.isFinishing = true
+            return true
+        }
+        guard first else { return }
+        var adjusted = outcome
+        if isCancelled { adjusted.error = .explicitlyCancelled }
+        completeOutcome(adjusted) { [self] final in record(final) }
+    }
+
+    /// Finishes a subclass's own work before the outcome is known (a download closes and moves
+    /// its file) and then calls `record` once, on any thread. The default records at once.
+    func completeOutcome(_ outcome: Outcome, then record: @escaping @Sendable (Outcome) -> Void) {
+        record(outcome)
+    }
+
+    /// Records the outcome (a cancelled request's is always `explicitlyCancelled`) and hands it
+    /// to every waiter.
+    private func record(_ outcome: Outcome) {
         let (waiters, final): ([@Sendable (Outcome) -> Void], Outcome?) = mutableState.withLock { state in
             if state.outcome != nil { return ([], nil) }
             var final = outcome

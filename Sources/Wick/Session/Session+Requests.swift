@@ -110,6 +110,18 @@ extension Session {
         _ built: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
         requestModifier: RequestModifier?
     ) -> DataRequest {
+        makeRequest(built, requestModifier: requestModifier) { checked in
+            DataRequest(session: self, initialRequest: checked, interceptor: interceptor)
+        }
+    }
+
+    /// A request of any kind (`make` builds it from the checked request): the session's fields
+    /// merged in, `requestModifier` applied, the URL checked, the request registered and
+    /// announced to the monitors.
+    func makeRequest<Made: Request>(
+        _ built: Result<HTTPRequest, WickError>, requestModifier: RequestModifier?,
+        make: (Result<HTTPRequest, WickError>) -> Made
+    ) -> Made {
         let checked = built.flatMap { request -> Result<HTTPRequest, WickError> in
             var merged = request
             merged.headers = mergedHeaders(request.headers)
@@ -123,7 +135,7 @@ extension Session {
             if let invalid = Self.invalidity(of: merged) { return .failure(invalid) }
             return .success(merged)
         }
-        let request = DataRequest(session: self, initialRequest: checked, interceptor: interceptor)
+        let request = make(checked)
         register(request)
         switch checked {
         case .success(let initial): eventMonitor.request(request, didCreateInitialRequest: initial)

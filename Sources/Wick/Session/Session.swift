@@ -148,10 +148,12 @@ public final class Session: Sendable {
 
         /// Sends the request once (no redirect, no retry); `completion` is called once, on the
         /// runner's loop, with the whole response or the failure.
+        /// - Parameter sink: where a streamed body goes (downloads, data streams); nil collects it.
         func start(
-            deadline: Deadline, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+            deadline: Deadline, sink: (any TransportBodySink)?,
+            completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
         ) {
-            runner.start(request, deadline: deadline, handle: cancellation.handle, completion: completion)
+            runner.start(request, deadline: deadline, handle: cancellation.handle, sink: sink, completion: completion)
         }
     }
 

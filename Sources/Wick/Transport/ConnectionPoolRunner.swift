@@ -110,8 +110,10 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     /// response or the failure, on the runner's loop (or on this thread when the runner is shut
     /// down). `cancel(handle)` cancels it.
     /// - Parameter deadline: bounds the pool wait and the exchange.
+    /// - Parameter sink: where streamed bodies go (downloads, data streams); nil collects them.
     func start(
         _ request: TransportRequest, deadline: Deadline, handle: TransportExchangeReference,
+        sink: (any TransportBodySink)? = nil,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
         var prepared = request
@@ -130,7 +132,7 @@ final class ConnectionPoolRunner: @unchecked Sendable {
         let accepted = loop.execute { [self] in
             let started = TransportExchange(
                 request: request, deadline: deadline, loop: loop,
-                maximumBodyBytes: settings.maximumResponseBodyBytes,
+                maximumBodyBytes: settings.maximumResponseBodyBytes, sink: sink,
                 replay: { [weak self] replayed in
                     guard let self else { return replayed.finish(.failure(.shutdown)) }
                     start(replayed)
@@ -141,6 +143,11 @@ final class ConnectionPoolRunner: @unchecked Sendable {
             start(started)
         }
         if !accepted { completion(.failure(.shutdown)) }
+    }
+
+    /// Tells the exchange `handle` was given to that its sink takes bytes again.
+    func demandMore(_ handle: TransportExchangeReference) {
+        loop.execute { handle.value?.demandMore() }
     }
 
     /// Cancels the request `handle` was given to (`start`), wherever it is; a request not yet

@@ -32,6 +32,10 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
     /// The runner's loop, which owns this exchange.
     let loop: EventLoop
     let maximumBodyBytes: Int
+    /// Where a streamed body goes; nil collects every body.
+    let sink: (any TransportBodySink)?
+    /// Whether the current response's body goes to `sink`.
+    private var isStreaming = false
     private let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
 
     var phase = Phase.created
@@ -53,13 +57,14 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
 
     init(
         request: TransportRequest, deadline: Deadline, loop: EventLoop, maximumBodyBytes: Int,
-        replay: @escaping (TransportExchange) -> Void,
+        sink: (any TransportBodySink)? = nil, replay: @escaping (TransportExchange) -> Void,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
         self.request = request
         self.deadline = deadline
         self.loop = loop
         self.maximumBodyBytes = maximumBodyBytes
+        self.sink = sink
         self.replay = replay
         self.completion = completion
         metrics = TransportMetrics(started: .now())
@@ -75,6 +80,11 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
         metrics.connect = isReused ? nil : connect
         metrics.tlsHandshake = isReused ? nil : tlsHandshake
         driver.execute(request.connectionRequest, body: request.body ?? [], deadline: deadline, consumer: self)
+    }
+
+    /// The sink can take body bytes again: reading resumes if it was paused.
+    func demandMore() {
+        if case .running(let driver) = phase { driver.consumerWantsMore() }
     }
 
     /// Marks the request cancelled; the runner then takes it out of the pool or off its connection.
@@ -105,6 +115,8 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
     func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool) {
         metrics.responseHead = .now()
         self.head = head
+        isStreaming = sink?.responseHead(status: head.status, headers: head.headers) == .stream
+        if isStreaming { return }
         // A declared length sizes the buffer once instead of growing it by doubling (copying the
         // body again each time). A decoded body's final size is unknown. The body limit and a
         // fixed cap bound what a hostile Content-Length can make us reserve up front; past the
@@ -116,6 +128,11 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
 
     func responseBody(_ bytes: UnsafeRawBufferPointer) {
         guard localFailure == nil else { return }
+        if isStreaming, let sink {
+            metrics.streamedBodyBytes += bytes.count
+            if !sink.responseBody(bytes), case .running(let driver) = phase { driver.consumerBecameFull() }
+            return
+        }
         guard bytes.count <= maximumBodyBytes - body.count else {
             localFailure = .responseBodyTooLarge(limit: maximumBodyBytes)
             if case .running(let driver) = phase { driver.cancelRequest() }
@@ -164,6 +181,7 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
                 metrics.wasReplayed = true
                 head = nil
                 body = Data()
+                isStreaming = false
                 trailers = nil
                 phase = .created
                 replay(self)

@@ -38,4 +38,6 @@ struct TransportMetrics: Sendable {
     var isReused = false
     /// Whether the request was sent again on a fresh connection (`ReplayPolicy`).
     var wasReplayed = false
+    /// Body bytes handed to a `TransportBodySink` rather than collected.
+    var streamedBodyBytes = 0
 }

@@ -1,0 +1,28 @@
+// Where a streamed response body goes instead of memory: downloads to files, data streams.
+import WickCore
+
+/// What a sink wants done with one response's body.
+enum TransportBodyHandling {
+    /// Collect it in memory, as for an ordinary request (a redirect or challenge the request
+    /// will follow: its small body is not the payload).
+    case collect
+    /// Hand it to the sink piece by piece.
+    case stream
+}
+
+/// Receives a response's body as it arrives, on the runner's loop, instead of the exchange
+/// collecting it (`ConnectionPoolRunner.start(..., sink:)`). The exchange calls `responseHead`
+/// once per response (a replayed request may start over with a new one), then, if that chose
+/// `.stream`, `responseBody` for every piece.
+///
+/// Backpressure: `responseBody` returns false when the sink holds as much as it will (bytes
+/// handed to a slower consumer: a file writer, a stream's reader); the connection then stops
+/// reading the socket until the sink calls `ConnectionPoolRunner.demandMore(handle)`. The bytes
+/// of the read in progress are still delivered, so a sink may exceed its mark by one read
+/// buffer.
+protocol TransportBodySink: AnyObject, Sendable {
+    /// The final response head: decide where its body goes. `status`, `headers`.
+    func responseHead(status: HTTPStatus, headers: HTTPHeaders) -> TransportBodyHandling
+    /// Body bytes, borrowed for the call. Returns whether the sink takes more now.
+    func responseBody(_ bytes: UnsafeRawBufferPointer) -> Bool
+}

@@ -63,6 +63,8 @@ public class Request: @unchecked Sendable {
         var isStarted = false
         /// `finish` has begun (`completeOutcome` may still be running).
         var isFinishing = false
+        /// The error `abort(with:)` ends the request with, instead of `explicitlyCancelled`.
+        var abortError: WickError?
         var retryCount = 0
         var requests: [HTTPRequest] = []
         var response: HTTPResponse?
@@ -209,6 +211,31 @@ public class Request: @unchecked Sendable {
         return self
     }
 
+    /// Ends the request with `error` (a stream's failed validation, a download's file error): the
+    /// exchange in flight is cancelled, closing its connection, and the request finishes with
+    /// `error` rather than `explicitlyCancelled`. Does nothing once the request is over.
+    func abort(with error: WickError) {
+        let inFlight: TransportCancellation?? = mutableState.withLock { state in
+            guard state.outcome == nil, !state.isFinishing, state.abortError == nil else { return .none }
+            state.abortError = error
+            state.isCancelRequested = true
+            state.heldStep = nil
+            return .some(state.inFlight)
+        }
+        guard let inFlight else { return }
+        if let inFlight {
+            inFlight.cancel()
+        } else {
+            finish(Outcome(request: request, error: error))
+        }
+    }
+
+    /// Tells the exchange in flight that the body sink takes bytes again (see
+    /// `TransportBodySink`); does nothing between exchanges.
+    func demandMoreBody() {
+        mutableState.withLock { $0.inFlight }?.demandMore()
+    }
+
     /// Answers `401` challenges (Basic, and Digest per RFC 7616) with this user and password:
     /// the challenged request is sent once more with an `Authorization` field. The credential
     /// is sent only in answer to a challenge, never preemptively.
@@ -305,7 +332,12 @@ public class Request: @unchecked Sendable {
         }
         guard first else { return }
         var adjusted = outcome
-        if isCancelled { adjusted.error = .explicitlyCancelled }
+        let (cancelled, abortError) = mutableState.withLock { ($0.isCancelRequested, $0.abortError) }
+        if let abortError {
+            adjusted.error = abortError
+        } else if cancelled {
+            adjusted.error = .explicitlyCancelled
+        }
         completeOutcome(adjusted) { [self] final in record(final) }
     }
 
@@ -321,7 +353,11 @@ public class Request: @unchecked Sendable {
         let (waiters, final): ([@Sendable (Outcome) -> Void], Outcome?) = mutableState.withLock { state in
             if state.outcome != nil { return ([], nil) }
             var final = outcome
-            if state.isCancelRequested { final.error = .explicitlyCancelled }
+            if let abortError = state.abortError {
+                final.error = abortError
+            } else if state.isCancelRequested {
+                final.error = .explicitlyCancelled
+            }
             state.outcome = final
             state.state = .finished
             state.error = final.error

@@ -9,4 +9,9 @@ struct TransportCancellation: Sendable {
     func cancel() {
         runner.cancel(handle)
     }
+
+    /// Tells the exchange its body sink takes bytes again.
+    func demandMore() {
+        runner.demandMore(handle)
+    }
 }

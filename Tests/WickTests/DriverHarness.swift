@@ -18,6 +18,7 @@ struct DriverOutcome: Sendable {
     var responseStarted = false
     var failure: HTTP1ConnectionError?
     var facts: HTTP1ExchangeFacts?
+    var bodySourceFailed = false
 }
 
 /// Collects one request's response on the driver's loop and hands it over when it finishes.
@@ -58,6 +59,10 @@ final class RecordingConsumer: HTTP1ResponseConsumer, @unchecked Sendable {
         }
     }
     func responseTrailers(_ fields: HTTPFieldList) { outcome.trailers = fields.headers }
+    func requestBodyFailed(_ error: any Error) {
+        outcome.bodySourceFailed = true
+        driver?.cancelRequest()
+    }
     func requestFinished(failure: HTTP1ConnectionError?, facts: HTTP1ExchangeFacts) {
         outcome.failure = failure
         outcome.facts = facts

@@ -74,6 +74,7 @@ extension SessionTaskFailure {
         case .invalidRedirect: .invalidRedirect
         case .proxyAuthenticationRequired: .proxyAuthenticationRequired
         case .proxyConnectFailed: .proxyFailed
+        case .requestBodyFailed: .localFailure
         }
     }
 
@@ -90,7 +91,7 @@ extension SessionTaskFailure {
             case .sendingRequest, .waitingForResponse, .receivingResponse, .idleTransfer: false
             }
         case .connectionLost(_, let mayHaveBeenProcessed): !mayHaveBeenProcessed
-        case .contentDecodingFailed, .tooManyRedirects, .invalidRedirect: false
+        case .contentDecodingFailed, .tooManyRedirects, .invalidRedirect, .requestBodyFailed: false
         }
     }
 

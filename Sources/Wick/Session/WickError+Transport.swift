@@ -32,6 +32,7 @@ extension WickError {
                 error: .connectionLost(reason: "\(failure)", requestMayHaveBeenProcessed: mayHaveBeenProcessed))
         case .responseBodyTooLarge(let limit): self = .bodyTooLarge(limit: limit)
         case .tlsUnavailable(let failure): self = .sessionTaskFailed(error: .tlsUnavailable(failure))
+        case .requestBodyFailed(let reason): self = .sessionTaskFailed(error: .requestBodyFailed(reason: reason))
         }
     }
 

@@ -86,6 +86,10 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
     /// stream, more stacked codings than allowed, or a decompression bomb past the expansion
     /// ratio limit). The connection is closed and no partial body is delivered.
     case contentDecodingFailed(reason: String)
+    /// The request body could not be read while it was being sent (an upload's file became
+    /// unreadable, its stream failed); the connection was closed and the server got a partial
+    /// body, which its framing tells it is incomplete.
+    case requestBodyFailed(reason: String)
     /// A redirect chain went past `Session.Configuration.maximumRedirects`.
     case tooManyRedirects(limit: Int)
     /// A redirect Wick will not follow: its `Location` is not a usable http or https URL, or it
@@ -111,6 +115,7 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
         case .connectionLost(let reason, false): "\(reason); the server did not receive the request"
         case .tlsUnavailable(let error): "TLS is unavailable: \(error)"
         case .contentDecodingFailed(let reason): "the response body could not be decoded: \(reason)"
+        case .requestBodyFailed(let reason): "the request body could not be read: \(reason)"
         case .tooManyRedirects(let limit): "more than \(limit) redirects"
         case .invalidRedirect(let location, let reason): "the redirect to \(location) was not followed: \(reason)"
         case .proxyAuthenticationRequired(let proxy, false):

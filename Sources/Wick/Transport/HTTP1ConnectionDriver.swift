@@ -44,9 +44,18 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
     /// One request in progress.
     private struct Exchange {
         let consumer: any HTTP1ResponseConsumer
-        /// The request body, produced in parts of `requestBodyPartSize`; empty without a body.
+        /// The request body, produced in parts of `requestBodyPartSize`; empty without a body or
+        /// with a `source`.
         let body: [UInt8]
         var bodyOffset = 0
+        /// A body pulled piece by piece instead of `body`.
+        let source: (any TransportBodySource)?
+        /// Tells deliveries for this exchange from late ones for an earlier exchange.
+        let number: UInt64
+        /// A piece was asked of `source` and has not arrived.
+        var awaitingPart = false
+        /// A piece that arrived while the producer was paused.
+        var pendingPart: Result<[UInt8], any Error>?
         /// The body part the machine is being offered (written by `.writeRequestBodyPart`).
         var part: ArraySlice<UInt8> = []
         /// Whether the machine asked the producer to run (started or resumed, not paused or stopped).
@@ -71,6 +80,8 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
     private var exchange: Exchange?
     /// Set while `produceBody` runs, so that a resume inside it does not start a second loop.
     private var isProducingBody = false
+    /// Exchanges started on this connection, numbering them.
+    private var exchangeCount: UInt64 = 0
     /// Whether the channel reported `streamClosed` (or was closed by this driver).
     private var isChannelClosed = false
     private var closeReported = false
@@ -97,12 +108,16 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
     /// request is in progress; on a connection that closed already the request fails at once
     /// with `connectionClosedBeforeRequest` (nothing written).
     /// - Parameter deadline: when the request fails with `timedOut`.
+    /// - Parameter source: a body pulled piece by piece (then `body` is empty); its length must
+    ///   match the head's framing (`Content-Length`, or chunked when it has none).
     func execute(
-        _ request: HTTP1ConnectionRequest, body: [UInt8], deadline: Deadline, consumer: any HTTP1ResponseConsumer
+        _ request: HTTP1ConnectionRequest, body: [UInt8], source: (any TransportBodySource)? = nil, deadline: Deadline,
+        consumer: any HTTP1ResponseConsumer
     ) {
         channel.loop.preconditionInEventLoop()
         precondition(exchange == nil, "HTTP1ConnectionDriver.execute: a request is already in progress")
-        var started = Exchange(consumer: consumer, body: body)
+        exchangeCount += 1
+        var started = Exchange(consumer: consumer, body: body, source: source, number: exchangeCount)
         if deadline != .distantFuture {
             started.deadlineTimer = channel.loop.schedule(at: deadline) { [self] in deadlinePassed() }
         }
@@ -188,7 +203,7 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
                     continueTimerFired()
                 }
             }
-            if exchange?.body.isEmpty == true { exchange?.consumer.requestSent() }
+            if let current = exchange, current.body.isEmpty, current.source == nil { current.consumer.requestSent() }
             if startBody { startProducing() }
         case .writeRequestBodyPart(let before, let after):
             guard let part = exchange?.part else { return }
@@ -290,6 +305,20 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
         isProducingBody = true
         defer { isProducingBody = false }
         while let current = exchange, current.producing {
+            if let source = current.source {
+                if let pending = current.pendingPart {
+                    exchange?.pendingPart = nil
+                    offer(pending)
+                    continue
+                }
+                guard !current.awaitingPart else { return }
+                exchange?.awaitingPart = true
+                let number = current.number
+                source.read(maximum: settings.requestBodyPartSize) { [self] result in
+                    channel.loop.execute { [self] in partArrived(result, exchange: number) }
+                }
+                return
+            }
             let remaining = current.body.count - current.bodyOffset
             if remaining == 0 {
                 perform(machine.requestBodyEnded(), readBuffer: nil)
@@ -300,6 +329,30 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
             exchange?.bodyOffset = end
             perform(machine.requestBodyPartAvailable(byteCount: end - current.bodyOffset), readBuffer: nil)
             exchange?.part = []
+        }
+    }
+
+    /// A piece of the source arrived: offered now if the machine wants body, else kept.
+    private func partArrived(_ result: Result<[UInt8], any Error>, exchange number: UInt64) {
+        guard exchange?.number == number else { return }
+        exchange?.awaitingPart = false
+        exchange?.pendingPart = result
+        produceBody()
+    }
+
+    /// Offers a piece of the source to the machine: bytes, the end, or the source's failure
+    /// (the consumer then ends the request).
+    private func offer(_ result: Result<[UInt8], any Error>) {
+        switch result {
+        case .success(let bytes) where bytes.isEmpty:
+            perform(machine.requestBodyEnded(), readBuffer: nil)
+        case .success(let bytes):
+            exchange?.part = bytes[...]
+            perform(machine.requestBodyPartAvailable(byteCount: bytes.count), readBuffer: nil)
+            exchange?.part = []
+        case .failure(let error):
+            exchange?.producing = false
+            exchange?.consumer.requestBodyFailed(error)
         }
     }
 

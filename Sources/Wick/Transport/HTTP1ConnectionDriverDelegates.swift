@@ -21,6 +21,9 @@ protocol HTTP1ResponseConsumer: AnyObject {
     func responseBody(_ bytes: UnsafeRawBufferPointer)
     /// The trailer fields of a chunked response.
     func responseTrailers(_ fields: HTTPFieldList)
+    /// The request body's source failed with `error`: the consumer ends the request (it cancels
+    /// it with the driver, closing the connection, since the body is incomplete).
+    func requestBodyFailed(_ error: any Error)
     /// The request is over: `failure` is nil when the response was delivered in full. `facts`
     /// are what `ReplayPolicy` needs.
     func requestFinished(failure: HTTP1ConnectionError?, facts: HTTP1ExchangeFacts)

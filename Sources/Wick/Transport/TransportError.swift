@@ -24,6 +24,8 @@ enum TransportError: Error, Sendable, CustomStringConvertible {
     case responseBodyTooLarge(limit: Int)
     /// The runner's default TLS context could not be built.
     case tlsUnavailable(TLSError)
+    /// The request body's source failed (an upload's file or stream); the connection was closed.
+    case requestBodyFailed(reason: String)
 
     /// What went wrong, for people.
     var description: String {
@@ -39,6 +41,7 @@ enum TransportError: Error, Sendable, CustomStringConvertible {
         case .requestFailed(let error, false): "\(error); the server did not receive the request"
         case .responseBodyTooLarge(let limit): "the response body is larger than the limit of \(limit) bytes"
         case .tlsUnavailable(let error): "TLS is unavailable: \(error)"
+        case .requestBodyFailed(let reason): "the request body could not be read: \(reason)"
         }
     }
 }

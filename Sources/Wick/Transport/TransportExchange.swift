@@ -79,7 +79,9 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
         metrics.isReused = isReused
         metrics.connect = isReused ? nil : connect
         metrics.tlsHandshake = isReused ? nil : tlsHandshake
-        driver.execute(request.connectionRequest, body: request.body ?? [], deadline: deadline, consumer: self)
+        driver.execute(
+            request.connectionRequest, body: request.body ?? [], source: request.bodySource, deadline: deadline,
+            consumer: self)
     }
 
     /// The sink can take body bytes again: reading resumes if it was paused.
@@ -146,6 +148,12 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
         trailers = fields.headers
     }
 
+    func requestBodyFailed(_ error: any Error) {
+        guard localFailure == nil else { return }
+        localFailure = .requestBodyFailed(reason: "\(error)")
+        if case .running(let driver) = phase { driver.cancelRequest() }
+    }
+
     func requestFinished(failure: HTTP1ConnectionError?, facts: HTTP1ExchangeFacts) {
         metrics.completed = .now()
         if let localFailure { return finish(.failure(localFailure)) }
@@ -175,7 +183,11 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
                 responseBytesReceived: facts.responseBytesReceived,
                 connectionWasReused: facts.connectionWasReused,
                 alreadyReplayed: isReplay)
+            // A streamed body must start again from its first byte, or the replay cannot happen.
+            let canRestartBody = request.bodySource?.rewind() ?? true
             switch decision {
+            case .replayOnFreshConnection where !isCancelled && !canRestartBody:
+                finish(.failure(.requestFailed(failure, requestMayHaveBeenProcessed: facts.requestBytesWritten > 0)))
             case .replayOnFreshConnection where !isCancelled:
                 isReplay = true
                 metrics.wasReplayed = true

@@ -23,6 +23,9 @@ struct TransportRequest: Sendable {
     var target: String
     var headers: HTTPHeaders
     var body: [UInt8]?
+    /// A body pulled piece by piece (uploads) instead of `body`: `Content-Length` when its
+    /// length is known, else chunked.
+    var bodySource: (any TransportBodySource)?
     /// Send `Expect: 100-continue` and hold the body until 100 Continue or the driver's timer.
     var expectContinue: Bool
     /// The TLS rules for `https`; nil uses the runner's. Ignored for `http`.
@@ -69,7 +72,9 @@ struct TransportRequest: Sendable {
 
     /// What the connection state machine needs.
     var connectionRequest: HTTP1ConnectionRequest {
-        let framing: HTTPRequestFraming = body.map { .contentLength($0.count) } ?? .none
+        let framing: HTTPRequestFraming =
+            if let bodySource { bodySource.length.map { .contentLength($0) } ?? .chunked }
+            else { body.map { .contentLength($0.count) } ?? .none }
         var head = HTTPRequestHead(
             method: method, target: .origin(target), host: hostFieldValue, headers: headers, framing: framing)
         if let proxy, scheme == .http, unixSocketPath == nil {

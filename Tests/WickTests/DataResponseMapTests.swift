@@ -70,8 +70,9 @@ struct DataResponseMapTests {
     }
 
     @Test func aLargeOrBinaryBodyIsShownByItsSize() {
-        let big = String(repeating: "x", count: 100 * 1024 + 1)
-        #expect(response(.success(1), body: big).debugDescription.contains("[Body]: 102401 bytes"))
+        let limit = String(repeating: "x", count: 100 * 1024)
+        #expect(response(.success(1), body: limit).debugDescription.contains("[Body]:\n        xxx"))
+        #expect(response(.success(1), body: limit + "x").debugDescription.contains("[Body]: 102401 bytes"))
         let binary = DataResponse<Int, WickError>(
             request: HTTPRequest(method: .get, url: URL(string: "http://h/")!, headers: [:], body: nil),
             response: HTTPResponse(status: .ok, headers: [:], version: .http1_1), data: Data([0xFF, 0xFE]),

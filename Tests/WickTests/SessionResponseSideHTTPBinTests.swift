@@ -194,6 +194,32 @@ struct SessionResponseSideHTTPBinTests {
         await session.shutdown()
     }
 
+    @Test func theCURLHandlerSeesTheAdaptedRequestAndIsCalledAtOnceWhenSent() async throws {
+        let base = try TestEnvironment.httpbin().base
+        let session = Session()
+        let adapter = Adapter { request, _, completion in
+            var adapted = request
+            adapted.headers.add(name: "X-Adapted", value: "yes")
+            completion(.success(adapted))
+        }
+        let request = session.request("\(base)/get", interceptor: Interceptor(adapters: [adapter], retriers: []))
+        let task = request.serializingData()
+        let first = await withCheckedContinuation { continuation in
+            request.cURLDescription { continuation.resume(returning: $0) }
+        }
+        #expect(first.contains("-H 'X-Adapted: yes'"))
+        _ = await task.result
+        let queue = DispatchQueue(label: "curl-handler")
+        let later = await withCheckedContinuation { continuation in
+            request.cURLDescription(on: queue) { description in
+                dispatchPrecondition(condition: .onQueue(queue))
+                continuation.resume(returning: description)
+            }
+        }
+        #expect(later == first)
+        await session.shutdown()
+    }
+
     @Test func binaryBodiesAndHEADGoThroughCurlToo() async throws {
         let base = try TestEnvironment.httpbin().base
         let session = Session()

@@ -2,7 +2,7 @@
 /// A media type from a `Content-Type` or `Accept` element (RFC 9110 §8.3.1): type and subtype
 /// lowercased (they compare case-insensitively), and the parameters, names lowercased and
 /// quoted values unquoted. Matching ignores the parameters.
-struct MIMEType: Equatable, Sendable {
+struct MIMEType: Sendable {
     /// `text`, `application`, or `*`.
     let type: String
     /// `plain`, `json`, or `*`.
@@ -46,11 +46,6 @@ struct MIMEType: Equatable, Sendable {
     /// `*/subtype`, or `*/*` (Alamofire's rule; parameters are ignored).
     func matches(_ actual: MIMEType) -> Bool {
         (type == "*" || type == actual.type) && (subtype == "*" || subtype == actual.subtype)
-    }
-
-    static func == (lhs: MIMEType, rhs: MIMEType) -> Bool {
-        lhs.type == rhs.type && lhs.subtype == rhs.subtype
-            && lhs.parameters.elementsEqual(rhs.parameters) { $0.name == $1.name && $0.value == $1.value }
     }
 
     private static func trimmed(_ text: some StringProtocol) -> Substring {

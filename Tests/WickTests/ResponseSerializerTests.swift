@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import Wick
+import WickTestSupport
 
 /// A request and response pair to serialize.
 private func exchange(
@@ -250,5 +251,24 @@ struct ResponseSerializerTests {
         #expect(DataResponseSerializer.data(emptyResponseCodes: [200]).emptyResponseCodes == [200])
         #expect(DecodableResponseSerializer<User>.decodable(of: User.self, emptyRequestMethods: []).emptyRequestMethods.isEmpty)
         #expect(StringResponseSerializer.string.dataPreprocessor is PassthroughPreprocessor)
+    }
+}
+
+struct ResponseSerializerStaticMemberTests {
+    @Test func staticMembersReadAsTheSerializerArgument() async throws {
+        let server = try FaultServer(steps: [
+            .readRequestHead, .send(Array("HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\n{\"name\":\"x\"}\n".utf8)),
+        ])
+        defer { server.stop() }
+        let session = Session()
+        struct Named: Decodable, Sendable { var name: String }
+        let request = session.request("http://127.0.0.1:\(server.port)/")
+        let string = try await request.serializingResponse(using: .string).value
+        let data = try await request.serializingResponse(using: .data).value
+        let named = try await request.serializingResponse(using: .decodable(of: Named.self)).value
+        #expect(string == "{\"name\":\"x\"}\n")
+        #expect(data.count == 13)
+        #expect(named.name == "x")
+        await session.shutdown()
     }
 }

@@ -55,7 +55,7 @@ public struct DecodableResponseSerializer<T: Decodable & Sendable>: ResponseSeri
     }
 }
 
-extension ResponseSerializer {
+extension DataResponseSerializerProtocol {
     /// A `DecodableResponseSerializer` for `type`, for
     /// `response(responseSerializer: .decodable(of: User.self))`.
     public static func decodable<T: Decodable & Sendable>(

@@ -102,7 +102,7 @@ public struct DataResponseSerializer: ResponseSerializer {
     }
 }
 
-extension ResponseSerializer where Self == DataResponseSerializer {
+extension DataResponseSerializerProtocol where Self == DataResponseSerializer {
     /// `DataResponseSerializer()`, for `response(responseSerializer: .data)`.
     public static var data: DataResponseSerializer { DataResponseSerializer() }
 

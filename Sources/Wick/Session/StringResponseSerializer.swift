@@ -86,7 +86,7 @@ public struct StringResponseSerializer: ResponseSerializer {
     }
 }
 
-extension ResponseSerializer where Self == StringResponseSerializer {
+extension DataResponseSerializerProtocol where Self == StringResponseSerializer {
     /// `StringResponseSerializer()`, for `response(responseSerializer: .string)`.
     public static var string: StringResponseSerializer { StringResponseSerializer() }
 

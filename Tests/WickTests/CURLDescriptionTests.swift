@@ -55,10 +55,12 @@ struct CURLDescriptionTests {
         let command = Request.cURLCommand(
             for: request(.post, headers: headers, body: Data(body.utf8)), credential: nil)
         let (arguments, stdin) = try curlArguments(of: command)
-        #expect(arguments == [
-            "-v", "-X", "POST", "--http1.1", "-H", "X-Nasty: \(nasty)", "-H", "X-Empty;", "-H", "Content-Type: text/plain",
-            "-H", "Accept:", "-H", "User-Agent:", "-H", "Expect:", "--data-raw", body, "http://example.com/a?b=c",
-        ])
+        #expect(
+            arguments == [
+                "-v", "-X", "POST", "--http1.1", "-H", "X-Nasty: \(nasty)", "-H", "X-Empty;", "-H",
+                "Content-Type: text/plain",
+                "-H", "Accept:", "-H", "User-Agent:", "-H", "Expect:", "--data-raw", body, "http://example.com/a?b=c",
+            ])
         #expect(stdin.isEmpty)
         #expect(command.hasPrefix("curl -v \\\n\t-X POST \\\n\t--http1.1"))
     }
@@ -76,10 +78,11 @@ struct CURLDescriptionTests {
         let headers: HTTPHeaders = [.accept("application/json"), .userAgent("me/1"), .defaultAcceptEncoding]
         let (arguments, _) = try curlArguments(
             of: Request.cURLCommand(for: request(.head, headers: headers), credential: nil))
-        #expect(arguments == [
-            "-v", "--head", "--http1.1", "-H", "Accept: application/json", "-H", "User-Agent: me/1", "-H",
-            "Accept-Encoding: gzip, deflate", "--compressed", "http://example.com/a?b=c",
-        ])
+        #expect(
+            arguments == [
+                "-v", "--head", "--http1.1", "-H", "Accept: application/json", "-H", "User-Agent: me/1", "-H",
+                "Accept-Encoding: gzip, deflate", "--compressed", "http://example.com/a?b=c",
+            ])
         let (other, _) = try curlArguments(
             of: Request.cURLCommand(for: request(headers: [.acceptEncoding("br")]), credential: nil))
         #expect(!other.contains("--compressed"))

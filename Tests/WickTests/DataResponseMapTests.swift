@@ -61,7 +61,8 @@ struct DataResponseMapTests {
         #expect(text.hasPrefix("[Request]: POST http://example.com/x\n    [Headers]:\n        a: 1\n        B: 2\n"))
         #expect(text.contains("    [Body]:\n        sent\n[Response]:\n    [Status Code]: 200\n"))
         #expect(text.contains("        Content-Type: text/plain\n    [Body]:\n        42\n"))
-        #expect(text.contains("[Network Duration]: None\n[Serialization Duration]: 0.003 seconds\n[Result]: success(42)"))
+        #expect(
+            text.contains("[Network Duration]: None\n[Serialization Duration]: 0.003 seconds\n[Result]: success(42)"))
         #expect(response(.success(1), body: nil).debugDescription.contains("[Response]:\n    [Status Code]: 200"))
         let binary = DataResponse<Int, WickError>(
             request: nil, response: nil, data: nil, metrics: nil, result: .failure(.sessionInvalidated))

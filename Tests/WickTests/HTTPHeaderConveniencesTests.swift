@@ -24,8 +24,9 @@ struct HTTPHeaderConveniencesTests {
 
     @Test func basicCredentialsAreBase64OfUserColonPasswordInUTF8() {
         // RFC 7617 §2's example, and its §2.1 UTF-8 example ("test" / "123£").
-        #expect(HTTPHeader.authorization(username: "Aladdin", password: "open sesame").value
-            == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
+        #expect(
+            HTTPHeader.authorization(username: "Aladdin", password: "open sesame").value
+                == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
         #expect(HTTPHeader.authorization(username: "test", password: "123\u{A3}").value == "Basic dGVzdDoxMjPCow==")
     }
 

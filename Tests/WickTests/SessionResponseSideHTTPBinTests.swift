@@ -45,7 +45,8 @@ struct SessionResponseSideHTTPBinTests {
     @Test func validateContentTypeAgainstXMLAndJSON() async throws {
         let base = try TestEnvironment.httpbin().base
         let session = Session()
-        let xml = await session.request("\(base)/xml").validate(contentType: ["application/json"]).serializingData().result
+        let xml = await session.request("\(base)/xml").validate(contentType: ["application/json"]).serializingData()
+            .result
         guard
             case .failure(
                 .responseValidationFailed(.unacceptableContentType(["application/json"], "application/xml"))) = xml
@@ -75,7 +76,8 @@ struct SessionResponseSideHTTPBinTests {
         #expect(throws: Never.self) { try json.get() }
         let xml = await session.request("\(base)/xml", headers: [.accept("application/json, text/*;q=0.5")])
             .validate().serializingData().result
-        guard case .failure(.responseValidationFailed(.unacceptableContentType(let acceptable, "application/xml"))) = xml
+        guard
+            case .failure(.responseValidationFailed(.unacceptableContentType(let acceptable, "application/xml"))) = xml
         else {
             Issue.record("expected unacceptableContentType, got \(xml)")
             return
@@ -183,7 +185,8 @@ struct SessionResponseSideHTTPBinTests {
         }
         let wick = try httpbinJSON(try await task.value)
         #expect(request.cURLDescription() == described)
-        let (output, status) = try runShell(described.replacingOccurrences(of: "curl -v", with: "curl -s --max-time 20"))
+        let (output, status) = try runShell(
+            described.replacingOccurrences(of: "curl -v", with: "curl -s --max-time 20"))
         #expect(status == 0)
         let curl = try httpbinJSON(output)
         #expect(curl["headers"] as? [String: String] == wick["headers"] as? [String: String])

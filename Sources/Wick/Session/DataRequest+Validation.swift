@@ -40,7 +40,8 @@ extension DataRequest {
             let accept = request?.headers.value(for: "Accept").map { field in
                 field.split(separator: ",").map { String($0.drop { $0 == " " }) }
             }
-            return Self.validate(contentType: response.headers.value(for: "Content-Type"), acceptable: accept ?? ["*/*"])
+            return Self.validate(
+                contentType: response.headers.value(for: "Content-Type"), acceptable: accept ?? ["*/*"])
         }
         return self
     }
@@ -56,12 +57,14 @@ extension DataRequest {
         let acceptableTypes = acceptable.compactMap { MIMEType($0) }
         guard let contentType, let actual = MIMEType(contentType) else {
             if acceptableTypes.contains(where: \.isWildcard) { return .success(()) }
-            return .failure(.responseValidationFailed(reason: .missingContentType(acceptableContentTypes: acceptable.sorted())))
+            return .failure(
+                .responseValidationFailed(reason: .missingContentType(acceptableContentTypes: acceptable.sorted())))
         }
         if acceptableTypes.contains(where: { $0.matches(actual) }) { return .success(()) }
         return .failure(
             .responseValidationFailed(
                 reason: .unacceptableContentType(
-                    acceptableContentTypes: acceptable.sorted(), responseContentType: "\(actual.type)/\(actual.subtype)")))
+                    acceptableContentTypes: acceptable.sorted(), responseContentType: "\(actual.type)/\(actual.subtype)"
+                )))
     }
 }

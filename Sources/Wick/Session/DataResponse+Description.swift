@@ -10,7 +10,8 @@ extension DataResponse: CustomStringConvertible, CustomDebugStringConvertible {
     public var description: String { "\(result)" }
 
     /// The request (method, URL, headers, body), the response (status, headers, body), the
-    /// network duration (every exchange's total, summed) and serialization duration and the result, laid out as in Alamofire:
+    /// network duration (every exchange's total, summed), the serialization duration and the
+    /// result, laid out as in Alamofire:
     ///
     ///     [Request]: GET http://host/path
     ///         [Headers]:

@@ -33,7 +33,8 @@ public struct DecodableResponseSerializer<T: Decodable & Sendable>: ResponseSeri
     /// - Throws: `error` when given; `responseSerializationFailed` with
     ///   `.inputDataNilOrZeroLength`, `.invalidEmptyResponse(type:)`, or
     ///   `.decodingFailed(error:)` with the decoder's error; the preprocessor's error.
-    public func serialize(request: HTTPRequest?, response: HTTPResponse?, data: Data?, error: WickError?) throws(WickError)
+    public func serialize(request: HTTPRequest?, response: HTTPResponse?, data: Data?, error: WickError?)
+        throws(WickError)
         -> T
     {
         if let error { throw error }

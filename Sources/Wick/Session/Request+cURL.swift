@@ -32,7 +32,8 @@ extension Request {
     /// sent, else when the first one is about to be (after adaptation), as in Alamofire. Never
     /// called for a request that is never sent (an invalid URL).
     @discardableResult
-    public func cURLDescription(on queue: DispatchQueue, calling handler: @escaping @Sendable (String) -> Void) -> Self {
+    public func cURLDescription(on queue: DispatchQueue, calling handler: @escaping @Sendable (String) -> Void) -> Self
+    {
         let called = Atomic(false)
         let callOnce: @Sendable () -> Void = { [self] in
             guard !called.exchange(true, ordering: .relaxed) else { return }

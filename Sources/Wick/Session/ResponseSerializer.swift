@@ -88,7 +88,8 @@ public struct DataResponseSerializer: ResponseSerializer {
     /// The preprocessed body, or an empty `Data` where allowed.
     /// - Throws: `error` when given; `responseSerializationFailed(.inputDataNilOrZeroLength)`;
     ///   the preprocessor's error (see `preprocessed(_:)`).
-    public func serialize(request: HTTPRequest?, response: HTTPResponse?, data: Data?, error: WickError?) throws(WickError)
+    public func serialize(request: HTTPRequest?, response: HTTPResponse?, data: Data?, error: WickError?)
+        throws(WickError)
         -> Data
     {
         if let error { throw error }

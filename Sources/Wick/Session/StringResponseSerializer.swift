@@ -50,7 +50,8 @@ public struct StringResponseSerializer: ResponseSerializer {
     /// - Throws: `error` when given; `responseSerializationFailed` with
     ///   `.inputDataNilOrZeroLength`, or `.stringSerializationFailed(encoding:)` when the body is
     ///   not valid in the encoding given or named by the charset; the preprocessor's error.
-    public func serialize(request: HTTPRequest?, response: HTTPResponse?, data: Data?, error: WickError?) throws(WickError)
+    public func serialize(request: HTTPRequest?, response: HTTPResponse?, data: Data?, error: WickError?)
+        throws(WickError)
         -> String
     {
         if let error { throw error }

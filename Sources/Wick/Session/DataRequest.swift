@@ -93,7 +93,7 @@ public final class DataRequest: Request, @unchecked Sendable {
         }
     }
 
-    /// The `DataResponse` for an outcome.
+    /// The `DataResponse` for an outcome, with the time the serializer took.
     static func serialize<Serializer: DataResponseSerializerProtocol>(
         _ outcome: Outcome, with serializer: Serializer
     ) -> DataResponse<Serializer.SerializedObject, WickError> {
@@ -101,6 +101,8 @@ public final class DataRequest: Request, @unchecked Sendable {
         let data = outcome.response.map(\.body)
         let failure = outcome.error
         let result: Result<Serializer.SerializedObject, WickError>
+        let clock = ContinuousClock()
+        let started = clock.now
         do {
             result = .success(
                 try serializer.serialize(request: outcome.request, response: head, data: data, error: failure))
@@ -110,6 +112,7 @@ public final class DataRequest: Request, @unchecked Sendable {
             result = .failure(.responseSerializationFailed(reason: .customSerializationFailed(error: error)))
         }
         return DataResponse(
-            request: outcome.request, response: head, data: data, metrics: outcome.metrics, result: result)
+            request: outcome.request, response: head, data: data, metrics: outcome.metrics,
+            serializationDuration: started.duration(to: clock.now), result: result)
     }
 }

@@ -16,8 +16,11 @@ public protocol DataResponseSerializerProtocol<SerializedObject>: Sendable {
         -> SerializedObject
 }
 
-/// A serializer that knows when an empty body is acceptable (Alamofire's `ResponseSerializer`).
+/// A serializer that knows when an empty body is acceptable and preprocesses a non-empty one
+/// (Alamofire's `ResponseSerializer`).
 public protocol ResponseSerializer: DataResponseSerializerProtocol {
+    /// What changes a non-empty body before it is serialized.
+    var dataPreprocessor: any DataPreprocessor { get }
     /// Statuses whose empty body is not an error.
     var emptyResponseCodes: Set<Int> { get }
     /// Methods whose empty body is not an error.
@@ -25,6 +28,8 @@ public protocol ResponseSerializer: DataResponseSerializerProtocol {
 }
 
 extension ResponseSerializer {
+    /// `PassthroughPreprocessor`.
+    public static var defaultDataPreprocessor: any DataPreprocessor { PassthroughPreprocessor() }
     /// `204 No Content` and `205 Reset Content`.
     public static var defaultEmptyResponseCodes: Set<Int> { [204, 205] }
     /// `HEAD`.
@@ -36,12 +41,34 @@ extension ResponseSerializer {
         if let status = response?.statusCode, emptyResponseCodes.contains(status) { return true }
         return false
     }
+
+    /// `Self.defaultDataPreprocessor`, for serializers that do not store one.
+    public var dataPreprocessor: any DataPreprocessor { Self.defaultDataPreprocessor }
+    /// `Self.defaultEmptyResponseCodes`, for serializers that do not store them.
+    public var emptyResponseCodes: Set<Int> { Self.defaultEmptyResponseCodes }
+    /// `Self.defaultEmptyRequestMethods`, for serializers that do not store them.
+    public var emptyRequestMethods: Set<HTTPMethod> { Self.defaultEmptyRequestMethods }
+
+    /// `data` after `dataPreprocessor`.
+    /// - Throws: the preprocessor's `WickError` as it is, any other error as
+    ///   `responseSerializationFailed(reason: .customSerializationFailed(error:))`.
+    public func preprocessed(_ data: Data) throws(WickError) -> Data {
+        do {
+            return try dataPreprocessor.preprocess(data)
+        } catch let error as WickError {
+            throw error
+        } catch {
+            throw .responseSerializationFailed(reason: .customSerializationFailed(error: error))
+        }
+    }
 }
 
-/// Hands the body over as `Data`. An empty body is an error
+/// Hands the body over as `Data`, after `dataPreprocessor`. An empty body is an error
 /// (`responseSerializationFailed(reason: .inputDataNilOrZeroLength)`) unless the status or the
 /// method allows it, as in Alamofire.
 public struct DataResponseSerializer: ResponseSerializer {
+    /// What changes a non-empty body first.
+    public let dataPreprocessor: any DataPreprocessor
     /// Statuses whose empty body is not an error.
     public let emptyResponseCodes: Set<Int>
     /// Methods whose empty body is not an error.
@@ -49,16 +76,20 @@ public struct DataResponseSerializer: ResponseSerializer {
 
     /// A serializer with the given exceptions for empty bodies.
     public init(
+        dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
         emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
         emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods
     ) {
+        self.dataPreprocessor = dataPreprocessor
         self.emptyResponseCodes = emptyResponseCodes
         self.emptyRequestMethods = emptyRequestMethods
     }
 
-    /// The body, or an empty `Data` where allowed.
-    /// - Throws: `error` when given; `responseSerializationFailed(.inputDataNilOrZeroLength)`.
-    public func serialize(request: HTTPRequest?, response: HTTPResponse?, data: Data?, error: WickError?) throws(WickError)
+    /// The preprocessed body, or an empty `Data` where allowed.
+    /// - Throws: `error` when given; `responseSerializationFailed(.inputDataNilOrZeroLength)`;
+    ///   the preprocessor's error (see `preprocessed(_:)`).
+    public func serialize(request: HTTPRequest?, response: HTTPResponse?, data: Data?, error: WickError?)
+        throws(WickError)
         -> Data
     {
         if let error { throw error }
@@ -68,6 +99,22 @@ public struct DataResponseSerializer: ResponseSerializer {
             }
             return Data()
         }
-        return data
+        return try preprocessed(data)
+    }
+}
+
+extension DataResponseSerializerProtocol where Self == DataResponseSerializer {
+    /// `DataResponseSerializer()`, for `response(responseSerializer: .data)`.
+    public static var data: DataResponseSerializer { DataResponseSerializer() }
+
+    /// A `DataResponseSerializer` with these settings.
+    public static func data(
+        dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
+        emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
+        emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods
+    ) -> DataResponseSerializer {
+        DataResponseSerializer(
+            dataPreprocessor: dataPreprocessor, emptyResponseCodes: emptyResponseCodes,
+            emptyRequestMethods: emptyRequestMethods)
     }
 }

@@ -1,4 +1,5 @@
 // Every way a public Wick call fails, in one enum shaped like Alamofire's AFError.
+public import FoundationEssentials
 public import WickTLS
 
 /// Why a request made through `Session` failed. Every failure of the public API is one of these
@@ -165,14 +166,25 @@ public enum ResponseSerializationFailureReason: Sendable, CustomStringConvertibl
     /// The body was empty, and neither the status (`emptyResponseCodes`) nor the method
     /// (`emptyRequestMethods`) allows an empty body.
     case inputDataNilOrZeroLength
-    /// A custom serializer threw an error that is not a `WickError`.
+    /// A custom serializer or a `DataPreprocessor` threw an error that is not a `WickError`.
     case customSerializationFailed(error: any Error)
+    /// The body is not text in `encoding` (`StringResponseSerializer`).
+    case stringSerializationFailed(encoding: String.Encoding)
+    /// The `DataDecoder` failed with `error` (`DecodableResponseSerializer`).
+    case decodingFailed(error: any Error)
+    /// An empty body was allowed, but the type to decode, named `type`, has no empty value: it is
+    /// neither `Empty` nor an `EmptyResponse`.
+    case invalidEmptyResponse(type: String)
 
     /// What went wrong, for people.
     public var description: String {
         switch self {
         case .inputDataNilOrZeroLength: "the response body is empty and the status or method does not allow that"
         case .customSerializationFailed(let error): "the serializer failed: \(error)"
+        case .stringSerializationFailed(let encoding): "the response body is not valid text in \(encoding)"
+        case .decodingFailed(let error): "the response body could not be decoded: \(error)"
+        case .invalidEmptyResponse(let type):
+            "the response body is empty and \(type) has no empty value (use Empty, or conform to EmptyResponse)"
         }
     }
 }

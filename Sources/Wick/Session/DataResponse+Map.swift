@@ -1,0 +1,43 @@
+// Transforming a DataResponse's value or error, keeping its request, response, data and timings.
+extension DataResponse {
+    /// The same response with the success value transformed (a failure is kept as it is).
+    public func map<NewSuccess: Sendable>(_ transform: (Success) -> NewSuccess) -> DataResponse<NewSuccess, Failure> {
+        replacingResult(result.map(transform))
+    }
+
+    /// The same response with the success value transformed by a closure that may throw; what
+    /// it throws becomes the failure (a failure is kept as it is).
+    public func tryMap<NewSuccess: Sendable>(
+        _ transform: (Success) throws -> NewSuccess
+    ) -> DataResponse<NewSuccess, any Error> {
+        switch result {
+        case .success(let value): replacingResult(Result { try transform(value) })
+        case .failure(let error): replacingResult(.failure(error))
+        }
+    }
+
+    /// The same response with the failure transformed (a success is kept as it is).
+    public func mapError<NewFailure: Error>(_ transform: (Failure) -> NewFailure) -> DataResponse<Success, NewFailure> {
+        replacingResult(result.mapError(transform))
+    }
+
+    /// The same response with the failure transformed by a closure that may throw; what it
+    /// throws becomes the failure (a success is kept as it is).
+    public func tryMapError<NewFailure: Error>(
+        _ transform: (Failure) throws -> NewFailure
+    ) -> DataResponse<Success, any Error> {
+        switch result {
+        case .success(let value): replacingResult(.success(value))
+        case .failure(let error):
+            replacingResult(Result { () throws -> Success in throw try transform(error) })
+        }
+    }
+
+    private func replacingResult<NewSuccess, NewFailure>(
+        _ result: Result<NewSuccess, NewFailure>
+    ) -> DataResponse<NewSuccess, NewFailure> {
+        DataResponse<NewSuccess, NewFailure>(
+            request: request, response: response, data: data, metrics: metrics,
+            serializationDuration: serializationDuration, result: result)
+    }
+}

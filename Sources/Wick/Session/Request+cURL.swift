@@ -1,0 +1,108 @@
+// The request as a curl command line to paste into a POSIX shell: Alamofire's cURLDescription.
+public import Dispatch
+import FoundationEssentials
+import Synchronization
+
+extension Request {
+    /// The last request sent (or, before the first attempt, the request as created) as a curl
+    /// command that sends the same request (Alamofire's `cURLDescription()`, without its `$ `
+    /// prompt so that it runs as it is). Every argument is single-quoted for a POSIX shell, and
+    /// lines are joined with ` \` continuations:
+    /// - `-X METHOD` (`--head` for HEAD, so that curl does not wait for a body), `--http1.1`;
+    /// - `-H 'Name: value'` for every field in order (`-H 'Name;'` for an empty value), and
+    ///   `-H 'Name:'` to remove what curl would add on its own and Wick did not send
+    ///   (`Accept`, `User-Agent`, and with a body `Content-Type` and `Expect`);
+    /// - `--compressed` when `Accept-Encoding` is Wick's default, so curl decodes the body too;
+    /// - a text body with `--data-raw '...'`; a body that is not UTF-8 or holds a NUL byte is
+    ///   piped in from `printf` with octal escapes (`printf '\001...' | curl ... --data-binary @-`);
+    /// - `--unix-socket 'path'` for a request over a Unix socket (a Unix-socket URL becomes
+    ///   `http://localhost/target`, or https);
+    /// - `--anyauth -u 'user:password'` when `authenticate` set a credential (curl, like Wick,
+    ///   answers the challenge; the `Authorization` field of a challenge answer is left out).
+    ///
+    /// A request that could not be built gives `curl command could not be created: <error>`.
+    public func cURLDescription() -> String {
+        guard let request else {
+            return "curl command could not be created: \(error.map { "\($0)" } ?? "no request")"
+        }
+        return Self.cURLCommand(for: request, credential: mutableState.withLock { $0.credential })
+    }
+
+    /// Calls `handler` on `queue` once with `cURLDescription()`: at once if a request has been
+    /// sent, else when the first one is about to be (after adaptation), as in Alamofire. Never
+    /// called for a request that is never sent (an invalid URL).
+    @discardableResult
+    public func cURLDescription(on queue: DispatchQueue, calling handler: @escaping @Sendable (String) -> Void) -> Self
+    {
+        let called = Atomic(false)
+        let callOnce: @Sendable () -> Void = { [self] in
+            guard !called.exchange(true, ordering: .relaxed) else { return }
+            let description = cURLDescription()
+            queue.async { handler(description) }
+        }
+        onURLRequestCreation(on: queue) { _ in callOnce() }
+        if !requests.isEmpty { callOnce() }
+        return self
+    }
+
+    /// `cURLDescription(on: session.responseQueue, calling: handler)`.
+    @discardableResult
+    public func cURLDescription(calling handler: @escaping @Sendable (String) -> Void) -> Self {
+        cURLDescription(on: session.responseQueue, calling: handler)
+    }
+
+    /// Fields curl adds by itself unless told not to, with whether they matter only with a body.
+    private static let curlDefaultFields: [(name: String, withBodyOnly: Bool)] = [
+        ("Accept", false), ("User-Agent", false), ("Content-Type", true), ("Expect", true),
+    ]
+
+    /// The command for `request` (see `cURLDescription()`).
+    static func cURLCommand(for request: HTTPRequest, credential: HTTPCredential?) -> String {
+        var pipe: String?
+        var components = ["curl -v", request.method == .head ? "--head" : "-X \(request.method.rawValue)", "--http1.1"]
+        var url = request.url.absoluteString
+        if let socket = request.unixSocketPath {
+            components.append("--unix-socket \(shellQuoted(socket))")
+        } else if Session.unixSchemes.contains(request.url.scheme?.lowercased() ?? ""),
+            let (scheme, socket, target) = try? TransportRequest.parseUnixURL(url)
+        {
+            components.append("--unix-socket \(shellQuoted(socket.path))")
+            url = "\(scheme.rawValue)://localhost\(target)"
+        }
+        if let credential {
+            components.append("--anyauth -u \(shellQuoted("\(credential.user):\(credential.password)"))")
+        }
+        for field in request.headers where credential == nil || !field.name.equalsIgnoringASCIICase("Authorization") {
+            let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+            components.append("-H \(shellQuoted(line))")
+        }
+        let hasBody = request.body != nil
+        for (name, withBodyOnly) in curlDefaultFields where !request.headers.contains(name: name) {
+            if !withBodyOnly || hasBody { components.append("-H \(shellQuoted("\(name):"))") }
+        }
+        if request.headers.value(for: "Accept-Encoding") == HTTPHeader.defaultAcceptEncoding.value {
+            components.append("--compressed")
+        }
+        if let body = request.body {
+            if !body.contains(0), let text = String(validating: body, as: UTF8.self) {
+                components.append("--data-raw \(shellQuoted(text))")
+            } else {
+                pipe = "printf '\(body.map(octalEscape).joined())' |"
+                components.append("--data-binary @-")
+            }
+        }
+        components.append(shellQuoted(url))
+        let command = components.joined(separator: " \\\n\t")
+        return pipe.map { "\($0) \(command)" } ?? command
+    }
+
+    /// `text` in single quotes for a POSIX shell; a quote inside becomes `'\''`.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacing("'", with: "'\\''") + "'"
+    }
+
+    /// A byte as printf's three-digit octal escape, `\ooo`.
+    private static func octalEscape(_ byte: UInt8) -> String {
+        "\\" + String(byte >> 6) + String((byte >> 3) & 7) + String(byte & 7)
+    }
+}

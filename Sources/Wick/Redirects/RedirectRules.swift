@@ -58,6 +58,7 @@ enum RedirectRules {
         if becomesGet {
             next.method = .get
             next.body = nil
+            next.carriesUpload = false
             for name in bodyFields { next.headers.remove(name: name) }
         }
         if !sameOrigin(request.url, next.url) {

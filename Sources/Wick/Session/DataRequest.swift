@@ -5,7 +5,7 @@ public import FoundationEssentials
 /// A request whose response body is collected whole (`Session.request`). Read it with a
 /// handler (`responseData`, `response(responseSerializer:)`) or with async/await
 /// (`serializingData()`).
-public final class DataRequest: Request, @unchecked Sendable {
+public class DataRequest: Request, @unchecked Sendable {
     /// A closure that checks a response before the request finishes (Alamofire's
     /// `DataRequest.Validation`): `.failure` fails the request with
     /// `responseValidationFailed(reason: .customValidationFailed)`, unless the error is a

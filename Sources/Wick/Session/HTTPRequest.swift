@@ -18,6 +18,9 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The body, sent with `Content-Length`; nil sends none.
     public var body: Data?
+    /// The request sends its `UploadRequest`'s body (`Uploadable`) rather than `body`. Cleared
+    /// when a redirect turns the request into a GET.
+    var carriesUpload = false
 
     /// A request value; nothing is sent.
     public init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, unixSocketPath: String? = nil) {

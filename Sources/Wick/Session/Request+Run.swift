@@ -83,8 +83,13 @@ extension Request {
 
     /// Sends `request` on the transport; `received` continues on the pool's loop.
     private func send(_ request: HTTPRequest, _ progress: AttemptProgress) {
+        let source: (any TransportBodySource)?
+        switch makeBodySource(for: request) {
+        case .success(let made): source = made
+        case .failure(let error): return attemptEnded(Attempt(request: request, response: nil, error: error), progress)
+        }
         let transport: Session.PreparedSend
-        switch session.prepareSend(request) {
+        switch session.prepareSend(request, bodySource: source) {
         case .success(let prepared): transport = prepared
         case .failure(let error): return attemptEnded(Attempt(request: request, response: nil, error: error), progress)
         }

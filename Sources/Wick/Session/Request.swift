@@ -283,6 +283,12 @@ public class Request: @unchecked Sendable {
         if session.startRequestsImmediately, state == .initialized { resume() }
     }
 
+    /// The body source for one send of `request` (a fresh one each time: a retry, a redirect
+    /// hop); nil sends `request.body`. `UploadRequest` overrides it.
+    func makeBodySource(for request: HTTPRequest) -> Result<(any TransportBodySource)?, WickError> {
+        .success(nil)
+    }
+
     /// Adds a validation, run on every response before the request finishes.
     func appendValidation(_ validation: @escaping StoredValidation) {
         mutableState.withLock { $0.validators.append(validation) }

@@ -59,6 +59,14 @@ extension Session {
         /// decoded) fails the request with `SessionTaskFailure.contentDecodingFailed`, never a
         /// partial body. When off, nothing is added and nothing is decoded.
         public var automaticallyDecodesResponseBodies: Bool = true
+        /// Uploads of at least this many bytes, and uploads of unknown length, are sent with
+        /// `Expect: 100-continue`: the body waits until the server says `100 Continue`, or for
+        /// `continueTimeout`, so that a server that refuses the request (401, 413) does so before
+        /// the body travels (RFC 9110 §10.1.1). Default 1 MiB, as curl; nil never asks.
+        public var expectContinueThreshold: Int? = 1 << 20
+        /// How long an upload with `Expect: 100-continue` waits for `100 Continue` before
+        /// sending its body anyway (servers that ignore the expectation). Default 1 s, as curl.
+        public var continueTimeout: Duration = .seconds(1)
         /// The most redirects one request follows; one more fails it with
         /// `SessionTaskFailure.tooManyRedirects`. Default 10 (curl's `--max-redirs` default is 50,
         /// browsers stop near 20; a daemon's API calls rarely need more than a few).

@@ -98,6 +98,7 @@ public final class Session: Sendable {
         settings.driver.idleTimeout = configuration.idleTransferTimeout
         settings.connect.timeout = configuration.connectTimeout
         settings.tls.handshakeTimeout = configuration.tlsHandshakeTimeout
+        settings.driver.continueTimeout = configuration.continueTimeout
         runners = (0..<configuration.eventLoopCount).map { _ in
             ConnectionPoolRunner(group: group, settings: settings)
         }
@@ -157,9 +158,20 @@ public final class Session: Sendable {
         }
     }
 
-    /// `request` checked and made ready for the transport.
-    func prepareSend(_ request: HTTPRequest) -> Result<PreparedSend, WickError> {
+    /// `request` checked and made ready for the transport, with `bodySource` (an upload) sent
+    /// instead of `request.body`.
+    func prepareSend(
+        _ request: HTTPRequest, bodySource: (any TransportBodySource)? = nil
+    ) -> Result<PreparedSend, WickError> {
         prepare(request).map { prepared in
+            var prepared = prepared
+            if let bodySource {
+                prepared.body = nil
+                prepared.bodySource = bodySource
+                prepared.expectContinue = configuration.expectContinueThreshold.map { threshold in
+                    bodySource.length.map { $0 >= threshold } ?? true
+                } ?? false
+            }
             let runner = runner(for: prepared.origin)
             return PreparedSend(
                 runner: runner, request: prepared,

@@ -1,0 +1,165 @@
+// An upload's body as the transport pulls it: from memory, a file, or an async stream.
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Why an upload's file could not be read (`SessionTaskFailure.requestBodyFailed`).
+enum UploadFileError: Error, CustomStringConvertible {
+    /// `open(2)` or `fstat(2)` failed with `errno`.
+    case cannotOpen(path: String, errno: Int32)
+    /// The path is a directory or another non-regular file.
+    case notARegularFile(path: String)
+    /// `pread(2)` failed with `errno`.
+    case readFailed(path: String, errno: Int32)
+    /// The file became shorter than its size when the upload started.
+    case truncated(path: String, expected: Int, read: Int)
+    /// The stream was consumed by an earlier send, so the body cannot be sent again.
+    case streamAlreadyConsumed
+
+    var description: String {
+        switch self {
+        case .cannotOpen(let path, let code): "cannot open \(path): \(String(cString: strerror(code)))"
+        case .notARegularFile(let path): "\(path) is not a regular file"
+        case .readFailed(let path, let code): "reading \(path) failed: \(String(cString: strerror(code)))"
+        case .truncated(let path, let expected, let read):
+            "\(path) shrank during the upload: \(read) of \(expected) bytes"
+        case .streamAlreadyConsumed: "the upload stream was already consumed by an earlier send"
+        }
+    }
+}
+
+/// Pulls an upload's body for the transport. Reads happen on a serial queue of their own (file
+/// reads block; a stream's chunks are awaited), never on an event loop. `progress` hears the
+/// bytes read so far after each piece (it starts again from 0 after a rewind).
+///
+/// `@unchecked Sendable`: `offset`, `pending` and `isExhaustedStream` are touched only on
+/// `queue`; the rest is immutable.
+final class UploadBodySource: TransportBodySource, @unchecked Sendable {
+    private enum Reader {
+        case memory(Data)
+        case file(descriptor: Int32, path: String)
+        case stream(UploadStream)
+    }
+
+    let length: Int?
+    private let reader: Reader
+    private let queue = DispatchQueue(label: "wick.upload-body")
+    private let progress: @Sendable (Int64) -> Void
+    private var offset = 0
+    /// The rest of a stream chunk larger than a piece.
+    private var pending = Data()
+    /// Bytes of the stream handed over so far; a stream cannot start again once this is not 0.
+    private var streamed = 0
+
+    private init(reader: Reader, length: Int?, progress: @escaping @Sendable (Int64) -> Void) {
+        self.reader = reader
+        self.length = length
+        self.progress = progress
+    }
+
+    /// Bytes in memory.
+    static func memory(_ data: Data, progress: @escaping @Sendable (Int64) -> Void) -> UploadBodySource {
+        UploadBodySource(reader: .memory(data), length: data.count, progress: progress)
+    }
+
+    /// A regular file, opened now; its length is its size now.
+    /// - Throws: `UploadFileError.cannotOpen`, `.notARegularFile`.
+    static func file(_ url: URL, progress: @escaping @Sendable (Int64) -> Void) throws(UploadFileError)
+        -> UploadBodySource
+    {
+        let path = url.path(percentEncoded: false)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .cannotOpen(path: path, errno: errno) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw .cannotOpen(path: path, errno: code)
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw .notARegularFile(path: path)
+        }
+        return UploadBodySource(
+            reader: .file(descriptor: descriptor, path: path), length: Int(status.st_size), progress: progress)
+    }
+
+    /// The chunks of a stream; length unknown (chunked).
+    static func stream(_ stream: UploadStream, progress: @escaping @Sendable (Int64) -> Void) -> UploadBodySource {
+        UploadBodySource(reader: .stream(stream), length: nil, progress: progress)
+    }
+
+    deinit {
+        if case .file(let descriptor, _) = reader { close(descriptor) }
+    }
+
+    func read(maximum: Int, deliver: @escaping @Sendable (Result<[UInt8], any Error>) -> Void) {
+        queue.async { [self] in
+            switch reader {
+            case .memory(let data):
+                let end = min(data.count, offset + maximum)
+                let piece = [UInt8](data[data.startIndex + offset..<data.startIndex + end])
+                offset = end
+                if !piece.isEmpty { progress(Int64(offset)) }
+                deliver(.success(piece))
+            case .file(let descriptor, let path):
+                let result = readFile(descriptor, path: path, maximum: maximum)
+                if case .success(let piece) = result, !piece.isEmpty { progress(Int64(offset)) }
+                deliver(result)
+            case .stream(let stream):
+                readStream(stream, maximum: maximum, deliver: deliver)
+            }
+        }
+    }
+
+    func rewind() -> Bool {
+        queue.sync {
+            if case .stream = reader { return streamed == 0 }
+            offset = 0
+            return true
+        }
+    }
+
+    /// The next piece of the file (on `queue`).
+    private func readFile(_ descriptor: Int32, path: String, maximum: Int) -> Result<[UInt8], any Error> {
+        let expected = length ?? 0
+        let count = min(maximum, expected - offset)
+        guard count > 0 else { return .success([]) }
+        var piece = [UInt8](repeating: 0, count: count)
+        // SAFETY: `piece` has `count` bytes; pread writes at most that many.
+        let read = piece.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+        guard read >= 0 else { return .failure(UploadFileError.readFailed(path: path, errno: errno)) }
+        guard read > 0 else { return .failure(UploadFileError.truncated(path: path, expected: expected, read: offset)) }
+        piece.removeLast(count - read)
+        offset += read
+        return .success(piece)
+    }
+
+    /// The next piece of the stream (on `queue`, the chunk awaited in a task).
+    private func readStream(
+        _ stream: UploadStream, maximum: Int, deliver: @escaping @Sendable (Result<[UInt8], any Error>) -> Void
+    ) {
+        if !pending.isEmpty {
+            let piece = [UInt8](pending.prefix(maximum))
+            pending = Data(pending.dropFirst(piece.count))
+            streamed += piece.count
+            progress(Int64(streamed))
+            return deliver(.success(piece))
+        }
+        Task { [self] in
+            do {
+                let chunk = try await stream.next()
+                queue.async { [self] in
+                    guard let chunk else { return deliver(.success([])) }
+                    if chunk.isEmpty { return readStream(stream, maximum: maximum, deliver: deliver) }
+                    pending = chunk
+                    readStream(stream, maximum: maximum, deliver: deliver)
+                }
+            } catch {
+                deliver(.failure(error))
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+// A request whose body is uploaded from memory, a file or a stream, with upload progress.
+public import Dispatch
+public import FoundationEssentials
+import Synchronization
+
+/// A `DataRequest` that uploads a body (Alamofire's `UploadRequest`): `Session.upload(_:to:)`
+/// from `Data`, a file or an async stream, or `upload(multipartFormData:to:)`. The body is read
+/// piece by piece as the connection takes it, so a file of any size costs a few pieces of
+/// memory. Everything `DataRequest` offers (handlers, validation, serializers, async) applies
+/// to the response.
+public final class UploadRequest: DataRequest, @unchecked Sendable {
+    /// What is uploaded.
+    public let uploadable: Uploadable
+    private let progressHandlers = Mutex<[(queue: DispatchQueue, handler: @Sendable (TransferProgress) -> Void)]>([])
+    /// Whether an `Uploadable.stream` was handed to a send already (it cannot be read twice).
+    private let streamUsed = Atomic<Bool>(false)
+
+    init(
+        session: Session, initialRequest: Result<HTTPRequest, WickError>, uploadable: Uploadable,
+        interceptor: (any RequestInterceptor)?
+    ) {
+        self.uploadable = uploadable
+        super.init(session: session, initialRequest: initialRequest, interceptor: interceptor)
+    }
+
+    /// Calls `closure` on `queue` (nil: `session.responseQueue`) as the body is read for sending:
+    /// bytes read so far and the total when known. A send that starts again (a retry, a 307 or
+    /// 308 redirect, a replay) starts again from 0.
+    @discardableResult
+    public func uploadProgress(
+        queue: DispatchQueue? = nil, closure: @escaping @Sendable (TransferProgress) -> Void
+    ) -> Self {
+        let queue = queue ?? session.responseQueue
+        progressHandlers.withLock { $0.append((queue, closure)) }
+        return self
+    }
+
+    override func makeBodySource(for request: HTTPRequest) -> Result<(any TransportBodySource)?, WickError> {
+        guard request.carriesUpload else { return .success(nil) }
+        let total = Shared<Int64?>(nil)
+        let report: @Sendable (Int64) -> Void = { [weak self] completed in
+            guard let self else { return }
+            let progress = TransferProgress(completedBytes: completed, totalBytes: total.value)
+            for (queue, handler) in progressHandlers.withLock({ $0 }) { queue.async { handler(progress) } }
+        }
+        let source: UploadBodySource
+        switch uploadable {
+        case .data(let data):
+            source = .memory(data, progress: report)
+        case .file(let url, _):
+            do throws(UploadFileError) {
+                source = try .file(url, progress: report)
+            } catch {
+                return .failure(.sessionTaskFailed(error: .requestBodyFailed(reason: error.description)))
+            }
+        case .stream(let stream):
+            guard !streamUsed.exchange(true, ordering: .relaxed) else {
+                let reason = UploadFileError.streamAlreadyConsumed.description
+                return .failure(.sessionTaskFailed(error: .requestBodyFailed(reason: reason)))
+            }
+            source = .stream(stream, progress: report)
+        }
+        total.value = source.length.map(Int64.init)
+        return .success(source)
+    }
+
+    override func completeOutcome(_ outcome: Outcome, then record: @escaping @Sendable (Outcome) -> Void) {
+        if case .file(let url, shouldRemove: true) = uploadable {
+            try? FileManager.default.removeItem(at: url)
+        }
+        record(outcome)
+    }
+}
+
+/// A value set once before it is shared (the total of a progress report).
+private final class Shared<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+
+    init(_ value: Value) { storage = Mutex(value) }
+
+    var value: Value {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}

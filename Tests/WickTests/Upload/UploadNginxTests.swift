@@ -56,6 +56,26 @@ struct UploadNginxTests {
         await session.shutdown()
     }
 
+    @Test func aMissingFileFailsWithoutSending() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let session = Session()
+        let missing = URL(fileURLWithPath: "/tmp/wick-no-such-file-\(UUID())")
+        let response = await session.upload(missing, to: "\(nginx.httpBase)/upload/never.bin", method: .put)
+            .serializingData().response
+        guard case .sessionTaskFailed(.requestBodyFailed(let reason))? = response.error else {
+            Issue.record("expected requestBodyFailed, got \(String(describing: response.error))")
+            return
+        }
+        #expect(reason.contains("No such file"))
+        #expect(response.response == nil)
+        await session.shutdown()
+    }
+}
+
+/// Run alone (`Scripts/test` runs FlatMemory* suites in a process of their own), so that the
+/// process's resident memory is this test's.
+@Suite(.enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
+struct FlatMemoryUploadTests {
     /// 512 MiB from a sparse file: resident memory must not grow with the file. The bound is
     /// 64 MiB of growth, against 512 MiB a body held in memory would cost.
     @Test func aHalfGigabyteFileUploadsWithFlatMemory() async throws {
@@ -86,21 +106,6 @@ struct UploadNginxTests {
         #expect((stored[.size] as? NSNumber)?.intValue == size)
         let growth = peak.withLock { $0 } - before
         #expect(growth < 64 << 20, "resident memory grew by \(growth >> 20) MiB")
-        await session.shutdown()
-    }
-
-    @Test func aMissingFileFailsWithoutSending() async throws {
-        let nginx = try TestEnvironment.nginx()
-        let session = Session()
-        let missing = URL(fileURLWithPath: "/tmp/wick-no-such-file-\(UUID())")
-        let response = await session.upload(missing, to: "\(nginx.httpBase)/upload/never.bin", method: .put)
-            .serializingData().response
-        guard case .sessionTaskFailed(.requestBodyFailed(let reason))? = response.error else {
-            Issue.record("expected requestBodyFailed, got \(String(describing: response.error))")
-            return
-        }
-        #expect(reason.contains("No such file"))
-        #expect(response.response == nil)
         await session.shutdown()
     }
 }

@@ -9,8 +9,11 @@ struct DemoTour {
     let caFile: String?
     let pin: String?
     let httpbin: String
+    /// nginx's plain-HTTP Unix domain socket.
+    let nginxUnixSocket: String?
 
-    /// Parses `--nginx URL --nginx-tls URL --ca FILE --pin sha256//... --httpbin URL`.
+    /// Parses `--nginx URL --nginx-tls URL --ca FILE --pin sha256//... --httpbin URL
+    /// --nginx-unix PATH`.
     /// - Throws: `UsageError`.
     init(arguments: [String]) throws {
         var values: [String: String] = [:]
@@ -27,6 +30,7 @@ struct DemoTour {
         nginxTLS = values["--nginx-tls"]
         caFile = values["--ca"]
         pin = values["--pin"]
+        nginxUnixSocket = values["--nginx-unix"]
     }
 
     /// Runs the tour.
@@ -59,7 +63,7 @@ struct DemoTour {
         try await get(session, "\(httpbin)/deflate", showHeaders: false, preview: 120)
         // Asking for `identity` yourself gets exactly that: no coding at all.
         try await get(session, "\(httpbin)/get", headers: ["Accept-Encoding": "identity"], showHeaders: false, preview: 120)
-        try await get(session, "\(httpbin)/redirect-to?url=/get&status_code=302", emptyAllowed: true)
+        try await get(session, "\(httpbin)/redirect-to?url=/get&status_code=302", preview: 60, emptyAllowed: true)
         await session.shutdown()
 
         section("4. A 500 ms request timeout against httpbin's /delay/2: the error names the phase")
@@ -73,7 +77,7 @@ struct DemoTour {
         if let nginxTLS, let caFile, let pin {
             try await httpsTour(nginxTLS, caFile: caFile, pin: pin)
         }
-        print("\nNot shown yet: redirects followed, retries, validate() (see the README).")
+        try await alamofireTour()
     }
 
     /// HTTPS with only the test root trusted and the server's public key pinned: a full
@@ -105,11 +109,11 @@ struct DemoTour {
         await mismatched.shutdown()
     }
 
-    private func section(_ title: String) {
+    func section(_ title: String) {
         print("\n\(title)")
     }
 
-    private func get(
+    func get(
         _ session: Session, _ url: String, headers: HTTPHeaders? = nil, showHeaders: Bool = true, preview: Int = 0,
         hex: Int = 0, emptyAllowed: Bool = false
     ) async throws {

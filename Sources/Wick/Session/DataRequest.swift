@@ -56,6 +56,7 @@ public class DataRequest: Request, @unchecked Sendable {
     @discardableResult
     public func responseData(
         queue: DispatchQueue? = nil,
+        dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
         emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
         emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods,
         completionHandler: @escaping @Sendable (DataResponse<Data, WickError>) -> Void
@@ -63,7 +64,8 @@ public class DataRequest: Request, @unchecked Sendable {
         response(
             queue: queue,
             responseSerializer: DataResponseSerializer(
-                emptyResponseCodes: emptyResponseCodes, emptyRequestMethods: emptyRequestMethods),
+                dataPreprocessor: dataPreprocessor, emptyResponseCodes: emptyResponseCodes,
+                emptyRequestMethods: emptyRequestMethods),
             completionHandler: completionHandler)
     }
 
@@ -73,12 +75,14 @@ public class DataRequest: Request, @unchecked Sendable {
     ///   for any more is wasted work and a held connection.
     public func serializingData(
         automaticallyCancelling: Bool = true,
+        dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
         emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
         emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods
     ) -> DataTask<Data> {
         serializingResponse(
             using: DataResponseSerializer(
-                emptyResponseCodes: emptyResponseCodes, emptyRequestMethods: emptyRequestMethods),
+                dataPreprocessor: dataPreprocessor, emptyResponseCodes: emptyResponseCodes,
+                emptyRequestMethods: emptyRequestMethods),
             automaticallyCancelling: automaticallyCancelling)
     }
 

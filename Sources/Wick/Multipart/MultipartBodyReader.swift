@@ -1,4 +1,8 @@
 // Pulls the encoded bytes of a multipart body in bounded pieces, reading files and streams as it goes.
+//
+// Unsafe code: each piece is one array written in place (`fill(_:)`). Invariant: every write goes
+// to a rebased slice of that array's buffer whose end is checked against the buffer's size, and
+// every source range is checked against its segment's length before it is copied.
 import FoundationEssentials
 import Synchronization
 
@@ -95,31 +99,49 @@ extension MultipartBodyReader {
             }
         }
 
-        /// Gathers `min(maxCount, remaining)` bytes across as many segments as that takes.
+        /// Gathers `min(maxCount, remaining)` bytes across as many segments as that takes, into
+        /// one array written in place: a file is read straight into it, other bytes are copied once.
         private mutating func fill(upTo maxCount: Int) throws -> [UInt8] {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(Int(min(UInt64(maxCount), remaining)))
-            while bytes.count < maxCount, index < segments.count {
+            let count = Int(min(UInt64(maxCount), remaining))
+            return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                // SAFETY: `buffer` is the new array's storage of `count` bytes; `fill(_:)` writes
+                // only inside it and returns how many bytes from its start it wrote.
+                initialized = try fill(UnsafeMutableRawBufferPointer(buffer))
+            }
+        }
+
+        /// Fills all of `buffer` (whose size is at most `remaining`) with the next bytes;
+        /// returns `buffer.count`.
+        private mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            var filled = 0
+            while filled < buffer.count {
+                precondition(index < segments.count, "MultipartBodyReader: segments end with \(remaining) bytes left")
                 let segment = segments[index]
                 let left = segment.length - offset
                 guard left > 0 else {
                     try finishSegment()
                     continue
                 }
-                let wanted = Int(min(UInt64(maxCount - bytes.count), left))
+                let wanted = Int(min(UInt64(buffer.count - filled), left))
+                // SAFETY: `filled + wanted <= buffer.count`, so `destination` lies inside `buffer`.
+                let destination = UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<filled + wanted])
                 let got: Int
                 switch segment {
                 case .bytes(let source):
-                    let start = Int(offset)
-                    bytes.append(contentsOf: source[start..<start + wanted])
+                    source.withUnsafeBytes { source in
+                        // SAFETY: `offset + wanted <= source.count` because `wanted <= left`.
+                        destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[Int(offset)..<Int(offset) + wanted]))
+                    }
                     got = wanted
                 case .content(.data(let data)):
-                    let start = data.startIndex + Int(offset)
-                    bytes.append(contentsOf: data[start..<start + wanted])
+                    data.withUnsafeBytes { source in
+                        // SAFETY: as above: `offset + wanted <= data.count`.
+                        destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[Int(offset)..<Int(offset) + wanted]))
+                    }
                     got = wanted
                 case .content(.file(let path, let size)):
                     let fd = try openFile(path: path, size: size)
-                    got = try MultipartFileIO.readChunk(fd, count: wanted, appendingTo: &bytes, path: path)
+                    got = try MultipartFileIO.readChunk(fd, into: destination, path: path)
                     if got == 0 { throw MultipartIOError.fileSizeChanged(path: path, expected: size, actual: offset) }
                 case .content(.stream(let name, let source)):
                     try openStream(source)
@@ -131,18 +153,18 @@ extension MultipartBodyReader {
                     if chunk.isEmpty {
                         throw MultipartIOError.streamLengthMismatch(name: name, expected: source.length, produced: offset)
                     }
-                    bytes.append(contentsOf: chunk)
+                    chunk.withUnsafeBytes { source in
+                        // SAFETY: `chunk.count <= wanted == destination.count`, checked just above.
+                        UnsafeMutableRawBufferPointer(rebasing: destination[..<chunk.count]).copyMemory(from: source)
+                    }
                     got = chunk.count
                 }
+                filled += got
                 offset += UInt64(got)
                 remaining -= UInt64(got)
                 if offset == segment.length { try finishSegment() }
             }
-            precondition(
-                bytes.count == maxCount || (index == segments.count && remaining == 0),
-                "MultipartBodyReader: \(bytes.count) of \(maxCount) bytes gathered, \(remaining) left, segment \(index)"
-            )
-            return bytes
+            return filled
         }
 
         /// The descriptor of the current file segment, opened (and its size checked) the first time.

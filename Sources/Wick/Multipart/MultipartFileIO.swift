@@ -37,30 +37,19 @@ enum MultipartFileIO {
         return UInt64(status.st_size)
     }
 
-    /// Reads up to `count` bytes from `fd` onto the end of `bytes`; returns how many were read,
-    /// 0 only at the end of the file.
-    static func readChunk(_ fd: Int32, count: Int, appendingTo bytes: inout [UInt8], path: String) throws(MultipartIOError)
-        -> Int
+    /// Reads up to `buffer.count` bytes from `fd` into `buffer`; returns how many were read, 0
+    /// only at the end of the file.
+    static func readChunk(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String)
+        throws(MultipartIOError) -> Int
     {
-        precondition(count > 0, "MultipartFileIO.readChunk: count must be positive, not \(count)")
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: count))
-        var result = 0
+        precondition(!buffer.isEmpty, "MultipartFileIO.readChunk: the buffer is empty")
         while true {
-            result = bytes.withUnsafeMutableBytes { buffer in
-                // SAFETY: `buffer` is the array's storage, which holds `start + count` bytes, so
-                // the `count` bytes from `start` are inside it; the kernel writes only there.
-                read(fd, buffer.baseAddress! + start, count)
-            }
-            if result >= 0 || errno != EINTR { break }
+            // SAFETY: `buffer` is memory the caller lends for this call; the kernel writes at
+            // most `buffer.count` bytes from its start.
+            let result = read(fd, buffer.baseAddress, buffer.count)
+            if result >= 0 { return result }
+            if errno != EINTR { throw .systemCallFailed(call: "read", path: path, errno: errno) }
         }
-        guard result >= 0 else {
-            let code = errno
-            bytes.removeLast(count)
-            throw .systemCallFailed(call: "read", path: path, errno: code)
-        }
-        bytes.removeLast(count - result)
-        return result
     }
 
     /// Writes all of `bytes` to `fd`, however many calls that takes.

@@ -160,7 +160,8 @@ public final class MultipartFormData: Sendable {
         while true {
             let chunk = try reader.read(upTo: Self.chunkSize)
             if chunk.isEmpty { return data }
-            data.append(contentsOf: chunk)
+            // Through the buffer so that the copy is one memcpy, also in debug builds.
+            chunk.withUnsafeBufferPointer { data.append($0) }
         }
     }
 

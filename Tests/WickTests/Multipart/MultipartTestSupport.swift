@@ -86,14 +86,14 @@ func referenceBody(_ parts: [ExpectedPart], boundary: String) -> [UInt8] {
     return bytes + Array("\r\n--\(boundary)--\r\n".utf8)
 }
 
-/// Everything `reader` produces, read in pieces whose sizes `nextSize` picks; each piece must
-/// be exactly as long as asked for, or what is left.
-func drain(_ reader: MultipartBodyReader, nextSize: () -> Int) throws -> [UInt8] {
+/// Everything `reader` produces after the `alreadyRead` bytes it gave before, read in pieces
+/// whose sizes `nextSize` picks; each piece must be exactly as long as asked for, or what is left.
+func drain(_ reader: MultipartBodyReader, alreadyRead: Int = 0, nextSize: () -> Int) throws -> [UInt8] {
     var body: [UInt8] = []
     for _ in 0..<10_000_000 {
         let size = nextSize()
         let piece = try reader.read(upTo: size)
-        #expect(piece.count == min(size, Int(reader.contentLength) - body.count))
+        #expect(piece.count == min(size, Int(reader.contentLength) - alreadyRead - body.count))
         if piece.isEmpty { return body }
         body += piece
     }

@@ -130,13 +130,15 @@ extension MultipartBodyReader {
                 case .bytes(let source):
                     source.withUnsafeBytes { source in
                         // SAFETY: `offset + wanted <= source.count` because `wanted <= left`.
-                        destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[Int(offset)..<Int(offset) + wanted]))
+                        destination.copyMemory(
+                            from: UnsafeRawBufferPointer(rebasing: source[Int(offset)..<Int(offset) + wanted]))
                     }
                     got = wanted
                 case .content(.data(let data)):
                     data.withUnsafeBytes { source in
                         // SAFETY: as above: `offset + wanted <= data.count`.
-                        destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[Int(offset)..<Int(offset) + wanted]))
+                        destination.copyMemory(
+                            from: UnsafeRawBufferPointer(rebasing: source[Int(offset)..<Int(offset) + wanted]))
                     }
                     got = wanted
                 case .content(.file(let path, let size)):
@@ -151,7 +153,8 @@ extension MultipartBodyReader {
                         "MultipartByteStream.read(upTo: \(wanted)) of part \(name) returned \(chunk.count) bytes"
                     )
                     if chunk.isEmpty {
-                        throw MultipartIOError.streamLengthMismatch(name: name, expected: source.length, produced: offset)
+                        throw MultipartIOError.streamLengthMismatch(
+                            name: name, expected: source.length, produced: offset)
                     }
                     chunk.withUnsafeBytes { source in
                         // SAFETY: `chunk.count <= wanted == destination.count`, checked just above.

@@ -55,12 +55,14 @@ public enum MultipartEncodingFailureReason: Sendable, CustomStringConvertible {
             "the body part file's size is not known (not a regular file): \(url.path)"
         case .bodyPartFileSizeQueryFailedWithError(let url, let error):
             "the body part file's attributes could not be read: \(url.path): \(error)"
-        case .bodyPartMimeTypeInvalid(let mimeType): "the body part MIME type contains a control character: \(mimeType.debugDescription)"
+        case .bodyPartMimeTypeInvalid(let mimeType):
+            "the body part MIME type contains a control character: \(mimeType.debugDescription)"
         case .boundaryInvalid(let boundary): "the multipart boundary is not valid: \(boundary.debugDescription)"
         case .inputStreamReadFailed(let error): "reading a body part failed: \(error)"
         case .outputStreamURLInvalid(let url): "the output URL is not a file URL: \(url)"
         case .outputStreamFileAlreadyExists(let url): "the output file already exists: \(url.path)"
-        case .outputStreamCreationFailed(let url, let error): "the output file could not be created: \(url.path): \(error)"
+        case .outputStreamCreationFailed(let url, let error):
+            "the output file could not be created: \(url.path): \(error)"
         case .outputStreamWriteFailed(let error): "writing the encoded body failed: \(error)"
         }
     }

@@ -34,7 +34,9 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
         let url = URL(string: "https://example.com/a.txt")!
         let form = MultipartFormData()
         form.append(url, withName: "f")
-        guard case .bodyPartURLInvalid(let refused)? = multipartFailure({ _ = try form.encode() }) else { Issue.record("another failure than expected"); return }
+        guard case .bodyPartURLInvalid(let refused)? = multipartFailure({ _ = try form.encode() }) else {
+            Issue.record("another failure than expected"); return
+        }
         #expect(refused == url)
         #expect(form.contentLength == 0)
     }
@@ -42,7 +44,9 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
     @Test func aURLWithoutAFileNameIsRefused() {
         let form = MultipartFormData()
         form.append(URL(fileURLWithPath: "/"), withName: "f")
-        guard case .bodyPartFilenameInvalid? = multipartFailure({ _ = try form.makeReader() }) else { Issue.record("another failure than expected"); return }
+        guard case .bodyPartFilenameInvalid? = multipartFailure({ _ = try form.makeReader() }) else {
+            Issue.record("another failure than expected"); return
+        }
     }
 
     @Test func aMissingFileIsNotReachable() throws {
@@ -51,7 +55,9 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
         let missing = directory.url.appendingPathComponent("missing.txt")
         let form = MultipartFormData()
         form.append(missing, withName: "f")
-        guard case .bodyPartFileNotReachable(let url)? = multipartFailure({ _ = try form.encode() }) else { Issue.record("another failure than expected"); return }
+        guard case .bodyPartFileNotReachable(let url)? = multipartFailure({ _ = try form.encode() }) else {
+            Issue.record("another failure than expected"); return
+        }
         #expect(url == missing)
     }
 
@@ -60,7 +66,9 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
         defer { directory.remove() }
         let form = MultipartFormData()
         form.append(directory.url, withName: "f", fileName: "d", mimeType: "x/y")
-        guard case .bodyPartFileIsDirectory? = multipartFailure({ _ = try form.encode() }) else { Issue.record("another failure than expected"); return }
+        guard case .bodyPartFileIsDirectory? = multipartFailure({ _ = try form.encode() }) else {
+            Issue.record("another failure than expected"); return
+        }
     }
 
     @Test func anUnreadableFileIsRefused() throws {
@@ -69,7 +77,9 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
         let file = try directory.file("secret.txt", [1])
         let form = MultipartFormData(fileManager: ScriptedFileManager(.unreadable))
         form.append(file, withName: "f")
-        guard case .bodyPartFileNotReadable(let url)? = multipartFailure({ _ = try form.encode() }) else { Issue.record("another failure than expected"); return }
+        guard case .bodyPartFileNotReadable(let url)? = multipartFailure({ _ = try form.encode() }) else {
+            Issue.record("another failure than expected"); return
+        }
         #expect(url == file)
     }
 
@@ -80,7 +90,9 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
         #expect(chmod(file.path, 0) == 0)
         let form = MultipartFormData()
         form.append(file, withName: "f")
-        guard case .bodyPartFileNotReadable? = multipartFailure({ _ = try form.encode() }) else { Issue.record("another failure than expected"); return }
+        guard case .bodyPartFileNotReadable? = multipartFailure({ _ = try form.encode() }) else {
+            Issue.record("another failure than expected"); return
+        }
     }
 
     @Test func aFIFOAndADeviceHaveNoSizeInAdvance() throws {
@@ -105,10 +117,15 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
         let file = try directory.file("a.txt", [1])
         let noSize = MultipartFormData(fileManager: ScriptedFileManager(.noSize))
         noSize.append(file, withName: "f")
-        guard case .bodyPartFileSizeNotAvailable? = multipartFailure({ _ = try noSize.encode() }) else { Issue.record("another failure than expected"); return }
+        guard case .bodyPartFileSizeNotAvailable? = multipartFailure({ _ = try noSize.encode() }) else {
+            Issue.record("another failure than expected"); return
+        }
         let failing = MultipartFormData(fileManager: ScriptedFileManager(.attributesThrow))
         failing.append(file, withName: "f")
-        guard case .bodyPartFileSizeQueryFailedWithError(let url, let error)? = multipartFailure({ _ = try failing.encode() })
+        guard
+            case .bodyPartFileSizeQueryFailedWithError(let url, let error)? = multipartFailure({
+                _ = try failing.encode()
+            })
         else { Issue.record("another failure than expected"); return }
         #expect(url == file)
         #expect(error is ScriptedFileManager.QueryFailure)
@@ -118,7 +135,9 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
     func aMIMETypeWithAControlCharacterIsRefused(mimeType: String) {
         let form = MultipartFormData()
         form.append(Data("x".utf8), withName: "x", mimeType: mimeType)
-        guard case .bodyPartMimeTypeInvalid(let refused)? = multipartFailure({ _ = try form.encode() }) else { Issue.record("another failure than expected"); return }
+        guard case .bodyPartMimeTypeInvalid(let refused)? = multipartFailure({ _ = try form.encode() }) else {
+            Issue.record("another failure than expected"); return
+        }
         #expect(refused == mimeType)
         #expect(MultipartBodyPart.isValidMIMEType("text/plain; charset=utf-8;\tq=1"))
     }
@@ -128,11 +147,17 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
         form.append(Data("ok".utf8), withName: "ok")
         form.append(URL(string: "https://example.com/x")!, withName: "web")
         form.append(URL(fileURLWithPath: "/nonexistent/wick"), withName: "missing")
-        #expect(form.contentLength == UInt64(referenceBody([ExpectedPart(name: "ok", content: Array("ok".utf8))], boundary: "b").count))
-        guard case .bodyPartURLInvalid? = multipartFailure({ try form.writeEncodedData(to: URL(fileURLWithPath: "/nonexistent")) })
+        #expect(
+            form.contentLength
+                == UInt64(referenceBody([ExpectedPart(name: "ok", content: Array("ok".utf8))], boundary: "b").count))
+        guard
+            case .bodyPartURLInvalid? = multipartFailure({
+                try form.writeEncodedData(to: URL(fileURLWithPath: "/nonexistent"))
+            })
         else { Issue.record("another failure than expected"); return }
-        #expect("\(WickError.multipartEncodingFailed(reason: .bodyPartURLInvalid(url: URL(string: "https://e/x")!)))"
-            == "multipart encoding failed: the body part URL is not a file URL: https://e/x")
+        #expect(
+            "\(WickError.multipartEncodingFailed(reason: .bodyPartURLInvalid(url: URL(string: "https://e/x")!)))"
+                == "multipart encoding failed: the body part URL is not a file URL: https://e/x")
     }
 
     @Test func aFileDeletedAfterAppendFailsWhenOpened() throws {
@@ -142,7 +167,9 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
         let form = MultipartFormData()
         form.append(file, withName: "f")
         try FileManager.default.removeItem(at: file)
-        guard case .inputStreamReadFailed(let error)? = multipartFailure({ _ = try form.encode() }) else { Issue.record("another failure than expected"); return }
+        guard case .inputStreamReadFailed(let error)? = multipartFailure({ _ = try form.encode() }) else {
+            Issue.record("another failure than expected"); return
+        }
         #expect(error as? MultipartIOError == .systemCallFailed(call: "open", path: file.path, errno: ENOENT))
     }
 
@@ -153,7 +180,9 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
         let form = MultipartFormData()
         form.append(file, withName: "f")
         try Data(repeating: 9, count: newSize).write(to: file)
-        guard case .inputStreamReadFailed(let error)? = multipartFailure({ _ = try form.encode() }) else { Issue.record("another failure than expected"); return }
+        guard case .inputStreamReadFailed(let error)? = multipartFailure({ _ = try form.encode() }) else {
+            Issue.record("another failure than expected"); return
+        }
         #expect(error as? MultipartIOError == .fileSizeChanged(path: file.path, expected: 3, actual: UInt64(newSize)))
     }
 
@@ -170,16 +199,22 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
         #expect {
             _ = try reader.read(upTo: 10_000)
         } throws: { error in
-            guard case WickError.multipartEncodingFailed(.inputStreamReadFailed(let cause)) = error else { return false }
+            guard case WickError.multipartEncodingFailed(.inputStreamReadFailed(let cause)) = error else {
+                return false
+            }
             return cause as? MultipartIOError == .fileSizeChanged(path: file.path, expected: 1_000, actual: 400)
         }
     }
 
-    @Test(arguments: [(9, UInt64(10), UInt64(9)), (11, UInt64(10), UInt64(11)), (0, UInt64(1), UInt64(0)), (1, UInt64(0), UInt64(1))])
+    @Test(arguments: [
+        (9, UInt64(10), UInt64(9)), (11, UInt64(10), UInt64(11)), (0, UInt64(1), UInt64(0)), (1, UInt64(0), UInt64(1)),
+    ])
     func aStreamThatDoesNotKeepItsLengthFails(actual: Int, declared: UInt64, produced: UInt64) {
         let form = MultipartFormData()
         form.append(.bytes(Array(repeating: 5, count: actual), length: declared, largestRead: 4), withName: "s")
-        guard case .inputStreamReadFailed(let error)? = multipartFailure({ _ = try form.encode() }) else { Issue.record("another failure than expected"); return }
+        guard case .inputStreamReadFailed(let error)? = multipartFailure({ _ = try form.encode() }) else {
+            Issue.record("another failure than expected"); return
+        }
         #expect(error as? MultipartIOError == .streamLengthMismatch(name: "s", expected: declared, produced: produced))
     }
 
@@ -187,12 +222,17 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
         struct CannotOpen: Error {}
         let throwing = MultipartFormData()
         throwing.append(.bytes(Array(repeating: 5, count: 100), largestRead: 10, failAfter: 30), withName: "s")
-        guard case .inputStreamReadFailed(let error)? = multipartFailure({ _ = try throwing.encode() }) else { Issue.record("another failure than expected"); return }
+        guard case .inputStreamReadFailed(let error)? = multipartFailure({ _ = try throwing.encode() }) else {
+            Issue.record("another failure than expected"); return
+        }
         #expect(error is BytesStream.Failure)
 
         let unopenable = MultipartFormData()
         unopenable.append(MultipartStreamSource(length: 1) { throw CannotOpen() }, withName: "s")
-        guard case .inputStreamReadFailed(let cause)? = multipartFailure({ _ = try unopenable.makeReader().read(upTo: 100) })
+        guard
+            case .inputStreamReadFailed(let cause)? = multipartFailure({
+                _ = try unopenable.makeReader().read(upTo: 100)
+            })
         else { Issue.record("another failure than expected"); return }
         #expect(cause is CannotOpen)
     }
@@ -203,17 +243,25 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
         let form = MultipartFormData()
         form.append(Data("x".utf8), withName: "x")
 
-        guard case .outputStreamURLInvalid? = multipartFailure({ try form.writeEncodedData(to: URL(string: "https://e/x")!) })
+        guard
+            case .outputStreamURLInvalid? = multipartFailure({
+                try form.writeEncodedData(to: URL(string: "https://e/x")!)
+            })
         else { Issue.record("another failure than expected"); return }
 
         let existing = try directory.file("existing", [42])
-        guard case .outputStreamFileAlreadyExists(let url)? = multipartFailure({ try form.writeEncodedData(to: existing) })
+        guard
+            case .outputStreamFileAlreadyExists(let url)? = multipartFailure({ try form.writeEncodedData(to: existing) }
+            )
         else { Issue.record("another failure than expected"); return }
         #expect(url == existing)
         #expect(try Data(contentsOf: existing) == Data([42]))
 
         let nowhere = directory.url.appendingPathComponent("no/such/dir/body")
-        guard case .outputStreamCreationFailed(_, let error)? = multipartFailure({ try form.writeEncodedData(to: nowhere) })
+        guard
+            case .outputStreamCreationFailed(_, let error)? = multipartFailure({
+                try form.writeEncodedData(to: nowhere)
+            })
         else { Issue.record("another failure than expected"); return }
         #expect(error == .systemCallFailed(call: "open", path: nowhere.path, errno: ENOENT))
     }
@@ -223,9 +271,11 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
         form.append(Data(repeating: 1, count: 100), withName: "x")
         let fd = open("/dev/full", O_WRONLY | O_CLOEXEC)
         try #require(fd >= 0)
-        guard case .outputStreamWriteFailed(let error)? = multipartFailure({
-            try MultipartFormData.write(form.makeReader(), to: fd, path: "/dev/full")
-        }) else { Issue.record("another failure than expected"); return }
+        guard
+            case .outputStreamWriteFailed(let error)? = multipartFailure({
+                try MultipartFormData.write(form.makeReader(), to: fd, path: "/dev/full")
+            })
+        else { Issue.record("another failure than expected"); return }
         #expect(error == .systemCallFailed(call: "write", path: "/dev/full", errno: ENOSPC))
         #expect(fcntl(fd, F_GETFD) == -1, "the descriptor was closed")
     }
@@ -237,7 +287,9 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
         form.append(Data(repeating: 1, count: 200_000), withName: "first")
         form.append(.bytes(Array(repeating: 2, count: 10), length: 20), withName: "short")
         let output = directory.url.appendingPathComponent("body")
-        guard case .inputStreamReadFailed? = multipartFailure({ try form.writeEncodedData(to: output) }) else { Issue.record("another failure than expected"); return }
+        guard case .inputStreamReadFailed? = multipartFailure({ try form.writeEncodedData(to: output) }) else {
+            Issue.record("another failure than expected"); return
+        }
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 }

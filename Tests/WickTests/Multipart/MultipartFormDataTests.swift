@@ -53,7 +53,9 @@ import WickTestSupport
     }
 
     /// contentLength is computed without reading: it must equal what encoding then produces.
-    @Test(arguments: [0, 1, 100, MultipartFormData.chunkSize - 1, MultipartFormData.chunkSize, MultipartFormData.chunkSize + 1])
+    @Test(arguments: [
+        0, 1, 100, MultipartFormData.chunkSize - 1, MultipartFormData.chunkSize, MultipartFormData.chunkSize + 1,
+    ])
     func contentLengthIsTheEncodedByteCount(size: Int) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -66,11 +68,14 @@ import WickTestSupport
             ("data with file name", { $0.append(Data(bytes), withName: "d", fileName: "d.bin", mimeType: "a/b") }),
             ("file", { $0.append(file, withName: "f") }),
             ("stream", { $0.append(.bytes(bytes, largestRead: 1_000), withName: "s", fileName: "s", mimeType: "x/y") }),
-            ("all three", {
-                $0.append(Data(bytes), withName: "d")
-                $0.append(file, withName: "f")
-                $0.append(.bytes(bytes), withName: "s")
-            }),
+            (
+                "all three",
+                {
+                    $0.append(Data(bytes), withName: "d")
+                    $0.append(file, withName: "f")
+                    $0.append(.bytes(bytes), withName: "s")
+                }
+            ),
         ]
         for (kind, build) in kinds {
             let form = MultipartFormData()
@@ -158,7 +163,8 @@ import WickTestSupport
         for (index, (name, mimeType)) in files.enumerated() {
             let url = try directory.file(name, [UInt8(index)])
             form.append(url, withName: "f\(index)")
-            expected.append(ExpectedPart(name: "f\(index)", fileName: name, mimeType: mimeType, content: [UInt8(index)]))
+            expected.append(
+                ExpectedPart(name: "f\(index)", fileName: name, mimeType: mimeType, content: [UInt8(index)]))
         }
         #expect(Array(try form.encode()) == referenceBody(expected, boundary: "b"))
     }
@@ -171,7 +177,8 @@ import WickTestSupport
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
         let form = MultipartFormData(boundary: "b")
         form.append(link, withName: "f")
-        let expected = ExpectedPart(name: "f", fileName: "link.txt", mimeType: "text/plain", content: Array("the target's bytes".utf8))
+        let expected = ExpectedPart(
+            name: "f", fileName: "link.txt", mimeType: "text/plain", content: Array("the target's bytes".utf8))
         #expect(Array(try form.encode()) == referenceBody([expected], boundary: "b"))
     }
 

@@ -22,7 +22,9 @@ struct MultipartHTTPBinTests {
         form.append(text, withName: "notes")
         form.append(json, withName: "data")
         form.append(png, withName: "image")
-        form.append(.bytes(Array("streamed bytes".utf8), largestRead: 3), withName: "stream", fileName: "s.txt", mimeType: "text/plain")
+        form.append(
+            .bytes(Array("streamed bytes".utf8), largestRead: 3), withName: "stream", fileName: "s.txt",
+            mimeType: "text/plain")
         let body = try form.encode()
         #expect(UInt64(body.count) == form.contentLength)
 

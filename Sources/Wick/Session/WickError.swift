@@ -43,6 +43,10 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     /// or a proxy environment variable it reads: a socks proxy, a bad URL). Nothing is sent:
     /// the request neither goes through the proxy nor around it.
     case invalidProxyConfiguration(ProxyConfigurationError)
+    /// A `MultipartFormData` could not be encoded, for `reason`: an appended part was unusable
+    /// (a missing, unreadable or directory file...), or a file or stream failed while the body
+    /// was being read or written.
+    case multipartEncodingFailed(reason: MultipartEncodingFailureReason)
 
     /// What went wrong, for people.
     public var description: String {
@@ -61,6 +65,7 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
         case .parameterEncodingFailed(let reason): "parameter encoding failed: \(reason)"
         case .parameterEncoderFailed(let reason): "parameter encoder failed: \(reason)"
         case .invalidProxyConfiguration(let error): "invalid proxy configuration: \(error)"
+        case .multipartEncodingFailed(let reason): "multipart encoding failed: \(reason)"
         }
     }
 }

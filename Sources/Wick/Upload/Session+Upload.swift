@@ -33,6 +33,33 @@ extension Session {
             interceptor: interceptor, requestModifier: requestModifier)
     }
 
+    /// Uploads a multipart form (RFC 7578) built by `multipartFormData`, read part by part (files
+    /// and streams never whole in memory, so Alamofire's `usingThreshold` is not needed) and sent
+    /// with the form's `Content-Type` unless `headers` set one. A part that cannot be read (a
+    /// missing file) fails the request with `multipartEncodingFailed`, sending nothing.
+    public func upload(
+        multipartFormData: MultipartFormData, to convertible: some URLConvertible, method: HTTPMethod = .post,
+        headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
+        requestModifier: RequestModifier? = nil
+    ) -> UploadRequest {
+        var withType = headers ?? HTTPHeaders()
+        if !withType.contains(name: "Content-Type") { withType.add(name: "Content-Type", value: multipartFormData.contentType) }
+        return upload(.multipart(multipartFormData), to: convertible, method: method, headers: withType,
+            interceptor: interceptor, requestModifier: requestModifier)
+    }
+
+    /// Uploads the multipart form that `multipartFormData` fills in (Alamofire's closure form).
+    public func upload(
+        multipartFormData: (MultipartFormData) -> Void, to convertible: some URLConvertible, method: HTTPMethod = .post,
+        headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
+        requestModifier: RequestModifier? = nil
+    ) -> UploadRequest {
+        let form = MultipartFormData()
+        multipartFormData(form)
+        return upload(multipartFormData: form, to: convertible, method: method, headers: headers,
+            interceptor: interceptor, requestModifier: requestModifier)
+    }
+
     /// Uploads `uploadable` to `convertible`.
     public func upload(
         _ uploadable: Uploadable, to convertible: some URLConvertible, method: HTTPMethod = .post,

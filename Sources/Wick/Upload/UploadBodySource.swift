@@ -41,6 +41,7 @@ final class UploadBodySource: TransportBodySource, @unchecked Sendable {
         case memory(Data)
         case file(descriptor: Int32, path: String)
         case stream(UploadStream)
+        case multipart(MultipartFormData, MultipartReaderBox)
     }
 
     let length: Int?
@@ -86,6 +87,16 @@ final class UploadBodySource: TransportBodySource, @unchecked Sendable {
             reader: .file(descriptor: descriptor, path: path), length: Int(status.st_size), progress: progress)
     }
 
+    /// A multipart form, read through a fresh `MultipartBodyReader` (and again after a rewind).
+    /// - Throws: the form's first problem (`WickError.multipartEncodingFailed`).
+    static func multipart(_ form: MultipartFormData, progress: @escaping @Sendable (Int64) -> Void) throws(WickError)
+        -> UploadBodySource
+    {
+        let reader = try form.makeReader()
+        return UploadBodySource(
+            reader: .multipart(form, MultipartReaderBox(reader)), length: Int(reader.contentLength), progress: progress)
+    }
+
     /// The chunks of a stream; length unknown (chunked).
     static func stream(_ stream: UploadStream, progress: @escaping @Sendable (Int64) -> Void) -> UploadBodySource {
         UploadBodySource(reader: .stream(stream), length: nil, progress: progress)
@@ -110,13 +121,28 @@ final class UploadBodySource: TransportBodySource, @unchecked Sendable {
                 deliver(result)
             case .stream(let stream):
                 readStream(stream, maximum: maximum, deliver: deliver)
+            case .multipart(_, let box):
+                do {
+                    let piece = try box.reader.read(upTo: maximum)
+                    offset += piece.count
+                    if !piece.isEmpty { progress(Int64(offset)) }
+                    deliver(.success(piece))
+                } catch {
+                    deliver(.failure(error))
+                }
             }
         }
     }
 
     func rewind() -> Bool {
         queue.sync {
-            if case .stream = reader { return streamed == 0 }
+            switch reader {
+            case .stream: return streamed == 0
+            case .multipart(let form, let box):
+                guard let fresh = try? form.makeReader() else { return false }
+                box.reader = fresh
+            case .memory, .file: break
+            }
             offset = 0
             return true
         }
@@ -161,5 +187,14 @@ final class UploadBodySource: TransportBodySource, @unchecked Sendable {
                 deliver(.failure(error))
             }
         }
+    }
+}
+
+/// The current reader of a multipart body, replaced by a rewind; used only on the source's queue.
+final class MultipartReaderBox: @unchecked Sendable {
+    var reader: MultipartBodyReader
+
+    init(_ reader: MultipartBodyReader) {
+        self.reader = reader
     }
 }

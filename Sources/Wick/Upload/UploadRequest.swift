@@ -59,6 +59,12 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
                 return .failure(.sessionTaskFailed(error: .requestBodyFailed(reason: reason)))
             }
             source = .stream(stream, progress: report)
+        case .multipart(let form):
+            do throws(WickError) {
+                source = try .multipart(form, progress: report)
+            } catch {
+                return .failure(error)
+            }
         }
         total.value = source.length.map(Int64.init)
         return .success(source)

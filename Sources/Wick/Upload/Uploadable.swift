@@ -14,6 +14,10 @@ public enum Uploadable: Sendable {
     /// unknown). A stream is consumed once: a request that must send its body again (a retry, a
     /// 307 or 308 redirect, a replay) fails with `requestBodyFailed`.
     case stream(UploadStream)
+    /// A multipart form (RFC 7578), read part by part from its data, files and streams and sent
+    /// with its exact `Content-Length` and `Content-Type` (with the boundary). A retry or redirect
+    /// reads the form again from the start.
+    case multipart(MultipartFormData)
 }
 
 /// An async sequence of chunks as an upload body (`Uploadable.stream`), erased so that any

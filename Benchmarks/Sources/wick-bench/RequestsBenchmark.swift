@@ -75,6 +75,10 @@ struct RequestsBenchmark {
         let curlSequential = try CurlClient(
             .init(url: small, caFile: "", tlsVersion: 13, newConnectionPerRequest: false, sessionCache: false))
         let curlConcurrent = try CurlConcurrentClient(lanes: lanes, url: small)
+        let urlSessionSequential = URLSessionClient(maximumConnections: 1)
+        let urlSessionConcurrent = URLSessionClient(maximumConnections: lanes)
+        let smallURL = URL(string: small)!
+        let largeURL = URL(string: large)!
         let curlDownload = try CurlClient(
             .init(
                 url: large, caFile: "", tlsVersion: 13, newConnectionPerRequest: false, sessionCache: false,
@@ -93,8 +97,9 @@ struct RequestsBenchmark {
             suite: "requests",
             title: "Whole HTTP requests through Session against a local nginx (higher is better, except latency and memory)",
             columns: [
-                "workload", "Wick", "wrk (ceiling)", "libcurl", "AHC futures", "AHC async/await", "Wick ÷ libcurl", "Wick ÷ AHC futures",
-                "Wick ÷ AHC async", "client CPU µs per request (Wick / libcurl / AHC futures / AHC async)",
+                "workload", "Wick", "wrk (ceiling)", "libcurl", "URLSession", "AHC futures", "AHC async/await",
+                "Wick ÷ libcurl", "Wick ÷ URLSession", "Wick ÷ AHC futures", "Wick ÷ AHC async",
+                "client CPU µs per request (Wick / libcurl / URLSession / AHC futures / AHC async)",
                 "Wick allocations per request",
             ])
 
@@ -107,9 +112,15 @@ struct RequestsBenchmark {
         let curlSeq: (Int) throws -> Round = { count in
             try Self.timed(count: count, latencies: true) { _ in _ = try curlSequential.get() }
         }
+        let urlSessionSeq: (Int) throws -> Round = { count in
+            try Self.timed(count: count, latencies: true) { _ in
+                let length = try urlSessionSequential.get(smallURL)
+                guard length == 1_024 else { throw BenchError("URLSession GET: \(length) bytes") }
+            }
+        }
         let (seq, seqWrk) = try alternate(
             count: sequentialPerRound,
-            clients: [wickAsync, wickCallback, wickOnLoop, curlSeq],
+            clients: [wickAsync, wickCallback, wickOnLoop, curlSeq, urlSessionSeq],
             peerCommands: peer.map { _ in ["http-seq", "http-seq-async"] } ?? [], peer: peer, latencies: true,
             wrk: (small, 1))
         let sequentialForms = [
@@ -120,7 +131,7 @@ struct RequestsBenchmark {
             table.rows.append(
                 rateRow(
                     "sequential keep-alive GET 1 KiB over HTTP, req/s — Wick \(form)", seq, wick: index,
-                    peers: [3, 4, 5], count: sequentialPerRound, scale: 1, wrk: seqWrk))
+                    peers: [3, 4, 5, 6], count: sequentialPerRound, scale: 1, wrk: seqWrk))
         }
         for (index, form) in ["async", "callback", "async on the loop"].enumerated() {
             table.rows.append(
@@ -137,16 +148,24 @@ struct RequestsBenchmark {
         let curlConc: (Int) throws -> Round = { count in
             try Self.timed(count: 1, latencies: false) { _ in try curlConcurrent.run(count) }
         }
+        let urlSessionConc: (Int) throws -> Round = { count in
+            try Self.timed(count: 1, latencies: false) { _ in
+                try urlSessionConcurrent.concurrent(smallURL, lanes: lanes, count: count, expectedBytes: 1_024)
+            }
+        }
         let (conc, concWrk) = try alternate(
             count: concurrentPerRound,
-            clients: [wickConcurrent(sessions[1]), wickConcurrent(sessions[2]), wickConcurrent(sessions[1], onLoop: true), curlConc],
+            clients: [
+                wickConcurrent(sessions[1]), wickConcurrent(sessions[2]), wickConcurrent(sessions[1], onLoop: true),
+                curlConc, urlSessionConc,
+            ],
             peerCommands: peer.map { _ in ["http-conc \(lanes)"] } ?? [], peer: peer, latencies: false,
             wrk: (small, lanes))
         for (index, loops) in ["1 event loop", "2 event loops", "1 event loop, the tasks on it"].enumerated() {
             table.rows.append(
                 rateRow(
                     "\(lanes) concurrent connections, GET 1 KiB, req/s — Wick \(loops)", conc, wick: index,
-                    peers: [3, 4, nil], count: concurrentPerRound, scale: 1, wrk: concWrk))
+                    peers: [3, 4, 5, nil], count: concurrentPerRound, scale: 1, wrk: concWrk))
         }
 
         // 3. 10 MiB downloads.
@@ -154,13 +173,19 @@ struct RequestsBenchmark {
         let curlDown: (Int) throws -> Round = { count in
             try Self.timed(count: count, latencies: false) { _ in _ = try curlDownload.get() }
         }
+        let urlSessionDown: (Int) throws -> Round = { count in
+            try Self.timed(count: count, latencies: false) { _ in
+                let length = try urlSessionSequential.get(largeURL)
+                guard length == Self.downloadBytes else { throw BenchError("URLSession download: \(length) bytes") }
+            }
+        }
         let (down, _) = try alternate(
-            count: downloadsPerRound, clients: [wickDownload, curlDown],
+            count: downloadsPerRound, clients: [wickDownload, curlDown, urlSessionDown],
             peerCommands: peer.map { _ in ["http-10m"] } ?? [], peer: peer, latencies: false)
         let mebibytesPerRequest = Double(Self.downloadBytes) / 1_048_576
         table.rows.append(
             rateRow(
-                "10 MiB download, sequential on one connection, MiB/s", down, wick: 0, peers: [1, 2, nil],
+                "10 MiB download, sequential on one connection, MiB/s", down, wick: 0, peers: [1, 2, 3, nil],
                 count: downloadsPerRound, scale: mebibytesPerRequest))
         table.rows.append(heapRow(down))
         table.notes = notes(pinning: pinning)
@@ -246,7 +271,8 @@ struct RequestsBenchmark {
             : [median(wrk.map(\.p50Microseconds)), median(wrk.map(\.p99Microseconds))].map { Format.grouped(Int($0)) }
                 .joined(separator: " / ")
         return [
-            name, percentiles(wick), wrkFigure, percentiles(3), percentiles(4), percentiles(5), "—", "—", "—", "—", "—",
+            name, percentiles(wick), wrkFigure, percentiles(3), percentiles(4), percentiles(5), percentiles(6), "—", "—",
+            "—", "—", "—", "—",
         ]
     }
 
@@ -258,7 +284,8 @@ struct RequestsBenchmark {
         }
         return [
             "same, heap growth (MiB) with the round's first response in hand (lower is better)", mebibytes(0), "—",
-            mebibytes(1) + " (streams, discards)", mebibytes(2), "—", "—", "—", "—", "—", "—",
+            mebibytes(1) + " (streams, discards)", "—", mebibytes(3), "—", "—", "—", "—",
+            "—", "—", "—",
         ]
     }
 
@@ -371,6 +398,7 @@ struct RequestsBenchmark {
         [
             "nginx 1.22 (one worker, `/bytes/1k` and `/bytes/10m` served from files) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload after a warm-up of up to 64 requests each; per round each client does \(Format.grouped(sequentialPerRound)) sequential GETs, \(Format.grouped(concurrentPerRound)) concurrent GETs, or \(downloadsPerRound) downloads. Rates are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds.",
             "Wick: one `Session` per workload over plain HTTP (`maximumConnectionsPerHost` 1 for the sequential and download workloads, \(lanes) for the concurrent one; `eventLoopCount` 1 or 2; `maximumResponseBodyBytes` 16 MiB for downloads). Async: one task awaits `session.request(url).serializingData().value` in a loop (the round waits for the task on a semaphore); callback: `responseData { }` on the session's `responseQueue`, the calling thread waiting on a semaphore per request; concurrent: \(lanes) child tasks of a task group, each awaiting its requests in turn. On the loop: the same task (or child tasks) with `withTaskExecutorPreference(session.taskExecutor)` (`addTask(executorPreference:)`), so each request starts and completes on Wick's loop thread with no hop to Swift's pool; an API any user can take. Each checks the body's length. Allocations per request: every `malloc`/`calloc`/`realloc`/`posix_memalign`... of the whole process during Wick's round (its loop thread, Swift's concurrency pool, Dispatch) divided by the requests, counted by wick-bench's malloc interposer.",
+            "URLSession: swift-corelibs-foundation's (FoundationNetworking, libcurl underneath), an ephemeral configuration without cache, in wick-bench's process: a data task per GET waited for on a semaphore (sequential, downloads), or \(lanes) chains of data tasks with `httpMaximumConnectionsPerHost` \(lanes) (concurrent).",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): sequential and downloads on one reused easy handle (keep-alive; the write callback counts and discards the body, so it never holds a whole download); concurrent: one multi handle with \(lanes) easy handles, each re-added when its transfer ends (`CURLMOPT_MAXCONNECTS` \(lanes + 16)).",
             "async-http-client 1.37 in a child process (`wick-bench-peers`, Benchmarks/Peers), one `MultiThreadedEventLoopGroup` thread, a plain-HTTP `HTTPClient` per pool size: futures `execute(request:).wait()` (sequential, downloads; the body collected in a `ByteBuffer`), async/await `execute(_:timeout:)` + `body.collect(upTo:)` from a task (sequential), and \(lanes) chained futures on a pool of \(lanes) connections (concurrent). Its latencies are its own per-round percentiles, medians over the rounds; Wick's and libcurl's are percentiles over all rounds' samples.",
             "Download memory: growth of malloc's in-use bytes (`mallinfo2`) from the start of the round to just after its first download returns, the body still held (Wick's `Data`, AHC's `ByteBuffer`), median over the rounds; not a peak (a transient copy freed before the download returns is not seen). libcurl discards the body as it streams, so its figure is what it keeps, not a buffered body.",

@@ -65,12 +65,13 @@ public final class FaultServer: Sendable {
     }
 
     /// Waits up to `timeout` until at least `count` connections have been accepted; returns
-    /// whether they were.
-    public func waitForConnections(_ count: Int, timeout: Duration = .seconds(10)) -> Bool {
+    /// whether they were. Polls with `Task.sleep`, so a waiting test never blocks one of Swift's
+    /// few cooperative threads (which the code under test may need to make progress).
+    public func waitForConnections(_ count: Int, timeout: Duration = .seconds(10)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while acceptedConnections < count {
             guard ContinuousClock.now < deadline else { return false }
-            usleep(1_000)
+            try? await Task.sleep(for: .milliseconds(1))
         }
         return true
     }
@@ -86,11 +87,12 @@ public final class FaultServer: Sendable {
     }
 
     /// Waits up to `timeout` until the n-th connection's script has ended; returns how it ended.
-    public func waitForEnd(ofConnection index: Int, timeout: Duration = .seconds(10)) -> FaultConnectionEnd? {
+    /// Polls with `Task.sleep` (see `waitForConnections`).
+    public func waitForEnd(ofConnection index: Int, timeout: Duration = .seconds(10)) async -> FaultConnectionEnd? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let end = end(ofConnection: index), end != .running { return end }
-            usleep(2_000)
+            try? await Task.sleep(for: .milliseconds(2))
         }
         return end(ofConnection: index)
     }

@@ -3,7 +3,7 @@ import Testing
 import WickTestSupport
 
 @Suite struct FaultServerTests {
-    @Test func sendsScriptedBytesAfterReadingTheRequestThenCloses() throws {
+    @Test func sendsScriptedBytesAfterReadingTheRequestThenCloses() async throws {
         let server = try FaultServer(steps: [.readRequest, .respond(body: "hello", close: true), .close])
         let client = try LoopbackClient(port: server.port)
         defer { client.close() }
@@ -11,7 +11,7 @@ import WickTestSupport
         let (bytes, end, _) = client.readToEnd()
         #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("\r\n\r\nhello"))
         #expect(end == .endOfFile)
-        #expect(server.waitForEnd(ofConnection: 0) == .completed)
+        #expect(await server.waitForEnd(ofConnection: 0) == .completed)
         #expect(String(decoding: server.received(onConnection: 0), as: UTF8.self).hasSuffix("\r\n\r\nabc"))
     }
 
@@ -46,22 +46,22 @@ import WickTestSupport
         #expect(end == .reset)
     }
 
-    @Test func halfCloseSendsFINButKeepsReading() throws {
+    @Test func halfCloseSendsFINButKeepsReading() async throws {
         let server = try FaultServer(steps: [.send("bye"), .halfClose, .read(count: 4), .close])
         let client = try LoopbackClient(port: server.port)
         defer { client.close() }
         let (bytes, end, _) = client.readToEnd()
         #expect(bytes == Array("bye".utf8) && end == .endOfFile)
         client.send("late")
-        #expect(server.waitForEnd(ofConnection: 0) == .completed)
+        #expect(await server.waitForEnd(ofConnection: 0) == .completed)
         #expect(server.received(onConnection: 0) == Array("late".utf8))
     }
 
-    @Test func stopInterruptsAStallPromptly() throws {
+    @Test func stopInterruptsAStallPromptly() async throws {
         let server = try FaultServer(steps: [.pause(.seconds(60))])
         let client = try LoopbackClient(port: server.port)
         defer { client.close() }
-        #expect(server.waitForConnections(1))
+        #expect(await server.waitForConnections(1))
         let start = ContinuousClock.now
         server.stop()
         #expect(ContinuousClock.now - start < .seconds(2))
@@ -84,11 +84,11 @@ import WickTestSupport
         #expect(server.acceptedConnections == 2)
     }
 
-    @Test func waitForClientCloseSeesTheClientGo() throws {
+    @Test func waitForClientCloseSeesTheClientGo() async throws {
         let server = try FaultServer(steps: [.waitForClientClose(limit: .seconds(5))])
         let client = try LoopbackClient(port: server.port)
         client.send("x")
         client.close()
-        #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+        #expect(await server.waitForEnd(ofConnection: 0) == .clientClosed)
     }
 }

@@ -122,11 +122,11 @@ import WickTestSupport
         defer { server.stop() }
         let client = try TestRunner()
         let task = Task { try await client.send(port: server.port) }
-        #expect(server.waitForConnections(1))
+        #expect(await server.waitForConnections(1))
         #expect(try await client.waitForStatistics { $0.leased == 1 })
         task.cancel()
         await #expect(throws: TransportError.self) { _ = try await task.value }
-        #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+        #expect(await server.waitForEnd(ofConnection: 0) == .clientClosed)
         #expect(try await client.waitForStatistics { $0.live == 0 })
         await client.close()
     }
@@ -251,7 +251,7 @@ import WickTestSupport
                 return
             }
             #expect(!allowed)
-            #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+            #expect(await server.waitForEnd(ofConnection: 0) == .clientClosed)
         }
         await client.close()
     }
@@ -263,7 +263,7 @@ import WickTestSupport
         defer { server.stop() }
         let client = try TestRunner { $0.pool.idleTimeout = .milliseconds(100) }
         _ = try await client.send(port: server.port)
-        #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+        #expect(await server.waitForEnd(ofConnection: 0) == .clientClosed)
         #expect(try await client.waitForStatistics { $0.live == 0 && $0.retired == 1 })
         #expect(openClientSockets(toPort: server.port) == 0)
         await client.close()
@@ -298,7 +298,7 @@ import WickTestSupport
                 return
             }
         }
-        #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+        #expect(await server.waitForEnd(ofConnection: 0) == .clientClosed)
         #expect(openClientSockets(toPort: server.port) == 0)
         await client.close()
     }
@@ -315,7 +315,7 @@ import WickTestSupport
         #expect(try await waitUntil { server.received(onConnection: 0).count > 0 })
         await client.runner.shutdown(.drain)
         #expect(try await running.value.body == Data("done".utf8))
-        #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+        #expect(await server.waitForEnd(ofConnection: 0) == .clientClosed)
         await client.close()
     }
 

@@ -152,7 +152,7 @@ import WickTestSupport
         #expect(outcome.failure == nil)
         #expect(try await harness.waitFor { $0.closed })
         #expect(harness.ownerEvents.released == 1)
-        #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+        #expect(await server.waitForEnd(ofConnection: 0) == .clientClosed)
         await harness.shutdown()
     }
 
@@ -169,7 +169,7 @@ import WickTestSupport
             return
         }
         #expect(try await harness.waitFor { $0.closed })
-        #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+        #expect(await server.waitForEnd(ofConnection: 0) == .clientClosed)
         await harness.shutdown()
     }
 

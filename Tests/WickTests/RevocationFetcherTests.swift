@@ -1,4 +1,5 @@
 // OCSP and CRL fetching through the transport: what is sent, what is refused, what fails.
+import Dispatch
 import Foundation
 import Testing
 @testable import Wick
@@ -8,11 +9,17 @@ import WickTestSupport
 struct RevocationFetcherTests {
     /// A fetcher over a runner of its own, with `timeout`.
     private func withFetcher(
-        timeout: Duration = .seconds(5), _ body: (TransportRevocationFetcher) throws -> Void
+        timeout: Duration = .seconds(5), _ body: @escaping @Sendable (TransportRevocationFetcher) throws -> Void
     ) async throws {
         let group = try EventLoopGroup(configuration: EventLoopGroup.Configuration(threadCount: 1))
         let runner = ConnectionPoolRunner(group: group)
-        try body(TransportRevocationFetcher(runner: runner, timeout: timeout))
+        let fetcher = TransportRevocationFetcher(runner: runner, timeout: timeout)
+        // `fetch` blocks its thread, as trust evaluation's are: run it off Swift's cooperative pool.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try body(fetcher) })
+            }
+        }
         await runner.shutdown()
         group.shutdownGracefully()
     }

@@ -48,7 +48,7 @@ struct UploadFaultTests {
         #expect(String(decoding: received, as: UTF8.self).hasSuffix("\r\n\r\n"))
         #expect(received.count < 1_024)
         // Bytes were left unsent, so the connection is not reused.
-        #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+        #expect(await server.waitForEnd(ofConnection: 0) == .clientClosed)
         let next = await session.request("http://127.0.0.1:\(server.port)/next").serializingData().response
         #expect(next.value == Data("fresh".utf8) && next.metrics?.isReused == false)
         await session.shutdown()
@@ -90,7 +90,7 @@ struct UploadFaultTests {
             return
         }
         #expect(reason.contains("StreamBroke"))
-        #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
+        #expect(await server.waitForEnd(ofConnection: 0) == .clientClosed)
         await session.shutdown()
     }
 

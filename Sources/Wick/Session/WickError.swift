@@ -42,6 +42,10 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     /// or a proxy environment variable it reads: a socks proxy, a bad URL). Nothing is sent:
     /// the request neither goes through the proxy nor around it.
     case invalidProxyConfiguration(ProxyConfigurationError)
+    /// A download (`Session.download`) could not put its body in a file, or could not resume:
+    /// see `DownloadFailureReason` (a file not created, written or moved, a destination that
+    /// exists, resume data that cannot be read).
+    case downloadFailed(reason: DownloadFailureReason)
 
     /// What went wrong, for people.
     public var description: String {
@@ -60,6 +64,7 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
         case .parameterEncodingFailed(let reason): "parameter encoding failed: \(reason)"
         case .parameterEncoderFailed(let reason): "parameter encoder failed: \(reason)"
         case .invalidProxyConfiguration(let error): "invalid proxy configuration: \(error)"
+        case .downloadFailed(let reason): "the download failed: \(reason)"
         }
     }
 }
@@ -162,12 +167,18 @@ public enum ResponseSerializationFailureReason: Sendable, CustomStringConvertibl
     case inputDataNilOrZeroLength
     /// A custom serializer threw an error that is not a `WickError`.
     case customSerializationFailed(error: any Error)
+    /// A download's serializer found no file (`DownloadRequest`'s `responseURL`, `responseData`).
+    case inputFileNil
+    /// A download's file at `path` could not be read (`DownloadRequest.responseData`).
+    case inputFileReadFailed(path: String)
 
     /// What went wrong, for people.
     public var description: String {
         switch self {
         case .inputDataNilOrZeroLength: "the response body is empty and the status or method does not allow that"
         case .customSerializationFailed(let error): "the serializer failed: \(error)"
+        case .inputFileNil: "the download has no file"
+        case .inputFileReadFailed(let path): "the downloaded file \(path) could not be read"
         }
     }
 }

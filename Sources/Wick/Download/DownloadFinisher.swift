@@ -21,8 +21,10 @@ struct DownloadFinisher {
         var final = outcome
         let state = sink.state.withLock { $0 }
         let path = sink.temporaryPath
-        if state.failure != nil {
+        if let failure = state.failure {
+            // The exchange may have ended before the abort reached it: the file's failure wins.
             removeTemporaryFile()
+            final.error = .downloadFailed(reason: failure)
             return final
         }
         let isCancelled: Bool

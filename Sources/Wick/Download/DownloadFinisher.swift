@@ -34,15 +34,17 @@ struct DownloadFinisher {
         if let response = outcome.response, !isCancelled, !isAborted {
             if state.disposition != .file, !state.isConfirmedComplete {
                 // The body was collected in memory (a 401 or redirect the run did not follow).
-                do {
-                    try response.body.write(to: URL(fileURLWithPath: path))
+                do throws(DownloadFailureReason) {
+                    let file = try DownloadFile(path: path, keeping: 0)
+                    try file.write([UInt8](response.body))
+                    file.close()
                 } catch {
-                    final.error = final.error ?? .downloadFailed(reason: .cannotCreateFile(path: path, errno: 0))
                     removeTemporaryFile()
+                    final.error = final.error ?? .downloadFailed(reason: error)
                     return final
                 }
             }
-            if state.isConfirmedComplete { sink.reportFinalProgress() }
+            if state.isConfirmedComplete { sink.reportProgress() }
             switch move(HTTPResponse(response)) {
             case .success(let url): final.fileURL = url
             case .failure(let reason):

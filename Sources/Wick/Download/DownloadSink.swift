@@ -126,6 +126,8 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
             let validators = DownloadValidators(headers)
             if kept == 0 || !validators.isEmpty { state.validators = validators }
             state.isContentEncoded = coding.map { $0 != "identity" } ?? false
+            // A decoded body's length is not the declared one.
+            if state.isContentEncoded { state.totalBytes = nil }
             state.disposition = .file
             state.fileLength = kept
             return .open(keeping: kept)
@@ -211,8 +213,9 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
         if first { request?.abort(with: .downloadFailed(reason: reason)) }
     }
 
-    /// Hands the bytes written so far to every progress handler, on its queue.
-    private func reportProgress() {
+    /// Hands the bytes written so far to every progress handler, on its queue. On the writer
+    /// queue (the finisher calls it once more for a 416 that confirmed the file complete).
+    func reportProgress() {
         let (progress, handlers) = state.withLock { state in
             (TransferProgress(completedBytes: state.writtenBytes, totalBytes: state.totalBytes), state.progressHandlers)
         }
@@ -226,12 +229,6 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
             file = nil
             body()
         }
-    }
-
-    /// Reports the final progress once more (a 416 that confirmed the file complete writes
-    /// nothing, so no write reported it). On the writer queue.
-    func reportFinalProgress() {
-        reportProgress()
     }
 
     /// Waits until every queued write is done (a validation reads the file).

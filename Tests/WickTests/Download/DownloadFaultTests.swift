@@ -215,4 +215,54 @@ struct DownloadFaultTests {
         #expect(!FileManager.default.fileExists(atPath: request.temporaryURL.path))
         await session.shutdown()
     }
+
+    @Test func aRetriedFreshDownloadStartsTheFileOver() async throws {
+        let server = try FaultServer { index in
+            index == 0
+                ? [.readRequestHead, .send(okHead(length: Self.body.count)), .send(Array(Self.body[..<Self.cut])), .close]
+                : [.readRequestHead, .send(okHead(length: Self.body.count)), .send(Self.body)]
+        }
+        defer { server.stop() }
+        let session = Session()
+        let retryOnce = Retrier { request, _, _, completion in completion(request.retryCount == 0 ? .retry : .doNotRetry) }
+        let request = session.download("http://127.0.0.1:\(server.port)/file", interceptor: retryOnce)
+        let url = try await request.serializingDownloadedFileURL().value
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(request.retryCount == 1)
+        #expect(headerValue("Range", in: server.received(onConnection: 1)) == nil)
+        #expect(try Data(contentsOf: url) == Data(Self.body))
+        await session.shutdown()
+    }
+
+    @Test func bodiesOfFollowedRedirectsAndChallengesStayOutOfTheFile() async throws {
+        let final = Array(Self.body[..<1_000])
+        let server = try FaultServer(steps: [
+            .readRequestHead, .respond(status: 302, body: "moved", headers: ["Location: /b"]),
+            .readRequestHead, .respond(status: 401, body: "denied", headers: [#"WWW-Authenticate: Basic realm="w""#]),
+            .readRequestHead, .send(okHead(length: final.count)), .send(final),
+        ])
+        defer { server.stop() }
+        let session = Session()
+        let request = session.download("http://127.0.0.1:\(server.port)/a").authenticate(username: "u", password: "p")
+        let url = try await request.serializingDownloadedFileURL().value
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try Data(contentsOf: url) == Data(final))
+        #expect(request.requests.count == 3)
+        await session.shutdown()
+    }
+
+    @Test func anUnfollowed401BodyIsTheFile() async throws {
+        let server = try FaultServer(steps: [
+            .readRequestHead, .respond(status: 401, body: "denied", headers: [#"WWW-Authenticate: Basic realm="w""#]),
+            .readRequestHead, .respond(status: 401, body: "denied again", headers: [#"WWW-Authenticate: Basic realm="w""#]),
+        ])
+        defer { server.stop() }
+        let session = Session()
+        let request = session.download("http://127.0.0.1:\(server.port)/a").authenticate(username: "u", password: "p")
+        let url = try await request.serializingDownloadedFileURL().value
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(request.response?.statusCode == 401)
+        #expect(try Data(contentsOf: url) == Data("denied again".utf8))
+        await session.shutdown()
+    }
 }

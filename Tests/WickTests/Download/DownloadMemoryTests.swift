@@ -7,11 +7,13 @@ import WickTestSupport
 
 @Suite(.enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
 struct DownloadMemoryTests {
-    /// The file's size: eight times the largest growth allowed, so buffering it would show.
+    /// The file's size: four times the largest growth allowed, so buffering it would show.
     static let fileSize: Int64 = 512 << 20
-    /// The most the resident size may grow while downloading: the writer's high-water mark
-    /// (4 MiB) and read buffers are far below it; the allocator and test runtime need the rest.
-    static let allowedGrowth = 64 << 20
+    /// The most the resident size may grow while downloading. The download itself holds the
+    /// writer's high-water mark (4 MiB) and a read buffer, and alone grew by 3 to 4 MiB; the
+    /// rest is for tests running alongside in this process (40 MiB seen with the other download
+    /// tests). Without backpressure the same run grew by 312 MiB.
+    static let allowedGrowth = 128 << 20
 
     /// This process's resident set (`VmRSS` in `/proc/self/status`), in bytes.
     static func residentBytes() -> Int? {

@@ -5,9 +5,9 @@ import FoundationEssentials
 /// writer queue after every write (the file is closed):
 /// - A response that arrived whole (no error, or a validation's): the file (a collected body is
 ///   written to it first) goes to the destination, and `fileURL` is set.
-/// - A transfer cut short (transport failure, `abort`, a cancel with resume data asked): the
-///   file stays and `resumeData` is set, when the response allows resuming; otherwise, and
-///   for a plain cancel or a file error, the file is removed.
+/// - Any other end (a transport failure, a refused redirect, `abort`, a cancel with resume
+///   data asked): the file stays and `resumeData` is set, when the response allows resuming;
+///   otherwise, and for a plain cancel or a file error, the file is removed.
 struct DownloadFinisher {
     let sink: DownloadSink
     let destination: DownloadRequest.Destination?
@@ -29,9 +29,7 @@ struct DownloadFinisher {
         }
         let isCancelled: Bool
         if case .explicitlyCancelled? = outcome.error { isCancelled = true } else { isCancelled = false }
-        let isAborted: Bool
-        if case .downloadFailed? = outcome.error { isAborted = true } else { isAborted = false }
-        if let response = outcome.response, !isCancelled, !isAborted {
+        if let response = outcome.response, Self.bodyIsWhole(despite: outcome.error) {
             if state.disposition != .file, !state.isConfirmedComplete {
                 // The body was collected in memory (a 401 or redirect the run did not follow).
                 do throws(DownloadFailureReason) {
@@ -61,6 +59,16 @@ struct DownloadFinisher {
             removeTemporaryFile()
         }
         return final
+    }
+
+    /// Whether a request that ended with `error` and a response got that response's whole body:
+    /// no error, or a validation's (also when a retrier then refused to retry it).
+    private static func bodyIsWhole(despite error: WickError?) -> Bool {
+        switch error {
+        case nil, .responseValidationFailed?: true
+        case .requestRetryFailed(_, let original)?: bodyIsWhole(despite: original)
+        default: false
+        }
     }
 
     /// Moves the file to the destination (nil: it stays where it is).

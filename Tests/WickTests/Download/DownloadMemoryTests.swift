@@ -7,13 +7,15 @@ import WickTestSupport
 
 @Suite(.enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
 struct DownloadMemoryTests {
-    /// The file's size: four times the largest growth allowed, so buffering it would show.
+    /// The file's size.
     static let fileSize: Int64 = 512 << 20
-    /// The most the resident size may grow while downloading. The download itself holds the
-    /// writer's high-water mark (4 MiB) and a read buffer, and alone grew by 3 to 4 MiB; the
-    /// rest is for tests running alongside in this process (40 MiB seen with the other download
-    /// tests). Without backpressure the same run grew by 312 MiB.
-    static let allowedGrowth = 128 << 20
+    /// The most the resident size may grow while downloading: half the file. The download
+    /// itself holds the writer's high-water mark (4 MiB) and a read buffer: run alone it grew by
+    /// 3 to 4 MiB. The rest is for tests running alongside in this process (the full suite made
+    /// it 125 MiB). Without backpressure the writer's stall below queues most of the file
+    /// (312 MiB after a one-second stall; more after two), so the bound still tells them apart;
+    /// the exact check is on the bytes queued for the writer.
+    static let allowedGrowth = 256 << 20
 
     /// This process's resident set (`VmRSS` in `/proc/self/status`), in bytes.
     static func residentBytes() -> Int? {
@@ -55,9 +57,9 @@ struct DownloadMemoryTests {
         }
         sampler.start()
         let started = ContinuousClock.now
-        // A disk that stalls for a second at the start: without backpressure, loopback would
-        // queue hundreds of MiB meanwhile.
-        request.sink.writerQueue.async { usleep(1_000_000) }
+        // A disk that stalls for two seconds at the start: without backpressure, loopback
+        // would queue most of the file meanwhile.
+        request.sink.writerQueue.async { usleep(2_000_000) }
         let response = await request.serializingDownloadedFileURL().response
         let elapsed = ContinuousClock.now - started
         sampling.store(false, ordering: .releasing)

@@ -27,7 +27,8 @@ struct ContentRange: Sendable, Equatable {
             range = nil
         } else {
             let bounds = parts[0].split(separator: "-", omittingEmptySubsequences: false)
-            guard bounds.count == 2, let first = Self.digits(bounds[0]), let last = Self.digits(bounds[1]), first <= last
+            guard bounds.count == 2, let first = Self.digits(bounds[0]), let last = Self.digits(bounds[1]),
+                first <= last
             else { return nil }
             if let completeLength, last >= completeLength { return nil }
             range = first...last

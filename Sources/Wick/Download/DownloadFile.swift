@@ -1,6 +1,5 @@
 // A download's temporary file: opened at an offset, written in order, closed (POSIX, one fd).
 import FoundationEssentials
-
 import Glibc
 
 /// The file a download writes its body into, through one file descriptor. Only

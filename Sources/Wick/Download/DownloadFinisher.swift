@@ -27,9 +27,12 @@ struct DownloadFinisher {
             final.error = .downloadFailed(reason: failure)
             return final
         }
+        if case .discarded(let reason) = state.disposition, final.error == nil {
+            final.error = .downloadFailed(reason: reason)
+        }
         let isCancelled: Bool
-        if case .explicitlyCancelled? = outcome.error { isCancelled = true } else { isCancelled = false }
-        if let response = outcome.response, Self.bodyIsWhole(despite: outcome.error) {
+        if case .explicitlyCancelled? = final.error { isCancelled = true } else { isCancelled = false }
+        if let response = outcome.response, Self.bodyIsWhole(despite: final.error) {
             if state.disposition != .file, !state.isConfirmedComplete {
                 // The body was collected in memory (a 401 or redirect the run did not follow).
                 do throws(DownloadFailureReason) {
@@ -86,7 +89,9 @@ struct DownloadFinisher {
                 try files.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             }
             if files.fileExists(atPath: targetPath) {
-                guard options.contains(.removePreviousFile) else { return .failure(.destinationExists(path: targetPath)) }
+                guard options.contains(.removePreviousFile) else {
+                    return .failure(.destinationExists(path: targetPath))
+                }
                 try files.removeItem(atPath: targetPath)
             }
             try files.moveItem(atPath: sink.temporaryPath, toPath: targetPath)

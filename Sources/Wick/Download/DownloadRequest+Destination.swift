@@ -40,7 +40,9 @@ extension DownloadRequest {
     private static func dispositionFilename(_ value: String) -> String? {
         for parameter in value.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].filter({ $0 != " " && $0 != "\t" }).lowercased() == "filename" else { continue }
+            guard pair.count == 2, pair[0].filter({ $0 != " " && $0 != "\t" }).lowercased() == "filename" else {
+                continue
+            }
             var name = pair[1].drop { $0 == " " || $0 == "\t" }
             while name.last == " " || name.last == "\t" { name = name.dropLast() }
             if name.count >= 2, name.first == "\"", name.last == "\"" { name = name.dropFirst().dropLast() }

@@ -44,7 +44,8 @@ extension DownloadRequest {
     ///   when the awaiting task is cancelled. Default true, as for `serializingData()`.
     public func serializingDownloadedFileURL(automaticallyCancelling: Bool = true) -> DownloadTask<URL> {
         resume()
-        return DownloadTask(request: self, automaticallyCancelling: automaticallyCancelling, serialize: Self.requiredURL)
+        return DownloadTask(
+            request: self, automaticallyCancelling: automaticallyCancelling, serialize: Self.requiredURL)
     }
 
     /// The file's bytes, to await; starts the request. See `responseData` for the failures.
@@ -56,7 +57,9 @@ extension DownloadRequest {
         let serializer = DataResponseSerializer(
             emptyResponseCodes: emptyResponseCodes, emptyRequestMethods: emptyRequestMethods)
         resume()
-        return DownloadTask(request: self, automaticallyCancelling: automaticallyCancelling) { Self.data($0, serializer) }
+        return DownloadTask(request: self, automaticallyCancelling: automaticallyCancelling) {
+            Self.data($0, serializer)
+        }
     }
 
     /// Serializes the outcome on `queue` (it may arrive on a writer queue) and hands it over.
@@ -101,7 +104,8 @@ extension DownloadRequest {
         do {
             contents = try Data(contentsOf: url)
         } catch {
-            return response(outcome, .failure(.responseSerializationFailed(reason: .inputFileReadFailed(path: url.path))))
+            return response(
+                outcome, .failure(.responseSerializationFailed(reason: .inputFileReadFailed(path: url.path))))
         }
         let head = outcome.response.map(HTTPResponse.init)
         return response(

@@ -12,7 +12,8 @@ extension DownloadRequest {
             switch validation(request, HTTPResponse(response), temporaryURL) {
             case .success: return .success(())
             case .failure(let error as WickError): return .failure(error)
-            case .failure(let error): return .failure(.responseValidationFailed(reason: .customValidationFailed(error: error)))
+            case .failure(let error):
+                return .failure(.responseValidationFailed(reason: .customValidationFailed(error: error)))
             }
         }
         return self

@@ -59,7 +59,8 @@ public final class DownloadRequest: Request, @unchecked Sendable {
                 validators: DownloadValidators(entityTag: resume.entityTag, lastModified: resume.lastModified))
             let resuming = DownloadResumeInterceptor(sink: sink)
             composed = Interceptor(
-                adapters: [interceptor, resuming].compactMap { $0 }, retriers: [resuming, interceptor].compactMap { $0 })
+                adapters: [interceptor, resuming].compactMap { $0 },
+                retriers: [resuming, interceptor].compactMap { $0 })
         } else {
             sink = DownloadSink(
                 temporaryPath: Self.newTemporaryURL().path, keptBytes: 0,

@@ -31,8 +31,11 @@ struct DownloadResumeData: Codable, Sendable, Equatable {
 
     /// The JSON bytes.
     func encoded() -> Data {
-        // Encoding plain strings and integers cannot fail.
-        try! JSONEncoder().encode(self)
+        do {
+            return try JSONEncoder().encode(self)
+        } catch {
+            preconditionFailure("DownloadResumeData.encoded: strings and integers failed to encode: \(error)")
+        }
     }
 
     /// Decodes and checks resume data.

@@ -30,8 +30,9 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
         case file
         /// Into memory (a redirect or challenge not followed after all, a 416 on resume).
         case collected
-        /// Nowhere: a 206 for the wrong range, whose request is being aborted.
-        case discarded
+        /// Nowhere: a 206 for the wrong range, whose request is being aborted with this reason
+        /// (the exchange may end before the abort reaches it: the finisher fails it then).
+        case discarded(DownloadFailureReason)
     }
 
     struct State {
@@ -104,8 +105,9 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
             if offset > 0, status.rawValue == 206 {
                 let received = headers.value(for: "Content-Range")
                 guard let range = ContentRange(received)?.range, range.lowerBound == offset else {
-                    state.disposition = .discarded
-                    return .abort(.unexpectedContentRange(requested: offset, received: received))
+                    let reason = DownloadFailureReason.unexpectedContentRange(requested: offset, received: received)
+                    state.disposition = .discarded(reason)
+                    return .abort(reason)
                 }
                 kept = offset
                 state.totalBytes = ContentRange(received)?.completeLength ?? contentLength.map { offset + $0 }

@@ -32,7 +32,8 @@ extension Session {
         to destination: DownloadRequest.Destination? = nil
     ) -> DownloadRequest {
         let built = Result { () throws(WickError) in
-            let plain = HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
+            let plain = HTTPRequest(
+                method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
             return try encoder.encode(parameters, into: plain)
         }
         return makeDownload(built, interceptor: interceptor, requestModifier: requestModifier, destination: destination)
@@ -47,7 +48,8 @@ extension Session {
         to destination: DownloadRequest.Destination? = nil
     ) -> DownloadRequest {
         let built = Result { () throws(WickError) in
-            let plain = HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
+            let plain = HTTPRequest(
+                method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
             return try encoding.encode(plain, with: parameters)
         }
         return makeDownload(built, interceptor: interceptor, requestModifier: requestModifier, destination: destination)
@@ -103,7 +105,8 @@ extension Session {
         }
         return makeRequest(built, requestModifier: nil) { checked in
             DownloadRequest(
-                session: self, initialRequest: checked, interceptor: interceptor, destination: destination, resume: resume)
+                session: self, initialRequest: checked, interceptor: interceptor, destination: destination,
+                resume: resume)
         }
     }
 

@@ -1,8 +1,9 @@
 // A stalled file writer stops the socket reads at the high-water mark, and reading resumes after.
 import Foundation
 import Testing
-@testable import Wick
 import WickTestSupport
+
+@testable import Wick
 
 @Suite(.enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
 struct DownloadBackpressureTests {

@@ -1,8 +1,9 @@
 // Downloads from scripted servers: cut connections and cancels that resume, ranges refused or wrong.
 import Foundation
 import Testing
-@testable import Wick
 import WickTestSupport
+
+@testable import Wick
 
 struct DownloadFaultTests {
     /// 256 KiB of payload, split where the first connection stops.
@@ -24,7 +25,10 @@ struct DownloadFaultTests {
     @Test func aCutConnectionLeavesResumeDataThatCompletesTheFileByteIdentical() async throws {
         let server = try FaultServer { index in
             index == 0
-                ? [.readRequestHead, .send(okHead(length: Self.body.count)), .send(Array(Self.body[..<Self.cut])), .close]
+                ? [
+                    .readRequestHead, .send(okHead(length: Self.body.count)), .send(Array(Self.body[..<Self.cut])),
+                    .close,
+                ]
                 : Self.partialAnswer()
         }
         defer { server.stop() }
@@ -43,9 +47,12 @@ struct DownloadFaultTests {
         #expect(first.resumeData == failed.resumeData && failed.fileURL == nil)
         #expect(FileManager.default.fileExists(atPath: resume.temporaryFilePath))
 
-        let resumed = try await session.download(resumingWith: try #require(failed.resumeData), to: { _, _ in
-            (scratch.file("file"), [])
-        }).validate().serializingDownloadedFileURL().value
+        let resumed = try await session.download(
+            resumingWith: try #require(failed.resumeData),
+            to: { _, _ in
+                (scratch.file("file"), [])
+            }
+        ).validate().serializingDownloadedFileURL().value
         #expect(try Data(contentsOf: resumed) == Data(Self.body))
         let sent = server.received(onConnection: 1)
         #expect(headerValue("Range", in: sent) == "bytes=\(Self.cut)-")
@@ -58,7 +65,10 @@ struct DownloadFaultTests {
     static func stallingServer(then next: [FaultStep] = []) throws -> FaultServer {
         try FaultServer { index in
             index == 0
-                ? [.readRequestHead, .send(okHead(length: body.count)), .send(Array(body[..<cut])), .pause(.seconds(30))]
+                ? [
+                    .readRequestHead, .send(okHead(length: body.count)), .send(Array(body[..<cut])),
+                    .pause(.seconds(30)),
+                ]
                 : next
         }
     }
@@ -87,9 +97,12 @@ struct DownloadFaultTests {
         #expect(FileManager.default.fileExists(atPath: request.temporaryURL.path))
         #expect(openClientSockets(toPort: server.port) == 0)
 
-        let resumed = try await session.download(resumingWith: try #require(response.resumeData), to: { _, _ in
-            (scratch.file("f"), [])
-        }).serializingDownloadedFileURL().value
+        let resumed = try await session.download(
+            resumingWith: try #require(response.resumeData),
+            to: { _, _ in
+                (scratch.file("f"), [])
+            }
+        ).serializingDownloadedFileURL().value
         #expect(try Data(contentsOf: resumed) == Data(Self.body))
         #expect(server.acceptedConnections == 2)
         await session.shutdown()
@@ -219,12 +232,17 @@ struct DownloadFaultTests {
     @Test func aRetriedFreshDownloadStartsTheFileOver() async throws {
         let server = try FaultServer { index in
             index == 0
-                ? [.readRequestHead, .send(okHead(length: Self.body.count)), .send(Array(Self.body[..<Self.cut])), .close]
+                ? [
+                    .readRequestHead, .send(okHead(length: Self.body.count)), .send(Array(Self.body[..<Self.cut])),
+                    .close,
+                ]
                 : [.readRequestHead, .send(okHead(length: Self.body.count)), .send(Self.body)]
         }
         defer { server.stop() }
         let session = Session()
-        let retryOnce = Retrier { request, _, _, completion in completion(request.retryCount == 0 ? .retry : .doNotRetry) }
+        let retryOnce = Retrier { request, _, _, completion in
+            completion(request.retryCount == 0 ? .retry : .doNotRetry)
+        }
         let request = session.download("http://127.0.0.1:\(server.port)/file", interceptor: retryOnce)
         let url = try await request.serializingDownloadedFileURL().value
         defer { try? FileManager.default.removeItem(at: url) }
@@ -254,7 +272,8 @@ struct DownloadFaultTests {
     @Test func anUnfollowed401BodyIsTheFile() async throws {
         let server = try FaultServer(steps: [
             .readRequestHead, .respond(status: 401, body: "denied", headers: [#"WWW-Authenticate: Basic realm="w""#]),
-            .readRequestHead, .respond(status: 401, body: "denied again", headers: [#"WWW-Authenticate: Basic realm="w""#]),
+            .readRequestHead,
+            .respond(status: 401, body: "denied again", headers: [#"WWW-Authenticate: Basic realm="w""#]),
         ])
         defer { server.stop() }
         let session = Session()

@@ -2,8 +2,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import Wick
 import WickTestSupport
+
+@testable import Wick
 
 @Suite(.enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
 struct DownloadMemoryTests {

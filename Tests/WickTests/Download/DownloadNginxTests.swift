@@ -2,8 +2,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import Wick
 import WickTestSupport
+
+@testable import Wick
 
 @Suite(.enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
 struct DownloadNginxTests {
@@ -28,8 +29,9 @@ struct DownloadNginxTests {
         let session = Session()
         let url = try await session.download("\(nginx.httpBase)/bytes/1m").serializingDownloadedFileURL().value
         defer { try? FileManager.default.removeItem(at: url) }
-        #expect(url.deletingLastPathComponent().standardizedFileURL.path
-            == DownloadRequest.temporaryDirectory.standardizedFileURL.path)
+        #expect(
+            url.deletingLastPathComponent().standardizedFileURL.path
+                == DownloadRequest.temporaryDirectory.standardizedFileURL.path)
         #expect(try Data(contentsOf: url) == DownloadPayload.oneMiB)
         await session.shutdown()
     }
@@ -66,9 +68,12 @@ struct DownloadNginxTests {
             Issue.record("expected cannotMoveFile without the directories, got \(missing)")
             return
         }
-        let made = try await session.download("\(nginx.httpBase)/bytes/1k", to: { _, _ in
-            (deep, .createIntermediateDirectories)
-        }).serializingDownloadedFileURL().value
+        let made = try await session.download(
+            "\(nginx.httpBase)/bytes/1k",
+            to: { _, _ in
+                (deep, .createIntermediateDirectories)
+            }
+        ).serializingDownloadedFileURL().value
         #expect(made == deep)
         #expect(try Data(contentsOf: deep).count == 1_024)
         await session.shutdown()
@@ -90,8 +95,10 @@ struct DownloadNginxTests {
         #expect(path == target.standardizedFileURL.path)
         #expect(try Data(contentsOf: target) == Data("old".utf8))
         #expect(!FileManager.default.fileExists(atPath: refused.temporaryURL.path))
-        let replaced = try await session.download("\(nginx.httpBase)/bytes/1k", to: { _, _ in (target, .removePreviousFile) })
-            .serializingDownloadedFileURL().value
+        let replaced = try await session.download(
+            "\(nginx.httpBase)/bytes/1k", to: { _, _ in (target, .removePreviousFile) }
+        )
+        .serializingDownloadedFileURL().value
         #expect(try Data(contentsOf: replaced) == DownloadPayload.oneMiB.prefix(1_024))
         await session.shutdown()
     }
@@ -117,7 +124,8 @@ struct DownloadNginxTests {
         let data = try await session.download("\(nginx.httpBase)/bytes/64k", to: { _, _ in (scratch.file("64k"), []) })
             .validate().serializingData().value
         #expect(data == DownloadPayload.oneMiB.prefix(65_536))
-        let missing = session.download("\(nginx.httpBase)/bytes/none", to: { _, _ in (scratch.file("none"), []) }).validate()
+        let missing = session.download("\(nginx.httpBase)/bytes/none", to: { _, _ in (scratch.file("none"), []) })
+            .validate()
         let response = await missing.serializingData().response
         guard case .failure(.responseValidationFailed(.unacceptableStatusCode(404))) = response.result else {
             Issue.record("expected a 404 refused, got \(response.result)")
@@ -156,9 +164,11 @@ struct DownloadNginxTests {
         let reports = Shared<[TransferProgress]>([])
         let queue = DispatchQueue(label: "progress")
         let request = session.download(
-            resumingWith: resumeData(url: url, temporaryFile: partial, bytesOnDisk: 3 << 20, entityTag: tag), to: { _, _ in (scratch.file("10m"), []) })
-            .downloadProgress(queue: queue) { progress in reports.withLock { $0.append(progress) } }
-            .validate()
+            resumingWith: resumeData(url: url, temporaryFile: partial, bytesOnDisk: 3 << 20, entityTag: tag),
+            to: { _, _ in (scratch.file("10m"), []) }
+        )
+        .downloadProgress(queue: queue) { progress in reports.withLock { $0.append(progress) } }
+        .validate()
         let response = await request.serializingDownloadedFileURL().response
         #expect(try response.result.get() == scratch.file("10m"))
         #expect(response.response?.statusCode == 206)
@@ -182,7 +192,8 @@ struct DownloadNginxTests {
         let response = await session.download(
             resumingWith: resumeData(
                 url: "\(nginx.httpBase)/bytes/10m", temporaryFile: partial, bytesOnDisk: 2 << 20,
-                entityTag: "\"not-the-tag\""), to: { _, _ in (scratch.file("10m"), []) }).validate().serializingDownloadedFileURL().response
+                entityTag: "\"not-the-tag\""), to: { _, _ in (scratch.file("10m"), []) }
+        ).validate().serializingDownloadedFileURL().response
         #expect(response.response?.statusCode == 200)
         #expect(response.request?.headers.value(for: "If-Range") == "\"not-the-tag\"")
         #expect(try Data(contentsOf: scratch.file("10m")) == DownloadPayload.tenMiB)
@@ -199,7 +210,9 @@ struct DownloadNginxTests {
         try DownloadPayload.oneMiB.write(to: partial)
         let request = session.download(
             resumingWith: resumeData(
-                url: url, temporaryFile: partial, bytesOnDisk: 1 << 20, entityTag: try await entityTag(session, url)), to: { _, _ in (scratch.file("1m"), []) }).validate()
+                url: url, temporaryFile: partial, bytesOnDisk: 1 << 20, entityTag: try await entityTag(session, url)),
+            to: { _, _ in (scratch.file("1m"), []) }
+        ).validate()
         let response = await request.serializingDownloadedFileURL().response
         #expect(try response.result.get() == scratch.file("1m"))
         #expect(response.response?.statusCode == 416 && request.retryCount == 0)
@@ -217,7 +230,9 @@ struct DownloadNginxTests {
         try Data(repeating: 0xEE, count: (1 << 20) + 5).write(to: partial)
         let request = session.download(
             resumingWith: resumeData(
-                url: url, temporaryFile: partial, bytesOnDisk: (1 << 20) + 5, entityTag: try await entityTag(session, url)), to: { _, _ in (scratch.file("1m"), []) }).validate()
+                url: url, temporaryFile: partial, bytesOnDisk: (1 << 20) + 5,
+                entityTag: try await entityTag(session, url)), to: { _, _ in (scratch.file("1m"), []) }
+        ).validate()
         let response = await request.serializingDownloadedFileURL().response
         #expect(try response.result.get() == scratch.file("1m"))
         #expect(response.response?.statusCode == 200 && request.retryCount == 1)
@@ -240,7 +255,8 @@ struct DownloadNginxTests {
         if fileExists { try DownloadPayload.oneMiB.prefix(1_000).write(to: partial) }
         let request = session.download(
             resumingWith: resumeData(
-                url: url, temporaryFile: partial, bytesOnDisk: 4_000, entityTag: try await entityTag(session, url)), to: { _, _ in (scratch.file("1m"), []) })
+                url: url, temporaryFile: partial, bytesOnDisk: 4_000, entityTag: try await entityTag(session, url)),
+            to: { _, _ in (scratch.file("1m"), []) })
         let response = await request.serializingDownloadedFileURL().response
         #expect(response.response?.statusCode == 200)
         #expect(request.request?.headers.value(for: "Range") == nil)

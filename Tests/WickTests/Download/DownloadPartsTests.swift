@@ -1,15 +1,17 @@
 // The download's pure parts: Content-Range, suggested file names, resume data, progress values.
 import Foundation
 import Testing
+
 @testable import Wick
 
 struct DownloadPartsTests {
-    @Test(arguments: [
-        ("bytes 0-99/100", 0...99, 100),
-        ("bytes 5-9/*", 5...9, nil),
-        ("  bytes 10-10/11 ", 10...10, 11),
-        ("BYTES 1-2/3", 1...2, 3),
-    ] as [(String, ClosedRange<Int64>, Int64?)])
+    @Test(
+        arguments: [
+            ("bytes 0-99/100", 0...99, 100),
+            ("bytes 5-9/*", 5...9, nil),
+            ("  bytes 10-10/11 ", 10...10, 11),
+            ("BYTES 1-2/3", 1...2, 3),
+        ] as [(String, ClosedRange<Int64>, Int64?)])
     func rangesParse(value: String, range: ClosedRange<Int64>, complete: Int64?) {
         let parsed = ContentRange(value)
         #expect(parsed?.range == range && parsed?.completeLength == complete)
@@ -35,12 +37,18 @@ struct DownloadPartsTests {
             return HTTPResponse(status: .ok, headers: headers, version: .http1_1)
         }
         let url = URL(string: "http://example.com/files/report.pdf?x=1")
-        #expect(DownloadRequest.suggestedFilename(head(#"attachment; filename="q3 sales.csv""#), requestURL: url) == "q3 sales.csv")
-        #expect(DownloadRequest.suggestedFilename(head("attachment; filename=plain.txt"), requestURL: url) == "plain.txt")
-        #expect(DownloadRequest.suggestedFilename(head(#"attachment; filename="../../etc/passwd""#), requestURL: url) == "passwd")
+        #expect(
+            DownloadRequest.suggestedFilename(head(#"attachment; filename="q3 sales.csv""#), requestURL: url)
+                == "q3 sales.csv")
+        #expect(
+            DownloadRequest.suggestedFilename(head("attachment; filename=plain.txt"), requestURL: url) == "plain.txt")
+        #expect(
+            DownloadRequest.suggestedFilename(head(#"attachment; filename="../../etc/passwd""#), requestURL: url)
+                == "passwd")
         #expect(DownloadRequest.suggestedFilename(head(#"attachment; filename="..""#), requestURL: url) == "report.pdf")
         #expect(DownloadRequest.suggestedFilename(head(nil), requestURL: url) == "report.pdf")
-        #expect(DownloadRequest.suggestedFilename(head(nil), requestURL: URL(string: "http://example.com/")) == "download")
+        #expect(
+            DownloadRequest.suggestedFilename(head(nil), requestURL: URL(string: "http://example.com/")) == "download")
         #expect(DownloadRequest.suggestedFilename(head(nil), requestURL: nil) == "download")
     }
 

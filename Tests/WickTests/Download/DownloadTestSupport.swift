@@ -1,8 +1,9 @@
 // Helpers for the download tests: scratch directories, the payloads, resume data made by hand.
 import Foundation
 import Testing
-@testable import Wick
 import WickTestSupport
+
+@testable import Wick
 
 /// The bytes nginx serves at `/bytes/1m` and `/bytes/10m`, made once.
 enum DownloadPayload {

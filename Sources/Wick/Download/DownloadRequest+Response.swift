@@ -13,8 +13,7 @@ extension DownloadRequest {
     }
 
     /// Calls `completionHandler` on `queue` (nil: `session.responseQueue`) with the file's URL,
-    /// and starts the request. Fails with the request's error, or with
-    /// `responseSerializationFailed(reason: .inputFileNil)` when there is no file.
+    /// and starts the request. Fails with the request's error.
     @discardableResult
     public func responseURL(
         queue: DispatchQueue? = nil, completionHandler: @escaping @Sendable (DownloadResponse<URL, WickError>) -> Void
@@ -24,7 +23,7 @@ extension DownloadRequest {
 
     /// Calls `completionHandler` on `queue` (nil: `session.responseQueue`) with the file's bytes,
     /// read on `queue` (the whole file in memory: for small downloads), and starts the request.
-    /// Fails with the request's error, `inputFileNil`, `inputFileReadFailed`, or, as
+    /// Fails with the request's error, `inputFileReadFailed` (the file went away), or, as
     /// `DataRequest.responseData` does, `inputDataNilOrZeroLength` for an empty file the status
     /// or method does not allow.
     @discardableResult
@@ -87,19 +86,23 @@ extension DownloadRequest {
 
     private static func requiredURL(_ outcome: Outcome) -> DownloadResponse<URL, WickError> {
         if let error = outcome.error { return response(outcome, .failure(error)) }
+        return response(outcome, .success(fileURL(of: outcome)))
+    }
+
+    /// The file of a download that finished without error: `DownloadFinisher` always moves it
+    /// there (or fails the request).
+    private static func fileURL(of outcome: Outcome) -> URL {
         guard let url = outcome.fileURL else {
-            return response(outcome, .failure(.responseSerializationFailed(reason: .inputFileNil)))
+            preconditionFailure("DownloadRequest: finished without an error and without a file")
         }
-        return response(outcome, .success(url))
+        return url
     }
 
     private static func data(_ outcome: Outcome, _ serializer: DataResponseSerializer) -> DownloadResponse<
         Data, WickError
     > {
         if let error = outcome.error { return response(outcome, .failure(error)) }
-        guard let url = outcome.fileURL else {
-            return response(outcome, .failure(.responseSerializationFailed(reason: .inputFileNil)))
-        }
+        let url = fileURL(of: outcome)
         let contents: Data
         do {
             contents = try Data(contentsOf: url)

@@ -167,8 +167,6 @@ public enum ResponseSerializationFailureReason: Sendable, CustomStringConvertibl
     case inputDataNilOrZeroLength
     /// A custom serializer threw an error that is not a `WickError`.
     case customSerializationFailed(error: any Error)
-    /// A download's serializer found no file (`DownloadRequest`'s `responseURL`, `responseData`).
-    case inputFileNil
     /// A download's file at `path` could not be read (`DownloadRequest.responseData`).
     case inputFileReadFailed(path: String)
 
@@ -177,7 +175,6 @@ public enum ResponseSerializationFailureReason: Sendable, CustomStringConvertibl
         switch self {
         case .inputDataNilOrZeroLength: "the response body is empty and the status or method does not allow that"
         case .customSerializationFailed(let error): "the serializer failed: \(error)"
-        case .inputFileNil: "the download has no file"
         case .inputFileReadFailed(let path): "the downloaded file \(path) could not be read"
         }
     }

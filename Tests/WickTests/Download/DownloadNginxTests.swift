@@ -144,6 +144,53 @@ struct DownloadNginxTests {
         await session.shutdown()
     }
 
+    @Test func callbackHandlersSeeTheFileAndAFileGoneBeforeReadingFails() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let session = Session()
+        let target = scratch.file("1k")
+        let request = session.download("\(nginx.httpBase)/bytes/1k", to: { _, _ in (target, []) })
+        let reader = DispatchQueue(label: "reader")
+        reader.suspend()
+        let read = Shared<DownloadResponse<Data, WickError>?>(nil)
+        request.responseData(queue: reader) { response in read.withLock { $0 = response } }
+        let response = await request.awaitResponse()
+        #expect(response.value == .some(target) && response.fileURL == target)
+        let url = await withCheckedContinuation { continuation in
+            request.responseURL { continuation.resume(returning: $0.value) }
+        }
+        #expect(url == target)
+        try FileManager.default.removeItem(at: target)
+        reader.resume()
+        #expect(try await waitUntil { read.withLock { $0 } != nil })
+        guard
+            case .failure(.responseSerializationFailed(.inputFileReadFailed(let path)))? = read.withLock({ $0?.result })
+        else {
+            Issue.record("expected inputFileReadFailed, got \(String(describing: read.withLock { $0?.result }))")
+            return
+        }
+        #expect(path == target.path)
+        await session.shutdown()
+    }
+
+    @Test func anEmptyFileIsAnErrorForResponseDataUnlessTheStatusAllowsIt() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let session = Session()
+        let refused = await session.download("\(nginx.httpBase)/bytes/0", to: { _, _ in (scratch.file("a"), []) })
+            .serializingData().result
+        guard case .failure(.responseSerializationFailed(.inputDataNilOrZeroLength)) = refused else {
+            Issue.record("expected inputDataNilOrZeroLength, got \(refused)")
+            return
+        }
+        let allowed = try await session.download("\(nginx.httpBase)/bytes/0", to: { _, _ in (scratch.file("b"), []) })
+            .serializingData(emptyResponseCodes: [200]).value
+        #expect(allowed.isEmpty)
+        await session.shutdown()
+    }
+
     // MARK: - Resuming against nginx (Range, If-Range, ETag on static files)
 
     /// nginx's `ETag` for `path`.

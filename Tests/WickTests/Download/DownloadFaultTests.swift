@@ -284,4 +284,44 @@ struct DownloadFaultTests {
         #expect(try Data(contentsOf: url) == Data("denied again".utf8))
         await session.shutdown()
     }
+
+    @Test func aRetriedResumedDownloadContinuesFromTheBytesItHas() async throws {
+        let second = 180_000
+        let server = try FaultServer { index in
+            index == 0
+                ? [
+                    .readRequestHead,
+                    .send(
+                        "HTTP/1.1 206 Partial Content\r\nContent-Length: \(Self.body.count - Self.cut)\r\n"
+                            + "Content-Range: bytes \(Self.cut)-\(Self.body.count - 1)/\(Self.body.count)\r\n\r\n"),
+                    .send(Array(Self.body[Self.cut..<second])), .close,
+                ]
+                : [
+                    .readRequestHead,
+                    .send(
+                        "HTTP/1.1 206 Partial Content\r\nContent-Length: \(Self.body.count - second)\r\n"
+                            + "Content-Range: bytes \(second)-\(Self.body.count - 1)/\(Self.body.count)\r\n\r\n"),
+                    .send(Array(Self.body[second...])),
+                ]
+        }
+        defer { server.stop() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let partial = scratch.file("partial.download")
+        try Data(Self.body[..<Self.cut]).write(to: partial)
+        let session = Session()
+        let retryOnce = Retrier { request, _, _, completion in
+            completion(request.retryCount == 0 ? .retry : .doNotRetry)
+        }
+        let request = session.download(
+            resumingWith: resumeData(
+                url: "http://127.0.0.1:\(server.port)/file", temporaryFile: partial, bytesOnDisk: Int64(Self.cut),
+                entityTag: "\"wick-1\""),
+            interceptor: retryOnce, to: { _, _ in (scratch.file("f"), []) })
+        let url = try await request.serializingDownloadedFileURL().value
+        #expect(request.retryCount == 1)
+        #expect(headerValue("Range", in: server.received(onConnection: 1)) == "bytes=\(second)-")
+        #expect(try Data(contentsOf: url) == Data(Self.body))
+        await session.shutdown()
+    }
 }

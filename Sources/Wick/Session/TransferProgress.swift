@@ -1,12 +1,12 @@
-// How far an upload or download has come: bytes done and, when known, the total.
-/// The progress of a transfer (`UploadRequest.uploadProgress`, `DownloadRequest
-/// .downloadProgress`): Foundation's `Progress` is not in FoundationEssentials, and a value is
-/// all a handler needs.
+// How far a transfer is: bytes done and, when known, bytes in all (Foundation's Progress, as a value).
+/// How far a download or upload has come: a value, reported to `downloadProgress` and
+/// `uploadProgress` handlers.
+/// FoundationEssentials has no `Progress`; this carries what Alamofire's handlers read from it.
 public struct TransferProgress: Sendable, Equatable, CustomStringConvertible {
-    /// Bytes transferred so far.
-    public var completedBytes: Int64
-    /// The transfer's size, when known (a `Content-Length`, a file's size); nil otherwise.
-    public var totalBytes: Int64?
+    /// Bytes done so far. For a resumed download this counts the bytes already on disk.
+    public let completedBytes: Int64
+    /// Bytes in all, when known (a `Content-Length`, or a `Content-Range` total); nil otherwise.
+    public let totalBytes: Int64?
 
     /// A progress value.
     public init(completedBytes: Int64, totalBytes: Int64?) {
@@ -14,17 +14,21 @@ public struct TransferProgress: Sendable, Equatable, CustomStringConvertible {
         self.totalBytes = totalBytes
     }
 
-    /// `completedBytes / totalBytes` in 0...1, or nil when the total is unknown (1 for an empty
-    /// transfer).
-    public var fractionCompleted: Double? {
-        guard let totalBytes else { return nil }
+    /// `completedBytes / totalBytes`, between 0 and 1; 0 while the total is unknown, 1 for an
+    /// empty total.
+    public var fractionCompleted: Double {
+        guard let totalBytes else { return 0 }
         guard totalBytes > 0 else { return 1 }
         return min(1, Double(completedBytes) / Double(totalBytes))
     }
 
-    /// `524288 of 1048576 bytes (50%)`, or `524288 bytes` when the total is unknown.
+    /// Whether every byte of a known total is done.
+    public var isFinished: Bool {
+        totalBytes.map { completedBytes >= $0 } ?? false
+    }
+
+    /// `1048576 of 10485760 bytes`, or `1048576 bytes` while the total is unknown.
     public var description: String {
-        guard let totalBytes, let fraction = fractionCompleted else { return "\(completedBytes) bytes" }
-        return "\(completedBytes) of \(totalBytes) bytes (\(Int(fraction * 100))%)"
+        totalBytes.map { "\(completedBytes) of \($0) bytes" } ?? "\(completedBytes) bytes"
     }
 }

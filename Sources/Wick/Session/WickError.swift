@@ -47,6 +47,10 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     /// (a missing, unreadable or directory file...), or a file or stream failed while the body
     /// was being read or written.
     case multipartEncodingFailed(reason: MultipartEncodingFailureReason)
+    /// A download (`Session.download`) could not put its body in a file, or could not resume:
+    /// see `DownloadFailureReason` (a file not created, written or moved, a destination that
+    /// exists, resume data that cannot be read).
+    case downloadFailed(reason: DownloadFailureReason)
 
     /// What went wrong, for people.
     public var description: String {
@@ -66,6 +70,7 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
         case .parameterEncoderFailed(let reason): "parameter encoder failed: \(reason)"
         case .invalidProxyConfiguration(let error): "invalid proxy configuration: \(error)"
         case .multipartEncodingFailed(let reason): "multipart encoding failed: \(reason)"
+        case .downloadFailed(let reason): "the download failed: \(reason)"
         }
     }
 }
@@ -180,6 +185,8 @@ public enum ResponseSerializationFailureReason: Sendable, CustomStringConvertibl
     /// An empty body was allowed, but the type to decode, named `type`, has no empty value: it is
     /// neither `Empty` nor an `EmptyResponse`.
     case invalidEmptyResponse(type: String)
+    /// A download's file at `path` could not be read (`DownloadRequest.responseData`).
+    case inputFileReadFailed(path: String)
 
     /// What went wrong, for people.
     public var description: String {
@@ -190,6 +197,7 @@ public enum ResponseSerializationFailureReason: Sendable, CustomStringConvertibl
         case .decodingFailed(let error): "the response body could not be decoded: \(error)"
         case .invalidEmptyResponse(let type):
             "the response body is empty and \(type) has no empty value (use Empty, or conform to EmptyResponse)"
+        case .inputFileReadFailed(let path): "the downloaded file \(path) could not be read"
         }
     }
 }

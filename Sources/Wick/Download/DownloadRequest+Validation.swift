@@ -1,0 +1,44 @@
+// Validating a download's response before its file is moved: a closure, or acceptable status codes.
+extension DownloadRequest {
+    /// Adds a validation: it runs on every final response (after redirects, before retriers are
+    /// asked), once every byte is in the temporary file, whose URL it is given. A failure fails
+    /// the attempt, which the retriers may retry. Add validations before the first handler.
+    @discardableResult
+    public func validate(_ validation: @escaping Validation) -> Self {
+        let sink = sink
+        let temporaryURL = temporaryURL
+        appendValidation { request, response in
+            sink.waitForWrites()
+            switch validation(request, HTTPResponse(response), temporaryURL) {
+            case .success: return .success(())
+            case .failure(let error as WickError): return .failure(error)
+            case .failure(let error):
+                return .failure(.responseValidationFailed(reason: .customValidationFailed(error: error)))
+            }
+        }
+        return self
+    }
+
+    /// Fails the request with `responseValidationFailed(reason: .unacceptableStatusCode)` unless
+    /// the status is in `acceptableStatusCodes`. A resumed download's `416` whose
+    /// `Content-Range: bytes */N` says the file is already complete counts as `206`.
+    @discardableResult
+    public func validate<Codes: Sequence & Sendable>(statusCode acceptableStatusCodes: Codes) -> Self
+    where Codes.Element == Int {
+        let sink = sink
+        appendValidation { _, response in
+            var code = response.status.rawValue
+            if code == 416, sink.state.withLock({ $0.isConfirmedComplete }) { code = 206 }
+            return acceptableStatusCodes.contains(code)
+                ? .success(()) : .failure(.responseValidationFailed(reason: .unacceptableStatusCode(code: code)))
+        }
+        return self
+    }
+
+    /// Fails the request unless the status is 2xx (see `validate(statusCode:)`). Unlike
+    /// Alamofire's, this does not check the `Content-Type` against `Accept`.
+    @discardableResult
+    public func validate() -> Self {
+        validate(statusCode: 200..<300)
+    }
+}

@@ -162,12 +162,20 @@ public enum ResponseSerializationFailureReason: Sendable, CustomStringConvertibl
     case inputDataNilOrZeroLength
     /// A custom serializer threw an error that is not a `WickError`.
     case customSerializationFailed(error: any Error)
+    /// Line `line` (from 1) of a newline-delimited JSON stream could not be decoded
+    /// (`DataStreamRequest.responseStreamDecodable`): `error` is the decoder's or preprocessor's.
+    case lineDecodingFailed(line: Int, error: any Error)
+    /// Line `line` (from 1) of a newline-delimited JSON stream is longer than `limit` bytes; it
+    /// was skipped without being held.
+    case lineTooLong(line: Int, limit: Int)
 
     /// What went wrong, for people.
     public var description: String {
         switch self {
         case .inputDataNilOrZeroLength: "the response body is empty and the status or method does not allow that"
         case .customSerializationFailed(let error): "the serializer failed: \(error)"
+        case .lineDecodingFailed(let line, let error): "line \(line) of the stream could not be decoded: \(error)"
+        case .lineTooLong(let line, let limit): "line \(line) of the stream is longer than \(limit) bytes"
         }
     }
 }

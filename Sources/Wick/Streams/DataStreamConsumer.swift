@@ -14,4 +14,6 @@ protocol DataStreamConsumer: AnyObject, Sendable {
     /// The body ended (`success`: read to its end); `done` once the reader has handled all it
     /// took.
     func end(success: Bool, done: @escaping @Sendable () -> Void)
+    /// The most bytes the reader ever held (taken and not yet handled).
+    var peakBytes: Int { get }
 }

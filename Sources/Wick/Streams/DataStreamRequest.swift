@@ -70,6 +70,8 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
         var isEnding = false
         /// Readers still flushing their last elements.
         var endingConsumers = 0
+        /// The most bytes any reader that has ended ever held.
+        var endedPeakBytes = 0
     }
 
     let streamState = Mutex(StreamState())
@@ -98,6 +100,14 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
             guard !state.isEnding else { return false }
             state.consumers.append(consumer)
             return true
+        }
+    }
+
+    /// The most bytes any reader ever held (taken and not yet handled): what the buffering
+    /// policies bound.
+    var peakBufferedBytes: Int {
+        streamState.withLock { state in
+            state.consumers.reduce(state.endedPeakBytes) { max($0, $1.peakBytes) }
         }
     }
 
@@ -241,6 +251,7 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
                 let last = streamState.withLock { state -> Bool in
                     state.endingConsumers -= 1
                     guard state.endingConsumers == 0 else { return false }
+                    state.endedPeakBytes = state.consumers.reduce(state.endedPeakBytes) { max($0, $1.peakBytes) }
                     state.consumers = []
                     return true
                 }

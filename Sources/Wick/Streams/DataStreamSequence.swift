@@ -78,6 +78,12 @@ public struct DataStreamSequence<Element: Sendable>: AsyncSequence, Sendable {
         /// - Throws: as `next()`.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(WickError) -> Element? {
             while true {
+                // After a cancel (the request's, or a failure ending it), what is held is
+                // dropped until the end arrives.
+                if pendingIndex < pending.count, reader.request.isCancelled {
+                    pending = []
+                    pendingIndex = 0
+                }
                 if pendingIndex < pending.count {
                     let element = pending[pendingIndex]
                     pendingIndex += 1
@@ -91,7 +97,6 @@ public struct DataStreamSequence<Element: Sendable>: AsyncSequence, Sendable {
                 }
                 switch await reader.buffer.next(isolation: actor) {
                 case .chunk(let chunk):
-                    // After a cancel, what is still held is dropped until the end arrives.
                     guard !reader.request.isCancelled else { continue }
                     pending = parser.parse(chunk)
                     pendingIndex = 0

@@ -1,10 +1,13 @@
 // The bounded queue between a stream's sink and the task iterating an async sequence over it.
 import FoundationEssentials
-import Synchronization
+import WickReactor
 
 /// The chunks an async sequence has not read yet, bounded by its `BufferingPolicy`: the sink
-/// adds (on the event loop), the iterating task takes, waiting when there is nothing. A chunk
-/// handed straight to a waiting task is never counted as held.
+/// adds (on the event loop), the iterating task takes, waiting when there is nothing.
+///
+/// Every event goes through the lock, also to a task that waits: the continuation only wakes
+/// it. The lock is a pthread mutex (`Locked`), so ThreadSanitizer sees each hand-over, which it
+/// cannot through a continuation or `Synchronization.Mutex` on Linux.
 final class DataStreamBuffer: DataStreamConsumer {
     /// What the iterating task gets next.
     enum Event: Sendable {
@@ -20,24 +23,27 @@ final class DataStreamBuffer: DataStreamConsumer {
         var events: [Event] = []
         /// The index of the next event in `events`.
         var next = 0
-        var waiter: CheckedContinuation<Event, Never>?
+        /// The iterating task, waiting for an event.
+        var waiter: CheckedContinuation<Void, Never>?
         /// The iterating task was cancelled: it gets `.end(.explicitlyCancelled)`, now and after.
         var isCancelled = false
         /// The sequence was dropped: chunks are no longer kept.
         var isDetached = false
 
-        /// Hands `event` to the waiting task, or queues it.
+        /// Queues `event` and wakes the waiting task.
         mutating func push(_ event: Event) {
-            if let waiter {
-                self.waiter = nil
-                waiter.resume(returning: event)
-            } else {
-                events.append(event)
-            }
+            events.append(event)
+            wake()
+        }
+
+        mutating func wake() {
+            waiter?.resume()
+            waiter = nil
         }
 
         /// The next queued event, and whether taking it drained a full buffer.
         mutating func pop() -> (Event, drained: Bool)? {
+            if isCancelled { return (.end(.explicitlyCancelled), false) }
             guard next < events.count else { return nil }
             let event = events[next]
             next += 1
@@ -54,11 +60,11 @@ final class DataStreamBuffer: DataStreamConsumer {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private weak let request: DataStreamRequest?
 
     init(policy: DataStreamRequest.BufferingPolicy, request: DataStreamRequest) {
-        state = Mutex(State(gauge: StreamFlowGauge(policy: policy)))
+        state = Locked(State(gauge: StreamFlowGauge(policy: policy)))
         self.request = request
     }
 
@@ -70,11 +76,7 @@ final class DataStreamBuffer: DataStreamConsumer {
     func take(_ chunk: Data) -> Bool {
         state.withLock { state in
             if state.isDetached || state.isCancelled { return false }
-            if state.waiter != nil {
-                state.push(.chunk(chunk))
-                return false
-            }
-            state.events.append(.chunk(chunk))
+            state.push(.chunk(chunk))
             return state.gauge.added(chunk.count)
         }
     }
@@ -98,36 +100,40 @@ final class DataStreamBuffer: DataStreamConsumer {
     /// The next event, waiting for one. Cancelling the waiting task cancels the request and
     /// returns `.end(.explicitlyCancelled)` at once.
     func next(isolation actor: isolated (any Actor)? = #isolation) async -> Event {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation(isolation: actor) { (continuation: CheckedContinuation<Event, Never>) in
-                let (event, drained) = state.withLock { state -> (Event?, Bool) in
-                    precondition(state.waiter == nil, "DataStreamBuffer: next() while another task waits")
-                    if state.isCancelled { return (.end(.explicitlyCancelled), false) }
-                    if let (event, drained) = state.pop() { return (event, drained) }
-                    state.waiter = continuation
-                    return (nil, false)
-                }
-                if let event { continuation.resume(returning: event) }
-                if drained { request?.consumerDrained() }
+        while true {
+            let (popped, drained) = state.withLock { state -> (Event?, Bool) in
+                guard let (event, drained) = state.pop() else { return (nil, false) }
+                return (event, drained)
             }
-        } onCancel: {
-            cancel()
+            if drained { request?.consumerDrained() }
+            if let popped { return popped }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation(isolation: actor) { (continuation: CheckedContinuation<Void, Never>) in
+                    let ready = state.withLock { state -> Bool in
+                        precondition(state.waiter == nil, "DataStreamBuffer: next() while another task waits")
+                        if state.isCancelled || state.next < state.events.count { return true }
+                        state.waiter = continuation
+                        return false
+                    }
+                    if ready { continuation.resume() }
+                }
+            } onCancel: {
+                cancel()
+            }
         }
     }
 
     /// The iterating task was cancelled: the request is cancelled and what is held dropped.
     func cancel() {
-        let wasFull = state.withLock { state -> Bool in
-            guard !state.isCancelled else { return false }
+        let wasFull = state.withLock { state -> Bool? in
+            guard !state.isCancelled else { return nil }
             state.isCancelled = true
             state.events = []
             state.next = 0
-            if let waiter = state.waiter {
-                state.waiter = nil
-                waiter.resume(returning: .end(.explicitlyCancelled))
-            }
+            state.wake()
             return state.gauge.cleared()
         }
+        guard let wasFull else { return }
         if wasFull { request?.consumerDrained() }
         request?.cancel()
     }

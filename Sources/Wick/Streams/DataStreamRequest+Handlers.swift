@@ -82,15 +82,15 @@ extension DataStreamRequest {
         let token = CancellationToken(self)
         let consumer = HandlerStreamConsumer(queue: serial, policy: bufferingPolicy, parser: parser, request: self) {
             [self] element in
-            guard !isCancelled else { return }
+            guard !isStreamStopped else { return }
             let result = result(element)
             do {
                 try stream(Stream(event: .stream(result), token: token))
             } catch {
-                return abort(with: Self.streamError(error))
+                return failStream(Self.streamError(error))
             }
             if case .failure(let failure) = result, automaticallyCancelOnStreamError {
-                abort(with: Self.streamError(failure))
+                failStream(Self.streamError(failure))
             }
         }
         _ = register(consumer)

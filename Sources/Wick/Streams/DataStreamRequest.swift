@@ -1,6 +1,6 @@
 // A request whose response body is handed to its readers in chunks as it arrives, with backpressure.
 import FoundationEssentials
-import Synchronization
+import WickReactor
 
 /// A request whose response body is read as it arrives (`Session.streamRequest`), like
 /// Alamofire 5's `DataStreamRequest`: by handlers (`responseStream`, `responseStreamString`,
@@ -72,9 +72,15 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
         var endingConsumers = 0
         /// The most bytes any reader that has ended ever held.
         var endedPeakBytes = 0
+        /// Why a reader ended the stream (a handler threw; a value failed with
+        /// `automaticallyCancelOnStreamError`): the request's error, even when the body had
+        /// been read to its end before the reader got there.
+        var streamError: WickError?
     }
 
-    let streamState = Mutex(StreamState())
+    /// A pthread mutex (`Locked`), not `Synchronization.Mutex`: the loop and the readers meet
+    /// here, and ThreadSanitizer must see it.
+    let streamState = Locked(StreamState())
 
     init(
         session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
@@ -121,6 +127,23 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
             return true
         }
         if resume { demandMoreBody() }
+    }
+
+    /// Whether readers stop getting values: the request was cancelled, or a reader ended the
+    /// stream.
+    var isStreamStopped: Bool {
+        isCancelled || streamState.withLock { $0.streamError != nil }
+    }
+
+    /// A reader ends the stream with `error` (the first one wins): no reader gets another value,
+    /// the exchange in flight is cancelled, and the request finishes with `error`.
+    func failStream(_ error: WickError) {
+        let first = streamState.withLock { state -> Bool in
+            guard state.streamError == nil else { return false }
+            state.streamError = error
+            return true
+        }
+        if first { abort(with: error) }
     }
 
     /// The stream's end as a handler or sequence reports it.
@@ -248,14 +271,16 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
         guard !consumers.isEmpty else { return record(final) }
         for consumer in consumers {
             consumer.end(success: final.error == nil) { [self, final] in
-                let last = streamState.withLock { state -> Bool in
+                let last = streamState.withLock { state -> Outcome? in
                     state.endingConsumers -= 1
-                    guard state.endingConsumers == 0 else { return false }
+                    guard state.endingConsumers == 0 else { return nil }
                     state.endedPeakBytes = state.consumers.reduce(state.endedPeakBytes) { max($0, $1.peakBytes) }
                     state.consumers = []
-                    return true
+                    var ended = final
+                    if ended.error == nil { ended.error = state.streamError }
+                    return ended
                 }
-                if last { record(final) }
+                if let last { record(last) }
             }
         }
     }

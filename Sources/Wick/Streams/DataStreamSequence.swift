@@ -22,16 +22,18 @@ public struct DataStreamSequence<Element: Sendable>: AsyncSequence, Sendable {
     private let reader: DataStreamReader
     private let lifetime: SequenceLifetime
     private let makeParser: @Sendable () -> any DataStreamParser<Element>
-    private let inspect: (@Sendable (Element) -> Void)?
+    /// The failure that ends the stream, for an element that carries one
+    /// (`automaticallyCancelOnStreamError`); nil: no element ends it.
+    private let failure: (@Sendable (Element) -> WickError?)?
 
     init(
         reader: DataStreamReader, makeParser: @escaping @Sendable () -> any DataStreamParser<Element>,
-        inspect: (@Sendable (Element) -> Void)?
+        failure: (@Sendable (Element) -> WickError?)?
     ) {
         self.reader = reader
         self.lifetime = SequenceLifetime(reader: reader)
         self.makeParser = makeParser
-        self.inspect = inspect
+        self.failure = failure
     }
 
     /// The most bytes the sequence ever held unread.
@@ -41,7 +43,7 @@ public struct DataStreamSequence<Element: Sendable>: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> Iterator {
         let first = reader.iteratorMade.exchange(true, ordering: .acquiringAndReleasing) == false
         precondition(first, "DataStreamSequence: one iterator per sequence")
-        return Iterator(reader: reader, parser: makeParser(), inspect: inspect)
+        return Iterator(reader: reader, parser: makeParser(), failure: failure)
     }
 
     /// Reads the stream's elements in order.
@@ -52,18 +54,20 @@ public struct DataStreamSequence<Element: Sendable>: AsyncSequence, Sendable {
         private let reader: DataStreamReader
         private let lifetime: IteratorLifetime
         private var parser: any DataStreamParser<Element>
-        private let inspect: (@Sendable (Element) -> Void)?
+        private let failure: (@Sendable (Element) -> WickError?)?
+        /// The failure an element ended the stream with, thrown by the next call.
+        private var stopError: WickError?
         /// Elements parsed from the last chunk and not returned yet.
         private var pending: [Element] = []
         private var pendingIndex = 0
         /// The end was returned or thrown; `next()` returns nil from now on.
         private var isDone = false
 
-        init(reader: DataStreamReader, parser: any DataStreamParser<Element>, inspect: (@Sendable (Element) -> Void)?) {
+        init(reader: DataStreamReader, parser: any DataStreamParser<Element>, failure: (@Sendable (Element) -> WickError?)?) {
             self.reader = reader
             self.lifetime = IteratorLifetime(reader: reader)
             self.parser = parser
-            self.inspect = inspect
+            self.failure = failure
         }
 
         /// The next element, waiting for the body; nil at the end.
@@ -78,16 +82,23 @@ public struct DataStreamSequence<Element: Sendable>: AsyncSequence, Sendable {
         /// - Throws: as `next()`.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(WickError) -> Element? {
             while true {
-                // After a cancel (the request's, or a failure ending it), what is held is
-                // dropped until the end arrives.
-                if pendingIndex < pending.count, reader.request.isCancelled {
+                if let error = stopError {
+                    stopError = nil
+                    return try end(error)
+                }
+                // After a cancel (the request's, or a reader ending the stream), what is held
+                // is dropped until the end arrives.
+                if pendingIndex < pending.count, reader.request.isStreamStopped {
                     pending = []
                     pendingIndex = 0
                 }
                 if pendingIndex < pending.count {
                     let element = pending[pendingIndex]
                     pendingIndex += 1
-                    inspect?(element)
+                    if let error = failure?(element) {
+                        stopError = error
+                        reader.request.failStream(error)
+                    }
                     return element
                 }
                 if isDone { return nil }
@@ -97,7 +108,7 @@ public struct DataStreamSequence<Element: Sendable>: AsyncSequence, Sendable {
                 }
                 switch await reader.buffer.next(isolation: actor) {
                 case .chunk(let chunk):
-                    guard !reader.request.isCancelled else { continue }
+                    guard !reader.request.isStreamStopped else { continue }
                     pending = parser.parse(chunk)
                     pendingIndex = 0
                 case .restart:

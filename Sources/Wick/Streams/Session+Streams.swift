@@ -28,6 +28,28 @@ extension Session {
         }
     }
 
+    /// Creates a stream request whose `Encodable` parameters `encoder` puts in the query or the
+    /// body (see `request(_:method:parameters:encoder:headers:interceptor:requestModifier:)`);
+    /// an encoding failure finishes it with `parameterEncoderFailed` or
+    /// `parameterEncodingFailed`, sending nothing. See
+    /// `streamRequest(_:method:headers:body:automaticallyCancelOnStreamError:interceptor:requestModifier:)`.
+    public func streamRequest<Parameters: Encodable & Sendable>(
+        _ convertible: some URLConvertible, method: HTTPMethod = .get, parameters: Parameters?,
+        encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default, headers: HTTPHeaders? = nil,
+        automaticallyCancelOnStreamError: Bool = false, interceptor: (any RequestInterceptor)? = nil,
+        requestModifier: RequestModifier? = nil
+    ) -> DataStreamRequest {
+        let built = Result { () throws(WickError) in
+            let plain = HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
+            return try encoder.encode(parameters, into: plain)
+        }
+        return makeRequest(built, requestModifier: requestModifier) { checked in
+            DataStreamRequest(
+                session: self, initialRequest: checked, interceptor: interceptor,
+                automaticallyCancelOnStreamError: automaticallyCancelOnStreamError)
+        }
+    }
+
     /// Creates a stream request from a `URLRequestConvertible` (a router, or an `HTTPRequest`);
     /// the session's header fields are added under the request's own. A conversion that throws
     /// finishes the request with `invalidURL` (or the `WickError` thrown). See

@@ -112,6 +112,45 @@ struct DataStreamFaultTests {
         await session.shutdown()
     }
 
+    @Test func aBadLineEndsTheStreamEvenWhenTheWholeBodyWasAlreadyRead() async throws {
+        let server = try FaultServer(steps: [
+            .readRequestHead,
+            .send(Array("HTTP/1.1 200 OK\r\nContent-Length: \(Self.ndjson.count)\r\n\r\n".utf8) + Self.ndjson),
+        ])
+        defer { server.stop() }
+        let session = Session()
+        // The handler is slow: the exchange has completed before it reaches the bad line.
+        let recorder = StreamRecorder<Point, WickError> { _ in usleep(20_000) }
+        let request = session.streamRequest("http://127.0.0.1:\(server.port)/", automaticallyCancelOnStreamError: true)
+            .responseStreamDecodable(of: Point.self, stream: recorder.handler)
+        let events = await recorder.completed()
+        #expect(events.values().map(\.x) == [1, 2, 3])
+        guard case .responseSerializationFailed(.lineDecodingFailed(line: 5, _))? = events.onlyCompletionLast()?.error,
+            case .responseSerializationFailed(.lineDecodingFailed(line: 5, _))? = request.error
+        else {
+            Issue.record("expected the stream to end with line 5's failure, got \(events)")
+            return
+        }
+
+        // The sequence is read only after the request finished.
+        let late = session.streamRequest("http://127.0.0.1:\(server.port)/", automaticallyCancelOnStreamError: true)
+        let sequence = late.streamingDecodables(Point.self)
+        #expect(try await waitUntil { late.isFinished })
+        var values: [Int] = []
+        var thrown: WickError?
+        do {
+            for try await result in sequence { if case .success(let point) = result { values.append(point.x) } }
+        } catch {
+            thrown = error
+        }
+        #expect(values == [1, 2, 3])
+        guard case .responseSerializationFailed(.lineDecodingFailed(line: 5, _))? = thrown else {
+            Issue.record("expected line 5's failure thrown, got \(String(describing: thrown))")
+            return
+        }
+        await session.shutdown()
+    }
+
     @Test func utf8CharactersSplitBetweenReadsArriveWhole() async throws {
         let text = "h€llo wörld 👋 ok"
         let body = Array(text.utf8)
@@ -302,6 +341,35 @@ struct DataStreamFaultTests {
         }
         #expect(server.waitForEnd(ofConnection: 0) == .clientClosed)
         #expect(try await waitUntil { request.state == .finished })
+        await session.shutdown()
+    }
+
+    @Test func handlersRunOnTheQueueGiven() async throws {
+        let server = try FaultServer(steps: [.readRequestHead, .respond(body: "on my queue")])
+        defer { server.stop() }
+        let session = Session()
+        let key = DispatchSpecificKey<String>()
+        let mine = DispatchQueue(label: "test.stream.handlers", attributes: .concurrent)
+        mine.setSpecific(key: key, value: "mine")
+        let offQueue = Shared(0)
+        let recorder = StreamRecorder<String, Never> { _ in
+            if DispatchQueue.getSpecific(key: key) != "mine" { offQueue.withLock { $0 += 1 } }
+        }
+        session.streamRequest("http://127.0.0.1:\(server.port)/").responseStreamString(on: mine, stream: recorder.handler)
+        #expect(await recorder.completed().values().joined() == "on my queue")
+        #expect(offQueue.withLock { $0 } == 0)
+        await session.shutdown()
+    }
+
+    @Test func encodableParametersGoInTheQuery() async throws {
+        let server = try FaultServer(steps: [.readRequestHead, .respond(body: "ok")])
+        defer { server.stop() }
+        let session = Session()
+        var body = Data()
+        let request = session.streamRequest("http://127.0.0.1:\(server.port)/search", parameters: ["q": "wick"])
+        for try await chunk in request.streamingData() { body.append(chunk) }
+        #expect(body == Data("ok".utf8))
+        #expect(String(decoding: server.received(onConnection: 0), as: UTF8.self).hasPrefix("GET /search?q=wick HTTP/1.1\r\n"))
         await session.shutdown()
     }
 

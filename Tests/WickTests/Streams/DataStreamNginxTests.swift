@@ -61,6 +61,20 @@ struct DataStreamNginxTests {
         await session.shutdown()
     }
 
+    @Test func aReaderBehindForLongerThanTheIdleTimeoutDoesNotTimeOut() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let session = makeSession { $0.idleTransferTimeout = .milliseconds(200) }
+        var body = Data()
+        let sequence = session.streamRequest("\(nginx.httpBase)/bytes/1m").streamingData(bufferingPolicy: .bytes(64 * 1024))
+        for try await chunk in sequence {
+            // Reading is paused while the reader sleeps: the connection is idle on its account.
+            if body.isEmpty { try await Task.sleep(for: .milliseconds(600)) }
+            body.append(chunk)
+        }
+        #expect(body == Data(TestPayload.bytes(count: 1 << 20)))
+        await session.shutdown()
+    }
+
     @Test func aSlowHandlerKeepsBufferingBounded() async throws {
         let nginx = try TestEnvironment.nginx()
         let session = Session()

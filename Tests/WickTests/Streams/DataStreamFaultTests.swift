@@ -344,6 +344,28 @@ struct DataStreamFaultTests {
         await session.shutdown()
     }
 
+    @Test func aReaderThatFallsBehindStallsTheServersSend() async throws {
+        // More than the socket buffers can ever hold (tcp_rmem and tcp_wmem allow at most 32 and
+        // 4 MiB here), so the server's send must wait for the reader.
+        let size = 40 << 20
+        let server = try FaultServer(steps: [
+            .readRequestHead,
+            .send(Array("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\n\r\n".utf8) + [UInt8](repeating: 7, count: size)),
+        ])
+        defer { server.stop() }
+        let session = Session()
+        let request = session.streamRequest("http://127.0.0.1:\(server.port)/")
+        var iterator = request.streamingData(bufferingPolicy: .bytes(256 * 1024)).makeAsyncIterator()
+        var received = try #require(try await iterator.next()).count
+        // The reader holds still: reading pauses, the socket buffers fill, the server blocks.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.end(ofConnection: 0) == .running)
+        while let chunk = try await iterator.next() { received += chunk.count }
+        #expect(received == size)
+        #expect(server.waitForEnd(ofConnection: 0) == .completed)
+        await session.shutdown()
+    }
+
     @Test func handlersRunOnTheQueueGiven() async throws {
         let server = try FaultServer(steps: [.readRequestHead, .respond(body: "on my queue")])
         defer { server.stop() }

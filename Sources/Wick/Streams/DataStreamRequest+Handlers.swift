@@ -62,7 +62,8 @@ extension DataStreamRequest {
     ///   - queue, bufferingPolicy, stream: as for `responseStream`.
     @discardableResult
     public func responseStreamDecodable<Value: Decodable & Sendable>(
-        of type: Value.Type = Value.self, on queue: DispatchQueue? = nil, using decoder: any DataDecoder = JSONDecoder(),
+        of type: Value.Type = Value.self, on queue: DispatchQueue? = nil,
+        using decoder: any DataDecoder = JSONDecoder(),
         preprocessor: any DataPreprocessor = PassthroughPreprocessor(),
         maximumLineBytes: Int = DataStreamRequest.defaultMaximumLineBytes, bufferingPolicy: BufferingPolicy = .default,
         stream: @escaping Handler<Value, WickError>
@@ -74,7 +75,8 @@ extension DataStreamRequest {
 
     /// Registers a handler reader and its `.complete` event, and starts the request.
     private func addHandler<Parser: DataStreamParser, Success: Sendable, Failure: Error>(
-        parser: Parser, queue: DispatchQueue?, bufferingPolicy: BufferingPolicy, stream: @escaping Handler<Success, Failure>,
+        parser: Parser, queue: DispatchQueue?, bufferingPolicy: BufferingPolicy,
+        stream: @escaping Handler<Success, Failure>,
         result: @escaping @Sendable (Parser.Element) -> Result<Success, Failure>
     ) -> Self {
         // Serial, so events keep their order whatever `queue` is; it runs on `queue`.

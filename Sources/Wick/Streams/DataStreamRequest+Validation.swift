@@ -20,7 +20,8 @@ extension DataStreamRequest {
     public func validate<Codes: Sequence<Int> & Sendable>(statusCode acceptableStatusCodes: Codes) -> Self {
         validate { _, response in
             guard acceptableStatusCodes.contains(response.statusCode) else {
-                return .failure(WickError.responseValidationFailed(reason: .unacceptableStatusCode(code: response.statusCode)))
+                return .failure(
+                    WickError.responseValidationFailed(reason: .unacceptableStatusCode(code: response.statusCode)))
             }
             return .success(())
         }
@@ -53,7 +54,8 @@ extension DataStreamRequest {
         let ranges = acceptable.compactMap(MediaRange.init)
         if ranges.contains(where: { $0.type == "*" && $0.subtype == "*" }) { return .success(()) }
         guard let field = response.headers.value(for: "Content-Type"), let actual = MediaRange(field) else {
-            return .failure(WickError.responseValidationFailed(reason: .missingContentType(acceptableContentTypes: acceptable)))
+            return .failure(
+                WickError.responseValidationFailed(reason: .missingContentType(acceptableContentTypes: acceptable)))
         }
         if ranges.contains(where: { $0.matches(actual) }) { return .success(()) }
         return .failure(

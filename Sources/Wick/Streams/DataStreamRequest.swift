@@ -182,7 +182,8 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
                     switch validation(sent, head) {
                     case .success: .success(())
                     case .failure(let error as WickError): .failure(error)
-                    case .failure(let error): .failure(.responseValidationFailed(reason: .customValidationFailed(error: error)))
+                    case .failure(let error):
+                        .failure(.responseValidationFailed(reason: .customValidationFailed(error: error)))
                     }
                 session.eventMonitor.request(self, didValidateRequest: sent, response: head, withResult: result)
                 if case .failure(let error) = result {
@@ -224,7 +225,9 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
     /// The validations of head `generation` ended with `failure` (nil: all passed).
     private func validationDecided(_ failure: WickError?, generation: Int) {
         let (resume, end) = streamState.withLock { state -> (Bool, (Outcome, @Sendable (Outcome) -> Void)?) in
-            guard state.headGeneration == generation, case .pending(let held) = state.validation else { return (false, nil) }
+            guard state.headGeneration == generation, case .pending(let held) = state.validation else {
+                return (false, nil)
+            }
             if let failure {
                 state.validation = .failed(failure)
             } else {

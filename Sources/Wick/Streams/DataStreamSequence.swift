@@ -63,7 +63,10 @@ public struct DataStreamSequence<Element: Sendable>: AsyncSequence, Sendable {
         /// The end was returned or thrown; `next()` returns nil from now on.
         private var isDone = false
 
-        init(reader: DataStreamReader, parser: any DataStreamParser<Element>, failure: (@Sendable (Element) -> WickError?)?) {
+        init(
+            reader: DataStreamReader, parser: any DataStreamParser<Element>,
+            failure: (@Sendable (Element) -> WickError?)?
+        ) {
             self.reader = reader
             self.lifetime = IteratorLifetime(reader: reader)
             self.parser = parser

@@ -23,7 +23,8 @@ struct NDJSONStreamParser<Value: Decodable & Sendable>: DataStreamParser {
     private var isSkippingLine = false
 
     init(decoder: any DataDecoder, preprocessor: any DataPreprocessor, maximumLineBytes: Int) {
-        precondition(maximumLineBytes >= 1, "NDJSONStreamParser: maximumLineBytes \(maximumLineBytes) must be at least 1")
+        precondition(
+            maximumLineBytes >= 1, "NDJSONStreamParser: maximumLineBytes \(maximumLineBytes) must be at least 1")
         self.decoder = decoder
         self.preprocessor = preprocessor
         self.maximumLineBytes = maximumLineBytes

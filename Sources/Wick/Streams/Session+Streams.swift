@@ -40,7 +40,8 @@ extension Session {
         requestModifier: RequestModifier? = nil
     ) -> DataStreamRequest {
         let built = Result { () throws(WickError) in
-            let plain = HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
+            let plain = HTTPRequest(
+                method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
             return try encoder.encode(parameters, into: plain)
         }
         return makeRequest(built, requestModifier: requestModifier) { checked in

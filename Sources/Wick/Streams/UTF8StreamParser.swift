@@ -43,10 +43,12 @@ struct UTF8StreamParser: DataStreamParser {
         guard index > 0 else { return bytes.count }
         let lead = bytes[index - 1]
         let length =
-            if lead & 0b1110_0000 == 0b1100_0000 { 2 }
-            else if lead & 0b1111_0000 == 0b1110_0000 { 3 }
-            else if lead & 0b1111_1000 == 0b1111_0000 { 4 }
-            else { 1 }
+            switch lead {
+            case 0b1100_0000...0b1101_1111: 2
+            case 0b1110_0000...0b1110_1111: 3
+            case 0b1111_0000...0b1111_0111: 4
+            default: 1
+            }
         // The lead's character is complete when all its continuation bytes are here.
         return continuations + 1 < length ? index - 1 : bytes.count
     }

@@ -24,7 +24,8 @@ struct DataStreamFaultTests {
     static func ndjsonServer() throws -> FaultServer {
         try FaultServer(
             steps: piecewise(
-                head: "HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nContent-Length: \(ndjson.count)\r\n\r\n",
+                head:
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nContent-Length: \(ndjson.count)\r\n\r\n",
                 body: ndjson, cuts: ndjsonCuts))
     }
 
@@ -62,7 +63,9 @@ struct DataStreamFaultTests {
         let session = Session()
         var values: [Int] = []
         var failedLines: [Int] = []
-        for try await result in session.streamRequest("http://127.0.0.1:\(server.port)/").streamingDecodables(Point.self) {
+        for try await result in session.streamRequest("http://127.0.0.1:\(server.port)/").streamingDecodables(
+            Point.self)
+        {
             switch result {
             case .success(let point): values.append(point.x)
             case .failure(.responseSerializationFailed(.lineDecodingFailed(let line, _))): failedLines.append(line)
@@ -93,8 +96,10 @@ struct DataStreamFaultTests {
         var values: [Int] = []
         var failures = 0
         do {
-            let sequence = session.streamRequest("http://127.0.0.1:\(server.port)/", automaticallyCancelOnStreamError: true)
-                .streamingDecodables(Point.self)
+            let sequence = session.streamRequest(
+                "http://127.0.0.1:\(server.port)/", automaticallyCancelOnStreamError: true
+            )
+            .streamingDecodables(Point.self)
             for try await result in sequence {
                 switch result {
                 case .success(let point): values.append(point.x)
@@ -202,7 +207,8 @@ struct DataStreamFaultTests {
     @Test func aPassingSlowValidationHoldsTheBodyThenDeliversItAll() async throws {
         let body = Array(repeating: UInt8(ascii: "x"), count: 5_000)
         let server = try FaultServer(steps: [
-            .readRequestHead, .send(Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5000\r\n\r\n".utf8) + body),
+            .readRequestHead,
+            .send(Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5000\r\n\r\n".utf8) + body),
         ])
         defer { server.stop() }
         let session = Session()
@@ -236,8 +242,9 @@ struct DataStreamFaultTests {
         session.streamRequest("http://127.0.0.1:\(server.port)/", headers: ["Accept": "text/plain, text/html"])
             .validate().responseStream(stream: recorder.handler)
         let events = await recorder.completed()
-        guard case .responseValidationFailed(.unacceptableContentType(_, "application/json; charset=utf-8"))? =
-            events.onlyCompletionLast()?.error
+        guard
+            case .responseValidationFailed(.unacceptableContentType(_, "application/json; charset=utf-8"))? =
+                events.onlyCompletionLast()?.error
         else {
             Issue.record("expected an unacceptable content type, got \(events)")
             return
@@ -255,7 +262,8 @@ struct DataStreamFaultTests {
         defer { server.stop() }
         let session = Session()
         let recorder = StreamRecorder<String, Never>()
-        let request = session.streamRequest("http://127.0.0.1:\(server.port)/start").responseStreamString(stream: recorder.handler)
+        let request = session.streamRequest("http://127.0.0.1:\(server.port)/start").responseStreamString(
+            stream: recorder.handler)
         let events = await recorder.completed()
         #expect(events.values().joined() == "the final body")
         #expect(events.onlyCompletionLast()?.error == nil)
@@ -265,7 +273,8 @@ struct DataStreamFaultTests {
 
     @Test func aConnectionLostMidBodyDeliversWhatArrivedThenTheError() async throws {
         let server = try FaultServer(steps: [
-            .readRequestHead, .send("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789"), .pause(.milliseconds(30)),
+            .readRequestHead, .send("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789"),
+            .pause(.milliseconds(30)),
             .close,
         ])
         defer { server.stop() }
@@ -300,14 +309,20 @@ struct DataStreamFaultTests {
         let server = try FaultServer { index in
             index == 0
                 ? [
-                    .readRequestHead, .send("HTTP/1.1 200 OK\r\nContent-Length: \(full.count)\r\n\r\n{\"x\":1,\"label\":\"a\"}\n{\"x\""),
+                    .readRequestHead,
+                    .send("HTTP/1.1 200 OK\r\nContent-Length: \(full.count)\r\n\r\n{\"x\":1,\"label\":\"a\"}\n{\"x\""),
                     .pause(.milliseconds(30)), .close,
                 ]
-                : [.readRequestHead, .send(Array("HTTP/1.1 200 OK\r\nContent-Length: \(full.count)\r\n\r\n".utf8) + full)]
+                : [
+                    .readRequestHead,
+                    .send(Array("HTTP/1.1 200 OK\r\nContent-Length: \(full.count)\r\n\r\n".utf8) + full),
+                ]
         }
         defer { server.stop() }
         let session = Session()
-        let retryOnce = Retrier { request, _, _, completion in completion(request.retryCount == 0 ? .retry : .doNotRetry) }
+        let retryOnce = Retrier { request, _, _, completion in
+            completion(request.retryCount == 0 ? .retry : .doNotRetry)
+        }
         let recorder = StreamRecorder<Point, WickError>()
         session.streamRequest("http://127.0.0.1:\(server.port)/", interceptor: retryOnce)
             .responseStreamDecodable(of: Point.self, stream: recorder.handler)
@@ -350,7 +365,8 @@ struct DataStreamFaultTests {
         let size = 40 << 20
         let server = try FaultServer(steps: [
             .readRequestHead,
-            .send(Array("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\n\r\n".utf8) + [UInt8](repeating: 7, count: size)),
+            .send(
+                Array("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\n\r\n".utf8) + [UInt8](repeating: 7, count: size)),
         ])
         defer { server.stop() }
         let session = Session()
@@ -377,7 +393,8 @@ struct DataStreamFaultTests {
         let recorder = StreamRecorder<String, Never> { _ in
             if DispatchQueue.getSpecific(key: key) != "mine" { offQueue.withLock { $0 += 1 } }
         }
-        session.streamRequest("http://127.0.0.1:\(server.port)/").responseStreamString(on: mine, stream: recorder.handler)
+        session.streamRequest("http://127.0.0.1:\(server.port)/").responseStreamString(
+            on: mine, stream: recorder.handler)
         #expect(await recorder.completed().values().joined() == "on my queue")
         #expect(offQueue.withLock { $0 } == 0)
         await session.shutdown()
@@ -391,7 +408,9 @@ struct DataStreamFaultTests {
         let request = session.streamRequest("http://127.0.0.1:\(server.port)/search", parameters: ["q": "wick"])
         for try await chunk in request.streamingData() { body.append(chunk) }
         #expect(body == Data("ok".utf8))
-        #expect(String(decoding: server.received(onConnection: 0), as: UTF8.self).hasPrefix("GET /search?q=wick HTTP/1.1\r\n"))
+        #expect(
+            String(decoding: server.received(onConnection: 0), as: UTF8.self).hasPrefix(
+                "GET /search?q=wick HTTP/1.1\r\n"))
         await session.shutdown()
     }
 

@@ -65,7 +65,8 @@ struct DataStreamNginxTests {
         let nginx = try TestEnvironment.nginx()
         let session = makeSession { $0.idleTransferTimeout = .milliseconds(200) }
         var body = Data()
-        let sequence = session.streamRequest("\(nginx.httpBase)/bytes/1m").streamingData(bufferingPolicy: .bytes(64 * 1024))
+        let sequence = session.streamRequest("\(nginx.httpBase)/bytes/1m").streamingData(
+            bufferingPolicy: .bytes(64 * 1024))
         for try await chunk in sequence {
             // Reading is paused while the reader sleeps: the connection is idle on its account.
             if body.isEmpty { try await Task.sleep(for: .milliseconds(600)) }
@@ -110,7 +111,8 @@ struct DataStreamNginxTests {
         let nginx = try TestEnvironment.nginx()
         let session = Session()
         let recorder = StreamRecorder<Data, Never>()
-        let request = session.streamRequest("\(nginx.httpBase)/bytes/missing").validate().responseStream(stream: recorder.handler)
+        let request = session.streamRequest("\(nginx.httpBase)/bytes/missing").validate().responseStream(
+            stream: recorder.handler)
         let events = await recorder.completed()
         #expect(events.count == 1)
         let completion = try #require(events.onlyCompletionLast())
@@ -190,7 +192,11 @@ struct DataStreamNginxTests {
         let session = Session()
         let seen = Shared(0)
         let recorder = StreamRecorder<Data, Never> { stream in
-            if seen.withLock({ $0 += 1; return $0 }) == 3 { stream.cancel() }
+            if seen.withLock({
+                $0 += 1; return $0
+            }) == 3 {
+                stream.cancel()
+            }
         }
         let request = session.streamRequest("\(nginx.httpBase)/bytes/10m")
             .responseStream(bufferingPolicy: .bytes(128 * 1024), stream: recorder.handler)
@@ -236,7 +242,10 @@ struct DataStreamNginxTests {
         session.streamRequest("\(nginx.httpBase)/bytes/10m").responseStream(stream: recorder.handler)
         let events = await recorder.completed()
         #expect(events.values().count == 1)
-        guard case .responseSerializationFailed(.customSerializationFailed(let error))? = events.onlyCompletionLast()?.error else {
+        guard
+            case .responseSerializationFailed(.customSerializationFailed(let error))? = events.onlyCompletionLast()?
+                .error
+        else {
             Issue.record("expected the thrown error, got \(events.last.map { "\($0)" } ?? "nothing")")
             return
         }

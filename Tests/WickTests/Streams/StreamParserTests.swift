@@ -117,7 +117,9 @@ struct StreamParserTests {
             return
         }
         #expect(error is CocoaError)
-        #expect("\(WickError.responseSerializationFailed(reason: .lineDecodingFailed(line: 2, error: error)))".contains("line 2"))
+        #expect(
+            "\(WickError.responseSerializationFailed(reason: .lineDecodingFailed(line: 2, error: error)))".contains(
+                "line 2"))
     }
 
     @Test func gaugeIsFullAboveTheHighMarkAndTakesMoreAtTheLowMark() {

@@ -15,7 +15,8 @@ import WickReactor
 /// Backpressure: each reader holds at most its `BufferingPolicy`'s high mark of bytes received
 /// and not yet handled (plus one socket read). Above it the connection stops reading the socket
 /// until the reader is back down to its low mark, so a slow reader slows the server instead of
-/// filling memory. With several readers, the slowest one sets the pace.
+/// filling memory. With several readers, the slowest one sets the pace. Time that reading is
+/// paused for a reader does not count against `idleTransferTimeout`.
 ///
 /// A retried request (a retrier asked for it after a failure mid-body) streams the new
 /// response's body from its first byte: readers see the body again, their partial characters

@@ -15,12 +15,12 @@
 /// `pthread_mutex_lock` and `pthread_mutex_unlock` on `mutex`; `mutex` is allocated once in
 /// `init`, never reassigned, and destroyed in `deinit` when no thread can hold a reference.
 /// `Value: Sendable` because values cross threads through the lock.
-final class Locked<Value: Sendable>: @unchecked Sendable {
+package final class Locked<Value: Sendable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
     /// A lock guarding `value`.
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         // SAFETY: a pthread mutex must not move once initialised, so it lives in its own
         // allocation, initialised here and destroyed and freed in deinit.
@@ -39,7 +39,7 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value. `body` must not call `withLock` on the
     /// same lock (the mutex is not recursive).
-    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         // SAFETY: mutex is initialised for the object's lifetime; lock and unlock pair up on
         // every path through the defer.
         pthread_mutex_lock(mutex)

@@ -132,15 +132,6 @@ enum TestSockets {
         _ = try? address.withSockAddr { pointer, length in Glibc.connect(fd, pointer, length) }
         return fd
     }
-
-    /// The number of open descriptors in this process.
-    static func openDescriptorCount() -> Int {
-        guard let directory = opendir("/proc/self/fd") else { return -1 }
-        defer { closedir(directory) }
-        var count = 0
-        while readdir(directory) != nil { count += 1 }
-        return count - 3  // ".", ".." and the directory's own descriptor
-    }
 }
 
 /// Runs `body` on a new thread; `join()` waits for it.

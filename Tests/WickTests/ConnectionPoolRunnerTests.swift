@@ -265,7 +265,7 @@ import WickTestSupport
         _ = try await client.send(port: server.port)
         #expect(await server.waitForEnd(ofConnection: 0) == .clientClosed)
         #expect(try await client.waitForStatistics { $0.live == 0 && $0.retired == 1 })
-        #expect(openClientSockets(toPort: server.port) == 0)
+        #expect(OpenSockets.connected(toPort: server.port) == 0)
         await client.close()
     }
 
@@ -299,7 +299,7 @@ import WickTestSupport
             }
         }
         #expect(await server.waitForEnd(ofConnection: 0) == .clientClosed)
-        #expect(openClientSockets(toPort: server.port) == 0)
+        #expect(OpenSockets.connected(toPort: server.port) == 0)
         await client.close()
     }
 
@@ -359,6 +359,6 @@ import WickTestSupport
         let total = try await client.runner.statistics().total
         #expect(total.leases >= 10_000)
         await client.close()
-        #expect(openClientSockets(toPort: server.port) == 0)
+        #expect(OpenSockets.connected(toPort: server.port) == 0)
     }
 }

@@ -56,25 +56,3 @@ func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async 
     return true
 }
 
-/// Counts this process's TCP sockets whose remote port is `port` (client ends of connections to
-/// a local server), from `/proc/self/fd` and `/proc/net/tcp{,6}`.
-func openClientSockets(toPort port: Int) -> Int {
-    var inodes = Set<String>()
-    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
-        for line in text.split(separator: "\n").dropFirst() {
-            let columns = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard columns.count > 9, let remotePort = columns[2].split(separator: ":").last,
-                Int(remotePort, radix: 16) == port
-            else { continue }
-            inodes.insert(String(columns[9]))
-        }
-    }
-    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-    return descriptors.count { name in
-        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
-            target.hasPrefix("socket:[")
-        else { return false }
-        return inodes.contains(String(target.dropFirst("socket:[".count).dropLast()))
-    }
-}

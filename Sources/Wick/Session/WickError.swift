@@ -187,6 +187,12 @@ public enum ResponseSerializationFailureReason: Sendable, CustomStringConvertibl
     case invalidEmptyResponse(type: String)
     /// A download's file at `path` could not be read (`DownloadRequest.responseData`).
     case inputFileReadFailed(path: String)
+    /// Line `line` (from 1) of a newline-delimited JSON stream could not be decoded
+    /// (`DataStreamRequest.responseStreamDecodable`): `error` is the decoder's or preprocessor's.
+    case lineDecodingFailed(line: Int, error: any Error)
+    /// Line `line` (from 1) of a newline-delimited JSON stream is longer than `limit` bytes; it
+    /// was skipped without being held.
+    case lineTooLong(line: Int, limit: Int)
 
     /// What went wrong, for people.
     public var description: String {
@@ -198,6 +204,8 @@ public enum ResponseSerializationFailureReason: Sendable, CustomStringConvertibl
         case .invalidEmptyResponse(let type):
             "the response body is empty and \(type) has no empty value (use Empty, or conform to EmptyResponse)"
         case .inputFileReadFailed(let path): "the downloaded file \(path) could not be read"
+        case .lineDecodingFailed(let line, let error): "line \(line) of the stream could not be decoded: \(error)"
+        case .lineTooLong(let line, let limit): "line \(line) of the stream is longer than \(limit) bytes"
         }
     }
 }

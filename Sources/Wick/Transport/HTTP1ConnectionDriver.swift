@@ -33,7 +33,8 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
         /// The response parser's limits and leniencies.
         var parser: HTTPParserConfiguration = .strict
         /// The longest a request may go without a byte read or written; past it the request fails
-        /// with `timedOut`. nil: no limit beyond the request's deadline. Checked lazily: one timer
+        /// with `timedOut`. Time the consumer holds reading paused does not count. nil: no limit
+        /// beyond the request's deadline. Checked lazily: one timer
         /// per idle period, moved forward when it finds recent progress, so a busy transfer costs
         /// a clock read per read or write and no timer operations.
         var idleTimeout: Duration?
@@ -69,6 +70,9 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
         var keepAlive: KeepAliveHint?
         /// Whether a response byte was read (`responseStarted` told).
         var responseStarted = false
+        /// The consumer paused reading (`consumerBecameFull`): the idle timer waits, since the
+        /// connection is idle on the consumer's account, not the peer's.
+        var isConsumerFull = false
     }
 
     let channel: any StreamChannel
@@ -137,12 +141,18 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
     /// Tells the machine the consumer cannot take more body bytes for now.
     func consumerBecameFull() {
         channel.loop.preconditionInEventLoop()
+        exchange?.isConsumerFull = true
         perform(machine.responseConsumerBecameFull(), readBuffer: nil)
     }
 
     /// Tells the machine the consumer can take body bytes again.
     func consumerWantsMore() {
         channel.loop.preconditionInEventLoop()
+        if exchange?.isConsumerFull == true {
+            exchange?.isConsumerFull = false
+            // The idle period starts again now that reading resumes.
+            exchange?.lastProgress = .now()
+        }
         perform(machine.demandMoreResponseBody(), readBuffer: nil)
     }
 
@@ -370,7 +380,7 @@ final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
     /// Fails the request if nothing moved for `idleTimeout`, else looks again when it could have.
     private func idleTimerFired() {
         guard let current = exchange, let idleTimeout = settings.idleTimeout else { return }
-        let due = current.lastProgress + idleTimeout
+        let due = current.isConsumerFull ? Deadline.now() + idleTimeout : current.lastProgress + idleTimeout
         if Deadline.now() >= due {
             exchange?.idleTimer = nil
             perform(machine.requestTimedOut(), readBuffer: nil)

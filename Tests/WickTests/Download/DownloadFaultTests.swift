@@ -95,7 +95,7 @@ struct DownloadFaultTests {
         }
         #expect(try decodedResumeData(response.resumeData).bytesOnDisk == Int64(Self.cut))
         #expect(FileManager.default.fileExists(atPath: request.temporaryURL.path))
-        #expect(openClientSockets(toPort: server.port) == 0)
+        #expect(OpenSockets.connected(toPort: server.port) == 0)
 
         let resumed = try await session.download(
             resumingWith: try #require(response.resumeData),
@@ -120,7 +120,7 @@ struct DownloadFaultTests {
         #expect(try await waitUntil { request.isFinished })
         #expect(request.resumeData == nil && request.fileURL == nil)
         #expect(!FileManager.default.fileExists(atPath: request.temporaryURL.path))
-        #expect(openClientSockets(toPort: server.port) == 0)
+        #expect(OpenSockets.connected(toPort: server.port) == 0)
         // Cancelling a finished request changes nothing and hands over no resume data.
         request.cancel(byProducingResumeData: { data in handlerData.withLock { $0 = .some(data) } })
         #expect(try await waitUntil { handlerData.withLock { $0 } != nil })

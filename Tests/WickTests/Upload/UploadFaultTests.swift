@@ -34,7 +34,7 @@ struct UploadFaultTests {
     @Test func aRefusalBefore100ContinueSendsNoBodyAndRetiresTheConnection() async throws {
         let server = try FaultServer { index in
             index == 0
-                ? [.readRequestHead, .respond(status: 413, body: "too big"), .waitForClientClose(limit: .seconds(5))]
+                ? [.readRequestHead, .respond(status: 413, body: "too big"), .waitForClientClose(limit: .seconds(30))]
                 : [.readRequestHead, .respond(body: "fresh")]
         }
         defer { server.stop() }
@@ -76,7 +76,7 @@ struct UploadFaultTests {
     }
 
     @Test func aStreamThatFailsEndsTheRequestAndClosesTheConnection() async throws {
-        let server = try FaultServer(steps: [.readRequestHead, .waitForClientClose(limit: .seconds(5))])
+        let server = try FaultServer(steps: [.readRequestHead, .waitForClientClose(limit: .seconds(30))])
         defer { server.stop() }
         let session = Self.session(threshold: nil)
         let chunks = AsyncThrowingStream<Data, any Error> { continuation in

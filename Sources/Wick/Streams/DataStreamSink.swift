@@ -1,0 +1,28 @@
+// The transport side of a data stream: the final head and its body bytes, on the event loop.
+import FoundationEssentials
+import WickCore
+
+/// The `TransportBodySink` of a `DataStreamRequest`. Runs on the runner's loop and does only
+/// cheap work there: deciding where a body goes, copying each read into one `Data` shared by
+/// every reader, and counting. Validations and parsing run elsewhere (the root queue, the
+/// readers' queues and tasks).
+///
+/// `@unchecked Sendable`: `request` is set once, right after the request's `init`, before the
+/// request can start (its start publishes it to the loop through the pool's lock); it is only
+/// read afterwards.
+final class DataStreamSink: TransportBodySink, @unchecked Sendable {
+    weak var request: DataStreamRequest?
+
+    func responseHead(status: HTTPStatus, headers: HTTPHeaders) -> TransportBodyHandling {
+        guard let request, request.bodyHandling(status: status, headers: headers) == .stream else { return .collect }
+        // The sink hears no version: the outcome's response, which has it, replaces this head.
+        request.finalHeadArrived(HTTPResponse(status: status, headers: headers, version: .http1_1))
+        return .stream
+    }
+
+    func responseBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let request else { return true }
+        // SAFETY: `bytes` is the read buffer, valid for this call; `Data(_:)` copies it.
+        return request.bodyArrived(Data(bytes))
+    }
+}

@@ -1,0 +1,76 @@
+// Making data stream requests: Session.streamRequest's forms.
+public import FoundationEssentials
+
+extension Session {
+    /// Creates a request whose response body is read as it arrives (see `DataStreamRequest`);
+    /// it starts when its first reader (`responseStream`, `streamingData`...) is added, unless
+    /// `startRequestsImmediately` is off, or on `resume()`. An invalid URL does not throw here:
+    /// the request finishes with `WickError.invalidURL`.
+    /// - Parameters:
+    ///   - headers: fields that replace the configuration's by name.
+    ///   - body: sent with `Content-Length`.
+    ///   - automaticallyCancelOnStreamError: end the request when a reader fails to turn a
+    ///     chunk into a value (a line of JSON that does not decode).
+    ///   - interceptor: this request's adapter and retrier, used with the session's.
+    ///   - requestModifier: changes the request as created.
+    public func streamRequest(
+        _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
+        automaticallyCancelOnStreamError: Bool = false, interceptor: (any RequestInterceptor)? = nil,
+        requestModifier: RequestModifier? = nil
+    ) -> DataStreamRequest {
+        let built = Result { () throws(WickError) in
+            HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: body)
+        }
+        return makeRequest(built, requestModifier: requestModifier) { checked in
+            DataStreamRequest(
+                session: self, initialRequest: checked, interceptor: interceptor,
+                automaticallyCancelOnStreamError: automaticallyCancelOnStreamError)
+        }
+    }
+
+    /// Creates a stream request whose `Encodable` parameters `encoder` puts in the query or the
+    /// body (see `request(_:method:parameters:encoder:headers:interceptor:requestModifier:)`);
+    /// an encoding failure finishes it with `parameterEncoderFailed` or
+    /// `parameterEncodingFailed`, sending nothing. See
+    /// `streamRequest(_:method:headers:body:automaticallyCancelOnStreamError:interceptor:requestModifier:)`.
+    public func streamRequest<Parameters: Encodable & Sendable>(
+        _ convertible: some URLConvertible, method: HTTPMethod = .get, parameters: Parameters?,
+        encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default, headers: HTTPHeaders? = nil,
+        automaticallyCancelOnStreamError: Bool = false, interceptor: (any RequestInterceptor)? = nil,
+        requestModifier: RequestModifier? = nil
+    ) -> DataStreamRequest {
+        let built = Result { () throws(WickError) in
+            let plain = HTTPRequest(
+                method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
+            return try encoder.encode(parameters, into: plain)
+        }
+        return makeRequest(built, requestModifier: requestModifier) { checked in
+            DataStreamRequest(
+                session: self, initialRequest: checked, interceptor: interceptor,
+                automaticallyCancelOnStreamError: automaticallyCancelOnStreamError)
+        }
+    }
+
+    /// Creates a stream request from a `URLRequestConvertible` (a router, or an `HTTPRequest`);
+    /// the session's header fields are added under the request's own. A conversion that throws
+    /// finishes the request with `invalidURL` (or the `WickError` thrown). See
+    /// `streamRequest(_:method:headers:body:automaticallyCancelOnStreamError:interceptor:requestModifier:)`.
+    public func streamRequest(
+        _ convertible: some URLRequestConvertible, automaticallyCancelOnStreamError: Bool = false,
+        interceptor: (any RequestInterceptor)? = nil
+    ) -> DataStreamRequest {
+        let built: Result<HTTPRequest, WickError>
+        do {
+            built = .success(try convertible.asURLRequest())
+        } catch let error as WickError {
+            built = .failure(error)
+        } catch {
+            built = .failure(.invalidURL(url: "\(convertible)", reason: "the request could not be built: \(error)"))
+        }
+        return makeRequest(built, requestModifier: nil) { checked in
+            DataStreamRequest(
+                session: self, initialRequest: checked, interceptor: interceptor,
+                automaticallyCancelOnStreamError: automaticallyCancelOnStreamError)
+        }
+    }
+}

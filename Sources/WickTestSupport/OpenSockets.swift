@@ -1,0 +1,30 @@
+// Counting this process's connected sockets to one local port: leak checks that ignore the
+// descriptors other tests, running in parallel in the same process, open and close.
+import Foundation
+
+/// This process's TCP sockets, as `/proc/self/fd` and `/proc/net/tcp{,6}` show them.
+public enum OpenSockets {
+    /// How many of this process's TCP sockets have `port` as their remote port: the client ends
+    /// of connections to a local server on that port. A leak check on that number is exact
+    /// whatever else the process does meanwhile.
+    public static func connected(toPort port: Int) -> Int {
+        var inodes = Set<String>()
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard columns.count > 9, let remotePort = columns[2].split(separator: ":").last,
+                    Int(remotePort, radix: 16) == port
+                else { continue }
+                inodes.insert(String(columns[9]))
+            }
+        }
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.count { name in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
+                target.hasPrefix("socket:[")
+            else { return false }
+            return inodes.contains(String(target.dropFirst("socket:[".count).dropLast()))
+        }
+    }
+}

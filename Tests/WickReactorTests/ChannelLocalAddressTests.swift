@@ -17,9 +17,10 @@ import WickCore
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
         }
         try #require(result == 0)
-        return try #require(withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0, length: length) }
-        })
+        return try #require(
+            withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0, length: length) }
+            })
     }
 
     @Test(arguments: [TestListener.Family.ipv4, .ipv6])

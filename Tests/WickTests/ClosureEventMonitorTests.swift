@@ -42,10 +42,13 @@ import WickTestSupport
         let session = Session(
             interceptor: Interceptor(
                 adaptHandler: { request, _, completion in completion(.success(request)) },
-                retryHandler: { request, _, _, completion in completion(request.retryCount < 1 ? .retry : .doNotRetry) }),
+                retryHandler: { request, _, _, completion in completion(request.retryCount < 1 ? .retry : .doNotRetry) }
+            ),
             eventMonitors: [monitor])
         _ = await session.request("\(base)/redirect/1")
-            .validate { _, _, _ in .failure(WickError.responseValidationFailed(reason: .unacceptableStatusCode(code: 200))) }
+            .validate { _, _, _ in
+                .failure(WickError.responseValidationFailed(reason: .unacceptableStatusCode(code: 200)))
+            }
             .awaitResponseData()
         monitor.queue.sync {}
         func attempt(_ first: Int) -> [String] {
@@ -76,7 +79,8 @@ import WickTestSupport
         // Port 9 is never contacted: the adapter fails first.
         _ = await session.request("http://127.0.0.1:9/x").awaitResponseData()
         monitor.queue.sync {}
-        #expect(events.withLock { $0 } == ["created", "resumed", "not adapted", "retry false", "finished", "parsed false"])
+        #expect(
+            events.withLock { $0 } == ["created", "resumed", "not adapted", "retry false", "finished", "parsed false"])
 
         events.withLock { $0 = [] }
         _ = await session.request("http+unix:///x").awaitResponseData()

@@ -59,7 +59,10 @@ import WickTestSupport
         let response = await session.request("http+unix:///x").awaitResponseData()
         monitor.queue.sync {}
         let error = try #require(response.error)
-        #expect(lines.withLock { $0 } == ["wick: could not create a request: \(error)", "wick: (request not built) → failed: \(error)"])
+        #expect(
+            lines.withLock { $0 } == [
+                "wick: could not create a request: \(error)", "wick: (request not built) → failed: \(error)",
+            ])
         await session.shutdown()
     }
 
@@ -78,7 +81,10 @@ import WickTestSupport
         let written = lines.withLock { $0 }
         #expect(written.contains("wick: redirect 302 → GET \(base)/get"))
         #expect(written.contains { $0.hasPrefix("wick: validation of 200 failed: ") })
-        #expect(written.contains { $0.hasPrefix("wick: retry decision for GET \(base)/get after ") && $0.hasSuffix(": do not retry") })
+        #expect(
+            written.contains {
+                $0.hasPrefix("wick: retry decision for GET \(base)/get after ") && $0.hasSuffix(": do not retry")
+            })
         #expect(written.contains { $0.hasPrefix("wick: GET \(base)/get → failed: ") })
         await session.shutdown()
     }

@@ -17,10 +17,12 @@ struct TransactionMetricsNginxTests {
         // The status line and the body at least; the request line and Host at least.
         #expect(first.responseBytesReceived >= "HTTP/1.1 200 OK\r\n\r\n".utf8.count + 1_024)
         #expect(first.responseBodyBytes == 1_024)
-        #expect(first.requestBytesSent >= "GET /bytes/1k HTTP/1.1\r\nHost: 127.0.0.1:\(nginx.httpPort)\r\n\r\n".utf8.count)
+        #expect(
+            first.requestBytesSent >= "GET /bytes/1k HTTP/1.1\r\nHost: 127.0.0.1:\(nginx.httpPort)\r\n\r\n".utf8.count)
         #expect(first.connection.isReused == false)
         // The same connection again: the same addresses, reported as reused.
-        let second = try #require(await session.request("\(nginx.httpBase)/bytes/1k").serializingData().response.metrics)
+        let second = try #require(
+            await session.request("\(nginx.httpBase)/bytes/1k").serializingData().response.metrics)
         #expect(second.isReused && second.connection.isReused)
         #expect(second.localAddress == local && second.remoteAddress == first.remoteAddress)
         #expect(second.description.contains("reused connection \(local) → 127.0.0.1:\(nginx.httpPort)"))

@@ -159,8 +159,9 @@ public final class ClosureEventMonitor: EventMonitor {
         requestDidAdaptInitialRequestToAdaptedRequest?(request, initialRequest, adaptedRequest)
     }
     /// Calls `requestDidFailToAdaptRequestWithError`.
-    public func request(_ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError)
-    {
+    public func request(
+        _ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError
+    ) {
         requestDidFailToAdaptRequestWithError?(request, initialRequest, error)
     }
     /// Calls `requestWillSend`.

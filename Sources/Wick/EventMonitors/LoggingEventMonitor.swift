@@ -67,9 +67,10 @@ public struct LoggingEventMonitor: EventMonitor {
         }
     }
 
-    private func log(_ minimum: Level, _ line: @autoclosure () -> String) {
+    /// Writes the line `make` returns when `level` reaches `minimum`; nothing is formatted below it.
+    private func log(_ minimum: Level, _ make: () -> String) {
         guard level >= minimum else { return }
-        sink("wick: " + line())
+        sink("wick: " + make())
     }
 
     private static func name(_ request: HTTPRequest) -> String {
@@ -84,73 +85,74 @@ public struct LoggingEventMonitor: EventMonitor {
 
     /// `GET http://host/path → 200`, or `GET http://host/path → failed: <error>`.
     public func requestDidFinish(_ request: Request) {
-        log(.requests, {
+        log(.requests) {
             let name = Self.name(request)
             if let error = request.error { return "\(name) → failed: \(error)" }
             return "\(name) → \(request.response.map { String($0.statusCode) } ?? "no response")"
-        }())
+        }
     }
 
     /// `could not create a request: <error>`.
     public func request(_ request: Request, didFailToCreateRequestWithError error: WickError) {
-        log(.requests, "could not create a request: \(error)")
+        log(.requests) { "could not create a request: \(error)" }
     }
 
     // MARK: metrics
 
     /// `metrics: <the last exchange's TransactionMetrics>`.
     public func request(_ request: Request, didGatherMetrics metrics: RequestMetrics) {
-        log(.metrics, "metrics: \(metrics.last)")
+        log(.metrics) { "metrics: \(metrics.last)" }
     }
 
     // MARK: all
 
     /// `created GET http://host/path`.
     public func request(_ request: Request, didCreateInitialRequest initialRequest: HTTPRequest) {
-        log(.all, "created \(Self.name(initialRequest))")
+        log(.all) { "created \(Self.name(initialRequest))" }
     }
     /// `adapted GET http://host/a → GET http://host/b`.
     public func request(
         _ request: Request, didAdaptInitialRequest initialRequest: HTTPRequest, to adaptedRequest: HTTPRequest
     ) {
-        log(.all, "adapted \(Self.name(initialRequest)) → \(Self.name(adaptedRequest))")
+        log(.all) { "adapted \(Self.name(initialRequest)) → \(Self.name(adaptedRequest))" }
     }
     /// `adaptation of GET http://host/path failed: <error>`.
-    public func request(_ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError)
-    {
-        log(.all, "adaptation of \(Self.name(initialRequest)) failed: \(error)")
+    public func request(
+        _ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError
+    ) {
+        log(.all) { "adaptation of \(Self.name(initialRequest)) failed: \(error)" }
     }
     /// `sending GET http://host/path`.
     public func request(_ request: Request, willSend httpRequest: HTTPRequest) {
-        log(.all, "sending \(Self.name(httpRequest))")
+        log(.all) { "sending \(Self.name(httpRequest))" }
     }
     /// `GET http://host/path on new connection 127.0.0.1:54321 → 127.0.0.1:80`.
     public func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {
-        log(.all, "\(Self.name(request)) on \(connection)")
+        log(.all) { "\(Self.name(request)) on \(connection)" }
     }
     /// `response 200 to GET http://host/path, 1024 body bytes`.
     public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {
-        log(.all, "response \(response.statusCode) to \(Self.name(request)), \(bodyByteCount) body bytes")
+        log(.all) { "response \(response.statusCode) to \(Self.name(request)), \(bodyByteCount) body bytes" }
     }
     /// `redirect 302 → GET http://host/next`.
     public func request(_ request: Request, willRedirectTo newRequest: HTTPRequest, for response: HTTPResponse) {
-        log(.all, "redirect \(response.statusCode) → \(Self.name(newRequest))")
+        log(.all) { "redirect \(response.statusCode) → \(Self.name(newRequest))" }
     }
     /// `validation of 200 passed`, or `validation of 500 failed: <error>`.
     public func request(
         _ request: Request, didValidateRequest httpRequest: HTTPRequest?, response: HTTPResponse,
         withResult result: Result<Void, WickError>
     ) {
-        log(.all, {
+        log(.all) {
             switch result {
             case .success: "validation of \(response.statusCode) passed"
             case .failure(let error): "validation of \(response.statusCode) failed: \(error)"
             }
-        }())
+        }
     }
     /// `retry decision for GET http://host/path after <error>: retry in 0.5 seconds`.
     public func request(_ request: Request, didDecideRetry decision: RetryResult, dueTo error: WickError) {
-        log(.all, {
+        log(.all) {
             let decided =
                 switch decision {
                 case .retry: "retry"
@@ -159,32 +161,32 @@ public struct LoggingEventMonitor: EventMonitor {
                 case .doNotRetryWithError(let retryError): "do not retry: \(retryError)"
                 }
             return "retry decision for \(Self.name(request)) after \(error): \(decided)"
-        }())
+        }
     }
     /// `retrying GET http://host/path (retry 1)`.
     public func requestIsRetrying(_ request: Request) {
-        log(.all, "retrying \(Self.name(request)) (retry \(request.retryCount))")
+        log(.all) { "retrying \(Self.name(request)) (retry \(request.retryCount))" }
     }
     /// `resumed GET http://host/path`.
     public func requestDidResume(_ request: Request) {
-        log(.all, "resumed \(Self.name(request))")
+        log(.all) { "resumed \(Self.name(request))" }
     }
     /// `suspended GET http://host/path`.
     public func requestDidSuspend(_ request: Request) {
-        log(.all, "suspended \(Self.name(request))")
+        log(.all) { "suspended \(Self.name(request))" }
     }
     /// `cancelled GET http://host/path`.
     public func requestDidCancel(_ request: Request) {
-        log(.all, "cancelled \(Self.name(request))")
+        log(.all) { "cancelled \(Self.name(request))" }
     }
     /// `parsed the response to GET http://host/path: success`, or `...: failure: <error>`.
     public func request<Value: Sendable>(
         _ request: DataRequest, didParseResponse response: DataResponse<Value, WickError>
     ) {
-        log(.all, {
+        log(.all) {
             let name = Self.name(request)
             if let error = response.error { return "parsed the response to \(name): failure: \(error)" }
             return "parsed the response to \(name): success"
-        }())
+        }
     }
 }

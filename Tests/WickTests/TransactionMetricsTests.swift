@@ -1,4 +1,4 @@
-// TransactionMetrics' connection facts against nginx: addresses, bytes each way, TLS version and cipher, Unix sockets.
+// TransactionMetrics' connection facts: addresses, bytes each way, TLS version and cipher, Unix sockets, a replay.
 import Foundation
 import Testing
 import Wick
@@ -81,6 +81,31 @@ struct TransactionMetricsNginxTests {
                 .serializingData().response.metrics)
         #expect(secure.remoteAddress == nginx.tlsUnixSocket && secure.localAddress == nil)
         #expect(secure.tlsVersion == .v1_3 && secure.tlsCipherSuite?.hasPrefix("TLS_") == true)
+        await session.shutdown()
+    }
+}
+
+struct TransactionMetricsReplayTests {
+    @Test func aReplayedExchangeReportsTheFreshConnectionAndItsOwnBytes() async throws {
+        let server = try FaultServer { index in
+            index == 0
+                ? [.readRequest, .respond(body: "one"), .readRequest, .close]
+                : [.readRequest, .respond(body: "two"), .waitForClientClose(limit: .seconds(10))]
+        }
+        defer { server.stop() }
+        let session = Session()
+        let url = "http://127.0.0.1:\(server.port)/x"
+        let first = try #require(await session.request(url).serializingData().response.metrics)
+        // The reused connection was closed: the GET is replayed on a new one.
+        let second = try #require(await session.request(url).serializingData().response.metrics)
+        #expect(second.wasReplayed && !second.isReused && !second.connection.isReused)
+        #expect(second.remoteAddress == "127.0.0.1:\(server.port)" && second.remoteAddress == first.remoteAddress)
+        #expect(second.localAddress != nil && second.localAddress != first.localAddress)
+        // The same request and response again: the replay's counts, not the sum of both tries.
+        #expect(second.requestBytesSent == first.requestBytesSent)
+        #expect(second.responseBytesReceived == first.responseBytesReceived)
+        #expect(second.description.contains("new connection \(second.localAddress ?? "") → "))
+        #expect(second.description.contains("replayed"))
         await session.shutdown()
     }
 }

@@ -62,6 +62,8 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
     private var inputClosed = false
     /// Out of epoll because a hang-up arrived while reading was off; see the file's rules.
     private var parked = false
+    /// `localAddress` once read: the outer nil means not read yet.
+    private var cachedLocalAddress: SocketAddress??
 
     /// The most vectors one gathered write passes to the kernel.
     static let maximumVectorsPerWrite = 64
@@ -97,6 +99,18 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
     public var isWritable: Bool {
         loop.preconditionInEventLoop()
         return writable
+    }
+
+    /// The address of this end of the connection (`getsockname`), read at the first call and
+    /// kept. nil for a Unix socket (a client's end has no name), when the channel closed before
+    /// the first call, or when the call fails.
+    public var localAddress: SocketAddress? {
+        loop.preconditionInEventLoop()
+        if let cachedLocalAddress { return cachedLocalAddress }
+        if case .closed = lifecycle { return nil }
+        let address = try? Syscalls.socketName(fd)
+        cachedLocalAddress = .some(address)
+        return address
     }
 
     /// Bytes written by the user but not yet accepted by the kernel.

@@ -214,6 +214,24 @@ enum Syscalls {
         return value
     }
 
+    /// `getsockname(2)`: the address `fd` is bound to; nil for a family `SocketAddress` does not
+    /// read (a client's Unix socket, which has no name).
+    static func socketName(_ fd: Int32) throws(SyscallError) -> SocketAddress? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        // SAFETY: storage is a stack sockaddr_storage, large enough for any address, and length
+        // says its size; the kernel writes at most that many bytes and stores the real length.
+        _ = try nonBlocking("getsockname") {
+            withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+        }
+        // SAFETY: the kernel filled the first `length` bytes of storage with a sockaddr.
+        return withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0, length: length) }
+        }
+    }
+
     /// `shutdown(2)`; `how` is `SHUT_WR`, `SHUT_RD` or `SHUT_RDWR`.
     static func shutdown(_ fd: Int32, how: Int32) throws(SyscallError) {
         _ = try nonBlocking("shutdown") { Glibc.shutdown(fd, how) }

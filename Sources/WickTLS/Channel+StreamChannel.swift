@@ -2,6 +2,11 @@
 public import WickReactor
 
 extension Channel: StreamChannel {
+    /// The channel's addresses; no TLS parameters.
+    public var connectionDetails: StreamConnectionDetails {
+        StreamConnectionDetails(localAddress: localAddress, remoteAddress: remoteAddress)
+    }
+
     /// Starts the channel with a stream delegate: its events are forwarded, the channel passed
     /// as `any StreamChannel` and errors wrapped in `StreamChannelError.reactor`.
     public func start(delegate: any StreamChannelDelegate) {

@@ -19,6 +19,8 @@ public protocol StreamChannel: AnyObject, Sendable {
     var loop: EventLoop { get }
     /// The address the socket is connected to.
     var remoteAddress: SocketAddress { get }
+    /// The stream's addresses and TLS parameters. Cheap after the first call: the value is kept.
+    var connectionDetails: StreamConnectionDetails { get }
     /// Whether the stream is open (neither side has closed it, no error ended it).
     var isOpen: Bool { get }
     /// Whether queued bytes are at or under the socket's watermarks; stop writing while `false`

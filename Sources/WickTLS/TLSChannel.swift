@@ -82,6 +82,8 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
     private var socketGone = false
     private var plaintext: [UInt8] = []
     private var closeTimer: Scheduled?
+    /// `connectionDetails` once made (after the handshake).
+    private var details: StreamConnectionDetails?
 
     private init(channel: Channel, engine: TLSEngine, closeTimeout: Duration, establishing: Establishing) {
         self.loop = channel.loop
@@ -228,6 +230,12 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
         return engine.negotiatedVersion
     }
 
+    /// The cipher suite negotiated, by OpenSSL's name (`TLS_AES_256_GCM_SHA384`).
+    public var negotiatedCipherSuite: String? {
+        loop.preconditionInEventLoop()
+        return engine.negotiatedCipherSuite
+    }
+
     /// The ALPN protocol the server selected (`http/1.1`), or nil.
     public var negotiatedApplicationProtocol: String? {
         loop.preconditionInEventLoop()
@@ -250,6 +258,21 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
 
     /// The address the socket is connected to.
     public var remoteAddress: SocketAddress { channel.remoteAddress }
+
+    /// The socket's addresses with the negotiated version and cipher suite. Made at the first
+    /// call once the channel is handed over (trusted), then kept.
+    public var connectionDetails: StreamConnectionDetails {
+        loop.preconditionInEventLoop()
+        if let details { return details }
+        let made = StreamConnectionDetails(
+            localAddress: channel.localAddress, remoteAddress: channel.remoteAddress,
+            tlsVersion: engine.negotiatedVersion, tlsCipherSuite: engine.negotiatedCipherSuite)
+        switch state {
+        case .ready, .active: details = made
+        case .handshaking, .evaluating, .closing, .closed: break
+        }
+        return made
+    }
 
     /// Whether the TLS session is open: trusted, and neither closed nor failed.
     public var isOpen: Bool {

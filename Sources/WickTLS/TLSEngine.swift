@@ -259,6 +259,14 @@ public final class TLSEngine {
     /// The negotiated protocol version, after the handshake.
     public var negotiatedVersion: TLSVersion? { TLSVersion(openSSLValue: SSL_version(ssl)) }
 
+    /// The cipher suite negotiated, by OpenSSL's name (`TLS_AES_256_GCM_SHA384`,
+    /// `ECDHE-RSA-AES128-GCM-SHA256`), or nil before the handshake.
+    public var negotiatedCipherSuite: String? {
+        // SAFETY: the cipher is a static OpenSSL table entry and its name a static NUL-terminated
+        // string; the name is copied at once.
+        SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }.map { String(cString: $0) }
+    }
+
     /// The protocol ALPN selected (`http/1.1`), or nil when the server selected none.
     public var negotiatedApplicationProtocol: String? {
         var data: UnsafePointer<UInt8>?

@@ -47,6 +47,11 @@ public final class CompositeEventMonitor: EventMonitor {
         each { $0.request(request, willSend: httpRequest) }
     }
     /// Passes the event on.
+    public func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {
+        guard !monitors.isEmpty else { return }
+        each { $0.request(request, didAcquireConnection: connection) }
+    }
+    /// Passes the event on.
     public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {
         guard !monitors.isEmpty else { return }
         each { $0.request(request, didReceiveResponse: response, bodyByteCount: bodyByteCount) }

@@ -5,11 +5,17 @@ public import Dispatch
 /// `queue`. Every method has an empty default, so a monitor implements only what it watches.
 ///
 /// The order for one attempt: `didCreateInitialRequest` (once), `requestDidResume`,
-/// `didAdaptInitialRequest` (or `didFailToAdaptRequest`), `willSend`, `didAcquireConnection`,
-/// `didReceiveResponseHead`, `didReceiveData`, `didGatherMetrics`, then `willRedirect` and again
-/// from `willSend` for a redirect; `didValidate` for each validation; `didDecideRetry` when the
-/// attempt failed; and once, `requestDidFinish`. Then `didParseResponse` for each response
-/// handler. `requestDidSuspend` and `requestDidCancel` come when called.
+/// `didAdaptInitialRequest` (or `didFailToAdaptRequest`), then for each exchange `willSend`,
+/// `didAcquireConnection`, `didReceiveResponse`, `didGatherMetrics`, then `willRedirect` and
+/// again from `willSend` for a redirect hop (or a challenge answer); `didValidate` for each
+/// validation; `didDecideRetry` when the attempt failed, then `requestIsRetrying` and the next
+/// attempt from `didAdaptInitialRequest`; and once, `requestDidFinish`. Then `didParseResponse`
+/// for each response handler. `requestDidSuspend` and `requestDidCancel` come when called.
+///
+/// `didAcquireConnection` is reported with the response, not the moment the pool leased the
+/// connection (the connection's facts travel back with the response, which keeps the request
+/// path free of a callback per exchange): it comes just before `didReceiveResponse`, and an
+/// exchange that fails without a response reports none.
 public protocol EventMonitor: Sendable {
     /// The queue the events are delivered on, in order. Default: one serial queue shared by all
     /// monitors that keep the default (never the main queue, which a daemon may not drain).
@@ -25,6 +31,9 @@ public protocol EventMonitor: Sendable {
     func request(_ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError)
     /// `httpRequest` is about to go to the transport (each attempt and each redirect hop).
     func request(_ request: Request, willSend httpRequest: HTTPRequest)
+    /// The exchange ran on `connection` (new or reused; its addresses and TLS parameters).
+    /// Reported with the response, just before `didReceiveResponse`.
+    func request(_ request: Request, didAcquireConnection connection: ConnectionInfo)
     /// The transport answered `httpRequest` with `response` (the head; the body has arrived too).
     func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int)
     /// The metrics of every exchange so far are known (after each exchange).
@@ -68,6 +77,8 @@ extension EventMonitor {
     {}
     /// Does nothing.
     public func request(_ request: Request, willSend httpRequest: HTTPRequest) {}
+    /// Does nothing.
+    public func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {}
     /// Does nothing.
     public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {}
     /// Does nothing.

@@ -118,8 +118,10 @@ extension Request {
             return attemptEnded(Attempt(request: request, response: nil, error: WickError(error)), progress)
         }
         var progress = progress
-        progress.transactions.append(TransactionMetrics(request: request, response: response))
+        let transaction = TransactionMetrics(request: request, response: response)
+        progress.transactions.append(transaction)
         let head = HTTPResponse(response)
+        session.eventMonitor.request(self, didAcquireConnection: transaction.connection)
         session.eventMonitor.request(self, didReceiveResponse: head, bodyByteCount: response.body.count)
         session.eventMonitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))
         let settings = attemptSettings

@@ -1,7 +1,8 @@
 // One exchange's timings and connection facts, from the transport's metrics.
 /// When each phase of one exchange happened, as durations since it was handed to the
-/// connection pool, and whether its connection was reused. When the transport replayed the
-/// exchange on a fresh connection (`wasReplayed`), the phases are the replay's.
+/// connection pool, which connection carried it, and how many bytes it moved. When the
+/// transport replayed the exchange on a fresh connection (`wasReplayed`), the phases, the
+/// connection and the byte counts are the replay's.
 public struct TransactionMetrics: Sendable, CustomStringConvertible {
     /// The request sent.
     public var request: HTTPRequest
@@ -9,7 +10,9 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
     public var statusCode: Int
     /// Time spent waiting for a connection (including connecting a new one).
     public var poolWait: Duration?
-    /// Name resolution and TCP connect of a new connection; nil on a reused one.
+    /// Name resolution and TCP connect of a new connection, together (the connector resolves
+    /// and connects in one step, Happy Eyeballs racing addresses as they resolve, so the two
+    /// cannot be told apart); through a proxy, the CONNECT exchange too. nil on a reused one.
     public var connect: Duration?
     /// TLS handshake and trust evaluation of a new https connection; nil otherwise.
     public var tlsHandshake: Duration?
@@ -21,15 +24,26 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
     public var total: Duration?
     /// The response body's size as delivered (after decoding).
     public var responseBodyBytes: Int
+    /// Request bytes written to the connection: head and body as sent (before TLS encryption).
+    /// A byte counts once the transport queued it for the socket.
+    public var requestBytesSent: Int
+    /// Response bytes read off the connection for this exchange: head, body and framing as
+    /// received, before content decoding (after TLS decryption).
+    public var responseBytesReceived: Int
     /// Whether the connection had carried an earlier request.
     public var isReused: Bool
     /// Whether the request was sent again on a fresh connection after a reused one failed
     /// before any response byte (only when that is safe).
     public var wasReplayed: Bool
+    /// The connection that carried the exchange: addresses and TLS parameters.
+    public var connection: ConnectionInfo
 
     init(request: HTTPRequest, response: TransportResponse) {
         let metrics = response.metrics
         let start = metrics.started
+        guard let details = metrics.connection else {
+            preconditionFailure("TransactionMetrics: a response without a connection")
+        }
         self.request = request
         statusCode = response.status.rawValue
         poolWait = metrics.poolWait
@@ -39,19 +53,34 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
         firstByte = metrics.firstByte.map { $0 - start }
         total = metrics.completed.map { $0 - start }
         responseBodyBytes = response.body.count
+        requestBytesSent = metrics.requestBytesSent
+        responseBytesReceived = metrics.responseBytesReceived
         isReused = metrics.isReused
         wasReplayed = metrics.wasReplayed
+        connection = ConnectionInfo(isReused: metrics.isReused, details: details)
     }
 
-    /// `GET http://host/path → 200, reused connection, first byte 0.4 ms, total 0.5 ms`.
+    /// This end's address (`127.0.0.1:54321`); nil over a Unix socket.
+    public var localAddress: String? { connection.localAddress }
+    /// The server's address (`127.0.0.1:443`, `[::1]:8443`), or the Unix socket's path.
+    public var remoteAddress: String { connection.remoteAddress }
+    /// The TLS version negotiated; nil for plain http.
+    public var tlsVersion: TLSVersion? { connection.tlsVersion }
+    /// The TLS cipher suite negotiated, by OpenSSL's name; nil for plain http.
+    public var tlsCipherSuite: String? { connection.tlsCipherSuite }
+
+    /// `GET https://host/path → 200, new connection 127.0.0.1:51234 → 127.0.0.1:8443, TLSv1.3
+    /// TLS_AES_256_GCM_SHA384, connect 0.2 ms, TLS 1.9 ms, first byte 2.5 ms, total 2.6 ms,
+    /// sent 97 B, received 1033 B` (on one line).
     public var description: String {
         var parts = ["\(request.method.rawValue) \(request.url.absoluteString) → \(statusCode)"]
-        parts.append(isReused ? "reused connection" : "new connection")
+        parts.append(connection.description)
         if wasReplayed { parts.append("replayed") }
         if let connect { parts.append("connect \(connect)") }
         if let tlsHandshake { parts.append("TLS \(tlsHandshake)") }
         if let firstByte { parts.append("first byte \(firstByte)") }
         if let total { parts.append("total \(total)") }
+        parts.append("sent \(requestBytesSent) B, received \(responseBytesReceived) B")
         return parts.joined(separator: ", ")
     }
 }

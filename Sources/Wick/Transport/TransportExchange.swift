@@ -79,6 +79,7 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
         metrics.isReused = isReused
         metrics.connect = isReused ? nil : connect
         metrics.tlsHandshake = isReused ? nil : tlsHandshake
+        metrics.connection = driver.channel.connectionDetails
         driver.execute(
             request.connectionRequest, body: request.body ?? [], source: request.bodySource, deadline: deadline,
             consumer: self)
@@ -156,6 +157,8 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
 
     func requestFinished(failure: HTTP1ConnectionError?, facts: HTTP1ExchangeFacts) {
         metrics.completed = .now()
+        metrics.requestBytesSent = facts.requestBytesWritten
+        metrics.responseBytesReceived = facts.responseBytesReceived
         if let localFailure { return finish(.failure(localFailure)) }
         guard let failure else {
             guard let head else { preconditionFailure("TransportExchange: a response ended without a head") }

@@ -1,6 +1,7 @@
 // What the transport returns: the response and when each phase of the exchange happened.
 import FoundationEssentials
 import WickCore
+import WickTLS
 
 /// A complete response, its body read in full.
 struct TransportResponse: Sendable {
@@ -38,6 +39,13 @@ struct TransportMetrics: Sendable {
     var isReused = false
     /// Whether the request was sent again on a fresh connection (`ReplayPolicy`).
     var wasReplayed = false
+    /// The connection's addresses and TLS parameters (the last attempt's); nil until leased.
+    var connection: StreamConnectionDetails?
+    /// Request bytes written to the connection (queued counts as written; plaintext under TLS).
+    var requestBytesSent = 0
+    /// Response bytes read off the connection for this exchange: head and body as they came,
+    /// before decoding (plaintext under TLS).
+    var responseBytesReceived = 0
     /// Body bytes handed to a `TransportBodySink` rather than collected.
     var streamedBodyBytes = 0
 }

@@ -1,0 +1,225 @@
+// An event monitor made of closures, one optional closure per event (Alamofire's).
+public import Dispatch
+import Synchronization
+
+/// An `EventMonitor` whose events call closures set on it, one optional property per event
+/// (Alamofire's `ClosureEventMonitor`). A closure left nil ignores its event. The closures and
+/// `queue` may be set at any time, from any thread; an event uses what is set when it is
+/// delivered.
+///
+/// ```swift
+/// let monitor = ClosureEventMonitor()
+/// monitor.requestDidFinish = { request in print(request) }
+/// let session = Session(eventMonitors: [monitor])
+/// ```
+public final class ClosureEventMonitor: EventMonitor {
+    private struct Closures {
+        var queue: DispatchQueue
+        var requestDidCreateInitialRequest: (@Sendable (Request, HTTPRequest) -> Void)?
+        var requestDidFailToCreateRequestWithError: (@Sendable (Request, WickError) -> Void)?
+        var requestDidAdaptInitialRequestToAdaptedRequest: (@Sendable (Request, HTTPRequest, HTTPRequest) -> Void)?
+        var requestDidFailToAdaptRequestWithError: (@Sendable (Request, HTTPRequest, WickError) -> Void)?
+        var requestWillSend: (@Sendable (Request, HTTPRequest) -> Void)?
+        var requestDidAcquireConnection: (@Sendable (Request, ConnectionInfo) -> Void)?
+        var requestDidReceiveResponse: (@Sendable (Request, HTTPResponse, Int) -> Void)?
+        var requestDidGatherMetrics: (@Sendable (Request, RequestMetrics) -> Void)?
+        var requestWillRedirect: (@Sendable (Request, HTTPRequest, HTTPResponse) -> Void)?
+        var requestDidValidateRequestResponseWithResult:
+            (@Sendable (Request, HTTPRequest?, HTTPResponse, Result<Void, WickError>) -> Void)?
+        var requestDidDecideRetry: (@Sendable (Request, RetryResult, WickError) -> Void)?
+        var requestIsRetrying: (@Sendable (Request) -> Void)?
+        var requestDidResume: (@Sendable (Request) -> Void)?
+        var requestDidSuspend: (@Sendable (Request) -> Void)?
+        var requestDidCancel: (@Sendable (Request) -> Void)?
+        var requestDidFinish: (@Sendable (Request) -> Void)?
+        var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<any Sendable, WickError>) -> Void)?
+    }
+
+    private let closures: Mutex<Closures>
+
+    /// A monitor with no closure set, delivering its events on `queue` (nil: the queue shared
+    /// by monitors that keep the default).
+    public init(queue: DispatchQueue? = nil) {
+        closures = Mutex(Closures(queue: queue ?? EventMonitorQueue.shared))
+    }
+
+    private subscript<Value: Sendable>(_ keyPath: WritableKeyPath<Closures, Value>) -> Value {
+        get { closures.withLock { $0[keyPath: keyPath] } }
+        set { closures.withLock { $0[keyPath: keyPath] = newValue } }
+    }
+
+    /// The queue the events are delivered on.
+    public var queue: DispatchQueue {
+        get { self[\.queue] }
+        set { self[\.queue] = newValue }
+    }
+
+    /// Called by `request(_:didCreateInitialRequest:)`.
+    public var requestDidCreateInitialRequest: (@Sendable (Request, HTTPRequest) -> Void)? {
+        get { self[\.requestDidCreateInitialRequest] }
+        set { self[\.requestDidCreateInitialRequest] = newValue }
+    }
+    /// Called by `request(_:didFailToCreateRequestWithError:)`.
+    public var requestDidFailToCreateRequestWithError: (@Sendable (Request, WickError) -> Void)? {
+        get { self[\.requestDidFailToCreateRequestWithError] }
+        set { self[\.requestDidFailToCreateRequestWithError] = newValue }
+    }
+    /// Called by `request(_:didAdaptInitialRequest:to:)`.
+    public var requestDidAdaptInitialRequestToAdaptedRequest: (@Sendable (Request, HTTPRequest, HTTPRequest) -> Void)? {
+        get { self[\.requestDidAdaptInitialRequestToAdaptedRequest] }
+        set { self[\.requestDidAdaptInitialRequestToAdaptedRequest] = newValue }
+    }
+    /// Called by `request(_:didFailToAdaptRequest:withError:)`.
+    public var requestDidFailToAdaptRequestWithError: (@Sendable (Request, HTTPRequest, WickError) -> Void)? {
+        get { self[\.requestDidFailToAdaptRequestWithError] }
+        set { self[\.requestDidFailToAdaptRequestWithError] = newValue }
+    }
+    /// Called by `request(_:willSend:)`.
+    public var requestWillSend: (@Sendable (Request, HTTPRequest) -> Void)? {
+        get { self[\.requestWillSend] }
+        set { self[\.requestWillSend] = newValue }
+    }
+    /// Called by `request(_:didAcquireConnection:)`.
+    public var requestDidAcquireConnection: (@Sendable (Request, ConnectionInfo) -> Void)? {
+        get { self[\.requestDidAcquireConnection] }
+        set { self[\.requestDidAcquireConnection] = newValue }
+    }
+    /// Called by `request(_:didReceiveResponse:bodyByteCount:)` with the body's size.
+    public var requestDidReceiveResponse: (@Sendable (Request, HTTPResponse, Int) -> Void)? {
+        get { self[\.requestDidReceiveResponse] }
+        set { self[\.requestDidReceiveResponse] = newValue }
+    }
+    /// Called by `request(_:didGatherMetrics:)`.
+    public var requestDidGatherMetrics: (@Sendable (Request, RequestMetrics) -> Void)? {
+        get { self[\.requestDidGatherMetrics] }
+        set { self[\.requestDidGatherMetrics] = newValue }
+    }
+    /// Called by `request(_:willRedirectTo:for:)` with the new request and the response.
+    public var requestWillRedirect: (@Sendable (Request, HTTPRequest, HTTPResponse) -> Void)? {
+        get { self[\.requestWillRedirect] }
+        set { self[\.requestWillRedirect] = newValue }
+    }
+    /// Called by `request(_:didValidateRequest:response:withResult:)`.
+    public var requestDidValidateRequestResponseWithResult:
+        (@Sendable (Request, HTTPRequest?, HTTPResponse, Result<Void, WickError>) -> Void)?
+    {
+        get { self[\.requestDidValidateRequestResponseWithResult] }
+        set { self[\.requestDidValidateRequestResponseWithResult] = newValue }
+    }
+    /// Called by `request(_:didDecideRetry:dueTo:)`.
+    public var requestDidDecideRetry: (@Sendable (Request, RetryResult, WickError) -> Void)? {
+        get { self[\.requestDidDecideRetry] }
+        set { self[\.requestDidDecideRetry] = newValue }
+    }
+    /// Called by `requestIsRetrying(_:)`.
+    public var requestIsRetrying: (@Sendable (Request) -> Void)? {
+        get { self[\.requestIsRetrying] }
+        set { self[\.requestIsRetrying] = newValue }
+    }
+    /// Called by `requestDidResume(_:)`.
+    public var requestDidResume: (@Sendable (Request) -> Void)? {
+        get { self[\.requestDidResume] }
+        set { self[\.requestDidResume] = newValue }
+    }
+    /// Called by `requestDidSuspend(_:)`.
+    public var requestDidSuspend: (@Sendable (Request) -> Void)? {
+        get { self[\.requestDidSuspend] }
+        set { self[\.requestDidSuspend] = newValue }
+    }
+    /// Called by `requestDidCancel(_:)`.
+    public var requestDidCancel: (@Sendable (Request) -> Void)? {
+        get { self[\.requestDidCancel] }
+        set { self[\.requestDidCancel] = newValue }
+    }
+    /// Called by `requestDidFinish(_:)`.
+    public var requestDidFinish: (@Sendable (Request) -> Void)? {
+        get { self[\.requestDidFinish] }
+        set { self[\.requestDidFinish] = newValue }
+    }
+    /// Called by `request(_:didParseResponse:)`, the response's value type erased.
+    public var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<any Sendable, WickError>) -> Void)? {
+        get { self[\.requestDidParseResponse] }
+        set { self[\.requestDidParseResponse] = newValue }
+    }
+
+    // MARK: EventMonitor
+
+    /// Calls `requestDidCreateInitialRequest`.
+    public func request(_ request: Request, didCreateInitialRequest initialRequest: HTTPRequest) {
+        requestDidCreateInitialRequest?(request, initialRequest)
+    }
+    /// Calls `requestDidFailToCreateRequestWithError`.
+    public func request(_ request: Request, didFailToCreateRequestWithError error: WickError) {
+        requestDidFailToCreateRequestWithError?(request, error)
+    }
+    /// Calls `requestDidAdaptInitialRequestToAdaptedRequest`.
+    public func request(
+        _ request: Request, didAdaptInitialRequest initialRequest: HTTPRequest, to adaptedRequest: HTTPRequest
+    ) {
+        requestDidAdaptInitialRequestToAdaptedRequest?(request, initialRequest, adaptedRequest)
+    }
+    /// Calls `requestDidFailToAdaptRequestWithError`.
+    public func request(
+        _ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError
+    ) {
+        requestDidFailToAdaptRequestWithError?(request, initialRequest, error)
+    }
+    /// Calls `requestWillSend`.
+    public func request(_ request: Request, willSend httpRequest: HTTPRequest) {
+        requestWillSend?(request, httpRequest)
+    }
+    /// Calls `requestDidAcquireConnection`.
+    public func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {
+        requestDidAcquireConnection?(request, connection)
+    }
+    /// Calls `requestDidReceiveResponse`.
+    public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {
+        requestDidReceiveResponse?(request, response, bodyByteCount)
+    }
+    /// Calls `requestDidGatherMetrics`.
+    public func request(_ request: Request, didGatherMetrics metrics: RequestMetrics) {
+        requestDidGatherMetrics?(request, metrics)
+    }
+    /// Calls `requestWillRedirect`.
+    public func request(_ request: Request, willRedirectTo newRequest: HTTPRequest, for response: HTTPResponse) {
+        requestWillRedirect?(request, newRequest, response)
+    }
+    /// Calls `requestDidValidateRequestResponseWithResult`.
+    public func request(
+        _ request: Request, didValidateRequest httpRequest: HTTPRequest?, response: HTTPResponse,
+        withResult result: Result<Void, WickError>
+    ) {
+        requestDidValidateRequestResponseWithResult?(request, httpRequest, response, result)
+    }
+    /// Calls `requestDidDecideRetry`.
+    public func request(_ request: Request, didDecideRetry decision: RetryResult, dueTo error: WickError) {
+        requestDidDecideRetry?(request, decision, error)
+    }
+    /// Calls `requestIsRetrying`.
+    public func requestIsRetrying(_ request: Request) {
+        requestIsRetrying?(request)
+    }
+    /// Calls `requestDidResume`.
+    public func requestDidResume(_ request: Request) {
+        requestDidResume?(request)
+    }
+    /// Calls `requestDidSuspend`.
+    public func requestDidSuspend(_ request: Request) {
+        requestDidSuspend?(request)
+    }
+    /// Calls `requestDidCancel`.
+    public func requestDidCancel(_ request: Request) {
+        requestDidCancel?(request)
+    }
+    /// Calls `requestDidFinish`.
+    public func requestDidFinish(_ request: Request) {
+        requestDidFinish?(request)
+    }
+    /// Calls `requestDidParseResponse` with the value as `any Sendable`.
+    public func request<Value: Sendable>(
+        _ request: DataRequest, didParseResponse response: DataResponse<Value, WickError>
+    ) {
+        guard let requestDidParseResponse else { return }
+        requestDidParseResponse(request, response.map { $0 as any Sendable })
+    }
+}

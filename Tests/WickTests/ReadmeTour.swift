@@ -1,0 +1,131 @@
+// The README's API tour, compiled with the tests so that the front door never shows code that
+// does not build. It is never run: the hosts are examples.
+import Foundation
+import Testing
+import Wick
+
+/// Stand-ins for the names the tour uses without defining them.
+private enum ReadmeTourNames {
+    struct Item: Codable, Sendable {}
+    struct Event: Decodable, Sendable {}
+    struct Tokens: AuthenticationCredential { var requiresRefresh: Bool { false } }
+    final class OAuth: Authenticator {
+        func apply(_ credential: Tokens, to request: inout HTTPRequest) {}
+        func refresh(_ credential: Tokens, for session: Session, completion: @escaping @Sendable (Result<Tokens, any Error>) -> Void) {
+            completion(.success(credential))
+        }
+        func didRequest(_ request: HTTPRequest, with response: HTTPResponse, failDueToAuthenticationError error: any Error) -> Bool { false }
+        func isRequest(_ request: HTTPRequest, authenticatedWith credential: Tokens) -> Bool { true }
+    }
+}
+
+/// The tour's code, as the README shows it (between the stand-ins' declarations).
+private func readmeTour(root: Certificate, ids: [Int]) async throws {
+    typealias Item = ReadmeTourNames.Item
+    typealias Event = ReadmeTourNames.Event
+    typealias OAuth = ReadmeTourNames.OAuth
+    let token = "token"
+    let newItem = Item()
+    let tokens = ReadmeTourNames.Tokens()
+    let url = "https://host/path"
+    let fileURL = URL(fileURLWithPath: "/tmp/file")
+    let imageURL = URL(fileURLWithPath: "/tmp/image.png")
+    let downloads = URL(fileURLWithPath: "/tmp/downloads")
+    @Sendable func sign(_ request: HTTPRequest) -> String { "" }
+    func handle(_ chunk: Data) {}
+    do {  // README tour begins
+
+        let session = Session()                          // or Session.default, which lives for the process
+
+        // Handlers run on session.responseQueue (serial; a daemon has no main queue) unless you pass `queue:`.
+        session.request("https://api.example.com/items", parameters: ["page": 2], headers: [.authorization(bearerToken: token)])
+            .validate()                                  // 2xx and a Content-Type matching Accept
+            .responseDecodable(of: [Item].self) { response in
+                print(response.result, response.metrics?.isReused ?? false)
+            }
+
+        // async/await: cancelling the awaiting task cancels the request.
+        let item = try await session.request("https://api.example.com/items/7").validate()
+            .serializingDecodable(Item.self).value      // throws WickError
+        let created = try await session.request("https://api.example.com/items", method: .post,
+                                                 parameters: newItem, encoder: JSONParameterEncoder.default)
+            .serializingString().value
+
+        // Interceptors and retries, as in Alamofire.
+        let resilient = Session(interceptor: Interceptor(adapters: [Adapter { request, _, completion in
+            var signed = request; signed.headers.update(name: "X-Signature", value: sign(request)); completion(.success(signed))
+        }], retriers: [RetryPolicy()]))                 // 2 retries, exponential backoff, idempotent methods
+        let guarded = session.request(url, interceptor: AuthenticationInterceptor(authenticator: OAuth(), credential: tokens))
+        session.request("https://host/private").authenticate(username: "user", password: "secret")  // Basic or Digest
+
+        // Redirects follow RFC 9110 (303 → GET, 307/308 keep the body, credentials dropped across origins,
+        // https → http refused, at most 10); or decide yourself.
+        session.request(url).redirect(using: .doNotFollow)
+
+        // Uploads read files and streams in pieces: memory stays flat whatever the size.
+        session.upload(fileURL, to: "https://host/upload", method: .put).uploadProgress { print($0) }
+        session.upload(multipartFormData: { form in
+            form.append(Data("wick".utf8), withName: "user")
+            form.append(imageURL, withName: "image")    // file name and MIME type from the URL
+        }, to: "https://host/form")
+
+        // Downloads go to a file (memory stays flat), can be cancelled with resume data and resumed.
+        let download = session.download("https://host/big.iso",
+                                        to: DownloadRequest.suggestedDownloadDestination(for: downloads, options: .createIntermediateDirectories))
+            .downloadProgress { print($0.fractionCompleted) }
+        let fileURL = try await download.serializingDownloadedFileURL().value
+        // ...or: download.cancel(producingResumeData: true); later session.download(resumingWith: download.resumeData!)
+
+        // Streams: chunks as they arrive, newline-delimited JSON, or an AsyncSequence that stops reading
+        // the socket when you fall behind.
+        for try await chunk in session.streamRequest("https://host/events").validate().streamingData() { handle(chunk) }
+        session.streamRequest("https://host/feed").responseStreamDecodable(of: Event.self) { stream in
+            if case .stream(.success(let event)) = stream.event { print(event) }
+        }
+
+        // Unix domain sockets and proxies.
+        let docker = try await session.request("http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.43/info").serializingData().value
+        var proxied = Session.Configuration()           // curl's http_proxy/https_proxy/no_proxy by default
+        proxied.proxy = .proxy(try ProxyConfiguration(url: "http://user:pass@proxy.internal:3128"), noProxy: NoProxyList(".internal"))
+
+        // Pinning, deadlines, pools.
+        var configuration = Session.Configuration()
+        configuration.trustRoots = .certificates([root])
+        configuration.requestTimeout = .seconds(10)     // one budget: every attempt, hop and retry delay
+        configuration.idleTransferTimeout = .seconds(5) // no byte either way for 5 s fails the request
+        let pinned = Session(configuration: configuration, serverTrustManager: ServerTrustManager(
+            evaluators: ["api.example.com": PublicKeysTrustEvaluator(keys: [try PublicKey(pin: "sha256//...")])]))
+        try pinned.prewarm("https://api.example.com", connections: 4)
+        print(await pinned.poolStatistics().total)      // idle, leased, connecting, waiting, created, reused...
+        print(session.request(url).cURLDescription())   // a curl command that sends the same request
+
+        // For request loops in a latency-sensitive daemon: run the loop's task on Wick's event loop, so a
+        // request neither wakes nor waits for another thread (two hops fewer per request).
+        try await withTaskExecutorPreference(session.taskExecutor) {
+            for id in ids { _ = try await session.request("http://backend/\(id)").serializingData().value }
+        }
+        await pinned.shutdown()                         // closes connections and stops the loop threads
+
+        // README tour ends
+        _ = (resilient, guarded, docker, proxied, item, created, fileURL)
+    }
+}
+
+/// Keeps the tour above and the README's in step.
+struct ReadmeTourTests {
+    @Test func theReadmeTourIsTheCodeCompiledHere() throws {
+        let tests = URL(fileURLWithPath: #filePath)
+        let root = tests.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## Using Wick").dropFirst().first)
+        let block = try #require(section.components(separatedBy: "```swift\n").dropFirst().first?
+            .components(separatedBy: "```").first)
+        let shown = block.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("import ") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let source = try String(contentsOf: tests, encoding: .utf8)
+        let compiled = try #require(source.components(separatedBy: "// README tour begins\n").dropFirst().first?
+            .components(separatedBy: "// README tour ends").first)
+        let lines = compiled.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(lines == shown)
+    }
+}

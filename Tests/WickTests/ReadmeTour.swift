@@ -67,7 +67,7 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         session.upload(multipartFormData: { form in
             form.append(Data("wick".utf8), withName: "user")
             form.append(imageURL, withName: "image")    // file name and MIME type from the URL
-        }, to: "https://host/form")
+        }, to: "https://host/form").responseDecodable(of: Item.self) { print($0.result) }
 
         // Downloads go to a file (memory stays flat), can be cancelled with resume data and resumed.
         let download = session.download("https://host/big.iso",

@@ -1,6 +1,6 @@
 // A request whose body is uploaded from memory, a file or a stream, with upload progress.
 public import Dispatch
-public import FoundationEssentials
+import FoundationEssentials
 import Synchronization
 
 /// A `DataRequest` that uploads a body (Alamofire's `UploadRequest`): `Session.upload(_:to:)`

@@ -12,7 +12,10 @@
 //   `timerfd_settime` call each time the earliest deadline changes; millisecond precision is ample
 //   for network timeouts and the 250 ms Happy Eyeballs delay.
 // - **An eventfd wakes the loop** when another thread submits a task. A `wakeupPending` flag
-//   under the inbox lock makes that one `write` per batch, not per task.
+//   under the inbox lock makes that one `write` per batch, not per task. The write happens under
+//   that lock too: the loop closes the eventfd only after marking itself shut down under it, so
+//   a late wake-up can never hit a closed descriptor, or a reused one that belongs to someone
+//   else (it once did, between a submitter's unlock and its write, and trapped on EBADF).
 // - **Generations in `epoll_data`.** Each registration stores `generation << 32 | fd` in
 //   `epoll_data.u64`; an event whose generation no longer matches the table (the descriptor was
 //   closed and its number reused within one `epoll_wait` batch) is dropped.
@@ -154,15 +157,18 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
             localTasks.append(task)
             return true
         }
-        let (accepted, wake) = inbox.withLock { inbox -> (Bool, Bool) in
-            guard inbox.lifecycle != .shutDown else { return (false, false) }
+        // The wake-up is written under the lock: the loop closes its eventfd only after marking
+        // itself shut down under the same lock, so a wake-up can never reach a closed (or
+        // reused) descriptor.
+        return inbox.withLock { inbox -> Bool in
+            guard inbox.lifecycle != .shutDown else { return false }
             inbox.tasks.append(task)
-            if inbox.wakeupPending { return (true, false) }
-            inbox.wakeupPending = true
-            return (true, true)
+            if !inbox.wakeupPending {
+                inbox.wakeupPending = true
+                wakeUp()
+            }
+            return true
         }
-        if wake { wakeUp() }
-        return accepted
     }
 
     /// Runs `body` on the loop and returns its result. Throws `ReactorError.loopShutDown` if the
@@ -181,6 +187,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         localTasks.append(task)
     }
 
+    /// Writes the eventfd; only under `inbox`'s lock while the loop is not shut down.
     private func wakeUp() {
         do {
             _ = try Syscalls.eventfdWrite(wakeFD, 1)
@@ -356,12 +363,11 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     /// Begins shutdown from another thread: the loop closes its channels, runs every accepted
     /// task, cancels its timers, closes its descriptors and returns from `run()`.
     func initiateShutdown() {
-        let wake = inbox.withLock { inbox -> Bool in
-            guard inbox.lifecycle == .running else { return false }
+        inbox.withLock { inbox in
+            guard inbox.lifecycle == .running else { return }
             inbox.lifecycle = .shuttingDown
-            return true
+            wakeUp()  // under the lock, as in `execute`
         }
-        if wake { wakeUp() }
     }
 
     private func waitForEvents() -> Int {

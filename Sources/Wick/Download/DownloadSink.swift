@@ -2,7 +2,7 @@
 // progress, and the decisions of a resumed attempt (206 appends, 200 starts over, 416 checks).
 import Dispatch
 import FoundationEssentials
-import Synchronization
+import WickReactor
 import WickCore
 
 /// A `DownloadRequest`'s body sink and file keeper.
@@ -72,7 +72,7 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
     /// The temporary file's path, the same for every attempt (and for a resumed download, the
     /// path its resume data names).
     let temporaryPath: String
-    let state: Mutex<State>
+    let state: Locked<State>
     /// Runs every file operation in order.
     let writerQueue = DispatchQueue(label: "Wick.DownloadSink.writer")
     /// The request, for `bodyHandling`, `demandMoreBody` and `abort`. Set once by
@@ -85,7 +85,7 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
     /// body's, with `validators`.
     init(temporaryPath: String, keptBytes: Int64, validators: DownloadValidators) {
         self.temporaryPath = temporaryPath
-        state = Mutex(State(fileLength: keptBytes, writtenBytes: keptBytes, validators: validators))
+        state = Locked(State(fileLength: keptBytes, writtenBytes: keptBytes, validators: validators))
     }
 
     // MARK: - TransportBodySink (on the loop)

@@ -1,6 +1,6 @@
 // An event monitor made of closures, one optional closure per event (Alamofire's).
 public import Dispatch
-import Synchronization
+import WickReactor
 
 /// An `EventMonitor` whose events call closures set on it, one optional property per event
 /// (Alamofire's `ClosureEventMonitor`). A closure left nil ignores its event. The closures and
@@ -35,12 +35,12 @@ public final class ClosureEventMonitor: EventMonitor {
         var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<any Sendable, WickError>) -> Void)?
     }
 
-    private let closures: Mutex<Closures>
+    private let closures: Locked<Closures>
 
     /// A monitor with no closure set, delivering its events on `queue` (nil: the queue shared
     /// by monitors that keep the default).
     public init(queue: DispatchQueue? = nil) {
-        closures = Mutex(Closures(queue: queue ?? EventMonitorQueue.shared))
+        closures = Locked(Closures(queue: queue ?? EventMonitorQueue.shared))
     }
 
     private subscript<Value: Sendable>(_ keyPath: WritableKeyPath<Closures, Value>) -> Value {

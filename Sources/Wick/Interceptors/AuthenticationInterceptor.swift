@@ -1,5 +1,5 @@
 // Applying and refreshing a shared credential, one refresh at a time: Alamofire's AuthenticationInterceptor.
-import Synchronization
+import WickReactor
 
 /// Authenticates requests with one shared credential and refreshes it, one refresh at a time
 /// (Alamofire's `AuthenticationInterceptor`); the `Authenticator` does the credential's work.
@@ -87,7 +87,7 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
     /// The refresh limit, or nil for none (not recommended: a server refusing every fresh
     /// credential would then cause endless refreshes).
     public let refreshWindow: RefreshWindow?
-    private let state: Mutex<MutableState>
+    private let state: Locked<MutableState>
 
     /// An interceptor for `authenticator`, starting with `credential` (nil fails requests with
     /// `missingCredential` until one is set).
@@ -96,7 +96,7 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
     ) {
         self.authenticator = authenticator
         self.refreshWindow = refreshWindow
-        state = Mutex(MutableState(credential: credential))
+        state = Locked(MutableState(credential: credential))
     }
 
     /// The credential applied to requests; setting it replaces it for every later adaptation.

@@ -1,6 +1,6 @@
 // A multipart/form-data body (RFC 7578) built from data, files and streams, as Alamofire's MultipartFormData.
 public import FoundationEssentials
-import Synchronization
+import WickReactor
 
 #if canImport(Glibc)
     import Glibc
@@ -42,7 +42,7 @@ public final class MultipartFormData: Sendable {
     /// The file manager that checks file parts (existence, kind, readability, size) when they are appended.
     public let fileManager: FileManager
     /// The parts appended so far, and the first problem an `append` met.
-    private let storage = Mutex(Storage())
+    private let storage = Locked(Storage())
 
     /// The `Content-Type` value the encoded body needs: `multipart/form-data; boundary=...`.
     public var contentType: String { "multipart/form-data; boundary=\(boundary)" }

@@ -1,7 +1,6 @@
 // The public entry point: creates requests and runs them on its own loops and connection pools.
 public import Dispatch
 import FoundationEssentials
-import Synchronization
 import WickHTTP1
 import WickReactor
 public import WickTLS
@@ -47,11 +46,11 @@ public final class Session: Sendable {
     public let eventMonitor: CompositeEventMonitor
 
     /// Every request created and not yet finished, by identifier.
-    private let activeRequests = Mutex<[UUID: Request]>([:])
+    private let activeRequests = Locked<[UUID: Request]>([:])
     private let group: EventLoopGroup
     private let runners: [ConnectionPoolRunner]
     /// The TLS rules of https requests, built on the first one (loading trust roots reads files).
-    private let tls = Mutex<Result<TransportTLS, TLSError>?>(nil)
+    private let tls = Locked<Result<TransportTLS, TLSError>?>(nil)
     /// `configuration.proxy` resolved (the environment read once); nil goes direct.
     private let proxyRules: Result<ProxyRules?, ProxyConfigurationError>
 

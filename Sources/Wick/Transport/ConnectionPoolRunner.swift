@@ -1,5 +1,4 @@
 // Performs the pool state machine's actions on the reactor: connects, leases, timers, closes.
-import Synchronization
 import WickCore
 import WickHTTP1
 import WickPool
@@ -65,7 +64,7 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     private var isHandlingEvents = false
     /// A default TLS context made on first use when `defaultTLS` is nil. Built on the caller's
     /// thread, never on the loop: loading the system trust store reads files.
-    private let lazyTLS = Mutex<TransportTLS?>(nil)
+    private let lazyTLS = Locked<TransportTLS?>(nil)
     private var isShutDown = false
     private var shutdownWaiters: [@Sendable () -> Void] = []
 

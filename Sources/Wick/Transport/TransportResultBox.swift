@@ -1,11 +1,11 @@
 // Hands one request's result from the runner's loop to the awaiting task.
-import Synchronization
+import WickReactor
 
 /// Holds the result of one `execute` call between the loop that completes it and the task that
 /// awaits it. The mutex orders the write before the read (the continuation also does, but
 /// ThreadSanitizer cannot see the runtime's synchronisation).
 final class TransportResultBox: Sendable {
-    private let storage = Mutex<Result<TransportResponse, TransportError>?>(nil)
+    private let storage = Locked<Result<TransportResponse, TransportError>?>(nil)
 
     /// Stores the result; the first one wins.
     func set(_ value: Result<TransportResponse, TransportError>) {

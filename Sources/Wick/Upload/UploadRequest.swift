@@ -2,6 +2,7 @@
 public import Dispatch
 import FoundationEssentials
 import Synchronization
+import WickReactor
 
 /// A `DataRequest` that uploads a body (Alamofire's `UploadRequest`): `Session.upload(_:to:)`
 /// from `Data`, a file or an async stream, or `upload(multipartFormData:to:)`. The body is read
@@ -11,7 +12,7 @@ import Synchronization
 public final class UploadRequest: DataRequest, @unchecked Sendable {
     /// What is uploaded.
     public let uploadable: Uploadable
-    private let progressHandlers = Mutex<[(queue: DispatchQueue, handler: @Sendable (TransferProgress) -> Void)]>([])
+    private let progressHandlers = Locked<[(queue: DispatchQueue, handler: @Sendable (TransferProgress) -> Void)]>([])
     /// Whether an `Uploadable.stream` was handed to a send already (it cannot be read twice).
     private let streamUsed = Atomic<Bool>(false)
 
@@ -80,9 +81,9 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
 
 /// A value set once before it is shared (the total of a progress report).
 private final class Shared<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    private let storage: Locked<Value>
 
-    init(_ value: Value) { storage = Mutex(value) }
+    init(_ value: Value) { storage = Locked(value) }
 
     var value: Value {
         get { storage.withLock { $0 } }

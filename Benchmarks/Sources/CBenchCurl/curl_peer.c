@@ -39,3 +39,7 @@ CURLcode bench_curl_set_discarding_writer(CURL *handle, struct bench_curl_transf
     if (code != CURLE_OK) return code;
     return curl_easy_setopt(handle, CURLOPT_WRITEDATA, transfer);
 }
+
+CURLcode bench_curl_setopt_offset(CURL *handle, CURLoption option, long long value) {
+    return curl_easy_setopt(handle, option, (curl_off_t)value);
+}

@@ -5,6 +5,8 @@
 //   wick-bench tls [--rounds N] [--peers PATH] [--results FILE]
 //                                     TLS against a local nginx beside libcurl and, with --peers
 //                                     (the wick-bench-peers executable), async-http-client
+//   wick-bench transfers [--rounds N] [--results FILE]
+//                                     a large file downloaded and uploaded beside libcurl, URLSession
 //   wick-bench profile-session [COUNT]  sequential Session requests, in-process server (for perf)
 //   wick-bench requests [--rounds N] [--peers PATH] [--results FILE]
 //                                     whole requests through Session against a local nginx
@@ -91,6 +93,10 @@ func runSuite(_ suite: String, _ options: Options) throws {
         benchmark.peersExecutable = options.peersExecutable
         if let rounds = options.explicitRounds { benchmark.rounds = rounds }
         table = try benchmark.run()
+    case "transfers":
+        var benchmark = TransfersBenchmark()
+        if let rounds = options.explicitRounds { benchmark.rounds = rounds }
+        table = try benchmark.run()
     case "requests":
         var benchmark = RequestsBenchmark()
         benchmark.peersExecutable = options.peersExecutable
@@ -135,7 +141,7 @@ do {
     case "all":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         for suite in ["parser", "decoders", "reactor"] { try runSuite(suite, options) }
-    case "parser", "decoders", "reactor", "tls", "requests":
+    case "parser", "decoders", "reactor", "tls", "requests", "transfers":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         try runSuite(options.command, options)
     default:

@@ -29,6 +29,8 @@ CURLcode bench_curl_setopt_pointer(CURL *handle, CURLoption option, const void *
 CURLcode bench_curl_set_discarding_writer(CURL *handle, struct bench_curl_transfer *transfer);
 /// curl_easy_getinfo for a long result.
 CURLcode bench_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
+/// curl_easy_setopt with a curl_off_t argument (CURLOPT_INFILESIZE_LARGE).
+CURLcode bench_curl_setopt_offset(CURL *handle, CURLoption option, long long value);
 /// curl_multi_setopt with a long argument.
 CURLMcode bench_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 

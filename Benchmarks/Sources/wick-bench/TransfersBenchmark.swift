@@ -16,6 +16,8 @@ struct TransfersBenchmark {
     var rounds = 5
     /// The transferred file's size.
     var fileBytes = 256 << 20
+    /// The async-http-client peer's executable, or nil to leave it out.
+    var peersExecutable: String?
 
     /// One client's round: wall time and the heap's peak growth over it.
     struct Round {
@@ -61,31 +63,44 @@ struct TransfersBenchmark {
             ("libcurl", { try Self.curlUpload(source, to: "\(base)/upload/curl.bin", bytes: fileBytes) }),
             ("URLSession", { try Self.urlSessionUpload(urlSession, source, to: "\(base)/upload/urlsession.bin") }),
         ]
-        let downloaded = try alternate(downloads)
-        let uploaded = try alternate(uploads)
+        let peer = try peersExecutable.map { try PeerProcess(executable: $0, baseURL: base, caFile: "/dev/null") }
+        defer { peer?.stop() }
+        let ahcTarget = directory.appendingPathComponent("downloaded-ahc.bin")
+        let downloaded = try alternate(
+            downloads, peer: peer, command: "file-down \(ahcTarget.path) /bytes/transfer.bin") {
+                try? FileManager.default.removeItem(at: ahcTarget)
+            }
+        let uploaded = try alternate(uploads, peer: peer, command: "file-up \(source.path) /upload/ahc.bin") {}
 
         var table = ResultTable(
             suite: "transfers",
             title: "A \(fileBytes >> 20) MiB file downloaded to disk and uploaded from disk (higher is better, except memory)",
             columns: [
-                "workload", "Wick", "libcurl", "URLSession", "Wick ÷ libcurl", "Wick ÷ URLSession",
-                "peak heap growth, MiB (Wick / libcurl / URLSession)",
+                "workload", "Wick", "libcurl", "URLSession", "AHC", "Wick ÷ libcurl", "Wick ÷ URLSession", "Wick ÷ AHC",
+                "peak heap growth, MiB (Wick / libcurl / URLSession / AHC)",
             ])
         table.rows.append(row("download to a file, MiB/s", downloaded))
         table.rows.append(row("upload from a file (PUT), MiB/s", uploaded))
         table.notes = [
             "nginx 1.22 (one worker, `sendfile` on) from `TestServers` pinned to CPU 0, the clients to CPU 1; \(rounds) rounds, each client in turn, after one warm-up transfer each; medians. The file holds deterministic non-zero bytes; nginx stores uploads through its dav module.",
             "Wick: `Session.download(_:to:)` into a file (written on a queue with 4 MiB of backpressure) and `Session.upload(_ fileURL:to:method: .put)` (read in 64 KiB pieces, `Expect: 100-continue`). libcurl: one easy handle per transfer writing to a `FILE *` (libcurl's default write function) and reading one (`CURLOPT_UPLOAD`, `CURLOPT_INFILESIZE_LARGE`). URLSession: `downloadTask(with:)` (its file removed after each round) and `uploadTask(with:fromFile:)`.",
-            "Peak heap growth: malloc's in-use bytes (`mallinfo2`) sampled every millisecond by a thread of its own during the transfer, the maximum less the value before it. All three clients run inside wick-bench. async-http-client is not in this suite yet.",
+            "Peak heap growth: malloc's in-use bytes (`mallinfo2`) sampled every millisecond by a thread of its own during the transfer, the maximum less the value before it. Wick, libcurl and URLSession run inside wick-bench; async-http-client 1.37 runs in its own process (`wick-bench-peers`, one event loop thread), sampled there the same way: `FileDownloadDelegate` for the download, the async/await API with the file streamed in 64 KiB `ByteBuffer`s of known length for the upload.",
         ]
         return table
     }
 
     /// Runs every client `rounds` times in turn (after a warm-up each), timing each transfer and
-    /// sampling the heap's peak.
-    private func alternate(_ clients: [(String, () throws -> Void)]) throws -> [[Round]] {
+    /// sampling the heap's peak; then the peer's `command` (its own timing and peak), and
+    /// `cleanUp` after it.
+    private func alternate(
+        _ clients: [(String, () throws -> Void)], peer: PeerProcess?, command: String, cleanUp: () -> Void
+    ) throws -> [[Round]] {
         for (_, transfer) in clients { try transfer() }
-        var results = [[Round]](repeating: [], count: clients.count)
+        if let peer {
+            _ = try peer.send(command)
+            cleanUp()
+        }
+        var results = [[Round]](repeating: [], count: clients.count + 1)
         for _ in 0..<rounds {
             for (index, (_, transfer)) in clients.enumerated() {
                 let sampler = HeapPeakSampler()
@@ -94,6 +109,12 @@ struct TransfersBenchmark {
                 let elapsed = monotonicNanoseconds() - start
                 results[index].append(Round(wallNanoseconds: elapsed, peakHeapGrowth: sampler.stop()))
             }
+            if let peer {
+                let values = try peer.send(command)
+                guard values.count == 2 else { throw BenchError("async-http-client peer: no figures for \(command)") }
+                results[clients.count].append(Round(wallNanoseconds: values[0], peakHeapGrowth: Int(values[1])))
+                cleanUp()
+            }
         }
         return results
     }
@@ -101,11 +122,15 @@ struct TransfersBenchmark {
     private func row(_ name: String, _ results: [[Round]]) -> [String] {
         let mebibytes = Double(fileBytes) / 1_048_576
         let rates = results.map { rounds in rounds.map { mebibytes * 1e9 / Double($0.wallNanoseconds) } }
-        let ratio: (Int) -> String = { peer in Format.ratio(median(zip(rates[0], rates[peer]).map { $0 / $1 })) }
-        let peaks = results.map { rounds in Format.fixed(median(rounds.map { Double($0.peakHeapGrowth) / 1_048_576 }), 1) }
+        let rate: (Int) -> String = { index in rates[index].isEmpty ? "—" : Format.grouped(Int(median(rates[index]))) }
+        let ratio: (Int) -> String = { peer in
+            rates[peer].isEmpty ? "—" : Format.ratio(median(zip(rates[0], rates[peer]).map { $0 / $1 }))
+        }
+        let peaks = results.map { rounds in
+            rounds.isEmpty ? "—" : Format.fixed(median(rounds.map { Double($0.peakHeapGrowth) / 1_048_576 }), 1)
+        }
         return [
-            name, Format.grouped(Int(median(rates[0]))), Format.grouped(Int(median(rates[1]))),
-            Format.grouped(Int(median(rates[2]))), ratio(1), ratio(2), peaks.joined(separator: " / "),
+            name, rate(0), rate(1), rate(2), rate(3), ratio(1), ratio(2), ratio(3), peaks.joined(separator: " / "),
         ]
     }
 

@@ -95,6 +95,7 @@ func runSuite(_ suite: String, _ options: Options) throws {
         table = try benchmark.run()
     case "transfers":
         var benchmark = TransfersBenchmark()
+        benchmark.peersExecutable = options.peersExecutable
         if let rounds = options.explicitRounds { benchmark.rounds = rounds }
         table = try benchmark.run()
     case "requests":

@@ -20,11 +20,17 @@
 //   http-10m COUNT       COUNT sequential GETs of /bytes/10m (body collected, as the futures API
 //                        does); VALUES: wall ns, CPU ns, heap growth in bytes from the start to the
 //                        first body's arrival (that body held)
+// For the `transfers` suite (BASE_URL plain http://):
+//   file-down FILE URLPATH   GET BASE_URL+URLPATH into FILE with `FileDownloadDelegate`; VALUES:
+//                            wall ns, then the heap's peak growth in bytes (sampled every ms)
+//   file-up FILE URLPATH     PUT FILE to BASE_URL+URLPATH, its body streamed from the file in 64 KiB
+//                            `ByteBuffer`s (async/await API, known length); VALUES as file-down
 //   quit
 import AsyncHTTPClient
 import CPeerHeap
 import Dispatch
 import Glibc
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -148,6 +154,36 @@ final class Peer {
                 }
             }
             return "\(monotonic() - start) \(processCPU() - cpuStart) \(max(0, growth))"
+        case ("file-down", 3):
+            let client = plainClient(poolLimit: 1)
+            let request = try HTTPClient.Request(url: base + String(words[2]), method: .GET)
+            let sampler = HeapPeakSampler()
+            let start = monotonic()
+            let delegate = try FileDownloadDelegate(path: String(words[1]))
+            let progress = try client.execute(request: request, delegate: delegate).wait()
+            let elapsed = monotonic() - start
+            let peak = sampler.stop()
+            guard progress.head.status == .ok else { throw PeerError("file-down: \(progress.head.status)") }
+            return "\(elapsed) \(peak)"
+        case ("file-up", 3):
+            let client = plainClient(poolLimit: 1)
+            let path = String(words[1])
+            let url = base + String(words[2])
+            let sampler = HeapPeakSampler()
+            let start = monotonic()
+            let status = Box<Int>(0)
+            try blocking {
+                var request = HTTPClientRequest(url: url)
+                request.method = .PUT
+                let size = try FileSize.of(path)
+                request.body = .stream(FileChunks(path: path), length: .known(Int64(size)))
+                let response = try await client.execute(request, timeout: .seconds(120))
+                status.value = Int(response.status.code)
+            }
+            let elapsed = monotonic() - start
+            let peak = sampler.stop()
+            guard (200..<300).contains(status.value) else { throw PeerError("file-up: status \(status.value)") }
+            return "\(elapsed) \(peak)"
         case ("close-idle", 1):
             try idle?.syncShutdown()
             idle = nil
@@ -243,6 +279,74 @@ final class FailureBox: @unchecked Sendable {
 
 /// Bytes allocated from malloc now (every arena, mmapped blocks included).
 func heapBytes() -> UInt64 { UInt64(peer_heap_bytes()) }
+
+/// A value set on one thread and read on another after a wait.
+final class Box<Value: Sendable>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Samples the heap every millisecond on a thread of its own until `stop()`; the peak growth.
+final class HeapPeakSampler: @unchecked Sendable {
+    private var running = true
+    private var peak: UInt64
+    private let baseline: UInt64
+    private let lock = NIOLock()
+    private let finished = DispatchSemaphore(value: 0)
+
+    init() {
+        baseline = heapBytes()
+        peak = baseline
+        DispatchQueue.global().async { [self] in
+            while lock.withLock({ running }) {
+                let now = heapBytes()
+                lock.withLock { peak = Swift.max(peak, now) }
+                usleep(1_000)
+            }
+            finished.signal()
+        }
+    }
+
+    func stop() -> UInt64 {
+        lock.withLock { running = false }
+        finished.wait()
+        return lock.withLock { peak > baseline ? peak - baseline : 0 }
+    }
+}
+
+/// A file's size.
+enum FileSize {
+    static func of(_ path: String) throws -> Int {
+        var information = stat()
+        guard stat(path, &information) == 0 else { throw PeerError("stat \(path): errno \(errno)") }
+        return Int(information.st_size)
+    }
+}
+
+/// A file's bytes as 64 KiB `ByteBuffer`s, read with `read(2)` as they are asked for.
+struct FileChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let path: String
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let descriptor: Int32
+        mutating func next() async throws -> ByteBuffer? {
+            var buffer = ByteBufferAllocator().buffer(capacity: 64 * 1024)
+            let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 64 * 1024) { raw in
+                Swift.max(0, read(descriptor, raw.baseAddress, 64 * 1024))
+            }
+            if count == 0 {
+                close(descriptor)
+                return nil
+            }
+            return buffer
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(descriptor: open(path, O_RDONLY))
+    }
+}
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {

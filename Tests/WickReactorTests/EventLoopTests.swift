@@ -271,3 +271,27 @@ final class CountingHandler: Selectable {
     func readinessChanged(_ events: UInt32) { self.events += 1 }
     func loopIsShuttingDown() {}
 }
+
+@Suite struct EventLoopLocalTaskTests {
+    /// A task that requeues itself forever runs a bounded number of rounds per iteration, so
+    /// timers (and I/O) still get their turn.
+    @Test func aTaskThatRequeuesItselfDoesNotStarveTimers() async throws {
+        let group = try makeGroup()
+        defer { group.shutdownGracefully() }
+        let loop = group.next()
+        let fired = Atomic<Bool>(false)
+        let runs = Atomic<Int>(0)
+        @Sendable func spin() {
+            guard !fired.load(ordering: .relaxed) else { return }
+            runs.add(1, ordering: .relaxed)
+            loop.execute { spin() }
+        }
+        loop.execute {
+            loop.schedule(after: .milliseconds(20)) { fired.store(true, ordering: .relaxed) }
+            spin()
+        }
+        #expect(await eventually(timeout: .seconds(10)) { fired.load(ordering: .relaxed) })
+        // The chain ran across many iterations while the timer waited.
+        #expect(runs.load(ordering: .relaxed) > EventLoop.localTaskRounds)
+    }
+}

@@ -61,35 +61,16 @@ enum ProxyURLParser {
 
     /// Percent-decodes a user name or password.
     private static func decode(_ text: Substring, url: String) throws(ProxyConfigurationError) -> String {
-        let encoded = Array(text.utf8)
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(encoded.count)
-        var index = 0
-        while index < encoded.count {
-            guard encoded[index] == UInt8(ascii: "%") else {
-                decoded.append(encoded[index])
-                index += 1
-                continue
-            }
-            guard index + 2 < encoded.count, let high = hexValue(encoded[index + 1]),
-                let low = hexValue(encoded[index + 2])
-            else { throw .malformedURL(url, reason: "bad percent-encoding in the credentials") }
-            decoded.append(high << 4 | low)
-            index += 3
+        let decoded: [UInt8]
+        do throws(PercentDecoding.BadEscape) {
+            decoded = try PercentDecoding.bytes(text)
+        } catch {
+            throw .malformedURL(url, reason: "bad percent-encoding in the credentials")
         }
         guard let value = String(validating: decoded, as: UTF8.self) else {
             throw .malformedURL(url, reason: "the credentials are not UTF-8")
         }
         return value
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// `url` with the password (everything between the user's `:` and the last `@` of the

@@ -59,33 +59,13 @@ extension TransportRequest {
     /// - Throws: `UnixSocketError.invalidPercentEncoding`, `.pathNotUTF8`, and
     ///   `UnixSocketPath.init`'s errors.
     static func socketPath(percentEncoded text: Substring) throws(UnixSocketError) -> UnixSocketPath {
-        let encoded = Array(text.utf8)
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(encoded.count)
-        var index = 0
-        while index < encoded.count {
-            guard encoded[index] == UInt8(ascii: "%") else {
-                decoded.append(encoded[index])
-                index += 1
-                continue
-            }
-            guard index + 2 < encoded.count, let high = hexValue(encoded[index + 1]),
-                let low = hexValue(encoded[index + 2])
-            else { throw .invalidPercentEncoding(String(text), offset: index) }
-            decoded.append(high << 4 | low)
-            index += 3
+        let decoded: [UInt8]
+        do throws(PercentDecoding.BadEscape) {
+            decoded = try PercentDecoding.bytes(text)
+        } catch {
+            throw .invalidPercentEncoding(String(text), offset: error.offset)
         }
         guard let path = String(validating: decoded, as: UTF8.self) else { throw .pathNotUTF8(String(text)) }
         return try UnixSocketPath(path)
-    }
-
-    /// The value of an ASCII hex digit, either case; nil for any other byte.
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

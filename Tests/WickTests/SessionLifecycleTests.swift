@@ -38,17 +38,18 @@ struct SessionLifecycleTests {
         let base = try TestEnvironment.httpbin().base
         let session = Session()
         let request = session.request("\(base)/delay/10")
-        let started = ContinuousClock.now
         async let response = request.awaitResponseData()
         try await Task.sleep(for: .milliseconds(100))
+        let cancelled = ContinuousClock.now
         request.cancel()
         let error = await response.error
+        // A success here would mean the cancel came after the whole 10 s response.
         guard case .explicitlyCancelled? = error else {
             Issue.record("expected explicitlyCancelled, got \(String(describing: error))")
             return
         }
-        // Well under the 10 s the response would take.
-        #expect(ContinuousClock.now - started < .seconds(8))
+        // Measured from the cancel, not the start: a loaded machine may start the test late.
+        #expect(ContinuousClock.now - cancelled < .seconds(5))
         #expect(request.state == .finished && request.isCancelled)
         await session.shutdown()
     }

@@ -22,14 +22,7 @@ public struct DownloadTask<Value: Sendable>: Sendable {
     /// cancelled (without resume data) and this returns its `explicitlyCancelled` failure.
     public var response: DownloadResponse<Value, WickError> {
         get async {
-            let request = request
-            let outcome = await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Request.Outcome, Never>) in
-                    request.whenFinished { outcome in continuation.resume(returning: outcome) }
-                }
-            } onCancel: { [automaticallyCancelling] in
-                if automaticallyCancelling { request.cancel() }
-            }
+            let outcome = await request.awaitOutcome(cancellingWithTask: automaticallyCancelling)
             // Serializing may read the file: it happens in the awaiting task, never on a loop.
             return serialize(outcome)
         }

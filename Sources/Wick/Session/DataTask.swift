@@ -20,15 +20,8 @@ public struct DataTask<Value: Sendable>: Sendable {
     /// returns its `explicitlyCancelled` failure.
     public var response: DataResponse<Value, WickError> {
         get async {
-            let request = request
             // The outcome may arrive on an event loop: the awaiting task serializes it.
-            let outcome = await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Request.Outcome, Never>) in
-                    request.whenFinished { outcome in continuation.resume(returning: outcome) }
-                }
-            } onCancel: { [automaticallyCancelling] in
-                if automaticallyCancelling { request.cancel() }
-            }
+            let outcome = await request.awaitOutcome(cancellingWithTask: automaticallyCancelling)
             let response = serialize(outcome)
             request.session.eventMonitor.request(request, didParseResponse: response)
             return response

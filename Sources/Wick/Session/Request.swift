@@ -289,6 +289,18 @@ public class Request: @unchecked Sendable {
         .success(nil)
     }
 
+    /// The outcome, awaited; cancelling the awaiting task cancels the request when
+    /// `cancellingWithTask` is set (the `serializing...()` tasks' `automaticallyCancelling`).
+    func awaitOutcome(cancellingWithTask: Bool) async -> Outcome {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+                whenFinished { outcome in continuation.resume(returning: outcome) }
+            }
+        } onCancel: {
+            if cancellingWithTask { cancel() }
+        }
+    }
+
     /// Adds a validation, run on every response before the request finishes.
     func appendValidation(_ validation: @escaping StoredValidation) {
         mutableState.withLock { $0.validators.append(validation) }

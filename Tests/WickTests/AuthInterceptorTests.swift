@@ -2,6 +2,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WickReactor
 import WickCore
 
 @testable import Wick
@@ -30,9 +31,9 @@ final class ScriptedAuthenticator: Authenticator {
         var pending: [@Sendable (Result<Credential, any Error>) -> Void] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
-    init(mode: Mode) { state = Mutex(State(mode: mode)) }
+    init(mode: Mode) { state = Locked(State(mode: mode)) }
 
     /// The tokens refreshed, in order.
     var refreshed: [String] { state.withLock { $0.refreshed } }
@@ -83,7 +84,7 @@ final class ScriptedAuthenticator: Authenticator {
 
 /// Collects completions from any thread.
 final class Collected<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
+    private let values = Locked<[Value]>([])
     func append(_ value: Value) { values.withLock { $0.append(value) } }
     var all: [Value] { values.withLock { $0 } }
 }

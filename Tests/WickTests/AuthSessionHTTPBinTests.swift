@@ -2,6 +2,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WickReactor
 import Wick
 import WickTestSupport
 
@@ -13,7 +14,7 @@ final class BasicTokenAuthenticator: Authenticator {
         var requiresRefresh: Bool
     }
 
-    private let refreshes = Mutex(0)
+    private let refreshes = Locked(0)
     /// How many refreshes ran.
     var refreshCount: Int { refreshes.withLock { $0 } }
 

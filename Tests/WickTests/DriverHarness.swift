@@ -83,7 +83,7 @@ final class DriverHarness: HTTP1ConnectionDriverOwner, @unchecked Sendable {
     let loop: EventLoop
     /// Set once on the loop in `connect`; used only on the loop.
     private var driver: HTTP1ConnectionDriver?
-    private let events = Mutex(OwnerEvents())
+    private let events = Locked(OwnerEvents())
 
     private init(group: EventLoopGroup) {
         self.group = group
@@ -113,7 +113,7 @@ final class DriverHarness: HTTP1ConnectionDriverOwner, @unchecked Sendable {
             method: method, target: .origin(path), host: "127.0.0.1", headers: headers,
             framing: body.map { .contentLength($0.count) } ?? .none)
         let request = HTTP1ConnectionRequest(head: head, expectContinue: expectContinue)
-        let box = Mutex<DriverOutcome?>(nil)
+        let box = Locked<DriverOutcome?>(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.execute { [self] in
                 let consumer = RecordingConsumer(

@@ -14,7 +14,7 @@ import WickReactor
 final class UnixTestListener: Sendable {
     let path: String
     private let fd: Int32
-    private let state = Mutex<(head: String?, done: Bool)>((nil, false))
+    private let state = Locked<(head: String?, done: Bool)>((nil, false))
 
     /// The request head the server read (up to and including the blank line), once it did.
     var head: String? { state.withLock { $0.head } }

@@ -277,7 +277,8 @@ final class ScriptedFileManager: FileManager, @unchecked Sendable {
             })
         else { Issue.record("another failure than expected"); return }
         #expect(error == .systemCallFailed(call: "write", path: "/dev/full", errno: ENOSPC))
-        #expect(fcntl(fd, F_GETFD) == -1, "the descriptor was closed")
+        // Whether `write` closed `fd` is not checked here: other tests in this process open
+        // descriptors concurrently, so the number may already belong to someone else.
     }
 
     @Test func aReadFailureWhileWritingRemovesThePartialFile() throws {

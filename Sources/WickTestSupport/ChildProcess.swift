@@ -24,7 +24,7 @@ public final class ChildProcess: Sendable {
         process.standardInput = FileHandle.nullDevice
         self.commandLine = ([executable] + arguments).joined(separator: " ")
         do {
-            try process.run()
+            try ProcessEnvironment.withLock { try process.run() }
         } catch {
             throw TestSupportError.launchFailed(commandLine, reason: "\(error)")
         }
@@ -69,7 +69,7 @@ public func runCommand(
     process.standardOutput = output
     process.standardError = output
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try ProcessEnvironment.withLock { try process.run() }
     // Read before waiting so a chatty command cannot block on a full pipe.
     let data = output.fileHandleForReading.readDataToEndOfFile()
     let deadline = ContinuousClock.now + timeout

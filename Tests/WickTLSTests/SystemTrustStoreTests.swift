@@ -8,19 +8,23 @@ import WickTestSupport
 /// process's environment while it runs.
 @Suite(.serialized) struct SystemTrustStoreTests {
     /// Runs `body` with the two variables set (nil unsets), then restores them.
+    /// Holds `ProcessEnvironment`'s lock throughout, so no other test starts a process while the
+    /// environment changes under it.
     static func withEnvironment(file: String?, directory: String?, _ body: () throws -> Void) rethrows {
-        let saved: [(String, String?)] = ["SSL_CERT_FILE", "SSL_CERT_DIR"].map { name in
-            (name, ProcessInfo.processInfo.environment[name])
-        }
-        defer {
-            for (name, value) in saved {
+        try ProcessEnvironment.withLock {
+            let saved: [(String, String?)] = ["SSL_CERT_FILE", "SSL_CERT_DIR"].map { name in
+                (name, ProcessInfo.processInfo.environment[name])
+            }
+            defer {
+                for (name, value) in saved {
+                    if let value { setenv(name, value, 1) } else { unsetenv(name) }
+                }
+            }
+            for (name, value) in [("SSL_CERT_FILE", file), ("SSL_CERT_DIR", directory)] {
                 if let value { setenv(name, value, 1) } else { unsetenv(name) }
             }
+            try body()
         }
-        for (name, value) in [("SSL_CERT_FILE", file), ("SSL_CERT_DIR", directory)] {
-            if let value { setenv(name, value, 1) } else { unsetenv(name) }
-        }
-        try body()
     }
 
     @Test func theSystemStoreDoesNotTrustTheTestRootButAnAdditionalRootDoes() throws {

@@ -16,7 +16,7 @@ func runShell(_ script: String) throws -> (output: Data, status: Int32) {
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try ProcessEnvironment.withLock { try process.run() }
     let timer = DispatchWorkItem { process.terminate() }
     DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: timer)
     let data = output.fileHandleForReading.readDataToEndOfFile()

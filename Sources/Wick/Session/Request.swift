@@ -2,6 +2,7 @@
 public import Dispatch
 public import FoundationEssentials
 import Synchronization
+import WickReactor
 
 /// One request made by a `Session`: what it sends, its state, its retries, and its controls
 /// (`resume`, `suspend`, `cancel`). Subclasses (`DataRequest`) add the ways to read the response.
@@ -91,7 +92,7 @@ public class Request: @unchecked Sendable {
     /// Where streamed response bodies go (set by `DownloadRequest` and `DataStreamRequest`);
     /// nil collects every body in memory.
     let bodySink: (any TransportBodySink)?
-    let mutableState = Mutex(MutableState())
+    let mutableState = RequestStateLock(MutableState())
 
     init(
         session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
@@ -407,3 +408,14 @@ extension Request: CustomStringConvertible {
         return response.map { "\(head) (\($0.statusCode))" } ?? head
     }
 }
+
+#if WICK_TSAN
+    /// The lock of a request's state. Under ThreadSanitizer (`Scripts/tsan` builds with
+    /// `-DWICK_TSAN`) it is the pthread-based `Locked`, whose synchronisation TSan sees; otherwise
+    /// `Synchronization.Mutex`, which lives inline and costs the request no allocation.
+    typealias RequestStateLock<Value: Sendable> = Locked<Value>
+#else
+    /// The lock of a request's state: `Synchronization.Mutex`, inline, no allocation (under
+    /// ThreadSanitizer, `Locked`; see the other branch).
+    typealias RequestStateLock<Value: Sendable> = Mutex<Value>
+#endif

@@ -6,24 +6,8 @@ import FoundationEssentials
 /// `Content-Type: application/x-www-form-urlencoded; charset=utf-8` unless the request has a
 /// `Content-Type`.
 public struct URLEncodedFormParameterEncoder: ParameterEncoder {
-    /// Where the encoded form goes.
-    public enum Destination: Sendable {
-        /// The query for `GET`, `HEAD` and `DELETE`; the body for every other method.
-        case methodDependent
-        /// The query, whatever the method.
-        case queryString
-        /// The body, whatever the method.
-        case httpBody
-
-        /// Whether the form goes in the URL for `method`.
-        func encodesParametersInURL(for method: HTTPMethod) -> Bool {
-            switch self {
-            case .methodDependent: method.encodesParametersInURL
-            case .queryString: true
-            case .httpBody: false
-            }
-        }
-    }
+    /// Where the encoded form goes (`ParameterDestination`, shared with `URLEncoding`).
+    public typealias Destination = ParameterDestination
 
     /// An encoder with a default `URLEncodedFormEncoder` and a `.methodDependent` destination.
     public static var `default`: URLEncodedFormParameterEncoder { URLEncodedFormParameterEncoder() }

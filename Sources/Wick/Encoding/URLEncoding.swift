@@ -12,24 +12,8 @@ import FoundationEssentials
 /// sorts only the top level, so its nested order varies from run to run). Keys and values are
 /// escaped with `URLQueryCharacterSet.afURLQueryAllowed`.
 public struct URLEncoding: ParameterEncoding {
-    /// Where the encoded form goes.
-    public enum Destination: Sendable {
-        /// The query for `GET`, `HEAD` and `DELETE`; the body for every other method.
-        case methodDependent
-        /// The query, whatever the method.
-        case queryString
-        /// The body, whatever the method.
-        case httpBody
-
-        /// Whether the form goes in the URL for `method`.
-        func encodesParametersInURL(for method: HTTPMethod) -> Bool {
-            switch self {
-            case .methodDependent: method.encodesParametersInURL
-            case .queryString: true
-            case .httpBody: false
-            }
-        }
-    }
+    /// Where the encoded form goes (`ParameterDestination`, shared with `URLEncodedFormParameterEncoder`).
+    public typealias Destination = ParameterDestination
 
     /// How array elements are keyed.
     public enum ArrayEncoding: Sendable {

@@ -71,6 +71,10 @@ extension Request {
                 switch result {
                 case .success(let adapted):
                     session.eventMonitor.request(self, didAdaptInitialRequest: initial, to: adapted)
+                    // An adapter may produce any URL: checked here, where it is made, not per send.
+                    if let invalid = Session.invalidity(of: adapted) {
+                        return attemptEnded(Attempt(request: adapted, response: nil, error: invalid), progress)
+                    }
                     send(adapted, progress)
                 case .failure(let error):
                     let wrapped = (error as? WickError) ?? .requestAdaptationFailed(error: error)
@@ -159,6 +163,10 @@ extension Request {
                     guard let decided else {
                         return validateThenEnd(
                             Attempt(request: request, response: response, error: nil), progress, settings.validators)
+                    }
+                    // A handler may change the URL: checked here (`RedirectRules` checked Wick's own).
+                    if let invalid = Session.invalidity(of: decided) {
+                        return attemptEnded(Attempt(request: decided, response: nil, error: invalid), progress)
                     }
                     session.eventMonitor.request(self, willRedirectTo: decided, for: head)
                     run(.send(decided, progress))

@@ -179,8 +179,9 @@ public final class Session: Sendable {
     }
 
     /// The transport's request for `request`, checked, with its decoding limits and TLS rules.
+    /// `request` has passed `invalidity(of:)` where it was made (created, adapted, redirected),
+    /// so the URL is not checked again on each send.
     private func prepare(_ request: HTTPRequest) -> Result<TransportRequest, WickError> {
-        if let invalid = Self.invalidity(of: request) { return .failure(invalid) }
         var transportRequest: TransportRequest
         switch makeTransportRequest(request) {
         case .success(let built): transportRequest = built
@@ -224,7 +225,8 @@ public final class Session: Sendable {
     /// the first loop's when `url` is unusable.
     public func taskExecutor(for url: some URLConvertible) -> any TaskExecutor {
         guard let parsed = try? url.asURL(),
-            case .success(let prepared) = prepare(HTTPRequest(method: .get, url: parsed, headers: [:], body: nil))
+            case let probe = HTTPRequest(method: .get, url: parsed, headers: [:], body: nil),
+            Self.invalidity(of: probe) == nil, case .success(let prepared) = prepare(probe)
         else { return runners[0].loop }
         return runner(for: prepared.origin).loop
     }
@@ -239,6 +241,7 @@ public final class Session: Sendable {
     /// - Throws: `WickError.invalidURL` when `url` is not a usable http, https or Unix-socket URL.
     public func prewarm(_ url: some URLConvertible, connections: Int) throws(WickError) {
         let request = HTTPRequest(method: .get, url: try url.asURL(), headers: HTTPHeaders(), body: nil)
+        if let invalid = Self.invalidity(of: request) { throw invalid }
         let prepared = try prepare(request).get()
         runner(for: prepared.origin).prewarm(prepared.origin, connections: connections)
     }

@@ -149,11 +149,11 @@ struct TLSChannelNginxTests {
         var channels: [TLSChannel] = [warm]
         for _ in 0..<3 {
             try await Task.sleep(for: .milliseconds(50))
-            let before = MemoryTests.heapInUse()
+            let before = FlatMemoryTLSConnectionTests.heapInUse()
             var batch: [TLSChannel] = []
             for _ in 0..<count { batch.append(try await idleConnection()) }
             try await Task.sleep(for: .milliseconds(50))
-            costs.append((MemoryTests.heapInUse() - before) / count)
+            costs.append((FlatMemoryTLSConnectionTests.heapInUse() - before) / count)
             channels += batch
         }
         let best = costs.sorted()[1]

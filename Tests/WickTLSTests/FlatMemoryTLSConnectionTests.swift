@@ -4,7 +4,9 @@ import Testing
 @_spi(WickTLSTesting) import WickTLS
 import WickTestSupport
 
-@Suite(.serialized) struct MemoryTests {
+/// A FlatMemory* suite: `Scripts/test` runs it alone in a process of its own, since the heap it
+/// measures is the whole process's and tests running beside it would add to it.
+@Suite(.serialized) struct FlatMemoryTLSConnectionTests {
     /// Heap bytes in use, from glibc's `malloc_info` (mallinfo2 is not importable from Swift):
     /// the arenas' current size minus their free chunks, plus mmapped chunks.
     static func heapInUse() -> Int {
@@ -63,7 +65,7 @@ import WickTestSupport
     @Test func anIdleConnectionCostsAFewKilobytes() throws {
         let kept = try Self.idleClientCost(releasesBuffers: false)
         // Other suites allocate in parallel and skew one measurement either way: take the best of
-        // up to three. Run this suite alone (swift test --filter MemoryTests) for the figure
+        // up to three. Run this suite alone (swift test --filter FlatMemoryTLSConnectionTests) for the figure
         // (about 45 KB released / 62 KB kept on OpenSSL 3.0, debug and release alike).
         var released = Int.max
         for _ in 0..<3 where released >= Self.idleBound {

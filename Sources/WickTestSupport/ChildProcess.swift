@@ -5,31 +5,23 @@ public import Foundation
 /// SIGKILL if it has not exited within the grace period, so no test leaves a server behind.
 public final class ChildProcess: Sendable {
     /// The process identifier, for `kill` from scripts as a backstop.
-    public let pid: Int32
+    public var pid: Int32 { process.pid }
     /// What was run, for error messages.
-    public let commandLine: String
-    private let process: Process  // Sendable in swift-corelibs-foundation; touched only via its thread-safe API.
+    public var commandLine: String { process.commandLine }
+    private let process: SpawnedProcess
 
     /// Starts `executable` with `arguments`, stdout and stderr appended to `logFile`.
     /// - Throws: `TestSupportError.launchFailed` when the executable cannot be started.
     public init(executable: String, arguments: [String], workingDirectory: URL, logFile: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = workingDirectory
-        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        let log = try FileHandle(forWritingTo: logFile)
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        self.commandLine = ([executable] + arguments).joined(separator: " ")
-        do {
-            try ProcessEnvironment.withLock { try process.run() }
-        } catch {
-            throw TestSupportError.launchFailed(commandLine, reason: "\(error)")
+        let log = open(logFile.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard log >= 0 else {
+            throw TestSupportError.launchFailed(
+                executable, reason: "cannot open \(logFile.path): \(String(cString: strerror(errno)))")
         }
-        self.process = process
-        self.pid = process.processIdentifier
+        defer { close(log) }
+        process = try SpawnedProcess(
+            executable: executable, arguments: arguments, workingDirectory: workingDirectory,
+            standardOutput: log, standardError: log)
     }
 
     /// Whether the process is still running.
@@ -37,16 +29,7 @@ public final class ChildProcess: Sendable {
 
     /// Sends SIGTERM, waits up to `grace` for the exit, then SIGKILLs the process.
     public func stop(grace: Duration = .seconds(5)) {
-        guard process.isRunning else { return }
-        kill(pid, SIGTERM)
-        let deadline = ContinuousClock.now + grace
-        while process.isRunning && ContinuousClock.now < deadline {
-            usleep(20_000)
-        }
-        if process.isRunning {
-            kill(pid, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.stop(grace: grace)
     }
 
     deinit {
@@ -61,27 +44,10 @@ public final class ChildProcess: Sendable {
 public func runCommand(
     _ executable: String, _ arguments: [String], in directory: URL? = nil, timeout: Duration = .seconds(60)
 ) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    process.standardInput = FileHandle.nullDevice
-    try ProcessEnvironment.withLock { try process.run() }
-    // Read before waiting so a chatty command cannot block on a full pipe.
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let deadline = ContinuousClock.now + timeout
-    while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
-    let text = String(decoding: data, as: UTF8.self)
-    let commandLine = ([executable] + arguments).joined(separator: " ")
-    if process.isRunning {
-        kill(process.processIdentifier, SIGKILL)
-        throw TestSupportError.commandFailed(commandLine, output: "timed out after \(timeout)\n" + text)
-    }
-    guard process.terminationStatus == 0 else {
-        throw TestSupportError.commandFailed(commandLine, output: text)
+    let (output, status) = try runCommandCapturingStatus(executable, arguments, in: directory, timeout: timeout)
+    let text = String(decoding: output, as: UTF8.self)
+    guard status == 0 else {
+        throw TestSupportError.commandFailed(([executable] + arguments).joined(separator: " "), output: text)
     }
     return text
 }

@@ -19,12 +19,22 @@ public enum OpenSockets {
                 inodes.insert(String(columns[9]))
             }
         }
-        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return descriptors.count { name in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
-                target.hasPrefix("socket:[")
-            else { return false }
-            return inodes.contains(String(target.dropFirst("socket:[".count).dropLast()))
+        return descriptorLinks().count { target in
+            target.hasPrefix("socket:[") && inodes.contains(String(target.dropFirst("socket:[".count).dropLast()))
         }
+    }
+
+    /// Where each of this process's descriptors points (`socket:[inode]`, a path, ...).
+    private static func descriptorLinks() -> [String] {
+        var links: [String] = []
+        var buffer = [CChar](repeating: 0, count: 256)
+        for name in directoryNames("/proc/self/fd") {
+            let length = buffer.withUnsafeMutableBufferPointer {
+                readlink("/proc/self/fd/\(name)", $0.baseAddress!, $0.count - 1)
+            }
+            guard length > 0 else { continue }
+            links.append(String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return links
     }
 }

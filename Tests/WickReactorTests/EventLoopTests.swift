@@ -235,11 +235,7 @@ func threadCPUTicks(named name: String) -> Int? {
 }
 
 private func threadCPUTicksOnce(named name: String) -> Int? {
-    guard let directory = opendir("/proc/self/task") else { return nil }
-    defer { closedir(directory) }
-    while let entry = readdir(directory) {
-        let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        guard tid.first?.isNumber == true else { continue }
+    for tid in directoryNames("/proc/self/task") {
         guard readSmallFile("/proc/self/task/\(tid)/comm")?.trimmingNewline == name,
             let stat = readSmallFile("/proc/self/task/\(tid)/stat"),
             let close = stat.lastIndex(of: ")")

@@ -5,8 +5,8 @@ import WickTLS
 import WickTestSupport
 
 @Suite struct CertificateTests {
-    @Test func parsesTheFieldsOfALeaf() throws {
-        let fixture = try TLSFixture.get()
+    @Test func parsesTheFieldsOfALeaf() async throws {
+        let fixture = try await TLSFixture.get()
         let leaf = try fixture.certificate(fixture.valid)
         #expect(leaf.subject == "CN=localhost")
         #expect(leaf.issuer == "CN=Wick Test Intermediate CA")
@@ -25,8 +25,8 @@ import WickTestSupport
         #expect(abs(interval - 30 * 86_400) < 5)
     }
 
-    @Test func parsesTheFieldsOfTheRoot() throws {
-        let fixture = try TLSFixture.get()
+    @Test func parsesTheFieldsOfTheRoot() async throws {
+        let fixture = try await TLSFixture.get()
         let root = try fixture.root()
         #expect(root.subject == "CN=Wick Test Root CA")
         #expect(root.isCertificateAuthority)
@@ -35,8 +35,8 @@ import WickTestSupport
     }
 
     /// The fingerprint and the pin agree with what the openssl command computes.
-    @Test func fingerprintAndPinMatchOpenSSL() throws {
-        let fixture = try TLSFixture.get()
+    @Test func fingerprintAndPinMatchOpenSSL() async throws {
+        let fixture = try await TLSFixture.get()
         let leaf = try fixture.certificate(fixture.valid)
         let fingerprint = try runCommand(
             "/usr/bin/openssl", ["x509", "-in", fixture.valid.certificate.path, "-noout", "-fingerprint", "-sha256"])
@@ -51,22 +51,22 @@ import WickTestSupport
         #expect(try PublicKey(pin: leaf.publicKey.pin) == leaf.publicKey)
     }
 
-    @Test func derAndPEMGiveTheSameCertificate() throws {
-        let fixture = try TLSFixture.get()
+    @Test func derAndPEMGiveTheSameCertificate() async throws {
+        let fixture = try await TLSFixture.get()
         let fromPEM = try fixture.certificate(fixture.valid)
         let fromDER = try Certificate(derEncoded: fromPEM.derBytes)
         #expect(fromDER == fromPEM)
         #expect(fromDER.subject == fromPEM.subject)
     }
 
-    @Test func aBundleGivesTheChainInOrder() throws {
-        let fixture = try TLSFixture.get()
+    @Test func aBundleGivesTheChainInOrder() async throws {
+        let fixture = try await TLSFixture.get()
         let chain = try Certificate.chain(pemEncoded: String(contentsOf: fixture.pki.serverChain, encoding: .utf8))
         #expect(chain.map(\.subject) == ["CN=localhost", "CN=Wick Test Intermediate CA"])
     }
 
-    @Test func rejectsDamagedInput() throws {
-        let fixture = try TLSFixture.get()
+    @Test func rejectsDamagedInput() async throws {
+        let fixture = try await TLSFixture.get()
         let der = try fixture.certificate(fixture.valid).derBytes
         #expect(throws: CertificateError.self) { try Certificate(derEncoded: Array(der.dropLast())) }
         #expect(throws: CertificateError.self) { try Certificate(derEncoded: der + [0]) }

@@ -66,18 +66,18 @@ import WickTestSupport
             host: "localhost", expected: .missingIntermediate),
     ]
 
-    static let client: Result<TLSContext, any Error> = Result {
+    static func client() async throws -> TLSContext {
         var configuration = TLSConfiguration()
-        configuration.trustRoots = .certificates([try TLSFixture.get().root()])
+        configuration.trustRoots = .certificates([try await TLSFixture.get().root()])
         return try TLSContext(configuration: configuration)
     }
 
     @Test(arguments: cases)
-    func defaultEvaluationOfAPresentedChain(_ testCase: Case) throws {
-        let fixture = try TLSFixture.get()
+    func defaultEvaluationOfAPresentedChain(_ testCase: Case) async throws {
+        let fixture = try await TLSFixture.get()
         let server = try TLSServerContext(
             certificateChain: try testCase.chain(fixture), privateKeyPEM: try testCase.key(fixture))
-        let pair = try InMemoryTLS(clientContext: try Self.client.get(), serverContext: server, host: testCase.host)
+        let pair = try InMemoryTLS(clientContext: try await Self.client(), serverContext: server, host: testCase.host)
         try pair.handshake()
         if case .trusted = testCase.expected {
             try pair.client.evaluateTrust(using: DefaultTrustEvaluator())
@@ -102,8 +102,8 @@ import WickTestSupport
         #expect(try pair.readAll(pair.server).closed)
     }
 
-    @Test func theVerifiedChainRunsFromLeafToRoot() throws {
-        let fixture = try TLSFixture.get()
+    @Test func theVerifiedChainRunsFromLeafToRoot() async throws {
+        let fixture = try await TLSFixture.get()
         let trust = ServerTrust(
             host: "localhost", presentedChain: try fixture.chain(fixture.valid), trustStore: try fixture.trustStore())
         let evaluation = trust.verifyChain(host: "localhost")
@@ -114,8 +114,8 @@ import WickTestSupport
             ])
     }
 
-    @Test func validityIsJudgedAtTheVerifyDate() throws {
-        let fixture = try TLSFixture.get()
+    @Test func validityIsJudgedAtTheVerifyDate() async throws {
+        let fixture = try await TLSFixture.get()
         let store = try fixture.trustStore()
         func issues(_ identity: TestPKI.Identity, at date: Date) throws -> [TrustIssue] {
             ServerTrust(
@@ -129,8 +129,8 @@ import WickTestSupport
         #expect(try issues(fixture.valid, at: Date() - day).contains { Expected.notYetValid.matches($0) })
     }
 
-    @Test func everyIssueIsReportedNotOnlyTheFirst() throws {
-        let fixture = try TLSFixture.get()
+    @Test func everyIssueIsReportedNotOnlyTheFirst() async throws {
+        let fixture = try await TLSFixture.get()
         let trust = ServerTrust(
             host: "example.com", presentedChain: try fixture.chain(fixture.expired),
             trustStore: try fixture.trustStore())
@@ -139,16 +139,16 @@ import WickTestSupport
         #expect(issues.contains { Expected.hostMismatch.matches($0) })
     }
 
-    @Test func withoutHostValidationAnyNameIsAccepted() throws {
-        let fixture = try TLSFixture.get()
+    @Test func withoutHostValidationAnyNameIsAccepted() async throws {
+        let fixture = try await TLSFixture.get()
         let trust = ServerTrust(
             host: "example.com", presentedChain: try fixture.chain(fixture.valid), trustStore: try fixture.trustStore())
         try DefaultTrustEvaluator(validateHost: false).evaluate(trust, forHost: "example.com")
         #expect(throws: ServerTrustError.self) { try DefaultTrustEvaluator().evaluate(trust, forHost: "example.com") }
     }
 
-    @Test func anEmptyChainIsNoCertificatesFound() throws {
-        let fixture = try TLSFixture.get()
+    @Test func anEmptyChainIsNoCertificatesFound() async throws {
+        let fixture = try await TLSFixture.get()
         let trust = ServerTrust(host: "localhost", presentedChain: [], trustStore: try fixture.trustStore())
         #expect(
             throws: ServerTrustError(

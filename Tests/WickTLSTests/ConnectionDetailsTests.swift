@@ -9,10 +9,10 @@ import WickTestSupport
 
 @Suite struct ConnectionDetailsTests {
     @Test(arguments: [TLSVersion.v1_3, .v1_2])
-    func theEngineNamesTheNegotiatedCipherSuite(version: TLSVersion) throws {
+    func theEngineNamesTheNegotiatedCipherSuite(version: TLSVersion) async throws {
         let pair = try InMemoryTLS(
-            clientContext: try TLSEngineTests.clientContext { $0.maximumVersion = version },
-            serverContext: try TLSEngineTests.serverContext())
+            clientContext: try await TLSEngineTests.clientContext { $0.maximumVersion = version },
+            serverContext: try await TLSEngineTests.serverContext())
         #expect(pair.client.negotiatedCipherSuite == nil)
         try pair.connect()
         let cipher = try #require(pair.client.negotiatedCipherSuite)

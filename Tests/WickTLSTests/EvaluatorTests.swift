@@ -5,22 +5,22 @@ import Testing
 import WickTestSupport
 
 @Suite struct EvaluatorTests {
-    static func trust(_ chain: [Certificate], host: String = "localhost") throws -> ServerTrust {
-        ServerTrust(host: host, presentedChain: chain, trustStore: try TLSFixture.get().trustStore())
+    static func trust(_ chain: [Certificate], host: String = "localhost") async throws -> ServerTrust {
+        ServerTrust(host: host, presentedChain: chain, trustStore: try await TLSFixture.get().trustStore())
     }
 
-    @Test func aPinnedCertificateAnywhereInTheChainPasses() throws {
-        let fixture = try TLSFixture.get()
+    @Test func aPinnedCertificateAnywhereInTheChainPasses() async throws {
+        let fixture = try await TLSFixture.get()
         let chain = try fixture.chain(fixture.valid)
-        let trust = try Self.trust(chain)
+        let trust = try await Self.trust(chain)
         try PinnedCertificatesTrustEvaluator(certificates: [chain[0]]).evaluate(trust, forHost: "localhost")
         try PinnedCertificatesTrustEvaluator(certificates: [chain[1]]).evaluate(trust, forHost: "localhost")
     }
 
-    @Test func aWrongPinOnAnOtherwiseValidChainFails() throws {
-        let fixture = try TLSFixture.get()
+    @Test func aWrongPinOnAnOtherwiseValidChainFails() async throws {
+        let fixture = try await TLSFixture.get()
         let other = try fixture.certificate(fixture.client)
-        let trust = try Self.trust(try fixture.chain(fixture.valid))
+        let trust = try await Self.trust(try fixture.chain(fixture.valid))
         let error = try #require(throws: ServerTrustError.self) {
             try PinnedCertificatesTrustEvaluator(certificates: [other]).evaluate(trust, forHost: "localhost")
         }
@@ -32,28 +32,28 @@ import WickTestSupport
         #expect(pinned == [other] && presented == trust.presentedChain)
     }
 
-    @Test func pinningStillRunsDefaultValidationFirst() throws {
-        let fixture = try TLSFixture.get()
+    @Test func pinningStillRunsDefaultValidationFirst() async throws {
+        let fixture = try await TLSFixture.get()
         let chain = try fixture.chain(fixture.expired)
-        let error = try #require(throws: ServerTrustError.self) {
+        let error = try await #require(throws: ServerTrustError.self) {
             try PinnedCertificatesTrustEvaluator(certificates: [chain[0]]).evaluate(
-                try Self.trust(chain), forHost: "localhost")
+                try await Self.trust(chain), forHost: "localhost")
         }
         #expect(error.issues.contains { if case .expired = $0 { true } else { false } })
     }
 
-    @Test func aPinnedSelfSignedCertificateWithDefaultValidationOff() throws {
-        let fixture = try TLSFixture.get()
+    @Test func aPinnedSelfSignedCertificateWithDefaultValidationOff() async throws {
+        let fixture = try await TLSFixture.get()
         let selfSigned = try fixture.certificate(fixture.selfSigned)
-        let trust = try Self.trust([selfSigned])
+        let trust = try await Self.trust([selfSigned])
         // Alamofire's idiom: the pinned certificate becomes an anchor; the host is still checked.
         try PinnedCertificatesTrustEvaluator(
             certificates: [selfSigned], acceptSelfSignedCertificates: true, performDefaultValidation: false
         ).evaluate(trust, forHost: "localhost")
-        #expect(throws: ServerTrustError.self) {
+        await #expect(throws: ServerTrustError.self) {
             try PinnedCertificatesTrustEvaluator(
                 certificates: [selfSigned], acceptSelfSignedCertificates: true, performDefaultValidation: false
-            ).evaluate(try Self.trust([selfSigned], host: "example.com"), forHost: "example.com")
+            ).evaluate(try await Self.trust([selfSigned], host: "example.com"), forHost: "example.com")
         }
         // Pin only, no validation at all.
         try PinnedCertificatesTrustEvaluator(
@@ -66,10 +66,10 @@ import WickTestSupport
         #expect(error.issues.first == .selfSigned(subject: "CN=localhost"))
     }
 
-    @Test func publicKeyPinsMatchByKeyAndFromCurlPins() throws {
-        let fixture = try TLSFixture.get()
+    @Test func publicKeyPinsMatchByKeyAndFromCurlPins() async throws {
+        let fixture = try await TLSFixture.get()
         let chain = try fixture.chain(fixture.valid)
-        let trust = try Self.trust(chain)
+        let trust = try await Self.trust(chain)
         try PublicKeysTrustEvaluator(keys: [chain[0].publicKey]).evaluate(trust, forHost: "localhost")
         try PublicKeysTrustEvaluator(keys: [try PublicKey(pin: chain[1].publicKey.pin)]).evaluate(
             trust, forHost: "localhost")
@@ -81,9 +81,9 @@ import WickTestSupport
         #expect(error.description.contains(chain[0].publicKey.pin))
     }
 
-    @Test func emptyPinSetsAreRefused() throws {
-        let fixture = try TLSFixture.get()
-        let trust = try Self.trust(try fixture.chain(fixture.valid))
+    @Test func emptyPinSetsAreRefused() async throws {
+        let fixture = try await TLSFixture.get()
+        let trust = try await Self.trust(try fixture.chain(fixture.valid))
         #expect(
             throws: ServerTrustError(
                 host: "localhost", evaluator: "PinnedCertificatesTrustEvaluator", reason: .noCertificatesFound)
@@ -98,10 +98,10 @@ import WickTestSupport
         }
     }
 
-    @Test func aCompositeFailsWithTheFirstFailingEvaluator() throws {
-        let fixture = try TLSFixture.get()
+    @Test func aCompositeFailsWithTheFirstFailingEvaluator() async throws {
+        let fixture = try await TLSFixture.get()
         let chain = try fixture.chain(fixture.valid)
-        let trust = try Self.trust(chain)
+        let trust = try await Self.trust(chain)
         try CompositeTrustEvaluator(evaluators: [
             DefaultTrustEvaluator(), PublicKeysTrustEvaluator(keys: [chain[0].publicKey]),
         ])
@@ -116,11 +116,11 @@ import WickTestSupport
         #expect(error.evaluator == "PinnedCertificatesTrustEvaluator")
     }
 
-    @Test func theDisabledEvaluatorAcceptsAnything() throws {
-        let fixture = try TLSFixture.get()
+    @Test func theDisabledEvaluatorAcceptsAnything() async throws {
+        let fixture = try await TLSFixture.get()
         try DisabledTrustEvaluator().evaluate(
-            try Self.trust(try fixture.chain(fixture.expired), host: "x"), forHost: "x")
-        try DisabledTrustEvaluator().evaluate(try Self.trust([]), forHost: "x")
+            try await Self.trust(try fixture.chain(fixture.expired), host: "x"), forHost: "x")
+        try DisabledTrustEvaluator().evaluate(try await Self.trust([]), forHost: "x")
     }
 
     @Test func theManagerLooksHostsUpExactly() throws {
@@ -158,9 +158,9 @@ import WickTestSupport
         func evaluate(_ trust: ServerTrust, forHost host: String) throws { throw Nope() }
     }
 
-    @Test func aCustomEvaluatorsErrorIsReportedThroughTheEngine() throws {
+    @Test func aCustomEvaluatorsErrorIsReportedThroughTheEngine() async throws {
         let pair = try InMemoryTLS(
-            clientContext: try TLSEngineTests.clientContext(), serverContext: try TLSEngineTests.serverContext())
+            clientContext: try await TLSEngineTests.clientContext(), serverContext: try await TLSEngineTests.serverContext())
         try pair.handshake()
         #expect(
             throws: TLSError.serverTrustFailed(
@@ -170,14 +170,14 @@ import WickTestSupport
         }
     }
 
-    @Test func pinsThroughTheEngine() throws {
-        let fixture = try TLSFixture.get()
+    @Test func pinsThroughTheEngine() async throws {
+        let fixture = try await TLSFixture.get()
         let leaf = try fixture.certificate(fixture.valid)
         let right = try InMemoryTLS(
-            clientContext: try TLSEngineTests.clientContext(), serverContext: try TLSEngineTests.serverContext())
+            clientContext: try await TLSEngineTests.clientContext(), serverContext: try await TLSEngineTests.serverContext())
         try right.connect(evaluator: PublicKeysTrustEvaluator(keys: [leaf.publicKey]))
         let wrong = try InMemoryTLS(
-            clientContext: try TLSEngineTests.clientContext(), serverContext: try TLSEngineTests.serverContext())
+            clientContext: try await TLSEngineTests.clientContext(), serverContext: try await TLSEngineTests.serverContext())
         #expect(throws: TLSError.self) {
             try wrong.connect(
                 evaluator: PinnedCertificatesTrustEvaluator(certificates: [try fixture.certificate(fixture.client)]))

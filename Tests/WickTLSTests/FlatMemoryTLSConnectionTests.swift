@@ -37,12 +37,12 @@ import WickTestSupport
 
     /// The heap bytes each of `count` idle client engines holds after a handshake, trust
     /// evaluation and one small request/response. The server engines are freed before measuring.
-    static func idleClientCost(releasesBuffers: Bool, count: Int = 100) throws -> Int {
-        let client = try TLSEngineTests.clientContext {
+    static func idleClientCost(releasesBuffers: Bool, count: Int = 100) async throws -> Int {
+        let client = try await TLSEngineTests.clientContext {
             $0.releasesBuffersWhenIdle = releasesBuffers
             $0.resumesSessions = false
         }
-        let server = try TLSEngineTests.serverContext()
+        let server = try await TLSEngineTests.serverContext()
         func idleClient() throws -> TLSEngine {
             let pair = try InMemoryTLS(clientContext: client, serverContext: server)
             try pair.connect()
@@ -62,14 +62,14 @@ import WickTestSupport
         return (after - before) / count
     }
 
-    @Test func anIdleConnectionCostsAFewKilobytes() throws {
-        let kept = try Self.idleClientCost(releasesBuffers: false)
+    @Test func anIdleConnectionCostsAFewKilobytes() async throws {
+        let kept = try await Self.idleClientCost(releasesBuffers: false)
         // Other suites allocate in parallel and skew one measurement either way: take the best of
         // up to three. Run this suite alone (swift test --filter FlatMemoryTLSConnectionTests) for the figure
         // (about 45 KB released / 62 KB kept on OpenSSL 3.0, debug and release alike).
         var released = Int.max
         for _ in 0..<3 where released >= Self.idleBound {
-            released = min(released, try Self.idleClientCost(releasesBuffers: true))
+            released = min(released, try await Self.idleClientCost(releasesBuffers: true))
         }
         print("WickTLS idle client connection heap: \(released) bytes with SSL_MODE_RELEASE_BUFFERS, \(kept) without")
         #expect(released < Self.idleBound)

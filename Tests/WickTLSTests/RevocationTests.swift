@@ -38,8 +38,8 @@ final class CAFetcher: RevocationFetching {
     static func trust(
         _ leaf: KeyPath<TLSFixture, TestPKI.Identity>, fetcher: (any RevocationFetching)?, staple: [UInt8]? = nil,
         cache: RevocationCache = RevocationCache()
-    ) throws -> ServerTrust {
-        let fixture = try TLSFixture.get()
+    ) async throws -> ServerTrust {
+        let fixture = try await TLSFixture.get()
         return ServerTrust(
             host: "localhost", presentedChain: try fixture.chain(fixture[keyPath: leaf]), stapledOCSPResponse: staple,
             trustStore: try fixture.trustStore(), revocationFetcher: fetcher, revocationCache: cache)
@@ -55,83 +55,83 @@ final class CAFetcher: RevocationFetching {
     }
 
     @Test(arguments: [RevocationTrustEvaluator.Options.crl, .ocsp])
-    func aGoodCertificatePasses(options: RevocationTrustEvaluator.Options) throws {
-        let fetcher = CAFetcher(try TLSFixture.get())
+    func aGoodCertificatePasses(options: RevocationTrustEvaluator.Options) async throws {
+        let fetcher = CAFetcher(try await TLSFixture.get())
         try RevocationTrustEvaluator(options: options.union(.requirePositiveResponse))
-            .evaluate(try Self.trust(\.valid, fetcher: fetcher), forHost: "localhost")
+            .evaluate(try await Self.trust(\.valid, fetcher: fetcher), forHost: "localhost")
         #expect(fetcher.kinds == [options == .crl ? .crl : .ocsp])
     }
 
-    @Test func revokedByCRL() throws {
-        let fetcher = CAFetcher(try TLSFixture.get())
-        let error = try #require(throws: ServerTrustError.self) {
+    @Test func revokedByCRL() async throws {
+        let fetcher = CAFetcher(try await TLSFixture.get())
+        let error = try await #require(throws: ServerTrustError.self) {
             try RevocationTrustEvaluator(options: .crl).evaluate(
-                try Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
+                try await Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
         }
         #expect(Self.isRevoked(error), "\(error)")
         #expect(fetcher.kinds == [.crl])
     }
 
-    @Test func revokedByOCSP() throws {
-        let fetcher = CAFetcher(try TLSFixture.get())
-        let error = try #require(throws: ServerTrustError.self) {
+    @Test func revokedByOCSP() async throws {
+        let fetcher = CAFetcher(try await TLSFixture.get())
+        let error = try await #require(throws: ServerTrustError.self) {
             try RevocationTrustEvaluator(options: .ocsp).evaluate(
-                try Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
+                try await Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
         }
         #expect(Self.isRevoked(error), "\(error)")
         #expect(error.description.contains("keyCompromise"))
         #expect(fetcher.kinds == [.ocsp])
     }
 
-    @Test func ocspComesFirstUnlessCRLIsPreferred() throws {
-        let fixture = try TLSFixture.get()
+    @Test func ocspComesFirstUnlessCRLIsPreferred() async throws {
+        let fixture = try await TLSFixture.get()
         let ocspFirst = CAFetcher(fixture)
-        try RevocationTrustEvaluator().evaluate(try Self.trust(\.valid, fetcher: ocspFirst), forHost: "localhost")
+        try RevocationTrustEvaluator().evaluate(try await Self.trust(\.valid, fetcher: ocspFirst), forHost: "localhost")
         #expect(ocspFirst.kinds == [.ocsp])
         let crlFirst = CAFetcher(fixture)
         try RevocationTrustEvaluator(options: [.ocsp, .crl, .preferCRL])
-            .evaluate(try Self.trust(\.valid, fetcher: crlFirst), forHost: "localhost")
+            .evaluate(try await Self.trust(\.valid, fetcher: crlFirst), forHost: "localhost")
         #expect(crlFirst.kinds == [.crl])
     }
 
-    @Test func answersAreCachedUntilTheirNextUpdate() throws {
-        let fetcher = CAFetcher(try TLSFixture.get())
+    @Test func answersAreCachedUntilTheirNextUpdate() async throws {
+        let fetcher = CAFetcher(try await TLSFixture.get())
         let cache = RevocationCache()
         for options in [RevocationTrustEvaluator.Options.ocsp, .crl] {
             for _ in 0..<3 {
                 try RevocationTrustEvaluator(options: options.union(.requirePositiveResponse))
-                    .evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
+                    .evaluate(try await Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
             }
         }
         #expect(fetcher.kinds == [.ocsp, .crl])
         #expect(cache.count == 2)
         // With the network off, the cached answers still count as positive.
         try RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled, .requirePositiveResponse])
-            .evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
+            .evaluate(try await Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
         #expect(fetcher.kinds.count == 2)
     }
 
-    @Test func aGoodStapleIsEnoughWithoutTheNetwork() throws {
-        let fixture = try TLSFixture.get()
+    @Test func aGoodStapleIsEnoughWithoutTheNetwork() async throws {
+        let fixture = try await TLSFixture.get()
         let staple = Array(try fixture.authority.ocspResponse(for: fixture.valid))
         let fetcher = CAFetcher(fixture, failing: true)
         try RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled, .requirePositiveResponse])
-            .evaluate(try Self.trust(\.valid, fetcher: fetcher, staple: staple), forHost: "localhost")
+            .evaluate(try await Self.trust(\.valid, fetcher: fetcher, staple: staple), forHost: "localhost")
         #expect(fetcher.kinds.isEmpty)
     }
 
-    @Test func aRevokedStapleIsRevoked() throws {
-        let fixture = try TLSFixture.get()
+    @Test func aRevokedStapleIsRevoked() async throws {
+        let fixture = try await TLSFixture.get()
         let staple = Array(try fixture.authority.ocspResponse(for: fixture.revoked))
-        let error = try #require(throws: ServerTrustError.self) {
+        let error = try await #require(throws: ServerTrustError.self) {
             try RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled])
-                .evaluate(try Self.trust(\.revoked, fetcher: nil, staple: staple), forHost: "localhost")
+                .evaluate(try await Self.trust(\.revoked, fetcher: nil, staple: staple), forHost: "localhost")
         }
         #expect(Self.isRevoked(error))
     }
 
-    @Test func aStapleForgedOrForAnotherCertificateIsIgnored() throws {
-        let fixture = try TLSFixture.get()
+    @Test func aStapleForgedOrForAnotherCertificateIsIgnored() async throws {
+        let fixture = try await TLSFixture.get()
         let otherStaple = Array(try fixture.authority.ocspResponse(for: fixture.revoked))
         let forged = Array(
             try fixture.authority.ocspResponse(for: fixture.valid, signer: fixture.stranger.intermediate))
@@ -139,42 +139,42 @@ final class CAFetcher: RevocationFetching {
         for staple in [otherStaple, forged, tryLater, [0x01, 0x02]] {
             // Soft fail: no definitive answer, the connection goes on.
             try RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled])
-                .evaluate(try Self.trust(\.valid, fetcher: nil, staple: staple), forHost: "localhost")
+                .evaluate(try await Self.trust(\.valid, fetcher: nil, staple: staple), forHost: "localhost")
             // Hard fail when a positive answer is required.
-            let error = try #require(throws: ServerTrustError.self) {
+            let error = try await #require(throws: ServerTrustError.self) {
                 try RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled, .requirePositiveResponse])
-                    .evaluate(try Self.trust(\.valid, fetcher: nil, staple: staple), forHost: "localhost")
+                    .evaluate(try await Self.trust(\.valid, fetcher: nil, staple: staple), forHost: "localhost")
             }
             #expect(Self.isUnknown(error), "\(error)")
             #expect(error.description.contains("stapled"))
         }
     }
 
-    @Test func unreachableRespondersSoftFailUnlessAPositiveResponseIsRequired() throws {
-        let fetcher = CAFetcher(try TLSFixture.get(), failing: true)
-        try RevocationTrustEvaluator().evaluate(try Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
+    @Test func unreachableRespondersSoftFailUnlessAPositiveResponseIsRequired() async throws {
+        let fetcher = CAFetcher(try await TLSFixture.get(), failing: true)
+        try RevocationTrustEvaluator().evaluate(try await Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
         #expect(fetcher.kinds == [.ocsp, .crl])
-        let error = try #require(throws: ServerTrustError.self) {
+        let error = try await #require(throws: ServerTrustError.self) {
             try RevocationTrustEvaluator(options: [.ocsp, .crl, .requirePositiveResponse])
-                .evaluate(try Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
+                .evaluate(try await Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
         }
         #expect(Self.isUnknown(error))
         #expect(error.description.contains("OCSP POST") && error.description.contains("CRL GET"))
     }
 
-    @Test func withoutNetworkNothingIsFetched() throws {
-        let fetcher = CAFetcher(try TLSFixture.get())
+    @Test func withoutNetworkNothingIsFetched() async throws {
+        let fetcher = CAFetcher(try await TLSFixture.get())
         try RevocationTrustEvaluator(options: [.ocsp, .crl, .networkAccessDisabled])
-            .evaluate(try Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
+            .evaluate(try await Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
         #expect(fetcher.kinds.isEmpty)
-        #expect(throws: ServerTrustError.self) {
+        await #expect(throws: ServerTrustError.self) {
             try RevocationTrustEvaluator(options: [.ocsp, .crl, .networkAccessDisabled, .requirePositiveResponse])
-                .evaluate(try Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
+                .evaluate(try await Self.trust(\.revoked, fetcher: fetcher), forHost: "localhost")
         }
     }
 
-    @Test func aCertificateWithoutRevocationInformationIsUnknown() throws {
-        let fixture = try TLSFixture.get()
+    @Test func aCertificateWithoutRevocationInformationIsUnknown() async throws {
+        let fixture = try await TLSFixture.get()
         let trust = ServerTrust(
             host: "localhost", presentedChain: try fixture.chain(fixture.pki.server),
             trustStore: try fixture.trustStore(),
@@ -187,27 +187,27 @@ final class CAFetcher: RevocationFetching {
         #expect(error.description.contains("names no responder") && error.description.contains("no distribution point"))
     }
 
-    @Test func defaultValidationStillComesFirst() throws {
-        let fixture = try TLSFixture.get()
-        let error = try #require(throws: ServerTrustError.self) {
+    @Test func defaultValidationStillComesFirst() async throws {
+        let fixture = try await TLSFixture.get()
+        let error = try await #require(throws: ServerTrustError.self) {
             try RevocationTrustEvaluator().evaluate(
-                try Self.trust(\.expired, fetcher: CAFetcher(fixture)), forHost: "localhost")
+                try await Self.trust(\.expired, fetcher: CAFetcher(fixture)), forHost: "localhost")
         }
         #expect(error.issues.contains { if case .expired = $0 { true } else { false } })
     }
 
-    @Test func stapledRevocationThroughTheEngine() throws {
-        let fixture = try TLSFixture.get()
+    @Test func stapledRevocationThroughTheEngine() async throws {
+        let fixture = try await TLSFixture.get()
         let good = try InMemoryTLS(
-            clientContext: try TLSEngineTests.clientContext(),
-            serverContext: try TLSEngineTests.serverContext(
+            clientContext: try await TLSEngineTests.clientContext(),
+            serverContext: try await TLSEngineTests.serverContext(
                 staple: Array(try fixture.authority.ocspResponse(for: fixture.valid))))
         try good.connect(
             evaluator: RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled, .requirePositiveResponse]))
 
         let revoked = try InMemoryTLS(
-            clientContext: try TLSEngineTests.clientContext(),
-            serverContext: try TLSEngineTests.serverContext(
+            clientContext: try await TLSEngineTests.clientContext(),
+            serverContext: try await TLSEngineTests.serverContext(
                 \.revoked, staple: Array(try fixture.authority.ocspResponse(for: fixture.revoked))))
         #expect {
             try revoked.connect(evaluator: RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled]))
@@ -217,81 +217,81 @@ final class CAFetcher: RevocationFetching {
         }
     }
 
-    @Test func fetchedRevocationThroughTheEngineUsesTheContextsFetcher() throws {
-        let fixture = try TLSFixture.get()
+    @Test func fetchedRevocationThroughTheEngineUsesTheContextsFetcher() async throws {
+        let fixture = try await TLSFixture.get()
         let fetcher = CAFetcher(fixture)
         var configuration = TLSConfiguration()
         configuration.trustRoots = .certificates([try fixture.root()])
         let context = try TLSContext(configuration: configuration, revocationFetcher: fetcher)
-        let pair = try InMemoryTLS(clientContext: context, serverContext: try TLSEngineTests.serverContext(\.revoked))
+        let pair = try InMemoryTLS(clientContext: context, serverContext: try await TLSEngineTests.serverContext(\.revoked))
         #expect(throws: TLSError.self) { try pair.connect(evaluator: RevocationTrustEvaluator()) }
         #expect(fetcher.kinds == [.ocsp])
     }
 
     /// The cache holds `capacity` answers; one more drops the one expiring first.
-    @Test func theRevocationCacheIsBounded() throws {
-        let fetcher = CAFetcher(try TLSFixture.get())
+    @Test func theRevocationCacheIsBounded() async throws {
+        let fetcher = CAFetcher(try await TLSFixture.get())
         let cache = RevocationCache(capacity: 1)
         let ocsp = RevocationTrustEvaluator(options: [.ocsp, .requirePositiveResponse])
         let crl = RevocationTrustEvaluator(options: [.crl, .requirePositiveResponse])
-        try ocsp.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
-        try ocsp.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
+        try ocsp.evaluate(try await Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
+        try ocsp.evaluate(try await Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
         #expect(cache.count == 1 && fetcher.kinds == [.ocsp])
-        try crl.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
+        try crl.evaluate(try await Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
         #expect(cache.count == 1)
-        try ocsp.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
+        try ocsp.evaluate(try await Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
         #expect(fetcher.kinds == [.ocsp, .crl, .ocsp])
     }
 
     static func trust(
         _ leaf: KeyPath<TLSFixture, TestPKI.Identity>, fetcher: (any RevocationFetching)?, staple: [UInt8]? = nil,
         cache: RevocationCache = RevocationCache(), at date: Date
-    ) throws -> ServerTrust {
-        let fixture = try TLSFixture.get()
+    ) async throws -> ServerTrust {
+        let fixture = try await TLSFixture.get()
         return ServerTrust(
             host: "localhost", presentedChain: try fixture.chain(fixture[keyPath: leaf]), stapledOCSPResponse: staple,
             trustStore: try fixture.trustStore(), revocationFetcher: fetcher, revocationCache: cache, verifyDate: date)
     }
 
     /// Answers are valid for one day: two days on, each is outside its window.
-    @Test func answersPastTheirNextUpdateAreNotUsed() throws {
-        let fixture = try TLSFixture.get()
+    @Test func answersPastTheirNextUpdateAreNotUsed() async throws {
+        let fixture = try await TLSFixture.get()
         let later = Date() + 2 * 86_400
         let staple = Array(try fixture.authority.ocspResponse(for: fixture.valid))
         let strict = RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled, .requirePositiveResponse])
-        try strict.evaluate(try Self.trust(\.valid, fetcher: nil, staple: staple, at: Date()), forHost: "localhost")
-        let stale = try #require(throws: ServerTrustError.self) {
-            try strict.evaluate(try Self.trust(\.valid, fetcher: nil, staple: staple, at: later), forHost: "localhost")
+        try strict.evaluate(try await Self.trust(\.valid, fetcher: nil, staple: staple, at: Date()), forHost: "localhost")
+        let stale = try await #require(throws: ServerTrustError.self) {
+            try strict.evaluate(try await Self.trust(\.valid, fetcher: nil, staple: staple, at: later), forHost: "localhost")
         }
         #expect(stale.description.contains("outside its thisUpdate/nextUpdate window"))
         // Soft fail lets it through.
         try RevocationTrustEvaluator(options: [.ocsp, .networkAccessDisabled])
-            .evaluate(try Self.trust(\.valid, fetcher: nil, staple: staple, at: later), forHost: "localhost")
+            .evaluate(try await Self.trust(\.valid, fetcher: nil, staple: staple, at: later), forHost: "localhost")
 
         let fetcher = CAFetcher(fixture)
-        let staleCRL = try #require(throws: ServerTrustError.self) {
+        let staleCRL = try await #require(throws: ServerTrustError.self) {
             try RevocationTrustEvaluator(options: [.crl, .requirePositiveResponse])
-                .evaluate(try Self.trust(\.valid, fetcher: fetcher, at: later), forHost: "localhost")
+                .evaluate(try await Self.trust(\.valid, fetcher: fetcher, at: later), forHost: "localhost")
         }
         #expect(staleCRL.description.contains("CRL has expired"), "\(staleCRL)")
     }
 
-    @Test func aCachedAnswerExpiresWithItsNextUpdate() throws {
-        let fetcher = CAFetcher(try TLSFixture.get())
+    @Test func aCachedAnswerExpiresWithItsNextUpdate() async throws {
+        let fetcher = CAFetcher(try await TLSFixture.get())
         let cache = RevocationCache()
         let evaluator = RevocationTrustEvaluator(options: [.ocsp])
-        try evaluator.evaluate(try Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
+        try evaluator.evaluate(try await Self.trust(\.valid, fetcher: fetcher, cache: cache), forHost: "localhost")
         try evaluator.evaluate(
-            try Self.trust(\.valid, fetcher: fetcher, cache: cache, at: Date() + 3_600), forHost: "localhost")
+            try await Self.trust(\.valid, fetcher: fetcher, cache: cache, at: Date() + 3_600), forHost: "localhost")
         #expect(fetcher.kinds == [.ocsp])
         try evaluator.evaluate(
-            try Self.trust(\.valid, fetcher: fetcher, cache: cache, at: Date() + 2 * 86_400), forHost: "localhost")
+            try await Self.trust(\.valid, fetcher: fetcher, cache: cache, at: Date() + 2 * 86_400), forHost: "localhost")
         #expect(fetcher.kinds == [.ocsp, .ocsp])
     }
 
     /// The `This Update` or `Next Update` openssl wrote into a DER OCSP response.
-    static func update(_ field: String, of response: Data) throws -> Date {
-        let file = try TLSFixture.get().pki.directory.appendingPathComponent("next-update-\(UUID().uuidString).der")
+    static func update(_ field: String, of response: Data) async throws -> Date {
+        let file = try await TLSFixture.get().pki.directory.appendingPathComponent("next-update-\(UUID().uuidString).der")
         try response.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let text = try runCommand("/usr/bin/openssl", ["ocsp", "-respin", file.path, "-resp_text", "-noverify"])
@@ -305,17 +305,17 @@ final class CAFetcher: RevocationFetching {
 
     /// `allowedClockSkew` (300 s) outside thisUpdate...nextUpdate is still accepted; one
     /// second more is not.
-    @Test func theClockSkewAllowanceIsExactly300Seconds() throws {
-        let fixture = try TLSFixture.get()
+    @Test func theClockSkewAllowanceIsExactly300Seconds() async throws {
+        let fixture = try await TLSFixture.get()
         let response = try fixture.authority.ocspResponse(for: fixture.valid)
-        let this = try Self.update("This Update", of: response)
-        let next = try Self.update("Next Update", of: response)
+        let this = try await Self.update("This Update", of: response)
+        let next = try await Self.update("Next Update", of: response)
         // The certificates were made at thisUpdate: judge only the response's window.
         let strict = RevocationTrustEvaluator(
             performDefaultValidation: false, validateHost: false,
             options: [.ocsp, .networkAccessDisabled, .requirePositiveResponse])
         for (date, accepted) in [(next + 300, true), (next + 301, false), (this - 300, true), (this - 301, false)] {
-            let trust = try Self.trust(\.valid, fetcher: nil, staple: Array(response), at: date)
+            let trust = try await Self.trust(\.valid, fetcher: nil, staple: Array(response), at: date)
             if accepted {
                 try strict.evaluate(trust, forHost: "localhost")
             } else {

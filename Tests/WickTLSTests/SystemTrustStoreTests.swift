@@ -27,8 +27,8 @@ import WickTestSupport
         }
     }
 
-    @Test func theSystemStoreDoesNotTrustTheTestRootButAnAdditionalRootDoes() throws {
-        let pair = try InMemoryTLS(clientContext: try TLSContext(), serverContext: try TLSEngineTests.serverContext())
+    @Test func theSystemStoreDoesNotTrustTheTestRootButAnAdditionalRootDoes() async throws {
+        let pair = try InMemoryTLS(clientContext: try TLSContext(), serverContext: try await TLSEngineTests.serverContext())
         try pair.handshake()
         let error = try #require(throws: TLSError.self) { try pair.client.evaluateTrust(using: nil) }
         guard case .serverTrustFailed(let trustError) = error else {
@@ -38,32 +38,32 @@ import WickTestSupport
         #expect(trustError.issues.contains { if case .untrustedRoot = $0 { true } else { false } })
 
         var configuration = TLSConfiguration()
-        configuration.additionalTrustRoots = [try TLSFixture.get().root()]
+        configuration.additionalTrustRoots = [try await TLSFixture.get().root()]
         let withRoot = try InMemoryTLS(
             clientContext: try TLSContext(configuration: configuration),
-            serverContext: try TLSEngineTests.serverContext())
+            serverContext: try await TLSEngineTests.serverContext())
         try withRoot.connect()
     }
 
-    @Test func sslCertFileReplacesTheDefaultBundle() throws {
-        let fixture = try TLSFixture.get()
+    @Test func sslCertFileReplacesTheDefaultBundle() async throws {
+        let fixture = try await TLSFixture.get()
+        let serverContext = try await TLSEngineTests.serverContext()
         try Self.withEnvironment(file: fixture.pki.root.certificate.path, directory: "/nonexistent") {
-            let pair = try InMemoryTLS(
-                clientContext: try TLSContext(), serverContext: try TLSEngineTests.serverContext())
+            let pair = try InMemoryTLS(clientContext: try TLSContext(), serverContext: serverContext)
             try pair.connect()
         }
     }
 
-    @Test func sslCertDirIsSearchedByHash() throws {
-        let fixture = try TLSFixture.get()
+    @Test func sslCertDirIsSearchedByHash() async throws {
+        let fixture = try await TLSFixture.get()
         let directory = fixture.pki.directory.appendingPathComponent("hashed-roots")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try? FileManager.default.copyItem(
             at: fixture.pki.root.certificate, to: directory.appendingPathComponent("root.pem"))
         try runCommand("/usr/bin/openssl", ["rehash", directory.path])
+        let serverContext = try await TLSEngineTests.serverContext()
         try Self.withEnvironment(file: "/nonexistent", directory: directory.path) {
-            let pair = try InMemoryTLS(
-                clientContext: try TLSContext(), serverContext: try TLSEngineTests.serverContext())
+            let pair = try InMemoryTLS(clientContext: try TLSContext(), serverContext: serverContext)
             try pair.connect()
         }
     }

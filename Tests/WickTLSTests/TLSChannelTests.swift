@@ -14,9 +14,9 @@ private struct Harness {
     let group: EventLoopGroup
     let context: TLSContext
 
-    init(_ change: (inout TLSConfiguration) -> Void = { _ in }) throws {
+    init(_ change: (inout TLSConfiguration) -> Void = { _ in }) async throws {
         group = try EventLoopGroup(threadCount: 1)
-        context = try TLSEngineTests.clientContext(change)
+        context = try await TLSEngineTests.clientContext(change)
     }
 
     var loop: EventLoop { group.loops[0] }
@@ -78,15 +78,15 @@ private struct SlowEvaluator: ServerTrustEvaluating {
 }
 
 @Suite struct TLSChannelTests {
-    static func server(_ behaviour: TLSTestServer.Behaviour) throws -> TLSTestServer {
-        try TLSTestServer(context: try TLSEngineTests.serverContext(), behaviour: behaviour)
+    static func server(_ behaviour: TLSTestServer.Behaviour) async throws -> TLSTestServer {
+        try TLSTestServer(context: try await TLSEngineTests.serverContext(), behaviour: behaviour)
     }
 
     @Test(arguments: ["127.0.0.1", "localhost"])
     func handshakesEchoesAndClosesWithCloseNotify(host: String) async throws {
-        let server = try Self.server(.echo)
+        let server = try await Self.server(.echo)
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         let recorder = StreamRecorder()
         let channel = try await harness.open(port: server.port, host: host, recorder: recorder)
@@ -116,9 +116,9 @@ private struct SlowEvaluator: ServerTrustEvaluating {
     @Test(arguments: [true, false])
     func theServersEndIsCloseNotifyOrTruncation(closeNotify: Bool) async throws {
         let body = TLSTestServer.pattern(100_000)
-        let server = try Self.server(.send(body, closeNotify: closeNotify))
+        let server = try await Self.server(.send(body, closeNotify: closeNotify))
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         let channel = try await harness.connector().connect(
             host: "127.0.0.1", port: UInt16(server.port), on: harness.loop)
@@ -141,7 +141,7 @@ private struct SlowEvaluator: ServerTrustEvaluating {
 
     @Test(arguments: ["untrusted root", "key pin mismatch", "slow refusal"])
     func aRefusedServerReceivesNoApplicationByte(refusal: String) async throws {
-        let fixture = try TLSFixture.get()
+        let fixture = try await TLSFixture.get()
         let serverContext: TLSServerContext
         var manager: ServerTrustManager?
         if refusal == "untrusted root" {
@@ -152,7 +152,7 @@ private struct SlowEvaluator: ServerTrustEvaluating {
                 ],
                 privateKeyPEM: try String(contentsOf: stranger.server.privateKey, encoding: .utf8))
         } else {
-            serverContext = try TLSEngineTests.serverContext()
+            serverContext = try await TLSEngineTests.serverContext()
             let otherKey = try fixture.certificate(fixture.client).publicKey
             let pin = PublicKeysTrustEvaluator(keys: [otherKey])
             let evaluator: any ServerTrustEvaluating =
@@ -161,7 +161,7 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         }
         let server = try TLSTestServer(context: serverContext, behaviour: .echo)
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         let result = await outcome { () async throws(StreamChannelError) -> TLSChannel in
             try await harness.connector(manager: manager).connect(
@@ -189,9 +189,9 @@ private struct SlowEvaluator: ServerTrustEvaluating {
     }
 
     @Test func aHandshakeFailureIsReportedAsOne() async throws {
-        let harness = try Harness { $0.maximumVersion = .v1_2 }
+        let harness = try await Harness { $0.maximumVersion = .v1_2 }
         defer { harness.tearDown() }
-        let fixture = try TLSFixture.get()
+        let fixture = try await TLSFixture.get()
         let modern = try TLSServerContext(
             certificateChain: try fixture.chain(fixture.valid), privateKeyPEM: try fixture.key(fixture.valid),
             minimumVersion: .v1_3)
@@ -214,9 +214,9 @@ private struct SlowEvaluator: ServerTrustEvaluating {
 
     /// A channel closed before it is started sends close_notify; a later start hears the close.
     @Test func closingBeforeStartingIsClean() async throws {
-        let server = try Self.server(.echo)
+        let server = try await Self.server(.echo)
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         let channel = try await harness.connector().connect(
             host: "127.0.0.1", port: UInt16(server.port), on: harness.loop)
@@ -231,9 +231,9 @@ private struct SlowEvaluator: ServerTrustEvaluating {
     }
 
     @Test func aHostWithoutARequiredEvaluatorFailsBeforeConnecting() async throws {
-        let server = try Self.server(.echo)
+        let server = try await Self.server(.echo)
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         let manager = ServerTrustManager(evaluators: ["example.com": DefaultTrustEvaluator()])
         let result = await outcome { () async throws(StreamChannelError) -> TLSChannel in
@@ -258,7 +258,7 @@ private struct SlowEvaluator: ServerTrustEvaluating {
     @Test func aSilentServerTimesOutInTheHandshakePhase() async throws {
         let server = try FaultServer(steps: [.pause(.seconds(10))])
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         let started = Deadline.now()
         let result = await outcome { () async throws(StreamChannelError) -> TLSChannel in
@@ -284,7 +284,7 @@ private struct SlowEvaluator: ServerTrustEvaluating {
     @Test func theConnectDeadlineBoundsTheHandshake() async throws {
         let server = try FaultServer(steps: [.pause(.seconds(10))])
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         let started = Deadline.now()
         let result = await outcome { () async throws(StreamChannelError) -> TLSChannel in
@@ -300,9 +300,9 @@ private struct SlowEvaluator: ServerTrustEvaluating {
     }
 
     @Test func aBlockingEvaluatorRunsOffTheLoop() async throws {
-        let server = try Self.server(.echo)
+        let server = try await Self.server(.echo)
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         let evaluator = BlockingEvaluator(loop: harness.loop)
         let manager = ServerTrustManager(evaluators: ["127.0.0.1": evaluator])
@@ -328,9 +328,9 @@ private struct SlowEvaluator: ServerTrustEvaluating {
     }
 
     @Test func aSlowEvaluationTimesOutInTheTrustPhase() async throws {
-        let server = try Self.server(.echo)
+        let server = try await Self.server(.echo)
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         // Shut down only once its job is done (below), so teardown never blocks on a sleep.
         let pool = TrustEvaluationPool(threadCount: 1)
@@ -358,9 +358,9 @@ private struct SlowEvaluator: ServerTrustEvaluating {
     /// delivered; after resuming, every byte arrives in order, then close_notify.
     @Test func aSlowReaderHoldsTheServerBack() async throws {
         let total = 12 << 20  // the server stalls near 5.5 MiB on loopback
-        let server = try Self.server(.flood(count: total))
+        let server = try await Self.server(.flood(count: total))
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         let paused = Locked(false)
         let recorder = StreamRecorder { stream, received in
@@ -394,9 +394,9 @@ private struct SlowEvaluator: ServerTrustEvaluating {
     /// Writes are bounded by the socket's maximumBufferedBytes, counting the largest record
     /// overhead: exactly the room is accepted, one byte more is refused and nothing is sent.
     @Test func writesAreBoundedAndWritabilityComesBack() async throws {
-        let server = try Self.server(.readAfter(.seconds(2)))
+        let server = try await Self.server(.readAfter(.seconds(2)))
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         let recorder = StreamRecorder()
         let options = SocketOptions(highWatermark: 64 * 1024, lowWatermark: 16 * 1024, maximumBufferedBytes: 1 << 20)
@@ -441,9 +441,9 @@ private struct SlowEvaluator: ServerTrustEvaluating {
 
     /// A peer that never finishes after our close_notify: the socket closes at `closeTimeout`.
     @Test func aLingeringPeerIsCutAtTheCloseTimeout() async throws {
-        let server = try Self.server(.lingerAfterClose(.seconds(5)))
+        let server = try await Self.server(.lingerAfterClose(.seconds(5)))
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         let recorder = StreamRecorder()
         let connector = harness.connector(options: TLSConnectOptions(closeTimeout: .milliseconds(200)))
@@ -468,9 +468,9 @@ private struct SlowEvaluator: ServerTrustEvaluating {
     }
 
     @Test func aResetAfterDataClosesWithTheResetError() async throws {
-        let server = try Self.server(.sendThenReset(Array("partial".utf8)))
+        let server = try await Self.server(.sendThenReset(Array("partial".utf8)))
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         // Answering once the bytes are read makes the server reset only after that.
         let recorder = StreamRecorder { stream, _ in try? stream.write(Array("ok".utf8)[...]) }
@@ -482,9 +482,9 @@ private struct SlowEvaluator: ServerTrustEvaluating {
     }
 
     @Test func loopShutdownClosesAnActiveChannel() async throws {
-        let server = try Self.server(.echo)
+        let server = try await Self.server(.echo)
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         let recorder = StreamRecorder()
         _ = try await harness.open(port: server.port, recorder: recorder)
         harness.tearDown()
@@ -493,9 +493,9 @@ private struct SlowEvaluator: ServerTrustEvaluating {
 
     /// Reused sessions: the second connection resumes, over the reactor.
     @Test func aSecondConnectionResumes() async throws {
-        let server = try Self.server(.echo)
+        let server = try await Self.server(.echo)
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         var reused: [Bool] = []
         for _ in 0..<2 {
@@ -513,7 +513,7 @@ private struct SlowEvaluator: ServerTrustEvaluating {
     @Test func thePlainChannelIsAStreamChannelToo() async throws {
         let server = try FaultServer(steps: [.readRequestHead, .send("HTTP/1.1 200 OK\r\n\r\nhello"), .close])
         defer { server.stop() }
-        let harness = try Harness()
+        let harness = try await Harness()
         defer { harness.tearDown() }
         let channel: any StreamChannel = try await Connector(resolver: harness.group.resolver)
             .connect(host: "127.0.0.1", port: UInt16(server.port), on: harness.loop)
@@ -529,11 +529,11 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         #expect(recorder.snapshot.order == ["read", "eof", "closed"] && recorder.snapshot.error == nil)
     }
 
-    @Test func evaluationsThatMayBlockGoToThePool() throws {
+    @Test func evaluationsThatMayBlockGoToThePool() async throws {
         let group = try EventLoopGroup(threadCount: 1)
         defer { group.shutdownGracefully() }
-        let fixture = try TLSFixture.get()
-        let quiet = try TLSEngineTests.clientContext()
+        let fixture = try await TLSFixture.get()
+        let quiet = try await TLSEngineTests.clientContext()
         let fetching = try TLSContext(
             configuration: quiet.configuration, revocationFetcher: StaticFetcher())
         let key = try fixture.certificate(fixture.valid).publicKey

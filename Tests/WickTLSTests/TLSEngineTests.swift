@@ -7,8 +7,8 @@ import WickTestSupport
 
 @Suite struct TLSEngineTests {
     /// A client trusting only the fixture's root.
-    static func clientContext(_ change: (inout TLSConfiguration) -> Void = { _ in }) throws -> TLSContext {
-        let fixture = try TLSFixture.get()
+    static func clientContext(_ change: (inout TLSConfiguration) -> Void = { _ in }) async throws -> TLSContext {
+        let fixture = try await TLSFixture.get()
         var configuration = TLSConfiguration()
         configuration.trustRoots = .certificates([try fixture.root()])
         change(&configuration)
@@ -19,8 +19,8 @@ import WickTestSupport
     static func serverContext(
         _ leaf: KeyPath<TLSFixture, TestPKI.Identity> = \.valid, clientRoots: Bool = false,
         staple: [UInt8]? = nil, maximumVersion: TLSVersion? = nil
-    ) throws -> TLSServerContext {
-        let fixture = try TLSFixture.get()
+    ) async throws -> TLSServerContext {
+        let fixture = try await TLSFixture.get()
         let identity = fixture[keyPath: leaf]
         return try TLSServerContext(
             certificateChain: try fixture.chain(identity), privateKeyPEM: try fixture.key(identity),
@@ -29,9 +29,9 @@ import WickTestSupport
     }
 
     @Test(arguments: [false, true])
-    func handshakesAndExchangesDataBothWays(byteAtATime: Bool) throws {
+    func handshakesAndExchangesDataBothWays(byteAtATime: Bool) async throws {
         let pair = try InMemoryTLS(
-            clientContext: try Self.clientContext(), serverContext: try Self.serverContext(), byteAtATime: byteAtATime)
+            clientContext: try await Self.clientContext(), serverContext: try await Self.serverContext(), byteAtATime: byteAtATime)
         try pair.connect()
         #expect(pair.client.negotiatedVersion == .v1_3)
         #expect(pair.client.negotiatedApplicationProtocol == "http/1.1")
@@ -47,8 +47,8 @@ import WickTestSupport
     }
 
     /// A driver whose socket takes a few bytes at a time still delivers everything, in order.
-    @Test func partialSendsKeepTheRestPending() throws {
-        let pair = try InMemoryTLS(clientContext: try Self.clientContext(), serverContext: try Self.serverContext())
+    @Test func partialSendsKeepTheRestPending() async throws {
+        let pair = try InMemoryTLS(clientContext: try await Self.clientContext(), serverContext: try await Self.serverContext())
         try pair.connect()
         let message = [UInt8]((0..<5_000).map { UInt8(truncatingIfNeeded: $0) })
         try pair.client.write(message)
@@ -74,19 +74,19 @@ import WickTestSupport
         #expect(plaintext == message + [1])
     }
 
-    @Test func speaksTLS12WhenThatIsTheMaximum() throws {
+    @Test func speaksTLS12WhenThatIsTheMaximum() async throws {
         let pair = try InMemoryTLS(
-            clientContext: try Self.clientContext { $0.maximumVersion = .v1_2 }, serverContext: try Self.serverContext()
+            clientContext: try await Self.clientContext { $0.maximumVersion = .v1_2 }, serverContext: try await Self.serverContext()
         )
         try pair.connect()
         #expect(pair.client.negotiatedVersion == .v1_2)
         #expect(pair.client.negotiatedApplicationProtocol == "http/1.1")
     }
 
-    @Test func refusesAServerBelowTheMinimumVersion() throws {
+    @Test func refusesAServerBelowTheMinimumVersion() async throws {
         let pair = try InMemoryTLS(
-            clientContext: try Self.clientContext { $0.minimumVersion = .v1_3 },
-            serverContext: try Self.serverContext(maximumVersion: .v1_2))
+            clientContext: try await Self.clientContext { $0.minimumVersion = .v1_3 },
+            serverContext: try await Self.serverContext(maximumVersion: .v1_2))
         #expect {
             try pair.handshake()
         } throws: { error in
@@ -94,17 +94,17 @@ import WickTestSupport
         }
     }
 
-    @Test func sendsSNIForNamesAndNeverForIPLiterals() throws {
+    @Test func sendsSNIForNamesAndNeverForIPLiterals() async throws {
         for (host, expected) in [("localhost", "localhost"), ("127.0.0.1", nil), ("::1", nil), ("[::1]", nil)] {
             let pair = try InMemoryTLS(
-                clientContext: try Self.clientContext(), serverContext: try Self.serverContext(), host: host)
+                clientContext: try await Self.clientContext(), serverContext: try await Self.serverContext(), host: host)
             try pair.connect()
             #expect(pair.server.requestedServerName == expected, "host \(host)")
         }
     }
 
-    @Test func cleanCloseIsClosedAndEOFWithoutCloseNotifyIsTruncation() throws {
-        let pair = try InMemoryTLS(clientContext: try Self.clientContext(), serverContext: try Self.serverContext())
+    @Test func cleanCloseIsClosedAndEOFWithoutCloseNotifyIsTruncation() async throws {
+        let pair = try InMemoryTLS(clientContext: try await Self.clientContext(), serverContext: try await Self.serverContext())
         try pair.connect()
         try pair.server.write(Array("partial".utf8))
         pair.server.close()
@@ -113,7 +113,7 @@ import WickTestSupport
         // The client answered close_notify with its own.
         #expect(try pair.readAll(pair.server).closed)
 
-        let cut = try InMemoryTLS(clientContext: try Self.clientContext(), serverContext: try Self.serverContext())
+        let cut = try InMemoryTLS(clientContext: try await Self.clientContext(), serverContext: try await Self.serverContext())
         try cut.connect()
         try cut.server.write(Array("partial".utf8))
         cut.flush()
@@ -125,8 +125,8 @@ import WickTestSupport
         #expect(throws: TLSError.truncated) { try cut.client.read(into: &bytes) }
     }
 
-    @Test func theServerHangingUpMidHandshakeIsAHandshakeFailure() throws {
-        let pair = try InMemoryTLS(clientContext: try Self.clientContext(), serverContext: try Self.serverContext())
+    @Test func theServerHangingUpMidHandshakeIsAHandshakeFailure() async throws {
+        let pair = try InMemoryTLS(clientContext: try await Self.clientContext(), serverContext: try await Self.serverContext())
         #expect(try pair.client.handshake() == .needsInput)
         pair.client.receivedEndOfStream()
         #expect {
@@ -137,9 +137,9 @@ import WickTestSupport
     }
 
     @Test(arguments: [TLSVersion.v1_3, .v1_2])
-    func reconnectionsResumeTheSession(version: TLSVersion) throws {
-        let context = try Self.clientContext { $0.maximumVersion = version }
-        let server = try Self.serverContext()
+    func reconnectionsResumeTheSession(version: TLSVersion) async throws {
+        let context = try await Self.clientContext { $0.maximumVersion = version }
+        let server = try await Self.serverContext()
         let first = try InMemoryTLS(clientContext: context, serverContext: server, port: 8443)
         try first.connect()
         #expect(!first.client.isSessionReused)
@@ -157,9 +157,9 @@ import WickTestSupport
         #expect(!otherPort.client.isSessionReused)
     }
 
-    @Test func aConnectionDroppedWithoutCloseNotifyIsNotResumed() throws {
-        let context = try Self.clientContext()
-        let server = try Self.serverContext()
+    @Test func aConnectionDroppedWithoutCloseNotifyIsNotResumed() async throws {
+        let context = try await Self.clientContext()
+        let server = try await Self.serverContext()
         do {
             let first = try InMemoryTLS(clientContext: context, serverContext: server)
             try first.connect()
@@ -170,9 +170,9 @@ import WickTestSupport
         #expect(try Self.resumes(context, server, port: 443))
     }
 
-    @Test func aSessionIsNotCachedWhenTrustFails() throws {
-        let context = try Self.clientContext()
-        let server = try Self.serverContext(\.expired)
+    @Test func aSessionIsNotCachedWhenTrustFails() async throws {
+        let context = try await Self.clientContext()
+        let server = try await Self.serverContext(\.expired)
         let first = try InMemoryTLS(clientContext: context, serverContext: server)
         #expect(throws: TLSError.self) { try first.connect() }
         first.flush()
@@ -181,9 +181,9 @@ import WickTestSupport
         #expect(!second.client.isSessionReused)
     }
 
-    @Test func resumptionCanBeTurnedOff() throws {
-        let context = try Self.clientContext { $0.resumesSessions = false }
-        let server = try Self.serverContext()
+    @Test func resumptionCanBeTurnedOff() async throws {
+        let context = try await Self.clientContext { $0.resumesSessions = false }
+        let server = try await Self.serverContext()
         for _ in 0..<2 {
             let pair = try InMemoryTLS(clientContext: context, serverContext: server)
             try pair.connect()
@@ -193,24 +193,24 @@ import WickTestSupport
         }
     }
 
-    @Test func mutualTLSAcceptsTheClientIdentity() throws {
-        let fixture = try TLSFixture.get()
+    @Test func mutualTLSAcceptsTheClientIdentity() async throws {
+        let fixture = try await TLSFixture.get()
         let chainPEM =
             try String(contentsOf: fixture.client.certificate, encoding: .utf8)
             + String(contentsOf: fixture.pki.intermediate.certificate, encoding: .utf8)
         let identity = try ClientIdentity(certificateChainPEM: chainPEM, privateKeyPEM: try fixture.key(fixture.client))
         let pair = try InMemoryTLS(
-            clientContext: try Self.clientContext { $0.clientIdentity = identity },
-            serverContext: try Self.serverContext(clientRoots: true))
+            clientContext: try await Self.clientContext { $0.clientIdentity = identity },
+            serverContext: try await Self.serverContext(clientRoots: true))
         try pair.connect()
         try pair.client.write(Array("ping".utf8))
         #expect(try pair.readAll(pair.server).bytes == Array("ping".utf8))
         #expect(pair.server.peerCertificateChain.first?.subject == "CN=client.wick.test")
     }
 
-    @Test func mutualTLSRefusesAClientWithoutIdentity() throws {
+    @Test func mutualTLSRefusesAClientWithoutIdentity() async throws {
         let pair = try InMemoryTLS(
-            clientContext: try Self.clientContext(), serverContext: try Self.serverContext(clientRoots: true))
+            clientContext: try await Self.clientContext(), serverContext: try await Self.serverContext(clientRoots: true))
         // TLS 1.3: the client finishes first; the server then refuses and says so with an alert.
         #expect(try pair.client.handshake() == .needsInput)
         pair.flush()
@@ -229,8 +229,8 @@ import WickTestSupport
         }
     }
 
-    @Test func aClientIdentityWhoseKeyDoesNotMatchIsRefused() throws {
-        let fixture = try TLSFixture.get()
+    @Test func aClientIdentityWhoseKeyDoesNotMatchIsRefused() async throws {
+        let fixture = try await TLSFixture.get()
         let chainPEM = try String(contentsOf: fixture.client.certificate, encoding: .utf8)
         #expect {
             try ClientIdentity(certificateChainPEM: chainPEM, privateKeyPEM: try fixture.key(fixture.valid))
@@ -239,8 +239,8 @@ import WickTestSupport
         }
     }
 
-    @Test func aPKCS12IdentityLoads() throws {
-        let fixture = try TLSFixture.get()
+    @Test func aPKCS12IdentityLoads() async throws {
+        let fixture = try await TLSFixture.get()
         let archive = fixture.pki.directory.appendingPathComponent("client.p12")
         try runCommand(
             "/usr/bin/openssl",
@@ -253,66 +253,66 @@ import WickTestSupport
         #expect(identity.certificateChain.map(\.subject) == ["CN=client.wick.test", "CN=Wick Test Intermediate CA"])
         #expect(throws: CertificateError.self) { try ClientIdentity(pkcs12: bytes, passphrase: "wrong") }
         let pair = try InMemoryTLS(
-            clientContext: try Self.clientContext { $0.clientIdentity = identity },
-            serverContext: try Self.serverContext(clientRoots: true))
+            clientContext: try await Self.clientContext { $0.clientIdentity = identity },
+            serverContext: try await Self.serverContext(clientRoots: true))
         try pair.connect()
         try pair.client.write(Array("ping".utf8))
         #expect(try pair.readAll(pair.server).bytes == Array("ping".utf8))
     }
 
-    @Test func theStapledResponseReachesTheClient() throws {
-        let fixture = try TLSFixture.get()
+    @Test func theStapledResponseReachesTheClient() async throws {
+        let fixture = try await TLSFixture.get()
         let staple = Array(try fixture.authority.ocspResponse(for: fixture.valid))
         let pair = try InMemoryTLS(
-            clientContext: try Self.clientContext(), serverContext: try Self.serverContext(staple: staple))
+            clientContext: try await Self.clientContext(), serverContext: try await Self.serverContext(staple: staple))
         try pair.connect()
         #expect(pair.client.stapledOCSPResponse == staple)
 
         let unasked = try InMemoryTLS(
-            clientContext: try Self.clientContext { $0.requestsOCSPStapling = false },
-            serverContext: try Self.serverContext(staple: staple))
+            clientContext: try await Self.clientContext { $0.requestsOCSPStapling = false },
+            serverContext: try await Self.serverContext(staple: staple))
         try unasked.connect()
         #expect(unasked.client.stapledOCSPResponse == nil)
     }
 
-    @Test func theKeyLogGetsTheSecretsOnlyWhenAsked() throws {
+    @Test func theKeyLogGetsTheSecretsOnlyWhenAsked() async throws {
         let lines = Mutex<[String]>([])
         let log = TLSKeyLog { line in lines.withLock { $0.append(line) } }
         let pair = try InMemoryTLS(
-            clientContext: try Self.clientContext { $0.keyLog = log }, serverContext: try Self.serverContext())
+            clientContext: try await Self.clientContext { $0.keyLog = log }, serverContext: try await Self.serverContext())
         try pair.connect()
         let logged = lines.withLock { $0 }
         #expect(logged.contains { $0.hasPrefix("CLIENT_HANDSHAKE_TRAFFIC_SECRET ") })
         #expect(logged.contains { $0.hasPrefix("CLIENT_TRAFFIC_SECRET_0 ") })
     }
 
-    @Test func theKeyLogFileAppendsLines() throws {
+    @Test func theKeyLogFileAppendsLines() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("wick-keylog-\(getpid()).txt").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let log = try #require(TLSKeyLog.appending(toFileAtPath: path))
         let pair = try InMemoryTLS(
-            clientContext: try Self.clientContext { $0.keyLog = log }, serverContext: try Self.serverContext())
+            clientContext: try await Self.clientContext { $0.keyLog = log }, serverContext: try await Self.serverContext())
         try pair.connect()
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.split(separator: "\n").count >= 5)
         #expect(TLSKeyLog.appending(toFileAtPath: "/nonexistent/dir/keylog") == nil)
     }
 
-    @Test func invalidSettingsAreRefusedWithTheSettingNamed() throws {
-        #expect {
-            _ = try Self.clientContext { $0.cipherList = "NO-SUCH-CIPHER" }
+    @Test func invalidSettingsAreRefusedWithTheSettingNamed() async throws {
+        await #expect {
+            _ = try await Self.clientContext { $0.cipherList = "NO-SUCH-CIPHER" }
         } throws: { error in
             guard case .invalidConfiguration(let reason) = error as? TLSError else { return false }
             return reason.contains("NO-SUCH-CIPHER")
         }
-        #expect {
-            _ = try Self.clientContext { $0.cipherSuites = "TLS_NOPE" }
+        await #expect {
+            _ = try await Self.clientContext { $0.cipherSuites = "TLS_NOPE" }
         } throws: { error in
             guard case .invalidConfiguration(let reason) = error as? TLSError else { return false }
             return reason.contains("TLS_NOPE")
         }
-        #expect {
-            _ = try Self.clientContext {
+        await #expect {
+            _ = try await Self.clientContext {
                 $0.minimumVersion = .v1_3; $0.maximumVersion = .v1_2
             }
         } throws: { error in
@@ -320,10 +320,10 @@ import WickTestSupport
         }
     }
 
-    @Test func restrictedCipherSuitesAreTheOnesNegotiated() throws {
+    @Test func restrictedCipherSuitesAreTheOnesNegotiated() async throws {
         let pair = try InMemoryTLS(
-            clientContext: try Self.clientContext { $0.cipherSuites = "TLS_CHACHA20_POLY1305_SHA256" },
-            serverContext: try Self.serverContext())
+            clientContext: try await Self.clientContext { $0.cipherSuites = "TLS_CHACHA20_POLY1305_SHA256" },
+            serverContext: try await Self.serverContext())
         try pair.connect()
         try pair.client.write([1, 2, 3])
         #expect(try pair.readAll(pair.server).bytes == [1, 2, 3])
@@ -344,9 +344,9 @@ import WickTestSupport
 
     /// The cache holds `sessionCacheCapacity` host:port entries; one more forgets the oldest.
     @Test(arguments: [1, 2])
-    func theSessionCacheForgetsTheOldestBeyondItsCapacity(capacity: Int) throws {
-        let context = try Self.clientContext { $0.sessionCacheCapacity = capacity }
-        let server = try Self.serverContext()
+    func theSessionCacheForgetsTheOldestBeyondItsCapacity(capacity: Int) async throws {
+        let context = try await Self.clientContext { $0.sessionCacheCapacity = capacity }
+        let server = try await Self.serverContext()
         for port in 1...capacity { #expect(try !Self.resumes(context, server, port: port)) }
         // At capacity: every entry is still there.
         #expect(try Self.resumes(context, server, port: 1))
@@ -356,9 +356,9 @@ import WickTestSupport
         #expect(try !Self.resumes(context, server, port: 1))
     }
 
-    @Test func connectionsOnManyThreadsShareOneContext() throws {
-        let context = try Self.clientContext()
-        let server = try Self.serverContext()
+    @Test func connectionsOnManyThreadsShareOneContext() async throws {
+        let context = try await Self.clientContext()
+        let server = try await Self.serverContext()
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { index in
             do {

@@ -1,5 +1,6 @@
 // The one PKI the WickTLS tests share: made lazily with the openssl command, once per test run.
 import Foundation
+import Synchronization
 import WickTLS
 import WickTestSupport
 
@@ -26,12 +27,15 @@ struct TLSFixture: Sendable {
     /// The intermediate's CRL, listing `revoked`.
     let crl: [UInt8]
 
-    static let shared: Result<TLSFixture, any Error> = Result { try TLSFixture.make() }
+    /// The shared fixture, made on first use. Tests suspend while it is made: building it runs
+    /// openssl a few dozen times, and doing that on Swift's cooperative threads (two on a 2-core
+    /// machine) while other tests waited for the same value blocked every test in the process
+    /// for up to 18 s.
+    static func get() async throws -> TLSFixture {
+        try await FixtureBuild.shared.value()
+    }
 
-    /// The shared fixture.
-    static func get() throws -> TLSFixture { try shared.get() }
-
-    private static func make() throws -> TLSFixture {
+    fileprivate static func make() throws -> TLSFixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "wick-tls-tests-\(getpid())")
         try? FileManager.default.removeItem(at: directory)
@@ -88,4 +92,47 @@ struct TLSFixture: Sendable {
 
     /// A store trusting only this PKI's root.
     func trustStore() throws -> TrustStore { try TrustStore(roots: .certificates([root()])) }
+}
+
+/// Builds the fixture once, on a thread of its own, and hands the result to every test that asks,
+/// in the meantime suspending them rather than blocking the cooperative pool.
+private final class FixtureBuild: Sendable {
+    static let shared = FixtureBuild()
+
+    private enum State {
+        case notStarted
+        case building(waiters: [CheckedContinuation<TLSFixture, any Error>])
+        case built(Result<TLSFixture, any Error>)
+    }
+
+    private let state = Mutex<State>(.notStarted)
+
+    func value() async throws -> TLSFixture {
+        try await withCheckedThrowingContinuation { continuation in
+            let (ready, start): (Result<TLSFixture, any Error>?, Bool) = state.withLock { state in
+                switch state {
+                case .notStarted:
+                    state = .building(waiters: [continuation])
+                    return (nil, true)
+                case .building(let waiters):
+                    state = .building(waiters: waiters + [continuation])
+                    return (nil, false)
+                case .built(let result):
+                    return (result, false)
+                }
+            }
+            if let ready { continuation.resume(with: ready) }
+            if start { Thread { self.build() }.start() }
+        }
+    }
+
+    private func build() {
+        let result = Result { try TLSFixture.make() }
+        let waiters = state.withLock { state in
+            guard case .building(let waiters) = state else { return [CheckedContinuation<TLSFixture, any Error>]() }
+            state = .built(result)
+            return waiters
+        }
+        for waiter in waiters { waiter.resume(with: result) }
+    }
 }

@@ -6,23 +6,12 @@ import WickTestSupport
 
 @testable import Wick
 
-/// Runs `script` with `/bin/sh -c`; stdin is empty. Bounded: the script's curl calls carry
-/// `--max-time`, and the process is killed after 30 s.
+/// Runs `script` with `/bin/sh -c`; stdin is empty, stderr discarded. Bounded: the script's curl
+/// calls carry `--max-time`, and the process is killed after 30 s.
 func runShell(_ script: String) throws -> (output: Data, status: Int32) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try ProcessEnvironment.withLock { try process.run() }
-    let timer = DispatchWorkItem { process.terminate() }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: timer)
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    timer.cancel()
-    return (data, process.terminationStatus)
+    let (output, status) = try runCommandCapturingStatus(
+        "/bin/sh", ["-c", script], discardingStandardError: true, timeout: .seconds(30))
+    return (Data(output), status)
 }
 
 /// The arguments curl would get from `command`, and the bytes on its stdin (hex), from a shell

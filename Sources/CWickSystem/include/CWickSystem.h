@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -22,5 +23,12 @@ int cwick_errno(void);
 
 /// Names the calling thread (at most 15 bytes are kept); prctl is variadic, so Swift cannot call it.
 void cwick_set_thread_name(const char *name);
+
+/// posix_spawn_file_actions_addclosefrom_np: the child closes every descriptor from `from` on.
+/// The header declares it only under _GNU_SOURCE, which Swift's Glibc module does not set.
+int cwick_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from);
+
+/// posix_spawn_file_actions_addchdir_np: the child changes to `path` first (_GNU_SOURCE too).
+int cwick_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path);
 
 #endif

@@ -216,13 +216,16 @@ struct DataStreamNginxTests {
 
     @Test func everyHandlerGetsOneCompletionAfterAllItsChunks() async throws {
         let nginx = try TestEnvironment.nginx()
-        let session = Session()
+        // Resumed by hand once both handlers are in: as in Alamofire, a handler added after the
+        // request started sees only what arrives from then on.
+        let session = Session(startRequestsImmediately: false)
         let raw = StreamRecorder<Data, Never> { _ in usleep(200) }
         let text = StreamRecorder<String, Never>()
         let sequenceRequest = session.streamRequest("\(nginx.httpBase)/bytes/1m")
         sequenceRequest
             .responseStream(on: .global(), stream: raw.handler)
             .responseStreamString(on: DispatchQueue(label: "test.text"), stream: text.handler)
+            .resume()
         let rawEvents = await raw.completed()
         let textEvents = await text.completed()
         #expect(joined(rawEvents.values()) == Data(TestPayload.bytes(count: 1 << 20)))

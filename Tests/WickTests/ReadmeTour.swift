@@ -50,6 +50,8 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         let created = try await session.request("https://api.example.com/items", method: .post,
                                                  parameters: newItem, encoder: JSONParameterEncoder.default)
             .serializingString().value
+        let json = try await session.request("https://api.example.com/status").serializingJSON().value
+        print(json["version"]?.stringValue ?? "?")  // a JSONValue, parsed strictly (RFC 8259)
 
         // Interceptors and retries, as in Alamofire.
         let resilient = Session(interceptor: Interceptor(adapters: [Adapter { request, _, completion in

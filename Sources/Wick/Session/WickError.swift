@@ -182,6 +182,8 @@ public enum ResponseSerializationFailureReason: Sendable, CustomStringConvertibl
     case stringSerializationFailed(encoding: String.Encoding)
     /// The `DataDecoder` failed with `error` (`DecodableResponseSerializer`).
     case decodingFailed(error: any Error)
+    /// The body is not JSON (`JSONResponseSerializer`): `error` names the reason and the byte.
+    case jsonSerializationFailed(error: JSONParsingError)
     /// An empty body was allowed, but the type to decode, named `type`, has no empty value: it is
     /// neither `Empty` nor an `EmptyResponse`.
     case invalidEmptyResponse(type: String)
@@ -201,6 +203,7 @@ public enum ResponseSerializationFailureReason: Sendable, CustomStringConvertibl
         case .customSerializationFailed(let error): "the serializer failed: \(error)"
         case .stringSerializationFailed(let encoding): "the response body is not valid text in \(encoding)"
         case .decodingFailed(let error): "the response body could not be decoded: \(error)"
+        case .jsonSerializationFailed(let error): "the response body is not JSON: \(error)"
         case .invalidEmptyResponse(let type):
             "the response body is empty and \(type) has no empty value (use Empty, or conform to EmptyResponse)"
         case .inputFileReadFailed(let path): "the downloaded file \(path) could not be read"

@@ -15,15 +15,18 @@ public struct StreamConnectionDetails: Sendable, Hashable {
     /// The TLS cipher suite negotiated, by OpenSSL's name (`TLS_AES_256_GCM_SHA384`); nil for a
     /// plain stream.
     public var tlsCipherSuite: String?
+    /// The trust evaluation that accepted the server; nil for a plain stream.
+    public var serverTrust: EvaluatedServerTrust?
 
     /// Details of a stream.
     public init(
         localAddress: SocketAddress?, remoteAddress: SocketAddress, tlsVersion: TLSVersion? = nil,
-        tlsCipherSuite: String? = nil
+        tlsCipherSuite: String? = nil, serverTrust: EvaluatedServerTrust? = nil
     ) {
         self.localAddress = localAddress
         self.remoteAddress = remoteAddress
         self.tlsVersion = tlsVersion
         self.tlsCipherSuite = tlsCipherSuite
+        self.serverTrust = serverTrust
     }
 }

@@ -84,6 +84,8 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
     private var closeTimer: Scheduled?
     /// `connectionDetails` once made (after the handshake).
     private var details: StreamConnectionDetails?
+    /// The evaluation that accepted the server, once it has.
+    private var evaluatedTrust: EvaluatedServerTrust?
 
     private init(channel: Channel, engine: TLSEngine, closeTimeout: Duration, establishing: Establishing) {
         self.loop = channel.loop
@@ -153,14 +155,16 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
         let trust = engine.serverTrust
         let evaluator = establishing.evaluator
         guard let context = engine.trustContext else { preconditionFailure("\(self): a client engine has a context") }
+        let record = EvaluatedServerTrust(
+            host: trust.host, evaluator: "\(type(of: evaluator))", presentedChain: trust.presentedChain)
         switch TrustEvaluationSite.of(evaluator, context: context) {
         case .inline:
-            evaluationFinished(Self.evaluate(evaluator, trust))
+            evaluationFinished(Self.evaluate(evaluator, trust), record)
         case .pool:
             let loop = self.loop
             let accepted = establishing.pool.submit {
                 let result = Self.evaluate(evaluator, trust)
-                loop.execute { self.evaluationFinished(result) }
+                loop.execute { self.evaluationFinished(result, record) }
             }
             if !accepted {
                 failEstablishing(.tls(.handshakeFailed("the trust evaluation pool has shut down")))
@@ -184,11 +188,12 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
         }
     }
 
-    private func evaluationFinished(_ result: Result<Void, ServerTrustError>) {
+    private func evaluationFinished(_ result: Result<Void, ServerTrustError>, _ record: EvaluatedServerTrust) {
         // Anything else: the timeout or a socket failure ended establishment first.
         guard case .evaluating(let establishing) = state else { return }
         switch result {
         case .success:
+            evaluatedTrust = record
             engine.trustEstablished()
             establishing.timer.cancel()
             state = .ready
@@ -266,7 +271,8 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
         if let details { return details }
         let made = StreamConnectionDetails(
             localAddress: channel.localAddress, remoteAddress: channel.remoteAddress,
-            tlsVersion: engine.negotiatedVersion, tlsCipherSuite: engine.negotiatedCipherSuite)
+            tlsVersion: engine.negotiatedVersion, tlsCipherSuite: engine.negotiatedCipherSuite,
+            serverTrust: evaluatedTrust)
         switch state {
         case .ready, .active: details = made
         case .handshaking, .evaluating, .closing, .closed: break

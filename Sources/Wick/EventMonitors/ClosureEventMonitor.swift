@@ -20,6 +20,7 @@ public final class ClosureEventMonitor: EventMonitor {
         var requestDidAdaptInitialRequestToAdaptedRequest: (@Sendable (Request, HTTPRequest, HTTPRequest) -> Void)?
         var requestDidFailToAdaptRequestWithError: (@Sendable (Request, HTTPRequest, WickError) -> Void)?
         var requestWillSend: (@Sendable (Request, HTTPRequest) -> Void)?
+        var requestDidEvaluateServerTrust: (@Sendable (Request, ServerTrustEvaluation) -> Void)?
         var requestDidAcquireConnection: (@Sendable (Request, ConnectionInfo) -> Void)?
         var requestDidReceiveResponse: (@Sendable (Request, HTTPResponse, Int) -> Void)?
         var requestDidGatherMetrics: (@Sendable (Request, RequestMetrics) -> Void)?
@@ -78,6 +79,11 @@ public final class ClosureEventMonitor: EventMonitor {
     public var requestWillSend: (@Sendable (Request, HTTPRequest) -> Void)? {
         get { self[\.requestWillSend] }
         set { self[\.requestWillSend] = newValue }
+    }
+    /// Called by `request(_:didEvaluateServerTrust:)`.
+    public var requestDidEvaluateServerTrust: (@Sendable (Request, ServerTrustEvaluation) -> Void)? {
+        get { self[\.requestDidEvaluateServerTrust] }
+        set { self[\.requestDidEvaluateServerTrust] = newValue }
     }
     /// Called by `request(_:didAcquireConnection:)`.
     public var requestDidAcquireConnection: (@Sendable (Request, ConnectionInfo) -> Void)? {
@@ -167,6 +173,10 @@ public final class ClosureEventMonitor: EventMonitor {
     /// Calls `requestWillSend`.
     public func request(_ request: Request, willSend httpRequest: HTTPRequest) {
         requestWillSend?(request, httpRequest)
+    }
+    /// Calls `requestDidEvaluateServerTrust`.
+    public func request(_ request: Request, didEvaluateServerTrust evaluation: ServerTrustEvaluation) {
+        requestDidEvaluateServerTrust?(request, evaluation)
     }
     /// Calls `requestDidAcquireConnection`.
     public func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {

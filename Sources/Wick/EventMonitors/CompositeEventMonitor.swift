@@ -47,6 +47,11 @@ public final class CompositeEventMonitor: EventMonitor {
         each { $0.request(request, willSend: httpRequest) }
     }
     /// Passes the event on.
+    public func request(_ request: Request, didEvaluateServerTrust evaluation: ServerTrustEvaluation) {
+        guard !monitors.isEmpty else { return }
+        each { $0.request(request, didEvaluateServerTrust: evaluation) }
+    }
+    /// Passes the event on.
     public func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {
         guard !monitors.isEmpty else { return }
         each { $0.request(request, didAcquireConnection: connection) }

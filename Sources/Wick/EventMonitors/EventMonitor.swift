@@ -6,7 +6,7 @@ public import Dispatch
 ///
 /// The order for one attempt: `didCreateInitialRequest` (once), `requestDidResume`,
 /// `didAdaptInitialRequest` (or `didFailToAdaptRequest`), then for each exchange `willSend`,
-/// `didAcquireConnection`, `didReceiveResponse`, `didGatherMetrics`, then `willRedirect` and
+/// `didEvaluateServerTrust` (on a new TLS connection), `didAcquireConnection`, `didReceiveResponse`, `didGatherMetrics`, then `willRedirect` and
 /// again from `willSend` for a redirect hop (or a challenge answer); `didValidate` for each
 /// validation; `didDecideRetry` when the attempt failed, then `requestIsRetrying` and the next
 /// attempt from `didAdaptInitialRequest`; and once, `requestDidFinish`. Then `didParseResponse`
@@ -31,6 +31,11 @@ public protocol EventMonitor: Sendable {
     func request(_ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError)
     /// `httpRequest` is about to go to the transport (each attempt and each redirect hop).
     func request(_ request: Request, willSend httpRequest: HTTPRequest)
+    /// The exchange ran on a new TLS connection whose server `evaluation` accepted, or failed
+    /// because `evaluation` refused the server. Reported with the response (just before
+    /// `didAcquireConnection`) or with the failure; a reused connection was evaluated once, when
+    /// it was new.
+    func request(_ request: Request, didEvaluateServerTrust evaluation: ServerTrustEvaluation)
     /// The exchange ran on `connection` (new or reused; its addresses and TLS parameters).
     /// Reported with the response, just before `didReceiveResponse`.
     func request(_ request: Request, didAcquireConnection connection: ConnectionInfo)
@@ -77,6 +82,8 @@ extension EventMonitor {
     {}
     /// Does nothing.
     public func request(_ request: Request, willSend httpRequest: HTTPRequest) {}
+    /// Does nothing.
+    public func request(_ request: Request, didEvaluateServerTrust evaluation: ServerTrustEvaluation) {}
     /// Does nothing.
     public func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {}
     /// Does nothing.

@@ -126,6 +126,18 @@ public struct LoggingEventMonitor: EventMonitor {
     public func request(_ request: Request, willSend httpRequest: HTTPRequest) {
         log(.all) { "sending \(Self.name(httpRequest))" }
     }
+    /// `GET https://host/path: DefaultTrustEvaluator accepted localhost's chain of 2 certificates`,
+    /// or the refusal (which the request's own line reports too, at every level).
+    public func request(_ request: Request, didEvaluateServerTrust evaluation: ServerTrustEvaluation) {
+        log(.all) {
+            switch evaluation.result {
+            case .success:
+                "\(Self.name(request)): \(evaluation.evaluator) accepted \(evaluation.host)'s chain of "
+                    + "\(evaluation.presentedChain.count) certificates"
+            case .failure(let refusal): "\(Self.name(request)): \(refusal)"
+            }
+        }
+    }
     /// `GET http://host/path on new connection 127.0.0.1:54321 → 127.0.0.1:80`.
     public func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {
         log(.all) { "\(Self.name(request)) on \(connection)" }

@@ -119,12 +119,19 @@ extension Request {
         switch result {
         case .success(let received): response = received
         case .failure(let error):
-            return attemptEnded(Attempt(request: request, response: nil, error: WickError(error)), progress)
+            let failure = WickError(error)
+            if case .serverTrustEvaluationFailed(let refusal) = failure {
+                session.eventMonitor.request(self, didEvaluateServerTrust: ServerTrustEvaluation(refusal))
+            }
+            return attemptEnded(Attempt(request: request, response: nil, error: failure), progress)
         }
         var progress = progress
         let transaction = TransactionMetrics(request: request, response: response)
         progress.transactions.append(transaction)
         let head = HTTPResponse(response)
+        if !transaction.connection.isReused, let trust = transaction.connection.details.serverTrust {
+            session.eventMonitor.request(self, didEvaluateServerTrust: ServerTrustEvaluation(trust))
+        }
         session.eventMonitor.request(self, didAcquireConnection: transaction.connection)
         session.eventMonitor.request(self, didReceiveResponse: head, bodyByteCount: response.body.count)
         session.eventMonitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))

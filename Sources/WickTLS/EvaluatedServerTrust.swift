@@ -1,0 +1,20 @@
+// What a TLS connection's trust rested on: the host, the evaluator that accepted it, the chain.
+
+/// The trust evaluation that let a TLS connection be used: for which host, by which evaluator
+/// (its type's name, `DefaultTrustEvaluator`, `PublicKeysTrustEvaluator`...), and the chain the
+/// server presented, leaf first. Kept with the connection's `StreamConnectionDetails`.
+public struct EvaluatedServerTrust: Sendable, Hashable {
+    /// The host the chain was evaluated for.
+    public let host: String
+    /// The evaluator's type name.
+    public let evaluator: String
+    /// The certificates the server sent, leaf first.
+    public let presentedChain: [Certificate]
+
+    /// A record of an accepted evaluation.
+    public init(host: String, evaluator: String, presentedChain: [Certificate]) {
+        self.host = host
+        self.evaluator = evaluator
+        self.presentedChain = presentedChain
+    }
+}

@@ -24,8 +24,9 @@ final class TestListener: Sendable {
         }
     }
 
-    /// Listens with `backlog` (0 or 1 makes an accept queue that a test can fill).
-    init(_ family: Family = .ipv4, backlog: Int32 = 128) throws {
+    /// Listens with `backlog` (0 or 1 makes an accept queue that a test can fill); with
+    /// `listens` false, only binds, so connections to the port are refused.
+    init(_ family: Family = .ipv4, backlog: Int32 = 128, listens: Bool = true) throws {
         let domain = family == .ipv4 ? AF_INET : AF_INET6
         let fd = socket(domain, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         try #require(fd >= 0)
@@ -35,7 +36,7 @@ final class TestListener: Sendable {
         let host = family == .ipv4 ? "127.0.0.1" : "::1"
         let loopback = SocketAddress(numericHost: host, port: 0)!
         let bound = try loopback.withSockAddr { pointer, length in bind(fd, pointer, length) }
-        guard bound == 0, listen(fd, backlog) == 0 else {
+        guard bound == 0, !listens || listen(fd, backlog) == 0 else {
             Glibc.close(fd)
             throw TestFailure("cannot listen on \(host): errno \(cwick_errno())")
         }
@@ -67,12 +68,16 @@ final class TestListener: Sendable {
         return true
     }()
 
-    /// A port on `family`'s loopback where nothing listens (bound, then closed).
+    /// A port on `family`'s loopback where nothing listens: bound and never listening, and held
+    /// until the process exits, so that no server another test starts can take it (a port that
+    /// is closed again can be, and then a connect meant to be refused succeeds).
     static func refusingAddress(_ family: Family) throws -> SocketAddress {
-        let listener = try TestListener(family)
-        listener.close()
-        return listener.address
+        let refuser = try TestListener(family, listens: false)
+        heldRefusers.withLock { $0.append(refuser) }
+        return refuser.address
     }
+
+    private static let heldRefusers = Locked<[TestListener]>([])
 }
 
 struct TestFailure: Error, CustomStringConvertible {

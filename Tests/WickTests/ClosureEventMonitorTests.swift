@@ -96,6 +96,24 @@ import WickTestSupport
         await session.shutdown()
     }
 
+    /// The connection is reported when the pool leases it, so an exchange that then fails
+    /// without a response still reports the connection it was on.
+    @Test func aConnectionIsReportedAtTheLeaseEvenWhenNoResponseFollows() async throws {
+        let server = try FaultServer(steps: [.readRequestHead, .reset])
+        defer { server.stop() }
+        let events = Shared<[String]>([])
+        let monitor = Self.recording(events)
+        let session = Session(eventMonitors: [monitor])
+        let result = await session.request("http://127.0.0.1:\(server.port)/reset", method: .post).awaitResponseData()
+        #expect(result.error != nil)
+        monitor.queue.sync {}
+        #expect(
+            events.withLock { $0 } == [
+                "created", "resumed", "send /reset", "connection true", "finished", "parsed false",
+            ])
+        await session.shutdown()
+    }
+
     @Test func eventsRunOnTheQueueSetAndANilClosureIgnoresItsEvent() async throws {
         let first = DispatchQueue(label: "test.closure-monitor.first")
         let second = DispatchQueue(label: "test.closure-monitor.second")

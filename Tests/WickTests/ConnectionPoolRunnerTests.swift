@@ -197,10 +197,10 @@ import WickTestSupport
     }
 
     @Test func aRefusedConnectionFailsAtTheDeadlineNamingTheCause() async throws {
-        let port = try LoopbackPort.free()
+        let refusing = try RefusingPort()
         let client = try TestRunner()
         do {
-            _ = try await client.send(port: port, deadline: .now() + .seconds(1))
+            _ = try await client.send(port: refusing.port, deadline: .now() + .seconds(1))
             Issue.record("a request to a closed port succeeded")
         } catch let error as TransportError {
             guard case .poolWaitTimeout(lastConnectionFailure: let cause?) = error else {

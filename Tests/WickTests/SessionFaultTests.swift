@@ -49,11 +49,9 @@ struct SessionFaultTests {
     }
 
     @Test func aRefusedConnectTimesOutWaitingForAConnectionWithTheCause() async throws {
-        let server = try FaultServer(steps: [])
-        let port = server.port
-        server.stop()
+        let refusing = try RefusingPort()
         let session = makeSession { $0.requestTimeout = .seconds(2) }
-        let result = await session.request("http://127.0.0.1:\(port)/").serializingData().result
+        let result = await session.request("http://127.0.0.1:\(refusing.port)/").serializingData().result
         guard case .failure(.sessionTaskFailed(.timedOut(.waitingForConnection, let last?))) = result else {
             Issue.record("expected a pool-wait timeout with the refusal, got \(result)")
             return

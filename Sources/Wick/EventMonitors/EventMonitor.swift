@@ -12,10 +12,10 @@ public import Dispatch
 /// attempt from `didAdaptInitialRequest`; and once, `requestDidFinish`. Then `didParseResponse`
 /// for each response handler. `requestDidSuspend` and `requestDidCancel` come when called.
 ///
-/// `didAcquireConnection` is reported with the response, not the moment the pool leased the
-/// connection (the connection's facts travel back with the response, which keeps the request
-/// path free of a callback per exchange): it comes just before `didReceiveResponse`, and an
-/// exchange that fails without a response reports none.
+/// `didEvaluateServerTrust` and `didAcquireConnection` are reported the moment the pool gives the
+/// exchange its connection, so an exchange that then fails reports them too, and a replay on a
+/// fresh connection reports its second connection. (A session without monitors skips this
+/// callback altogether.)
 public protocol EventMonitor: Sendable {
     /// The queue the events are delivered on, in order. Default: one serial queue shared by all
     /// monitors that keep the default (never the main queue, which a daemon may not drain).
@@ -31,13 +31,12 @@ public protocol EventMonitor: Sendable {
     func request(_ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError)
     /// `httpRequest` is about to go to the transport (each attempt and each redirect hop).
     func request(_ request: Request, willSend httpRequest: HTTPRequest)
-    /// The exchange ran on a new TLS connection whose server `evaluation` accepted, or failed
-    /// because `evaluation` refused the server. Reported with the response (just before
-    /// `didAcquireConnection`) or with the failure; a reused connection was evaluated once, when
-    /// it was new.
+    /// The exchange got a new TLS connection whose server `evaluation` accepted (reported with
+    /// `didAcquireConnection`, just before it), or failed because `evaluation` refused the
+    /// server; a reused connection was evaluated once, when it was new.
     func request(_ request: Request, didEvaluateServerTrust evaluation: ServerTrustEvaluation)
-    /// The exchange ran on `connection` (new or reused; its addresses and TLS parameters).
-    /// Reported with the response, just before `didReceiveResponse`.
+    /// The exchange got `connection` (new or reused; its addresses and TLS parameters), at the
+    /// moment the pool leased it.
     func request(_ request: Request, didAcquireConnection connection: ConnectionInfo)
     /// The transport answered `httpRequest` with `response` (the head; the body has arrived too).
     func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int)

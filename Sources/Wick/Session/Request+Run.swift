@@ -105,8 +105,22 @@ extension Request {
         }
         guard !cancelled else { return }
         announceSend(request)
-        transport.start(deadline: progress.deadline, sink: bodySink) { [self] result in
+        transport.start(deadline: progress.deadline, sink: bodySink, leaseObserver: leaseObserver()) {
+            [self] result in
             received(result, for: request, progress)
+        }
+    }
+
+    /// What tells the event monitors, live, that the exchange got its connection (and how a new
+    /// TLS connection's server was trusted); nil when the session has no monitors, so a request
+    /// without them carries no closure.
+    private func leaseObserver() -> TransportExchange.LeaseObserver? {
+        guard !session.eventMonitor.monitors.isEmpty else { return nil }
+        return { [self] isReused, details in
+            if !isReused, let trust = details.serverTrust {
+                session.eventMonitor.request(self, didEvaluateServerTrust: ServerTrustEvaluation(trust))
+            }
+            session.eventMonitor.request(self, didAcquireConnection: ConnectionInfo(isReused: isReused, details: details))
         }
     }
 
@@ -129,10 +143,6 @@ extension Request {
         let transaction = TransactionMetrics(request: request, response: response)
         progress.transactions.append(transaction)
         let head = HTTPResponse(response)
-        if !transaction.connection.isReused, let trust = transaction.connection.details.serverTrust {
-            session.eventMonitor.request(self, didEvaluateServerTrust: ServerTrustEvaluation(trust))
-        }
-        session.eventMonitor.request(self, didAcquireConnection: transaction.connection)
         session.eventMonitor.request(self, didReceiveResponse: head, bodyByteCount: response.body.count)
         session.eventMonitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))
         let settings = attemptSettings

@@ -148,12 +148,16 @@ public final class Session: Sendable {
 
         /// Sends the request once (no redirect, no retry); `completion` is called once, on the
         /// runner's loop, with the whole response or the failure.
-        /// - Parameter sink: where a streamed body goes (downloads, data streams); nil collects it.
+        /// - Parameters:
+        ///   - sink: where a streamed body goes (downloads, data streams); nil collects it.
+        ///   - leaseObserver: told on the loop when the request gets its connection.
         func start(
-            deadline: Deadline, sink: (any TransportBodySink)?,
+            deadline: Deadline, sink: (any TransportBodySink)?, leaseObserver: TransportExchange.LeaseObserver?,
             completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
         ) {
-            runner.start(request, deadline: deadline, handle: cancellation.handle, sink: sink, completion: completion)
+            runner.start(
+                request, deadline: deadline, handle: cancellation.handle, sink: sink, leaseObserver: leaseObserver,
+                completion: completion)
         }
     }
 

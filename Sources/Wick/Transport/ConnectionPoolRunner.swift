@@ -110,9 +110,10 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     /// down). `cancel(handle)` cancels it.
     /// - Parameter deadline: bounds the pool wait and the exchange.
     /// - Parameter sink: where streamed bodies go (downloads, data streams); nil collects them.
+    /// - Parameter leaseObserver: told on the loop each time the request gets a connection.
     func start(
         _ request: TransportRequest, deadline: Deadline, handle: TransportExchangeReference,
-        sink: (any TransportBodySink)? = nil,
+        sink: (any TransportBodySink)? = nil, leaseObserver: TransportExchange.LeaseObserver? = nil,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
         var prepared = request
@@ -136,7 +137,7 @@ final class ConnectionPoolRunner: @unchecked Sendable {
                     guard let self else { return replayed.finish(.failure(.shutdown)) }
                     start(replayed)
                 },
-                completion: completion)
+                leaseObserver: leaseObserver, completion: completion)
             handle.value = started
             if handle.isCancelledEarly { started.markCancelled() }
             start(started)

@@ -4,6 +4,7 @@ import WickCore
 import WickHTTP1
 import WickPool
 import WickReactor
+import WickTLS
 
 /// The state of one `execute` call, and the consumer of its response.
 ///
@@ -12,6 +13,10 @@ import WickReactor
 /// timers all run; `Sendable` only lets `loop.execute` closures carry it there. The completion
 /// is called once, on the loop.
 final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
+    /// Told, on the loop, the moment the exchange gets its connection: whether the connection
+    /// is reused, and its details.
+    typealias LeaseObserver = @Sendable (_ isReused: Bool, _ connection: StreamConnectionDetails) -> Void
+
     /// The most body buffer reserved from a declared `Content-Length` before bytes arrive.
     static let maximumUpFrontReservation: UInt64 = 64 << 20
 
@@ -54,12 +59,15 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
     private var trailers: HTTPHeaders?
     /// Asked to put the request back in the pool for its one replay.
     private let replay: (TransportExchange) -> Void
+    private let leaseObserver: LeaseObserver?
 
     init(
         request: TransportRequest, deadline: Deadline, loop: EventLoop, maximumBodyBytes: Int,
         sink: (any TransportBodySink)? = nil, replay: @escaping (TransportExchange) -> Void,
+        leaseObserver: LeaseObserver? = nil,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
+        self.leaseObserver = leaseObserver
         self.request = request
         self.deadline = deadline
         self.loop = loop
@@ -79,7 +87,9 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
         metrics.isReused = isReused
         metrics.connect = isReused ? nil : connect
         metrics.tlsHandshake = isReused ? nil : tlsHandshake
-        metrics.connection = driver.channel.connectionDetails
+        let connection = driver.channel.connectionDetails
+        metrics.connection = connection
+        leaseObserver?(isReused, connection)
         driver.execute(
             request.connectionRequest, body: request.body ?? [], source: request.bodySource, deadline: deadline,
             consumer: self)

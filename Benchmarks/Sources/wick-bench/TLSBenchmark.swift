@@ -1,8 +1,9 @@
 // The `tls` suite: TLS handshakes per second (full and resumed, TLS 1.3 and 1.2), keep-alive GETs
-// over HTTPS, and heap per idle TLS connection, Wick beside libcurl and async-http-client against
-// one local nginx in the same run.
+// over HTTPS, the same through Wick's public `Session`, and heap per idle TLS connection, Wick
+// beside libcurl and async-http-client against one local nginx in the same run.
 import CBenchSupport
 import Foundation
+import Wick
 import WickReactor
 import WickTLS
 import WickTestSupport
@@ -33,6 +34,9 @@ struct TLSBenchmark {
         let count: Int
         /// Whether resumption is the point (reported for every client).
         let reportsResumption: Bool
+        /// The same GETs through a `Session`, run in the same rounds (between Wick's raw client
+        /// and libcurl) and reported on a row of its own named `name`, beside the same peers.
+        var session: (name: String, run: (Int) throws -> SessionHTTPSClient.Outcome)? = nil
     }
 
     func run() throws -> ResultTable {
@@ -95,16 +99,25 @@ struct TLSBenchmark {
             }
         }
 
-        let peer = try peersExecutable.map {
-            try PeerProcess(executable: $0, baseURL: "https://\(host):\(port)", caFile: caFile)
-        }
-        defer { peer?.stop() }
-
         let wickFull13 = try wickClient(.v1_3, resumes: false, mode: .newConnectionPerRequest)
         let wickResumed13 = try wickClient(.v1_3, resumes: true, mode: .newConnectionPerRequest)
         let wickFull12 = try wickClient(.v1_2, resumes: false, mode: .newConnectionPerRequest)
         let wickKeepAlive = try wickClient(.v1_3, resumes: true, mode: .keepAlive)
         defer { wickKeepAlive.close() }
+        // Whole requests through the public API: one session per mode, trusting the test root.
+        let sessionNew = SessionHTTPSClient(roots: roots, url: url, mode: .newConnectionPerRequest)
+        let sessionKeepAlive = SessionHTTPSClient(roots: roots, url: url, mode: .keepAlive)
+        defer { for client in [sessionNew, sessionKeepAlive] { client.shutdown() } }
+        // Every thread made so far (Wick's loops, Dispatch's and Swift's concurrency pools) and
+        // from now on (the peer process) runs on CPU 1.
+        if twoCPUs, FileManager.default.isExecutableFile(atPath: NginxProcesses.taskset) {
+            try runCommand(NginxProcesses.taskset, ["-a", "-p", "-c", "1", String(getpid())])
+            pinning += " (every thread of wick-bench, Swift's concurrency pool and Dispatch's included, with `taskset -a -p`)"
+        }
+        let peer = try peersExecutable.map {
+            try PeerProcess(executable: $0, baseURL: "https://\(host):\(port)", caFile: caFile)
+        }
+        defer { peer?.stop() }
         let workloads = [
             Throughput(
                 name: "new TLS 1.3 connection per request, full handshake + GET 1 KiB", unit: "handshakes/s",
@@ -115,7 +128,12 @@ struct TLSBenchmark {
                 name: "new TLS 1.3 connection per request, resumed session + GET 1 KiB", unit: "handshakes/s",
                 wick: { try wickResumed13.run($0) },
                 curl: curlLoop(try curlClient(13, sessionCache: true, newConnection: true)),
-                ahcCommand: "new 1.3", count: handshakesPerRound, reportsResumption: true),
+                ahcCommand: "new 1.3", count: handshakesPerRound, reportsResumption: true,
+                session: (
+                    "new HTTPS connection per request through `Session` (`Connection: close`; TLS 1.3, resumed: "
+                        + "Session's default, which it cannot turn off) + GET 1 KiB",
+                    { try sessionNew.run($0) }
+                )),
             Throughput(
                 name: "new TLS 1.2 connection per request, full handshake + GET 1 KiB", unit: "handshakes/s",
                 wick: { try wickFull12.run($0) },
@@ -125,7 +143,12 @@ struct TLSBenchmark {
                 name: "sequential keep-alive GET 1 KiB over HTTPS (TLS 1.3, one connection)", unit: "requests/s",
                 wick: { try wickKeepAlive.run($0) },
                 curl: curlLoop(try curlClient(13, sessionCache: true, newConnection: false)),
-                ahcCommand: "keepalive", count: requestsPerRound, reportsResumption: false),
+                ahcCommand: "keepalive", count: requestsPerRound, reportsResumption: false,
+                session: (
+                    "sequential keep-alive GET 1 KiB over HTTPS through `Session` (`serializingData().response`, "
+                        + "TLS 1.3, one connection)",
+                    { try sessionKeepAlive.run($0) }
+                )),
         ]
 
         var table = ResultTable(
@@ -134,11 +157,11 @@ struct TLSBenchmark {
             columns: [
                 "workload", "Wick", "libcurl", "AHC (futures)", "Wick ÷ libcurl", "Wick ÷ AHC",
                 "client CPU µs per request (Wick / libcurl / AHC)", "nginx CPU µs per request (same order)",
-                "resumed (Wick / libcurl / AHC)",
+                "resumed (Wick / libcurl / AHC)", "Wick allocations per request",
             ])
         let worker = workers.count == 1 ? workers.first : nil
         for workload in workloads {
-            table.rows.append(try measure(workload, peer: peer, nginxWorker: worker))
+            table.rows += try measure(workload, peer: peer, nginxWorker: worker)
         }
         table.rows.append(
             try idleMemory(
@@ -150,77 +173,103 @@ struct TLSBenchmark {
         return table
     }
 
-    /// Runs `workload` in `rounds` alternating rounds; one table row.
-    private func measure(_ workload: Throughput, peer: PeerProcess?, nginxWorker: Int32?) throws -> [String] {
+    /// Runs `workload` in `rounds` alternating rounds: Wick's raw client, its `Session` form when
+    /// the workload has one, libcurl, then AHC. One table row per Wick form, each beside the same
+    /// peer figures; a ratio is the median of that form's per-round ratios.
+    private func measure(_ workload: Throughput, peer: PeerProcess?, nginxWorker: Int32?) throws -> [[String]] {
         // Warm-up: each client once (contexts, caches, a first session to resume).
         _ = try workload.wick(10)
+        _ = try workload.session?.run(10)
         _ = try workload.curl(10)
         _ = try peer?.send("\(workload.ahcCommand) 10")
-        var wickRates: [Double] = []
-        var curlRates: [Double] = []
-        var ahcRates: [Double] = []
-        var curlRatios: [Double] = []
-        var ahcRatios: [Double] = []
-        var wickCPU: [Double] = []
-        var curlCPU: [Double] = []
-        var ahcCPU: [Double] = []
-        // nginx's CPU per request while each client ran.
-        var serverCPU: [[Double]] = [[], [], []]
+        /// One client's per-round figures.
+        struct Figures {
+            var rates: [Double] = []
+            var cpu: [Double] = []
+            /// nginx's CPU per request while this client ran.
+            var server: [Double] = []
+            var allocations: [Double] = []
+        }
+        var wick = Figures()
+        var session = Figures()
+        var curl = Figures()
+        var ahc = Figures()
         func serverNanoseconds() -> UInt64 { nginxWorker.flatMap(NginxProcesses.cpuNanoseconds) ?? 0 }
+        /// Runs `step` as one client's round and records its rate, CPU and nginx's CPU.
+        func timed<T>(_ figures: inout Figures, _ step: () throws -> T) rethrows -> T {
+            let start = monotonicNanoseconds()
+            let cpuStart = processCPUNanoseconds()
+            let serverStart = serverNanoseconds()
+            let outcome = try step()
+            figures.rates.append(Double(workload.count) * 1e9 / Double(monotonicNanoseconds() - start))
+            figures.cpu.append(Double(processCPUNanoseconds() - cpuStart) / Double(workload.count))
+            figures.server.append(Double(serverNanoseconds() - serverStart) / Double(workload.count))
+            return outcome
+        }
         var wickResumed = 0
         var wickHandshakes = 0
+        var sessionConnections = 0
         var curlResumed = 0
         let count = workload.count
         for _ in 0..<rounds {
-            var start = monotonicNanoseconds()
-            var cpuStart = processCPUNanoseconds()
-            var serverStart = serverNanoseconds()
-            let outcome = try workload.wick(count)
-            let wickRate = Double(count) * 1e9 / Double(monotonicNanoseconds() - start)
-            wickCPU.append(Double(processCPUNanoseconds() - cpuStart) / Double(count))
-            serverCPU[0].append(Double(serverNanoseconds() - serverStart) / Double(count))
+            let allocationsBefore = AllocationCounter.allocations
+            let outcome = try timed(&wick) { try workload.wick(count) }
+            wick.allocations.append(Double(AllocationCounter.allocations - allocationsBefore) / Double(count))
             wickResumed += outcome.resumed
             wickHandshakes += outcome.handshakes
-            start = monotonicNanoseconds()
-            cpuStart = processCPUNanoseconds()
-            serverStart = serverNanoseconds()
-            curlResumed += try workload.curl(count)
-            let curlRate = Double(count) * 1e9 / Double(monotonicNanoseconds() - start)
-            curlCPU.append(Double(processCPUNanoseconds() - cpuStart) / Double(count))
-            serverCPU[1].append(Double(serverNanoseconds() - serverStart) / Double(count))
-            wickRates.append(wickRate)
-            curlRates.append(curlRate)
-            curlRatios.append(wickRate / curlRate)
+            if let run = workload.session?.run {
+                let outcome = try timed(&session) { try run(count) }
+                session.allocations.append(Double(outcome.allocations) / Double(count))
+                sessionConnections += outcome.connections
+            }
+            curlResumed += try timed(&curl) { try workload.curl(count) }
             if let peer {
-                serverStart = serverNanoseconds()
+                let serverStart = serverNanoseconds()
                 let values = try peer.send("\(workload.ahcCommand) \(count)")
-                serverCPU[2].append(Double(serverNanoseconds() - serverStart) / Double(count))
+                ahc.server.append(Double(serverNanoseconds() - serverStart) / Double(count))
                 guard values.count == 2 else { throw BenchError("async-http-client peer: \(values)") }
-                let ahcRate = Double(count) * 1e9 / Double(values[0])
-                ahcRates.append(ahcRate)
-                ahcRatios.append(wickRate / ahcRate)
-                ahcCPU.append(Double(values[1]) / Double(count))
+                ahc.rates.append(Double(count) * 1e9 / Double(values[0]))
+                ahc.cpu.append(Double(values[1]) / Double(count))
             }
         }
         let total = count * rounds
-        let resumption =
-            workload.reportsResumption
-            ? "\(wickResumed)/\(wickHandshakes) / \(curlResumed)/\(total) / \(peer == nil ? "—" : "0 (no client cache)")"
-            : "—"
-        return [
-            "\(workload.name), \(workload.unit)",
-            Format.grouped(Int(median(wickRates))),
-            Format.grouped(Int(median(curlRates))),
-            ahcRates.isEmpty ? "—" : Format.grouped(Int(median(ahcRates))),
-            Format.ratio(median(curlRatios)),
-            ahcRatios.isEmpty ? "—" : Format.ratio(median(ahcRatios)),
-            [median(wickCPU), median(curlCPU)].map { Format.grouped(Int($0 / 1_000)) }.joined(separator: " / ")
-                + " / " + (ahcCPU.isEmpty ? "—" : Format.grouped(Int(median(ahcCPU) / 1_000))),
-            nginxWorker == nil
-                ? "—"
-                : serverCPU.map { $0.isEmpty ? "—" : Format.grouped(Int(median($0) / 1_000)) }.joined(separator: " / "),
-            resumption,
+        let peersResumption = "\(curlResumed)/\(total) / \(peer == nil ? "—" : "0 (no client cache)")"
+        func row(_ name: String, _ figures: Figures, resumption: String) -> [String] {
+            func ratio(_ peer: Figures) -> String {
+                peer.rates.isEmpty ? "—" : Format.ratio(median(zip(figures.rates, peer.rates).map { $0 / $1 }))
+            }
+            func microseconds(_ values: [Double]) -> String {
+                values.isEmpty ? "—" : Format.grouped(Int(median(values) / 1_000))
+            }
+            return [
+                "\(name), \(workload.unit)",
+                Format.grouped(Int(median(figures.rates))),
+                Format.grouped(Int(median(curl.rates))),
+                ahc.rates.isEmpty ? "—" : Format.grouped(Int(median(ahc.rates))),
+                ratio(curl),
+                ratio(ahc),
+                [figures, curl, ahc].map { microseconds($0.cpu) }.joined(separator: " / "),
+                nginxWorker == nil ? "—" : [figures, curl, ahc].map { microseconds($0.server) }.joined(separator: " / "),
+                resumption,
+                Format.fixed(median(figures.allocations), 1),
+            ]
+        }
+        var rows = [
+            row(
+                workload.name, wick,
+                resumption: workload.reportsResumption ? "\(wickResumed)/\(wickHandshakes) / " + peersResumption : "—")
         ]
+        if let name = workload.session?.name {
+            // The pool's counters show the connections; whether a handshake resumed is not
+            // visible through Session's API.
+            let connections = "\(sessionConnections) connections for \(total) requests"
+            rows.append(
+                row(
+                    name, session,
+                    resumption: workload.reportsResumption
+                        ? "not exposed (\(connections)) / " + peersResumption : "— (\(connections))"))
+        }
+        return rows
     }
 
     /// Heap growth per idle TLS connection (after a full TLS 1.3 handshake and one GET), counted
@@ -269,6 +318,7 @@ struct TLSBenchmark {
             ahc.map { Format.fixed($0.kilobytes, 1) } ?? "—",
             Format.ratio(curl.kilobytes / wick.kilobytes),
             ahc.map { Format.ratio($0.kilobytes / wick.kilobytes) } ?? "—",
+            "—",
             "—",
             "—",
             "—",

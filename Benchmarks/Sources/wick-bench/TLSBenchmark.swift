@@ -112,7 +112,7 @@ struct TLSBenchmark {
         // from now on (the peer process) runs on CPU 1.
         if twoCPUs, FileManager.default.isExecutableFile(atPath: NginxProcesses.taskset) {
             try runCommand(NginxProcesses.taskset, ["-a", "-p", "-c", "1", String(getpid())])
-            pinning += " (every thread of wick-bench, Swift's concurrency pool and Dispatch's included, with `taskset -a -p`)"
+            pinning += "; then every thread of wick-bench (the `Session`s' loops, Swift's concurrency pool and Dispatch's included) with `taskset -a -p`"
         }
         let peer = try peersExecutable.map {
             try PeerProcess(executable: $0, baseURL: "https://\(host):\(port)", caFile: caFile)
@@ -130,8 +130,8 @@ struct TLSBenchmark {
                 curl: curlLoop(try curlClient(13, sessionCache: true, newConnection: true)),
                 ahcCommand: "new 1.3", count: handshakesPerRound, reportsResumption: true,
                 session: (
-                    "new HTTPS connection per request through `Session` (`Connection: close`; TLS 1.3, resumed: "
-                        + "Session's default, which it cannot turn off) + GET 1 KiB",
+                    "new HTTPS connection per request through `Session` (`Connection: close`), TLS 1.3 resumed "
+                        + "(Session's default) + GET 1 KiB",
                     { try sessionNew.run($0) }
                 )),
             Throughput(
@@ -145,8 +145,7 @@ struct TLSBenchmark {
                 curl: curlLoop(try curlClient(13, sessionCache: true, newConnection: false)),
                 ahcCommand: "keepalive", count: requestsPerRound, reportsResumption: false,
                 session: (
-                    "sequential keep-alive GET 1 KiB over HTTPS through `Session` (`serializingData().response`, "
-                        + "TLS 1.3, one connection)",
+                    "sequential keep-alive GET 1 KiB over HTTPS through `Session` (async, TLS 1.3, one connection)",
                     { try sessionKeepAlive.run($0) }
                 )),
         ]
@@ -332,10 +331,12 @@ struct TLSBenchmark {
         [
             "nginx 1.22 (one worker, TLS 1.2 and 1.3, session cache and tickets on) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload, each client doing \(handshakesPerRound) new connections (or \(Format.grouped(requestsPerRound)) keep-alive GETs) per round after a warm-up of 10. Figures are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds; nginx's CPU is its worker's run time (/proc/PID/schedstat) while that client ran, per request.",
             "Every client trusts only the test root (loaded once per client: Wick's `TLSContext`, libcurl's `CURLOPT_CAINFO` on a reused easy handle, AHC's `trustRoots = .file`), verifies the certificate and the address 127.0.0.1, sends `Connection: close` on new-connection workloads and checks the status and the 1,024 body bytes.",
-            "Wick: `TLSConnector` + `TLSChannel` on one reactor loop, the request encoder and the response parser (no pool yet); the client closes after each response (`close_notify`). Full: `resumesSessions = false`; resumed: the `TLSContext` session cache, checked with `TLSChannel.isSessionReused` on every handshake.",
+            "Wick: `TLSConnector` + `TLSChannel` on one reactor loop, the request encoder and the response parser (no pool); the client closes after each response (`close_notify`). Full: `resumesSessions = false`; resumed: the `TLSContext` session cache, checked with `TLSChannel.isSessionReused` on every handshake.",
+            "Wick through `Session` (the public API; rows named so, each run in the same rounds as the row above it, between Wick's raw client and libcurl, beside the same peer figures): one `Session` per row with `trustRoots = .certificates([test root])`, `maximumConnectionsPerHost` 1 and `proxy = .none`; one task awaits `session.request(url).serializingData().response` in a loop (the round waits for it on a semaphore) and checks status 200, 1,024 body bytes and TLS 1.3 (`metrics.last.tlsVersion`). Keep-alive: `Session.poolStatistics()` shows no connection created in the measured rounds (the warm-up opened it) and every lease but a run's first reused. New connection per request: `Connection: close` among the configuration's `headers` (Session.Configuration has no per-connection request limit), so nginx answers `Connection: close` and closes; every response's `metrics.isReused` is false and the pool counts one connection created and no reuse per request, or the run fails. Session's TLS context always caches sessions (its configuration sets only the trust roots), so its new connections resume TLS 1.3 sessions: the row runs with the resumed workload (libcurl resuming, AHC doing full handshakes); Session does not expose whether a handshake resumed, so the count is not checked (nginx's CPU per request, near the resumed rows' and below the full ones', says it did).",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): one easy handle per workload with `CURLOPT_FRESH_CONNECT` + `CURLOPT_FORBID_REUSE`, `CURLOPT_SSLVERSION` exactly 1.3 or 1.2, `CURLOPT_SSL_SESSIONID_CACHE` off (full) or on (resumed); resumption checked on every transfer by `SSL_session_reused` on the handle's `CURLINFO_TLS_SSL_PTR`, asked from the write callback.",
             "async-http-client 1.37 (futures API, `execute(request:).wait()`, one `MultiThreadedEventLoopGroup` thread) in a child process (`wick-bench-peers`, Benchmarks/Peers): a client per workload with min = max TLS version; `Connection: close` makes its pool open a new connection per request. swift-nio-ssl keeps no client session cache, so AHC never resumes: its \"resumed\" row repeats full handshakes.",
             "Idle memory: \(idleConnections) connections opened (full TLS 1.3 handshake, one keep-alive GET each) and left idle; growth of malloc's in-use bytes (`mallinfo2`: every arena plus mmapped blocks) divided by the connections nginx's stub_status counted. Wick: sequential `TLSConnector` connections sharing one `TLSContext` (warmed up by a connection not counted; each with its benchmark delegate, made before the first reading); libcurl: a multi handle's connection cache after the easy handles are freed; AHC: its pool after \(idleConnections) concurrent GETs, measured inside its process. The memory ratios are the peer's KB ÷ Wick's (above 1: Wick holds less).",
+            "Wick allocations per request: every `malloc`/`calloc`/`realloc`/`posix_memalign`... of the whole process during Wick's round (its loop thread; for `Session` also Swift's concurrency pool and Dispatch) divided by the requests, counted by wick-bench's malloc interposer; a handshake's thousands are mostly OpenSSL's (certificate parsing and verification).",
             "Wick and libcurl run inside wick-bench, whose malloc counter adds an atomic increment to every malloc and free; AHC runs in its own process without it. Rates are wall time and include nginx's share of each handshake, so on this shared VM they move by 2× between runs; the ratios and the CPU figures move less.",
         ]
     }

@@ -1,8 +1,9 @@
 // The `tls` suite: TLS handshakes per second (full and resumed, TLS 1.3 and 1.2), keep-alive GETs
-// over HTTPS, and heap per idle TLS connection, Wick beside libcurl and async-http-client against
-// one local nginx in the same run.
+// over HTTPS, the same through Wick's public `Session`, and heap per idle TLS connection, Wick
+// beside libcurl and async-http-client against one local nginx in the same run.
 import CBenchSupport
 import Foundation
+import Wick
 import WickReactor
 import WickTLS
 import WickTestSupport
@@ -33,6 +34,9 @@ struct TLSBenchmark {
         let count: Int
         /// Whether resumption is the point (reported for every client).
         let reportsResumption: Bool
+        /// The same GETs through a `Session`, run in the same rounds (between Wick's raw client
+        /// and libcurl) and reported on a row of its own named `name`, beside the same peers.
+        var session: (name: String, run: (Int) throws -> SessionHTTPSClient.Outcome)? = nil
     }
 
     func run() throws -> ResultTable {
@@ -95,16 +99,25 @@ struct TLSBenchmark {
             }
         }
 
-        let peer = try peersExecutable.map {
-            try PeerProcess(executable: $0, baseURL: "https://\(host):\(port)", caFile: caFile)
-        }
-        defer { peer?.stop() }
-
         let wickFull13 = try wickClient(.v1_3, resumes: false, mode: .newConnectionPerRequest)
         let wickResumed13 = try wickClient(.v1_3, resumes: true, mode: .newConnectionPerRequest)
         let wickFull12 = try wickClient(.v1_2, resumes: false, mode: .newConnectionPerRequest)
         let wickKeepAlive = try wickClient(.v1_3, resumes: true, mode: .keepAlive)
         defer { wickKeepAlive.close() }
+        // Whole requests through the public API: one session per mode, trusting the test root.
+        let sessionNew = SessionHTTPSClient(roots: roots, url: url, mode: .newConnectionPerRequest)
+        let sessionKeepAlive = SessionHTTPSClient(roots: roots, url: url, mode: .keepAlive)
+        defer { for client in [sessionNew, sessionKeepAlive] { client.shutdown() } }
+        // Every thread made so far (Wick's loops, Dispatch's and Swift's concurrency pools) and
+        // from now on (the peer process) runs on CPU 1.
+        if twoCPUs, FileManager.default.isExecutableFile(atPath: NginxProcesses.taskset) {
+            try runCommand(NginxProcesses.taskset, ["-a", "-p", "-c", "1", String(getpid())])
+            pinning += "; then every thread of wick-bench (the `Session`s' loops, Swift's concurrency pool and Dispatch's included) with `taskset -a -p`"
+        }
+        let peer = try peersExecutable.map {
+            try PeerProcess(executable: $0, baseURL: "https://\(host):\(port)", caFile: caFile)
+        }
+        defer { peer?.stop() }
         let workloads = [
             Throughput(
                 name: "new TLS 1.3 connection per request, full handshake + GET 1 KiB", unit: "handshakes/s",
@@ -115,7 +128,12 @@ struct TLSBenchmark {
                 name: "new TLS 1.3 connection per request, resumed session + GET 1 KiB", unit: "handshakes/s",
                 wick: { try wickResumed13.run($0) },
                 curl: curlLoop(try curlClient(13, sessionCache: true, newConnection: true)),
-                ahcCommand: "new 1.3", count: handshakesPerRound, reportsResumption: true),
+                ahcCommand: "new 1.3", count: handshakesPerRound, reportsResumption: true,
+                session: (
+                    "new HTTPS connection per request through `Session` (`Connection: close`), TLS 1.3 resumed "
+                        + "(Session's default) + GET 1 KiB",
+                    { try sessionNew.run($0) }
+                )),
             Throughput(
                 name: "new TLS 1.2 connection per request, full handshake + GET 1 KiB", unit: "handshakes/s",
                 wick: { try wickFull12.run($0) },
@@ -125,7 +143,11 @@ struct TLSBenchmark {
                 name: "sequential keep-alive GET 1 KiB over HTTPS (TLS 1.3, one connection)", unit: "requests/s",
                 wick: { try wickKeepAlive.run($0) },
                 curl: curlLoop(try curlClient(13, sessionCache: true, newConnection: false)),
-                ahcCommand: "keepalive", count: requestsPerRound, reportsResumption: false),
+                ahcCommand: "keepalive", count: requestsPerRound, reportsResumption: false,
+                session: (
+                    "sequential keep-alive GET 1 KiB over HTTPS through `Session` (async, TLS 1.3, one connection)",
+                    { try sessionKeepAlive.run($0) }
+                )),
         ]
 
         var table = ResultTable(
@@ -134,11 +156,11 @@ struct TLSBenchmark {
             columns: [
                 "workload", "Wick", "libcurl", "AHC (futures)", "Wick ÷ libcurl", "Wick ÷ AHC",
                 "client CPU µs per request (Wick / libcurl / AHC)", "nginx CPU µs per request (same order)",
-                "resumed (Wick / libcurl / AHC)",
+                "resumed (Wick / libcurl / AHC)", "Wick allocations per request",
             ])
         let worker = workers.count == 1 ? workers.first : nil
         for workload in workloads {
-            table.rows.append(try measure(workload, peer: peer, nginxWorker: worker))
+            table.rows += try measure(workload, peer: peer, nginxWorker: worker)
         }
         table.rows.append(
             try idleMemory(
@@ -150,77 +172,103 @@ struct TLSBenchmark {
         return table
     }
 
-    /// Runs `workload` in `rounds` alternating rounds; one table row.
-    private func measure(_ workload: Throughput, peer: PeerProcess?, nginxWorker: Int32?) throws -> [String] {
+    /// Runs `workload` in `rounds` alternating rounds: Wick's raw client, its `Session` form when
+    /// the workload has one, libcurl, then AHC. One table row per Wick form, each beside the same
+    /// peer figures; a ratio is the median of that form's per-round ratios.
+    private func measure(_ workload: Throughput, peer: PeerProcess?, nginxWorker: Int32?) throws -> [[String]] {
         // Warm-up: each client once (contexts, caches, a first session to resume).
         _ = try workload.wick(10)
+        _ = try workload.session?.run(10)
         _ = try workload.curl(10)
         _ = try peer?.send("\(workload.ahcCommand) 10")
-        var wickRates: [Double] = []
-        var curlRates: [Double] = []
-        var ahcRates: [Double] = []
-        var curlRatios: [Double] = []
-        var ahcRatios: [Double] = []
-        var wickCPU: [Double] = []
-        var curlCPU: [Double] = []
-        var ahcCPU: [Double] = []
-        // nginx's CPU per request while each client ran.
-        var serverCPU: [[Double]] = [[], [], []]
+        /// One client's per-round figures.
+        struct Figures {
+            var rates: [Double] = []
+            var cpu: [Double] = []
+            /// nginx's CPU per request while this client ran.
+            var server: [Double] = []
+            var allocations: [Double] = []
+        }
+        var wick = Figures()
+        var session = Figures()
+        var curl = Figures()
+        var ahc = Figures()
         func serverNanoseconds() -> UInt64 { nginxWorker.flatMap(NginxProcesses.cpuNanoseconds) ?? 0 }
+        /// Runs `step` as one client's round and records its rate, CPU and nginx's CPU.
+        func timed<T>(_ figures: inout Figures, _ step: () throws -> T) rethrows -> T {
+            let start = monotonicNanoseconds()
+            let cpuStart = processCPUNanoseconds()
+            let serverStart = serverNanoseconds()
+            let outcome = try step()
+            figures.rates.append(Double(workload.count) * 1e9 / Double(monotonicNanoseconds() - start))
+            figures.cpu.append(Double(processCPUNanoseconds() - cpuStart) / Double(workload.count))
+            figures.server.append(Double(serverNanoseconds() - serverStart) / Double(workload.count))
+            return outcome
+        }
         var wickResumed = 0
         var wickHandshakes = 0
+        var sessionConnections = 0
         var curlResumed = 0
         let count = workload.count
         for _ in 0..<rounds {
-            var start = monotonicNanoseconds()
-            var cpuStart = processCPUNanoseconds()
-            var serverStart = serverNanoseconds()
-            let outcome = try workload.wick(count)
-            let wickRate = Double(count) * 1e9 / Double(monotonicNanoseconds() - start)
-            wickCPU.append(Double(processCPUNanoseconds() - cpuStart) / Double(count))
-            serverCPU[0].append(Double(serverNanoseconds() - serverStart) / Double(count))
+            let allocationsBefore = AllocationCounter.allocations
+            let outcome = try timed(&wick) { try workload.wick(count) }
+            wick.allocations.append(Double(AllocationCounter.allocations - allocationsBefore) / Double(count))
             wickResumed += outcome.resumed
             wickHandshakes += outcome.handshakes
-            start = monotonicNanoseconds()
-            cpuStart = processCPUNanoseconds()
-            serverStart = serverNanoseconds()
-            curlResumed += try workload.curl(count)
-            let curlRate = Double(count) * 1e9 / Double(monotonicNanoseconds() - start)
-            curlCPU.append(Double(processCPUNanoseconds() - cpuStart) / Double(count))
-            serverCPU[1].append(Double(serverNanoseconds() - serverStart) / Double(count))
-            wickRates.append(wickRate)
-            curlRates.append(curlRate)
-            curlRatios.append(wickRate / curlRate)
+            if let run = workload.session?.run {
+                let outcome = try timed(&session) { try run(count) }
+                session.allocations.append(Double(outcome.allocations) / Double(count))
+                sessionConnections += outcome.connections
+            }
+            curlResumed += try timed(&curl) { try workload.curl(count) }
             if let peer {
-                serverStart = serverNanoseconds()
+                let serverStart = serverNanoseconds()
                 let values = try peer.send("\(workload.ahcCommand) \(count)")
-                serverCPU[2].append(Double(serverNanoseconds() - serverStart) / Double(count))
+                ahc.server.append(Double(serverNanoseconds() - serverStart) / Double(count))
                 guard values.count == 2 else { throw BenchError("async-http-client peer: \(values)") }
-                let ahcRate = Double(count) * 1e9 / Double(values[0])
-                ahcRates.append(ahcRate)
-                ahcRatios.append(wickRate / ahcRate)
-                ahcCPU.append(Double(values[1]) / Double(count))
+                ahc.rates.append(Double(count) * 1e9 / Double(values[0]))
+                ahc.cpu.append(Double(values[1]) / Double(count))
             }
         }
         let total = count * rounds
-        let resumption =
-            workload.reportsResumption
-            ? "\(wickResumed)/\(wickHandshakes) / \(curlResumed)/\(total) / \(peer == nil ? "—" : "0 (no client cache)")"
-            : "—"
-        return [
-            "\(workload.name), \(workload.unit)",
-            Format.grouped(Int(median(wickRates))),
-            Format.grouped(Int(median(curlRates))),
-            ahcRates.isEmpty ? "—" : Format.grouped(Int(median(ahcRates))),
-            Format.ratio(median(curlRatios)),
-            ahcRatios.isEmpty ? "—" : Format.ratio(median(ahcRatios)),
-            [median(wickCPU), median(curlCPU)].map { Format.grouped(Int($0 / 1_000)) }.joined(separator: " / ")
-                + " / " + (ahcCPU.isEmpty ? "—" : Format.grouped(Int(median(ahcCPU) / 1_000))),
-            nginxWorker == nil
-                ? "—"
-                : serverCPU.map { $0.isEmpty ? "—" : Format.grouped(Int(median($0) / 1_000)) }.joined(separator: " / "),
-            resumption,
+        let peersResumption = "\(curlResumed)/\(total) / \(peer == nil ? "—" : "0 (no client cache)")"
+        func row(_ name: String, _ figures: Figures, resumption: String) -> [String] {
+            func ratio(_ peer: Figures) -> String {
+                peer.rates.isEmpty ? "—" : Format.ratio(median(zip(figures.rates, peer.rates).map { $0 / $1 }))
+            }
+            func microseconds(_ values: [Double]) -> String {
+                values.isEmpty ? "—" : Format.grouped(Int(median(values) / 1_000))
+            }
+            return [
+                "\(name), \(workload.unit)",
+                Format.grouped(Int(median(figures.rates))),
+                Format.grouped(Int(median(curl.rates))),
+                ahc.rates.isEmpty ? "—" : Format.grouped(Int(median(ahc.rates))),
+                ratio(curl),
+                ratio(ahc),
+                [figures, curl, ahc].map { microseconds($0.cpu) }.joined(separator: " / "),
+                nginxWorker == nil ? "—" : [figures, curl, ahc].map { microseconds($0.server) }.joined(separator: " / "),
+                resumption,
+                Format.fixed(median(figures.allocations), 1),
+            ]
+        }
+        var rows = [
+            row(
+                workload.name, wick,
+                resumption: workload.reportsResumption ? "\(wickResumed)/\(wickHandshakes) / " + peersResumption : "—")
         ]
+        if let name = workload.session?.name {
+            // The pool's counters show the connections; whether a handshake resumed is not
+            // visible through Session's API.
+            let connections = "\(sessionConnections) connections for \(total) requests"
+            rows.append(
+                row(
+                    name, session,
+                    resumption: workload.reportsResumption
+                        ? "not exposed (\(connections)) / " + peersResumption : "— (\(connections))"))
+        }
+        return rows
     }
 
     /// Heap growth per idle TLS connection (after a full TLS 1.3 handshake and one GET), counted
@@ -272,6 +320,7 @@ struct TLSBenchmark {
             "—",
             "—",
             "—",
+            "—",
         ]
     }
 
@@ -282,10 +331,12 @@ struct TLSBenchmark {
         [
             "nginx 1.22 (one worker, TLS 1.2 and 1.3, session cache and tickets on) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload, each client doing \(handshakesPerRound) new connections (or \(Format.grouped(requestsPerRound)) keep-alive GETs) per round after a warm-up of 10. Figures are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds; nginx's CPU is its worker's run time (/proc/PID/schedstat) while that client ran, per request.",
             "Every client trusts only the test root (loaded once per client: Wick's `TLSContext`, libcurl's `CURLOPT_CAINFO` on a reused easy handle, AHC's `trustRoots = .file`), verifies the certificate and the address 127.0.0.1, sends `Connection: close` on new-connection workloads and checks the status and the 1,024 body bytes.",
-            "Wick: `TLSConnector` + `TLSChannel` on one reactor loop, the request encoder and the response parser (no pool yet); the client closes after each response (`close_notify`). Full: `resumesSessions = false`; resumed: the `TLSContext` session cache, checked with `TLSChannel.isSessionReused` on every handshake.",
+            "Wick: `TLSConnector` + `TLSChannel` on one reactor loop, the request encoder and the response parser (no pool); the client closes after each response (`close_notify`). Full: `resumesSessions = false`; resumed: the `TLSContext` session cache, checked with `TLSChannel.isSessionReused` on every handshake.",
+            "Wick through `Session` (the public API; rows named so, each run in the same rounds as the row above it, between Wick's raw client and libcurl, beside the same peer figures): one `Session` per row with `trustRoots = .certificates([test root])`, `maximumConnectionsPerHost` 1 and `proxy = .none`; one task awaits `session.request(url).serializingData().response` in a loop (the round waits for it on a semaphore) and checks status 200, 1,024 body bytes and TLS 1.3 (`metrics.last.tlsVersion`). Keep-alive: `Session.poolStatistics()` shows no connection created in the measured rounds (the warm-up opened it) and every lease but a run's first reused. New connection per request: `Connection: close` among the configuration's `headers` (Session.Configuration has no per-connection request limit), so nginx answers `Connection: close` and closes; every response's `metrics.isReused` is false and the pool counts one connection created and no reuse per request, or the run fails. Session's TLS context always caches sessions (its configuration sets only the trust roots), so its new connections resume TLS 1.3 sessions: the row runs with the resumed workload (libcurl resuming, AHC doing full handshakes); Session does not expose whether a handshake resumed, so the count is not checked (nginx's CPU per request, near the resumed rows' and below the full ones', says it did).",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): one easy handle per workload with `CURLOPT_FRESH_CONNECT` + `CURLOPT_FORBID_REUSE`, `CURLOPT_SSLVERSION` exactly 1.3 or 1.2, `CURLOPT_SSL_SESSIONID_CACHE` off (full) or on (resumed); resumption checked on every transfer by `SSL_session_reused` on the handle's `CURLINFO_TLS_SSL_PTR`, asked from the write callback.",
             "async-http-client 1.37 (futures API, `execute(request:).wait()`, one `MultiThreadedEventLoopGroup` thread) in a child process (`wick-bench-peers`, Benchmarks/Peers): a client per workload with min = max TLS version; `Connection: close` makes its pool open a new connection per request. swift-nio-ssl keeps no client session cache, so AHC never resumes: its \"resumed\" row repeats full handshakes.",
             "Idle memory: \(idleConnections) connections opened (full TLS 1.3 handshake, one keep-alive GET each) and left idle; growth of malloc's in-use bytes (`mallinfo2`: every arena plus mmapped blocks) divided by the connections nginx's stub_status counted. Wick: sequential `TLSConnector` connections sharing one `TLSContext` (warmed up by a connection not counted; each with its benchmark delegate, made before the first reading); libcurl: a multi handle's connection cache after the easy handles are freed; AHC: its pool after \(idleConnections) concurrent GETs, measured inside its process. The memory ratios are the peer's KB ÷ Wick's (above 1: Wick holds less).",
+            "Wick allocations per request: every `malloc`/`calloc`/`realloc`/`posix_memalign`... of the whole process during Wick's round (its loop thread; for `Session` also Swift's concurrency pool and Dispatch) divided by the requests, counted by wick-bench's malloc interposer; a handshake's thousands are mostly OpenSSL's (certificate parsing and verification).",
             "Wick and libcurl run inside wick-bench, whose malloc counter adds an atomic increment to every malloc and free; AHC runs in its own process without it. Rates are wall time and include nginx's share of each handshake, so on this shared VM they move by 2× between runs; the ratios and the CPU figures move less.",
         ]
     }

@@ -3,10 +3,10 @@
 import Foundation
 
 /// Serialises changes to the process's environment with the starting of child processes.
-/// `Process.run()` copies `environ` while it spawns; a `setenv` on another thread at that moment
-/// can free the block it is copying (a crash seen when a trust-store test set `SSL_CERT_FILE`
-/// while a cURL test started `/bin/sh`). Every process start in the tests and their support, and
-/// every environment change, goes through `withLock`.
+/// `posix_spawn` reads `environ` while it spawns; a `setenv` on another thread at that moment
+/// can free the block it is reading (a crash seen when a trust-store test set `SSL_CERT_FILE`
+/// while a cURL test started `/bin/sh`). Every process start in the tests and their support
+/// (`SpawnedProcess`), and every environment change, goes through `withLock`.
 public enum ProcessEnvironment {
     private static let lock = NSLock()
 

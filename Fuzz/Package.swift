@@ -9,12 +9,16 @@ import PackageDescription
 let fuzzTargets = [
     "FuzzChunkedDecoder",
     "FuzzContentDecoder",
+    "FuzzJSONParser",
     "FuzzRequestEncoder",
     "FuzzResponseParser",
 ]
 
 /// Targets whose oracle is the response-parser harness of WickTestSupport.
 let harnessTargets: Set = ["FuzzChunkedDecoder", "FuzzResponseParser"]
+/// Targets of code in the `Wick` module itself (the JSON parser), which the layers' products
+/// do not include.
+let wickTargets: Set = ["FuzzJSONParser"]
 
 let package = Package(
     name: "WickFuzz",
@@ -38,7 +42,8 @@ let package = Package(
                 "CFuzzDriver",
                 .product(name: "WickHTTP1", package: "Wick"),
                 .product(name: "WickCore", package: "Wick"),
-            ] + (harnessTargets.contains(name) ? [.product(name: "WickTestSupport", package: "Wick")] : []),
+            ] + (harnessTargets.contains(name) ? [.product(name: "WickTestSupport", package: "Wick")] : [])
+                + (wickTargets.contains(name) ? [.product(name: "Wick", package: "Wick")] : []),
             path: "Targets/\(name)",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         )

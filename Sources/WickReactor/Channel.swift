@@ -48,6 +48,10 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
 
     // Loop-thread only.
     private var lifecycle = Lifecycle.idle
+    /// How long resolving the host name took before this channel's connect (set by `Connector`
+    /// before it hands the channel over); nil for a channel to an address or a Unix socket.
+    /// Read and written on the loop.
+    public internal(set) var resolveDuration: Duration?
     private var output = Output.open
     private var delegate: (any ChannelDelegate)?
     private var queue: [ArraySlice<UInt8>] = []

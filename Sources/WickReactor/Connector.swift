@@ -115,6 +115,8 @@ final class HappyEyeballsConnect: @unchecked Sendable {
     /// inside `startAttempt`); handled in order once the current batch is done.
     private var deferred: [Event] = []
     private var isPerforming = false
+    /// How long the resolver took, once it answered.
+    private var resolveDuration: Duration?
 
     init(
         host: String, port: UInt16, loop: EventLoop, options: ConnectOptions,
@@ -131,7 +133,10 @@ final class HappyEyeballsConnect: @unchecked Sendable {
     /// Arms the overall timeout and asks the resolver for addresses.
     func start(resolver: Resolver) {
         armTimeout()
+        // A numeric host is not looked up (the resolver answers at once), so it has no resolve time.
+        let resolveStarted: Deadline? = SocketAddress(numericHost: host, port: port) == nil ? .now() : nil
         resolver.resolve(host: host, port: port, on: loop) { result in
+            self.resolveDuration = resolveStarted.map { .now() - $0 }
             switch result {
             case .success(let addresses): self.perform(self.machine.addressesResolved(addresses, now: .now()))
             case .failure(let error): self.perform(self.machine.resolutionFailed(error))
@@ -211,6 +216,7 @@ final class HappyEyeballsConnect: @unchecked Sendable {
             guard let channel = winners.removeValue(forKey: id) else {
                 preconditionFailure("HappyEyeballsConnect: succeed(\(id)) without a channel")
             }
+            channel.resolveDuration = resolveDuration
             completion(.success(channel))
         case .fail(let error):
             timeoutTimer?.cancel()

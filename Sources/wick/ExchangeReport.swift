@@ -40,6 +40,7 @@ enum ExchangeReport {
         }
         if let metrics = response.metrics {
             var phases: [String] = []
+            if let resolve = metrics.resolve { phases.append("resolve \(resolve.milliseconds)") }
             if let connect = metrics.connect { phases.append("connect \(connect.milliseconds)") }
             if let tls = metrics.tlsHandshake { phases.append("TLS handshake + trust \(tls.milliseconds)") }
             if let firstByte = metrics.firstByte { phases.append("first byte \(firstByte.milliseconds)") }

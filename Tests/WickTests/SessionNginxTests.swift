@@ -20,6 +20,8 @@ struct SessionNginxTests {
             #expect(response.value?.count == 1_024)
             #expect(response.metrics?.isReused == (index > 0))
             #expect((response.metrics?.connect == nil) == (index > 0))
+            // 127.0.0.1 is an address: nothing to resolve.
+            #expect(response.metrics?.resolve == nil)
         }
         await session.shutdown()
     }
@@ -52,8 +54,14 @@ struct SessionNginxTests {
         let first = await session.request("\(nginx.httpsBase)/bytes/1k").serializingData().response
         #expect(first.value?.count == 1_024)
         #expect(first.metrics?.tlsHandshake != nil)
+        // localhost is a name: resolved, then connected, then the handshake, in that order.
+        let metrics = try #require(first.metrics)
+        let resolve = try #require(metrics.resolve), connect = try #require(metrics.connect)
+        #expect(resolve > .zero && connect > .zero)
+        #expect(try #require(metrics.poolWait) >= resolve + connect + (metrics.tlsHandshake ?? .zero))
         let second = await session.request("\(nginx.httpsBase)/bytes/1k").serializingData().response
         #expect(second.metrics?.isReused == true && second.metrics?.tlsHandshake == nil)
+        #expect(second.metrics?.resolve == nil && second.metrics?.connect == nil)
         await session.shutdown()
     }
 

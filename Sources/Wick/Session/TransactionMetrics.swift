@@ -10,9 +10,12 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
     public var statusCode: Int
     /// Time spent waiting for a connection (including connecting a new one).
     public var poolWait: Duration?
-    /// Name resolution and TCP connect of a new connection, together (the connector resolves
-    /// and connects in one step, Happy Eyeballs racing addresses as they resolve, so the two
-    /// cannot be told apart); through a proxy, the CONNECT exchange too. nil on a reused one.
+    /// Name resolution of a new connection's host (the proxy's, through a proxy); nil on a
+    /// reused connection, and for a numeric address or a Unix socket, which are not resolved.
+    public var resolve: Duration?
+    /// The connect of a new connection after resolution: TCP (Happy Eyeballs racing the
+    /// addresses) or the Unix socket; through a proxy, the CONNECT exchange too. nil on a
+    /// reused one.
     public var connect: Duration?
     /// TLS handshake and trust evaluation of a new https connection; nil otherwise.
     public var tlsHandshake: Duration?
@@ -47,6 +50,7 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
         self.request = request
         statusCode = response.status.rawValue
         poolWait = metrics.poolWait
+        resolve = metrics.resolve
         connect = metrics.connect
         tlsHandshake = metrics.tlsHandshake
         requestSent = metrics.requestSent.map { $0 - start }
@@ -70,12 +74,13 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
     public var tlsCipherSuite: String? { connection.tlsCipherSuite }
 
     /// `GET https://host/path → 200, new connection 127.0.0.1:51234 → 127.0.0.1:8443, TLSv1.3
-    /// TLS_AES_256_GCM_SHA384, connect 0.2 ms, TLS 1.9 ms, first byte 2.5 ms, total 2.6 ms,
+    /// TLS_AES_256_GCM_SHA384, resolve 0.1 ms, connect 0.2 ms, TLS 1.9 ms, first byte 2.5 ms, total 2.6 ms,
     /// sent 97 B, received 1033 B` (on one line).
     public var description: String {
         var parts = ["\(request.method.rawValue) \(request.url.absoluteString) → \(statusCode)"]
         parts.append(connection.description)
         if wasReplayed { parts.append("replayed") }
+        if let resolve { parts.append("resolve \(resolve)") }
         if let connect { parts.append("connect \(connect)") }
         if let tlsHandshake { parts.append("TLS \(tlsHandshake)") }
         if let firstByte { parts.append("first byte \(firstByte)") }

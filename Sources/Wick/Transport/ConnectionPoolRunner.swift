@@ -288,8 +288,7 @@ final class ConnectionPoolRunner: @unchecked Sendable {
             else {
                 preconditionFailure("ConnectionPoolRunner: lease of \(id) to \(requestID), one of them unknown")
             }
-            exchange.leased(
-                driver, isReused: isReused, connect: connection.connectDuration, tlsHandshake: connection.tlsDuration)
+            exchange.leased(driver, isReused: isReused, timings: connection.timings)
         case .enqueueRequest:
             break
         case .failRequest(let requestID, let failure):
@@ -331,8 +330,7 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     ) {
         switch result {
         case .success(let connected):
-            connection.connectDuration = connected.tcpConnect
-            connection.tlsDuration = connected.tlsHandshake
+            connection.timings = connected.timings
             let driver = HTTP1ConnectionDriver(channel: connected.channel, settings: settings.driver, owner: connection)
             connection.driver = driver
             driver.start()
@@ -402,10 +400,8 @@ final class ConnectionPoolRunner: @unchecked Sendable {
 final class PooledConnection: HTTP1ConnectionDriverOwner {
     let id: PoolConnectionID
     unowned let runner: ConnectionPoolRunner
-    /// Resolution and TCP connect, once connected.
-    var connectDuration: Duration?
-    /// The TLS handshake and trust evaluation, for https.
-    var tlsDuration: Duration?
+    /// How long resolving, connecting and the TLS handshake took, once connected.
+    var timings: ConnectionTimings?
     var driver: HTTP1ConnectionDriver?
     /// The pool asked for the close (or abandoned the attempt): its end is reported `.local`.
     var closeRequested = false

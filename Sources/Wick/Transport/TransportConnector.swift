@@ -17,15 +17,12 @@ import WickTLS
 /// requests go to the proxy in absolute form. For `https`, `ProxyTunnel` first asks the proxy
 /// for a CONNECT tunnel to `host:port`, within what remains of the connect timeout; TLS then runs
 /// inside the tunnel with the origin's `host` as the SNI name and the name trust is evaluated
-/// for, never the proxy's. The CONNECT exchange counts as part of `tcpConnect`.
+/// for, never the proxy's. The CONNECT exchange counts as part of the connect time.
 struct TransportConnector: Sendable {
     /// A connected stream and how long each step took.
     struct Connected: Sendable {
         let channel: any StreamChannel
-        /// Resolution and TCP connect, or the Unix socket connect.
-        let tcpConnect: Duration
-        /// The TLS handshake and trust evaluation; nil for http.
-        let tlsHandshake: Duration?
+        let timings: ConnectionTimings
     }
 
     let connector: Connector
@@ -55,8 +52,13 @@ struct TransportConnector: Sendable {
         guard let tls = origin.tls else {
             dial(origin, on: loop) { result in
                 completion(
-                    result.map { Connected(channel: $0, tcpConnect: .now() - started, tlsHandshake: nil) }
-                        .mapError { .reactor($0) })
+                    result.map { channel in
+                        Connected(
+                            channel: channel,
+                            timings: ConnectionTimings(
+                                started: started, resolve: channel.resolveDuration, connected: .now(), tlsHandshake: nil))
+                    }
+                    .mapError { .reactor($0) })
             }
             return
         }
@@ -88,10 +90,14 @@ struct TransportConnector: Sendable {
             TLSChannel.establish(
                 over: channel, engine: engine, evaluator: evaluator, pool: pool,
                 deadline: overall.earliest(.now() + options.handshakeTimeout), closeTimeout: options.closeTimeout
-            ) { result in
+            ) { [resolve = channel.resolveDuration] result in
                 completion(
                     result.map {
-                        Connected(channel: $0, tcpConnect: connected - started, tlsHandshake: .now() - connected)
+                        Connected(
+                            channel: $0,
+                            timings: ConnectionTimings(
+                                started: started, resolve: resolve, connected: connected,
+                                tlsHandshake: .now() - connected))
                     })
             }
         }

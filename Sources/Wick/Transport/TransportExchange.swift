@@ -78,15 +78,16 @@ final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
         metrics = TransportMetrics(started: .now())
     }
 
-    /// The request got `driver`; `connect` and `tlsHandshake` are the connection's times, which
-    /// count for this request when the connection is new.
-    func leased(_ driver: HTTP1ConnectionDriver, isReused: Bool, connect: Duration?, tlsHandshake: Duration?) {
+    /// The request got `driver`; `timings` are the connection's, which count for this request
+    /// when the connection is new.
+    func leased(_ driver: HTTP1ConnectionDriver, isReused: Bool, timings: ConnectionTimings?) {
         phase = .running(driver)
         let now = Deadline.now()
         metrics.poolWait = enteredPool.map { now - $0 }
         metrics.isReused = isReused
-        metrics.connect = isReused ? nil : connect
-        metrics.tlsHandshake = isReused ? nil : tlsHandshake
+        metrics.resolve = isReused ? nil : timings?.resolve
+        metrics.connect = isReused ? nil : timings?.connect
+        metrics.tlsHandshake = isReused ? nil : timings?.tlsHandshake
         let connection = driver.channel.connectionDetails
         metrics.connection = connection
         leaseObserver?(isReused, connection)

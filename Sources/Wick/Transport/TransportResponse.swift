@@ -23,7 +23,10 @@ struct TransportMetrics: Sendable {
     var started: Deadline
     /// Time from arrival in the pool to the lease of a connection (the last attempt's).
     var poolWait: Duration?
-    /// For a new connection: resolution and TCP connect. nil on a reused connection.
+    /// For a new connection whose host name was resolved: the resolution. nil otherwise.
+    var resolve: Duration?
+    /// For a new connection: the connect after resolution (TCP, or the Unix socket; through a
+    /// proxy, with the CONNECT exchange). nil on a reused connection.
     var connect: Duration?
     /// For a new https connection: the TLS handshake and trust evaluation. nil otherwise.
     var tlsHandshake: Duration?

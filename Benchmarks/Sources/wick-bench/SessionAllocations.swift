@@ -27,15 +27,17 @@ enum SessionAllocations {
         ]
     }
 
-    /// Runs `requests` sequential async requests and prints the rate and CPU per request.
+    /// Runs `requests` sequential async requests to `given` (nil: an in-process server's
+    /// `/bytes/1k`), from Swift's pool and then with the task on Wick's loop, and prints the rate,
+    /// CPU and allocations per request.
     /// - Throws: as `perRequest`.
-    static func profile(requests: Int) throws {
-        let server = try FixedResponseServer()
+    static func profile(requests: Int, url given: String?) throws {
+        let server = given == nil ? try FixedResponseServer() : nil
         var configuration = Session.Configuration()
         configuration.maximumConnectionsPerHost = 1
         let session = Session(configuration: configuration)
         defer { try? blocking { await session.shutdown() } }
-        let url = "http://127.0.0.1:\(server.port)/bytes/1k"
+        let url = given ?? "http://127.0.0.1:\(server?.port ?? 0)/bytes/1k"
         for onLoop in [false, true] {
             let round = try RequestsBenchmark.wickSequentialAsync(
                 session, url: url, count: requests, executor: onLoop ? session.taskExecutor : nil)

@@ -7,7 +7,9 @@
 //                                     (the wick-bench-peers executable), async-http-client
 //   wick-bench transfers [--rounds N] [--results FILE]
 //                                     a large file downloaded and uploaded beside libcurl, URLSession
-//   wick-bench profile-session [COUNT]  sequential Session requests, in-process server (for perf)
+//   wick-bench profile-session [COUNT] [URL]
+//                                     sequential Session requests to URL, else to an in-process
+//                                     server (for perf)
 //   wick-bench requests [--rounds N] [--peers PATH] [--results FILE]
 //                                     whole requests through Session against a local nginx
 //                                     beside libcurl and, with --peers, async-http-client
@@ -134,7 +136,7 @@ do {
         // For `perf record`: sequential async requests through Session against the in-process
         // server, nothing else (no peers, no table).
         let count = Int(options.rest.first ?? "") ?? 100_000
-        try SessionAllocations.profile(requests: count)
+        try SessionAllocations.profile(requests: count, url: options.rest.dropFirst().first)
     case "callgrind-probe":
         guard let suite = options.rest.first else { throw UsageError("callgrind-probe needs a suite") }
         let probe = try probeWorkloads(suite)

@@ -67,7 +67,13 @@ extension DownloadRequest {
         completionHandler: @escaping @Sendable (DownloadResponse<Value, WickError>) -> Void
     ) -> Self {
         let queue = queue ?? session.responseQueue
-        whenFinished { outcome in queue.async { completionHandler(serialize(outcome)) } }
+        whenFinished { [self] outcome in
+            queue.async { [self] in
+                let response = serialize(outcome)
+                session.eventMonitor.request(self, didParseResponse: response)
+                completionHandler(response)
+            }
+        }
         return self
     }
 

@@ -138,7 +138,25 @@ public final class DownloadRequest: Request, @unchecked Sendable {
         let finisher = DownloadFinisher(
             sink: sink, destination: destination, initialRequest: try? initialRequest.get(),
             lastRequestURL: outcome.request?.url)
-        sink.afterWrites { record(finisher.finish(outcome)) }
+        sink.afterWrites { [self] in
+            let finished = finisher.finish(outcome)
+            reportFinished(outcome, finished)
+            record(finished)
+        }
+    }
+
+    /// Tells the monitors how the transfer ended and where the file went.
+    private func reportFinished(_ outcome: Outcome, _ finished: Outcome) {
+        let monitor = session.eventMonitor
+        guard !monitor.monitors.isEmpty else { return }
+        if let error = finished.error, finished.fileURL == nil {
+            monitor.request(self, didFinishDownloadingWith: .failure(error))
+            return
+        }
+        monitor.request(self, didFinishDownloadingWith: .success(temporaryURL))
+        if let fileURL = finished.fileURL, fileURL.standardizedFileURL != temporaryURL.standardizedFileURL {
+            monitor.request(self, didCreateDestinationURL: fileURL)
+        }
     }
 
     /// A new temporary file's URL: `<temporary directory>/Wick/Downloads/<UUID>.download`,

@@ -24,7 +24,9 @@ public struct DownloadTask<Value: Sendable>: Sendable {
         get async {
             let outcome = await request.awaitOutcome(cancellingWithTask: automaticallyCancelling)
             // Serializing may read the file: it happens in the awaiting task, never on a loop.
-            return serialize(outcome)
+            let response = serialize(outcome)
+            request.session.eventMonitor.request(request, didParseResponse: response)
+            return response
         }
     }
 

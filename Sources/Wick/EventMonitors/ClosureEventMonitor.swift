@@ -1,5 +1,6 @@
 // An event monitor made of closures, one optional closure per event (Alamofire's).
 public import Dispatch
+public import FoundationEssentials
 import WickReactor
 
 /// An `EventMonitor` whose events call closures set on it, one optional property per event
@@ -34,6 +35,9 @@ public final class ClosureEventMonitor: EventMonitor {
         var requestDidCancel: (@Sendable (Request) -> Void)?
         var requestDidFinish: (@Sendable (Request) -> Void)?
         var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<any Sendable, WickError>) -> Void)?
+        var downloadDidFinishDownloading: (@Sendable (DownloadRequest, Result<URL, WickError>) -> Void)?
+        var downloadDidCreateDestinationURL: (@Sendable (DownloadRequest, URL) -> Void)?
+        var downloadDidParseResponse: (@Sendable (DownloadRequest, DownloadResponse<any Sendable, WickError>) -> Void)?
     }
 
     private let closures: Locked<Closures>
@@ -142,6 +146,21 @@ public final class ClosureEventMonitor: EventMonitor {
         get { self[\.requestDidFinish] }
         set { self[\.requestDidFinish] = newValue }
     }
+    /// Called by `request(_:didFinishDownloadingWith:)`.
+    public var downloadDidFinishDownloading: (@Sendable (DownloadRequest, Result<URL, WickError>) -> Void)? {
+        get { self[\.downloadDidFinishDownloading] }
+        set { self[\.downloadDidFinishDownloading] = newValue }
+    }
+    /// Called by `request(_:didCreateDestinationURL:)`.
+    public var downloadDidCreateDestinationURL: (@Sendable (DownloadRequest, URL) -> Void)? {
+        get { self[\.downloadDidCreateDestinationURL] }
+        set { self[\.downloadDidCreateDestinationURL] = newValue }
+    }
+    /// Called by a download's `request(_:didParseResponse:)`, the response's value type erased.
+    public var downloadDidParseResponse: (@Sendable (DownloadRequest, DownloadResponse<any Sendable, WickError>) -> Void)? {
+        get { self[\.downloadDidParseResponse] }
+        set { self[\.downloadDidParseResponse] = newValue }
+    }
     /// Called by `request(_:didParseResponse:)`, the response's value type erased.
     public var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<any Sendable, WickError>) -> Void)? {
         get { self[\.requestDidParseResponse] }
@@ -231,5 +250,25 @@ public final class ClosureEventMonitor: EventMonitor {
     ) {
         guard let requestDidParseResponse else { return }
         requestDidParseResponse(request, response.map { $0 as any Sendable })
+    }
+    /// Calls `downloadDidFinishDownloading`.
+    public func request(_ request: DownloadRequest, didFinishDownloadingWith result: Result<URL, WickError>) {
+        downloadDidFinishDownloading?(request, result)
+    }
+    /// Calls `downloadDidCreateDestinationURL`.
+    public func request(_ request: DownloadRequest, didCreateDestinationURL url: URL) {
+        downloadDidCreateDestinationURL?(request, url)
+    }
+    /// Calls `downloadDidParseResponse` with the value as `any Sendable`.
+    public func request<Value: Sendable>(
+        _ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, WickError>
+    ) {
+        guard let downloadDidParseResponse else { return }
+        downloadDidParseResponse(
+            request,
+            DownloadResponse(
+                request: response.request, response: response.response, fileURL: response.fileURL,
+                resumeData: response.resumeData, metrics: response.metrics,
+                result: response.result.map { $0 as any Sendable }))
     }
 }

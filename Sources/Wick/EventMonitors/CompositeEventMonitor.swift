@@ -1,5 +1,6 @@
 // Fans every event out to a Session's monitors, each on its own queue.
 import Dispatch
+public import FoundationEssentials
 
 /// Hands each event to every monitor, asynchronously on the monitor's own queue (Alamofire's
 /// `CompositeEventMonitor`). A Session's `eventMonitor` is one of these.
@@ -112,6 +113,23 @@ public final class CompositeEventMonitor: EventMonitor {
     /// Passes the event on.
     public func request<Value: Sendable>(
         _ request: DataRequest, didParseResponse response: DataResponse<Value, WickError>
+    ) {
+        guard !monitors.isEmpty else { return }
+        each { $0.request(request, didParseResponse: response) }
+    }
+    /// Passes the event on.
+    public func request(_ request: DownloadRequest, didFinishDownloadingWith result: Result<URL, WickError>) {
+        guard !monitors.isEmpty else { return }
+        each { $0.request(request, didFinishDownloadingWith: result) }
+    }
+    /// Passes the event on.
+    public func request(_ request: DownloadRequest, didCreateDestinationURL url: URL) {
+        guard !monitors.isEmpty else { return }
+        each { $0.request(request, didCreateDestinationURL: url) }
+    }
+    /// Passes the event on.
+    public func request<Value: Sendable>(
+        _ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, WickError>
     ) {
         guard !monitors.isEmpty else { return }
         each { $0.request(request, didParseResponse: response) }

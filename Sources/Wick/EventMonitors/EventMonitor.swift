@@ -1,5 +1,6 @@
 // Watching requests: Alamofire's EventMonitor, with the events of Wick's own transport.
 public import Dispatch
+public import FoundationEssentials
 
 /// Receives the events of every request of a `Session` (Alamofire's `EventMonitor`), on its own
 /// `queue`. Every method has an empty default, so a monitor implements only what it watches.
@@ -9,8 +10,10 @@ public import Dispatch
 /// `didEvaluateServerTrust` (on a new TLS connection), `didAcquireConnection`, `didReceiveResponse`, `didGatherMetrics`, then `willRedirect` and
 /// again from `willSend` for a redirect hop (or a challenge answer); `didValidate` for each
 /// validation; `didDecideRetry` when the attempt failed, then `requestIsRetrying` and the next
-/// attempt from `didAdaptInitialRequest`; and once, `requestDidFinish`. Then `didParseResponse`
-/// for each response handler. `requestDidSuspend` and `requestDidCancel` come when called.
+/// attempt from `didAdaptInitialRequest`; and once, `requestDidFinish` (for a download, after
+/// `didFinishDownloading` and, when its file was moved, `didCreateDestinationURL`). Then
+/// `didParseResponse` for each response handler. `requestDidSuspend` and `requestDidCancel` come
+/// when called.
 ///
 /// `didEvaluateServerTrust` and `didAcquireConnection` are reported the moment the pool gives the
 /// exchange its connection, so an exchange that then fails reports them too, and a replay on a
@@ -62,6 +65,14 @@ public protocol EventMonitor: Sendable {
     func requestDidFinish(_ request: Request)
     /// A response handler serialized the outcome into `response`.
     func request<Value: Sendable>(_ request: DataRequest, didParseResponse response: DataResponse<Value, WickError>)
+    /// A download's transfer ended: `result` is the temporary file holding the whole response
+    /// body (validation failures included), or why there is none.
+    func request(_ request: DownloadRequest, didFinishDownloadingWith result: Result<URL, WickError>)
+    /// A download's file reached its destination, `url`.
+    func request(_ request: DownloadRequest, didCreateDestinationURL url: URL)
+    /// A download's response handler produced `response`.
+    func request<Value: Sendable>(
+        _ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, WickError>)
 }
 
 extension EventMonitor {
@@ -111,6 +122,14 @@ extension EventMonitor {
     /// Does nothing.
     public func request<Value: Sendable>(
         _ request: DataRequest, didParseResponse response: DataResponse<Value, WickError>
+    ) {}
+    /// Does nothing.
+    public func request(_ request: DownloadRequest, didFinishDownloadingWith result: Result<URL, WickError>) {}
+    /// Does nothing.
+    public func request(_ request: DownloadRequest, didCreateDestinationURL url: URL) {}
+    /// Does nothing.
+    public func request<Value: Sendable>(
+        _ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, WickError>
     ) {}
 }
 

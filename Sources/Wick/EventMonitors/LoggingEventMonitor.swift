@@ -1,5 +1,6 @@
 // An event monitor that writes one line per event to a sink, standard error by default.
 public import Dispatch
+public import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -199,6 +200,29 @@ public struct LoggingEventMonitor: EventMonitor {
             let name = Self.name(request)
             if let error = response.error { return "parsed the response to \(name): failure: \(error)" }
             return "parsed the response to \(name): success"
+        }
+    }
+    /// `GET http://host/path downloaded to /tmp/.../X.download`, or `...: download failed: <error>`.
+    public func request(_ request: DownloadRequest, didFinishDownloadingWith result: Result<URL, WickError>) {
+        log(.all) {
+            switch result {
+            case .success(let url): "\(Self.name(request)) downloaded to \(url.path)"
+            case .failure(let error): "\(Self.name(request)): download failed: \(error)"
+            }
+        }
+    }
+    /// `GET http://host/path moved to /data/file`.
+    public func request(_ request: DownloadRequest, didCreateDestinationURL url: URL) {
+        log(.all) { "\(Self.name(request)) moved to \(url.path)" }
+    }
+    /// `parsed the download of GET http://host/path: success`, or `...: failure: <error>`.
+    public func request<Value: Sendable>(
+        _ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, WickError>
+    ) {
+        log(.all) {
+            let name = Self.name(request)
+            if let error = response.error { return "parsed the download of \(name): failure: \(error)" }
+            return "parsed the download of \(name): success"
         }
     }
 }

@@ -227,7 +227,8 @@ public struct JSONParser {
             skipDigits()
         }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
-        if isInteger, let integer = Int64(text) { return .integer(integer) }
+        // `-0` keeps its sign as a double: as an integer it would print back as `0`.
+        if isInteger, text != "-0", let integer = Int64(text) { return .integer(integer) }
         guard let double = Double(text), double.isFinite else { throw JSONParsingError(.invalidNumber, at: start) }
         return .double(double)
     }

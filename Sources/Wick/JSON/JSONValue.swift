@@ -7,7 +7,7 @@ public import FoundationEssentials
 /// Alamofire.
 ///
 /// Numbers without a fraction or exponent that fit in `Int64` are `.integer`, so ids survive
-/// exactly; every other number is `.double`.
+/// exactly; every other number is `.double` (`-0` too, to keep its sign).
 public enum JSONValue: Sendable, Hashable, CustomStringConvertible {
     case null
     case bool(Bool)

@@ -16,7 +16,7 @@ struct JSONParserTests {
         ("true", .bool(true)),
         (" false ", .bool(false)),
         ("0", .integer(0)),
-        ("-0", .integer(0)),
+        ("-0", .double(-0.0)),
         ("42", .integer(42)),
         ("-9223372036854775808", .integer(.min)),
         ("9223372036854775807", .integer(.max)),
@@ -98,6 +98,16 @@ struct JSONParserTests {
         let objects = String(repeating: #"{"a":"#, count: 600)
         #expect(throws: JSONParsingError(.tooDeep(limit: 100), at: 500)) {
             try JSONParser.parse(Data(objects.utf8), maximumDepth: 100)
+        }
+    }
+
+    /// Negative zero keeps its sign through printing and parsing (a case the fuzzer found:
+    /// `-0E-2` printed as `-0`, which then read back as the integer 0).
+    @Test func negativeZeroPrintsAndParsesBackToItself() throws {
+        for text in ["-0E-2", "-0", "-0.0", "[-0]"] {
+            let printed = try parse(text).description
+            #expect(try parse(printed).description == printed)
+            #expect(printed.contains("-0"))
         }
     }
 

@@ -196,11 +196,7 @@ public struct LoggingEventMonitor: EventMonitor {
     public func request<Value: Sendable>(
         _ request: DataRequest, didParseResponse response: DataResponse<Value, WickError>
     ) {
-        log(.all) {
-            let name = Self.name(request)
-            if let error = response.error { return "parsed the response to \(name): failure: \(error)" }
-            return "parsed the response to \(name): success"
-        }
+        logParsed("the response to", request, error: response.error)
     }
     /// `GET http://host/path downloaded to /tmp/.../X.download`, or `...: download failed: <error>`.
     public func request(_ request: DownloadRequest, didFinishDownloadingWith result: Result<URL, WickError>) {
@@ -219,10 +215,15 @@ public struct LoggingEventMonitor: EventMonitor {
     public func request<Value: Sendable>(
         _ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, WickError>
     ) {
+        logParsed("the download of", request, error: response.error)
+    }
+
+    /// `parsed <what> GET http://host/path: success`, or `...: failure: <error>`.
+    private func logParsed(_ what: String, _ request: Request, error: WickError?) {
         log(.all) {
             let name = Self.name(request)
-            if let error = response.error { return "parsed the download of \(name): failure: \(error)" }
-            return "parsed the download of \(name): success"
+            if let error { return "parsed \(what) \(name): failure: \(error)" }
+            return "parsed \(what) \(name): success"
         }
     }
 }

@@ -61,15 +61,8 @@ extension Session {
         _ convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
         to destination: DownloadRequest.Destination? = nil
     ) -> DownloadRequest {
-        let built: Result<HTTPRequest, WickError>
-        do {
-            built = .success(try convertible.asURLRequest())
-        } catch let error as WickError {
-            built = .failure(error)
-        } catch {
-            built = .failure(.invalidURL(url: "\(convertible)", reason: "the request could not be built: \(error)"))
-        }
-        return makeDownload(built, interceptor: interceptor, requestModifier: nil, destination: destination)
+        return makeDownload(
+            convertible.builtRequest, interceptor: interceptor, requestModifier: nil, destination: destination)
     }
 
     /// Continues a download from its `resumeData` (`DownloadRequest.resumeData`): the request

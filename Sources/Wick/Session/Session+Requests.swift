@@ -94,15 +94,7 @@ extension Session {
     public func request(
         _ convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil
     ) -> DataRequest {
-        let built: Result<HTTPRequest, WickError>
-        do {
-            built = .success(try convertible.asURLRequest())
-        } catch let error as WickError {
-            built = .failure(error)
-        } catch {
-            built = .failure(.invalidURL(url: "\(convertible)", reason: "the request could not be built: \(error)"))
-        }
-        return makeRequest(built, interceptor: interceptor, requestModifier: nil)
+        return makeRequest(convertible.builtRequest, interceptor: interceptor, requestModifier: nil)
     }
 
     /// The request with the session's fields merged in and checked, modified, registered.

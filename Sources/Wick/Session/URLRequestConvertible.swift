@@ -8,6 +8,20 @@ public protocol URLRequestConvertible: Sendable {
     func asURLRequest() throws -> HTTPRequest
 }
 
+extension URLRequestConvertible {
+    /// `asURLRequest()` as a result: a `WickError` thrown as it is, any other error as
+    /// `invalidURL`. How `request`, `download` and `streamRequest` take a router.
+    var builtRequest: Result<HTTPRequest, WickError> {
+        do {
+            return .success(try asURLRequest())
+        } catch let error as WickError {
+            return .failure(error)
+        } catch {
+            return .failure(.invalidURL(url: "\(self)", reason: "the request could not be built: \(error)"))
+        }
+    }
+}
+
 extension HTTPRequest: URLRequestConvertible {
     /// The request itself.
     public func asURLRequest() throws -> HTTPRequest { self }

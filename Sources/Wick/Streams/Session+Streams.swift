@@ -59,15 +59,7 @@ extension Session {
         _ convertible: some URLRequestConvertible, automaticallyCancelOnStreamError: Bool = false,
         interceptor: (any RequestInterceptor)? = nil
     ) -> DataStreamRequest {
-        let built: Result<HTTPRequest, WickError>
-        do {
-            built = .success(try convertible.asURLRequest())
-        } catch let error as WickError {
-            built = .failure(error)
-        } catch {
-            built = .failure(.invalidURL(url: "\(convertible)", reason: "the request could not be built: \(error)"))
-        }
-        return makeRequest(built, requestModifier: nil) { checked in
+        return makeRequest(convertible.builtRequest, requestModifier: nil) { checked in
             DataStreamRequest(
                 session: self, initialRequest: checked, interceptor: interceptor,
                 automaticallyCancelOnStreamError: automaticallyCancelOnStreamError)

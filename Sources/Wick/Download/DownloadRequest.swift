@@ -87,13 +87,13 @@ public final class DownloadRequest: Request, @unchecked Sendable {
 
     /// Where the file is once the request finished and it was moved; nil before, and when there
     /// is no file (the request failed or was cancelled).
-    public var fileURL: URL? { mutableState.withLock { $0.outcome?.fileURL } }
+    public var fileURL: URL? { mutableState.withLock { $0.lifecycle.outcome?.fileURL } }
 
     /// What resumes the download (`Session.download(resumingWith:)`): set when it failed while
     /// transferring, or was cancelled with `cancel(producingResumeData: true)`, and the response
     /// allowed it (a `GET`, a strong `ETag` or a `Last-Modified`, no `Content-Encoding`, some
     /// bytes on disk). The format is `DownloadResumeData`'s; the partial file stays on disk.
-    public var resumeData: Data? { mutableState.withLock { $0.outcome?.resumeData } }
+    public var resumeData: Data? { mutableState.withLock { $0.lifecycle.outcome?.resumeData } }
 
     // MARK: - Controls
 

@@ -44,18 +44,14 @@ extension Request {
     /// queue. Code of the user's (adapters, validations, retriers, redirect handlers) runs on
     /// `Session.rootQueue`, never on a loop.
     func run(_ step: HeldStep) {
-        let proceed = mutableState.withLock { state -> Bool in
-            if state.outcome != nil || state.isCancelRequested { return false }
-            if state.state == .suspended {
-                state.heldStep = step
-                return false
+        switch mutableState.withLock({ $0.lifecycle.stepReady(step) }) {
+        case .proceed:
+            switch step {
+            case .startAttempt(let progress): startAttempt(progress)
+            case .send(let request, let progress): send(request, progress)
             }
-            return true
-        }
-        guard proceed else { return }
-        switch step {
-        case .startAttempt(let progress): startAttempt(progress)
-        case .send(let request, let progress): send(request, progress)
+        case .held, .drop:
+            break
         }
     }
 
@@ -97,17 +93,19 @@ extension Request {
         case .success(let prepared): transport = prepared
         case .failure(let error): return attemptEnded(Attempt(request: request, response: nil, error: error), progress)
         }
-        let cancelled = mutableState.withLock { state -> Bool in
-            if state.isCancelRequested { return true }
-            state.inFlight = transport.cancellation
-            state.requests.append(request)
-            return false
+        let inFlight = RequestStateMachine.InFlight(
+            cancellation: transport.cancellation, request: request, progress: progress)
+        let started = mutableState.withLock { state -> Bool in
+            guard state.lifecycle.exchangeStarting(inFlight) else { return false }
+            state.records.sent.append(request)
+            return true
         }
-        guard !cancelled else { return }
+        // A stop that came first has finished the request already (nothing was in flight).
+        guard started else { return }
         announceSend(request)
         transport.start(deadline: progress.deadline, sink: bodySink, leaseObserver: leaseObserver()) {
             [self] result in
-            received(result, for: request, progress)
+            exchangeCompleted(result)
         }
     }
 
@@ -124,11 +122,14 @@ extension Request {
         }
     }
 
-    /// Handles one exchange's end: a challenge answer, a redirect, or the attempt's end.
-    private func received(
-        _ result: Result<TransportResponse, TransportError>, for request: HTTPRequest, _ progress: AttemptProgress
-    ) {
-        mutableState.withLock { $0.inFlight = nil }
+    /// Handles one exchange's end, as its response's verdict says: a challenge answer, a
+    /// redirect, or the attempt's end.
+    private func exchangeCompleted(_ result: Result<TransportResponse, TransportError>) {
+        guard let ended = mutableState.withLock({ $0.lifecycle.exchangeEnded() }) else {
+            preconditionFailure("Request.exchangeCompleted: no exchange was in flight")
+        }
+        let request = ended.request
+        var progress = ended.progress
         let response: TransportResponse
         switch result {
         case .success(let received): response = received
@@ -139,62 +140,58 @@ extension Request {
             }
             return attemptEnded(Attempt(request: request, response: nil, error: failure), progress)
         }
-        var progress = progress
-        let transaction = TransactionMetrics(request: request, response: response)
-        progress.transactions.append(transaction)
+        progress.transactions.append(TransactionMetrics(request: request, response: response))
         let head = HTTPResponse(response)
-        session.eventMonitor.request(self, didReceiveResponse: head, bodyByteCount: response.body.count)
-        session.eventMonitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))
-        let settings = attemptSettings
-
-        if head.statusCode == 401, let credential = settings.credential,
-            progress.challengeAnswers == 0 || (progress.challengeAnswers == 1 && HTTPChallengeResponder.isStale(head)),
-            let authorization = HTTPChallengeResponder.authorization(answering: head, to: request, with: credential)
-        {
-            progress.challengeAnswers += 1
-            var answer = request
-            answer.headers.update(authorization)
-            return run(.send(answer, progress))
+        let monitor = session.eventMonitor
+        if !monitor.monitors.isEmpty {
+            monitor.request(self, didReceiveResponse: head, bodyByteCount: response.body.count)
+            monitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))
         }
-        let configuration = session.configuration
-        switch RedirectRules.nextRequest(
-            after: request, response: head, allowsInsecureRedirects: configuration.allowsInsecureRedirects)
-        {
-        case .notARedirect:
-            validateThenEnd(Attempt(request: request, response: response, error: nil), progress, settings.validators)
+        // The sink may have asked at the head; otherwise nobody has, and the run decides now.
+        switch ended.verdict ?? verdict(on: head, to: ended) {
+        case .final:
+            validateThenEnd(Attempt(request: request, response: response, error: nil), progress)
+        case .answerChallenge(let answer):
+            progress.challengeAnswers += 1
+            run(.send(answer, progress))
         case .refused(let failure):
             attemptEnded(Attempt(request: request, response: response, error: .sessionTaskFailed(error: failure)), progress)
-        case .follow(let next):
+        case .redirect(let next, asksHandler: false):
             progress.redirects += 1
-            guard progress.redirects <= configuration.maximumRedirects else {
-                let failure = SessionTaskFailure.tooManyRedirects(limit: configuration.maximumRedirects)
-                return attemptEnded(
-                    Attempt(request: request, response: response, error: .sessionTaskFailed(error: failure)), progress)
-            }
-            if let redirector = settings.redirects as? Redirector, case .follow = redirector.behavior {
-                session.eventMonitor.request(self, willRedirectTo: next, for: head)
-                return run(.send(next, progress))
-            }
+            monitor.request(self, willRedirectTo: next, for: head)
+            run(.send(next, progress))
+        case .redirect(let next, asksHandler: true):
+            progress.redirects += 1
+            let handler = mutableState.withLock { $0.records.redirectHandler } ?? session.redirectHandler
             session.rootQueue.async { [self, progress] in
-                settings.redirects.request(self, willBeRedirectedTo: next, for: head) { [self] decided in
+                handler.request(self, willBeRedirectedTo: next, for: head) { [self] decided in
                     guard let decided else {
-                        return validateThenEnd(
-                            Attempt(request: request, response: response, error: nil), progress, settings.validators)
+                        return validateThenEnd(Attempt(request: request, response: response, error: nil), progress)
                     }
                     // A handler may change the URL: checked here (`RedirectRules` checked Wick's own).
                     if let invalid = Session.invalidity(of: decided) {
                         return attemptEnded(Attempt(request: decided, response: nil, error: invalid), progress)
                     }
-                    session.eventMonitor.request(self, willRedirectTo: decided, for: head)
+                    monitor.request(self, willRedirectTo: decided, for: head)
                     run(.send(decided, progress))
                 }
             }
         }
     }
 
+    /// The verdict on `head`, the response to the exchange `inFlight`, with the request's
+    /// credential and redirect handler as they are now.
+    private func verdict(on head: HTTPResponse, to inFlight: RequestStateMachine.InFlight) -> ResponseVerdict {
+        let (credential, handler) = mutableState.withLock { ($0.records.credential, $0.records.redirectHandler) }
+        return ResponseVerdict.decide(
+            request: inFlight.request, head: head, progress: inFlight.progress, credential: credential,
+            redirects: handler ?? session.redirectHandler, configuration: session.configuration)
+    }
+
     /// Runs the validations (on the root queue, when there are any) and ends the attempt with
     /// the first failure.
-    private func validateThenEnd(_ attempt: Attempt, _ progress: AttemptProgress, _ validators: [StoredValidation]) {
+    private func validateThenEnd(_ attempt: Attempt, _ progress: AttemptProgress) {
+        let validators = validators
         guard !validators.isEmpty, let response = attempt.response else { return attemptEnded(attempt, progress) }
         session.rootQueue.async { [self] in
             var validated = attempt
@@ -217,7 +214,7 @@ extension Request {
         attemptEnded(response: attempt.response.map(HTTPResponse.init), error: attempt.error)
         let metrics = progress.transactions.isEmpty ? nil : RequestMetrics(transactions: progress.transactions)
         let outcome = Outcome(request: attempt.request, response: attempt.response, error: attempt.error, metrics: metrics)
-        guard let error = attempt.error, !isCancelled else { return finish(outcome) }
+        guard let error = attempt.error, !isStopped else { return finish(outcome) }
         let retriers: [any RequestRetrier] = [interceptor, session.interceptor].compactMap { $0 }
         guard !retriers.isEmpty else { return finish(outcome) }
         session.rootQueue.async { [self] in
@@ -256,21 +253,25 @@ extension Duration {
 }
 
 extension Request {
-    /// Where the body of a response with this head goes, for a `TransportBodySink`: collected
-    /// when the run will follow the response (a redirect with a `Location`, unless the request's
-    /// redirect handler is `Redirector.doNotFollow`; a `401` while a credential is set), so that
-    /// a download or stream only ever gets the final response's body; streamed otherwise.
+    /// Where the body of a response with this head goes, for a `TransportBodySink`: streamed
+    /// when it is the response the request delivers, collected when the run will act on it
+    /// (a redirect it follows, a `401` it answers), so that a download or stream only ever gets
+    /// the final response's body. The answer is the exchange's verdict (`ResponseVerdict`),
+    /// which the run then follows.
     func bodyHandling(status: HTTPStatus, headers: HTTPHeaders) -> TransportBodyHandling {
-        let settings = attemptSettings
-        if [301, 302, 303, 307, 308].contains(status.rawValue), headers.contains(name: "Location") {
-            if let redirector = settings.redirects as? Redirector, case .doNotFollow = redirector.behavior {
-                return .stream
+        let head = HTTPResponse(status: status, headers: headers, version: .http1_1)
+        let configuration = session.configuration
+        let fallback = session.redirectHandler
+        let verdict = mutableState.withLock { state -> ResponseVerdict? in
+            let credential = state.records.credential
+            let handler = state.records.redirectHandler ?? fallback
+            return state.lifecycle.verdict { inFlight in
+                ResponseVerdict.decide(
+                    request: inFlight.request, head: head, progress: inFlight.progress, credential: credential,
+                    redirects: handler, configuration: configuration)
             }
-            return .collect
         }
-        if status.rawValue == 401, settings.credential != nil, headers.contains(name: "WWW-Authenticate") {
-            return .collect
-        }
-        return .stream
+        // No exchange in flight: the run has stopped and the exchange is being cancelled.
+        return verdict?.deliversBody == false ? .collect : .stream
     }
 }

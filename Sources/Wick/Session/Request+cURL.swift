@@ -25,7 +25,7 @@ extension Request {
         guard let request else {
             return "curl command could not be created: \(error.map { "\($0)" } ?? "no request")"
         }
-        return Self.cURLCommand(for: request, credential: mutableState.withLock { $0.credential })
+        return Self.cURLCommand(for: request, credential: mutableState.withLock { $0.records.credential })
     }
 
     /// Calls `handler` on `queue` once with `cURLDescription()`: at once if a request has been

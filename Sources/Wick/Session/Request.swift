@@ -56,28 +56,24 @@ public class Request: @unchecked Sendable {
     /// A validation as stored: run on each response before the request finishes.
     typealias StoredValidation = @Sendable (HTTPRequest?, TransportResponse) -> Result<Void, WickError>
 
-    struct MutableState {
-        var state = State.initialized
-        var outcome: Outcome?
-        var waiters: [@Sendable (Outcome) -> Void] = []
-        var isCancelRequested = false
-        var isStarted = false
-        /// `finish` has begun (`completeOutcome` may still be running).
-        var isFinishing = false
-        /// The error `abort(with:)` ends the request with, instead of `explicitlyCancelled`.
-        var abortError: WickError?
+    /// What the request records as it runs, beside its lifecycle: what it sent and received,
+    /// and the settings its handlers added.
+    struct Records {
         var retryCount = 0
-        var requests: [HTTPRequest] = []
+        var sent = SentRequests()
         var response: HTTPResponse?
         var error: WickError?
         var validators: [StoredValidation] = []
-        /// The step `suspend()` held, run by `resume()`.
-        var heldStep: HeldStep?
-        /// The exchange on the transport now, cancelled by `cancel()`.
-        var inFlight: TransportCancellation?
         var credential: HTTPCredential?
         var redirectHandler: (any RedirectHandler)?
         var onRequestCreation: [(queue: DispatchQueue, handler: @Sendable (HTTPRequest) -> Void)] = []
+    }
+
+    /// Everything mutable, behind the one lock: the lifecycle (`RequestStateMachine`, which
+    /// decides) and the records.
+    struct MutableState {
+        var lifecycle = RequestStateMachine()
+        var records = Records()
     }
 
     /// An identifier, unique per request.
@@ -107,10 +103,10 @@ public class Request: @unchecked Sendable {
     // MARK: - What it has sent and received
 
     /// The current state.
-    public var state: State { mutableState.withLock { $0.state } }
+    public var state: State { mutableState.withLock { $0.lifecycle.publicState } }
 
     /// Whether `cancel()` was called (or the task awaiting a `DataTask` was cancelled).
-    public var isCancelled: Bool { mutableState.withLock { $0.isCancelRequested } }
+    public var isCancelled: Bool { mutableState.withLock { $0.lifecycle.isCancelled } }
     /// Whether the request is running.
     public var isResumed: Bool { state == .resumed }
     /// Whether the request is suspended.
@@ -119,51 +115,32 @@ public class Request: @unchecked Sendable {
     public var isFinished: Bool { state == .finished }
 
     /// How many times the request has been retried (0 on the first attempt).
-    public var retryCount: Int { mutableState.withLock { $0.retryCount } }
+    public var retryCount: Int { mutableState.withLock { $0.records.retryCount } }
 
     /// The last request sent (after adaptation and redirects); before the first attempt, the
     /// request as created; nil if it could not be built.
     public var request: HTTPRequest? {
-        mutableState.withLock { $0.requests.last } ?? (try? initialRequest.get())
+        mutableState.withLock { $0.records.sent.last } ?? (try? initialRequest.get())
     }
 
     /// Every request sent, in order: one per attempt and per redirect hop.
-    public var requests: [HTTPRequest] { mutableState.withLock { $0.requests } }
+    public var requests: [HTTPRequest] { mutableState.withLock { $0.records.sent.all } }
 
     /// The response head of the last attempt, if one arrived.
-    public var response: HTTPResponse? { mutableState.withLock { $0.response } }
+    public var response: HTTPResponse? { mutableState.withLock { $0.records.response } }
 
     /// The error of the last attempt, or of the request once finished; nil while all is well.
-    public var error: WickError? { mutableState.withLock { $0.error } }
+    public var error: WickError? { mutableState.withLock { $0.records.error } }
 
     // MARK: - Controls
 
     /// Starts the request, or continues a suspended one; does nothing otherwise.
     @discardableResult
     public func resume() -> Self {
-        enum Step { case start, run(HeldStep?), none }
-        let step: Step = mutableState.withLock { state in
-            switch state.state {
-            case .initialized:
-                state.state = .resumed
-                state.isStarted = true
-                return .start
-            case .suspended:
-                state.state = .resumed
-                if !state.isStarted {
-                    state.isStarted = true
-                    return .start
-                }
-                defer { state.heldStep = nil }
-                return .run(state.heldStep)
-            case .resumed, .cancelled, .finished:
-                return .none
-            }
-        }
-        switch step {
+        switch mutableState.withLock({ $0.lifecycle.resumeRequested() }) {
         case .start:
             start()
-        case .run(let held):
+        case .continueRun(let held):
             session.eventMonitor.requestDidResume(self)
             if let held { run(held) }
         case .none:
@@ -177,12 +154,7 @@ public class Request: @unchecked Sendable {
     /// unstarted. Does nothing unless the request is initialized or resumed.
     @discardableResult
     public func suspend() -> Self {
-        let suspended = mutableState.withLock { state in
-            guard state.state == .resumed || state.state == .initialized else { return false }
-            state.state = .suspended
-            return true
-        }
-        if suspended { session.eventMonitor.requestDidSuspend(self) }
+        if mutableState.withLock({ $0.lifecycle.suspendRequested() }) { session.eventMonitor.requestDidSuspend(self) }
         return self
     }
 
@@ -190,51 +162,38 @@ public class Request: @unchecked Sendable {
     /// connection. It finishes with `WickError.explicitlyCancelled` unless it had finished.
     @discardableResult
     public func cancel() -> Self {
-        let inFlight: TransportCancellation?? = mutableState.withLock { state in
-            switch state.state {
-            case .cancelled, .finished:
-                return .none
-            case .initialized, .resumed, .suspended:
-                state.state = .cancelled
-                state.isCancelRequested = true
-                state.heldStep = nil
-                return .some(state.inFlight)
-            }
-        }
-        guard let inFlight else { return self }
+        let action = mutableState.withLock { $0.lifecycle.cancelRequested() }
+        if case .none = action { return self }
         session.eventMonitor.requestDidCancel(self)
-        if let inFlight {
-            // The transport completes the exchange with `cancelled`, which finishes the request.
-            inFlight.cancel()
-        } else {
-            finish(Outcome(request: request, error: .explicitlyCancelled))
-        }
+        perform(action, error: .explicitlyCancelled)
         return self
     }
 
     /// Ends the request with `error` (a stream's failed validation, a download's file error): the
     /// exchange in flight is cancelled, closing its connection, and the request finishes with
-    /// `error` rather than `explicitlyCancelled`. Does nothing once the request is over.
+    /// `error` rather than `explicitlyCancelled`. Does nothing once the request is finishing.
     func abort(with error: WickError) {
-        let inFlight: TransportCancellation?? = mutableState.withLock { state in
-            guard state.outcome == nil, !state.isFinishing, state.abortError == nil else { return .none }
-            state.abortError = error
-            state.isCancelRequested = true
-            state.heldStep = nil
-            return .some(state.inFlight)
-        }
-        guard let inFlight else { return }
-        if let inFlight {
-            inFlight.cancel()
-        } else {
+        perform(mutableState.withLock { $0.lifecycle.abortRequested(error) }, error: error)
+    }
+
+    /// Carries out a stop: cancels the exchange in flight (its completion finishes the request)
+    /// or finishes now with `error`.
+    private func perform(_ action: RequestStateMachine.StopAction, error: WickError) {
+        switch action {
+        case .cancelExchange(let cancellation):
+            // The transport completes the exchange with `cancelled`, which finishes the request.
+            cancellation.cancel()
+        case .finishNow:
             finish(Outcome(request: request, error: error))
+        case .stoppedWhileFinishing, .none:
+            break
         }
     }
 
     /// Tells the exchange in flight that the body sink takes bytes again (see
     /// `TransportBodySink`); does nothing between exchanges.
     func demandMoreBody() {
-        mutableState.withLock { $0.inFlight }?.demandMore()
+        mutableState.withLock { $0.lifecycle.inFlight?.cancellation }?.demandMore()
     }
 
     /// Answers `401` challenges (Basic, and Digest per RFC 7616) with this user and password:
@@ -248,14 +207,14 @@ public class Request: @unchecked Sendable {
     /// Answers `401` challenges with `credential` (see `authenticate(username:password:)`).
     @discardableResult
     public func authenticate(with credential: HTTPCredential) -> Self {
-        mutableState.withLock { $0.credential = credential }
+        mutableState.withLock { $0.records.credential = credential }
         return self
     }
 
     /// Decides this request's redirects instead of `Session.redirectHandler`.
     @discardableResult
     public func redirect(using handler: any RedirectHandler) -> Self {
-        mutableState.withLock { $0.redirectHandler = handler }
+        mutableState.withLock { $0.records.redirectHandler = handler }
         return self
     }
 
@@ -265,7 +224,7 @@ public class Request: @unchecked Sendable {
     public func onURLRequestCreation(
         on queue: DispatchQueue? = nil, perform handler: @escaping @Sendable (HTTPRequest) -> Void
     ) -> Self {
-        mutableState.withLock { $0.onRequestCreation.append((queue ?? session.responseQueue, handler)) }
+        mutableState.withLock { $0.records.onRequestCreation.append((queue ?? session.responseQueue, handler)) }
         return self
     }
 
@@ -275,13 +234,17 @@ public class Request: @unchecked Sendable {
     /// starts the request if the session starts requests immediately and it was neither
     /// started nor suspended (an explicit `suspend()` is never undone by adding a handler).
     func whenFinished(_ body: @escaping @Sendable (Outcome) -> Void) {
-        let known: Outcome? = mutableState.withLock { state in
-            if let outcome = state.outcome { return outcome }
-            state.waiters.append(body)
-            return nil
+        addWaiter(.closure(body))
+    }
+
+    /// Adds a waiter for the outcome (see `whenFinished`).
+    private func addWaiter(_ waiter: RequestStateMachine.Waiter) {
+        switch mutableState.withLock({ $0.lifecycle.waiterAdded(waiter) }) {
+        case .deliver(let outcome):
+            waiter.deliver(outcome)
+        case .wait(let mayStart):
+            if mayStart, session.startRequestsImmediately { resume() }
         }
-        if let known { return body(known) }
-        if session.startRequestsImmediately, state == .initialized { resume() }
     }
 
     /// The body source for one send of `request` (a fresh one each time: a retry, a redirect
@@ -292,10 +255,12 @@ public class Request: @unchecked Sendable {
 
     /// The outcome, awaited; cancelling the awaiting task cancels the request when
     /// `cancellingWithTask` is set (the `serializing...()` tasks' `automaticallyCancelling`).
+    /// The task waits as itself (an unsafe continuation the lifecycle resumes exactly once, rule
+    /// 4), so awaiting costs no allocation.
     func awaitOutcome(cancellingWithTask: Bool) async -> Outcome {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-                whenFinished { outcome in continuation.resume(returning: outcome) }
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Outcome, Never>) in
+                addWaiter(.task(continuation))
             }
         } onCancel: {
             if cancellingWithTask { cancel() }
@@ -304,7 +269,7 @@ public class Request: @unchecked Sendable {
 
     /// Adds a validation, run on every response before the request finishes.
     func appendValidation(_ validation: @escaping StoredValidation) {
-        mutableState.withLock { $0.validators.append(validation) }
+        mutableState.withLock { $0.records.validators.append(validation) }
     }
 
     /// Starts the run, or finishes at once when the request could not be built.
@@ -317,47 +282,34 @@ public class Request: @unchecked Sendable {
     /// Tells the monitors and `onURLRequestCreation` handlers about a request about to be sent.
     func announceSend(_ request: HTTPRequest) {
         session.eventMonitor.request(self, willSend: request)
-        let handlers = mutableState.withLock { $0.onRequestCreation }
+        let handlers = mutableState.withLock { $0.records.onRequestCreation }
         for (queue, handler) in handlers { queue.async { handler(request) } }
     }
 
     /// Records the last attempt's response head and error.
     func attemptEnded(response: HTTPResponse?, error: WickError?) {
         mutableState.withLock { state in
-            state.response = response
-            state.error = error
+            state.records.response = response
+            state.records.error = error
         }
     }
 
     /// Counts a retry.
     func countRetry() {
-        mutableState.withLock { $0.retryCount += 1 }
+        mutableState.withLock { $0.records.retryCount += 1 }
     }
 
-    /// The stored validations and credential and redirect handler, read once per attempt.
-    var attemptSettings: (validators: [StoredValidation], credential: HTTPCredential?, redirects: any RedirectHandler) {
-        mutableState.withLock { state in
-            (state.validators, state.credential, state.redirectHandler ?? session.redirectHandler)
-        }
-    }
+    /// Whether `cancel()` or `abort(with:)` stopped the run.
+    var isStopped: Bool { mutableState.withLock { $0.lifecycle.isStopped } }
 
-    /// Ends the request with `outcome` (the first call wins; a cancelled request's is always
-    /// `explicitlyCancelled`), after `completeOutcome`.
+    /// The stored validations, read once per response.
+    var validators: [StoredValidation] { mutableState.withLock { $0.records.validators } }
+
+    /// Ends the request with `outcome`: the first call wins, a stop's error replaces the
+    /// outcome's, and the subclass completes it (`completeOutcome`) before it is recorded.
     func finish(_ outcome: Outcome) {
-        let first = mutableState.withLock { state -> Bool in
-            if state.outcome != nil || state.isFinishing { return false }
-            state.isFinishing = true
-            return true
-        }
-        guard first else { return }
-        var adjusted = outcome
-        let (cancelled, abortError) = mutableState.withLock { ($0.isCancelRequested, $0.abortError) }
-        if let abortError {
-            adjusted.error = abortError
-        } else if cancelled {
-            adjusted.error = .explicitlyCancelled
-        }
-        completeOutcome(adjusted) { [self] final in record(final) }
+        guard let stopped = mutableState.withLock({ $0.lifecycle.finishRequested(outcome) }) else { return }
+        completeOutcome(stopped) { [self] completed in record(completed) }
     }
 
     /// Finishes a subclass's own work before the outcome is known (a download closes and moves
@@ -366,29 +318,37 @@ public class Request: @unchecked Sendable {
         record(outcome)
     }
 
-    /// Records the outcome (a cancelled request's is always `explicitlyCancelled`) and hands it
-    /// to every waiter.
+    /// Records the outcome (a stop during finishing still replaces its error) and hands it to
+    /// every waiter.
     private func record(_ outcome: Outcome) {
-        let (waiters, final): ([@Sendable (Outcome) -> Void], Outcome?) = mutableState.withLock { state in
-            if state.outcome != nil { return ([], nil) }
-            var final = outcome
-            if let abortError = state.abortError {
-                final.error = abortError
-            } else if state.isCancelRequested {
-                final.error = .explicitlyCancelled
-            }
-            state.outcome = final
-            state.state = .finished
-            state.error = final.error
-            state.inFlight = nil
-            state.heldStep = nil
-            defer { state.waiters = [] }
-            return (state.waiters, final)
+        let recorded = mutableState.withLock { state -> (Outcome, RequestStateMachine.Waiters)? in
+            guard let recorded = state.lifecycle.outcomeCompleted(outcome) else { return nil }
+            state.records.error = recorded.0.error
+            return recorded
         }
-        guard let final else { return }
+        guard let (final, waiters) = recorded else { return }
         session.unregister(self)
         session.eventMonitor.requestDidFinish(self)
-        for waiter in waiters { waiter(final) }
+        waiters.deliver(final)
+    }
+}
+
+/// The requests a `Request` sent, in order, without an array for the usual single one.
+struct SentRequests: Sendable {
+    /// The latest.
+    private(set) var last: HTTPRequest?
+    private var earlier: [HTTPRequest] = []
+
+    /// Adds the latest request sent.
+    mutating func append(_ request: HTTPRequest) {
+        if let last { earlier.append(last) }
+        last = request
+    }
+
+    /// Every request, in order.
+    var all: [HTTPRequest] {
+        guard let last else { return [] }
+        return earlier + [last]
     }
 }
 

@@ -31,9 +31,9 @@ extension ResponseSerializer {
     /// `PassthroughPreprocessor`.
     public static var defaultDataPreprocessor: any DataPreprocessor { PassthroughPreprocessor() }
     /// `204 No Content` and `205 Reset Content`.
-    public static var defaultEmptyResponseCodes: Set<Int> { [204, 205] }
+    public static var defaultEmptyResponseCodes: Set<Int> { EmptyBodyDefaults.responseCodes }
     /// `HEAD`.
-    public static var defaultEmptyRequestMethods: Set<HTTPMethod> { [.head] }
+    public static var defaultEmptyRequestMethods: Set<HTTPMethod> { EmptyBodyDefaults.requestMethods }
 
     /// Whether an empty body is fine for this request and response.
     public func emptyResponseAllowed(request: HTTPRequest?, response: HTTPResponse?) -> Bool {
@@ -117,4 +117,11 @@ extension DataResponseSerializerProtocol where Self == DataResponseSerializer {
             dataPreprocessor: dataPreprocessor, emptyResponseCodes: emptyResponseCodes,
             emptyRequestMethods: emptyRequestMethods)
     }
+}
+
+/// The default empty-body sets, built once (a set literal in a computed property allocated a
+/// new set for every serializer made with the defaults).
+private enum EmptyBodyDefaults {
+    static let responseCodes: Set<Int> = [204, 205]
+    static let requestMethods: Set<HTTPMethod> = [.head]
 }

@@ -1,0 +1,392 @@
+// A request's lifecycle as a value: started, suspended, cancelled or aborted, finishing, finished.
+//
+// `Request` is the runner: it holds this machine and the request's records behind one lock, feeds
+// it every input, and performs the action each input returns in one exhaustive `switch`. The
+// machine decides; it never calls out, and it knows nothing of threads, loops or the transport.
+//
+// Rules:
+// 1. **One start.** A request starts once: on its first `resume()`, or when a handler is added
+//    while it is initialized and not suspended (the session then decides whether that starts
+//    it). `suspend()` before the start keeps it unstarted; `resume()` then starts it.
+// 2. **Suspension holds steps, not exchanges.** An exchange in flight completes; the next step
+//    (an attempt, a redirect hop, a challenge answer) is held, at most one, until `resume()`.
+// 3. **A stop is final.** `cancel()` and `abort(with:)` end the run: the exchange in flight is
+//    cancelled (its completion then finishes the request), or, with none in flight, the request
+//    finishes at once. No later step runs and no later exchange starts. An abort's error wins
+//    over a cancel's `explicitlyCancelled`, whichever came first.
+// 4. **One outcome.** The first `finishRequested()` wins and moves the request to finishing,
+//    where its subclass completes its own work (a download moves its file); `outcomeCompleted`
+//    then records the outcome, with a stop's error in place of the outcome's (a cancel during
+//    finishing counts), and hands it to every waiter, once.
+// 5. **Waiters.** A waiter added before the end waits; one added after gets the outcome at once.
+// 6. **One verdict per response.** The exchange in flight carries the verdict on its response
+//    (final, challenge answer, redirect): the first reader (the body sink at the head, or the
+//    run at the end) computes it, and every later reader gets the same answer.
+//
+// Impossible inputs (an outcome completed before finishing began, an exchange ending in a state
+// that has none) trap, naming the state and the input.
+
+/// The request lifecycle (see the rules above). Not thread-safe: `Request` holds it under its lock.
+struct RequestStateMachine: Sendable {
+    /// What `resume()` must do.
+    enum ResumeAction {
+        /// Start the request: tell the monitors, then run its first attempt.
+        case start
+        /// Tell the monitors, then run the held step, if any.
+        case continueRun(HeldStep?)
+        /// Nothing: running, stopped or over.
+        case none
+    }
+
+    /// What `cancel()` and `abort(with:)` must do.
+    enum StopAction {
+        /// Cancel the exchange in flight; its completion finishes the request.
+        case cancelExchange(TransportCancellation)
+        /// Nothing is in flight: finish now.
+        case finishNow
+        /// The request is already finishing: tell the monitors, the outcome will carry the stop.
+        case stoppedWhileFinishing
+        /// Nothing: already stopped this way, or over.
+        case none
+    }
+
+    /// What a step (`Request.run`) must do.
+    enum StepAction {
+        /// Run it now.
+        case proceed
+        /// Held until `resume()`.
+        case held
+        /// Drop it: the request is stopped or over.
+        case drop
+    }
+
+    /// What adding a waiter must do.
+    enum WaiterAction {
+        /// The outcome is known: hand it over now.
+        case deliver(Request.Outcome)
+        /// Wait; `mayStart` when the request is initialized and not suspended, so that adding a
+        /// handler starts it if the session starts requests immediately.
+        case wait(mayStart: Bool)
+    }
+
+    /// Why the run stopped early.
+    struct Stop: Sendable {
+        /// `cancel()` was called: the public state is `cancelled`.
+        var isCancelled = false
+        /// `abort(with:)`'s error, which replaces the outcome's.
+        var abortError: WickError?
+    }
+
+    /// The exchange on the transport now: the handle that cancels it, the request it sends, the
+    /// attempt it belongs to, and the verdict on its response once someone asked.
+    struct InFlight: Sendable {
+        let cancellation: TransportCancellation
+        let request: HTTPRequest
+        let progress: AttemptProgress
+        var verdict: ResponseVerdict?
+    }
+
+    /// A started run.
+    struct Run: Sendable {
+        var isSuspended = false
+        var held: HeldStep?
+        var inFlight: InFlight?
+        var stop: Stop?
+    }
+
+    private enum State {
+        /// Not started; `suspended` after `suspend()`.
+        case initialized(suspended: Bool)
+        /// Started; attempts are running or held.
+        case running(Run)
+        /// `finishRequested` ran; the subclass completes before the outcome is recorded.
+        case finishing(Run)
+        /// Over.
+        case finished(Request.Outcome)
+    }
+
+    private var state = State.initialized(suspended: false)
+    private var waiters = Waiters()
+
+    // MARK: - Reading
+
+    /// The public state.
+    var publicState: Request.State {
+        switch state {
+        case .initialized(let suspended): suspended ? .suspended : .initialized
+        case .running(let run), .finishing(let run):
+            if run.stop?.isCancelled == true { .cancelled } else if run.isSuspended { .suspended } else { .resumed }
+        case .finished: .finished
+        }
+    }
+
+    /// Whether `cancel()` or `abort(with:)` was called (a finished request's stop is forgotten:
+    /// its outcome says it).
+    var isStopped: Bool {
+        switch state {
+        case .initialized, .finished: false
+        case .running(let run), .finishing(let run): run.stop != nil
+        }
+    }
+
+    /// Whether `cancel()` was called (the outcome, once known, says `explicitlyCancelled`).
+    var isCancelled: Bool {
+        switch state {
+        case .initialized: false
+        case .running(let run), .finishing(let run): run.stop?.isCancelled == true
+        case .finished(let outcome):
+            if case .explicitlyCancelled? = outcome.error { true } else { false }
+        }
+    }
+
+    /// The outcome, once finished.
+    var outcome: Request.Outcome? {
+        if case .finished(let outcome) = state { return outcome }
+        return nil
+    }
+
+    /// The exchange in flight, if any.
+    var inFlight: InFlight? {
+        if case .running(let run) = state { return run.inFlight }
+        return nil
+    }
+
+    // MARK: - Controls
+
+    /// `resume()` was called.
+    mutating func resumeRequested() -> ResumeAction {
+        switch state {
+        case .initialized:
+            state = .running(Run())
+            return .start
+        case .running(var run) where run.isSuspended && run.stop == nil:
+            run.isSuspended = false
+            let held = run.held
+            run.held = nil
+            state = .running(run)
+            return .continueRun(held)
+        case .running, .finishing, .finished:
+            return .none
+        }
+    }
+
+    /// `suspend()` was called; true when the request is now suspended and the monitors are told.
+    mutating func suspendRequested() -> Bool {
+        switch state {
+        case .initialized(suspended: false):
+            state = .initialized(suspended: true)
+            return true
+        case .running(var run) where !run.isSuspended && run.stop?.isCancelled != true:
+            run.isSuspended = true
+            state = .running(run)
+            return true
+        case .initialized, .running, .finishing, .finished:
+            return false
+        }
+    }
+
+    /// `cancel()` was called.
+    mutating func cancelRequested() -> StopAction {
+        stopRequested { stop in
+            guard !stop.isCancelled else { return false }
+            stop.isCancelled = true
+            return true
+        }
+    }
+
+    /// `abort(with:)` was called. Unlike a cancel, an abort once finishing has begun does
+    /// nothing: the subclass's own completion (a download's file work) has the last word.
+    mutating func abortRequested(_ error: WickError) -> StopAction {
+        if case .finishing = state { return .none }
+        return stopRequested { stop in
+            guard stop.abortError == nil else { return false }
+            stop.abortError = error
+            return true
+        }
+    }
+
+    /// Records a stop (`apply` returns false when it adds nothing) and says what follows.
+    private mutating func stopRequested(_ apply: (inout Stop) -> Bool) -> StopAction {
+        switch state {
+        case .initialized(let suspended):
+            var stop = Stop()
+            _ = apply(&stop)
+            state = .running(Run(isSuspended: suspended, stop: stop))
+            return .finishNow
+        case .running(var run):
+            var stop = run.stop ?? Stop()
+            guard apply(&stop) else { return .none }
+            run.stop = stop
+            run.held = nil
+            state = .running(run)
+            return run.inFlight.map { .cancelExchange($0.cancellation) } ?? .finishNow
+        case .finishing(var run):
+            var stop = run.stop ?? Stop()
+            guard apply(&stop) else { return .none }
+            run.stop = stop
+            state = .finishing(run)
+            return .stoppedWhileFinishing
+        case .finished:
+            return .none
+        }
+    }
+
+    // MARK: - The run
+
+    /// A step is ready (`Request.run`).
+    mutating func stepReady(_ step: HeldStep) -> StepAction {
+        switch state {
+        case .running(var run) where run.stop == nil:
+            guard run.isSuspended else { return .proceed }
+            run.held = step
+            state = .running(run)
+            return .held
+        case .initialized(let suspended):
+            preconditionFailure("RequestStateMachine: a step ran in state initialized(suspended: \(suspended))")
+        case .running, .finishing, .finished:
+            return .drop
+        }
+    }
+
+    /// An exchange is about to go to the transport; false when the run has stopped (it must
+    /// not be sent).
+    mutating func exchangeStarting(_ inFlight: InFlight) -> Bool {
+        guard case .running(var run) = state, run.stop == nil else { return false }
+        precondition(run.inFlight == nil, "RequestStateMachine: exchangeStarting with an exchange already in flight")
+        run.inFlight = inFlight
+        state = .running(run)
+        return true
+    }
+
+    /// The verdict on the in-flight exchange's response: `decide` runs for the first reader,
+    /// later readers get its answer. Nil when no exchange is in flight (the run stopped).
+    mutating func verdict(_ decide: (InFlight) -> ResponseVerdict) -> ResponseVerdict? {
+        guard case .running(var run) = state, var inFlight = run.inFlight else { return nil }
+        if let known = inFlight.verdict { return known }
+        let verdict = decide(inFlight)
+        inFlight.verdict = verdict
+        run.inFlight = inFlight
+        state = .running(run)
+        return verdict
+    }
+
+    /// The exchange in flight completed; returns it (with its verdict, if one was asked for).
+    mutating func exchangeEnded() -> InFlight? {
+        switch state {
+        case .running(var run):
+            let ended = run.inFlight
+            run.inFlight = nil
+            state = .running(run)
+            return ended
+        case .initialized, .finishing, .finished:
+            preconditionFailure("RequestStateMachine: an exchange ended in state \(stateName)")
+        }
+    }
+
+    // MARK: - The end
+
+    /// The run wants to finish with `outcome`. The first call moves the request to finishing and
+    /// returns the outcome with a stop's error in place of its own (what the subclass completes);
+    /// later calls return nil.
+    mutating func finishRequested(_ outcome: Request.Outcome) -> Request.Outcome? {
+        let run: Run
+        switch state {
+        case .initialized(let suspended):
+            run = Run(isSuspended: suspended)
+        case .running(var running):
+            running.held = nil
+            running.inFlight = nil
+            run = running
+        case .finishing, .finished:
+            return nil
+        }
+        state = .finishing(run)
+        return Self.applying(run.stop, to: outcome)
+    }
+
+    /// The subclass completed `outcome`: the request is finished with it (a stop's error in
+    /// place of its own). Returns the final outcome and the waiters to hand it to; nil when it
+    /// was already recorded.
+    mutating func outcomeCompleted(_ outcome: Request.Outcome) -> (Request.Outcome, Waiters)? {
+        switch state {
+        case .finishing(let run):
+            let final = Self.applying(run.stop, to: outcome)
+            state = .finished(final)
+            defer { waiters = Waiters() }
+            return (final, waiters)
+        case .finished:
+            return nil
+        case .initialized, .running:
+            preconditionFailure("RequestStateMachine: outcomeCompleted in state \(stateName)")
+        }
+    }
+
+    /// A waiter for the outcome was added.
+    mutating func waiterAdded(_ waiter: Waiter) -> WaiterAction {
+        switch state {
+        case .finished(let outcome):
+            return .deliver(outcome)
+        case .initialized(let suspended):
+            waiters.append(waiter)
+            return .wait(mayStart: !suspended)
+        case .running, .finishing:
+            waiters.append(waiter)
+            return .wait(mayStart: false)
+        }
+    }
+
+    /// `outcome` with the stop's error in place of its own: an abort's error, else
+    /// `explicitlyCancelled` after a cancel.
+    private static func applying(_ stop: Stop?, to outcome: Request.Outcome) -> Request.Outcome {
+        var stopped = outcome
+        if let abortError = stop?.abortError {
+            stopped.error = abortError
+        } else if stop?.isCancelled == true {
+            stopped.error = .explicitlyCancelled
+        }
+        return stopped
+    }
+
+    /// The state's name, for trap messages.
+    private var stateName: String {
+        switch state {
+        case .initialized(let suspended): "initialized(suspended: \(suspended))"
+        case .running: "running"
+        case .finishing: "finishing"
+        case .finished: "finished"
+        }
+    }
+}
+
+extension RequestStateMachine {
+    /// Someone awaiting the outcome: a closure (a handler, a stream's end) or a suspended task.
+    enum Waiter: Sendable {
+        case closure(@Sendable (Request.Outcome) -> Void)
+        case task(UnsafeContinuation<Request.Outcome, Never>)
+
+        /// Hands `outcome` over.
+        func deliver(_ outcome: Request.Outcome) {
+            switch self {
+            case .closure(let body): body(outcome)
+            case .task(let continuation): continuation.resume(returning: outcome)
+            }
+        }
+    }
+
+    /// The waiters, without an array for the usual one (an awaiting task or a single handler).
+    struct Waiters: Sendable {
+        private var first: Waiter?
+        private var more: [Waiter] = []
+
+        /// Adds a waiter.
+        mutating func append(_ waiter: Waiter) {
+            if first == nil { first = waiter } else { more.append(waiter) }
+        }
+
+        /// Hands `outcome` to every waiter, in the order they were added.
+        func deliver(_ outcome: Request.Outcome) {
+            first?.deliver(outcome)
+            for waiter in more { waiter.deliver(outcome) }
+        }
+    }
+}

@@ -23,6 +23,11 @@ public struct HTTPHeaders: Hashable, Sendable {
         for (name, value) in dictionary { update(name: name, value: value) }
     }
 
+    /// Makes room for `capacity` fields in all, so that adding up to that many allocates once.
+    public mutating func reserveCapacity(_ capacity: Int) {
+        fields.reserveCapacity(capacity)
+    }
+
     /// Appends a field, keeping any existing field with the same name.
     public mutating func add(name: String, value: String) {
         fields.append(HTTPHeader(name: name, value: value))

@@ -55,6 +55,7 @@ public struct HTTPFieldList: Sendable, RandomAccessCollection {
     /// Every field, in order, as `HTTPHeaders` (repeated names are kept).
     public var headers: HTTPHeaders {
         var headers = HTTPHeaders()
+        headers.reserveCapacity(count)
         for position in indices { headers.add(self[position]) }
         return headers
     }

@@ -139,6 +139,8 @@ extension Session {
     /// The configuration's fields, replaced by name by `own`, plus `Accept-Encoding` while
     /// bodies are decoded.
     private func mergedHeaders(_ own: HTTPHeaders) -> HTTPHeaders {
+        // The usual request brings no fields: it shares the session's list, built once.
+        if own.isEmpty { return defaultRequestHeaders }
         var merged = configuration.headers
         for field in own { merged.remove(name: field.name) }
         for field in own { merged.add(field) }
@@ -146,6 +148,15 @@ extension Session {
             merged.add(.defaultAcceptEncoding)
         }
         return merged
+    }
+
+    /// The fields of a request that brings none of its own (see `mergedHeaders`).
+    static func defaultRequestHeaders(for configuration: Configuration) -> HTTPHeaders {
+        var headers = configuration.headers
+        if configuration.automaticallyDecodesResponseBodies, !headers.contains(name: "Accept-Encoding") {
+            headers.add(.defaultAcceptEncoding)
+        }
+        return headers
     }
 
     /// The schemes of Unix-socket URLs (`TransportRequest.parseUnixURL`).

@@ -45,6 +45,10 @@ public final class Session: Sendable {
     /// Receives every request's events: the monitors given at creation.
     public let eventMonitor: CompositeEventMonitor
 
+    /// The header fields of a request that brings none of its own: the configuration's, with
+    /// `Accept-Encoding` while bodies are decoded. Built once, shared by every such request.
+    let defaultRequestHeaders: HTTPHeaders
+
     /// Every request created and not yet finished, by identifier.
     private let activeRequests = Locked<[UUID: Request]>([:])
     private let group: EventLoopGroup
@@ -72,6 +76,7 @@ public final class Session: Sendable {
     ) {
         precondition(configuration.eventLoopCount >= 1, "Session: eventLoopCount must be at least 1")
         self.configuration = configuration
+        defaultRequestHeaders = Self.defaultRequestHeaders(for: configuration)
         self.serverTrustManager = serverTrustManager
         self.startRequestsImmediately = startRequestsImmediately
         self.interceptor = interceptor

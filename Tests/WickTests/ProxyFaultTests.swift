@@ -28,7 +28,9 @@ struct ProxyFaultTests {
 
     @Test func aProxyThatClosesDuringCONNECTFailsAtOnce() async throws {
         let (error, elapsed) = try await Self.failure(through: .close)
-        guard case .sessionTaskFailed(.proxyConnectFailed(.closedBeforeResponse(let proxy))) = error else {
+        guard case .sessionTaskFailed(.proxyConnectFailed(let failure)) = error, failure.kind == .proxyClosed,
+            case .proxy(.closedBeforeResponse(let proxy))? = failure.underlyingError as? StreamChannelError
+        else {
             Issue.record("expected closedBeforeResponse, got \(String(describing: error))")
             return
         }
@@ -39,7 +41,9 @@ struct ProxyFaultTests {
     @Test func aRefusalNamesTheProxysStatus() async throws {
         let (error, _) = try await Self.failure(
             through: .reply("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n"))
-        guard case .sessionTaskFailed(.proxyConnectFailed(.refused(_, 502, "Bad Gateway", false))) = error else {
+        guard case .sessionTaskFailed(.proxyConnectFailed(let failure)) = error, failure.kind == .proxyRefused,
+            case .proxy(.refused(_, 502, "Bad Gateway", false))? = failure.underlyingError as? StreamChannelError
+        else {
             Issue.record("expected refused(502), got \(String(describing: error))")
             return
         }
@@ -48,7 +52,9 @@ struct ProxyFaultTests {
 
     @Test func bytesAfterTheTunnelsHeadAreAnError() async throws {
         let (error, _) = try await Self.failure(through: .reply("HTTP/1.1 200 Connection Established\r\n\r\nHELLO"))
-        guard case .sessionTaskFailed(.proxyConnectFailed(.unexpectedBytes(_, count: 5))) = error else {
+        guard case .sessionTaskFailed(.proxyConnectFailed(let failure)) = error, failure.kind == .proxyInvalidResponse,
+            case .proxy(.unexpectedBytes(_, count: 5))? = failure.underlyingError as? StreamChannelError
+        else {
             Issue.record("expected unexpectedBytes(5), got \(String(describing: error))")
             return
         }
@@ -56,7 +62,9 @@ struct ProxyFaultTests {
 
     @Test func anAnswerThatIsNotHTTPIsAnInvalidResponse() async throws {
         let (error, _) = try await Self.failure(through: .reply("SSH-2.0-OpenSSH_9.6\r\n\r\n"))
-        guard case .sessionTaskFailed(.proxyConnectFailed(.invalidResponse)) = error else {
+        guard case .sessionTaskFailed(.proxyConnectFailed(let failure)) = error, failure.kind == .proxyInvalidResponse,
+            case .proxy(.invalidResponse)? = failure.underlyingError as? StreamChannelError
+        else {
             Issue.record("expected invalidResponse, got \(String(describing: error))")
             return
         }
@@ -65,7 +73,9 @@ struct ProxyFaultTests {
     @Test func interimResponsesBeforeTheRefusalAreSkipped() async throws {
         let (error, _) = try await Self.failure(
             through: .reply("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 403 Forbidden\r\nContent-Length: 4\r\n\r\nnope"))
-        guard case .sessionTaskFailed(.proxyConnectFailed(.refused(_, 403, _, _))) = error else {
+        guard case .sessionTaskFailed(.proxyConnectFailed(let failure)) = error, failure.kind == .proxyRefused,
+            case .proxy(.refused(_, 403, _, _))? = failure.underlyingError as? StreamChannelError
+        else {
             Issue.record("expected refused(403), got \(String(describing: error))")
             return
         }

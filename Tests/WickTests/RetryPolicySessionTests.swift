@@ -59,7 +59,9 @@ struct RetryPolicySessionTests {
             "http://127.0.0.1:\(dropping.port)/", method: .post, body: Data("x".utf8), interceptor: policy)
         let result = await post.serializingData().result
         #expect(post.retryCount == 0)
-        guard case .failure(.sessionTaskFailed(.connectionLost(_, requestMayHaveBeenProcessed: true))) = result else {
+        guard case .failure(.sessionTaskFailed(.connectionLost(let loss))) = result, loss.requestMayHaveBeenProcessed,
+            loss.cause == .closedBeforeResponse
+        else {
             Issue.record("expected a lost connection, got \(result)")
             return
         }

@@ -10,16 +10,19 @@ import WickTestSupport
 
 @Suite struct RetryPolicyTests {
     static let lost = WickError.sessionTaskFailed(
-        error: .connectionLost(reason: "reset", requestMayHaveBeenProcessed: true))
+        error: .connectionLost(ConnectionLoss(cause: .reset, reason: "reset", requestMayHaveBeenProcessed: true)))
     static let lostUnsent = WickError.sessionTaskFailed(
-        error: .connectionLost(reason: "closed before the request", requestMayHaveBeenProcessed: false))
+        error: .connectionLost(
+            ConnectionLoss(
+                cause: .closedBeforeResponse, reason: "closed before the request", requestMayHaveBeenProcessed: false)))
     static let refused = WickError.sessionTaskFailed(
-        error: .connectionFailed(.reactor(.connectFailed(host: "h", attempts: []))))
+        error: .connectionFailed(ConnectionFailure(.reactor(.connectFailed(host: "h", attempts: [])))))
     static let exchangeTimeout = WickError.sessionTaskFailed(
         error: .timedOut(phase: .waitingForResponse, lastConnectionFailure: nil))
     static let connectTimeout = WickError.sessionTaskFailed(
         error: .timedOut(phase: .connect, lastConnectionFailure: nil))
-    static let undecodable = WickError.sessionTaskFailed(error: .contentDecodingFailed(reason: "corrupt"))
+    static let undecodable = WickError.sessionTaskFailed(
+        error: .contentDecodingFailed(ContentDecodingFailure(kind: .corrupt, reason: "corrupt")))
     static let validation = WickError.responseValidationFailed(reason: .unacceptableStatusCode(code: 503))
 
     /// (method, status, error, retried by the default policy)
@@ -47,7 +50,8 @@ import WickTestSupport
     }
 
     @Test func aBareSessionTaskFailureCountsLikeAWrappedOne() {
-        let failure = SessionTaskFailure.connectionLost(reason: "x", requestMayHaveBeenProcessed: true)
+        let failure = SessionTaskFailure.connectionLost(
+            ConnectionLoss(cause: .reset, reason: "x", requestMayHaveBeenProcessed: true))
         #expect(RetryPolicy().shouldRetry(method: .get, statusCode: nil, error: failure))
         struct Other: Error {}
         #expect(!RetryPolicy().shouldRetry(method: .get, statusCode: nil, error: Other()))
@@ -134,33 +138,55 @@ import WickTestSupport
     }
 
     static let kinds: [(SessionTaskFailure, SessionTaskFailure.Kind, Bool)] = [
-        (.connectionLost(reason: "", requestMayHaveBeenProcessed: true), .networkConnectionLost, false),
-        (.connectionLost(reason: "", requestMayHaveBeenProcessed: false), .networkConnectionLost, true),
+        (
+            .connectionLost(ConnectionLoss(cause: .reset, reason: "", requestMayHaveBeenProcessed: true)),
+            .networkConnectionLost, false
+        ),
+        (
+            .connectionLost(
+                ConnectionLoss(cause: .closedBeforeResponse, reason: "", requestMayHaveBeenProcessed: false)),
+            .networkConnectionLost, true
+        ),
         (.timedOut(phase: .waitingForResponse, lastConnectionFailure: nil), .timedOut, false),
         (.timedOut(phase: .sendingRequest, lastConnectionFailure: nil), .timedOut, false),
         (.timedOut(phase: .idleTransfer, lastConnectionFailure: nil), .timedOut, false),
         (.timedOut(phase: .waitingForConnection, lastConnectionFailure: nil), .timedOut, true),
         (.timedOut(phase: .tlsHandshake, lastConnectionFailure: nil), .timedOut, true),
-        (.connectionFailed(.reactor(.connectionRefused)), .cannotConnectToHost, true),
-        (.connectionFailed(.reactor(.connectionReset)), .cannotConnectToHost, true),
-        (.connectionFailed(.reactor(.hostUnreachable)), .cannotConnectToHost, true),
-        (.connectionFailed(.reactor(.unixSocketUnavailable)), .cannotConnectToHost, true),
-        (.connectionFailed(.reactor(.connectTimedOut(host: "h", timeout: .seconds(1), attempts: []))), .timedOut, true),
-        (.connectionFailed(.reactor(.networkUnreachable)), .notConnectedToInternet, true),
-        (.connectionFailed(.reactor(.unknownHost("h"))), .cannotFindHost, true),
-        (.connectionFailed(.reactor(.resolutionFailed(host: "h", reason: "EAI_AGAIN"))), .dnsLookupFailed, true),
-        (.connectionFailed(.reactor(.tooManyOpenFiles)), .localFailure, true),
-        (.connectionFailed(.reactor(.permissionDenied)), .localFailure, true),
-        (.connectionFailed(.tls(.handshakeFailed("alert"))), .secureConnectionFailed, true),
-        (.connectionFailed(.tls(.truncated)), .secureConnectionFailed, true),
+        (.connectionFailed(ConnectionFailure(.reactor(.connectionRefused))), .cannotConnectToHost, true),
+        (.connectionFailed(ConnectionFailure(.reactor(.connectionReset))), .cannotConnectToHost, true),
+        (.connectionFailed(ConnectionFailure(.reactor(.hostUnreachable))), .cannotConnectToHost, true),
+        (.connectionFailed(ConnectionFailure(.reactor(.unixSocketUnavailable))), .cannotConnectToHost, true),
         (
             .connectionFailed(
-                .tls(.serverTrustFailed(ServerTrustError(host: "h", evaluator: "e", reason: .noCertificatesFound)))),
+                ConnectionFailure(.reactor(.connectTimedOut(host: "h", timeout: .seconds(1), attempts: [])))),
+            .timedOut, true
+        ),
+        (.connectionFailed(ConnectionFailure(.reactor(.networkUnreachable))), .notConnectedToInternet, true),
+        (.connectionFailed(ConnectionFailure(.reactor(.unknownHost("h")))), .cannotFindHost, true),
+        (
+            .connectionFailed(ConnectionFailure(.reactor(.resolutionFailed(host: "h", reason: "EAI_AGAIN")))),
+            .dnsLookupFailed, true
+        ),
+        (.connectionFailed(ConnectionFailure(.reactor(.tooManyOpenFiles))), .localFailure, true),
+        (.connectionFailed(ConnectionFailure(.reactor(.permissionDenied))), .localFailure, true),
+        (.connectionFailed(ConnectionFailure(.tls(.handshakeFailed("alert")))), .secureConnectionFailed, true),
+        (.connectionFailed(ConnectionFailure(.tls(.truncated))), .secureConnectionFailed, true),
+        (
+            .connectionFailed(
+                ConnectionFailure(
+                    .tls(.serverTrustFailed(ServerTrustError(host: "h", evaluator: "e", reason: .noCertificatesFound))))
+            ),
             .serverTrustFailed, true
         ),
-        (.connectionFailed(.tls(.invalidConfiguration("x"))), .tlsUnavailable, true),
-        (.connectionFailed(.tlsTimedOut(host: "h", phase: .handshake, after: .seconds(1))), .timedOut, true),
-        (.contentDecodingFailed(reason: ""), .cannotDecodeContentData, false),
+        (.connectionFailed(ConnectionFailure(.tls(.invalidConfiguration("x")))), .tlsUnavailable, true),
+        (
+            .connectionFailed(ConnectionFailure(.tlsTimedOut(host: "h", phase: .handshake, after: .seconds(1)))),
+            .timedOut, true
+        ),
+        (.contentDecodingFailed(ContentDecodingFailure(kind: .truncated, reason: "")), .cannotDecodeContentData, false),
+        (.tlsUnavailable(ConnectionFailure(.tls(.invalidConfiguration("x")))), .tlsUnavailable, true),
+        (.proxyConnectFailed(ConnectionFailure(.proxy(.closedBeforeResponse(proxy: "p:1")))), .proxyFailed, true),
+        (.proxyAuthenticationRequired(proxy: "p:1", credentialsSent: false), .proxyAuthenticationRequired, true),
         (.tooManyRedirects(limit: 1), .tooManyRedirects, false),
         (.invalidRedirect(location: "x", reason: "y"), .invalidRedirect, false),
     ]

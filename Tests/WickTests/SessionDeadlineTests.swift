@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import Wick
+import WickTLS
 import WickTestSupport
 
 struct SessionDeadlineTests {
@@ -18,7 +19,7 @@ struct SessionDeadlineTests {
     private func timeoutPhase(
         _ server: FaultServer, scheme: String = "http", method: HTTPMethod = .get, body: Data? = nil,
         warm: Bool = true, _ configure: (inout Session.Configuration) -> Void
-    ) async -> (phase: TimeoutPhase, lastConnectionFailure: StreamChannelError?)? {
+    ) async -> (phase: TimeoutPhase, lastConnectionFailure: ConnectionFailure?)? {
         let session = makeSession(configure)
         defer { Task { await session.shutdown() } }
         if warm {
@@ -107,7 +108,9 @@ struct SessionDeadlineTests {
         }
         // Each connection attempt ran out of time in its handshake until the pool wait did.
         #expect(phase?.phase == .waitingForConnection)
-        guard case .tlsTimedOut(_, .handshake, _)? = phase?.lastConnectionFailure else {
+        guard let last = phase?.lastConnectionFailure, last.kind == .timedOut,
+            case .tlsTimedOut(_, .handshake, _)? = last.underlyingError as? StreamChannelError
+        else {
             Issue.record("expected the last attempt's handshake timeout, got \(String(describing: phase))")
             return
         }

@@ -37,29 +37,36 @@ struct SessionDecodingTests {
         arguments: [
             (
                 "corrupt gzip",
-                [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3] + Array(repeating: 0xff, count: 64), "invalidData"
+                [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3] + Array(repeating: 0xff, count: 64), "invalidData",
+                ContentDecodingFailure.Kind.corrupt
             ),
             (
                 "gzip cut 10 bytes short, with a Content-Length that matches the cut",
-                Array(TestCompression.gzip(TestPayload.text(count: 50_000)).dropLast(10)), "truncated"
+                Array(TestCompression.gzip(TestPayload.text(count: 50_000)).dropLast(10)), "truncated",
+                ContentDecodingFailure.Kind.truncated
             ),
             (
                 // About 1000:1, past the decoder's 100:1 once more than 1 MiB is decoded: it stops
                 // there, long before the 16 MiB would be held.
                 "a bomb past the expansion ratio",
-                TestCompression.gzip([UInt8](repeating: 0, count: 16 << 20)), "expansionRatioLimitExceeded"
+                TestCompression.gzip([UInt8](repeating: 0, count: 16 << 20)), "expansionRatioLimitExceeded",
+                ContentDecodingFailure.Kind.expansionRatioExceeded
             ),
-        ] as [(String, [UInt8], String)])
-    func aBodyThatCannotBeDecodedFails(_ name: String, body: [UInt8], reasonMentions expected: String) async throws {
+        ] as [(String, [UInt8], String, ContentDecodingFailure.Kind)])
+    func aBodyThatCannotBeDecodedFails(
+        _ name: String, body: [UInt8], reasonMentions expected: String, kind: ContentDecodingFailure.Kind
+    ) async throws {
         let server = try Self.server(Self.coded(body))
         defer { server.stop() }
         let session = Session()
         let result = await session.request("http://127.0.0.1:\(server.port)/").serializingData().result
-        guard case .failure(.sessionTaskFailed(.contentDecodingFailed(let reason))) = result else {
+        guard case .failure(.sessionTaskFailed(.contentDecodingFailed(let failure))) = result else {
             Issue.record("\(name): expected contentDecodingFailed, got \(result)")
             return
         }
-        #expect(reason.contains(expected), "\(name): \(reason)")
+        #expect(failure.kind == kind, "\(name): \(failure)")
+        #expect(failure.reason.contains(expected), "\(name): \(failure.reason)")
+        #expect("\(try #require(result.failureValue))".contains(failure.reason))
         await session.shutdown()
     }
 

@@ -12,7 +12,7 @@ import WickCore
 /// - `retriesUnsentRequests` is on (the default) and the error is a transport failure of a
 ///   retryable kind that proves the server never received the request
 ///   (`SessionTaskFailure.requestWasNotSent`: a failed connect, a timeout before the exchange,
-///   `connectionLost(requestMayHaveBeenProcessed: false)`), whatever the method. Alamofire
+///   a `connectionLost` whose `requestMayHaveBeenProcessed` is false), whatever the method. Alamofire
 ///   cannot tell this case apart, so it never retries a POST; Wick's transport can, and
 ///   sending a request the server never saw cannot repeat its effect.
 ///

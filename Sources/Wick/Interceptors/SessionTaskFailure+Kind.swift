@@ -1,6 +1,4 @@
 // Transport failures sorted into kinds a retry policy can name (Wick's URLError.Code).
-import WickReactor
-import WickTLS
 
 extension SessionTaskFailure {
     /// What sort of failure this is, in the terms of Alamofire's `URLError.Code` list, so that a
@@ -65,7 +63,7 @@ extension SessionTaskFailure {
     /// This failure's kind.
     public var kind: Kind {
         switch self {
-        case .connectionFailed(let error): Self.kind(of: error)
+        case .connectionFailed(let failure): failure.kind.sessionTaskFailureKind
         case .timedOut: .timedOut
         case .connectionLost: .networkConnectionLost
         case .tlsUnavailable: .tlsUnavailable
@@ -81,7 +79,7 @@ extension SessionTaskFailure {
     /// Whether the server cannot have received the request, so that sending it again cannot
     /// repeat its effect, whatever the method: no connection was made, the request timed out
     /// before its exchange began, or the connection was lost before any request byte was
-    /// written (`connectionLost(requestMayHaveBeenProcessed: false)`).
+    /// written (`connectionLost` with `requestMayHaveBeenProcessed` false).
     public var requestWasNotSent: Bool {
         switch self {
         case .connectionFailed, .tlsUnavailable, .proxyAuthenticationRequired, .proxyConnectFailed: true
@@ -90,36 +88,29 @@ extension SessionTaskFailure {
             case .waitingForConnection, .connect, .tlsHandshake, .trustEvaluation: true
             case .sendingRequest, .waitingForResponse, .receivingResponse, .idleTransfer: false
             }
-        case .connectionLost(_, let mayHaveBeenProcessed): !mayHaveBeenProcessed
+        case .connectionLost(let loss): !loss.requestMayHaveBeenProcessed
         case .contentDecodingFailed, .tooManyRedirects, .invalidRedirect, .requestBodyFailed: false
         }
     }
+}
 
-    /// The kind of a failed connect.
-    private static func kind(of error: StreamChannelError) -> Kind {
-        switch error {
-        case .reactor(let reactor): kind(of: reactor)
-        case .tls(.serverTrustFailed): .serverTrustFailed
-        case .tls(.invalidConfiguration): .tlsUnavailable
-        case .tls(.handshakeFailed), .tls(.protocolError), .tls(.truncated): .secureConnectionFailed
-        case .tlsTimedOut: .timedOut
-        case .proxy: .proxyFailed
-        }
-    }
-
-    /// The kind of a socket failure during a connect.
-    private static func kind(of error: ReactorError) -> Kind {
-        switch error {
-        case .connectionRefused, .connectionReset, .connectionAborted, .brokenPipe, .hostUnreachable, .timedOut,
-            .connectFailed, .channelClosed, .outputClosed, .unixSocketUnavailable:
-            .cannotConnectToHost
-        case .connectTimedOut: .timedOut
+extension ConnectionFailure.Kind {
+    /// The `SessionTaskFailure.Kind` of a failed connect of this kind.
+    var sessionTaskFailureKind: SessionTaskFailure.Kind {
+        switch self {
+        case .refused, .reset, .hostUnreachable: .cannotConnectToHost
+        case .timedOut: .timedOut
         case .networkUnreachable: .notConnectedToInternet
         case .unknownHost: .cannotFindHost
         case .resolutionFailed: .dnsLookupFailed
-        case .addressInUse, .addressNotAvailable, .addressFamilyNotSupported, .permissionDenied, .tooManyOpenFiles,
-            .outOfResources, .invalidAddress, .writeBufferFull, .loopShutDown, .system:
-            .localFailure
+        case .tlsHandshakeFailed: .secureConnectionFailed
+        case .serverTrustRefused: .serverTrustFailed
+        case .tlsConfigurationInvalid: .tlsUnavailable
+        case .proxyAuthenticationRequired: .proxyAuthenticationRequired
+        case .proxyRefused, .proxyInvalidResponse, .proxyClosed, .proxyTimedOut: .proxyFailed
+        // addressUnavailable, invalidAddress, permissionDenied, outOfResources, other, and kinds
+        // a later release adds until they are placed.
+        default: .localFailure
         }
     }
 }

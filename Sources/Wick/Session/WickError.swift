@@ -79,24 +79,27 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
 public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
     /// No connection could be made: the name did not resolve, the connect was refused or
     /// reset, or the TLS handshake failed (not trust: that is `serverTrustEvaluationFailed`).
-    case connectionFailed(StreamChannelError)
+    /// The failure's `kind` says which.
+    case connectionFailed(ConnectionFailure)
     /// The request's deadline (`Session.Configuration.requestTimeout`) or a connect or TLS
     /// timeout passed in `phase`. `lastConnectionFailure` is the origin's latest failed connect
-    /// attempt when the request timed out waiting for a connection after failures.
-    case timedOut(phase: TimeoutPhase, lastConnectionFailure: StreamChannelError?)
-    /// The connection failed during the exchange (closed, reset, an invalid response).
-    /// `requestMayHaveBeenProcessed` is false only when no request byte was written, so the
-    /// server cannot have acted on it; when true, retrying a non-idempotent request may repeat
-    /// its effect.
-    case connectionLost(reason: String, requestMayHaveBeenProcessed: Bool)
-    /// The TLS context could not be built from the configuration (trust roots unreadable).
-    case tlsUnavailable(TLSError)
+    /// attempt when the request timed out waiting for a connection after failures, or the
+    /// connect or TLS timeout itself.
+    case timedOut(phase: TimeoutPhase, lastConnectionFailure: ConnectionFailure?)
+    /// The connection failed during the exchange: the loss's `cause` says how (closed, reset,
+    /// an invalid response...), and `requestMayHaveBeenProcessed` is false only when no request
+    /// byte was written, so the server cannot have acted on it; when true, retrying a
+    /// non-idempotent request may repeat its effect.
+    case connectionLost(ConnectionLoss)
+    /// The TLS context could not be built from the configuration (trust roots unreadable): the
+    /// failure's kind is `tlsConfigurationInvalid`.
+    case tlsUnavailable(ConnectionFailure)
     /// The response body's `Content-Encoding` (gzip or deflate, decoded because
     /// `Session.Configuration.automaticallyDecodesResponseBodies` is on) could not be decoded:
-    /// `reason` says how (a corrupt or truncated stream, a checksum mismatch, bytes after the
-    /// stream, more stacked codings than allowed, or a decompression bomb past the expansion
-    /// ratio limit). The connection is closed and no partial body is delivered.
-    case contentDecodingFailed(reason: String)
+    /// the failure's `kind` says how (a corrupt or truncated stream, a checksum mismatch, bytes
+    /// after the stream, more stacked codings than allowed, or a decompression bomb past the
+    /// expansion ratio limit). The connection is closed and no partial body is delivered.
+    case contentDecodingFailed(ContentDecodingFailure)
     /// The request body could not be read while it was being sent (an upload's file became
     /// unreadable, its stream failed); the connection was closed and the server got a partial
     /// body, which its framing tells it is incomplete.
@@ -112,9 +115,10 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
     case proxyAuthenticationRequired(proxy: String, credentialsSent: Bool)
     /// The HTTP proxy refused an https request's CONNECT tunnel with another status, answered
     /// with something that is not HTTP, closed before answering, or sent bytes nobody asked for.
-    /// Nothing reached the origin. (A plain http request through a proxy gets the proxy's
-    /// answer as its response, 407 included, as curl does.)
-    case proxyConnectFailed(ProxyTunnelError)
+    /// Nothing reached the origin. The failure's `kind` says which (`proxyRefused`,
+    /// `proxyInvalidResponse`, `proxyClosed`, `proxyTimedOut`). (A plain http request through a
+    /// proxy gets the proxy's answer as its response, 407 included, as curl does.)
+    case proxyConnectFailed(ConnectionFailure)
 
     /// What went wrong, for people.
     public var description: String {
@@ -122,10 +126,9 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
         case .connectionFailed(let error): "could not connect: \(error)"
         case .timedOut(let phase, let last?): "timed out \(phase); the last connection attempt failed: \(last)"
         case .timedOut(let phase, nil): "timed out \(phase)"
-        case .connectionLost(let reason, true): "\(reason); the request may have been processed by the server"
-        case .connectionLost(let reason, false): "\(reason); the server did not receive the request"
+        case .connectionLost(let loss): "\(loss)"
         case .tlsUnavailable(let error): "TLS is unavailable: \(error)"
-        case .contentDecodingFailed(let reason): "the response body could not be decoded: \(reason)"
+        case .contentDecodingFailed(let failure): "the response body could not be decoded: \(failure)"
         case .requestBodyFailed(let reason): "the request body could not be read: \(reason)"
         case .tooManyRedirects(let limit): "more than \(limit) redirects"
         case .invalidRedirect(let location, let reason): "the redirect to \(location) was not followed: \(reason)"

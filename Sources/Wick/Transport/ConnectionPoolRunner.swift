@@ -366,24 +366,7 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     /// Whether another attempt could succeed: refused, reset, timed out could; an unknown name,
     /// a TLS handshake or trust refusal, a proxy that refuses or breaks the tunnel, or a bad
     /// configuration fail the same way again.
-    static func isRetryable(_ error: StreamChannelError) -> Bool {
-        switch error {
-        case .reactor(let reactor):
-            switch reactor {
-            case .unknownHost, .resolutionFailed, .invalidAddress, .loopShutDown, .addressFamilyNotSupported,
-                .permissionDenied:
-                false
-            default:
-                true
-            }
-        case .tls:
-            false
-        case .tlsTimedOut, .proxy(.timedOut):
-            true
-        case .proxy:
-            false
-        }
-    }
+    static func isRetryable(_ error: StreamChannelError) -> Bool { error.isRetryable }
 
     static func transportError(_ failure: Pool.RequestFailure) -> TransportError {
         switch failure {

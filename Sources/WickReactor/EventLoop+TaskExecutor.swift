@@ -11,8 +11,7 @@ extension EventLoop: TaskExecutor {
     /// so that no task waits forever.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        if !execute({ job.runSynchronously(on: executor) }) {
+        if !enqueueWork(.job(job, asUnownedTaskExecutor())) {
             globalConcurrentExecutor.enqueue(ExecutorJob(job))
         }
     }

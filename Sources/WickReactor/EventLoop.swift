@@ -49,7 +49,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     }
 
     private struct Inbox {
-        var tasks: [@Sendable () -> Void] = []
+        var tasks: [LoopWork] = []
         var wakeupPending = false
         var lifecycle = Lifecycle.running
     }
@@ -82,12 +82,12 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     private var registrations: [Int32: Registration] = [:]
     private var nextGeneration: UInt32 = 1
     private var timers = TimerQueue<LoopTimer>()
-    private var localTasks: [() -> Void] = []
+    private var localTasks: [LoopWork] = []
     private var pendingFlushes: [Channel] = []
     // Scratch arrays swapped with the queues above each pass, so draining a queue while it may
     // grow never copies it: a steady loop iteration allocates nothing.
-    private var remoteTaskScratch: [@Sendable () -> Void] = []
-    private var localTaskScratch: [() -> Void] = []
+    private var remoteTaskScratch: [LoopWork] = []
+    private var localTaskScratch: [LoopWork] = []
     private var flushScratch: [Channel] = []
     private(set) var isClosing = false
 
@@ -153,8 +153,20 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     /// finished shutting down; tasks accepted before that always run, even during shutdown.
     @discardableResult
     public func execute(_ task: @escaping @Sendable () -> Void) -> Bool {
+        enqueueWork(.closure(task))
+    }
+
+    /// Runs `runnable.runOnLoop()` on the loop's thread, as `execute` runs a closure, without
+    /// allocating: the object is queued as it is. Returns `false` once the loop has shut down.
+    @discardableResult
+    public func execute(_ runnable: any LoopRunnable) -> Bool {
+        enqueueWork(.runnable(runnable))
+    }
+
+    /// Queues `work`: locally on the loop's own thread, else in the inbox with one wake-up per batch.
+    func enqueueWork(_ work: LoopWork) -> Bool {
         if inEventLoop {
-            localTasks.append(task)
+            localTasks.append(work)
             return true
         }
         // The wake-up is written under the lock: the loop closes its eventfd only after marking
@@ -162,7 +174,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         // reused) descriptor.
         return inbox.withLock { inbox -> Bool in
             guard inbox.lifecycle != .shutDown else { return false }
-            inbox.tasks.append(task)
+            inbox.tasks.append(work)
             if !inbox.wakeupPending {
                 inbox.wakeupPending = true
                 wakeUp()
@@ -184,7 +196,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     /// Queues a loop-local task (not `Sendable`): only from the loop's thread.
     func executeLocal(_ task: @escaping () -> Void) {
         assertInEventLoop()
-        localTasks.append(task)
+        localTasks.append(.closure(task))
     }
 
     /// Writes the eventfd; only under `inbox`'s lock while the loop is not shut down.
@@ -437,7 +449,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
             inbox.wakeupPending = false
             swap(&inbox.tasks, &remoteTaskScratch)
         }
-        for task in remoteTaskScratch { task() }
+        for task in remoteTaskScratch { task.run() }
         remoteTaskScratch.removeAll(keepingCapacity: true)
         // Tasks queued by these tasks run too, for up to `localTaskRounds` rounds; what is still
         // queued then waits for the next iteration (with a zero timeout), so a task that requeues
@@ -447,7 +459,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         var rounds = 0
         while !localTasks.isEmpty && rounds < Self.localTaskRounds {
             swap(&localTasks, &localTaskScratch)
-            for task in localTaskScratch { task() }
+            for task in localTaskScratch { task.run() }
             localTaskScratch.removeAll(keepingCapacity: true)
             rounds += 1
         }

@@ -48,4 +48,25 @@ enum SessionAllocations {
                 + "\(Double(round.allocations) / Double(requests)) allocations per request")
         }
     }
+
+    /// Runs `requests` sequential async requests from an ordinary task after making the
+    /// session's loops Swift's global executor (`Session.unsafeInstallLoopsAsGlobalExecutor`),
+    /// and prints the rate, CPU and allocations per request.
+    /// - Throws: as `perRequest`, or `BenchError` when the hook cannot be installed.
+    static func profileWithLoopsAsGlobalExecutor(requests: Int, url given: String?) throws {
+        let server = given == nil ? try FixedResponseServer() : nil
+        var configuration = Session.Configuration()
+        configuration.maximumConnectionsPerHost = 1
+        let session = Session(configuration: configuration)
+        guard session.unsafeInstallLoopsAsGlobalExecutor() else {
+            throw BenchError("the loops could not be installed as the global executor")
+        }
+        let url = given ?? "http://127.0.0.1:\(server?.port ?? 0)/bytes/1k"
+        let round = try RequestsBenchmark.wickSequentialAsync(session, url: url, count: requests)
+        let seconds = Double(round.wallNanoseconds) / 1e9
+        print("profile-session (loops as the global executor): \(requests) requests, "
+            + "\(Int(Double(requests) / seconds)) per second, "
+            + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
+            + "\(Double(round.allocations) / Double(requests)) allocations per request")
+    }
 }

@@ -10,6 +10,8 @@
 //   wick-bench profile-session [COUNT] [URL]
 //                                     sequential Session requests to URL, else to an in-process
 //                                     server (for perf)
+//   wick-bench profile-session-global-executor [COUNT] [URL]
+//                                     the same with the session's loops as the global executor
 //   wick-bench requests [--rounds N] [--peers PATH] [--results FILE]
 //                                     whole requests through Session against a local nginx
 //                                     beside libcurl and, with --peers, async-http-client
@@ -137,6 +139,11 @@ do {
         // server, nothing else (no peers, no table).
         let count = Int(options.rest.first ?? "") ?? 100_000
         try SessionAllocations.profile(requests: count, url: options.rest.dropFirst().first)
+    case "profile-session-global-executor":
+        // The same from an ordinary task with the session's loops as Swift's global executor
+        // (a process-wide switch, hence a command of its own).
+        let count = Int(options.rest.first ?? "") ?? 100_000
+        try SessionAllocations.profileWithLoopsAsGlobalExecutor(requests: count, url: options.rest.dropFirst().first)
     case "callgrind-probe":
         guard let suite = options.rest.first else { throw UsageError("callgrind-probe needs a suite") }
         let probe = try probeWorkloads(suite)

@@ -51,7 +51,7 @@ public final class Session: Sendable {
 
     /// Every request created and not yet finished, by identifier.
     private let activeRequests = Locked<[UUID: Request]>([:])
-    private let group: EventLoopGroup
+    let group: EventLoopGroup
     private let runners: [ConnectionPoolRunner]
     /// The TLS rules of https requests, built on the first one (loading trust roots reads files).
     private let tls = Locked<Result<TransportTLS, TLSError>?>(nil)

@@ -8,14 +8,17 @@ struct GetCommand {
     let headers: HTTPHeaders
     let caFile: String?
     let pin: String?
+    /// Run the command's tasks on the session's loops (`Session.unsafeInstallLoopsAsGlobalExecutor`).
+    let loopsAsGlobalExecutor: Bool
 
-    /// Parses `URL [-H "Name: value"]... [--ca FILE] [--pin sha256//BASE64]`.
+    /// Parses `URL [-H "Name: value"]... [--ca FILE] [--pin sha256//BASE64] [--loops-as-global-executor]`.
     /// - Throws: `UsageError`.
     init(arguments: [String]) throws {
         var url: String?
         var headers = HTTPHeaders()
         var caFile: String?
         var pin: String?
+        var loopsAsGlobalExecutor = false
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             switch argument {
@@ -32,6 +35,8 @@ struct GetCommand {
             case "--pin":
                 guard let value = iterator.next() else { throw UsageError("--pin takes sha256//BASE64") }
                 pin = value
+            case "--loops-as-global-executor":
+                loopsAsGlobalExecutor = true
             default:
                 guard url == nil else { throw UsageError("one URL at a time") }
                 url = argument
@@ -42,6 +47,7 @@ struct GetCommand {
         self.headers = headers
         self.caFile = caFile
         self.pin = pin
+        self.loopsAsGlobalExecutor = loopsAsGlobalExecutor
     }
 
     /// Runs the request and prints the response, or the failure; returns whether it succeeded.
@@ -55,9 +61,19 @@ struct GetCommand {
             trustManager = ServerTrustManager(evaluators: [host: PublicKeysTrustEvaluator(keys: [try PublicKey(pin: pin)])])
         }
         let session = Session(configuration: configuration, serverTrustManager: trustManager)
+        if loopsAsGlobalExecutor {
+            guard session.unsafeInstallLoopsAsGlobalExecutor() else { throw UsageError("the loops could not become the global executor") }
+        }
         print("GET \(url)")
         let response = await session.request(url, headers: headers).serializingData(emptyResponseCodes: Set(100..<600))
             .response
+        if loopsAsGlobalExecutor {
+            // The task that awaited the response runs where it resumed: on the session's loop.
+            print("task resumed on thread \(currentThreadName())")
+            ExchangeReport.print(response, bodyPreview: 0, hexPreview: 0)
+            // Never shut down: the loops serve every task of the process from now on.
+            return response.error == nil
+        }
         let type = response.response?.headers["Content-Type"] ?? ""
         let isText = type.hasPrefix("text/") || type.contains("json") || type.contains("xml")
         ExchangeReport.print(response, bodyPreview: isText ? 600 : 0, hexPreview: isText ? 0 : 16)
@@ -73,4 +89,10 @@ func trustRoots(pemFile: String) throws -> TrustRoots {
     let certificates = try Certificate.chain(pemEncoded: String(decoding: data, as: UTF8.self))
     guard !certificates.isEmpty else { throw UsageError("no certificate in \(pemFile)") }
     return .certificates(certificates)
+}
+
+/// The calling thread's name (`top -H` shows it), e.g. `wick-loop-0`, from `/proc/thread-self/comm`.
+func currentThreadName() -> String {
+    guard let data = try? Data(contentsOf: URL(filePath: "/proc/thread-self/comm")) else { return "?" }
+    return String(decoding: data.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
 }

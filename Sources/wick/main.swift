@@ -1,6 +1,6 @@
 // wick: a small curl-like command over Wick's Session, and the tour that Scripts/demo runs.
 //
-//   wick get URL [-H "Name: value"]... [--ca FILE] [--pin sha256//BASE64]
+//   wick get URL [-H "Name: value"]... [--ca FILE] [--pin sha256//BASE64] [--loops-as-global-executor]
 //   wick demo --nginx URL --nginx-tls URL --ca FILE --pin sha256//BASE64 --httpbin URL
 import Glibc
 
@@ -13,7 +13,7 @@ do {
     case "demo":
         try await DemoTour(arguments: Array(arguments.dropFirst())).run()
     default:
-        print("usage: wick get URL [-H \"Name: value\"]... [--ca FILE] [--pin sha256//BASE64]")
+        print("usage: wick get URL [-H \"Name: value\"]... [--ca FILE] [--pin sha256//BASE64] [--loops-as-global-executor]")
         print("       wick demo --nginx URL --nginx-tls URL --ca FILE --pin sha256//BASE64 --httpbin URL")
         exit(2)
     }

@@ -7,7 +7,7 @@ import WickCore
 struct AttemptProgress: Sendable {
     /// One budget for the whole request: every attempt, hop and retry delay.
     let deadline: Deadline
-    var transactions: [TransactionMetrics] = []
+    var transactions = TransactionMetricsList()
     var redirects = 0
     /// Challenge answers sent in this attempt: one, plus one more after a stale Digest nonce.
     var challengeAnswers = 0

@@ -4,16 +4,20 @@
 /// The last transaction's properties read directly: `metrics.isReused`, `metrics.total`.
 @dynamicMemberLookup
 public struct RequestMetrics: Sendable, CustomStringConvertible {
-    /// Every exchange, in order; never empty.
-    public let transactions: [TransactionMetrics]
+    /// The exchanges before the last one (none for a request that took one exchange, so the
+    /// usual request carries no array).
+    private let earlier: [TransactionMetrics]
+    /// The last exchange's metrics.
+    public let last: TransactionMetrics
 
-    init(transactions: [TransactionMetrics]) {
-        precondition(!transactions.isEmpty, "RequestMetrics: no transaction")
-        self.transactions = transactions
+    init(transactions: TransactionMetricsList) {
+        guard let last = transactions.last else { preconditionFailure("RequestMetrics: no transaction") }
+        self.last = last
+        earlier = transactions.earlier
     }
 
-    /// The last exchange's metrics.
-    public var last: TransactionMetrics { transactions[transactions.count - 1] }
+    /// Every exchange, in order; never empty.
+    public var transactions: [TransactionMetrics] { earlier + [last] }
 
     /// A property of the last exchange.
     public subscript<Value>(dynamicMember keyPath: KeyPath<TransactionMetrics, Value>) -> Value {
@@ -23,5 +27,22 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
     /// The transactions' descriptions, one per line when there are several.
     public var description: String {
         transactions.map(\.description).joined(separator: "\n")
+    }
+}
+
+/// The metrics of a request's exchanges so far, in order, without an array for the first.
+struct TransactionMetricsList: Sendable {
+    /// The latest exchange's.
+    private(set) var last: TransactionMetrics?
+    /// The ones before it.
+    private(set) var earlier: [TransactionMetrics] = []
+
+    /// Whether no exchange has completed yet.
+    var isEmpty: Bool { last == nil }
+
+    /// Adds the latest exchange's metrics.
+    mutating func append(_ metrics: TransactionMetrics) {
+        if let last { earlier.append(last) }
+        last = metrics
     }
 }

@@ -94,9 +94,11 @@ let package = Package(
             dependencies: ["WickReactor", "WickTestSupport", "CWickSystem"],
             swiftSettings: strict
         ),
+        // WickTransport too: TLS connections are opened by the product's one path,
+        // `TransportConnector` (SPI `WickDirectConnect`).
         .testTarget(
             name: "WickTLSTests",
-            dependencies: ["WickTLS", "WickReactor", "WickCore", "WickTestSupport", "CWickOpenSSL"],
+            dependencies: ["WickTLS", "WickReactor", "WickCore", "WickTestSupport", "CWickOpenSSL", "WickTransport"],
             swiftSettings: strict
         ),
         .testTarget(

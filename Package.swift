@@ -21,6 +21,9 @@ let package = Package(
         .library(name: "WickPool", targets: ["WickPool"]),
         .library(name: "WickReactor", targets: ["WickReactor"]),
         .library(name: "WickTLS", targets: ["WickTLS"]),
+        // Benchmarks open TLS connections by the product's path (`TransportConnector`, SPI
+        // `WickDirectConnect`); nothing else of it is public but the proxy types Wick re-exports.
+        .library(name: "WickTransport", targets: ["WickTransport"]),
         .library(name: "WickTestSupport", targets: ["WickTestSupport"]),
         .executable(name: "wick", targets: ["wick"]),
         .executable(name: "wick-test-servers", targets: ["wick-test-servers"]),
@@ -49,10 +52,18 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // The public API and the transport that runs the layers.
+        // The transport that runs the layers: connection driver, pool runner, connector, proxy
+        // tunnel, and the translation of a request into its terms. It never sees the API above.
+        .target(
+            name: "WickTransport",
+            dependencies: ["WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS"],
+            swiftSettings: strict
+        ),
+
+        // The public API.
         .target(
             name: "Wick",
-            dependencies: ["WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS"],
+            dependencies: ["WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS", "WickTransport"],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -83,15 +94,23 @@ let package = Package(
             dependencies: ["WickReactor", "WickTestSupport", "CWickSystem"],
             swiftSettings: strict
         ),
+        // WickTransport too: TLS connections are opened by the product's one path,
+        // `TransportConnector` (SPI `WickDirectConnect`).
         .testTarget(
             name: "WickTLSTests",
-            dependencies: ["WickTLS", "WickReactor", "WickCore", "WickTestSupport", "CWickOpenSSL"],
+            dependencies: ["WickTLS", "WickReactor", "WickCore", "WickTestSupport", "CWickOpenSSL", "WickTransport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WickTransportTests",
+            dependencies: ["WickTransport", "WickTestSupport", "WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "WickTests",
             dependencies: [
-                "Wick", "WickTestSupport", "WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS", "CWickZlib",
+                "Wick", "WickTransport", "WickTestSupport", "WickCore", "WickHTTP1", "WickPool", "WickReactor",
+                "WickTLS", "CWickZlib",
             ],
             swiftSettings: strict
         ),

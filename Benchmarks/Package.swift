@@ -40,6 +40,7 @@ let package = Package(
                 .product(name: "WickHTTP1", package: "Wick"),
                 .product(name: "WickReactor", package: "Wick"),
                 .product(name: "WickTLS", package: "Wick"),
+                .product(name: "WickTransport", package: "Wick"),
                 .product(name: "WickTestSupport", package: "Wick"),
             ],
             swiftSettings: strict

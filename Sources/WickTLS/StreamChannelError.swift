@@ -2,7 +2,8 @@
 // or a proxy's tunnel.
 public import WickReactor
 
-/// A `StreamChannel` or `TLSConnector` failure, grouping the layers' precise errors.
+/// A `StreamChannel` or connect failure (`TLSChannel.establish`, WickTransport's
+/// `TransportConnector`), grouping the layers' precise errors.
 public enum StreamChannelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The TLS phase that ran out of time.
     public enum TLSPhase: Sendable, Equatable, CustomStringConvertible {

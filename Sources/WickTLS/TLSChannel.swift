@@ -19,9 +19,10 @@
 public import WickCore
 public import WickReactor
 
-/// A client TLS connection on a reactor `Channel`, made by `TLSConnector` (or
-/// `TLSChannel.establish` over a channel you connected) once the handshake and trust
-/// evaluation have succeeded. Its API is the plain channel's, as a `StreamChannel`.
+/// A client TLS connection on a reactor `Channel`, made by `TLSChannel.establish` over a
+/// connected channel (WickTransport's `TransportConnector` does that for every TLS connection)
+/// once the handshake and trust evaluation have succeeded. Its API is the plain channel's, as a
+/// `StreamChannel`.
 ///
 /// Thread ownership (the proof behind `@unchecked Sendable`): `loop`, `channel`, `engine`,
 /// `host` and `closeTimeout` are immutable. Every `var` is read and written only on `loop`'s

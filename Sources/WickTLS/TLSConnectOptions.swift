@@ -1,9 +1,9 @@
 // The TLS connector's bounds: the handshake timeout and how long a TLS close may linger.
 
-/// How a `TLSConnector` bounds the TLS phase. The TCP phase is bounded by the underlying
-/// `Connector`'s `ConnectOptions.timeout`, which also bounds the whole connect: the TLS phase
-/// ends at whichever comes first, `handshakeTimeout` after the socket connected or the overall
-/// connect deadline.
+/// How a TLS connect (WickTransport's `TransportConnector`) bounds the TLS phase. The TCP phase
+/// is bounded by the underlying `Connector`'s `ConnectOptions.timeout`, which also bounds the
+/// whole connect: the TLS phase ends at whichever comes first, `handshakeTimeout` after the
+/// socket connected or the overall connect deadline.
 public struct TLSConnectOptions: Sendable, Hashable {
     /// The most the handshake plus trust evaluation may take. 10 s by default.
     public var handshakeTimeout: Duration

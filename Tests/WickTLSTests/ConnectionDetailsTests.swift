@@ -38,7 +38,7 @@ struct ConnectionDetailsNginxTests {
         let context = try TLSContext(configuration: configuration)
         let group = try EventLoopGroup(threadCount: 1)
         defer { group.shutdownGracefully() }
-        let connector = TLSConnector(connector: Connector(resolver: group.resolver), context: context)
+        let connector = TLSTestConnector(connector: Connector(resolver: group.resolver), context: context)
         let channel = try await connector.connect(host: "127.0.0.1", port: UInt16(nginx.httpsPort), on: group.next())
         let (details, again, plain) = try await channel.loop.submit {
             channel.start(delegate: StreamRecorder())

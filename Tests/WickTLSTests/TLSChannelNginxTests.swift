@@ -62,7 +62,7 @@ struct TLSChannelNginxTests {
         let (context, nginx) = try Self.context(maximumVersion: version)
         let group = try EventLoopGroup(threadCount: 1)
         defer { group.shutdownGracefully() }
-        let connector = TLSConnector(connector: Connector(resolver: group.resolver), context: context)
+        let connector = TLSTestConnector(connector: Connector(resolver: group.resolver), context: context)
         var reused: [Bool] = []
         for _ in 0..<2 {
             let channel = try await connector.connect(
@@ -91,7 +91,7 @@ struct TLSChannelNginxTests {
         defer { group.shutdownGracefully() }
         // nginx presents its leaf and the intermediate; the root's key is never presented.
         let key = try Self.certificate(match ? nginx.pki.server : nginx.pki.root).publicKey
-        let connector = TLSConnector(
+        let connector = TLSTestConnector(
             connector: Connector(resolver: group.resolver), context: context,
             trustManager: ServerTrustManager(evaluators: ["localhost": PublicKeysTrustEvaluator(keys: [key])]))
         let result: Result<TLSChannel, StreamChannelError>
@@ -131,7 +131,7 @@ struct TLSChannelNginxTests {
         let context = try TLSContext(configuration: configuration)
         let group = try EventLoopGroup(threadCount: 1)
         defer { group.shutdownGracefully() }
-        let connector = TLSConnector(connector: Connector(resolver: group.resolver), context: context)
+        let connector = TLSTestConnector(connector: Connector(resolver: group.resolver), context: context)
         func idleConnection() async throws -> TLSChannel {
             let channel = try await connector.connect(
                 host: "127.0.0.1", port: UInt16(nginx.httpsPort), on: group.loops[0])

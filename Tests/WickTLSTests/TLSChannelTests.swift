@@ -24,15 +24,15 @@ private struct Harness {
     func connector(
         manager: ServerTrustManager? = nil, options: TLSConnectOptions = TLSConnectOptions(),
         connectTimeout: Duration = .seconds(10), pool: TrustEvaluationPool = .shared
-    ) -> TLSConnector {
-        TLSConnector(
+    ) -> TLSTestConnector {
+        TLSTestConnector(
             connector: Connector(resolver: group.resolver, options: ConnectOptions(timeout: connectTimeout)),
             context: context, trustManager: manager, options: options, evaluationPool: pool)
     }
 
     /// Connects and starts the channel with `recorder`.
     func open(
-        port: Int, host: String = "127.0.0.1", recorder: StreamRecorder, connector: TLSConnector? = nil
+        port: Int, host: String = "127.0.0.1", recorder: StreamRecorder, connector: TLSTestConnector? = nil
     ) async throws -> TLSChannel {
         let channel = try await (connector ?? self.connector()).connect(host: host, port: UInt16(port), on: loop)
         try await loop.submit { channel.start(delegate: recorder) }
@@ -400,7 +400,7 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         defer { harness.tearDown() }
         let recorder = StreamRecorder()
         let options = SocketOptions(highWatermark: 64 * 1024, lowWatermark: 16 * 1024, maximumBufferedBytes: 1 << 20)
-        let tls = TLSConnector(
+        let tls = TLSTestConnector(
             connector: Connector(resolver: harness.group.resolver, options: ConnectOptions(socket: options)),
             context: harness.context)
         let channel = try await harness.open(port: server.port, recorder: recorder, connector: tls)

@@ -138,27 +138,6 @@ struct ProxyNginxTests {
         await session.shutdown()
     }
 
-    @Test func proxiedAndDirectRequestsToOneOriginNeverShareAConnection() async throws {
-        let nginx = try TestEnvironment.nginx()
-        let proxy = try TestProxy()
-        defer { proxy.stop() }
-        let client = try TestRunner()
-        let direct = TransportRequest(.get, .http, host: "127.0.0.1", port: UInt16(nginx.httpPort), target: "/bytes/1k")
-        var proxied = direct
-        proxied.proxy = ProxyConfiguration(host: "127.0.0.1", port: UInt16(proxy.port))
-        var reused: [Bool] = []
-        for request in [direct, proxied, direct, proxied] {
-            let response = try await client.runner.execute(request)
-            #expect(response.body.count == 1_024)
-            reused.append(response.metrics.isReused)
-        }
-        #expect(reused == [false, false, true, true])
-        #expect(proxy.requests.count == 2 && proxy.acceptedConnections == 1)
-        let total = try await client.runner.statistics().total
-        #expect(total.created == 2)
-        await client.close()
-    }
-
     @Test func noProxyHostsGoDirectOnTheirOwnConnection() async throws {
         let nginx = try TestEnvironment.nginx()
         let proxy = try TestProxy()

@@ -7,6 +7,7 @@ import Wick
 import WickReactor
 import WickTLS
 import WickTestSupport
+@_spi(WickDirectConnect) import WickTransport
 
 /// Starts nginx (the test PKI, `TestServers`), pins it to CPU 0 and the clients to CPU 1, and
 /// runs each workload in alternating rounds: Wick, libcurl, then async-http-client (when its
@@ -70,21 +71,23 @@ struct TLSBenchmark {
         let group = try EventLoopGroup(configuration: .init(threadCount: 1, name: "bench-loop"))
         defer { group.shutdownGracefully() }
         let loop = group.loops[0]
-        func wickConnector(_ version: TLSVersion, resumes: Bool) throws -> TLSConnector {
+        // Connections open by the transport's path (`TransportConnector`), without the pool.
+        let connector = TransportConnector(connector: Connector(resolver: group.resolver))
+        func wickContext(_ version: TLSVersion, resumes: Bool) throws -> TLSContext {
             var configuration = TLSConfiguration()
             configuration.trustRoots = .certificates(roots)
             configuration.minimumVersion = version
             configuration.maximumVersion = version
             configuration.resumesSessions = resumes
-            return TLSConnector(
-                connector: Connector(resolver: group.resolver), context: try TLSContext(configuration: configuration))
+            return try TLSContext(configuration: configuration)
         }
         func wickClient(_ version: TLSVersion, resumes: Bool, mode: WickHTTPSClient.Mode) throws -> WickHTTPSClient {
             try WickHTTPSClient(
-                connector: try wickConnector(version, resumes: resumes), loop: loop, host: host, port: port, mode: mode)
+                connector: connector, context: try wickContext(version, resumes: resumes), loop: loop, host: host,
+                port: port, mode: mode)
         }
         // The idle connections share one context, as a pool's connections to one origin do.
-        let idleConnector = try wickConnector(.v1_3, resumes: false)
+        let idleContext = try wickContext(.v1_3, resumes: false)
         func curlClient(_ version: Int, sessionCache: Bool, newConnection: Bool) throws -> CurlClient {
             try CurlClient(
                 .init(
@@ -165,7 +168,8 @@ struct TLSBenchmark {
         table.rows.append(
             try idleMemory(
                 wickClient: {
-                    try WickHTTPSClient(connector: idleConnector, loop: loop, host: host, port: port, mode: .keepAlive)
+                    try WickHTTPSClient(
+                        connector: connector, context: idleContext, loop: loop, host: host, port: port, mode: .keepAlive)
                 }, url: url, caFile: caFile,
                 httpPort: nginx.httpPort, peer: peer))
         table.notes = notes(pinning: pinning)
@@ -331,11 +335,11 @@ struct TLSBenchmark {
         [
             "nginx 1.22 (one worker, TLS 1.2 and 1.3, session cache and tickets on) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload, each client doing \(handshakesPerRound) new connections (or \(Format.grouped(requestsPerRound)) keep-alive GETs) per round after a warm-up of 10. Figures are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds; nginx's CPU is its worker's run time (/proc/PID/schedstat) while that client ran, per request.",
             "Every client trusts only the test root (loaded once per client: Wick's `TLSContext`, libcurl's `CURLOPT_CAINFO` on a reused easy handle, AHC's `trustRoots = .file`), verifies the certificate and the address 127.0.0.1, sends `Connection: close` on new-connection workloads and checks the status and the 1,024 body bytes.",
-            "Wick: `TLSConnector` + `TLSChannel` on one reactor loop, the request encoder and the response parser (no pool); the client closes after each response (`close_notify`). Full: `resumesSessions = false`; resumed: the `TLSContext` session cache, checked with `TLSChannel.isSessionReused` on every handshake.",
+            "Wick: `TransportConnector` (the pool's TLS connect path) + `TLSChannel` on one reactor loop, the request encoder and the response parser (no pool); the client closes after each response (`close_notify`). Full: `resumesSessions = false`; resumed: the `TLSContext` session cache, checked with `TLSChannel.isSessionReused` on every handshake.",
             "Wick through `Session` (the public API; rows named so, each run in the same rounds as the row above it, between Wick's raw client and libcurl, beside the same peer figures): one `Session` per row with `trustRoots = .certificates([test root])`, `maximumConnectionsPerHost` 1 and `proxy = .none`; one task awaits `session.request(url).serializingData().response` in a loop (the round waits for it on a semaphore) and checks status 200, 1,024 body bytes and TLS 1.3 (`metrics.last.tlsVersion`). Keep-alive: `Session.poolStatistics()` shows no connection created in the measured rounds (the warm-up opened it) and every lease but a run's first reused. New connection per request: `Connection: close` among the configuration's `headers` (Session.Configuration has no per-connection request limit), so nginx answers `Connection: close` and closes; every response's `metrics.isReused` is false and the pool counts one connection created and no reuse per request, or the run fails. Session's TLS context always caches sessions (its configuration sets only the trust roots), so its new connections resume TLS 1.3 sessions: the row runs with the resumed workload (libcurl resuming, AHC doing full handshakes); Session does not expose whether a handshake resumed, so the count is not checked (nginx's CPU per request, near the resumed rows' and below the full ones', says it did).",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): one easy handle per workload with `CURLOPT_FRESH_CONNECT` + `CURLOPT_FORBID_REUSE`, `CURLOPT_SSLVERSION` exactly 1.3 or 1.2, `CURLOPT_SSL_SESSIONID_CACHE` off (full) or on (resumed); resumption checked on every transfer by `SSL_session_reused` on the handle's `CURLINFO_TLS_SSL_PTR`, asked from the write callback.",
             "async-http-client 1.37 (futures API, `execute(request:).wait()`, one `MultiThreadedEventLoopGroup` thread) in a child process (`wick-bench-peers`, Benchmarks/Peers): a client per workload with min = max TLS version; `Connection: close` makes its pool open a new connection per request. swift-nio-ssl keeps no client session cache, so AHC never resumes: its \"resumed\" row repeats full handshakes.",
-            "Idle memory: \(idleConnections) connections opened (full TLS 1.3 handshake, one keep-alive GET each) and left idle; growth of malloc's in-use bytes (`mallinfo2`: every arena plus mmapped blocks) divided by the connections nginx's stub_status counted. Wick: sequential `TLSConnector` connections sharing one `TLSContext` (warmed up by a connection not counted; each with its benchmark delegate, made before the first reading); libcurl: a multi handle's connection cache after the easy handles are freed; AHC: its pool after \(idleConnections) concurrent GETs, measured inside its process. The memory ratios are the peer's KB ÷ Wick's (above 1: Wick holds less).",
+            "Idle memory: \(idleConnections) connections opened (full TLS 1.3 handshake, one keep-alive GET each) and left idle; growth of malloc's in-use bytes (`mallinfo2`: every arena plus mmapped blocks) divided by the connections nginx's stub_status counted. Wick: sequential `TransportConnector` connections sharing one `TLSContext` (warmed up by a connection not counted; each with its benchmark delegate, made before the first reading); libcurl: a multi handle's connection cache after the easy handles are freed; AHC: its pool after \(idleConnections) concurrent GETs, measured inside its process. The memory ratios are the peer's KB ÷ Wick's (above 1: Wick holds less).",
             "Wick allocations per request: every `malloc`/`calloc`/`realloc`/`posix_memalign`... of the whole process during Wick's round (its loop thread; for `Session` also Swift's concurrency pool and Dispatch) divided by the requests, counted by wick-bench's malloc interposer; a handshake's thousands are mostly OpenSSL's (certificate parsing and verification).",
             "Wick and libcurl run inside wick-bench, whose malloc counter adds an atomic increment to every malloc and free; AHC runs in its own process without it. Rates are wall time and include nginx's share of each handshake, so on this shared VM they move by 2× between runs; the ratios and the CPU figures move less.",
         ]

@@ -1,15 +1,20 @@
 // Wick's side of the `tls` suite: sequential GETs over TLSChannel, composed by hand from the
-// layers (TLSConnector, the request encoder, the response parser), as the transport will.
+// layers (the transport's TLS connect path, the request encoder, the response parser), without
+// the pool.
 import WickCore
 import WickHTTP1
 import WickReactor
 import WickTLS
+@_spi(WickDirectConnect) import WickTransport
 
 /// Runs GETs one after another on its loop, each on a new TLS connection or all on one kept
 /// alive, and reports how many handshakes resumed a session.
 ///
-/// Thread ownership (the proof behind `@unchecked Sendable`): `connector`, `loop`, `mode` and
-/// `request` are immutable; every `var` is used only on `loop`'s thread (`run` and `open` hop
+/// Connections are opened as the pool opens https connections (`TransportConnector`, Wick's one
+/// TLS connect path), all under `context`.
+///
+/// Thread ownership (the proof behind `@unchecked Sendable`): `connector`, `context`, `loop`,
+/// `mode` and `request` are immutable; every `var` is used only on `loop`'s thread (`run` and `open` hop
 /// there; the rest runs from the connector's completion and the channel's delegate callbacks).
 final class WickHTTPSClient: StreamChannelDelegate, @unchecked Sendable {
     enum Mode {
@@ -27,7 +32,9 @@ final class WickHTTPSClient: StreamChannelDelegate, @unchecked Sendable {
         var resumed = 0
     }
 
-    let connector: TLSConnector
+    let connector: TransportConnector
+    /// The TLS settings, trust store and session cache shared by the connections.
+    let context: TLSContext
     let loop: EventLoop
     let mode: Mode
     private let host: String
@@ -43,8 +50,11 @@ final class WickHTTPSClient: StreamChannelDelegate, @unchecked Sendable {
     private var outcome = Outcome()
     private var completion: (@Sendable (Result<Outcome, BenchError>) -> Void)?
 
-    init(connector: TLSConnector, loop: EventLoop, host: String, port: UInt16, mode: Mode) throws {
+    init(
+        connector: TransportConnector, context: TLSContext, loop: EventLoop, host: String, port: UInt16, mode: Mode
+    ) throws {
         self.connector = connector
+        self.context = context
         self.loop = loop
         self.mode = mode
         self.host = host
@@ -93,7 +103,7 @@ final class WickHTTPSClient: StreamChannelDelegate, @unchecked Sendable {
             send(on: channel)
         } else {
             channel = nil
-            connector.connect(host: host, port: port, on: loop) { result in
+            connector.connect(host: host, port: port, context: context, on: loop) { result in
                 switch result {
                 case .success(let channel):
                     self.outcome.handshakes += 1

@@ -63,11 +63,12 @@ extension Request {
         var url = request.url.absoluteString
         if let socket = request.unixSocketPath {
             components.append("--unix-socket \(shellQuoted(socket))")
-        } else if Session.unixSchemes.contains(request.url.scheme?.lowercased() ?? ""),
-            let (scheme, socket, target) = try? TransportRequest.parseUnixURL(url)
+        } else if let destination = try? TransportDestination(url: request.url, unixSocketPath: nil),
+            let socket = destination.unixSocketPath
         {
+            // A Unix-socket URL: curl takes the socket apart and an ordinary URL.
             components.append("--unix-socket \(shellQuoted(socket.path))")
-            url = "\(scheme.rawValue)://localhost\(target)"
+            url = "\(destination.scheme.rawValue)://\(destination.host)\(destination.target)"
         }
         if let credential {
             components.append("--anyauth -u \(shellQuoted("\(credential.user):\(credential.password)"))")

@@ -1,5 +1,6 @@
 // The opt-in that runs the process's tasks on this session's event loops.
 import WickReactor
+import WickTransport
 
 extension Session {
     /// Makes this session's event loops Swift's global executor for the rest of the process, so
@@ -16,6 +17,6 @@ extension Session {
     /// - Returns: false when the process already has a global executor hook (another session's,
     ///   or another library's such as SwiftNIO's), or the Swift runtime offers none.
     public func unsafeInstallLoopsAsGlobalExecutor() -> Bool {
-        group.unsafeInstallAsGlobalExecutor()
+        transport.group.unsafeInstallAsGlobalExecutor()
     }
 }

@@ -159,39 +159,14 @@ extension Session {
         return headers
     }
 
-    /// The schemes of Unix-socket URLs (`TransportRequest.parseUnixURL`).
-    static let unixSchemes: Set<String> = ["http+unix", "https+unix", "unix"]
-
-    /// Why `request` cannot be sent (its URL or socket path), or nil.
+    /// Why `request` cannot be sent (its URL or socket path), or nil: what
+    /// `TransportDestination`, the transport's one reading of a request URL, refuses.
     static func invalidity(of request: HTTPRequest) -> WickError? {
-        let url = request.url
-        let scheme = url.scheme?.lowercased() ?? ""
-        if unixSchemes.contains(scheme) {
-            guard request.unixSocketPath == nil else {
-                return .invalidURL(
-                    url: url.absoluteString, reason: "a Unix-socket URL names its own socket; pass no unixSocketPath")
-            }
-            do throws(UnixSocketError) {
-                _ = try TransportRequest.parseUnixURL(url.absoluteString)
-            } catch {
-                return .invalidURL(url: url.absoluteString, reason: error.description)
-            }
+        do throws(TransportPreparationError) {
+            _ = try TransportDestination(url: request.url, unixSocketPath: request.unixSocketPath)
             return nil
+        } catch {
+            return WickError(preparing: error)
         }
-        guard scheme == "http" || scheme == "https" else {
-            return .invalidURL(
-                url: url.absoluteString, reason: "the scheme must be http, https, http+unix, https+unix or unix")
-        }
-        guard let host = url.host(), !host.isEmpty else {
-            return .invalidURL(url: url.absoluteString, reason: "the URL has no host")
-        }
-        if let path = request.unixSocketPath {
-            do throws(UnixSocketError) {
-                _ = try UnixSocketPath(path)
-            } catch {
-                return .invalidURL(url: url.absoluteString, reason: error.description)
-            }
-        }
-        return nil
     }
 }

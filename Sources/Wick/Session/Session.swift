@@ -1,16 +1,17 @@
 // The public entry point: creates requests and runs them on its own loops and connection pools.
 public import Dispatch
 import FoundationEssentials
-import WickHTTP1
 import WickReactor
 public import WickTLS
+import WickTransport
 
 /// Creates and runs requests, as Alamofire's `Session` does: `Session.default.request(url)
 /// .responseData { ... }`, or `try await session.request(url).serializingData().value`.
 ///
 /// A Session owns `configuration.eventLoopCount` event loop threads, each with one connection
-/// pool; every request to one origin goes to the same pool, so keep-alive connections are
-/// reused across requests. Make one Session per set of settings and share it.
+/// pool (its `TransportClient`); every request to one origin goes to the same pool, so
+/// keep-alive connections are reused across requests. Make one Session per set of settings and
+/// share it.
 ///
 /// **Queues.** A Linux daemon has no main run loop, so handlers do not default to a main queue:
 /// `responseData(queue: nil)` runs on `responseQueue`, a serial queue the Session owns, so
@@ -51,12 +52,8 @@ public final class Session: Sendable {
 
     /// Every request created and not yet finished, by identifier.
     private let activeRequests = Locked<[UUID: Request]>([:])
-    let group: EventLoopGroup
-    private let runners: [ConnectionPoolRunner]
-    /// The TLS rules of https requests, built on the first one (loading trust roots reads files).
-    private let tls = Locked<Result<TransportTLS, TLSError>?>(nil)
-    /// `configuration.proxy` resolved (the environment read once); nil goes direct.
-    private let proxyRules: Result<ProxyRules?, ProxyConfigurationError>
+    /// The loops, the pools, the TLS rules, and the translation of a request into their terms.
+    let transport: TransportClient
 
     /// A Session with its own loops and pools.
     ///
@@ -84,15 +81,8 @@ public final class Session: Sendable {
         eventMonitor = CompositeEventMonitor(monitors: eventMonitors)
         responseQueue = DispatchQueue(label: "wick.session.response")
         rootQueue = DispatchQueue(label: "wick.session.root")
-        let group: EventLoopGroup
-        do {
-            group = try EventLoopGroup(
-                configuration: EventLoopGroup.Configuration(threadCount: configuration.eventLoopCount))
-        } catch {
-            fatalError("Session: cannot start event loops: \(error)")
-        }
-        self.group = group
-        proxyRules = configuration.proxy.resolved(environment: ProcessInfo.processInfo.environment)
+        var transportConfiguration = TransportClient.Configuration()
+        transportConfiguration.eventLoopCount = configuration.eventLoopCount
         var settings = TransportSettings()
         settings.pool.maximumConnectionsPerOrigin = configuration.maximumConnectionsPerHost
         settings.pool.maximumIdleConnectionsPerOrigin = configuration.maximumConnectionsPerHost
@@ -103,8 +93,19 @@ public final class Session: Sendable {
         settings.connect.timeout = configuration.connectTimeout
         settings.tls.handshakeTimeout = configuration.tlsHandshakeTimeout
         settings.driver.continueTimeout = configuration.continueTimeout
-        runners = (0..<configuration.eventLoopCount).map { _ in
-            ConnectionPoolRunner(group: group, settings: settings)
+        transportConfiguration.settings = settings
+        transportConfiguration.trustRoots = configuration.trustRoots
+        transportConfiguration.trustManager = serverTrustManager
+        transportConfiguration.revocationFetchTimeout = configuration.revocationFetchTimeout
+        transportConfiguration.userAgent = HTTPHeader.defaultUserAgent.value
+        transportConfiguration.proxyRules = configuration.proxy.resolved(
+            environment: ProcessInfo.processInfo.environment)
+        transportConfiguration.decodesResponseBodies = configuration.automaticallyDecodesResponseBodies
+        transportConfiguration.expectContinueThreshold = configuration.expectContinueThreshold
+        do {
+            transport = try TransportClient(configuration: transportConfiguration)
+        } catch {
+            fatalError("Session: cannot start event loops: \(error)")
         }
     }
 
@@ -132,91 +133,26 @@ public final class Session: Sendable {
     /// connection, and stops the loop threads. Requests made afterwards fail with
     /// `WickError.sessionInvalidated`.
     public func shutdown() async {
-        for runner in runners { await runner.shutdown(.drain) }
-        // Joining the loop threads blocks, so it happens off Swift's cooperative threads.
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async { [group] in
-                group.shutdownGracefully()
-                continuation.resume()
-            }
-        }
+        await transport.shutdown()
     }
 
     // MARK: - Running requests
 
-    /// A request ready for the transport: its runner, its transport form, and the handle that
-    /// cancels it.
-    struct PreparedSend: Sendable {
-        let runner: ConnectionPoolRunner
-        let request: TransportRequest
-        let cancellation: TransportCancellation
-
-        /// Sends the request once (no redirect, no retry); `completion` is called once, on the
-        /// runner's loop, with the whole response or the failure.
-        /// - Parameters:
-        ///   - sink: where a streamed body goes (downloads, data streams); nil collects it.
-        ///   - leaseObserver: told on the loop when the request gets its connection.
-        func start(
-            deadline: Deadline, sink: (any TransportBodySink)?, leaseObserver: TransportExchange.LeaseObserver?,
-            completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
-        ) {
-            runner.start(
-                request, deadline: deadline, handle: cancellation.handle, sink: sink, leaseObserver: leaseObserver,
-                completion: completion)
-        }
-    }
+    /// A request ready for the transport (its runner, its transport form, the handle that
+    /// cancels it); `start(deadline:sink:leaseObserver:completion:)` sends it. The name
+    /// `Request+Run.swift` uses for `TransportClient.PreparedSend`.
+    typealias PreparedSend = TransportClient.PreparedSend
 
     /// `request` checked and made ready for the transport, with `bodySource` (an upload) sent
-    /// instead of `request.body`.
+    /// instead of `request.body`: `TransportClient.prepareSend` with the failure made public.
+    /// `request` has passed `invalidity(of:)` where it was made (created, adapted, redirected).
     func prepareSend(
         _ request: HTTPRequest, bodySource: (any TransportBodySource)? = nil
     ) -> Result<PreparedSend, WickError> {
-        prepare(request).map { prepared in
-            var prepared = prepared
-            if let bodySource {
-                prepared.body = nil
-                prepared.bodySource = bodySource
-                prepared.expectContinue = configuration.expectContinueThreshold.map { threshold in
-                    bodySource.length.map { $0 >= threshold } ?? true
-                } ?? false
-            }
-            let runner = runner(for: prepared.origin)
-            return PreparedSend(
-                runner: runner, request: prepared,
-                cancellation: TransportCancellation(runner: runner, handle: TransportExchangeReference()))
-        }
-    }
-
-    /// The transport's request for `request`, checked, with its decoding limits and TLS rules.
-    /// `request` has passed `invalidity(of:)` where it was made (created, adapted, redirected),
-    /// so the URL is not checked again on each send.
-    private func prepare(_ request: HTTPRequest) -> Result<TransportRequest, WickError> {
-        var transportRequest: TransportRequest
-        switch makeTransportRequest(request) {
-        case .success(let built): transportRequest = built
-        case .failure(let error): return .failure(error)
-        }
-        if configuration.automaticallyDecodesResponseBodies {
-            var limits = ContentDecoderLimits()
-            // One byte past the body limit, so that a bomb ends as `bodyTooLarge` in the exchange.
-            limits.maximumDecodedSize = configuration.maximumResponseBodyBytes.addingReportingOverflow(1).overflow
-                ? Int.max : configuration.maximumResponseBodyBytes + 1
-            transportRequest.decoding = limits
-        }
-        if transportRequest.scheme == .https {
-            switch transportTLS() {
-            case .success(let rules): transportRequest.tls = rules
-            case .failure(let error): return .failure(.sessionTaskFailed(error: .tlsUnavailable(error)))
-            }
-        }
-        return .success(transportRequest)
-    }
-
-    /// The runner an origin always uses.
-    private func runner(for origin: TransportOrigin) -> ConnectionPoolRunner {
-        runners.count == 1
-            ? runners[0]
-            : runners[runnerIndex(host: origin.unixSocketPath?.path ?? origin.host.lowercased(), port: origin.port)]
+        transport.prepareSend(
+            request.method, url: request.url, headers: request.headers, body: request.body.map { [UInt8]($0) },
+            unixSocketPath: request.unixSocketPath, bodySource: bodySource
+        ).mapError(WickError.init(preparing:))
     }
 
     // MARK: - The loops
@@ -228,16 +164,16 @@ public final class Session: Sendable {
     /// a small request's cost on loopback. Only for code that mostly awaits: anything slow it
     /// does between requests delays every connection of the loop. With several loops, use
     /// `taskExecutor(for:)`.
-    public var taskExecutor: any TaskExecutor { runners[0].loop }
+    public var taskExecutor: any TaskExecutor { transport.runners[0].loop }
 
     /// The event loop that serves the origin of `url`, as a `TaskExecutor` (see `taskExecutor`);
     /// the first loop's when `url` is unusable.
     public func taskExecutor(for url: some URLConvertible) -> any TaskExecutor {
         guard let parsed = try? url.asURL(),
-            case let probe = HTTPRequest(method: .get, url: parsed, headers: [:], body: nil),
-            Self.invalidity(of: probe) == nil, case .success(let prepared) = prepare(probe)
-        else { return runners[0].loop }
-        return runner(for: prepared.origin).loop
+            Self.invalidity(of: HTTPRequest(method: .get, url: parsed, headers: [:], body: nil)) == nil,
+            let loop = transport.loop(for: parsed)
+        else { return transport.runners[0].loop }
+        return loop
     }
 
     // MARK: - The pools
@@ -249,10 +185,15 @@ public final class Session: Sendable {
     /// Watch `poolStatistics()` to see them. The path of `url` is ignored.
     /// - Throws: `WickError.invalidURL` when `url` is not a usable http, https or Unix-socket URL.
     public func prewarm(_ url: some URLConvertible, connections: Int) throws(WickError) {
-        let request = HTTPRequest(method: .get, url: try url.asURL(), headers: HTTPHeaders(), body: nil)
-        if let invalid = Self.invalidity(of: request) { throw invalid }
-        let prepared = try prepare(request).get()
-        runner(for: prepared.origin).prewarm(prepared.origin, connections: connections)
+        let parsed = try url.asURL()
+        if let invalid = Self.invalidity(of: HTTPRequest(method: .get, url: parsed, headers: HTTPHeaders(), body: nil)) {
+            throw invalid
+        }
+        do throws(TransportPreparationError) {
+            try transport.prewarm(parsed, connections: connections)
+        } catch {
+            throw WickError(preparing: error)
+        }
     }
 
     /// The pools' gauges (idle, leased, connecting, waiting) and counters (created, reused,
@@ -260,82 +201,10 @@ public final class Session: Sendable {
     /// event loops. Once the session is shut down, the pools report nothing.
     public func poolStatistics() async -> ConnectionPoolStatistics {
         var statistics = ConnectionPoolStatistics()
-        for runner in runners {
+        for runner in transport.runners {
             guard let snapshot = try? await runner.statistics() else { continue }
             statistics.add(snapshot)
         }
         return statistics
-    }
-
-    /// The transport's form of `request`: a TCP origin (through the proxy `proxyRules` choose),
-    /// a Unix-socket URL, or a URL over `request.unixSocketPath`.
-    private func makeTransportRequest(_ request: HTTPRequest) -> Result<TransportRequest, WickError> {
-        let url = request.url
-        let body = request.body.map { [UInt8]($0) }
-        let text = url.absoluteString
-        if Self.unixSchemes.contains(url.scheme?.lowercased() ?? "") {
-            do throws(UnixSocketError) {
-                return .success(try TransportRequest(request.method, unixURL: text, headers: request.headers, body: body))
-            } catch {
-                return .failure(.invalidURL(url: text, reason: error.description))
-            }
-        }
-        let scheme: TransportOrigin.Scheme = url.scheme?.lowercased() == "https" ? .https : .http
-        var host = url.host() ?? ""
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        let path = url.path(percentEncoded: true)
-        let target = (path.isEmpty ? "/" : path) + (url.query(percentEncoded: true).map { "?" + $0 } ?? "")
-        guard let port = UInt16(exactly: url.port ?? Int(scheme.defaultPort)) else {
-            return .failure(.invalidURL(url: text, reason: "the port is out of range"))
-        }
-        var socket: UnixSocketPath?
-        if let unixSocketPath = request.unixSocketPath {
-            do throws(UnixSocketError) {
-                socket = try UnixSocketPath(unixSocketPath)
-            } catch {
-                return .failure(.invalidURL(url: text, reason: error.description))
-            }
-        }
-        var transportRequest = TransportRequest(
-            request.method, scheme, host: host, port: port, target: target, headers: request.headers, body: body,
-            unixSocketPath: socket)
-        if socket == nil {
-            switch proxyRules {
-            case .success(let rules): transportRequest.proxy = rules?.proxy(forScheme: scheme.rawValue, host: host)
-            case .failure(let error): return .failure(.invalidProxyConfiguration(error))
-            }
-        }
-        return .success(transportRequest)
-    }
-
-    /// The pool an origin always uses (stable within the process).
-    private func runnerIndex(host: String, port: UInt16) -> Int {
-        var hasher = Hasher()
-        hasher.combine(host)
-        hasher.combine(port)
-        return Int(UInt(bitPattern: hasher.finalize()) % UInt(runners.count))
-    }
-
-    /// The TLS context and trust manager, built once.
-    private func transportTLS() -> Result<TransportTLS, TLSError> {
-        tls.withLock { cached in
-            if let cached { return cached }
-            var tlsConfiguration = TLSConfiguration()
-            tlsConfiguration.trustRoots = configuration.trustRoots
-            let built: Result<TransportTLS, TLSError>
-            do throws(TLSError) {
-                built = .success(
-                    TransportTLS(
-                        context: try TLSContext(
-                            configuration: tlsConfiguration,
-                            revocationFetcher: TransportRevocationFetcher(
-                                runner: runners[0], timeout: configuration.revocationFetchTimeout)),
-                        trustManager: serverTrustManager))
-            } catch {
-                built = .failure(error)
-            }
-            cached = built
-            return built
-        }
     }
 }

@@ -6,7 +6,7 @@ import WickPool
 import WickReactor
 import WickTLS
 
-@testable import Wick
+@testable import WickTransport
 
 /// What one request on the driver produced.
 struct DriverOutcome: Sendable {

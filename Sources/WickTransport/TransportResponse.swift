@@ -1,54 +1,54 @@
 // What the transport returns: the response and when each phase of the exchange happened.
-import FoundationEssentials
-import WickCore
-import WickTLS
+package import FoundationEssentials
+package import WickCore
+package import WickTLS
 
 /// A complete response, its body read in full.
-struct TransportResponse: Sendable {
-    var status: HTTPStatus
+package struct TransportResponse: Sendable {
+    package var status: HTTPStatus
     /// The version the server answered with.
-    var version: HTTPVersion
-    var headers: HTTPHeaders
+    package var version: HTTPVersion
+    package var headers: HTTPHeaders
     /// The body as delivered (decoded when the request asked for decoding).
-    var body: Data
+    package var body: Data
     /// The trailer fields of a chunked response, if it had some.
-    var trailers: HTTPHeaders?
-    var metrics: TransportMetrics
+    package var trailers: HTTPHeaders?
+    package var metrics: TransportMetrics
 }
 
 /// When each phase of one request happened (monotonic clock), for the last attempt when the
 /// request was replayed.
-struct TransportMetrics: Sendable {
+package struct TransportMetrics: Sendable {
     /// When `execute` took the request.
-    var started: Deadline
+    package var started: Deadline
     /// Time from arrival in the pool to the lease of a connection (the last attempt's).
-    var poolWait: Duration?
+    package var poolWait: Duration?
     /// For a new connection whose host name was resolved: the resolution. nil otherwise.
-    var resolve: Duration?
+    package var resolve: Duration?
     /// For a new connection: the connect after resolution (TCP, or the Unix socket; through a
     /// proxy, with the CONNECT exchange). nil on a reused connection.
-    var connect: Duration?
+    package var connect: Duration?
     /// For a new https connection: the TLS handshake and trust evaluation. nil otherwise.
-    var tlsHandshake: Duration?
+    package var tlsHandshake: Duration?
     /// When the whole request had been handed to the socket.
-    var requestSent: Deadline?
+    package var requestSent: Deadline?
     /// When the first response byte was read.
-    var firstByte: Deadline?
+    package var firstByte: Deadline?
     /// When the final response head arrived.
-    var responseHead: Deadline?
+    package var responseHead: Deadline?
     /// When the response ended.
-    var completed: Deadline?
+    package var completed: Deadline?
     /// Whether the connection had carried an earlier request.
-    var isReused = false
+    package var isReused = false
     /// Whether the request was sent again on a fresh connection (`ReplayPolicy`).
-    var wasReplayed = false
+    package var wasReplayed = false
     /// The connection's addresses and TLS parameters (the last attempt's); nil until leased.
-    var connection: StreamConnectionDetails?
+    package var connection: StreamConnectionDetails?
     /// Request bytes written to the connection (queued counts as written; plaintext under TLS).
-    var requestBytesSent = 0
+    package var requestBytesSent = 0
     /// Response bytes read off the connection for this exchange: head and body as they came,
     /// before decoding (plaintext under TLS).
-    var responseBytesReceived = 0
+    package var responseBytesReceived = 0
     /// Body bytes handed to a `TransportBodySink` rather than collected.
-    var streamedBodyBytes = 0
+    package var streamedBodyBytes = 0
 }

@@ -2,8 +2,9 @@
 import Dispatch
 import Foundation
 import Testing
-@testable import Wick
+@testable import WickTransport
 import WickReactor
+import WickTLS
 import WickTestSupport
 
 struct RevocationFetcherTests {

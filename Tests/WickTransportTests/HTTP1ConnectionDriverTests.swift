@@ -5,7 +5,7 @@ import WickHTTP1
 import WickPool
 import WickTestSupport
 
-@testable import Wick
+@testable import WickTransport
 
 @Suite struct HTTP1ConnectionDriverTests {
     private static let chunkedResponse =

@@ -1,6 +1,6 @@
 // Runs one HTTP/1.1 connection state machine on one stream channel, on the channel's loop.
 import WickCore
-import WickHTTP1
+package import WickHTTP1
 import WickPool
 import WickReactor
 import WickTLS
@@ -20,26 +20,26 @@ import WickTLS
 ///
 /// Owner notifications are deferred to a later loop task, so an owner that starts the next
 /// request at once never re-enters the driver while it is inside a state-machine action.
-final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
+package final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
     /// The driver's bounds and timers.
-    struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// The most request-body bytes offered to the machine (and written) at once. Default
         /// 64 KiB: large enough that a big body costs few writes, small enough that pausing on
         /// the channel's high watermark happens promptly.
-        var requestBodyPartSize = 64 * 1024
+        package var requestBodyPartSize = 64 * 1024
         /// How long a request with `Expect: 100-continue` waits for 100 Continue before sending
         /// its body anyway (RFC 9110 §10.1.1). Default 1 s, as curl does.
-        var continueTimeout: Duration = .seconds(1)
+        package var continueTimeout: Duration = .seconds(1)
         /// The response parser's limits and leniencies.
-        var parser: HTTPParserConfiguration = .strict
+        package var parser: HTTPParserConfiguration = .strict
         /// The longest a request may go without a byte read or written; past it the request fails
         /// with `timedOut`. Time the consumer holds reading paused does not count. nil: no limit
         /// beyond the request's deadline. Checked lazily: one timer
         /// per idle period, moved forward when it finds recent progress, so a busy transfer costs
         /// a clock read per read or write and no timer operations.
-        var idleTimeout: Duration?
+        package var idleTimeout: Duration?
 
-        init() {}
+        package init() {}
     }
 
     /// One request in progress.

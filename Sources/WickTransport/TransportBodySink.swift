@@ -1,8 +1,8 @@
 // Where a streamed response body goes instead of memory: downloads to files, data streams.
-import WickCore
+package import WickCore
 
 /// What a sink wants done with one response's body.
-enum TransportBodyHandling {
+package enum TransportBodyHandling {
     /// Collect it in memory, as for an ordinary request (a redirect or challenge the request
     /// will follow: its small body is not the payload).
     case collect
@@ -20,7 +20,7 @@ enum TransportBodyHandling {
 /// reading the socket until the sink calls `ConnectionPoolRunner.demandMore(handle)`. The bytes
 /// of the read in progress are still delivered, so a sink may exceed its mark by one read
 /// buffer.
-protocol TransportBodySink: AnyObject, Sendable {
+package protocol TransportBodySink: AnyObject, Sendable {
     /// The final response head: decide where its body goes. `status`, `headers`.
     func responseHead(status: HTTPStatus, headers: HTTPHeaders) -> TransportBodyHandling
     /// Body bytes, borrowed for the call. Returns whether the sink takes more now.

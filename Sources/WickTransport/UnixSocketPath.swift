@@ -5,12 +5,12 @@ import WickReactor
 /// that a bad path fails the request before any connection attempt. The path is kept as given:
 /// relative paths are resolved by the kernel against the process's working directory at connect
 /// time, and no symlink or `..` is resolved (so two spellings of one socket are two pool origins).
-struct UnixSocketPath: Hashable, Sendable, CustomStringConvertible {
+package struct UnixSocketPath: Hashable, Sendable, CustomStringConvertible {
     /// The longest path, in bytes of UTF-8: `sun_path` (108 bytes on Linux) less its NUL, so 107.
     static let maximumLength = SocketAddress.maximumUnixPathLength
 
     /// The path as given.
-    let path: String
+    package let path: String
 
     /// A socket path.
     /// - Throws: `UnixSocketError.emptyPath`, `.pathContainsNUL`, or `.pathTooLong` beyond
@@ -29,5 +29,5 @@ struct UnixSocketPath: Hashable, Sendable, CustomStringConvertible {
     var address: SocketAddress { .unix(path: path) }
 
     /// `unix:/run/app.sock`.
-    var description: String { "unix:\(path)" }
+    package var description: String { "unix:\(path)" }
 }

@@ -1,9 +1,9 @@
 // Why a transport request failed, with whether the server may have acted on it.
-import WickHTTP1
-import WickTLS
+package import WickHTTP1
+package import WickTLS
 
 /// Why `ConnectionPoolRunner.execute` failed.
-enum TransportError: Error, Sendable, CustomStringConvertible {
+package enum TransportError: Error, Sendable, CustomStringConvertible {
     /// A connection to the origin could not be made, and retrying would fail the same way
     /// (unknown host, TLS handshake or trust refused).
     case connectFailed(StreamChannelError)
@@ -22,13 +22,14 @@ enum TransportError: Error, Sendable, CustomStringConvertible {
     case requestFailed(HTTP1ConnectionError, requestMayHaveBeenProcessed: Bool)
     /// The response body passed `TransportSettings.maximumResponseBodyBytes`.
     case responseBodyTooLarge(limit: Int)
-    /// The runner's default TLS context could not be built.
+    /// The TLS context for https could not be built (`TransportClient`, on the first https
+    /// request; `TransportPreparationError.tlsUnavailable` reports it there).
     case tlsUnavailable(TLSError)
     /// The request body's source failed (an upload's file or stream); the connection was closed.
     case requestBodyFailed(reason: String)
 
     /// What went wrong, for people.
-    var description: String {
+    package var description: String {
         switch self {
         case .connectFailed(let error): "could not connect: \(error)"
         case .poolWaitTimeout(let last?): "no connection became available in time; the last attempt failed: \(last)"

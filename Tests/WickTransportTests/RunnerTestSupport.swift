@@ -1,21 +1,35 @@
-// Helpers for the pool runner's tests: a runner on its own loops, bounded waits, socket counts.
+// Helpers for the pool runner's tests: a runner on its own loops, bounded waits for its statistics.
 import Foundation
 import WickCore
 import WickPool
 import WickReactor
+import WickTLS
 
-@testable import Wick
+@testable import WickTransport
 
 /// A runner on a fresh one-loop group, shut down by `close()`.
 struct TestRunner {
     let group: EventLoopGroup
     let runner: ConnectionPoolRunner
+    /// The TLS rules `send` gives https requests (a runner builds none: `TransportClient` gives
+    /// Session's); nil uses `systemTLS`.
+    let tls: TransportTLS?
+
+    /// A context with the system trust roots, shared by the runners of tests that name no TLS
+    /// rules (each runner has a pool of its own, so sharing it shares no connection).
+    static let systemTLS = Result<TransportTLS, any Error> { TransportTLS(context: try TLSContext(), trustManager: nil) }
 
     init(_ configure: (inout TransportSettings) -> Void = { _ in }, tls: TransportTLS? = nil) throws {
         group = try EventLoopGroup(threadCount: 1)
         var settings = TransportSettings()
         configure(&settings)
-        runner = ConnectionPoolRunner(group: group, settings: settings, tls: tls)
+        runner = ConnectionPoolRunner(group: group, settings: settings)
+        self.tls = tls
+    }
+
+    /// The TLS rules for an https request: `tls`, or `systemTLS`.
+    func tlsRules() throws -> TransportTLS {
+        try tls ?? Self.systemTLS.get()
     }
 
     /// GET (or another method) on `127.0.0.1:port`.
@@ -24,7 +38,9 @@ struct TestRunner {
         scheme: TransportOrigin.Scheme = .http, host: String = "127.0.0.1", deadline: Deadline = .distantFuture
     ) async throws -> TransportResponse {
         try await runner.execute(
-            TransportRequest(method, scheme, host: host, port: UInt16(port), target: target, body: body),
+            TransportRequest(
+                method, scheme, host: host, port: UInt16(port), target: target, body: body,
+                tls: scheme == .https ? try tlsRules() : nil),
             deadline: deadline)
     }
 
@@ -45,14 +61,3 @@ struct TestRunner {
         group.shutdownGracefully()
     }
 }
-
-/// Waits (bounded, polling) until `condition` holds; returns whether it did.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws -> Bool {
-    let end = Deadline.now() + timeout
-    while !condition() {
-        if end.hasPassed(at: .now()) { return false }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-    return true
-}
-

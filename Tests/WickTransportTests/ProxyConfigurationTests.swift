@@ -4,7 +4,7 @@ import WickCore
 import WickHTTP1
 import WickTLS
 
-@testable import Wick
+@testable import WickTransport
 
 struct ProxyConfigurationTests {
     @Test(arguments: [

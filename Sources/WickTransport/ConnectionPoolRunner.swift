@@ -1,8 +1,8 @@
 // Performs the pool state machine's actions on the reactor: connects, leases, timers, closes.
 import WickCore
 import WickHTTP1
-import WickPool
-import WickReactor
+package import WickPool
+package import WickReactor
 import WickTLS
 
 /// The connection pool: `PoolStateMachine` decides, this runner performs. It opens connections
@@ -14,8 +14,7 @@ import WickTLS
 ///
 /// **One loop.** The machine, its timers, every connection and every request's state live on
 /// one event loop, `loop`: nothing on the request path is shared between threads, so nothing
-/// there is locked (the one lock guards the default TLS context, built once), and events from
-/// connections reach the machine in the order they happened. `execute`, `statistics` and
+/// there is locked, and events from connections reach the machine in the order they happened. `execute`, `statistics` and
 /// `shutdown` hop there. The cost is that one runner uses one thread; a client that needs more
 /// runs several runners (for instance one per loop, origins spread across them), which keeps
 /// each pool's decisions exact.
@@ -26,12 +25,14 @@ import WickTLS
 ///
 /// Thread ownership (the proof behind `@unchecked Sendable`): every `var` is read and written
 /// only on `loop`'s thread; the entry points hop there with `loop.execute`/`submit`, and timer
-/// and connect callbacks run there. `lazyTLS` is behind its own mutex; the other `let`s are
-/// immutable and Sendable.
+/// and connect callbacks run there. The `let`s are immutable and Sendable.
+///
+/// **TLS rules come with the request.** An https request carries its `TransportTLS` (the
+/// `TransportClient` that prepares it builds and caches them, once); the runner builds none.
 ///
 /// A runner must be shut down (`shutdown()`) before it is released: its connections hold
 /// sockets until then.
-final class ConnectionPoolRunner: @unchecked Sendable {
+package final class ConnectionPoolRunner: @unchecked Sendable {
     typealias Pool = PoolStateMachine<TransportOrigin, StreamChannelError>
 
     /// One input to the machine.
@@ -48,11 +49,9 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     }
 
     /// The loop that owns the pool and its connections.
-    let loop: EventLoop
+    package let loop: EventLoop
     let settings: TransportSettings
     private let connector: TransportConnector
-    /// The TLS rules for https requests that bring none.
-    private let defaultTLS: TransportTLS?
 
     private var machine: Pool
     private var connections: [PoolConnectionID: PooledConnection] = [:]
@@ -62,21 +61,15 @@ final class ConnectionPoolRunner: @unchecked Sendable {
     private var lastRequestNumber: UInt64 = 0
     private var events: [Event] = []
     private var isHandlingEvents = false
-    /// A default TLS context made on first use when `defaultTLS` is nil. Built on the caller's
-    /// thread, never on the loop: loading the system trust store reads files.
-    private let lazyTLS = Locked<TransportTLS?>(nil)
     private var isShutDown = false
     private var shutdownWaiters: [@Sendable () -> Void] = []
 
     /// A runner on one of `group`'s loops.
-    /// - Parameter tls: the TLS rules for https requests that bring none; nil builds a
-    ///   `TLSContext()` (system trust roots) on the first such request.
-    init(group: EventLoopGroup, settings: TransportSettings = TransportSettings(), tls: TransportTLS? = nil) {
+    package init(group: EventLoopGroup, settings: TransportSettings = TransportSettings()) {
         loop = group.next()
         self.settings = settings
         connector = TransportConnector(
             connector: Connector(resolver: group.resolver, options: settings.connect), tlsOptions: settings.tls)
-        defaultTLS = tls
         machine = Pool(settings: settings.pool)
     }
 
@@ -107,7 +100,8 @@ final class ConnectionPoolRunner: @unchecked Sendable {
 
     /// Sends `request` on a pooled connection and calls `completion` once with the whole
     /// response or the failure, on the runner's loop (or on this thread when the runner is shut
-    /// down). `cancel(handle)` cancels it.
+    /// down). `cancel(handle)` cancels it. An https request must carry its TLS rules
+    /// (`TransportRequest.tls`); one without traps.
     /// - Parameter deadline: bounds the pool wait and the exchange.
     /// - Parameter sink: where streamed bodies go (downloads, data streams); nil collects them.
     /// - Parameter leaseObserver: told on the loop each time the request gets a connection.
@@ -116,19 +110,9 @@ final class ConnectionPoolRunner: @unchecked Sendable {
         sink: (any TransportBodySink)? = nil, leaseObserver: TransportExchange.LeaseObserver? = nil,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
-        var prepared = request
-        if prepared.scheme == .https && prepared.tls == nil {
-            if let defaultTLS {
-                prepared.tls = defaultTLS
-            } else {
-                do throws(TransportError) {
-                    prepared.tls = try lazyDefaultTLS()
-                } catch {
-                    return completion(.failure(error))
-                }
-            }
-        }
-        let request = prepared
+        precondition(
+            request.scheme == .http || request.tls != nil,
+            "ConnectionPoolRunner.start: an https request without TLS rules (TransportClient.prepare gives them)")
         let accepted = loop.execute { [self] in
             let started = TransportExchange(
                 request: request, deadline: deadline, loop: loop,
@@ -165,7 +149,7 @@ final class ConnectionPoolRunner: @unchecked Sendable {
 
     /// The pool's gauges and counters now.
     /// - Throws: `ReactorError.loopShutDown` once the loop is gone.
-    func statistics() async throws -> PoolStatistics<TransportOrigin> {
+    package func statistics() async throws -> PoolStatistics<TransportOrigin> {
         try await loop.submit { [self] in machine.statistics }
     }
 
@@ -206,22 +190,6 @@ final class ConnectionPoolRunner: @unchecked Sendable {
         case .created, .finished: break
         case .waiting: submit(.requestCancelled(exchange))
         case .running(let driver): driver.cancelRequest()
-        }
-    }
-
-    /// The TLS rules of https requests when neither they nor the runner bring any: a
-    /// `TLSContext()` with the system trust roots, built once.
-    /// - Throws: `TransportError.tlsUnavailable` when the context cannot be built.
-    private func lazyDefaultTLS() throws(TransportError) -> TransportTLS {
-        try lazyTLS.withLock { (tls) throws(TransportError) -> TransportTLS in
-            if let tls { return tls }
-            do throws(TLSError) {
-                let made = TransportTLS(context: try TLSContext(), trustManager: nil)
-                tls = made
-                return made
-            } catch {
-                throw .tlsUnavailable(error)
-            }
         }
     }
 

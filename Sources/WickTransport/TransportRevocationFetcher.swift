@@ -34,6 +34,8 @@ struct TransportRevocationFetcher: RevocationFetching {
     let runner: ConnectionPoolRunner
     /// The limit of one fetch, pool wait included.
     let timeout: Duration
+    /// The `User-Agent` field the queries carry; nil sends none.
+    var userAgent: String?
     /// The largest answer accepted (CRLs of big CAs run to megabytes).
     static let maximumAnswerBytes = 16 << 20
 
@@ -45,7 +47,8 @@ struct TransportRevocationFetcher: RevocationFetching {
         else { throw FetchError.unsupportedURL(request.url) }
         let path = url.path(percentEncoded: true)
         let target = (path.isEmpty ? "/" : path) + (url.query(percentEncoded: true).map { "?" + $0 } ?? "")
-        var headers: HTTPHeaders = ["User-Agent": HTTPHeader.defaultUserAgent.value]
+        var headers = HTTPHeaders()
+        if let userAgent { headers.add(name: "User-Agent", value: userAgent) }
         let method: HTTPMethod
         switch request.kind {
         case .ocsp:

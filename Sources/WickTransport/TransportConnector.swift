@@ -1,13 +1,17 @@
 // Opens a connection to an origin, plain or TLS, over TCP, a Unix socket or an HTTP proxy,
-// timing the connect and the TLS phase apart.
+// timing the connect and the TLS phase apart: Wick's one way to open a TLS connection.
 import WickCore
-import WickReactor
-import WickTLS
+public import WickReactor
+public import WickTLS
 
 /// Opens ready `StreamChannel`s for the pool: resolve and Happy Eyeballs connect with the
 /// reactor's `Connector`, then, for https, the TLS handshake and trust evaluation on the winning
-/// socket, before any request byte can be written. It does what `TLSConnector` does, in two
-/// visible steps, so that a request's metrics can tell the TCP connect from the TLS phase.
+/// socket, before any request byte can be written, in two visible steps so that a request's
+/// metrics can tell the TCP connect from the TLS phase.
+///
+/// This is the only TLS connect path: tests and benchmarks that want a bare TLS connection,
+/// without a pool, use `connect(host:port:context:trustManager:on:_:)` (SPI `WickDirectConnect`),
+/// which runs the same steps.
 ///
 /// An origin with a `unixSocketPath` is connected with one `connect(2)` to that socket: no
 /// resolver, no Happy Eyeballs, within the connector's timeout. TLS over it (`https+unix`) then
@@ -18,7 +22,7 @@ import WickTLS
 /// for a CONNECT tunnel to `host:port`, within what remains of the connect timeout; TLS then runs
 /// inside the tunnel with the origin's `host` as the SNI name and the name trust is evaluated
 /// for, never the proxy's. The CONNECT exchange counts as part of the connect time.
-struct TransportConnector: Sendable {
+@_spi(WickDirectConnect) public struct TransportConnector: Sendable {
     /// A connected stream and how long each step took.
     struct Connected: Sendable {
         let channel: any StreamChannel
@@ -29,7 +33,13 @@ struct TransportConnector: Sendable {
     let tlsOptions: TLSConnectOptions
     let evaluationPool: TrustEvaluationPool
 
-    init(connector: Connector, tlsOptions: TLSConnectOptions, evaluationPool: TrustEvaluationPool = .shared) {
+    /// A connector: `connector` resolves and connects sockets (its `options.timeout` bounds the
+    /// whole connect), `tlsOptions` bound the TLS phase, and evaluations that may block run on
+    /// `evaluationPool` (the process-wide pool by default).
+    @_spi(WickDirectConnect) public init(
+        connector: Connector, tlsOptions: TLSConnectOptions = TLSConnectOptions(),
+        evaluationPool: TrustEvaluationPool = .shared
+    ) {
         self.connector = connector
         self.tlsOptions = tlsOptions
         self.evaluationPool = evaluationPool
@@ -62,6 +72,46 @@ struct TransportConnector: Sendable {
             }
             return
         }
+        connectTLS(to: origin, tls: tls, started: started, on: loop) { result in
+            completion(result.map { Connected(channel: $0.channel, timings: $0.timings) })
+        }
+    }
+
+    /// Connects to `host:port` over TLS on `loop`, by the same steps as a pool's https origin
+    /// (no proxy, no pool): for tests and benchmarks that drive a `TLSChannel` themselves.
+    /// `host` is a name or an IP literal (IPv6 with or without brackets); it is the SNI name
+    /// (unless an IP literal), the session cache key and the name trust is evaluated for, with
+    /// `trustManager`'s evaluator for it (`DefaultTrustEvaluator()` without one). `completion`
+    /// runs once, on `loop` (on the caller's thread if the loop has shut down), with a ready,
+    /// not yet started `TLSChannel`, or the failure as `connect(to:on:_:)` reports it.
+    @_spi(WickDirectConnect) public func connect(
+        host: String, port: UInt16, context: TLSContext, trustManager: ServerTrustManager? = nil, on loop: EventLoop,
+        _ completion: @escaping @Sendable (Result<TLSChannel, StreamChannelError>) -> Void
+    ) {
+        let tls = TransportTLS(context: context, trustManager: trustManager)
+        let origin = TransportOrigin(scheme: .https, host: TransportOrigin.unbracketed(host), port: port, tls: tls)
+        connectTLS(to: origin, tls: tls, started: .now(), on: loop) { completion($0.map(\.channel)) }
+    }
+
+    /// `connect(host:port:context:trustManager:on:_:)` for async callers.
+    /// - Throws: the `StreamChannelError` the completion would carry.
+    @_spi(WickDirectConnect) public func connect(
+        host: String, port: UInt16, context: TLSContext, trustManager: ServerTrustManager? = nil, on loop: EventLoop
+    ) async throws(StreamChannelError) -> TLSChannel {
+        let result = await awaitCallback { deliver in
+            connect(host: host, port: port, context: context, trustManager: trustManager, on: loop, deliver)
+        }
+        return try result.get()
+    }
+
+    /// The https half of `connect(to:on:_:)`: the evaluator for the host (refused before any
+    /// socket opens when the manager requires one it lacks), the plain stream (`tunnel`), then
+    /// the handshake and trust evaluation, bounded as `connect(to:on:_:)` says.
+    private func connectTLS(
+        to origin: TransportOrigin, tls: TransportTLS, started: Deadline, on loop: EventLoop,
+        _ completion: @escaping @Sendable (Result<(channel: TLSChannel, timings: ConnectionTimings), StreamChannelError>) ->
+            Void
+    ) {
         let evaluator: any ServerTrustEvaluating
         do {
             evaluator = try Self.evaluator(for: origin.host, trustManager: tls.trustManager)
@@ -93,11 +143,12 @@ struct TransportConnector: Sendable {
             ) { [resolve = channel.resolveDuration] result in
                 completion(
                     result.map {
-                        Connected(
+                        (
                             channel: $0,
                             timings: ConnectionTimings(
                                 started: started, resolve: resolve, connected: connected,
-                                tlsHandshake: .now() - connected))
+                                tlsHandshake: .now() - connected)
+                        )
                     })
             }
         }

@@ -6,7 +6,7 @@ import WickPool
 import WickTLS
 import WickTestSupport
 
-@testable import Wick
+@testable import WickTransport
 
 @Suite(.serialized, .enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
 struct TransportNginxTests {

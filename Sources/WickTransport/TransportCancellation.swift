@@ -1,17 +1,17 @@
 // Cancels one exchange wherever it is: in the pool's wait queue or on a connection.
 /// The handle a request keeps while its exchange is on the transport; `cancel()` takes the
 /// exchange out of the pool if it waits, or closes its connection if it runs.
-struct TransportCancellation: Sendable {
+package struct TransportCancellation: Sendable {
     let runner: ConnectionPoolRunner
     let handle: TransportExchangeReference
 
     /// Cancels the exchange; it completes with `TransportError.cancelled`.
-    func cancel() {
+    package func cancel() {
         runner.cancel(handle)
     }
 
     /// Tells the exchange its body sink takes bytes again.
-    func demandMore() {
+    package func demandMore() {
         runner.demandMore(handle)
     }
 }

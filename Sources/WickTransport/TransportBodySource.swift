@@ -2,7 +2,7 @@
 /// A request body produced as the connection can take it, so an upload of any size costs a few
 /// pieces of memory. The driver asks for one piece at a time, on its loop; the source may do
 /// blocking work (reading a file) elsewhere and call `deliver` from any thread.
-protocol TransportBodySource: AnyObject, Sendable {
+package protocol TransportBodySource: AnyObject, Sendable {
     /// The body's length in bytes (sent as `Content-Length`), or nil to send it with
     /// `Transfer-Encoding: chunked`.
     var length: Int? { get }

@@ -5,8 +5,9 @@ import Synchronization
 import Testing
 import WickCore
 import WickReactor
+import WickTestSupport
 
-@testable import Wick
+@testable import WickTransport
 
 /// A one-connection server on a Unix socket, on its own thread: accepts one connection, reads
 /// the request head, writes `reply` and closes. Made with `listening: false` it only binds, so a
@@ -153,7 +154,7 @@ struct UnixSocketFaultTests {
     }
 
     @Test(arguments: [
-        (TransportRequest.unixSocketDefaultHost, UInt16?.none, "Host: localhost\r\n"),
+        (TransportDestination.unixSocketDefaultHost, UInt16?.none, "Host: localhost\r\n"),
         ("api.internal", 8080, "Host: api.internal:8080\r\n"),
     ])
     func theHostFieldComesFromTheRequestNotTheSocket(host: String, port: UInt16?, field: String) async throws {

@@ -1,6 +1,6 @@
 // Where on its connection a request was when it timed out.
 /// The phase of an exchange that ran out of time (`TransportError.timedOut`).
-enum ExchangeTimeout: Sendable, Equatable, CustomStringConvertible {
+package enum ExchangeTimeout: Sendable, Equatable, CustomStringConvertible {
     /// The request's deadline passed before the whole request was written.
     case sendingRequest
     /// The deadline passed after the request was written, before a response byte.
@@ -11,7 +11,7 @@ enum ExchangeTimeout: Sendable, Equatable, CustomStringConvertible {
     case idle
 
     /// `while sending the request`...
-    var description: String {
+    package var description: String {
         switch self {
         case .sendingRequest: "while sending the request"
         case .waitingForResponse: "while waiting for the response"

@@ -2,7 +2,7 @@
 import Testing
 import WickCore
 
-@testable import Wick
+@testable import WickTransport
 
 struct UnixSocketURLTests {
     @Test func httpUnixURLGivesTheDecodedSocketPathAndTheTarget() throws {

@@ -8,7 +8,7 @@ import WickReactor
 import WickTLS
 import WickTestSupport
 
-@testable import Wick
+@testable import WickTransport
 
 @Suite struct ConnectionPoolRunnerTests {
     @Test func sequentialRequestsReuseOneConnection() async throws {

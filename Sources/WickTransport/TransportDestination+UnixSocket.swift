@@ -1,12 +1,16 @@
-// Requests to a Unix domain socket from `http+unix://`, `https+unix://` and `unix://` URLs.
+// Unix domain socket destinations from `http+unix://`, `https+unix://` and `unix://` URLs.
 import WickCore
 
-extension TransportRequest {
+extension TransportDestination {
+    /// The schemes of Unix-socket URLs, lowercased.
+    package static let unixSchemes: Set<String> = ["http+unix", "https+unix", "unix"]
+
     /// The socket path's host name when the URL gives none: the `Host` field and, for
     /// `https+unix`, the SNI name and the name trust is evaluated for.
-    static let unixSocketDefaultHost = "localhost"
+    package static let unixSocketDefaultHost = "localhost"
 
-    /// A request to a Unix domain socket, from a URL in async-http-client's spellings:
+    /// Splits a Unix-socket URL, in async-http-client's spellings, into its scheme, socket path
+    /// and target:
     ///
     /// - `http+unix://<percent-encoded socket path><target>`, e.g.
     ///   `http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.43/info?all=1`: the authority (up to the
@@ -16,25 +20,10 @@ extension TransportRequest {
     /// - `unix://<socket path>`, e.g. `unix:///run/app.sock`: the whole rest, percent-decoded,
     ///   is the socket path and the target is `/`, for sockets whose service answers at its root.
     ///
-    /// The scheme is matched without regard to case. `host` names the server behind the socket
-    /// (`Host` field, TLS name), `localhost` by default; the port is the scheme's default, so it
-    /// does not appear in the `Host` field.
+    /// The scheme is matched without regard to case.
     /// - Throws: `UnixSocketError`: `.unsupportedURL`, `.invalidPercentEncoding`, `.pathNotUTF8`,
     ///   `.queryInUnixURL`, and `UnixSocketPath.init`'s `.emptyPath`, `.pathTooLong`,
     ///   `.pathContainsNUL`.
-    init(
-        _ method: HTTPMethod, unixURL url: String, host: String = Self.unixSocketDefaultHost,
-        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil, expectContinue: Bool = false,
-        tls: TransportTLS? = nil
-    ) throws(UnixSocketError) {
-        let (scheme, path, target) = try Self.parseUnixURL(url)
-        self.init(
-            method, scheme, host: host, target: target, headers: headers, body: body, expectContinue: expectContinue,
-            tls: tls, unixSocketPath: path)
-    }
-
-    /// Splits a Unix-socket URL into its scheme, socket path and target (see `init(_:unixURL:)`).
-    /// - Throws: `UnixSocketError`.
     static func parseUnixURL(
         _ url: String
     ) throws(UnixSocketError) -> (TransportOrigin.Scheme, UnixSocketPath, target: String) {
@@ -67,5 +56,23 @@ extension TransportRequest {
         }
         guard let path = String(validating: decoded, as: UTF8.self) else { throw .pathNotUTF8(String(text)) }
         return try UnixSocketPath(path)
+    }
+}
+
+extension TransportRequest {
+    /// A request to a Unix domain socket from a Unix-socket URL (`TransportDestination
+    /// .parseUnixURL` reads it). `host` names the server behind the socket (`Host` field, TLS
+    /// name), `localhost` by default; the port is the scheme's default, so it does not appear in
+    /// the `Host` field.
+    /// - Throws: `UnixSocketError` (see `parseUnixURL`).
+    init(
+        _ method: HTTPMethod, unixURL url: String, host: String = TransportDestination.unixSocketDefaultHost,
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil, expectContinue: Bool = false,
+        tls: TransportTLS? = nil
+    ) throws(UnixSocketError) {
+        let (scheme, path, target) = try TransportDestination.parseUnixURL(url)
+        self.init(
+            method, scheme, host: host, target: target, headers: headers, body: body, expectContinue: expectContinue,
+            tls: tls, unixSocketPath: path)
     }
 }

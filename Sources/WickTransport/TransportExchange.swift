@@ -4,7 +4,7 @@ import WickCore
 import WickHTTP1
 import WickPool
 import WickReactor
-import WickTLS
+package import WickTLS
 
 /// The state of one `execute` call, and the consumer of its response.
 ///
@@ -12,10 +12,10 @@ import WickTLS
 /// only on the runner's loop (`runner.loop`), where the runner, the connection drivers and the
 /// timers all run; `Sendable` only lets `loop.execute` closures carry it there. The completion
 /// is called once, on the loop.
-final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
+package final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
     /// Told, on the loop, the moment the exchange gets its connection: whether the connection
     /// is reused, and its details.
-    typealias LeaseObserver = @Sendable (_ isReused: Bool, _ connection: StreamConnectionDetails) -> Void
+    package typealias LeaseObserver = @Sendable (_ isReused: Bool, _ connection: StreamConnectionDetails) -> Void
 
     /// The most body buffer reserved from a declared `Content-Length` before bytes arrive.
     static let maximumUpFrontReservation: UInt64 = 64 << 20

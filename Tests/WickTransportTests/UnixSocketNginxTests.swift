@@ -5,7 +5,7 @@ import WickCore
 import WickTLS
 import WickTestSupport
 
-@testable import Wick
+@testable import WickTransport
 
 @Suite(.serialized, .enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
 struct UnixSocketNginxTests {
@@ -78,7 +78,7 @@ struct UnixSocketNginxTests {
         let nginx = try TestEnvironment.nginx()
         let client = try TestRunner(tls: try Self.testRootTLS(nginx))
         let request = try TransportRequest(
-            .get, unixURL: Self.url("https+unix", socket: nginx.tlsUnixSocket, "/bytes/1k"))
+            .get, unixURL: Self.url("https+unix", socket: nginx.tlsUnixSocket, "/bytes/1k"), tls: client.tlsRules())
         let first = try await client.runner.execute(request)
         let second = try await client.runner.execute(request)
         #expect(first.status == .ok && first.body == Data(TestPayload.bytes(count: 1_024)))
@@ -91,8 +91,8 @@ struct UnixSocketNginxTests {
         let nginx = try TestEnvironment.nginx()
         let client = try TestRunner(tls: try Self.testRootTLS(nginx))
         let request = try TransportRequest(
-            .get, unixURL: Self.url("https+unix", socket: nginx.tlsUnixSocket, "/bytes/1k"), host: "not-the-server.test"
-        )
+            .get, unixURL: Self.url("https+unix", socket: nginx.tlsUnixSocket, "/bytes/1k"), host: "not-the-server.test",
+            tls: client.tlsRules())
         await #expect {
             try await client.runner.execute(request, deadline: .now() + .seconds(30))
         } throws: { error in

@@ -31,22 +31,22 @@ import WickTLS
 /// SNI name and the name trust is evaluated for (`localhost` unless the request names another),
 /// with the TLS rules in the key as for TCP. The path is compared as given (no symlink or `..`
 /// resolution): two spellings of one socket are two origins, the safe direction.
-struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
+package struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
     /// `http` or `https`.
-    enum Scheme: String, Hashable, Sendable {
+    package enum Scheme: String, Hashable, Sendable {
         case http
         case https
 
         /// 80 or 443.
-        var defaultPort: UInt16 { self == .http ? 80 : 443 }
+        package var defaultPort: UInt16 { self == .http ? 80 : 443 }
     }
 
-    let scheme: Scheme
+    package let scheme: Scheme
     /// The host as given, lowercased (host names are case-insensitive, RFC 3986 §3.2.2).
-    let host: String
-    let port: UInt16
+    package let host: String
+    package let port: UInt16
     /// The Unix domain socket connections are made to instead of `host:port`; nil for TCP.
-    let unixSocketPath: UnixSocketPath?
+    package let unixSocketPath: UnixSocketPath?
     /// The TLS rules connections are made under; nil for `http`.
     let tls: TransportTLS?
     /// The HTTP proxy connections go through; nil for direct ones and always for Unix sockets.
@@ -68,12 +68,17 @@ struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
         self.proxy = unixSocketPath == nil ? proxy : nil
     }
 
+    /// `host` without the brackets of an IPv6 literal (`[::1]` is `::1`); any other host as given.
+    static func unbracketed(_ host: String) -> String {
+        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+
     /// `host:port`, an IPv6 host bracketed: the CONNECT target.
     var authority: String { "\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 
     /// `https://example.com:443`, `http://localhost:80 via unix:/run/app.sock`, or
     /// `https://example.com:443 via proxy http://proxy:3128` (never the credentials).
-    var description: String {
+    package var description: String {
         let tcp = "\(scheme)://\(authority)"
         if let proxy { return "\(tcp) via proxy \(proxy)" }
         return unixSocketPath.map { "\(tcp) via unix:\($0.path)" } ?? tcp

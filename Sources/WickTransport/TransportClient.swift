@@ -1,0 +1,226 @@
+// The transport as a Session drives it: its loops and pool runners, a request put into transport
+// terms (destination, proxy, decoding, TLS rules), and the one cache of TLS rules.
+import Dispatch
+package import FoundationEssentials
+package import WickCore
+import WickHTTP1
+import WickPool
+package import WickReactor
+package import WickTLS
+
+/// What `Session` sends through. It owns `configuration.eventLoopCount` event loops with one
+/// `ConnectionPoolRunner` on each, and turns a request given in plain terms (method, URL,
+/// headers, body bytes, socket path) into a `TransportRequest` for the runner its origin always
+/// uses. It knows nothing of `Session`, interceptors or `WickError`: failures to prepare are
+/// `TransportPreparationError`, failures to send `TransportError`, both mapped by the caller.
+///
+/// **TLS rules.** The `TLSContext` of https requests (trust roots, session cache, revocation
+/// fetcher) and the trust manager are built on the first https request (loading trust roots reads
+/// files) and kept, failure included: this is the transport's one TLS context cache. Runners
+/// take the rules each https request carries and build none of their own.
+///
+/// **Origins and runners.** An origin (host or socket path, and port) always maps to the same
+/// runner, so its connections are shared; with one loop (the default) every origin uses it.
+///
+/// Call `shutdown()` before releasing it: the runners hold sockets and the loops threads.
+package final class TransportClient: Sendable {
+    /// What a client is built with; fixed for its lifetime.
+    package struct Configuration: Sendable {
+        /// The event loop threads, one pool runner on each. Default 1.
+        package var eventLoopCount = 1
+        /// The runners' pool, driver, connect and TLS settings, and the response body limit.
+        package var settings = TransportSettings()
+        /// The certificates https servers are verified against. Default `.system`.
+        package var trustRoots: TrustRoots = .system
+        /// Per-host trust evaluators, or nil for the default evaluation.
+        package var trustManager: ServerTrustManager?
+        /// The limit of one OCSP query or CRL download (through runner 0, over plain http).
+        package var revocationFetchTimeout: Duration = .seconds(5)
+        /// The `User-Agent` of the transport's own requests (OCSP and CRL fetches); nil sends none.
+        package var userAgent: String?
+        /// The proxy rules, resolved: nil goes direct; a failure fails every request that would
+        /// consult them (every one not sent to a Unix socket).
+        package var proxyRules: Result<ProxyRules?, ProxyConfigurationError> = .success(nil)
+        /// Decode `gzip` and `deflate` response bodies (within `decodingLimits`).
+        package var decodesResponseBodies = true
+        /// Bodies from a `TransportBodySource` of at least this many bytes, or of unknown length,
+        /// are sent with `Expect: 100-continue`; nil never.
+        package var expectContinueThreshold: Int? = 1 << 20
+
+        package init() {}
+
+        /// The decoder's limits: its size limit is one byte past `maximumResponseBodyBytes`, so
+        /// that a bomb ends as `responseBodyTooLarge` in the exchange, which counts decoded bytes.
+        var decodingLimits: ContentDecoderLimits? {
+            guard decodesResponseBodies else { return nil }
+            var limits = ContentDecoderLimits()
+            let maximum = settings.maximumResponseBodyBytes
+            limits.maximumDecodedSize = maximum.addingReportingOverflow(1).overflow ? Int.max : maximum + 1
+            return limits
+        }
+    }
+
+    /// A request ready for the transport: its runner, its transport form, and the handle that
+    /// cancels it.
+    package struct PreparedSend: Sendable {
+        let runner: ConnectionPoolRunner
+        let request: TransportRequest
+        /// Cancels the exchange wherever it is, and tells its sink to take bytes again.
+        package let cancellation: TransportCancellation
+
+        /// Sends the request once (no redirect, no retry); `completion` is called once, on the
+        /// runner's loop, with the whole response or the failure.
+        /// - Parameters:
+        ///   - sink: where a streamed body goes (downloads, data streams); nil collects it.
+        ///   - leaseObserver: told on the loop when the request gets its connection.
+        package func start(
+            deadline: Deadline, sink: (any TransportBodySink)?, leaseObserver: TransportExchange.LeaseObserver?,
+            completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        ) {
+            runner.start(
+                request, deadline: deadline, handle: cancellation.handle, sink: sink, leaseObserver: leaseObserver,
+                completion: completion)
+        }
+    }
+
+    /// The runners, one per loop; an origin always uses the same one (`runner(for:)`).
+    package let runners: [ConnectionPoolRunner]
+    package let group: EventLoopGroup
+    private let configuration: Configuration
+    /// The TLS rules of https requests, built on the first one (see the type's comment).
+    private let tls = Locked<Result<TransportTLS, TLSError>?>(nil)
+
+    /// Starts the loops and makes a runner on each.
+    /// - Throws: `ReactorError` when the loop threads cannot be started.
+    package init(configuration: Configuration) throws(ReactorError) {
+        precondition(configuration.eventLoopCount >= 1, "TransportClient: eventLoopCount must be at least 1")
+        self.configuration = configuration
+        let group = try EventLoopGroup(
+            configuration: EventLoopGroup.Configuration(threadCount: configuration.eventLoopCount))
+        self.group = group
+        runners = (0..<configuration.eventLoopCount).map { _ in
+            ConnectionPoolRunner(group: group, settings: configuration.settings)
+        }
+    }
+
+    // MARK: - Requests
+
+    /// The request in transport terms, made ready for its runner, with `bodySource` (an upload)
+    /// sent instead of `body`.
+    package func prepareSend(
+        _ method: HTTPMethod, url: URL, headers: HTTPHeaders, body: [UInt8]?, unixSocketPath: String?,
+        bodySource: (any TransportBodySource)? = nil
+    ) -> Result<PreparedSend, TransportPreparationError> {
+        prepare(method, url: url, headers: headers, body: body, unixSocketPath: unixSocketPath).map { prepared in
+            var prepared = prepared
+            if let bodySource {
+                prepared.body = nil
+                prepared.bodySource = bodySource
+                prepared.expectContinue = configuration.expectContinueThreshold.map { threshold in
+                    bodySource.length.map { $0 >= threshold } ?? true
+                } ?? false
+            }
+            let runner = runner(for: prepared.origin)
+            return PreparedSend(
+                runner: runner, request: prepared,
+                cancellation: TransportCancellation(runner: runner, handle: TransportExchangeReference()))
+        }
+    }
+
+    /// The transport's form of a request: its destination (`TransportDestination`, the one
+    /// reading of the URL), the proxy `proxyRules` choose for a TCP origin, the decoding limits
+    /// and, for https, the TLS rules. A URL that passed `TransportDestination` where the request
+    /// was made fails here only on a port out of range.
+    func prepare(
+        _ method: HTTPMethod, url: URL, headers: HTTPHeaders, body: [UInt8]?, unixSocketPath: String?
+    ) -> Result<TransportRequest, TransportPreparationError> {
+        let destination: TransportDestination
+        let port: UInt16
+        do throws(TransportPreparationError) {
+            destination = try TransportDestination(url: url, unixSocketPath: unixSocketPath)
+            port = try destination.checkedPort()
+        } catch {
+            return .failure(error)
+        }
+        var request = TransportRequest(
+            method, destination.scheme, host: destination.host, port: port, target: destination.target,
+            headers: headers, body: body, unixSocketPath: destination.unixSocketPath)
+        if destination.unixSocketPath == nil {
+            switch configuration.proxyRules {
+            case .success(let rules): request.proxy = rules?.proxy(forScheme: destination.scheme.rawValue, host: destination.host)
+            case .failure(let error): return .failure(.invalidProxyConfiguration(error))
+            }
+        }
+        request.decoding = configuration.decodingLimits
+        if request.scheme == .https {
+            switch transportTLS() {
+            case .success(let rules): request.tls = rules
+            case .failure(let error): return .failure(.tlsUnavailable(error))
+            }
+        }
+        return .success(request)
+    }
+
+    /// The runner an origin always uses (stable within the process).
+    func runner(for origin: TransportOrigin) -> ConnectionPoolRunner {
+        guard runners.count > 1 else { return runners[0] }
+        var hasher = Hasher()
+        hasher.combine(origin.unixSocketPath?.path ?? origin.host.lowercased())
+        hasher.combine(origin.port)
+        return runners[Int(UInt(bitPattern: hasher.finalize()) % UInt(runners.count))]
+    }
+
+    /// The loop of the runner that serves the origin of `url`; nil when `url` cannot be sent to.
+    package func loop(for url: URL) -> EventLoop? {
+        guard case .success(let prepared) = prepare(.get, url: url, headers: HTTPHeaders(), body: nil, unixSocketPath: nil)
+        else { return nil }
+        return runner(for: prepared.origin).loop
+    }
+
+    /// Opens connections to the origin of `url` ahead of traffic, until it has `connections`
+    /// of them (capped by the pool's limits); returns at once.
+    /// - Throws: `TransportPreparationError` when `url` cannot be sent to.
+    package func prewarm(_ url: URL, connections: Int) throws(TransportPreparationError) {
+        let prepared = try prepare(.get, url: url, headers: HTTPHeaders(), body: nil, unixSocketPath: nil).get()
+        runner(for: prepared.origin).prewarm(prepared.origin, connections: connections)
+    }
+
+    /// Fails requests still waiting for a connection, lets running ones finish, closes every
+    /// connection, and stops the loop threads.
+    package func shutdown() async {
+        for runner in runners { await runner.shutdown(.drain) }
+        // Joining the loop threads blocks, so it happens off Swift's cooperative threads.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { [group] in
+                group.shutdownGracefully()
+                continuation.resume()
+            }
+        }
+    }
+
+    // MARK: - TLS
+
+    /// The TLS context and trust manager, built once (the failure too).
+    private func transportTLS() -> Result<TransportTLS, TLSError> {
+        tls.withLock { cached in
+            if let cached { return cached }
+            var tlsConfiguration = TLSConfiguration()
+            tlsConfiguration.trustRoots = configuration.trustRoots
+            let built: Result<TransportTLS, TLSError>
+            do throws(TLSError) {
+                built = .success(
+                    TransportTLS(
+                        context: try TLSContext(
+                            configuration: tlsConfiguration,
+                            revocationFetcher: TransportRevocationFetcher(
+                                runner: runners[0], timeout: configuration.revocationFetchTimeout,
+                                userAgent: configuration.userAgent)),
+                        trustManager: configuration.trustManager))
+            } catch {
+                built = .failure(error)
+            }
+            cached = built
+            return built
+        }
+    }
+}

@@ -1,0 +1,81 @@
+// The pool runner through the in-process TestProxy: proxied and direct requests never share a
+// connection; a silent proxy is bounded by the connect timeout; a target that cannot be a CONNECT
+// authority is refused before any byte. (Session through the proxy: WickTests' ProxyNginxTests
+// and ProxyFaultTests.)
+import Foundation
+import Testing
+import WickCore
+import WickTLS
+import WickTestSupport
+
+@testable import WickTransport
+
+struct ProxyRunnerTests {
+    @Test func aSilentProxyIsBoundedByTheConnectTimeout() async throws {
+        let proxy = try TestProxy(connectBehavior: .stall)
+        defer { proxy.stop() }
+        let client = try TestRunner { $0.connect.timeout = .milliseconds(300) }
+        var request = TransportRequest(.get, .https, host: "origin.invalid", port: 8443, tls: try client.tlsRules())
+        request.proxy = ProxyConfiguration(host: "127.0.0.1", port: UInt16(proxy.port))
+        let started = ContinuousClock.now
+        do {
+            _ = try await client.runner.execute(request, deadline: .now() + .seconds(1))
+            Issue.record("a silent proxy let the request through")
+        } catch {
+            guard case .poolWaitTimeout(.proxy(.timedOut(_, let after))?) = error else {
+                Issue.record("expected a wait timeout after a CONNECT timeout, got \(error)")
+                await client.close()
+                return
+            }
+            #expect(after >= .milliseconds(250) && after < .seconds(5))
+            #expect(error.description.contains("did not answer CONNECT"))
+        }
+        #expect(ContinuousClock.now - started < .seconds(10))
+        await client.close()
+    }
+
+    @Test func aTargetThatCannotBeACONNECTAuthorityFailsBeforeAnyByteIsSent() async throws {
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        let client = try TestRunner()
+        var request = TransportRequest(.get, .https, host: "bad host", port: 443, tls: try client.tlsRules())
+        request.proxy = ProxyConfiguration(host: "127.0.0.1", port: UInt16(proxy.port))
+        do {
+            _ = try await client.runner.execute(request, deadline: .now() + .seconds(10))
+            Issue.record("a CONNECT to \"bad host\" was sent")
+        } catch {
+            guard case .connectFailed(.reactor(.invalidAddress(let reason))) = error else {
+                Issue.record("expected invalidAddress, got \(error)")
+                await client.close()
+                return
+            }
+            #expect(reason.hasPrefix("CONNECT bad host:443"))
+        }
+        #expect(proxy.requests.isEmpty)
+        await client.close()
+    }
+}
+
+@Suite(.enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
+struct ProxyRunnerNginxTests {
+    @Test func proxiedAndDirectRequestsToOneOriginNeverShareAConnection() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        let client = try TestRunner()
+        let direct = TransportRequest(.get, .http, host: "127.0.0.1", port: UInt16(nginx.httpPort), target: "/bytes/1k")
+        var proxied = direct
+        proxied.proxy = ProxyConfiguration(host: "127.0.0.1", port: UInt16(proxy.port))
+        var reused: [Bool] = []
+        for request in [direct, proxied, direct, proxied] {
+            let response = try await client.runner.execute(request)
+            #expect(response.body.count == 1_024)
+            reused.append(response.metrics.isReused)
+        }
+        #expect(reused == [false, false, true, true])
+        #expect(proxy.requests.count == 2 && proxy.acceptedConnections == 1)
+        let total = try await client.runner.statistics().total
+        #expect(total.created == 2)
+        await client.close()
+    }
+}

@@ -35,7 +35,8 @@ extension Request {
         var error: WickError?
     }
 
-    /// Runs `step` unless the request is suspended (then `resume()` runs it) or already over.
+    /// Runs `step` unless the request is suspended (then `resume()` runs it), stopped (then it
+    /// finishes) or already over.
     ///
     /// The run is a chain of callbacks, not a Swift task: the caller's thread starts the first
     /// attempt and hands it to the connection pool's loop, which completes it; the default path
@@ -50,6 +51,15 @@ extension Request {
             case .startAttempt(let progress): startAttempt(progress)
             case .send(let request, let progress): send(request, progress)
             }
+        case .finishNow:
+            // A stop cancelled the exchange before this step, but the exchange completed with a
+            // response first: the run ends here. The stop's error replaces this one.
+            let progress =
+                switch step {
+                case .startAttempt(let progress), .send(_, let progress): progress
+                }
+            let metrics = progress.transactions.isEmpty ? nil : RequestMetrics(transactions: progress.transactions)
+            finish(Outcome(request: request, error: .explicitlyCancelled, metrics: metrics))
         case .held, .drop:
             break
         }

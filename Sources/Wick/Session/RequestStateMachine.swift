@@ -12,7 +12,9 @@
 //    (an attempt, a redirect hop, a challenge answer) is held, at most one, until `resume()`.
 // 3. **A stop is final.** `cancel()` and `abort(with:)` end the run: the exchange in flight is
 //    cancelled (its completion then finishes the request), or, with none in flight, the request
-//    finishes at once. No later step runs and no later exchange starts. An abort's error wins
+//    finishes at once. No later step runs and no later exchange starts: a step that comes after
+//    the stop finishes the request instead (the exchange the stop cancelled may have completed
+//    with a response first, and its next step is then the run's end). An abort's error wins
 //    over a cancel's `explicitlyCancelled`, whichever came first.
 // 4. **One outcome.** The first `finishRequested()` wins and moves the request to finishing,
 //    where its subclass completes its own work (a download moves its file); `outcomeCompleted`
@@ -56,7 +58,12 @@ struct RequestStateMachine: Sendable {
         case proceed
         /// Held until `resume()`.
         case held
-        /// Drop it: the request is stopped or over.
+        /// The request was stopped: finish it now, with the stop's error. A stop that found an
+        /// exchange in flight leaves the finish to that exchange's completion, which may be a
+        /// response (it came before the cancellation) whose next step ends up here; when the stop
+        /// finished the request itself, the first finish wins.
+        case finishNow
+        /// Drop it: the request is finishing or finished.
         case drop
     }
 
@@ -241,9 +248,11 @@ struct RequestStateMachine: Sendable {
             run.held = step
             state = .running(run)
             return .held
+        case .running:
+            return .finishNow
         case .initialized(let suspended):
             preconditionFailure("RequestStateMachine: a step ran in state initialized(suspended: \(suspended))")
-        case .running, .finishing, .finished:
+        case .finishing, .finished:
             return .drop
         }
     }

@@ -7,8 +7,8 @@ import WickHTTP1
 ///
 /// With `unixSocketPath` the request goes to that Unix domain socket instead of `host:port`,
 /// which then only name the server: the `Host` field, and for https the SNI name and the name
-/// trust is evaluated for. `init(_:unixURL:...)` (in `TransportRequest+UnixSocket.swift`) builds
-/// such a request from an `http+unix://`, `https+unix://` or `unix://` URL.
+/// trust is evaluated for. `init(_:unixURL:...)` (in `TransportDestination+UnixSocket.swift`)
+/// builds such a request from an `http+unix://`, `https+unix://` or `unix://` URL.
 ///
 /// With `proxy` (ignored with `unixSocketPath`) the connection goes to that HTTP proxy: an
 /// `http` request is written in absolute form (`GET http://host:port/path HTTP/1.1`) with the
@@ -28,7 +28,8 @@ struct TransportRequest: Sendable {
     var bodySource: (any TransportBodySource)?
     /// Send `Expect: 100-continue` and hold the body until 100 Continue or the driver's timer.
     var expectContinue: Bool
-    /// The TLS rules for `https`; nil uses the runner's. Ignored for `http`.
+    /// The TLS rules for `https`, required there (a runner builds none; `TransportClient.prepare`
+    /// gives its cached rules). Ignored for `http`.
     var tls: TransportTLS?
     /// The Unix domain socket to connect to instead of `host:port`; nil for TCP.
     var unixSocketPath: UnixSocketPath?

@@ -4,8 +4,8 @@ import FoundationEssentials
 import WickCore
 import WickTLS
 
-/// The `RevocationFetching` a `Session` gives its TLS context: OCSP queries (POST) and CRL
-/// downloads (GET) over plain HTTP through the session's own pool, each within `timeout`.
+/// The `RevocationFetching` a `TransportClient` gives its TLS context: OCSP queries (POST) and
+/// CRL downloads (GET) over plain HTTP through the client's own pool, each within `timeout`.
 ///
 /// Only `http` URLs are fetched: an `https` responder would need a trust evaluation of its own
 /// (which could need revocation data again), and RFC 5280 §4.2.1.13 and RFC 6960 expect plain

@@ -1,7 +1,9 @@
 // Why a Unix-socket target (a socket path or an `http+unix` URL) was refused before any I/O.
 
 /// Why a Unix domain socket path or URL cannot be used. Thrown by `UnixSocketPath.init` and
-/// `TransportRequest.init(_:unixURL:...)`; nothing has been sent when it is.
+/// `TransportDestination.parseUnixURL` (so by `TransportRequest.init(_:unixURL:...)`;
+/// `TransportDestination.init` reports it as `invalidURL` with its description); nothing has been
+/// sent when it is.
 enum UnixSocketError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The socket path is empty (also `http+unix:///path`, whose authority is empty).
     case emptyPath

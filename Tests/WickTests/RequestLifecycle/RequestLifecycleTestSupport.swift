@@ -3,8 +3,10 @@
 import Foundation
 import Synchronization
 import WickCore
+import WickReactor
 
 @testable import Wick
+@testable import WickTransport
 
 /// Makes `TransportCancellation`s, each with a handle of its own, on a runner that never sends
 /// anything: the machine only carries them, and a test compares them by handle.
@@ -20,9 +22,17 @@ struct Cancellations {
 /// Calls `body` with `Cancellations` on a runner of its own (one loop thread), then shuts the
 /// runner down.
 func withCancellations<T>(_ body: (Cancellations) throws -> T) async throws -> T {
-    let runner = try TestRunner()
-    let result = Result { try body(Cancellations(runner: runner.runner)) }
-    await runner.close()
+    let group = try EventLoopGroup(threadCount: 1)
+    let runner = ConnectionPoolRunner(group: group, settings: TransportSettings())
+    let result = Result { try body(Cancellations(runner: runner)) }
+    await runner.shutdown()
+    // Joining the loop thread blocks: off the cooperative threads.
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        Thread.detachNewThread {
+            group.shutdownGracefully()
+            continuation.resume()
+        }
+    }
     return try result.get()
 }
 

@@ -4,6 +4,7 @@ import WickCore
 import WickTestSupport
 
 @testable import Wick
+@testable import WickTransport
 
 @Suite("The request lifecycle under random input sequences")
 struct RequestStateMachineRandomSequenceTests {

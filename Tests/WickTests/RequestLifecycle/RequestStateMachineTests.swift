@@ -5,6 +5,7 @@ import WickCore
 import WickReactor
 
 @testable import Wick
+@testable import WickTransport
 
 @Suite struct RequestStateMachineTests {
     typealias Machine = RequestStateMachine

@@ -4,6 +4,7 @@ import Foundation
 import WickCore
 
 @testable import Wick
+@testable import WickTransport
 
 /// A move the runner could never make, or a rule the machine broke.
 struct LifecycleViolation: Error, CustomStringConvertible {

@@ -4,6 +4,7 @@ import Testing
 import WickCore
 
 @testable import Wick
+@testable import WickTransport
 
 @Suite struct ResponseVerdictTests {
     static let credential = HTTPCredential(user: "user", password: "pass")

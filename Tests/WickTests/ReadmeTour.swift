@@ -106,6 +106,10 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         try await withTaskExecutorPreference(session.taskExecutor) {
             for id in ids { _ = try await session.request("http://backend/\(id)").serializingData().value }
         }
+        // Or for the whole process, early in main: every task then runs on the session's loops (no hop
+        // for any request; the trade-off: a task that computes for long delays that loop's connections).
+        // `wick get URL --loops-as-global-executor` shows it.
+        _ = Session.default.unsafeInstallLoopsAsGlobalExecutor()
         await pinned.shutdown()                         // closes connections and stops the loop threads
 
         // README tour ends

@@ -93,11 +93,11 @@ struct RequestStateMachine: Sendable {
         var verdict: ResponseVerdict?
     }
 
-    /// A started run.
+    /// A started run. The held step and the exchange in flight are kept beside the state, not
+    /// in it (`held`, `current`): they are large values, and a state change copies its case's
+    /// payload, which cost a few thousand instructions per request when they lived here.
     struct Run: Sendable {
         var isSuspended = false
-        var held: HeldStep?
-        var inFlight: InFlight?
         var stop: Stop?
     }
 
@@ -108,11 +108,17 @@ struct RequestStateMachine: Sendable {
         case running(Run)
         /// `finishRequested` ran; the subclass completes before the outcome is recorded.
         case finishing(Run)
-        /// Over.
-        case finished(Request.Outcome)
+        /// Over; the outcome is `recorded`.
+        case finished
     }
 
     private var state = State.initialized(suspended: false)
+    /// The step held by suspension; only while running (rule 2).
+    private var held: HeldStep?
+    /// The exchange in flight; only while running.
+    private var current: InFlight?
+    /// The outcome, once finished.
+    private var recorded: Request.Outcome?
     private var waiters = Waiters()
 
     // MARK: - Reading
@@ -141,20 +147,19 @@ struct RequestStateMachine: Sendable {
         switch state {
         case .initialized: false
         case .running(let run), .finishing(let run): run.stop?.isCancelled == true
-        case .finished(let outcome):
-            if case .explicitlyCancelled? = outcome.error { true } else { false }
+        case .finished:
+            if case .explicitlyCancelled? = recorded?.error { true } else { false }
         }
     }
 
     /// The outcome, once finished.
     var outcome: Request.Outcome? {
-        if case .finished(let outcome) = state { return outcome }
-        return nil
+        recorded
     }
 
     /// The exchange in flight, if any.
     var inFlight: InFlight? {
-        if case .running(let run) = state { return run.inFlight }
+        if case .running = state { return current }
         return nil
     }
 
@@ -168,10 +173,10 @@ struct RequestStateMachine: Sendable {
             return .start
         case .running(var run) where run.isSuspended && run.stop == nil:
             run.isSuspended = false
-            let held = run.held
-            run.held = nil
+            let released = held
+            held = nil
             state = .running(run)
-            return .continueRun(held)
+            return .continueRun(released)
         case .running, .finishing, .finished:
             return .none
         }
@@ -224,9 +229,9 @@ struct RequestStateMachine: Sendable {
             var stop = run.stop ?? Stop()
             guard apply(&stop) else { return .none }
             run.stop = stop
-            run.held = nil
+            held = nil
             state = .running(run)
-            return run.inFlight.map { .cancelExchange($0.cancellation) } ?? .finishNow
+            return current.map { .cancelExchange($0.cancellation) } ?? .finishNow
         case .finishing(var run):
             var stop = run.stop ?? Stop()
             guard apply(&stop) else { return .none }
@@ -243,10 +248,9 @@ struct RequestStateMachine: Sendable {
     /// A step is ready (`Request.run`).
     mutating func stepReady(_ step: HeldStep) -> StepAction {
         switch state {
-        case .running(var run) where run.stop == nil:
+        case .running(let run) where run.stop == nil:
             guard run.isSuspended else { return .proceed }
-            run.held = step
-            state = .running(run)
+            held = step
             return .held
         case .running:
             return .finishNow
@@ -260,33 +264,28 @@ struct RequestStateMachine: Sendable {
     /// An exchange is about to go to the transport; false when the run has stopped (it must
     /// not be sent).
     mutating func exchangeStarting(_ inFlight: InFlight) -> Bool {
-        guard case .running(var run) = state, run.stop == nil else { return false }
-        precondition(run.inFlight == nil, "RequestStateMachine: exchangeStarting with an exchange already in flight")
-        run.inFlight = inFlight
-        state = .running(run)
+        guard case .running(let run) = state, run.stop == nil else { return false }
+        precondition(current == nil, "RequestStateMachine: exchangeStarting with an exchange already in flight")
+        current = inFlight
         return true
     }
 
     /// The verdict on the in-flight exchange's response: `decide` runs for the first reader,
     /// later readers get its answer. Nil when no exchange is in flight (the run stopped).
     mutating func verdict(_ decide: (InFlight) -> ResponseVerdict) -> ResponseVerdict? {
-        guard case .running(var run) = state, var inFlight = run.inFlight else { return nil }
+        guard case .running = state, let inFlight = current else { return nil }
         if let known = inFlight.verdict { return known }
         let verdict = decide(inFlight)
-        inFlight.verdict = verdict
-        run.inFlight = inFlight
-        state = .running(run)
+        current?.verdict = verdict
         return verdict
     }
 
     /// The exchange in flight completed; returns it (with its verdict, if one was asked for).
     mutating func exchangeEnded() -> InFlight? {
         switch state {
-        case .running(var run):
-            let ended = run.inFlight
-            run.inFlight = nil
-            state = .running(run)
-            return ended
+        case .running:
+            defer { current = nil }
+            return current
         case .initialized, .finishing, .finished:
             preconditionFailure("RequestStateMachine: an exchange ended in state \(stateName)")
         }
@@ -302,9 +301,9 @@ struct RequestStateMachine: Sendable {
         switch state {
         case .initialized(let suspended):
             run = Run(isSuspended: suspended)
-        case .running(var running):
-            running.held = nil
-            running.inFlight = nil
+        case .running(let running):
+            held = nil
+            current = nil
             run = running
         case .finishing, .finished:
             return nil
@@ -320,7 +319,8 @@ struct RequestStateMachine: Sendable {
         switch state {
         case .finishing(let run):
             let final = Self.applying(run.stop, to: outcome)
-            state = .finished(final)
+            state = .finished
+            recorded = final
             defer { waiters = Waiters() }
             return (final, waiters)
         case .finished:
@@ -333,8 +333,9 @@ struct RequestStateMachine: Sendable {
     /// A waiter for the outcome was added.
     mutating func waiterAdded(_ waiter: Waiter) -> WaiterAction {
         switch state {
-        case .finished(let outcome):
-            return .deliver(outcome)
+        case .finished:
+            guard let recorded else { preconditionFailure("RequestStateMachine: finished without an outcome") }
+            return .deliver(recorded)
         case .initialized(let suspended):
             waiters.append(waiter)
             return .wait(mayStart: !suspended)

@@ -57,7 +57,14 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
     private var connections: [PoolConnectionID: PooledConnection] = [:]
     /// Requests in the pool, by the id the machine knows them by.
     private var requests: [PoolRequestID: TransportExchange] = [:]
-    private var timers: [PoolTimerID: Scheduled] = [:]
+    /// The machine's timers not yet fired or cancelled. They share one loop timer
+    /// (`armPoolTimer`), armed for the earliest: the pool schedules an idle timer each time a
+    /// connection comes back and cancels it at the next lease, which with a loop timer each cost
+    /// two allocations and two heap updates per request; now it costs a dictionary entry.
+    private var timers: [PoolTimerID: Pool.Timer] = [:]
+    /// The loop timer that fires the machine's timers, and when.
+    private var poolTimer: Scheduled?
+    private var poolTimerDue: Deadline?
     private var lastRequestNumber: UInt64 = 0
     private var events: [Event] = []
     private var isHandlingEvents = false
@@ -236,7 +243,6 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
             connections[id] = nil
             actions = machine.connectionClosed(id, by: closer, at: now)
         case .timerFired(let timer):
-            timers[timer.id] = nil
             actions = machine.timerFired(timer, at: now)
         case .shutdown(let mode):
             actions = machine.shutdownRequested(mode, at: now)
@@ -271,15 +277,40 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
             connection.closeRequested = true
             connection.driver?.close()
         case .scheduleTimer(let timer):
-            timers[timer.id] = loop.schedule(at: timer.deadline) { [self] in submit(.timerFired(timer)) }
+            timers[timer.id] = timer
+            armPoolTimer(at: timer.deadline)
         case .cancelTimer(let timer):
-            timers.removeValue(forKey: timer.id)?.cancel()
+            // The loop timer stays armed; when it fires it finds this one gone.
+            timers[timer.id] = nil
         case .shutdownComplete:
             isShutDown = true
             let waiters = shutdownWaiters
             shutdownWaiters = []
             for waiter in waiters { waiter() }
         }
+    }
+
+    // MARK: - Timers
+
+    /// Makes sure the loop timer fires by `due` (an armed one due no later is kept).
+    private func armPoolTimer(at due: Deadline) {
+        if let armed = poolTimerDue, armed <= due { return }
+        poolTimer?.cancel()
+        poolTimerDue = due
+        poolTimer = loop.schedule(at: due) { [self] in poolTimerFired() }
+    }
+
+    /// Fires the machine's due timers, in deadline order (then scheduling order), and arms the
+    /// loop timer for the earliest left.
+    private func poolTimerFired() {
+        poolTimer = nil
+        poolTimerDue = nil
+        let now = Deadline.now()
+        let due = timers.values.filter { $0.deadline <= now }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+        for timer in due where timers.removeValue(forKey: timer.id) != nil {
+            submit(.timerFired(timer))
+        }
+        if let next = timers.values.map(\.deadline).min() { armPoolTimer(at: next) }
     }
 
     // MARK: - Connections

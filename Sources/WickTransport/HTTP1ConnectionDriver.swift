@@ -62,8 +62,8 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         /// Whether the machine asked the producer to run (started or resumed, not paused or stopped).
         var producing = false
         var continueTimer: Scheduled?
-        var deadlineTimer: Scheduled?
-        var idleTimer: Scheduled?
+        /// When the request fails with `timedOut` (`.distantFuture`: never).
+        let deadline: Deadline
         /// When a byte was last read or written (or the request started).
         var lastProgress = Deadline.now()
         /// The final response's `Keep-Alive` hint.
@@ -89,6 +89,12 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     /// Whether the channel reported `streamClosed` (or was closed by this driver).
     private var isChannelClosed = false
     private var closeReported = false
+    /// The connection's one timer for the deadline and idle checks (`armWatchdog`), and when it
+    /// fires. It outlives exchanges: a keep-alive connection's next request usually finds it
+    /// armed for earlier than it needs, so a request costs no timer operation at all (one timer
+    /// per exchange for each check cost four allocations and two heap updates per request).
+    private var watchdog: Scheduled?
+    private var watchdogDue: Deadline?
 
     /// A driver for a connected, not yet started channel. Call on the channel's loop, then `start()`.
     init(channel: any StreamChannel, settings: Settings = Settings(), owner: (any HTTP1ConnectionDriverOwner)?) {
@@ -121,14 +127,10 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         channel.loop.preconditionInEventLoop()
         precondition(exchange == nil, "HTTP1ConnectionDriver.execute: a request is already in progress")
         exchangeCount += 1
-        var started = Exchange(consumer: consumer, body: body, source: source, number: exchangeCount)
-        if deadline != .distantFuture {
-            started.deadlineTimer = channel.loop.schedule(at: deadline) { [self] in deadlinePassed() }
-        }
-        if let idleTimeout = settings.idleTimeout {
-            started.idleTimer = channel.loop.schedule(at: started.lastProgress + idleTimeout) { [self] in idleTimerFired() }
-        }
+        let started = Exchange(
+            consumer: consumer, body: body, source: source, number: exchangeCount, deadline: deadline)
         exchange = started
+        if let due = nextCheck(of: started, at: started.lastProgress) { armWatchdog(at: due) }
         perform(machine.startRequest(request), readBuffer: nil)
     }
 
@@ -192,6 +194,9 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     func streamClosed(_ stream: any StreamChannel, error: StreamChannelError?) {
         isChannelClosed = true
+        watchdog?.cancel()
+        watchdog = nil
+        watchdogDue = nil
         if !machine.isClosed {
             perform(machine.connectionFailed(error ?? .reactor(.channelClosed)), readBuffer: nil)
         }
@@ -266,8 +271,7 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         }
         exchange = nil
         if completion.cancelContinueTimer { ended.continueTimer?.cancel() }
-        ended.deadlineTimer?.cancel()
-        ended.idleTimer?.cancel()
+        // The watchdog stays armed for the next exchange; it finds none, or checks that one.
         switch completion.connection {
         case .release(let resumeReading):
             if resumeReading { channel.resumeReading() }
@@ -377,21 +381,40 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         perform(machine.continueTimerFired(), readBuffer: nil)
     }
 
-    /// Fails the request if nothing moved for `idleTimeout`, else looks again when it could have.
-    private func idleTimerFired() {
-        guard let current = exchange, let idleTimeout = settings.idleTimeout else { return }
-        let due = current.isConsumerFull ? Deadline.now() + idleTimeout : current.lastProgress + idleTimeout
-        if Deadline.now() >= due {
-            exchange?.idleTimer = nil
-            perform(machine.requestTimedOut(), readBuffer: nil)
-        } else {
-            exchange?.idleTimer = channel.loop.schedule(at: due) { [self] in idleTimerFired() }
+    /// When `current` must next be checked, seen at `now`: its deadline, or the end of its idle
+    /// period (counted from now while the consumer holds reading paused: that time is not idle
+    /// on the peer's account); nil when neither applies.
+    private func nextCheck(of current: Exchange, at now: Deadline) -> Deadline? {
+        var due = current.deadline == .distantFuture ? nil : current.deadline
+        if let idleTimeout = settings.idleTimeout {
+            let idleDue = current.isConsumerFull ? now + idleTimeout : current.lastProgress + idleTimeout
+            due = min(due ?? idleDue, idleDue)
         }
+        return due
     }
 
-    private func deadlinePassed() {
-        guard exchange != nil else { return }
-        perform(machine.requestTimedOut(), readBuffer: nil)
+    /// Makes sure the watchdog fires by `due`: an armed watchdog due no later is kept (it will
+    /// look again when it fires), an armed later one is replaced.
+    private func armWatchdog(at due: Deadline) {
+        if let armed = watchdogDue, armed <= due { return }
+        watchdog?.cancel()
+        watchdogDue = due
+        watchdog = channel.loop.schedule(at: due) { [self] in watchdogFired() }
+    }
+
+    /// Fails the request in progress if its deadline passed or nothing moved for `idleTimeout`;
+    /// otherwise arms again for when one of them could be due.
+    private func watchdogFired() {
+        watchdog = nil
+        watchdogDue = nil
+        guard let current = exchange else { return }
+        let now = Deadline.now()
+        guard let due = nextCheck(of: current, at: now) else { return }
+        if now >= due {
+            perform(machine.requestTimedOut(), readBuffer: nil)
+        } else {
+            armWatchdog(at: due)
+        }
     }
 
     private func closeChannel() {

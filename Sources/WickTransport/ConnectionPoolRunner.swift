@@ -120,20 +120,12 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
         precondition(
             request.scheme == .http || request.tls != nil,
             "ConnectionPoolRunner.start: an https request without TLS rules (TransportClient.prepare gives them)")
-        let accepted = loop.execute { [self] in
-            let started = TransportExchange(
-                request: request, deadline: deadline, loop: loop,
-                maximumBodyBytes: settings.maximumResponseBodyBytes, sink: sink,
-                replay: { [weak self] replayed in
-                    guard let self else { return replayed.finish(.failure(.shutdown)) }
-                    start(replayed)
-                },
-                leaseObserver: leaseObserver, completion: completion)
-            handle.value = started
-            if handle.isCancelledEarly { started.markCancelled() }
-            start(started)
-        }
-        if !accepted { completion(.failure(.shutdown)) }
+        let exchange = TransportExchange(
+            request: request, deadline: deadline, runner: self, maximumBodyBytes: settings.maximumResponseBodyBytes,
+            sink: sink, leaseObserver: leaseObserver, completion: completion)
+        // The exchange goes to the loop as itself: no closure to allocate.
+        exchange.loopWork = .enterPool(handle)
+        if !loop.execute(exchange) { completion(.failure(.shutdown)) }
     }
 
     /// Tells the exchange `handle` was given to that its sink takes bytes again.
@@ -176,8 +168,8 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
 
     // MARK: - Requests (on the loop)
 
-    /// Puts the exchange in the pool (first attempt or replay).
-    private func start(_ exchange: TransportExchange) {
+    /// Puts the exchange in the pool (first attempt or replay), on the loop.
+    func enterPool(_ exchange: TransportExchange) {
         guard !exchange.isCancelled else { return exchange.finish(.failure(.cancelled)) }
         lastRequestNumber += 1
         let id = PoolRequestID(lastRequestNumber)

@@ -20,7 +20,7 @@ import WickTLS
 ///
 /// Owner notifications are deferred to a later loop task, so an owner that starts the next
 /// request at once never re-enters the driver while it is inside a state-machine action.
-package final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sendable {
+package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, @unchecked Sendable {
     /// The driver's bounds and timers.
     package struct Settings: Sendable {
         /// The most request-body bytes offered to the machine (and written) at once. Default
@@ -95,6 +95,13 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     /// per exchange for each check cost four allocations and two heap updates per request).
     private var watchdog: Scheduled?
     private var watchdogDue: Deadline?
+    /// A release queued for the owner (`runOnLoop`).
+    private var pendingRelease: PendingRelease?
+
+    /// A release to report: the final response's `Keep-Alive` hint.
+    private struct PendingRelease {
+        let keepAlive: KeepAliveHint?
+    }
 
     /// A driver for a connected, not yet started channel. Call on the channel's loop, then `start()`.
     init(channel: any StreamChannel, settings: Settings = Settings(), owner: (any HTTP1ConnectionDriverOwner)?) {
@@ -203,6 +210,14 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         reportClosed(error: error)
     }
 
+    /// Tells the owner about the queued release, unless the connection closed meanwhile.
+    package func runOnLoop() {
+        guard let release = pendingRelease else { return }
+        pendingRelease = nil
+        guard !isChannelClosed else { return }
+        owner?.connectionReleased(self, keepAlive: release.keepAlive)
+    }
+
     // MARK: - Actions
 
     /// Performs one action of the machine. `readBuffer` is the buffer of the `bytesRead` call
@@ -278,11 +293,9 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, @unchecked Sen
             // Queued before the consumer hears the outcome, so that a consumer which defers its
             // own completion to a loop task (as `TransportExchange` does) lets the owner take the
             // connection back before the next request of the same caller arrives.
-            let keepAlive = ended.keepAlive
-            channel.loop.execute { [self] in
-                guard !isChannelClosed else { return }
-                owner?.connectionReleased(self, keepAlive: keepAlive)
-            }
+            // The driver queues itself (`runOnLoop`): no closure to allocate.
+            pendingRelease = PendingRelease(keepAlive: ended.keepAlive)
+            channel.loop.execute(self)
             ended.consumer.requestFinished(failure: completion.failure, facts: completion.facts)
         case .close:
             ended.consumer.requestFinished(failure: completion.failure, facts: completion.facts)

@@ -10,9 +10,21 @@ package import WickTLS
 ///
 /// Thread ownership (the proof behind `@unchecked Sendable`): every `var` is read and written
 /// only on the runner's loop (`runner.loop`), where the runner, the connection drivers and the
-/// timers all run; `Sendable` only lets `loop.execute` closures carry it there. The completion
+/// timers all run, except `loopWork`, which the runner sets once on the caller's thread before
+/// it queues the exchange on the loop (the loop's inbox lock orders the two). The exchange
+/// queues itself on the loop (`LoopRunnable`), so going there allocates nothing. The completion
 /// is called once, on the loop.
-package final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendable {
+package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unchecked Sendable {
+    /// What `runOnLoop` does next.
+    enum LoopWork {
+        /// Nothing is queued.
+        case none
+        /// Enter the pool (`ConnectionPoolRunner.start`); `handle` is how a cancel finds it.
+        case enterPool(TransportExchangeReference)
+        /// Tell the caller.
+        case complete(Result<TransportResponse, TransportError>)
+    }
+
     /// Told, on the loop, the moment the exchange gets its connection: whether the connection
     /// is reused, and its details.
     package typealias LeaseObserver = @Sendable (_ isReused: Bool, _ connection: StreamConnectionDetails) -> Void
@@ -57,23 +69,25 @@ package final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendabl
     /// The body as it arrives, in the `Data` the caller receives (no copy at the end).
     private var body = Data()
     private var trailers: HTTPHeaders?
-    /// Asked to put the request back in the pool for its one replay.
-    private let replay: (TransportExchange) -> Void
+    /// The pool it belongs to, asked to take the request back for its one replay (weak: the
+    /// runner holds its exchanges).
+    private weak var runner: ConnectionPoolRunner?
     private let leaseObserver: LeaseObserver?
+    /// What the next `runOnLoop` does.
+    var loopWork = LoopWork.none
 
     init(
-        request: TransportRequest, deadline: Deadline, loop: EventLoop, maximumBodyBytes: Int,
-        sink: (any TransportBodySink)? = nil, replay: @escaping (TransportExchange) -> Void,
-        leaseObserver: LeaseObserver? = nil,
+        request: TransportRequest, deadline: Deadline, runner: ConnectionPoolRunner, maximumBodyBytes: Int,
+        sink: (any TransportBodySink)? = nil, leaseObserver: LeaseObserver? = nil,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
         self.leaseObserver = leaseObserver
         self.request = request
         self.deadline = deadline
-        self.loop = loop
+        loop = runner.loop
+        self.runner = runner
         self.maximumBodyBytes = maximumBodyBytes
         self.sink = sink
-        self.replay = replay
         self.completion = completion
         metrics = TransportMetrics(started: .now())
     }
@@ -112,8 +126,25 @@ package final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendabl
     func finish(_ result: Result<TransportResponse, TransportError>) {
         if case .finished = phase { return }
         phase = .finished
-        let completion = self.completion
-        if !loop.execute({ completion(result) }) { completion(result) }
+        loopWork = .complete(result)
+        if !loop.execute(self) { completion(result) }
+    }
+
+    /// Does the queued work: enters the pool, or tells the caller.
+    package func runOnLoop() {
+        let work = loopWork
+        loopWork = .none
+        switch work {
+        case .none:
+            preconditionFailure("TransportExchange.runOnLoop: nothing was queued")
+        case .enterPool(let handle):
+            handle.value = self
+            if handle.isCancelledEarly { markCancelled() }
+            guard let runner else { return finish(.failure(.shutdown)) }
+            runner.enterPool(self)
+        case .complete(let result):
+            completion(result)
+        }
     }
 
     // MARK: - HTTP1ResponseConsumer
@@ -210,7 +241,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, @unchecked Sendabl
                 isStreaming = false
                 trailers = nil
                 phase = .created
-                replay(self)
+                if let runner { runner.enterPool(self) } else { finish(.failure(.shutdown)) }
             case .replayOnFreshConnection:
                 finish(.failure(.cancelled))
             case .fail(let mayHaveBeenProcessed):

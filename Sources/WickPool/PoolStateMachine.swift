@@ -124,6 +124,8 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     @usableFromInline var lastConnectionID: UInt64 = 0
     @usableFromInline var lastTimerID: UInt64 = 0
     @usableFromInline var lastArrival: UInt64 = 0
+    /// An emptied action list kept for the next event (`recycle(_:)`).
+    @usableFromInline var spareActions: [Action] = []
 
     /// A running pool with no connections. Traps if a setting makes no sense (see `PoolSettings`).
     @inlinable public init(settings: PoolSettings = PoolSettings()) {
@@ -169,7 +171,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     ) -> [Action] {
         guard case .running = state else { return [.failRequest(request, .shutdown)] }
         if waitingRequests[request] != nil { trap("requestArrived(\(request))", "the request is already waiting") }
-        var actions = Self.actionBuffer()
+        var actions = actionBuffer()
         var pool = takeOrMakePool(for: origin)
         if isReplay { pool.counts.replayed += 1 }
         if let index = idleIndex(in: pool, freshOnly: isReplay) {
@@ -199,7 +201,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// completed, is not the pool's business any more, so nothing happens.
     @inlinable public mutating func requestCancelled(_ request: PoolRequestID, at now: Deadline) -> [Action] {
         guard let slot = waitingRequests.removeValue(forKey: request) else { return [] }
-        var actions = Self.actionBuffer()
+        var actions = actionBuffer()
         var pool = takePool(slot, event: "requestCancelled(\(request))")
         guard let waiter = pool.waiters.remove(request) ?? pool.freshWaiters.remove(request) else {
             trap("requestCancelled(\(request))", "the request is indexed as waiting but is in no queue")
@@ -220,7 +222,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         case .closing: return []
         case .idle, .leased: trap(event(), "the connection is \(connection.phase), not connecting")
         }
-        var actions = Self.actionBuffer()
+        var actions = actionBuffer()
         var pool = takePool(connection.slot, event: event())
         pool.connecting -= 1
         pool.counts.created += 1
@@ -258,7 +260,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         case .idle, .leased: trap(event(), "the connection is \(connection.phase), not connecting")
         }
         connections[id] = nil
-        var actions = Self.actionBuffer()
+        var actions = actionBuffer()
         var pool = takePool(connection.slot, event: event())
         pool.connecting -= 1
         pool.counts.failedAttempts += 1
@@ -299,7 +301,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         case .closing: return []
         case .connecting, .idle: trap(event(), "the connection is \(connection.phase), not leased")
         }
-        var actions = Self.actionBuffer()
+        var actions = actionBuffer()
         var pool = takePool(connection.slot, event: event())
         pool.leased -= 1
         connection.serverKeepAliveTimeout = keepAlive?.timeout
@@ -328,7 +330,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         let event = { "connectionClosed(\(id), by: \(closer))" }
         let connection = lookUp(id, event: event())
         let isLocal = if case .local = closer { true } else { false }
-        var actions = Self.actionBuffer()
+        var actions = actionBuffer()
         var pool = takePool(connection.slot, event: event())
         switch connection.phase {
         case .connecting:
@@ -360,7 +362,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     @inlinable public mutating func timerFired(_ timer: Timer, at now: Deadline) -> [Action] {
         guard let purpose = timers.removeValue(forKey: timer.id) else { return [] }
         let event = { "timerFired(\(timer))" }
-        var actions = Self.actionBuffer()
+        var actions = actionBuffer()
         switch purpose {
         case .idleConnection(let id):
             let connection = lookUp(id, event: event())
@@ -401,7 +403,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// like any other. Does nothing while the origin backs off or the pool shuts down.
     @inlinable public mutating func prewarm(origin: Origin, connections count: Int, at now: Deadline) -> [Action] {
         guard case .running = state else { return [] }
-        var actions = Self.actionBuffer()
+        var actions = actionBuffer()
         var pool = takeOrMakePool(for: origin)
         let target = min(count, settings.maximumConnectionsPerOrigin, settings.maximumIdleConnectionsPerOrigin)
         while pool.live < target && canStartConnection(pool) {
@@ -415,7 +417,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// leased connections; any other repeat does nothing. Emits `shutdownComplete` at once if no
     /// connection is left.
     @inlinable public mutating func shutdownRequested(_ mode: PoolShutdownMode, at now: Deadline) -> [Action] {
-        var actions = Self.actionBuffer()
+        var actions = actionBuffer()
         switch state {
         case .shutDown, .shuttingDown(.cancel):
             return []
@@ -656,11 +658,21 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     }
 
     /// An empty action list with room for a typical event's actions, so that appending does not
-    /// reallocate (a lease cancels a timer and leases; a return may lease, park or close).
-    @inlinable static func actionBuffer() -> [Action] {
+    /// reallocate (a lease cancels a timer and leases; a return may lease, park or close): the
+    /// storage the runner gave back with `recycle(_:)`, if any, so a steady pool allocates none.
+    @inlinable mutating func actionBuffer() -> [Action] {
         var actions: [Action] = []
-        actions.reserveCapacity(4)
+        swap(&actions, &spareActions)
+        if actions.capacity < 4 { actions.reserveCapacity(4) }
         return actions
+    }
+
+    /// Gives back an event's actions once they are performed: the next event's list reuses their
+    /// storage instead of allocating one (two allocations per request otherwise). Optional: a
+    /// caller that keeps its lists only costs the allocation.
+    @inlinable public mutating func recycle(_ actions: inout [Action]) {
+        actions.removeAll(keepingCapacity: true)
+        swap(&actions, &spareActions)
     }
 
     /// The state of `origin`, taken out of its slot (a new slot for an origin the pool holds

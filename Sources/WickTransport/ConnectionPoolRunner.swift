@@ -211,7 +211,7 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
 
     private func handle(_ event: Event) {
         let now = Deadline.now()
-        let actions: [Pool.Action]
+        var actions: [Pool.Action]
         switch event {
         case .requestArrived(let exchange):
             guard case .waiting(let id) = exchange.phase else { return }
@@ -242,6 +242,7 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
             actions = machine.prewarm(origin: origin, connections: count, at: now)
         }
         for action in actions { perform(action) }
+        machine.recycle(&actions)
     }
 
     private func perform(_ action: Pool.Action) {

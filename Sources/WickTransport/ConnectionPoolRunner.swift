@@ -91,52 +91,55 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
         _ request: TransportRequest, deadline: Deadline = .distantFuture
     ) async throws(TransportError) -> TransportResponse {
         let box = TransportResultBox()
-        let handle = TransportExchangeReference()
+        let exchange = makeExchange(request)
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                start(request, deadline: deadline, handle: handle) { result in
+                start(exchange, deadline: deadline) { result in
                     box.set(result)
                     continuation.resume()
                 }
             }
         } onCancel: {
-            cancel(handle)
+            cancel(exchange)
         }
         return try box.get()
     }
 
-    /// Sends `request` on a pooled connection and calls `completion` once with the whole
-    /// response or the failure, on the runner's loop (or on this thread when the runner is shut
-    /// down). `cancel(handle)` cancels it. An https request must carry its TLS rules
+    /// An exchange for `request` on this runner, to `start`; it is also the handle that
+    /// `cancel` and `demandMore` take (a cancel before the start makes it finish as cancelled).
+    func makeExchange(_ request: TransportRequest) -> TransportExchange {
+        TransportExchange(request: request, runner: self, maximumBodyBytes: settings.maximumResponseBodyBytes)
+    }
+
+    /// Sends `exchange`'s request on a pooled connection and calls `completion` once with the
+    /// whole response or the failure, on the runner's loop (or on this thread when the runner is
+    /// shut down). `cancel(exchange)` cancels it. An https request must carry its TLS rules
     /// (`TransportRequest.tls`); one without traps.
     /// - Parameter deadline: bounds the pool wait and the exchange.
     /// - Parameter sink: where streamed bodies go (downloads, data streams); nil collects them.
     /// - Parameter leaseObserver: told on the loop each time the request gets a connection.
     func start(
-        _ request: TransportRequest, deadline: Deadline, handle: TransportExchangeReference,
-        sink: (any TransportBodySink)? = nil, leaseObserver: TransportExchange.LeaseObserver? = nil,
+        _ exchange: TransportExchange, deadline: Deadline, sink: (any TransportBodySink)? = nil,
+        leaseObserver: TransportExchange.LeaseObserver? = nil,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
         precondition(
-            request.scheme == .http || request.tls != nil,
+            exchange.request.scheme == .http || exchange.request.tls != nil,
             "ConnectionPoolRunner.start: an https request without TLS rules (TransportClient.prepare gives them)")
-        let exchange = TransportExchange(
-            request: request, deadline: deadline, runner: self, maximumBodyBytes: settings.maximumResponseBodyBytes,
-            sink: sink, leaseObserver: leaseObserver, completion: completion)
+        exchange.prepareToStart(deadline: deadline, sink: sink, leaseObserver: leaseObserver, completion: completion)
         // The exchange goes to the loop as itself: no closure to allocate.
-        exchange.loopWork = .enterPool(handle)
         if !loop.execute(exchange) { completion(.failure(.shutdown)) }
     }
 
     /// Tells the exchange `handle` was given to that its sink takes bytes again.
-    func demandMore(_ handle: TransportExchangeReference) {
-        loop.execute { handle.value?.demandMore() }
+    func demandMore(_ exchange: TransportExchange) {
+        loop.execute { exchange.demandMore() }
     }
 
     /// Cancels the request `handle` was given to (`start`), wherever it is; a request not yet
     /// on the loop starts cancelled.
-    func cancel(_ handle: TransportExchangeReference) {
-        loop.execute { [self] in cancelOnLoop(handle) }
+    func cancel(_ exchange: TransportExchange) {
+        loop.execute { [self] in cancelOnLoop(exchange) }
     }
 
     /// Opens connections to `origin` ahead of traffic until it has `count` (capped by the
@@ -179,11 +182,7 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
         submit(.requestArrived(exchange))
     }
 
-    private func cancelOnLoop(_ box: TransportExchangeReference) {
-        guard let exchange = box.value else {
-            box.isCancelledEarly = true
-            return
-        }
+    private func cancelOnLoop(_ exchange: TransportExchange) {
         exchange.markCancelled()
         switch exchange.phase {
         case .created, .finished: break

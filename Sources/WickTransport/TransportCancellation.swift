@@ -3,7 +3,7 @@
 /// exchange out of the pool if it waits, or closes its connection if it runs.
 package struct TransportCancellation: Sendable {
     let runner: ConnectionPoolRunner
-    let handle: TransportExchangeReference
+    let handle: TransportExchange
 
     /// Cancels the exchange; it completes with `TransportError.cancelled`.
     package func cancel() {

@@ -64,7 +64,6 @@ package final class TransportClient: Sendable {
     /// cancels it.
     package struct PreparedSend: Sendable {
         let runner: ConnectionPoolRunner
-        let request: TransportRequest
         /// Cancels the exchange wherever it is, and tells its sink to take bytes again.
         package let cancellation: TransportCancellation
 
@@ -78,8 +77,7 @@ package final class TransportClient: Sendable {
             completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
         ) {
             runner.start(
-                request, deadline: deadline, handle: cancellation.handle, sink: sink, leaseObserver: leaseObserver,
-                completion: completion)
+                cancellation.handle, deadline: deadline, sink: sink, leaseObserver: leaseObserver, completion: completion)
         }
     }
 
@@ -122,8 +120,8 @@ package final class TransportClient: Sendable {
             }
             let runner = runner(for: prepared.origin)
             return PreparedSend(
-                runner: runner, request: prepared,
-                cancellation: TransportCancellation(runner: runner, handle: TransportExchangeReference()))
+                runner: runner,
+                cancellation: TransportCancellation(runner: runner, handle: runner.makeExchange(prepared)))
         }
     }
 

@@ -10,17 +10,18 @@ package import WickTLS
 ///
 /// Thread ownership (the proof behind `@unchecked Sendable`): every `var` is read and written
 /// only on the runner's loop (`runner.loop`), where the runner, the connection drivers and the
-/// timers all run, except `loopWork`, which the runner sets once on the caller's thread before
-/// it queues the exchange on the loop (the loop's inbox lock orders the two). The exchange
-/// queues itself on the loop (`LoopRunnable`), so going there allocates nothing. The completion
-/// is called once, on the loop.
+/// timers all run, except what `ConnectionPoolRunner.start` sets on the caller's thread before it
+/// queues the exchange on the loop (`deadline`, `sink`, `leaseObserver`, `completion`,
+/// `loopWork`; the loop's inbox lock orders those writes before every read there). The exchange
+/// queues itself on the loop (`LoopRunnable`), so going there allocates nothing, and it is its
+/// own cancellation handle (`TransportCancellation`). The completion is called once, on the loop.
 package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unchecked Sendable {
     /// What `runOnLoop` does next.
     enum LoopWork {
         /// Nothing is queued.
         case none
-        /// Enter the pool (`ConnectionPoolRunner.start`); `handle` is how a cancel finds it.
-        case enterPool(TransportExchangeReference)
+        /// Enter the pool (`ConnectionPoolRunner.start`).
+        case enterPool
         /// Tell the caller.
         case complete(Result<TransportResponse, TransportError>)
     }
@@ -34,7 +35,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
 
     /// Where the request is.
     enum Phase {
-        /// Taken by `execute`, not yet in the pool.
+        /// Made, not yet in the pool (a cancel now makes it finish as cancelled when it starts).
         case created
         /// In the pool under this id (waiting for, or about to get, a connection).
         case waiting(PoolRequestID)
@@ -45,15 +46,16 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
     }
 
     let request: TransportRequest
-    let deadline: Deadline
+    /// Bounds the pool wait and the exchange; set by `start`.
+    private(set) var deadline = Deadline.distantFuture
     /// The runner's loop, which owns this exchange.
     let loop: EventLoop
     let maximumBodyBytes: Int
-    /// Where a streamed body goes; nil collects every body.
-    let sink: (any TransportBodySink)?
+    /// Where a streamed body goes; nil collects every body. Set by `start`.
+    private(set) var sink: (any TransportBodySink)?
     /// Whether the current response's body goes to `sink`.
     private var isStreaming = false
-    private let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
+    private var completion: @Sendable (Result<TransportResponse, TransportError>) -> Void = { _ in }
 
     var phase = Phase.created
     /// The pool must give this attempt a connection that never carried a request.
@@ -72,24 +74,31 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
     /// The pool it belongs to, asked to take the request back for its one replay (weak: the
     /// runner holds its exchanges).
     private weak var runner: ConnectionPoolRunner?
-    private let leaseObserver: LeaseObserver?
+    private var leaseObserver: LeaseObserver?
     /// What the next `runOnLoop` does.
     var loopWork = LoopWork.none
 
-    init(
-        request: TransportRequest, deadline: Deadline, runner: ConnectionPoolRunner, maximumBodyBytes: Int,
-        sink: (any TransportBodySink)? = nil, leaseObserver: LeaseObserver? = nil,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
-    ) {
-        self.leaseObserver = leaseObserver
+    /// An exchange for `request` on `runner`, not started (`ConnectionPoolRunner.start`).
+    init(request: TransportRequest, runner: ConnectionPoolRunner, maximumBodyBytes: Int) {
         self.request = request
-        self.deadline = deadline
         loop = runner.loop
         self.runner = runner
         self.maximumBodyBytes = maximumBodyBytes
+        metrics = TransportMetrics(started: .now())
+    }
+
+    /// Fills in what the start brings, on the caller's thread, before the exchange is queued on
+    /// the loop (see the type's thread ownership).
+    func prepareToStart(
+        deadline: Deadline, sink: (any TransportBodySink)?, leaseObserver: LeaseObserver?,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+    ) {
+        self.deadline = deadline
         self.sink = sink
+        self.leaseObserver = leaseObserver
         self.completion = completion
         metrics = TransportMetrics(started: .now())
+        loopWork = .enterPool
     }
 
     /// The request got `driver`; `timings` are the connection's, which count for this request
@@ -137,9 +146,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
         switch work {
         case .none:
             preconditionFailure("TransportExchange.runOnLoop: nothing was queued")
-        case .enterPool(let handle):
-            handle.value = self
-            if handle.isCancelledEarly { markCancelled() }
+        case .enterPool:
             guard let runner else { return finish(.failure(.shutdown)) }
             runner.enterPool(self)
         case .complete(let result):

@@ -61,9 +61,7 @@ struct TransportRevocationFetcher: RevocationFetching {
         let transportRequest = TransportRequest(
             method, .http, host: host, port: port, target: target, headers: headers, body: request.body)
         let result = Self.await { completion in
-            runner.start(
-                transportRequest, deadline: .now() + timeout, handle: TransportExchangeReference(),
-                completion: completion)
+            runner.start(runner.makeExchange(transportRequest), deadline: .now() + timeout, completion: completion)
         }
         let response: TransportResponse
         switch result {

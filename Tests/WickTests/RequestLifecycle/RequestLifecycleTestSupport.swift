@@ -15,7 +15,7 @@ struct Cancellations {
 
     /// A fresh cancellation.
     func make() -> TransportCancellation {
-        TransportCancellation(runner: runner, handle: TransportExchangeReference())
+        TransportCancellation(runner: runner, handle: runner.makeExchange(TransportRequest(.get, .http, host: "example.com")))
     }
 }
 
@@ -146,7 +146,7 @@ extension RequestStateMachine.StopAction {
     }
 
     /// The handle of the exchange to cancel, if that is the action.
-    var handle: TransportExchangeReference? {
+    var handle: TransportExchange? {
         if case .cancelExchange(let cancellation) = self { return cancellation.handle }
         return nil
     }

@@ -578,7 +578,7 @@ import WickReactor
             let runner = ConnectionPoolRunner(group: group)
             func exchange() -> RequestStateMachine.InFlight {
                 RequestStateMachine.InFlight(
-                    cancellation: TransportCancellation(runner: runner, handle: TransportExchangeReference()),
+                    cancellation: TransportCancellation(runner: runner, handle: runner.makeExchange(TransportRequest(.get, .http, host: "example.com"))),
                     request: HTTPRequest(
                         method: .get, url: URL(string: "https://a.example/")!, headers: HTTPHeaders(), body: nil),
                     progress: AttemptProgress(deadline: .distantFuture))

@@ -4,29 +4,97 @@ public import WickReactor
 /// The addresses of a `StreamChannel` and, for a TLS stream, the negotiated protocol version and
 /// cipher suite. These never change while the stream is open, so channels keep the value once
 /// made and hand out copies.
+///
+/// The fields live in one immutable object shared by every copy (copied on a change), made once
+/// per connection: the value travels in every request's metrics, and copying two addresses, a
+/// cipher name and a trust evaluation field by field cost dozens of reference-count operations
+/// per request.
 public struct StreamConnectionDetails: Sendable, Hashable {
+    /// The fields, shared by copies.
+    private final class Storage: Sendable {
+        let localAddress: SocketAddress?
+        let remoteAddress: SocketAddress
+        let tlsVersion: TLSVersion?
+        let tlsCipherSuite: String?
+        let serverTrust: EvaluatedServerTrust?
+
+        init(
+            localAddress: SocketAddress?, remoteAddress: SocketAddress, tlsVersion: TLSVersion?,
+            tlsCipherSuite: String?, serverTrust: EvaluatedServerTrust?
+        ) {
+            self.localAddress = localAddress
+            self.remoteAddress = remoteAddress
+            self.tlsVersion = tlsVersion
+            self.tlsCipherSuite = tlsCipherSuite
+            self.serverTrust = serverTrust
+        }
+    }
+
+    private var storage: Storage
+
     /// This end's address; nil for a Unix socket (a client's end has no name) or when it could
     /// not be read.
-    public var localAddress: SocketAddress?
+    public var localAddress: SocketAddress? {
+        get { storage.localAddress }
+        set { update(localAddress: newValue) }
+    }
     /// The peer's address (a Unix socket's path for a Unix socket).
-    public var remoteAddress: SocketAddress
+    public var remoteAddress: SocketAddress {
+        get { storage.remoteAddress }
+        set { update(remoteAddress: newValue) }
+    }
     /// The TLS version negotiated; nil for a plain stream.
-    public var tlsVersion: TLSVersion?
+    public var tlsVersion: TLSVersion? {
+        get { storage.tlsVersion }
+        set { update(tlsVersion: newValue) }
+    }
     /// The TLS cipher suite negotiated, by OpenSSL's name (`TLS_AES_256_GCM_SHA384`); nil for a
     /// plain stream.
-    public var tlsCipherSuite: String?
+    public var tlsCipherSuite: String? {
+        get { storage.tlsCipherSuite }
+        set { update(tlsCipherSuite: newValue) }
+    }
     /// The trust evaluation that accepted the server; nil for a plain stream.
-    public var serverTrust: EvaluatedServerTrust?
+    public var serverTrust: EvaluatedServerTrust? {
+        get { storage.serverTrust }
+        set { update(serverTrust: newValue) }
+    }
 
     /// Details of a stream.
     public init(
         localAddress: SocketAddress?, remoteAddress: SocketAddress, tlsVersion: TLSVersion? = nil,
         tlsCipherSuite: String? = nil, serverTrust: EvaluatedServerTrust? = nil
     ) {
-        self.localAddress = localAddress
-        self.remoteAddress = remoteAddress
-        self.tlsVersion = tlsVersion
-        self.tlsCipherSuite = tlsCipherSuite
-        self.serverTrust = serverTrust
+        storage = Storage(
+            localAddress: localAddress, remoteAddress: remoteAddress, tlsVersion: tlsVersion,
+            tlsCipherSuite: tlsCipherSuite, serverTrust: serverTrust)
+    }
+
+    /// Replaces the storage with one that differs in the fields given.
+    private mutating func update(
+        localAddress: SocketAddress?? = nil, remoteAddress: SocketAddress? = nil, tlsVersion: TLSVersion?? = nil,
+        tlsCipherSuite: String?? = nil, serverTrust: EvaluatedServerTrust?? = nil
+    ) {
+        self = StreamConnectionDetails(
+            localAddress: localAddress ?? storage.localAddress, remoteAddress: remoteAddress ?? storage.remoteAddress,
+            tlsVersion: tlsVersion ?? storage.tlsVersion, tlsCipherSuite: tlsCipherSuite ?? storage.tlsCipherSuite,
+            serverTrust: serverTrust ?? storage.serverTrust)
+    }
+
+    /// Equal when every field is.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.localAddress == rhs.localAddress && lhs.remoteAddress == rhs.remoteAddress
+                && lhs.tlsVersion == rhs.tlsVersion && lhs.tlsCipherSuite == rhs.tlsCipherSuite
+                && lhs.serverTrust == rhs.serverTrust)
+    }
+
+    /// Hashes every field.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(localAddress)
+        hasher.combine(remoteAddress)
+        hasher.combine(tlsVersion)
+        hasher.combine(tlsCipherSuite)
+        hasher.combine(serverTrust)
     }
 }

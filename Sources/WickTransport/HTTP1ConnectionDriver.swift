@@ -77,6 +77,9 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
 
     let channel: any StreamChannel
     let settings: Settings
+    /// The channel's details, read once: they never change while it is open, and every request
+    /// on the connection carries them in its metrics.
+    private(set) lazy var connectionDetails = channel.connectionDetails
     /// The pool's side of this connection; weak because the owner holds its drivers.
     weak var owner: (any HTTP1ConnectionDriverOwner)?
 

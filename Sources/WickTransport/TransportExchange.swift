@@ -111,7 +111,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
         metrics.resolve = isReused ? nil : timings?.resolve
         metrics.connect = isReused ? nil : timings?.connect
         metrics.tlsHandshake = isReused ? nil : timings?.tlsHandshake
-        let connection = driver.channel.connectionDetails
+        let connection = driver.connectionDetails
         metrics.connection = connection
         leaseObserver?(isReused, connection)
         driver.execute(

@@ -42,15 +42,87 @@ public class Request: @unchecked Sendable {
 
     /// How a request ended: the last request sent, the last response (kept when validation or a
     /// retrier failed it), the error, and the metrics of every attempt.
+    ///
+    /// The fields live in one object that copies share (copied on a change): an outcome travels
+    /// from the run through the lifecycle to every waiter, and copying its ~900 bytes and two
+    /// dozen references at each step cost more than the one allocation.
     struct Outcome: Sendable {
-        var request: HTTPRequest?
-        var response: TransportResponse? = nil
-        var error: WickError? = nil
-        var metrics: RequestMetrics? = nil
+        /// The fields. `@unchecked Sendable`: changed only through `Outcome`'s setters, after
+        /// `isKnownUniquelyReferenced` made sure no other copy shares it.
+        private final class Storage: @unchecked Sendable {
+            var request: HTTPRequest?
+            var response: TransportResponse?
+            var error: WickError?
+            var metrics: RequestMetrics?
+            var fileURL: URL?
+            var resumeData: Data?
+
+            init(
+                request: HTTPRequest?, response: TransportResponse?, error: WickError?, metrics: RequestMetrics?,
+                fileURL: URL?, resumeData: Data?
+            ) {
+                self.request = request
+                self.response = response
+                self.error = error
+                self.metrics = metrics
+                self.fileURL = fileURL
+                self.resumeData = resumeData
+            }
+
+            func copy() -> Storage {
+                Storage(
+                    request: request, response: response, error: error, metrics: metrics, fileURL: fileURL,
+                    resumeData: resumeData)
+            }
+        }
+
+        private var storage: Storage
+
+        init(
+            request: HTTPRequest?, response: TransportResponse? = nil, error: WickError? = nil,
+            metrics: RequestMetrics? = nil, fileURL: URL? = nil, resumeData: Data? = nil
+        ) {
+            storage = Storage(
+                request: request, response: response, error: error, metrics: metrics, fileURL: fileURL,
+                resumeData: resumeData)
+        }
+
+        /// The storage, unshared, for a change.
+        private mutating func unique() -> Storage {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+
+        /// The last request sent.
+        var request: HTTPRequest? {
+            get { storage.request }
+            set { unique().request = newValue }
+        }
+        /// The last response (kept when validation or a retrier failed it).
+        var response: TransportResponse? {
+            get { storage.response }
+            set { unique().response = newValue }
+        }
+        /// Why the request failed; nil when it succeeded.
+        var error: WickError? {
+            get { storage.error }
+            set { unique().error = newValue }
+        }
+        /// The metrics of every exchange.
+        var metrics: RequestMetrics? {
+            get { storage.metrics }
+            set { unique().metrics = newValue }
+        }
         /// Where a download's body is (`DownloadRequest`), once moved to its destination.
-        var fileURL: URL? = nil
+        var fileURL: URL? {
+            get { storage.fileURL }
+            set { unique().fileURL = newValue }
+        }
         /// What resumes a failed or cancelled download (`DownloadRequest`).
-        var resumeData: Data? = nil
+        var resumeData: Data? {
+            get { storage.resumeData }
+            set { unique().resumeData = newValue }
+        }
     }
 
     /// A validation as stored: run on each response before the request finishes.

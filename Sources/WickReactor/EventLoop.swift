@@ -79,17 +79,21 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     private let events: UnsafeMutableBufferPointer<epoll_event>
 
     // Loop-thread only (see the type's comment).
-    private var registrations: [Int32: Registration] = [:]
-    private var nextGeneration: UInt32 = 1
-    private var timers = TimerQueue<LoopTimer>()
-    private var localTasks: [LoopWork] = []
-    private var pendingFlushes: [Channel] = []
+    // `@exclusivity(unchecked)` on the loop-confined stored properties below: they are touched on
+    // one thread only, and no access overlaps another (no inout of one across a call that
+    // reaches it), so the runtime's dynamic check proves nothing; it cost a thread-local lookup
+    // and an access-set insert per access, about 7,000 instructions per request (callgrind).
+    @exclusivity(unchecked) private var registrations: [Int32: Registration] = [:]
+    @exclusivity(unchecked) private var nextGeneration: UInt32 = 1
+    @exclusivity(unchecked) private var timers = TimerQueue<LoopTimer>()
+    @exclusivity(unchecked) private var localTasks: [LoopWork] = []
+    @exclusivity(unchecked) private var pendingFlushes: [Channel] = []
     // Scratch arrays swapped with the queues above each pass, so draining a queue while it may
     // grow never copies it: a steady loop iteration allocates nothing.
-    private var remoteTaskScratch: [LoopWork] = []
-    private var localTaskScratch: [LoopWork] = []
-    private var flushScratch: [Channel] = []
-    private(set) var isClosing = false
+    @exclusivity(unchecked) private var remoteTaskScratch: [LoopWork] = []
+    @exclusivity(unchecked) private var localTaskScratch: [LoopWork] = []
+    @exclusivity(unchecked) private var flushScratch: [Channel] = []
+    @exclusivity(unchecked) private(set) var isClosing = false
 
     /// `epoll_data` of the wake-up eventfd; generation 0 is never given to a registration.
     private static let wakeData = UInt64(0)

@@ -53,23 +53,27 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
     let settings: TransportSettings
     private let connector: TransportConnector
 
-    private var machine: Pool
-    private var connections: [PoolConnectionID: PooledConnection] = [:]
+    // `@exclusivity(unchecked)` on the loop-confined stored properties below: they are touched on
+    // one thread only, and no access overlaps another (no inout of one across a call that
+    // reaches it), so the runtime's dynamic check proves nothing; it cost a thread-local lookup
+    // and an access-set insert per access, about 7,000 instructions per request (callgrind).
+    @exclusivity(unchecked) private var machine: Pool
+    @exclusivity(unchecked) private var connections: [PoolConnectionID: PooledConnection] = [:]
     /// Requests in the pool, by the id the machine knows them by.
-    private var requests: [PoolRequestID: TransportExchange] = [:]
+    @exclusivity(unchecked) private var requests: [PoolRequestID: TransportExchange] = [:]
     /// The machine's timers not yet fired or cancelled. They share one loop timer
     /// (`armPoolTimer`), armed for the earliest: the pool schedules an idle timer each time a
     /// connection comes back and cancels it at the next lease, which with a loop timer each cost
     /// two allocations and two heap updates per request; now it costs a dictionary entry.
-    private var timers: [PoolTimerID: Pool.Timer] = [:]
+    @exclusivity(unchecked) private var timers: [PoolTimerID: Pool.Timer] = [:]
     /// The loop timer that fires the machine's timers, and when.
-    private var poolTimer: Scheduled?
-    private var poolTimerDue: Deadline?
-    private var lastRequestNumber: UInt64 = 0
-    private var events: [Event] = []
-    private var isHandlingEvents = false
-    private var isShutDown = false
-    private var shutdownWaiters: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) private var poolTimer: Scheduled?
+    @exclusivity(unchecked) private var poolTimerDue: Deadline?
+    @exclusivity(unchecked) private var lastRequestNumber: UInt64 = 0
+    @exclusivity(unchecked) private var events: [Event] = []
+    @exclusivity(unchecked) private var isHandlingEvents = false
+    @exclusivity(unchecked) private var isShutDown = false
+    @exclusivity(unchecked) private var shutdownWaiters: [@Sendable () -> Void] = []
 
     /// A runner on one of `group`'s loops.
     package init(group: EventLoopGroup, settings: TransportSettings = TransportSettings()) {
@@ -375,10 +379,10 @@ final class PooledConnection: HTTP1ConnectionDriverOwner {
     let id: PoolConnectionID
     unowned let runner: ConnectionPoolRunner
     /// How long resolving, connecting and the TLS handshake took, once connected.
-    var timings: ConnectionTimings?
-    var driver: HTTP1ConnectionDriver?
+    @exclusivity(unchecked) var timings: ConnectionTimings?
+    @exclusivity(unchecked) var driver: HTTP1ConnectionDriver?
     /// The pool asked for the close (or abandoned the attempt): its end is reported `.local`.
-    var closeRequested = false
+    @exclusivity(unchecked) var closeRequested = false
 
     init(id: PoolConnectionID, runner: ConnectionPoolRunner) {
         self.id = id

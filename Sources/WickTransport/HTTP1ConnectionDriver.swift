@@ -83,23 +83,27 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
     /// The pool's side of this connection; weak because the owner holds its drivers.
     weak var owner: (any HTTP1ConnectionDriverOwner)?
 
-    private var machine: HTTP1ConnectionStateMachine
-    private var exchange: Exchange?
+    // `@exclusivity(unchecked)` on the loop-confined stored properties below: they are touched on
+    // one thread only, and no access overlaps another (no inout of one across a call that
+    // reaches it), so the runtime's dynamic check proves nothing; it cost a thread-local lookup
+    // and an access-set insert per access, about 7,000 instructions per request (callgrind).
+    @exclusivity(unchecked) private var machine: HTTP1ConnectionStateMachine
+    @exclusivity(unchecked) private var exchange: Exchange?
     /// Set while `produceBody` runs, so that a resume inside it does not start a second loop.
-    private var isProducingBody = false
+    @exclusivity(unchecked) private var isProducingBody = false
     /// Exchanges started on this connection, numbering them.
-    private var exchangeCount: UInt64 = 0
+    @exclusivity(unchecked) private var exchangeCount: UInt64 = 0
     /// Whether the channel reported `streamClosed` (or was closed by this driver).
-    private var isChannelClosed = false
-    private var closeReported = false
+    @exclusivity(unchecked) private var isChannelClosed = false
+    @exclusivity(unchecked) private var closeReported = false
     /// The connection's one timer for the deadline and idle checks (`armWatchdog`), and when it
     /// fires. It outlives exchanges: a keep-alive connection's next request usually finds it
     /// armed for earlier than it needs, so a request costs no timer operation at all (one timer
     /// per exchange for each check cost four allocations and two heap updates per request).
-    private var watchdog: Scheduled?
-    private var watchdogDue: Deadline?
+    @exclusivity(unchecked) private var watchdog: Scheduled?
+    @exclusivity(unchecked) private var watchdogDue: Deadline?
     /// A release queued for the owner (`runOnLoop`).
-    private var pendingRelease: PendingRelease?
+    @exclusivity(unchecked) private var pendingRelease: PendingRelease?
 
     /// A release to report: the final response's `Keep-Alive` hint.
     private struct PendingRelease {

@@ -27,3 +27,12 @@ extension UInt8 {
         (self &- 0x41) < 26 ? self | 0x20 : self
     }
 }
+
+extension String {
+    /// `lowercased()`, without its cost when there is nothing to lower: a string of ASCII bytes
+    /// none of which is an uppercase letter (a host name as usually written) is returned as it is.
+    @inlinable
+    public func lowercasedIfNeeded() -> String {
+        utf8.contains { ($0 &- 0x41) < 26 || $0 >= 0x80 } ? lowercased() : self
+    }
+}

@@ -163,7 +163,7 @@ package final class TransportClient: Sendable {
     func runner(for origin: TransportOrigin) -> ConnectionPoolRunner {
         guard runners.count > 1 else { return runners[0] }
         var hasher = Hasher()
-        hasher.combine(origin.unixSocketPath?.path ?? origin.host.lowercased())
+        hasher.combine(origin.unixSocketPath?.path ?? origin.host.lowercasedIfNeeded())
         hasher.combine(origin.port)
         return runners[Int(UInt(bitPattern: hasher.finalize()) % UInt(runners.count))]
     }

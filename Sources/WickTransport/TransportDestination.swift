@@ -1,6 +1,7 @@
 // Where a request goes, read from its URL (and optional socket path) in one place: http, https,
 // and the Unix-socket URLs http+unix, https+unix and unix.
 package import FoundationEssentials
+import WickCore
 
 /// The scheme, host, port, target and Unix socket of a request, read from its URL and the
 /// socket path it may carry: the one reading of a request URL, used where a request is made
@@ -38,7 +39,7 @@ package struct TransportDestination: Sendable {
     ///   (`UnixSocketError`'s description is the reason); a Unix-socket URL with a socket path.
     package init(url: URL, unixSocketPath: String?) throws(TransportPreparationError) {
         self.url = url
-        let scheme = url.scheme?.lowercased() ?? ""
+        let scheme = url.scheme?.lowercasedIfNeeded() ?? ""
         if Self.unixSchemes.contains(scheme) {
             guard unixSocketPath == nil else {
                 throw .invalidURL(

@@ -1,4 +1,5 @@
 // The pool's origin key: which connections are interchangeable, security settings included.
+import WickCore
 import WickTLS
 
 /// Identifies the connections a request may use. Two requests share a connection only if their
@@ -61,7 +62,7 @@ package struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
     ) {
         precondition(scheme == .http || tls != nil, "TransportOrigin: https needs TLS rules")
         self.scheme = scheme
-        self.host = host.lowercased()
+        self.host = host.lowercasedIfNeeded()
         self.port = port
         self.unixSocketPath = unixSocketPath
         self.tls = scheme == .https ? tls : nil
@@ -74,7 +75,7 @@ package struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `host:port`, an IPv6 host bracketed: the CONNECT target.
-    var authority: String { "\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+    var authority: String { "\(host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host):\(port)" }
 
     /// `https://example.com:443`, `http://localhost:80 via unix:/run/app.sock`, or
     /// `https://example.com:443 via proxy http://proxy:3128` (never the credentials).

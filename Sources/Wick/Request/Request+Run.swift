@@ -70,8 +70,8 @@ extension Request {
         guard case .success(let initial) = initialRequest else {
             preconditionFailure("Request.startAttempt: started without a request")
         }
+        guard session.interceptor != nil || interceptor != nil else { return send(initial, progress) }
         let adapters: [any RequestAdapter] = [session.interceptor, interceptor].compactMap { $0 }
-        guard !adapters.isEmpty else { return send(initial, progress) }
         session.rootQueue.async { [self] in
             Interceptor(adapters: adapters).adapt(initial, for: session) { [self] result in
                 switch result {
@@ -192,8 +192,18 @@ extension Request {
     /// The verdict on `head`, the response to the exchange `inFlight`, with the request's
     /// credential and redirect handler as they are now.
     private func verdict(on head: HTTPResponse, to inFlight: RequestStateMachine.InFlight) -> ResponseVerdict {
+        guard ResponseVerdict.mayFollow(head.status) else { return .final }
         let (credential, handler) = mutableState.withLock { ($0.records.credential, $0.records.redirectHandler) }
-        return ResponseVerdict.decide(
+        return decideVerdict(head, inFlight, credential: credential, handler: handler)
+    }
+
+    /// `ResponseVerdict.decide` for `head`, the response to `inFlight`, with the request's
+    /// credential and redirect handler (nil: the session's).
+    private func decideVerdict(
+        _ head: HTTPResponse, _ inFlight: RequestStateMachine.InFlight, credential: HTTPCredential?,
+        handler: (any RedirectHandler)?
+    ) -> ResponseVerdict {
+        ResponseVerdict.decide(
             request: inFlight.request, head: head, progress: inFlight.progress, credential: credential,
             redirects: handler ?? session.redirectHandler, configuration: session.configuration)
     }
@@ -269,16 +279,13 @@ extension Request {
     /// the final response's body. The answer is the exchange's verdict (`ResponseVerdict`),
     /// which the run then follows.
     func bodyHandling(status: HTTPStatus, headers: HTTPHeaders) -> TransportBodyHandling {
+        // Most responses are final whatever the settings: no lock, no verdict to remember.
+        guard ResponseVerdict.mayFollow(status) else { return .stream }
         let head = HTTPResponse(status: status, headers: headers, version: .http1_1)
-        let configuration = session.configuration
-        let fallback = session.redirectHandler
         let verdict = mutableState.withLock { state -> ResponseVerdict? in
-            let credential = state.records.credential
-            let handler = state.records.redirectHandler ?? fallback
+            let (credential, handler) = (state.records.credential, state.records.redirectHandler)
             return state.lifecycle.verdict { inFlight in
-                ResponseVerdict.decide(
-                    request: inFlight.request, head: head, progress: inFlight.progress, credential: credential,
-                    redirects: handler, configuration: configuration)
+                decideVerdict(head, inFlight, credential: credential, handler: handler)
             }
         }
         // No exchange in flight: the run has stopped and the exchange is being cancelled.

@@ -20,6 +20,16 @@ enum ResponseVerdict: Sendable {
         if case .final = self { true } else { false }
     }
 
+    /// Whether a response with `status` can be anything but `final`: a redirect status, or a
+    /// `401` a credential may answer. For every other status the verdict is `final` without
+    /// reading the request's credential or redirect handler.
+    static func mayFollow(_ status: HTTPStatus) -> Bool {
+        switch status.rawValue {
+        case 301, 302, 303, 307, 308, 401: true
+        default: false
+        }
+    }
+
     /// The verdict on `head`, the response to `request` in the attempt `progress`.
     /// - Parameters:
     ///   - credential: the request's credential, which answers one `401` (two after a stale

@@ -78,7 +78,8 @@ extension Request {
                 case .success(let adapted):
                     session.eventMonitor.request(self, didAdaptInitialRequest: initial, to: adapted)
                     // An adapter may produce any URL: checked here, where it is made, not per send.
-                    if let invalid = Session.invalidity(of: adapted) {
+                    var adapted = adapted
+                    if let invalid = Session.check(&adapted) {
                         return attemptEnded(Attempt(request: adapted, response: nil, error: invalid), progress)
                     }
                     send(adapted, progress)
@@ -175,11 +176,11 @@ extension Request {
             let handler = mutableState.withLock { $0.records.redirectHandler } ?? session.redirectHandler
             session.rootQueue.async { [self, progress] in
                 handler.request(self, willBeRedirectedTo: next, for: head) { [self] decided in
-                    guard let decided else {
+                    guard var decided else {
                         return validateThenEnd(Attempt(request: request, response: response, error: nil), progress)
                     }
                     // A handler may change the URL: checked here (`RedirectRules` checked Wick's own).
-                    if let invalid = Session.invalidity(of: decided) {
+                    if let invalid = Session.check(&decided) {
                         return attemptEnded(Attempt(request: decided, response: nil, error: invalid), progress)
                     }
                     monitor.request(self, willRedirectTo: decided, for: head)

@@ -105,15 +105,11 @@ package final class TransportClient: Sendable {
 
     /// The request in transport terms, made ready for its runner, with `bodySource` (an upload)
     /// sent instead of `body`.
-    /// - Parameter reading: `TransportDestination(url:unixSocketPath:)` made earlier (where the
-    ///   request was checked); used when it is a reading of this URL and socket path, so the
-    ///   URL is not read again.
     package func prepareSend(
         _ method: HTTPMethod, url: URL, headers: HTTPHeaders, body: [UInt8]?, unixSocketPath: String?,
-        reading: TransportDestination? = nil, bodySource: (any TransportBodySource)? = nil
+        bodySource: (any TransportBodySource)? = nil
     ) -> Result<PreparedSend, TransportPreparationError> {
-        prepare(method, url: url, headers: headers, body: body, unixSocketPath: unixSocketPath, reading: reading).map {
-            prepared in
+        prepare(method, url: url, headers: headers, body: body, unixSocketPath: unixSocketPath).map { prepared in
             var prepared = prepared
             if let bodySource {
                 prepared.body = nil
@@ -134,17 +130,12 @@ package final class TransportClient: Sendable {
     /// and, for https, the TLS rules. A URL that passed `TransportDestination` where the request
     /// was made fails here only on a port out of range.
     func prepare(
-        _ method: HTTPMethod, url: URL, headers: HTTPHeaders, body: [UInt8]?, unixSocketPath: String?,
-        reading: TransportDestination? = nil
+        _ method: HTTPMethod, url: URL, headers: HTTPHeaders, body: [UInt8]?, unixSocketPath: String?
     ) -> Result<TransportRequest, TransportPreparationError> {
         let destination: TransportDestination
         let port: UInt16
         do throws(TransportPreparationError) {
-            if let reading, reading.isReading(of: url, unixSocketPath: unixSocketPath) {
-                destination = reading
-            } else {
-                destination = try TransportDestination(url: url, unixSocketPath: unixSocketPath)
-            }
+            destination = try TransportDestination(url: url, unixSocketPath: unixSocketPath)
             port = try destination.checkedPort()
         } catch {
             return .failure(error)

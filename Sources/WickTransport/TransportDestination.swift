@@ -28,13 +28,10 @@ package struct TransportDestination: Sendable {
     package let port: Int?
     /// The socket connections go to instead of `host:port`; nil for TCP.
     package let unixSocketPath: UnixSocketPath?
-    /// The URL read, for errors and `isReading(of:unixSocketPath:)`.
+    /// The URL, for its target and for errors.
     private let url: URL
-    /// The socket path given beside the URL, as given.
-    private let givenSocketPath: String?
-    /// The origin-form target: the percent-encoded path (`/` when empty) and query (a
-    /// Unix-socket URL's own target). Read once, here.
-    package let target: String
+    /// A Unix-socket URL's target; nil for http and https, whose target `url` gives.
+    private let unixTarget: String?
 
     /// Reads `url`, and `unixSocketPath` if given (a socket for an ordinary URL).
     /// - Throws: `TransportPreparationError.invalidURL`: a scheme other than http, https,
@@ -42,7 +39,6 @@ package struct TransportDestination: Sendable {
     ///   (`UnixSocketError`'s description is the reason); a Unix-socket URL with a socket path.
     package init(url: URL, unixSocketPath: String?) throws(TransportPreparationError) {
         self.url = url
-        givenSocketPath = unixSocketPath
         let scheme = url.scheme?.lowercasedIfNeeded() ?? ""
         if Self.unixSchemes.contains(scheme) {
             guard unixSocketPath == nil else {
@@ -53,7 +49,7 @@ package struct TransportDestination: Sendable {
                 let (parsedScheme, path, target) = try Self.parseUnixURL(url.absoluteString)
                 self.scheme = parsedScheme
                 self.unixSocketPath = path
-                self.target = target
+                unixTarget = target
             } catch {
                 throw .invalidURL(url: url.absoluteString, reason: error.description)
             }
@@ -71,8 +67,7 @@ package struct TransportDestination: Sendable {
         self.scheme = scheme == "https" ? .https : .http
         self.host = TransportOrigin.unbracketed(host)
         port = url.port
-        let path = url.path(percentEncoded: true)
-        target = (path.isEmpty ? "/" : path) + (url.query(percentEncoded: true).map { "?" + $0 } ?? "")
+        unixTarget = nil
         if let unixSocketPath {
             do throws(UnixSocketError) {
                 self.unixSocketPath = try UnixSocketPath(unixSocketPath)
@@ -84,10 +79,11 @@ package struct TransportDestination: Sendable {
         }
     }
 
-    /// Whether this reading is of `url` with `unixSocketPath` (a request value may carry a
-    /// reading made before its URL was changed).
-    package func isReading(of url: URL, unixSocketPath: String?) -> Bool {
-        givenSocketPath == unixSocketPath && self.url == url
+    /// The origin-form target: the percent-encoded path (`/` when empty) and query.
+    package var target: String {
+        if let unixTarget { return unixTarget }
+        let path = url.path(percentEncoded: true)
+        return (path.isEmpty ? "/" : path) + (url.query(percentEncoded: true).map { "?" + $0 } ?? "")
     }
 
     /// The port to connect to: the URL's, or the scheme's default.

@@ -78,8 +78,7 @@ extension Request {
                 case .success(let adapted):
                     session.eventMonitor.request(self, didAdaptInitialRequest: initial, to: adapted)
                     // An adapter may produce any URL: checked here, where it is made, not per send.
-                    var adapted = adapted
-                    if let invalid = Session.check(&adapted) {
+                    if let invalid = Session.invalidity(of: adapted) {
                         return attemptEnded(Attempt(request: adapted, response: nil, error: invalid), progress)
                     }
                     send(adapted, progress)
@@ -176,11 +175,11 @@ extension Request {
             let handler = mutableState.withLock { $0.records.redirectHandler } ?? session.redirectHandler
             session.rootQueue.async { [self, progress] in
                 handler.request(self, willBeRedirectedTo: next, for: head) { [self] decided in
-                    guard var decided else {
+                    guard let decided else {
                         return validateThenEnd(Attempt(request: request, response: response, error: nil), progress)
                     }
                     // A handler may change the URL: checked here (`RedirectRules` checked Wick's own).
-                    if let invalid = Session.check(&decided) {
+                    if let invalid = Session.invalidity(of: decided) {
                         return attemptEnded(Attempt(request: decided, response: nil, error: invalid), progress)
                     }
                     monitor.request(self, willRedirectTo: decided, for: head)

@@ -1,6 +1,5 @@
 // The request as Wick sent it: method, URL, headers (the session's defaults merged in) and body.
 public import FoundationEssentials
-import WickTransport
 
 /// What a `Request` sends, with `Session.Configuration.headers` already merged under the
 /// request's own headers. Carried by `DataResponse.request`.
@@ -22,10 +21,6 @@ public struct HTTPRequest: Sendable {
     /// The request sends its `UploadRequest`'s body (`Uploadable`) rather than `body`. Cleared
     /// when a redirect turns the request into a GET.
     var carriesUpload = false
-    /// Where the request goes, as read from `url` and `unixSocketPath` when the request was
-    /// checked (`Session.check(_:)`); the send uses it while it is still a reading of them, so
-    /// a request's URL is read once, not again for every send.
-    var destinationReading: TransportDestination?
 
     /// A request value; nothing is sent.
     public init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, unixSocketPath: String? = nil) {

@@ -124,7 +124,7 @@ extension Session {
                     return .failure((error as? WickError) ?? .requestAdaptationFailed(error: error))
                 }
             }
-            if let invalid = Self.check(&merged) { return .failure(invalid) }
+            if let invalid = Self.invalidity(of: merged) { return .failure(invalid) }
             return .success(merged)
         }
         let request = make(checked)
@@ -162,15 +162,8 @@ extension Session {
     /// Why `request` cannot be sent (its URL or socket path), or nil: what
     /// `TransportDestination`, the transport's one reading of a request URL, refuses.
     static func invalidity(of request: HTTPRequest) -> WickError? {
-        var checked = request
-        return check(&checked)
-    }
-
-    /// Why `request` cannot be sent, or nil; a request that can keeps the reading of its URL
-    /// (`HTTPRequest.destinationReading`) for its sends.
-    static func check(_ request: inout HTTPRequest) -> WickError? {
         do throws(TransportPreparationError) {
-            request.destinationReading = try TransportDestination(url: request.url, unixSocketPath: request.unixSocketPath)
+            _ = try TransportDestination(url: request.url, unixSocketPath: request.unixSocketPath)
             return nil
         } catch {
             return WickError(preparing: error)

@@ -145,13 +145,13 @@ public final class Session: Sendable {
 
     /// `request` checked and made ready for the transport, with `bodySource` (an upload) sent
     /// instead of `request.body`: `TransportClient.prepareSend` with the failure made public.
-    /// `request` has passed `check(_:)` where it was made (created, adapted, redirected).
+    /// `request` has passed `invalidity(of:)` where it was made (created, adapted, redirected).
     func prepareSend(
         _ request: HTTPRequest, bodySource: (any TransportBodySource)? = nil
     ) -> Result<PreparedSend, WickError> {
         transport.prepareSend(
             request.method, url: request.url, headers: request.headers, body: request.body.map { [UInt8]($0) },
-            unixSocketPath: request.unixSocketPath, reading: request.destinationReading, bodySource: bodySource
+            unixSocketPath: request.unixSocketPath, bodySource: bodySource
         ).mapError(WickError.init(preparing:))
     }
 

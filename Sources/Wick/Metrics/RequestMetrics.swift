@@ -10,7 +10,7 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
     /// The last exchange's metrics.
     public let last: TransactionMetrics
 
-    init(transactions: TransactionMetricsList) {
+    init(transactions: InlineList<TransactionMetrics>) {
         guard let last = transactions.last else { preconditionFailure("RequestMetrics: no transaction") }
         self.last = last
         earlier = transactions.earlier
@@ -30,19 +30,3 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
     }
 }
 
-/// The metrics of a request's exchanges so far, in order, without an array for the first.
-struct TransactionMetricsList: Sendable {
-    /// The latest exchange's.
-    private(set) var last: TransactionMetrics?
-    /// The ones before it.
-    private(set) var earlier: [TransactionMetrics] = []
-
-    /// Whether no exchange has completed yet.
-    var isEmpty: Bool { last == nil }
-
-    /// Adds the latest exchange's metrics.
-    mutating func append(_ metrics: TransactionMetrics) {
-        if let last { earlier.append(last) }
-        last = metrics
-    }
-}

@@ -7,7 +7,7 @@ import WickCore
 struct AttemptProgress: Sendable {
     /// One budget for the whole request: every attempt, hop and retry delay.
     let deadline: Deadline
-    var transactions = TransactionMetricsList()
+    var transactions = InlineList<TransactionMetrics>()
     var redirects = 0
     /// Challenge answers sent in this attempt: one, plus one more after a stale Digest nonce.
     var challengeAnswers = 0
@@ -91,7 +91,7 @@ extension Request {
         }
     }
 
-    /// Sends `request` on the transport; `received` continues on the pool's loop.
+    /// Sends `request` on the transport; `exchangeCompleted` continues on the pool's loop.
     private func send(_ request: HTTPRequest, _ progress: AttemptProgress) {
         let source: (any TransportBodySource)?
         switch makeBodySource(for: request) {

@@ -132,7 +132,7 @@ public class Request: @unchecked Sendable {
     /// and the settings its handlers added.
     struct Records {
         var retryCount = 0
-        var sent = SentRequests()
+        var sent = InlineList<HTTPRequest>()
         var response: HTTPResponse?
         var error: WickError?
         var validators: [StoredValidation] = []
@@ -402,25 +402,6 @@ public class Request: @unchecked Sendable {
         session.unregister(self)
         session.eventMonitor.requestDidFinish(self)
         waiters.deliver(final)
-    }
-}
-
-/// The requests a `Request` sent, in order, without an array for the usual single one.
-struct SentRequests: Sendable {
-    /// The latest.
-    private(set) var last: HTTPRequest?
-    private var earlier: [HTTPRequest] = []
-
-    /// Adds the latest request sent.
-    mutating func append(_ request: HTTPRequest) {
-        if let last { earlier.append(last) }
-        last = request
-    }
-
-    /// Every request, in order.
-    var all: [HTTPRequest] {
-        guard let last else { return [] }
-        return earlier + [last]
     }
 }
 

@@ -383,20 +383,14 @@ extension RequestStateMachine {
         }
     }
 
-    /// The waiters, without an array for the usual one (an awaiting task or a single handler).
-    struct Waiters: Sendable {
-        private var first: Waiter?
-        private var more: [Waiter] = []
+    /// The waiters, in the order they came: usually one (an awaiting task or a handler), kept
+    /// without an array.
+    typealias Waiters = InlineList<Waiter>
+}
 
-        /// Adds a waiter.
-        mutating func append(_ waiter: Waiter) {
-            if first == nil { first = waiter } else { more.append(waiter) }
-        }
-
-        /// Hands `outcome` to every waiter, in the order they were added.
-        func deliver(_ outcome: Request.Outcome) {
-            first?.deliver(outcome)
-            for waiter in more { waiter.deliver(outcome) }
-        }
+extension InlineList where Element == RequestStateMachine.Waiter {
+    /// Hands `outcome` to every waiter, in the order they were added.
+    func deliver(_ outcome: Request.Outcome) {
+        forEach { $0.deliver(outcome) }
     }
 }

@@ -33,6 +33,10 @@ extension String {
     /// none of which is an uppercase letter (a host name as usually written) is returned as it is.
     @inlinable
     public func lowercasedIfNeeded() -> String {
-        utf8.contains { ($0 &- 0x41) < 26 || $0 >= 0x80 } ? lowercased() : self
+        // Over the contiguous bytes (native strings are): a byte loop, not a UTF8View iterator.
+        let mayChange =
+            utf8.withContiguousStorageIfAvailable { bytes in bytes.contains { ($0 &- 0x41) < 26 || $0 >= 0x80 } }
+            ?? true
+        return mayChange ? lowercased() : self
     }
 }

@@ -49,11 +49,13 @@ struct TestRunner {
         timeout: Duration = .seconds(10), _ condition: (PoolStatistics<TransportOrigin>.Counts) -> Bool
     ) async throws -> Bool {
         let end = Deadline.now() + timeout
-        repeat {
-            if condition(try await runner.statistics().total) { return true }
+        // The condition is checked once more after the last sleep, so a wait whose task could not
+        // run until the deadline had passed (a loaded test process) still sees what happened.
+        while !condition(try await runner.statistics().total) {
+            if end.hasPassed(at: .now()) { return false }
             try await Task.sleep(for: .milliseconds(5))
-        } while !end.hasPassed(at: .now())
-        return false
+        }
+        return true
     }
 
     func close() async {

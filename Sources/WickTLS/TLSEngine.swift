@@ -300,13 +300,22 @@ public final class TLSEngine {
             preconditionFailure("TLSEngine: write in state \(state) (before trust, or after close)")
         }
         guard !plaintext.isEmpty else { return }
-        let bytes = Array(plaintext)
-        var written = 0
-        // SAFETY: SSL_write_ex reads `count` bytes of our buffer during the call.
-        let result = bytes.withUnsafeBytes { SSL_write_ex(ssl, $0.baseAddress, $0.count, &written) }
+        // The caller's bytes as they lie (an array slice is contiguous): a copy only for a
+        // collection that is not, which no caller in Wick passes.
+        let (result, written) =
+            plaintext.withContiguousStorageIfAvailable { sslWrite(UnsafeRawBufferPointer($0)) }
+            ?? Array(plaintext).withUnsafeBytes { sslWrite($0) }
         guard result == 1 else { throw fail(SSL_get_error(ssl, result), duringHandshake: false) }
         precondition(
-            written == bytes.count, "SSL_write_ex wrote \(written) of \(bytes.count) bytes without partial mode")
+            written == plaintext.count, "SSL_write_ex wrote \(written) of \(plaintext.count) bytes without partial mode")
+    }
+
+    /// One `SSL_write_ex` of `bytes`: its result and the count written.
+    private func sslWrite(_ bytes: UnsafeRawBufferPointer) -> (result: Int32, written: Int) {
+        var written = 0
+        // SAFETY: SSL_write_ex reads `bytes.count` bytes of the caller's buffer during the call.
+        let result = SSL_write_ex(ssl, bytes.baseAddress, bytes.count, &written)
+        return (result, written)
     }
 
     /// Decrypts buffered records, appending up to `maximumCount` plaintext bytes to `buffer`.

@@ -23,7 +23,8 @@
 // 5. **Waiters.** A waiter added before the end waits; one added after gets the outcome at once.
 // 6. **One verdict per response.** The exchange in flight carries the verdict on its response
 //    (final, challenge answer, redirect): the first reader (the body sink at the head, or the
-//    run at the end) computes it, and every later reader gets the same answer.
+//    run at the end) computes it, and every later reader gets the same answer. A status that
+//    cannot be followed (`ResponseVerdict.mayFollow`) is final for every reader without asking.
 //
 // Impossible inputs (an outcome completed before finishing began, an exchange ending in a state
 // that has none) trap, naming the state and the input.

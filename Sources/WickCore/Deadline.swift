@@ -82,14 +82,22 @@ public struct Deadline: Hashable, Comparable, Sendable, CustomStringConvertible 
 }
 
 extension Duration {
-    /// The duration in whole nanoseconds, clamped to `Int64`'s range (about ±292 years).
+    /// The duration in whole nanoseconds (truncated toward zero), clamped to `Int64`'s range
+    /// (about ±292 years).
+    ///
+    /// One 128-by-64-bit division of the attosecond count (a single `div` on x86-64), where
+    /// `components` would divide a 128-bit value twice in software: deadlines are computed
+    /// several times per request.
     public var wholeNanosecondsClamped: Int64 {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return seconds < 0 ? .min : .max }
-        let (total, overflow2) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-        if overflow2 { return seconds < 0 ? .min : .max }
-        return total
+        let attoseconds = self.attoseconds
+        let magnitude = attoseconds.magnitude
+        let high = UInt64(truncatingIfNeeded: magnitude >> 64)
+        let low = UInt64(truncatingIfNeeded: magnitude)
+        // The quotient fits in 64 bits only when the high word is below the divisor.
+        guard high < 1_000_000_000 else { return attoseconds < 0 ? .min : .max }
+        let nanoseconds = UInt64(1_000_000_000).dividingFullWidth((high: high, low: low)).quotient
+        guard nanoseconds <= UInt64(Int64.max) else { return attoseconds < 0 ? .min : .max }
+        return attoseconds < 0 ? -Int64(nanoseconds) : Int64(nanoseconds)
     }
 }
 

@@ -75,7 +75,8 @@ public struct HTTPFieldList: Sendable, RandomAccessCollection {
     public func firstValue(forName name: some StringProtocol, equals value: some StringProtocol) -> Bool {
         guard let position = firstPosition(forName: name) else { return false }
         let field = range(at: position)
-        return storage.equalsIgnoringASCIICase(field.valueStart..<field.valueEnd, value)
+        var value = String(value)
+        return value.withUTF8 { storage.equalsIgnoringASCIICase(field.valueStart..<field.valueEnd, bytes: $0) }
     }
 
     /// Calls `body` with the bytes of the first value with this name, or returns nil if there
@@ -89,10 +90,20 @@ public struct HTTPFieldList: Sendable, RandomAccessCollection {
         return try storage.withBytes(field.valueStart..<field.valueEnd, body)
     }
 
+    /// The first field named `name`: its bytes are read once, then each field is compared by
+    /// length first and by bytes only when the lengths agree (most names differ in length).
     private func firstPosition(forName name: some StringProtocol) -> Int? {
-        indices.first { position in
-            let field = range(at: position)
-            return storage.equalsIgnoringASCIICase(field.nameStart..<field.nameEnd, name)
+        var name = String(name)
+        return name.withUTF8 { name in
+            for position in indices {
+                let field = range(at: position)
+                if field.nameEnd - field.nameStart == name.count,
+                    storage.equalsIgnoringASCIICase(field.nameStart..<field.nameEnd, bytes: name)
+                {
+                    return position
+                }
+            }
+            return nil
         }
     }
 

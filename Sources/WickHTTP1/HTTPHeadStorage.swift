@@ -101,17 +101,18 @@ final class HTTPHeadStorage: @unchecked Sendable {
         String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
-    /// Whether the bytes of `range` equal `text`, comparing ASCII letters without case.
-    func equalsIgnoringASCIICase(_ range: Range<Int>, _ text: some StringProtocol) -> Bool {
+    /// Whether the bytes of `range` equal `other`, comparing ASCII letters without case.
+    func equalsIgnoringASCIICase(_ range: Range<Int>, bytes other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard range.count == other.count else { return false }
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "compare beyond the written bytes")
         var index = range.lowerBound
-        for byte in text.utf8 {
-            guard index < range.upperBound else { return false }
-            // SAFETY: index is inside `range`, which is inside the written bytes.
+        for byte in other {
+            // SAFETY: index stays inside `range` (same length as `other`), inside the written bytes.
             let stored = bytes[index]
             if stored != byte && stored.asciiLowercased != byte.asciiLowercased { return false }
             index += 1
         }
-        return index == range.upperBound
+        return true
     }
 
     /// Whether the bytes of `range` equal `lowercase`, an ASCII literal written in lowercase,

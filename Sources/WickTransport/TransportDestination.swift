@@ -40,7 +40,8 @@ package struct TransportDestination: Sendable {
     package init(url: URL, unixSocketPath: String?) throws(TransportPreparationError) {
         self.url = url
         let scheme = url.scheme?.lowercasedIfNeeded() ?? ""
-        if Self.unixSchemes.contains(scheme) {
+        // http and https first: the common case decides without hashing the scheme.
+        if scheme != "http" && scheme != "https" && Self.unixSchemes.contains(scheme) {
             guard unixSocketPath == nil else {
                 throw .invalidURL(
                     url: url.absoluteString, reason: "a Unix-socket URL names its own socket; pass no unixSocketPath")

@@ -67,8 +67,9 @@ struct TransportRequest: Sendable {
     /// The `Host` field value: the host (bracketed if it is an IPv6 literal), with the port
     /// unless it is the scheme's default (RFC 9110 §7.2).
     var hostFieldValue: String {
-        let name = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
-        return port == scheme.defaultPort ? name : "\(name):\(port)"
+        // Concatenation rather than interpolation: this runs for every request.
+        let name = host.utf8.contains(UInt8(ascii: ":")) ? "[" + host + "]" : host
+        return port == scheme.defaultPort ? name : name + ":" + String(port)
     }
 
     /// What the connection state machine needs.

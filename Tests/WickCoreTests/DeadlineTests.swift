@@ -30,6 +30,20 @@ import WickCore
         #expect(first > .distantPast)
     }
 
+    @Test func wholeNanosecondsTruncateTowardZeroOnBothSides() {
+        #expect(Duration.seconds(60).wholeNanosecondsClamped == 60_000_000_000)
+        #expect(Duration.milliseconds(-250).wholeNanosecondsClamped == -250_000_000)
+        #expect(Duration.nanoseconds(7).wholeNanosecondsClamped == 7)
+        #expect(Duration(secondsComponent: 0, attosecondsComponent: 1_999_999_999).wholeNanosecondsClamped == 1)
+        #expect(Duration(secondsComponent: 0, attosecondsComponent: -1_999_999_999).wholeNanosecondsClamped == -1)
+        #expect(Duration(secondsComponent: 12, attosecondsComponent: 999_999_999_999_999_999).wholeNanosecondsClamped
+            == 12_999_999_999)
+        #expect(Duration.nanoseconds(Int64.max).wholeNanosecondsClamped == .max)
+        #expect(Duration.nanoseconds(Int64.min + 1).wholeNanosecondsClamped == Int64.min + 1)
+        // Just past Int64's range: the quotient fits in 64 bits but not in Int64.
+        #expect((Duration.nanoseconds(Int64.max) + .nanoseconds(1)).wholeNanosecondsClamped == .max)
+    }
+
     @Test func hugeDurationsClampInsteadOfTrapping() {
         #expect(Duration.seconds(Int64.max).wholeNanosecondsClamped == .max)
         #expect(Duration.seconds(Int64.min).wholeNanosecondsClamped == .min)

@@ -46,6 +46,24 @@ enum InstructionCounter {
     /// In the parent: runs the probe for `suite` and returns instructions per operation by
     /// workload name, or nil (with a message on stderr) when valgrind failed.
     static func measure(suite: String, arguments: [String] = []) -> [String: Double]? {
+        dumps(suite: suite, arguments: arguments)?.compactMapValues { dump in
+            guard
+                let totals = dump.text.split(separator: "\n").first(where: {
+                    $0.hasPrefix("totals: ") || $0.hasPrefix("summary: ")
+                }),
+                let instructions = Double(totals.split(separator: " ")[1])
+            else { return nil }
+            return instructions / dump.operations
+        }
+    }
+
+    /// In the parent: runs the probe for `suite` (with `valgrindOptions` added to callgrind's) and
+    /// returns each workload's dump with its operation count, by workload name, or nil (with a
+    /// message on stderr) when valgrind failed. With `keepingIn`, each dump is also copied there
+    /// as `<workload>.callgrind` for `callgrind_annotate`.
+    static func dumps(
+        suite: String, arguments: [String] = [], valgrindOptions: [String] = [], keepingIn kept: URL? = nil
+    ) -> [String: (operations: Double, text: String)]? {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("wick-bench-callgrind-\(getpid())")
         try? FileManager.default.removeItem(at: directory)
@@ -55,27 +73,26 @@ enum InstructionCounter {
             let executable = directory.appendingPathComponent("wick-bench").path
             try run(["objcopy", "--strip-debug", selfPath, executable])
             try run(
-                [
-                    "valgrind", "--tool=callgrind", "--callgrind-out-file=\(directory.path)/out",
-                    executable, "callgrind-probe", suite,
-                ] + arguments)
-            var result: [String: Double] = [:]
+                ["valgrind", "--tool=callgrind", "--callgrind-out-file=\(directory.path)/out"] + valgrindOptions
+                    + [executable, "callgrind-probe", suite] + arguments)
+            var result: [String: (operations: Double, text: String)] = [:]
             for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasPrefix("out.")
             {
                 let text = try String(contentsOfFile: directory.appendingPathComponent(file).path, encoding: .utf8)
                 guard
-                    let trigger = text.split(separator: "\n").first(where: {
+                    let trigger = text.split(separator: "\n", maxSplits: 40).first(where: {
                         $0.hasPrefix("desc: Trigger: Client Request: ")
-                    }),
-                    let totals = text.split(separator: "\n").first(where: {
-                        $0.hasPrefix("totals: ") || $0.hasPrefix("summary: ")
                     })
                 else { continue }
                 let tag = trigger.dropFirst("desc: Trigger: Client Request: ".count).split(separator: "|")
-                guard tag.count == 2, let operations = Double(tag[1]),
-                    let instructions = Double(totals.split(separator: " ")[1])
-                else { continue }
-                result[String(tag[0])] = instructions / operations
+                guard tag.count == 2, let operations = Double(tag[1]) else { continue }
+                result[String(tag[0])] = (operations, text)
+                if let kept {
+                    try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+                    let copy = kept.appendingPathComponent("\(tag[0]).callgrind")
+                    try? FileManager.default.removeItem(at: copy)
+                    try FileManager.default.copyItem(at: directory.appendingPathComponent(file), to: copy)
+                }
             }
             return result
         } catch {

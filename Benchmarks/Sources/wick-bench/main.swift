@@ -15,6 +15,9 @@
 //   wick-bench requests [--rounds N] [--peers PATH] [--results FILE]
 //                                     whole requests through Session against a local nginx
 //                                     beside libcurl and, with --peers, async-http-client
+//   wick-bench cost [--rounds N] [--keep-callgrind DIR] [--results FILE]
+//                                     one sequential keep-alive request's instructions, CPU time
+//                                     and allocations split by layer, Wick beside libcurl
 //   wick-bench check-allocations      exits 1 when a steady-state allocation count exceeds
 //                                     Thresholds/allocations.json
 //   wick-bench self-test              checks that the allocation counter counts
@@ -28,6 +31,8 @@ struct Options {
     var rounds = RoundRobin()
     var callgrind = true
     var resultsFile: URL?
+    /// Where the cost suite keeps its callgrind dumps (`--keep-callgrind DIR`).
+    var keptProfiles: URL?
     /// Rounds given with `--rounds` (the tls suite has its own default).
     var explicitRounds: Int?
     /// The async-http-client peer's executable (`wick-bench-peers`), for the tls suite.
@@ -59,6 +64,9 @@ struct Options {
                 rounds.usesWallClock = true
             case "--no-callgrind":
                 callgrind = false
+            case "--keep-callgrind":
+                guard let value = arguments.popFirst() else { throw UsageError("--keep-callgrind needs a folder") }
+                keptProfiles = URL(fileURLWithPath: value)
             case "--results":
                 guard let value = arguments.popFirst() else { throw UsageError("--results needs a file") }
                 resultsFile = URL(fileURLWithPath: value)
@@ -102,6 +110,11 @@ func runSuite(_ suite: String, _ options: Options) throws {
         benchmark.peersExecutable = options.peersExecutable
         if let rounds = options.explicitRounds { benchmark.rounds = rounds }
         table = try benchmark.run()
+    case "cost":
+        var benchmark = CostBenchmark()
+        benchmark.keptProfiles = options.keptProfiles
+        if let rounds = options.explicitRounds { benchmark.rounds = rounds }
+        table = try benchmark.run()
     case "requests":
         var benchmark = RequestsBenchmark()
         benchmark.peersExecutable = options.peersExecutable
@@ -117,8 +130,9 @@ func runSuite(_ suite: String, _ options: Options) throws {
 }
 
 /// The workloads a suite measures under callgrind.
-func probeWorkloads(_ suite: String) throws -> (workloads: [Workload], operations: Int) {
+func probeWorkloads(_ suite: String, _ arguments: [String]) throws -> (workloads: [Workload], operations: Int) {
     switch suite {
+    case "cost": return (try CostBenchmark.probeWorkloads(arguments), CostBenchmark.profiledRequests)
     case "parser": return (try ParserBenchmark().workloads, 2000)
     case "decoders": return (try DecoderBenchmark().workloads, 3)
     default: throw UsageError("no callgrind probe for \(suite)")
@@ -146,12 +160,12 @@ do {
         try SessionAllocations.profileWithLoopsAsGlobalExecutor(requests: count, url: options.rest.dropFirst().first)
     case "callgrind-probe":
         guard let suite = options.rest.first else { throw UsageError("callgrind-probe needs a suite") }
-        let probe = try probeWorkloads(suite)
+        let probe = try probeWorkloads(suite, Array(options.rest.dropFirst()))
         InstructionCounter.probe(probe.workloads, operations: probe.operations)
     case "all":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         for suite in ["parser", "decoders", "reactor"] { try runSuite(suite, options) }
-    case "parser", "decoders", "reactor", "tls", "requests", "transfers":
+    case "parser", "decoders", "reactor", "tls", "requests", "transfers", "cost":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         try runSuite(options.command, options)
     default:

@@ -4,11 +4,29 @@
 ///
 /// Order is kept because it is meaningful on the wire (several `Set-Cookie` fields, several
 /// `WWW-Authenticate` challenges). `update` replaces; `add` appends even if the name exists.
-public struct HTTPHeaders: Hashable, Sendable {
+///
+/// A list made from a parsed head (`init(fieldsOf:)`) keeps the head's bytes and makes strings
+/// only for the fields read; the first change copies every field out.
+public struct HTTPHeaders: Sendable {
     private var fields: [HTTPHeader] = []
+    /// The fields while they are still a parsed head's bytes (then `fields` is empty); nil after
+    /// the first change.
+    private var source: (any HTTPFieldSource)?
 
     /// An empty list.
     public init() {}
+
+    /// The fields of `source`, in its order (repeated names kept), read from it when asked for.
+    public init(fieldsOf source: any HTTPFieldSource) {
+        if source.fieldCount > 0 { self.source = source }
+    }
+
+    /// Copies the source's fields into `fields`, before a change.
+    private mutating func materialize() {
+        guard let source else { return }
+        fields = (0..<source.fieldCount).map(source.field(at:))
+        self.source = nil
+    }
 
     /// A list from fields; a later field replaces an earlier one with the same name
     /// (case-insensitively), as in Alamofire.
@@ -25,16 +43,19 @@ public struct HTTPHeaders: Hashable, Sendable {
 
     /// Makes room for `capacity` fields in all, so that adding up to that many allocates once.
     public mutating func reserveCapacity(_ capacity: Int) {
+        materialize()
         fields.reserveCapacity(capacity)
     }
 
     /// Appends a field, keeping any existing field with the same name.
     public mutating func add(name: String, value: String) {
+        materialize()
         fields.append(HTTPHeader(name: name, value: value))
     }
 
     /// Appends a field, keeping any existing field with the same name.
     public mutating func add(_ header: HTTPHeader) {
+        materialize()
         fields.append(header)
     }
 
@@ -46,6 +67,7 @@ public struct HTTPHeaders: Hashable, Sendable {
 
     /// Replaces the first field with this header's name, or appends it if there is none.
     public mutating func update(_ header: HTTPHeader) {
+        materialize()
         if let index = firstIndex(of: header.name) {
             fields[index] = header
         } else {
@@ -55,18 +77,20 @@ public struct HTTPHeaders: Hashable, Sendable {
 
     /// Removes every field with this name.
     public mutating func remove(name: String) {
+        materialize()
         fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
     }
 
     /// Sorts the fields by lowercased name, stably.
     public mutating func sort() {
         fields = sorted().fields
+        source = nil
     }
 
     /// A copy sorted by lowercased name, stably.
     public func sorted() -> HTTPHeaders {
         var copy = HTTPHeaders()
-        copy.fields = fields.enumerated()
+        copy.fields = self.enumerated()
             .sorted { lhs, rhs in
                 let (l, r) = (lhs.element.name.lowercased(), rhs.element.name.lowercased())
                 return l == r ? lhs.offset < rhs.offset : l < r
@@ -77,12 +101,16 @@ public struct HTTPHeaders: Hashable, Sendable {
 
     /// The value of the first field with this name.
     public func value(for name: String) -> String? {
-        firstIndex(of: name).map { fields[$0].value }
+        guard let index = firstIndex(of: name) else { return nil }
+        return source?.value(at: index) ?? fields[index].value
     }
 
     /// The values of every field with this name, in order.
     public func values(for name: String) -> [String] {
-        fields.lazy.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+        if let source {
+            return (0..<source.fieldCount).filter { source.hasName(name, at: $0) }.map(source.value(at:))
+        }
+        return fields.lazy.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
     }
 
     /// Whether any field has this name.
@@ -105,11 +133,12 @@ public struct HTTPHeaders: Hashable, Sendable {
 
     /// The fields as a dictionary; for repeated names the last value wins, as in Alamofire.
     public var dictionary: [String: String] {
-        Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        Dictionary(map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
     private func firstIndex(of name: String) -> Int? {
-        fields.firstIndex { $0.name.equalsIgnoringASCIICase(name) }
+        if let source { return (0..<source.fieldCount).first { source.hasName(name, at: $0) } }
+        return fields.firstIndex { $0.name.equalsIgnoringASCIICase(name) }
     }
 }
 
@@ -129,16 +158,34 @@ extension HTTPHeaders: ExpressibleByArrayLiteral {
 
 extension HTTPHeaders: RandomAccessCollection {
     /// The position of the first field.
-    public var startIndex: Int { fields.startIndex }
+    public var startIndex: Int { 0 }
     /// The position after the last field.
-    public var endIndex: Int { fields.endIndex }
+    public var endIndex: Int { source?.fieldCount ?? fields.count }
     /// The field at a position.
-    public subscript(position: Int) -> HTTPHeader { fields[position] }
+    public subscript(position: Int) -> HTTPHeader {
+        guard let source else { return fields[position] }
+        precondition(position >= 0 && position < source.fieldCount, "header position \(position) out of range")
+        return source.field(at: position)
+    }
 }
 
 extension HTTPHeaders: CustomStringConvertible {
     /// One `name: value` line per field.
     public var description: String {
-        fields.map(\.description).joined(separator: "\n")
+        map(\.description).joined(separator: "\n")
+    }
+}
+
+extension HTTPHeaders: Hashable {
+    /// Equal when the fields are equal in order, however each list holds them.
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        if lhs.source == nil && rhs.source == nil { return lhs.fields == rhs.fields }
+        return lhs.count == rhs.count && lhs.elementsEqual(rhs)
+    }
+
+    /// Hashes the fields in order.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for field in self { hasher.combine(field) }
     }
 }

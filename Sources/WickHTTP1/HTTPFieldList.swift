@@ -53,11 +53,10 @@ public struct HTTPFieldList: Sendable, RandomAccessCollection {
     }
 
     /// Every field, in order, as `HTTPHeaders` (repeated names are kept).
+    /// The bytes are copied into one allocation of their size and read into strings only when
+    /// asked for (`HTTPHeaders(fieldsOf:)`).
     public var headers: HTTPHeaders {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(count)
-        for position in indices { headers.add(self[position]) }
-        return headers
+        isEmpty ? HTTPHeaders() : HTTPHeaders(fieldsOf: HTTPFieldBlock.Fields(block: .copying(self)))
     }
 
     /// Whether a field has this name (ASCII case-insensitive). Does not allocate.

@@ -1,6 +1,6 @@
 // The parser-owned bytes of heads and trailers, shared read-only with the values handed out.
 //
-// Unsafe code lives here and in HTTPResponseParser+Scanning.swift only.
+// Unsafe code lives here, in HTTPFieldBlock.swift and in HTTPResponseParser+Scanning.swift only.
 //
 // Ownership: one `HTTPResponseParser` (a noncopyable value, so never two) writes a storage
 // object; `HTTPResponseHead` and `HTTPFieldList` values read it. The parser writes only

@@ -1,6 +1,6 @@
 // The byte-level half of the response parser: line search, status and field lines, chunk lines.
 //
-// Unsafe code lives here and in HTTPHeadStorage.swift only. Invariant for every read below:
+// Unsafe code lives here, in HTTPHeadStorage.swift and in HTTPFieldBlock.swift only. Invariant for every read below:
 // `bytes` is the caller's buffer, valid for the duration of `parse`, and every index read is
 // checked against `bytes.count` by the surrounding loop condition; storage reads are below
 // `storage.count` (bytes written by this parser in the current section).

@@ -150,6 +150,27 @@ import WickTestSupport
         #expect(headers["content-length"] == "0")
     }
 
+    @Test func headersOutliveTheParsersNextHeadsAndEqualTheFieldsAsSent() throws {
+        var parser = HTTPResponseParser()
+        let first = try #require(try Self.parseHead(&parser, Self.response)).headers
+        // The parser reuses its storage for the next heads; the headers hold their own copy.
+        for count in [3, 40] {
+            _ = try #require(try Self.parseHead(&parser, Self.largeHead(fields: count)))
+        }
+        let expected: [HTTPHeader] = [
+            HTTPHeader(name: "Content-Type", value: "text/plain"), HTTPHeader(name: "X-Token", value: "abc"),
+            HTTPHeader(name: "Set-Cookie", value: "a=1"), HTTPHeader(name: "set-cookie", value: "b=2"),
+            HTTPHeader(name: "Content-Length", value: "0"),
+        ]
+        #expect(Array(first) == expected)
+        var eager = HTTPHeaders()
+        for field in expected { eager.add(field) }
+        #expect(first == eager)
+        #expect(first.hashValue == eager.hashValue)
+        #expect(first["x-token"] == "abc")
+        #expect(!first.contains(name: "X-Field-0"))
+    }
+
     @Test func bodyRangesIndexTheCallersBuffer() throws {
         let bytes = Array("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbody".utf8)
         var parser = HTTPResponseParser()

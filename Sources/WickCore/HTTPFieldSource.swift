@@ -1,0 +1,19 @@
+// Header fields still held as the bytes they were parsed from, read only when asked for.
+
+/// Parsed header fields that `HTTPHeaders` reads on demand instead of copying into strings.
+///
+/// A response head becomes `HTTPHeaders` for every request, yet most callers never read it: a
+/// source lets the list stay bytes until someone does, so an unread head costs no strings. An
+/// implementation is immutable (the same position always gives the same field) and safe to read
+/// from any thread.
+public protocol HTTPFieldSource: Sendable {
+    /// How many fields there are.
+    var fieldCount: Int { get }
+    /// The field at `position` (`0..<fieldCount`), names as sent.
+    func field(at position: Int) -> HTTPHeader
+    /// The value of the field at `position` (`0..<fieldCount`).
+    func value(at position: Int) -> String
+    /// Whether the field at `position` (`0..<fieldCount`) is named `name`, comparing ASCII
+    /// letters without case. Does not allocate.
+    func hasName(_ name: String, at position: Int) -> Bool
+}

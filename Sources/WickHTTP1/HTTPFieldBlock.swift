@@ -1,0 +1,111 @@
+// A parsed section's fields copied out of the parser's storage into one allocation of their size.
+//
+// Unsafe code: this file, HTTPHeadStorage.swift and HTTPResponseParser+Scanning.swift only.
+
+import WickCore
+
+/// Field lines that outlive the parser's section: one allocation holding the field ranges and,
+/// after them, the bytes those ranges point into (rebased to start at zero). `HTTPHeaders` reads
+/// it on demand (`HTTPFieldSource`), so a head nobody reads costs one allocation and a copy of
+/// its bytes instead of two strings per field, and it never keeps the parser's storage alive.
+/// Immutable once made, hence readable from any thread (see `Fields`).
+final class HTTPFieldBlock: ManagedBuffer<HTTPFieldBlock.Size, HTTPFieldRange> {
+    /// How many fields and bytes the block holds.
+    struct Size {
+        let fields: Int
+        let bytes: Int
+    }
+
+    /// A block holding the fields of `list`, which must not be empty.
+    static func copying(_ list: HTTPFieldList) -> HTTPFieldBlock {
+        precondition(!list.isEmpty, "an empty field list needs no block")
+        let storage = list.storage
+        var byteStart = Int.max
+        var byteEnd = 0
+        for index in list.fieldRange {
+            let field = storage.field(at: index)
+            byteStart = min(byteStart, field.nameStart)
+            byteEnd = max(byteEnd, field.valueEnd)
+        }
+        let rangeStride = MemoryLayout<HTTPFieldRange>.stride
+        let byteCount = byteEnd - byteStart
+        let capacity = list.count + (byteCount + rangeStride - 1) / rangeStride
+        let created = create(minimumCapacity: capacity) { _ in Size(fields: list.count, bytes: byteCount) }
+        // SAFETY: `create` returns an instance of the class it is called on.
+        let block = unsafeDowncast(created, to: HTTPFieldBlock.self)
+        block.withUnsafeMutablePointerToElements { elements in
+            for (offset, index) in list.fieldRange.enumerated() {
+                let field = storage.field(at: index)
+                // SAFETY: offset < list.count <= capacity; HTTPFieldRange is trivial, so
+                // initializing a slot needs no prior value.
+                (elements + offset).initialize(
+                    to: HTTPFieldRange(
+                        nameStart: field.nameStart - byteStart, nameEnd: field.nameEnd - byteStart,
+                        valueStart: field.valueStart - byteStart, valueEnd: field.valueEnd - byteStart))
+            }
+            storage.withBytes(byteStart..<byteEnd) { source in
+                guard let base = source.baseAddress else { return }
+                // SAFETY: the bytes start after list.count ranges and need byteCount bytes, which
+                // the capacity's remaining (byteCount + stride - 1) / stride ranges cover.
+                UnsafeMutableRawPointer(elements + list.count).copyMemory(from: base, byteCount: source.count)
+            }
+        }
+        return block
+    }
+
+    /// Calls `body` with the range of the field at `position` and the block's bytes.
+    private func withField<Result>(
+        at position: Int, _ body: (HTTPFieldRange, UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+        let size = header
+        precondition(position >= 0 && position < size.fields, "field \(position) outside 0..<\(size.fields)")
+        return withUnsafeMutablePointerToElements { elements in
+            // SAFETY: position is below the field count (checked above), so its range was
+            // initialized in `copying`; the bytes follow the ranges and are size.bytes long, and
+            // every range lies inside them. Nothing writes after `copying` returns.
+            let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(elements + size.fields), count: size.bytes)
+            return body(elements[position], bytes)
+        }
+    }
+}
+
+extension HTTPFieldBlock {
+    /// The block as `HTTPHeaders` reads it. `ManagedBuffer` is not `Sendable` because its
+    /// header and elements may change; a block's never do after `copying` returns.
+    struct Fields: HTTPFieldSource, @unchecked Sendable {
+        let block: HTTPFieldBlock
+
+        var fieldCount: Int { block.header.fields }
+        func field(at position: Int) -> HTTPHeader { block.field(at: position) }
+        func value(at position: Int) -> String { block.value(at: position) }
+        func hasName(_ name: String, at position: Int) -> Bool { block.hasName(name, at: position) }
+    }
+
+    func field(at position: Int) -> HTTPHeader {
+        withField(at: position) { field, bytes in
+            HTTPHeader(
+                name: String(decoding: bytes[field.nameStart..<field.nameEnd], as: UTF8.self),
+                value: String(decoding: bytes[field.valueStart..<field.valueEnd], as: UTF8.self))
+        }
+    }
+
+    func value(at position: Int) -> String {
+        withField(at: position) { field, bytes in
+            String(decoding: bytes[field.valueStart..<field.valueEnd], as: UTF8.self)
+        }
+    }
+
+    func hasName(_ name: String, at position: Int) -> Bool {
+        var name = name
+        return name.withUTF8 { name in
+            withField(at: position) { field, bytes in
+                guard field.nameEnd - field.nameStart == name.count else { return false }
+                for (stored, byte) in zip(bytes[field.nameStart..<field.nameEnd], name)
+                where stored != byte && stored.asciiLowercased != byte.asciiLowercased {
+                    return false
+                }
+                return true
+            }
+        }
+    }
+}

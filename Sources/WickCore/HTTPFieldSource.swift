@@ -3,10 +3,13 @@
 /// Parsed header fields that `HTTPHeaders` reads on demand instead of copying into strings.
 ///
 /// A response head becomes `HTTPHeaders` for every request, yet most callers never read it: a
-/// source lets the list stay bytes until someone does, so an unread head costs no strings. An
-/// implementation is immutable (the same position always gives the same field) and safe to read
-/// from any thread.
-public protocol HTTPFieldSource: Sendable {
+/// source lets the list stay bytes until someone does, so an unread head costs no strings.
+///
+/// An implementation must be immutable (the same position always gives the same field) and
+/// safe to read from any thread: `HTTPHeaders` is `Sendable` on that promise. It is a class so
+/// that copying a list of headers costs one retain (and so that a `ManagedBuffer`, which cannot
+/// be declared `Sendable`, can conform).
+public protocol HTTPFieldSource: AnyObject {
     /// How many fields there are.
     var fieldCount: Int { get }
     /// The field at `position` (`0..<fieldCount`), names as sent.

@@ -7,7 +7,9 @@
 ///
 /// A list made from a parsed head (`init(fieldsOf:)`) keeps the head's bytes and makes strings
 /// only for the fields read; the first change copies every field out.
-public struct HTTPHeaders: Sendable {
+///
+/// `@unchecked Sendable`: `source` is immutable and thread-safe by `HTTPFieldSource`'s contract.
+public struct HTTPHeaders: @unchecked Sendable {
     private var fields: [HTTPHeader] = []
     /// The fields while they are still a parsed head's bytes (then `fields` is empty); nil after
     /// the first change.

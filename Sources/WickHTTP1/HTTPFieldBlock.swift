@@ -8,7 +8,7 @@ import WickCore
 /// after them, the bytes those ranges point into (rebased to start at zero). `HTTPHeaders` reads
 /// it on demand (`HTTPFieldSource`), so a head nobody reads costs one allocation and a copy of
 /// its bytes instead of two strings per field, and it never keeps the parser's storage alive.
-/// Immutable once made, hence readable from any thread (see `Fields`).
+/// Immutable once made, hence readable from any thread, as `HTTPFieldSource` requires.
 final class HTTPFieldBlock: ManagedBuffer<HTTPFieldBlock.Size, HTTPFieldRange> {
     /// How many fields and bytes the block holds.
     struct Size {
@@ -69,17 +69,8 @@ final class HTTPFieldBlock: ManagedBuffer<HTTPFieldBlock.Size, HTTPFieldRange> {
     }
 }
 
-extension HTTPFieldBlock {
-    /// The block as `HTTPHeaders` reads it. `ManagedBuffer` is not `Sendable` because its
-    /// header and elements may change; a block's never do after `copying` returns.
-    struct Fields: HTTPFieldSource, @unchecked Sendable {
-        let block: HTTPFieldBlock
-
-        var fieldCount: Int { block.header.fields }
-        func field(at position: Int) -> HTTPHeader { block.field(at: position) }
-        func value(at position: Int) -> String { block.value(at: position) }
-        func hasName(_ name: String, at position: Int) -> Bool { block.hasName(name, at: position) }
-    }
+extension HTTPFieldBlock: HTTPFieldSource {
+    var fieldCount: Int { header.fields }
 
     func field(at position: Int) -> HTTPHeader {
         withField(at: position) { field, bytes in

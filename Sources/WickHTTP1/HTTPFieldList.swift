@@ -56,7 +56,7 @@ public struct HTTPFieldList: Sendable, RandomAccessCollection {
     /// The bytes are copied into one allocation of their size and read into strings only when
     /// asked for (`HTTPHeaders(fieldsOf:)`).
     public var headers: HTTPHeaders {
-        isEmpty ? HTTPHeaders() : HTTPHeaders(fieldsOf: HTTPFieldBlock.Fields(block: .copying(self)))
+        isEmpty ? HTTPHeaders() : HTTPHeaders(fieldsOf: HTTPFieldBlock.copying(self))
     }
 
     /// Whether a field has this name (ASCII case-insensitive). Does not allocate.

@@ -5,7 +5,7 @@ import Testing
 import WickCore
 
 /// A source over fixed fields that counts the strings it is asked for.
-private final class CountingSource: HTTPFieldSource {
+private final class CountingSource: HTTPFieldSource, Sendable {
     let fields: [HTTPHeader]
     let reads = Atomic<Int>(0)
 

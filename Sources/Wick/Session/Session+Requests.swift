@@ -111,21 +111,29 @@ extension Session {
     /// merged in, `requestModifier` applied, the URL checked, the request registered and
     /// announced to the monitors.
     func makeRequest<Made: Request>(
-        _ built: Result<HTTPRequest, WickError>, requestModifier: RequestModifier?,
+        _ built: consuming Result<HTTPRequest, WickError>, requestModifier: RequestModifier?,
         make: (Result<HTTPRequest, WickError>) -> Made
     ) -> Made {
-        let checked = built.flatMap { request -> Result<HTTPRequest, WickError> in
-            var merged = request
-            merged.headers = mergedHeaders(request.headers)
+        let checked: Result<HTTPRequest, WickError>
+        // Consumed, so that `merged` holds the request's only reference and changes it in place.
+        switch consume built {
+        case .failure(let error):
+            checked = .failure(error)
+        case .success(var merged):
+            merged.headers = mergedHeaders(merged.headers)
             if let requestModifier {
                 do {
                     try requestModifier(&merged)
                 } catch {
-                    return .failure((error as? WickError) ?? .requestAdaptationFailed(error: error))
+                    checked = .failure((error as? WickError) ?? .requestAdaptationFailed(error: error))
+                    break
                 }
             }
-            if let invalid = Self.invalidity(of: merged) { return .failure(invalid) }
-            return .success(merged)
+            if let invalid = Self.invalidity(of: merged) {
+                checked = .failure(invalid)
+            } else {
+                checked = .success(merged)
+            }
         }
         let request = make(checked)
         register(request)

@@ -697,10 +697,18 @@ extension HTTPResponseParser {
     }
 
     /// obs-fold = OWS CRLF RWS (RFC 9112 §5.2): the line continues the previous field's value.
-    /// When allowed, the fold (previous trailing whitespace, line ending, leading whitespace)
-    /// becomes spaces in storage, and the previous value is extended over this line.
+    ///
+    /// "A user agent that receives an obs-fold in a response message ... MUST replace each
+    /// received obs-fold with one or more SP octets prior to interpreting the field value." So
+    /// the fold (previous trailing whitespace, line ending, leading whitespace) becomes spaces
+    /// in storage, one per byte, and the previous value is extended over this line; unless
+    /// `rejectObsoleteLineFolding` asks for an error. A section's first line has no field to
+    /// continue (§2.2 for the head: no whitespace between the start-line and the first field).
     private mutating func unfoldLine(end: Int) throws(HTTPParseError) {
-        guard configuration.allowObsoleteLineFolding, storage.fieldCount > sectionFieldStart else {
+        guard storage.fieldCount > sectionFieldStart else {
+            throw HTTPParseError(.whitespaceBeforeFirstField, at: offset(ofStorageIndex: lineStart))
+        }
+        if configuration.rejectObsoleteLineFolding {
             throw HTTPParseError(.obsoleteLineFolding, at: offset(ofStorageIndex: lineStart))
         }
         // SAFETY: lineStart..<end are written bytes of the current line.

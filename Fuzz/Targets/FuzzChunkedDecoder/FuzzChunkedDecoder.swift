@@ -99,7 +99,8 @@ struct ReferenceChunkedDecoder {
 
     struct Result {
         var body: [UInt8] = []
-        var trailers: [(name: [UInt8], value: [UInt8])] = []
+        /// Trailer fields, with where each value's last byte ends in the message (for unfolding).
+        var trailers: [(name: [UInt8], value: [UInt8], valueEnd: Int)] = []
         var end = End.incomplete
 
         /// The event lines the harness records for this result after the head.
@@ -108,7 +109,7 @@ struct ReferenceChunkedDecoder {
             if !body.isEmpty { lines.append("body " + GoldenCase.escape(body)) }
             switch end {
             case .complete(let at):
-                for (name, value) in trailers {
+                for (name, value, _) in trailers {
                     let line = "trailer \(GoldenCase.escape(name)):"
                     lines.append(value.isEmpty ? line : line + " " + GoldenCase.escape(value))
                 }
@@ -232,7 +233,8 @@ struct ReferenceChunkedDecoder {
     }
 
     /// trailer-section = *( field-line CRLF ), then CRLF (RFC 9112 §7.1.2), every line held to
-    /// the field-line limit, the section to the trailer limit, and the lines to the field count.
+    /// the field-line limit, the section to the trailer limit, and the lines to the field count;
+    /// an obs-fold line continues the previous field (§5.2), and before any field is an error.
     private func decodeTrailers(_ message: [UInt8], from sectionStart: Int, into result: inout Result) {
         var lineStart = sectionStart
         while true {
@@ -259,24 +261,46 @@ struct ReferenceChunkedDecoder {
                 result.end = .complete(at: lineFeed + 1)
                 return
             }
+            let line = message[lineStart..<contentEnd]
+            if line.first == 0x20 || line.first == 0x09 {
+                // obs-fold (RFC 9112 §5.2): each byte of the fold becomes one SP.
+                guard !result.trailers.isEmpty else {
+                    result.end = .failed(.whitespaceBeforeFirstField, lineStart)
+                    return
+                }
+                let start = line.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? line.endIndex
+                if let bad = line[start...].firstIndex(where: isControlByte) {
+                    result.end = .failed(.invalidFieldValue, bad)
+                    return
+                }
+                if let last = line.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }) {
+                    let previous = result.trailers.count - 1
+                    if result.trailers[previous].value.isEmpty {
+                        result.trailers[previous].value = Array(line[start...last])
+                    } else {
+                        let gap = start - result.trailers[previous].valueEnd
+                        result.trailers[previous].value += Array(repeating: 0x20, count: gap) + line[start...last]
+                    }
+                    result.trailers[previous].valueEnd = last + 1
+                }
+                lineStart = lineFeed + 1
+                continue
+            }
             if let failure = trailerField(message, lineStart..<contentEnd, count: result.trailers.count) {
                 result.end = failure
                 return
             }
-            let line = message[lineStart..<contentEnd]
             let colon = line.firstIndex(of: 0x3A)!
             var value = line[(colon + 1)...]
             while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
             while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
-            result.trailers.append((Array(line[..<colon]), Array(value)))
+            result.trailers.append((Array(line[..<colon]), Array(value), value.endIndex))
             lineStart = lineFeed + 1
         }
     }
 
     /// Checks one trailer field line (without its line end), the `count`-th of its section.
     private func trailerField(_ message: [UInt8], _ line: Range<Int>, count: Int) -> End? {
-        let first = message[line.lowerBound]
-        if first == 0x20 || first == 0x09 { return .failed(.obsoleteLineFolding, line.lowerBound) }
         if count == configuration.maxFieldCount { return .failed(.tooManyFields, line.lowerBound) }
         var index = line.lowerBound
         while index < line.upperBound && isTokenCharacter(message[index]) { index += 1 }
@@ -287,11 +311,15 @@ struct ReferenceChunkedDecoder {
         case 0x20, 0x09: return .failed(.whitespaceBeforeColon, index)
         default: return .failed(.invalidFieldName, index)
         }
-        for position in (index + 1)..<line.upperBound {
-            let byte = message[position]
-            if byte < 0x20 && byte != 0x09 || byte == 0x7F { return .failed(.invalidFieldValue, position) }
+        for position in (index + 1)..<line.upperBound where isControlByte(message[position]) {
+            return .failed(.invalidFieldValue, position)
         }
         return nil
+    }
+
+    /// A byte a field value may not hold: a control byte other than HTAB, or DEL (RFC 9110 §5.5).
+    private func isControlByte(_ byte: UInt8) -> Bool {
+        byte < 0x20 && byte != 0x09 || byte == 0x7F
     }
 
     /// tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|"

@@ -29,7 +29,9 @@ public struct HTTPParserConfiguration: Sendable, Hashable {
     /// is `chunkSizeOverflow`. Either way it is an error, never a wrapped value.
     public var maxChunkSizeDigits: Int = 16
     /// Most bytes of extensions on one chunk-size line (everything between the size and the
-    /// line terminator; they are skipped, never stored). Default 4 KiB.
+    /// line terminator). Extensions are checked against RFC 9112 §7.1.1's grammar and then
+    /// ignored, never stored; past this many bytes the line is `chunkExtensionTooLong`, however
+    /// well-formed. Default 4 KiB.
     public var maxChunkExtensionBytes: Int = 4096
     /// Largest trailer section, its empty last line included. Default 16 KiB.
     public var maxTrailerBytes: Int = 16_384

@@ -96,7 +96,8 @@ public struct HTTPResponseParser: ~Copyable, Sendable {
     struct ChunkSizeLine {
         enum Phase {
             case digits
-            case extensions
+            /// After the size: extensions, checked by their grammar (§7.1.1).
+            case extensions(ChunkExtensionGrammar)
             case lineFeed
         }
 

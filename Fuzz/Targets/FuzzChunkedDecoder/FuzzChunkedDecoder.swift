@@ -82,8 +82,9 @@ public func fuzzChunkedDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
 
 /// Decodes a chunked body in one pass over the whole message, the plain way: no state kept
 /// between calls, arbitrary look-ahead. It follows the parser's documented rules (RFC 9112 §7.1
-/// with extensions checked only for length and byte class; trailers as strict field lines) and
-/// reports errors at the byte where they become certain, as `HTTPParseError` defines.
+/// with extensions parsed by §7.1.1's grammar and bounded; trailers as strict field lines,
+/// obs-fold unfolded) and reports errors at the byte where they become certain, as
+/// `HTTPParseError` defines.
 struct ReferenceChunkedDecoder {
     let configuration: HTTPParserConfiguration
 
@@ -156,23 +157,27 @@ struct ReferenceChunkedDecoder {
                 result.end = .failed(.invalidChunkSize, index)
                 return result
             }
-            var extensionBytes = 0
             let byteAfterSize = message[index]
             if byteAfterSize == 0x3B || byteAfterSize == 0x20 || byteAfterSize == 0x09 {
-                while index < message.count && message[index] != 0x0D && message[index] != 0x0A {
-                    let byte = message[index]
-                    if !(byte > 0x20 && byte != 0x7F) && byte != 0x20 && byte != 0x09 {
-                        result.end = .failed(.invalidChunkExtension, index)
-                        return result
-                    }
-                    if extensionBytes == configuration.maxChunkExtensionBytes {
-                        result.end = .failed(.chunkExtensionTooLong, index)
-                        return result
-                    }
-                    extensionBytes += 1
-                    index += 1
+                // The grammar decides where reading stops; the budget fails any byte past it first.
+                let scan = scanExtensions(message, from: index)
+                let stop: Int
+                switch scan {
+                case .lineEnd(let end): stop = end
+                case .incomplete: stop = message.count
+                case .failed(let offset): stop = offset
                 }
-                guard index < message.count else { return result }
+                if stop - index > configuration.maxChunkExtensionBytes {
+                    result.end = .failed(.chunkExtensionTooLong, index + configuration.maxChunkExtensionBytes)
+                    return result
+                }
+                switch scan {
+                case .lineEnd(let end): index = end
+                case .incomplete: return result
+                case .failed(let offset):
+                    result.end = .failed(.invalidChunkExtension, offset)
+                    return result
+                }
             } else if byteAfterSize != 0x0D && byteAfterSize != 0x0A {
                 result.end = .failed(.invalidChunkSize, index)
                 return result
@@ -209,6 +214,77 @@ struct ReferenceChunkedDecoder {
         }
         decodeTrailers(message, from: index, into: &result)
         return result
+    }
+
+    /// Where `scanExtensions` stopped.
+    enum ExtensionScan {
+        /// At the line's CR or LF, after well-formed extensions.
+        case lineEnd(Int)
+        /// The input ran out inside the extensions.
+        case incomplete
+        /// At the first byte the grammar does not allow.
+        case failed(Int)
+    }
+
+    /// chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] ) (RFC 9112
+    /// §7.1.1), name a token, value a token or a quoted-string with quoted-pairs (RFC 9110
+    /// §5.6.4), read with look-ahead from `start` (the byte after the size).
+    private func scanExtensions(_ message: [UInt8], from start: Int) -> ExtensionScan {
+        var index = start
+        let count = message.count
+        func skipWhitespace() {
+            while index < count && (message[index] == 0x20 || message[index] == 0x09) { index += 1 }
+        }
+        func skipToken() {
+            while index < count && isTokenCharacter(message[index]) { index += 1 }
+        }
+        while true {
+            guard index < count else { return .incomplete }
+            if message[index] == 0x0D || message[index] == 0x0A { return .lineEnd(index) }
+            skipWhitespace()
+            guard index < count else { return .incomplete }
+            guard message[index] == 0x3B else { return .failed(index) }
+            index += 1
+            skipWhitespace()
+            guard index < count else { return .incomplete }
+            guard isTokenCharacter(message[index]) else { return .failed(index) }
+            skipToken()
+            let afterName = index
+            skipWhitespace()
+            guard index < count else { return .incomplete }
+            guard message[index] == 0x3D else {
+                // No value: the next extension or the line's end, but never whitespace before it.
+                if index > afterName && message[index] != 0x3B { return .failed(index) }
+                continue
+            }
+            index += 1
+            skipWhitespace()
+            guard index < count else { return .incomplete }
+            if message[index] != 0x22 {
+                guard isTokenCharacter(message[index]) else { return .failed(index) }
+                skipToken()
+                continue
+            }
+            index += 1
+            while true {
+                guard index < count else { return .incomplete }
+                let byte = message[index]
+                if byte == 0x22 { break }
+                if byte == 0x5C {
+                    index += 1
+                    guard index < count else { return .incomplete }
+                    let escaped = message[index]
+                    guard escaped == 0x09 || (escaped >= 0x20 && escaped != 0x7F) else { return .failed(index) }
+                } else {
+                    let isQuotedText =
+                        byte == 0x09 || byte == 0x20 || byte == 0x21 || (0x23...0x5B).contains(byte)
+                        || (0x5D...0x7E).contains(byte) || byte >= 0x80
+                    guard isQuotedText else { return .failed(index) }
+                }
+                index += 1
+            }
+            index += 1
+        }
     }
 
     /// What `lineEnd` found.

@@ -16,6 +16,7 @@ private let colon: UInt8 = 0x3A
 private let semicolon: UInt8 = 0x3B
 
 /// Whether `byte` is a tchar (RFC 9110 §5.6.2): bit masks of the 128 ASCII bytes, no table load.
+/// Module-wide because `ChunkExtensionGrammar` reads tokens too.
 @inline(__always)
 func isTokenByte(_ byte: UInt8) -> Bool {
     let low: UInt64 = 0x03FF_6CFA_0000_0000

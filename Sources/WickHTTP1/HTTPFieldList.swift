@@ -7,8 +7,8 @@ public import WickCore
 /// Names and values stay bytes in the parser's storage until asked for: `headers` and the
 /// `String` accessors allocate, while `contains(name:)`, `firstValue(forName:equals:)` and
 /// `withFirstValueBytes(forName:_:)` compare bytes without allocating. Values have their
-/// leading and trailing whitespace removed (RFC 9112 §5.1); with obs-fold allowed, each fold is
-/// replaced by spaces. A list stays valid (and unchanged) after the parser moves on.
+/// leading and trailing whitespace removed (RFC 9112 §5.1); each obs-fold is replaced by spaces
+/// (§5.2) unless the parser was configured to reject it. A list stays valid (and unchanged) after the parser moves on.
 public struct HTTPFieldList: Sendable, RandomAccessCollection {
     let storage: HTTPHeadStorage
     let fieldRange: Range<Int>

@@ -28,8 +28,12 @@ public struct HTTPParseError: Error, Hashable, Sendable, CustomStringConvertible
         case missingColon
         /// A field value holds NUL, a lone CR or another control byte other than HTAB.
         case invalidFieldValue
-        /// A line starts with SP or HTAB (obs-fold, §5.2), or continues no field.
+        /// A line starts with SP or HTAB (obs-fold, §5.2) while `rejectObsoleteLineFolding` is on.
         case obsoleteLineFolding
+        /// The first line of the head's or the trailers' fields starts with SP or HTAB: it has no
+        /// field to continue (§2.2 forbids whitespace between the start-line and the first field;
+        /// §5.2's obs-fold only continues a field). An error in every configuration.
+        case whitespaceBeforeFirstField
         /// A line ends in LF without CR (§2.2).
         case bareLF
         /// A CR in a chunk line or after chunk data is not followed by LF.
@@ -70,7 +74,8 @@ public struct HTTPParseError: Error, Hashable, Sendable, CustomStringConvertible
         case invalidChunkSize
         /// A chunk size does not fit in 64 bits.
         case chunkSizeOverflow
-        /// A chunk extension holds a control byte other than HTAB.
+        /// A chunk-size line's extensions do not follow §7.1.1's grammar (`;` then a token name,
+        /// optionally `=` and a token or quoted-string value, with BWS around `;` and `=`).
         case invalidChunkExtension
         /// The CRLF after a chunk's data is missing.
         case missingChunkDataCRLF

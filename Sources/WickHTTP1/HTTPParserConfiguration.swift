@@ -11,6 +11,8 @@
 /// Every leniency is off by default. Each one makes this client accept bytes that another
 /// parser on the path (a proxy, a cache, a WAF) may read differently, which is how response
 /// splitting and request smuggling start; turn one on only for a server you know needs it.
+/// The one exception is obs-fold, which RFC 9112 §5.2 obliges a user agent to accept: unfolding
+/// it is the default, and `rejectObsoleteLineFolding` is the opt-in strictness.
 public struct HTTPParserConfiguration: Sendable, Hashable {
     /// Longest status line, CRLF included. Default 4 KiB (the reason phrase is the only
     /// variable part).
@@ -27,7 +29,9 @@ public struct HTTPParserConfiguration: Sendable, Hashable {
     /// is `chunkSizeOverflow`. Either way it is an error, never a wrapped value.
     public var maxChunkSizeDigits: Int = 16
     /// Most bytes of extensions on one chunk-size line (everything between the size and the
-    /// line terminator; they are skipped, never stored). Default 4 KiB.
+    /// line terminator). Extensions are checked against RFC 9112 §7.1.1's grammar and then
+    /// ignored, never stored; past this many bytes the line is `chunkExtensionTooLong`, however
+    /// well-formed. Default 4 KiB.
     public var maxChunkExtensionBytes: Int = 4096
     /// Largest trailer section, its empty last line included. Default 16 KiB.
     public var maxTrailerBytes: Int = 16_384
@@ -35,15 +39,24 @@ public struct HTTPParserConfiguration: Sendable, Hashable {
     /// limits above and keeps its size for the next response. Default 4 KiB.
     public var initialHeadCapacity: Int = 4096
 
-    /// Accept obs-fold (a field line starting with SP or HTAB continues the previous value) and
-    /// replace each fold with spaces, as RFC 9112 §5.2 describes for user agents.
+    /// Reject obs-fold (a field line starting with SP or HTAB that continues the previous
+    /// field's value, RFC 9112 §5.2) with `obsoleteLineFolding`, instead of unfolding it.
     ///
-    /// Off by default, deliberately departing from §5.2's "MUST replace": obs-fold has been
-    /// deprecated since RFC 7230, no current server sends it, and intermediaries disagree on it
-    /// (some reject, some unfold, some treat the continuation as a new field), so a folded
-    /// `Transfer-Encoding` or `Content-Length` is a known desynchronisation vector. A visible
-    /// error is safer than silently agreeing with only some of the parsers on the path.
-    public var allowObsoleteLineFolding: Bool = false
+    /// Off by default, because §5.2 leaves a user agent no choice: "A user agent that receives
+    /// an obs-fold in a response message ... MUST replace each received obs-fold with one or
+    /// more SP octets prior to interpreting the field value." So by default each fold (the
+    /// whitespace before the line break, the break, and the whitespace after it) becomes that
+    /// many spaces, in the head and in the trailers alike, and the limits still count the raw
+    /// bytes. The unfolded value is then read like any other: a folded `Content-Length` or
+    /// `Transfer-Encoding` is judged as one value (`1 2` is an invalid length), so a fold cannot
+    /// hide a framing field.
+    ///
+    /// Turn it on to refuse such responses outright, for example when this parser checks
+    /// messages that another component will forward (obs-fold is deprecated since RFC 7230, and
+    /// intermediaries disagree on it: some reject it, some unfold it, some read the continuation
+    /// as a new field). A line that starts with SP or HTAB before any field of its section is an
+    /// error in both modes (`whitespaceBeforeFirstField`).
+    public var rejectObsoleteLineFolding: Bool = false
 
     /// Accept a bare LF as a line terminator in the head, in chunk-size lines, after chunk data
     /// and in trailers.
@@ -63,6 +76,7 @@ public struct HTTPParserConfiguration: Sendable, Hashable {
     /// The strict defaults.
     public init() {}
 
-    /// The strict defaults: every limit at its default, every leniency off.
+    /// The strict defaults: every limit at its default, every leniency off (obs-fold unfolded,
+    /// as RFC 9112 §5.2 requires).
     public static var strict: HTTPParserConfiguration { HTTPParserConfiguration() }
 }

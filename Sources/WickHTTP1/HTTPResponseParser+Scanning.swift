@@ -16,8 +16,9 @@ private let colon: UInt8 = 0x3A
 private let semicolon: UInt8 = 0x3B
 
 /// Whether `byte` is a tchar (RFC 9110 §5.6.2): bit masks of the 128 ASCII bytes, no table load.
+/// Module-wide because `ChunkExtensionGrammar` reads tokens too.
 @inline(__always)
-private func isTokenByte(_ byte: UInt8) -> Bool {
+func isTokenByte(_ byte: UInt8) -> Bool {
     let low: UInt64 = 0x03FF_6CFA_0000_0000
     let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
     guard byte < 128 else { return false }
@@ -697,10 +698,18 @@ extension HTTPResponseParser {
     }
 
     /// obs-fold = OWS CRLF RWS (RFC 9112 §5.2): the line continues the previous field's value.
-    /// When allowed, the fold (previous trailing whitespace, line ending, leading whitespace)
-    /// becomes spaces in storage, and the previous value is extended over this line.
+    ///
+    /// "A user agent that receives an obs-fold in a response message ... MUST replace each
+    /// received obs-fold with one or more SP octets prior to interpreting the field value." So
+    /// the fold (previous trailing whitespace, line ending, leading whitespace) becomes spaces
+    /// in storage, one per byte, and the previous value is extended over this line; unless
+    /// `rejectObsoleteLineFolding` asks for an error. A section's first line has no field to
+    /// continue (§2.2 for the head: no whitespace between the start-line and the first field).
     private mutating func unfoldLine(end: Int) throws(HTTPParseError) {
-        guard configuration.allowObsoleteLineFolding, storage.fieldCount > sectionFieldStart else {
+        guard storage.fieldCount > sectionFieldStart else {
+            throw HTTPParseError(.whitespaceBeforeFirstField, at: offset(ofStorageIndex: lineStart))
+        }
+        if configuration.rejectObsoleteLineFolding {
             throw HTTPParseError(.obsoleteLineFolding, at: offset(ofStorageIndex: lineStart))
         }
         // SAFETY: lineStart..<end are written bytes of the current line.
@@ -732,10 +741,12 @@ extension HTTPResponseParser {
     // MARK: Chunk-size lines
 
     /// chunk = chunk-size [ chunk-ext ] CRLF chunk-data CRLF   (RFC 9112 §7.1)
-    /// chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )
+    /// chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )   (§7.1.1)
     ///
-    /// Extensions are skipped, not parsed: only their length and byte classes are checked.
-    /// Returns the index after the line's LF, or nil when all of `bytes` was taken.
+    /// Extensions are parsed by their grammar (`ChunkExtensionGrammar`), bounded by
+    /// `maxChunkExtensionBytes`, and then ignored ("A recipient MUST ignore unrecognized chunk
+    /// extensions"; Wick recognises none). Returns the index after the line's LF, or nil when all
+    /// of `bytes` was taken.
     private mutating func scanChunkSizeLine(
         _ bytes: UnsafeRawBufferPointer,
         from start: Int,
@@ -765,25 +776,25 @@ extension HTTPResponseParser {
                 } else if byte == lf {
                     return try chunkSizeLineEnded(line, lineFeedAt: index, bare: true)
                 } else if byte == semicolon || byte == space || byte == tab {
-                    line.phase = .extensions
-                    line.extensionBytes = 0
+                    line.phase = .extensions(ChunkExtensionGrammar())
                     continue
                 } else {
                     throw HTTPParseError(.invalidChunkSize, at: exchangeOffset + index)
                 }
-            case .extensions:
-                if byte == cr {
+            case .extensions(var grammar):
+                if byte == cr || byte == lf {
+                    guard grammar.canEnd else { throw HTTPParseError(.invalidChunkExtension, at: exchangeOffset + index) }
+                    if byte == lf { return try chunkSizeLineEnded(line, lineFeedAt: index, bare: true) }
                     line.phase = .lineFeed
-                } else if byte == lf {
-                    return try chunkSizeLineEnded(line, lineFeedAt: index, bare: true)
                 } else {
-                    if !isVisibleByte(byte) && byte != space && byte != tab {
+                    guard grammar.accept(byte) else {
                         throw HTTPParseError(.invalidChunkExtension, at: exchangeOffset + index)
                     }
                     if line.extensionBytes == configuration.maxChunkExtensionBytes {
                         throw HTTPParseError(.chunkExtensionTooLong, at: exchangeOffset + index)
                     }
                     line.extensionBytes += 1
+                    line.phase = .extensions(grammar)
                 }
             case .lineFeed:
                 guard byte == lf else { throw HTTPParseError(.invalidLineEnding, at: exchangeOffset + index) }

@@ -48,8 +48,9 @@ public import WickCore
 /// - `HTTP/1.1 200\r\n` (no SP, no reason) is accepted like `HTTP/1.1 200 \r\n`: it frames the
 ///   same and servers send it. `HTTP/1.x` with x > 1 is accepted as 1.x (§2.3); any other major
 ///   version, lowercase `http`, and status codes that are not three digits from 100 are errors.
-/// - obs-fold is an error unless `allowObsoleteLineFolding` (see that setting for why this
-///   departs from §5.2), and then each fold becomes spaces.
+/// - obs-fold is unfolded, each fold becoming spaces, as §5.2 requires of a user agent, in the
+///   head and the trailers; `rejectObsoleteLineFolding` makes it an error instead. A line that
+///   starts with whitespace before any field of its section is always an error (§2.2).
 /// - An empty line before the status line is an error (§2.2 allows skipping it for requests only).
 /// - Transfer codings other than a single `chunked` are errors: we never send `TE`, so a server
 ///   has no business applying one, and the close-delimited fallback of §6.3 rule 4 is a
@@ -95,7 +96,8 @@ public struct HTTPResponseParser: ~Copyable, Sendable {
     struct ChunkSizeLine {
         enum Phase {
             case digits
-            case extensions
+            /// After the size: extensions, checked by their grammar (§7.1.1).
+            case extensions(ChunkExtensionGrammar)
             case lineFeed
         }
 

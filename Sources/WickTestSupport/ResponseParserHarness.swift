@@ -28,8 +28,8 @@ public struct ResponseParserHarness: Sendable {
     /// The harness a case's options describe.
     ///
     /// Options: `method=M` or `methods=M1,M2` (one response each, back to back), `eof` (the
-    /// server closes after the input), the three leniency flags, and any limit by its
-    /// `HTTPParserConfiguration` name.
+    /// server closes after the input), the flags `allowBareLF`, `allowInvalidFieldBytes` and
+    /// `rejectObsoleteLineFolding`, and any limit by its `HTTPParserConfiguration` name.
     ///
     /// - Throws: `HarnessError` for an unknown option or a limit that is not a number.
     public init(options: [String: String]) throws {
@@ -38,7 +38,7 @@ public struct ResponseParserHarness: Sendable {
             switch key {
             case "method", "methods", "eof": continue
             case "allowBareLF": configuration.allowBareLF = true
-            case "allowObsoleteLineFolding": configuration.allowObsoleteLineFolding = true
+            case "rejectObsoleteLineFolding": configuration.rejectObsoleteLineFolding = true
             case "allowInvalidFieldBytes": configuration.allowInvalidFieldBytes = true
             default:
                 guard let limit = Int(value) else { throw HarnessError(description: "unknown option \(key)=\(value)") }

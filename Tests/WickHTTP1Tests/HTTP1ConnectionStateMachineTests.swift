@@ -90,6 +90,20 @@ import WickTestSupport
         }
     }
 
+    /// RFC 9112 §5.2 ("A user agent that receives an obs-fold in a response message ... MUST
+    /// replace each received obs-fold with one or more SP octets prior to interpreting the field
+    /// value") applies to the trailer section as well (§7.1.2): a folded trailer after a body
+    /// that arrived whole completes the response and releases the connection.
+    @Test func foldedTrailerCompletesAWholeBody() {
+        let response = Wire.bytes(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-Sum: 1\r\n\t2\r\n\r\n")
+        Self.everyDelivery(of: response, setUp: { $0.start(Wire.get()) }) { driver, delivery in
+            #expect(driver.bodyText == "abc", "\(delivery)")
+            #expect(driver.trailers?.value(for: "X-Sum") == "1   2", "\(delivery)")
+            #expect(driver.lastCompletion?.connection == .release(resumeReading: false), "\(delivery)")
+        }
+    }
+
     // MARK: Rule 2: unsolicited bytes and closes while idle
 
     @Test func bytesWhileIdleCloseTheConnection() {

@@ -137,6 +137,16 @@ import WickCore
         Refusal(
             name: "CR in caller's Host", head: head(headers: [("Host", "h\r")]),
             error: .invalidByte(0x0D, field: .headerValue(index: 0), offset: 1)),
+        // RFC 9112 §5.2: "A sender MUST NOT generate a message that includes line folding (i.e.,
+        // that has any field line value that contains a match to the obs-fold rule) unless the
+        // message is intended for packaging within the message/http media type." Wick never
+        // packages requests that way, so a fold is refused at its line break.
+        Refusal(
+            name: "obs-fold in a header value", head: head(headers: [("X-A", "one\r\n two")]),
+            error: .invalidByte(0x0D, field: .headerValue(index: 0), offset: 3)),
+        Refusal(
+            name: "obs-fold with a bare LF in a header value", head: head(headers: [("X-A", "one\n\ttwo")]),
+            error: .invalidByte(0x0A, field: .headerValue(index: 0), offset: 3)),
         Refusal(
             name: "empty header name", head: head(headers: [("A", "1"), ("", "v")]),
             error: .empty(.headerName(index: 1))),
@@ -200,6 +210,11 @@ import WickCore
         (
             [HTTPHeader(name: "X-A", value: "1\r\n0\r\n")],
             HTTPRequestEncodingError.invalidByte(0x0D, field: .trailerValue(index: 0), offset: 1)
+        ),
+        // RFC 9112 §5.2 (a sender MUST NOT generate obs-fold) holds for trailer fields too.
+        (
+            [HTTPHeader(name: "X-A", value: "1\r\n\t2")],
+            .invalidByte(0x0D, field: .trailerValue(index: 0), offset: 1)
         ),
         (
             [HTTPHeader(name: "X-A", value: "1"), HTTPHeader(name: "X B", value: "1")],

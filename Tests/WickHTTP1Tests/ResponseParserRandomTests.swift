@@ -69,16 +69,41 @@ import WickTestSupport
     static let alphabet: [UInt8] =
         Array("aZ09-_!~`|.:".utf8) + [0x20, 0x20, 0x09, 0x00, 0x0D, 0x01, 0x1F, 0x7F, 0x80, 0xFF, 0x40, 0x2C]
 
-    /// What a strict parser must make of `lines` (field lines without terminators): the fields,
-    /// or the first error with its offset in the whole input.
-    static func model(lines: [[UInt8]], terminators: [[UInt8]], headStart: Int) -> Result<[String], HTTPParseError> {
-        var fields: [String] = []
+    /// What the parser must make of `lines` (field lines without terminators): the fields, or
+    /// the first error with its offset in the whole input. A line that starts with SP or HTAB
+    /// continues the previous field (RFC 9112 §5.2: the fold becomes one SP per byte) unless
+    /// `rejectFolds`; before any field it is always an error (§2.2).
+    static func model(
+        lines: [[UInt8]],
+        terminators: [[UInt8]],
+        headStart: Int,
+        rejectFolds: Bool
+    ) -> Result<[String], HTTPParseError> {
+        var fields: [(name: [UInt8], value: [UInt8], valueEnd: Int)] = []
         var offset = headStart
+        func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
+        func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
         for (line, terminator) in zip(lines, terminators) {
+            defer { offset += line.count + terminator.count }
             let lineFeed = offset + line.count + terminator.count - 1
             if terminator == [0x0A] { return .failure(HTTPParseError(.bareLF, at: lineFeed)) }
-            if let first = line.first, first == 0x20 || first == 0x09 {
-                return .failure(HTTPParseError(.obsoleteLineFolding, at: offset))
+            if let first = line.first, isWhitespace(first) {
+                if fields.isEmpty { return .failure(HTTPParseError(.whitespaceBeforeFirstField, at: offset)) }
+                if rejectFolds { return .failure(HTTPParseError(.obsoleteLineFolding, at: offset)) }
+                let start = line.firstIndex { !isWhitespace($0) } ?? line.count
+                if let bad = line[start...].firstIndex(where: isControl) {
+                    return .failure(HTTPParseError(.invalidFieldValue, at: offset + bad))
+                }
+                guard let end = line.lastIndex(where: { !isWhitespace($0) }).map({ $0 + 1 }) else { continue }
+                let continuation = Array(line[start..<end])
+                if fields[fields.count - 1].value.isEmpty {
+                    fields[fields.count - 1].value = continuation
+                } else {
+                    let gap = offset + start - fields[fields.count - 1].valueEnd
+                    fields[fields.count - 1].value += Array(repeating: 0x20, count: gap) + continuation
+                }
+                fields[fields.count - 1].valueEnd = offset + end
+                continue
             }
             func isToken(_ byte: UInt8) -> Bool {
                 Array("!#$%&'*+-.^_`|~".utf8).contains(byte) || (0x30...0x39).contains(byte)
@@ -92,26 +117,30 @@ import WickTestSupport
             case 0x20, 0x09: return .failure(HTTPParseError(.whitespaceBeforeColon, at: offset + index))
             default: return .failure(HTTPParseError(.invalidFieldName, at: offset + index))
             }
-            let name = line[..<index]
+            let name = Array(line[..<index])
             index += 1
-            while index < line.count && (line[index] == 0x20 || line[index] == 0x09) { index += 1 }
+            while index < line.count && isWhitespace(line[index]) { index += 1 }
             var value = Array(line[index...])
-            for (position, byte) in value.enumerated() where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+            for (position, byte) in value.enumerated() where isControl(byte) {
                 return .failure(HTTPParseError(.invalidFieldValue, at: offset + index + position))
             }
-            while let last = value.last, last == 0x20 || last == 0x09 { value.removeLast() }
-            let text = "field \(GoldenCase.escape(name)):"
-            fields.append(value.isEmpty ? text : text + " " + GoldenCase.escape(value))
-            offset += line.count + terminator.count
+            while let last = value.last, isWhitespace(last) { value.removeLast() }
+            fields.append((name, value, offset + index + value.count))
         }
-        return .success(fields)
+        return .success(
+            fields.map { field in
+                let text = "field \(GoldenCase.escape(field.name)):"
+                return field.value.isEmpty ? text : text + " " + GoldenCase.escape(field.value)
+            })
     }
 
-    @Test func randomFieldLinesMatchTheModel() throws {
+    @Test(arguments: [false, true])
+    func randomFieldLinesMatchTheModel(rejectFolds: Bool) throws {
         var generator = SeededRandom(seed: 0x5EED_0002)
-        let harness = try ResponseParserHarness(options: [:])
+        let harness = try ResponseParserHarness(options: rejectFolds ? ["rejectObsoleteLineFolding": "true"] : [:])
         let status = Array("HTTP/1.1 200 OK\r\n".utf8)
         var accepted = 0
+        var acceptedWithFold = 0
         var rejected: Set<HTTPParseError.Kind> = []
         for round in 0..<400 {
             var lines: [[UInt8]] = []
@@ -130,6 +159,10 @@ import WickTestSupport
                     line.insert(byte, at: Int.random(in: 0...line.count, using: &generator))
                 }
                 if Int.random(in: 0..<15, using: &generator) == 0 { line = Array("No-Colon-\(round)".utf8) }
+                // Now and then a continuation line (obs-fold, or whitespace before the first field).
+                if Int.random(in: 0..<8, using: &generator) == 0 {
+                    line.insert([0x20, 0x09].randomElement(using: &generator)!, at: 0)
+                }
                 // A line feed inside would make two lines; the model handles terminators only.
                 line.removeAll { $0 == 0x0A }
                 while line.last == 0x0D { line.removeLast() }
@@ -141,9 +174,10 @@ import WickTestSupport
             input += Array("Content-Length: 0\r\n\r\n".utf8)
 
             let expected: [String]
-            switch Self.model(lines: lines, terminators: terminators, headStart: status.count) {
+            switch Self.model(lines: lines, terminators: terminators, headStart: status.count, rejectFolds: rejectFolds) {
             case .success(let fields):
                 accepted += 1
+                if lines.dropFirst().contains(where: { $0.first == 0x20 || $0.first == 0x09 }) { acceptedWithFold += 1 }
                 expected = ["head 200 HTTP/1.1 length:0 OK"] + fields + ["field Content-Length: 0", "end reusable"]
             case .failure(let error):
                 rejected.insert(error.kind)
@@ -155,12 +189,14 @@ import WickTestSupport
                 if outcome.events != expected { return }
             }
         }
-        // The generator must exercise both outcomes and every field-line error.
+        // The generator must exercise both outcomes and every field-line error of the mode.
         #expect(accepted > 40)
+        #expect(rejectFolds ? acceptedWithFold == 0 : acceptedWithFold > 0)
+        let foldErrors: Set<HTTPParseError.Kind> =
+            rejectFolds ? [.obsoleteLineFolding, .whitespaceBeforeFirstField] : [.whitespaceBeforeFirstField]
         #expect(
-            rejected == [
-                .bareLF, .obsoleteLineFolding, .missingColon, .whitespaceBeforeColon, .invalidFieldName,
-                .invalidFieldValue,
-            ])
+            rejected
+                == foldErrors.union([.bareLF, .missingColon, .whitespaceBeforeColon, .invalidFieldName, .invalidFieldValue])
+        )
     }
 }

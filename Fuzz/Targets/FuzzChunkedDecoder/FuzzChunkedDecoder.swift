@@ -82,8 +82,9 @@ public func fuzzChunkedDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
 
 /// Decodes a chunked body in one pass over the whole message, the plain way: no state kept
 /// between calls, arbitrary look-ahead. It follows the parser's documented rules (RFC 9112 §7.1
-/// with extensions checked only for length and byte class; trailers as strict field lines) and
-/// reports errors at the byte where they become certain, as `HTTPParseError` defines.
+/// with extensions parsed by §7.1.1's grammar and bounded; trailers as strict field lines,
+/// obs-fold unfolded) and reports errors at the byte where they become certain, as
+/// `HTTPParseError` defines.
 struct ReferenceChunkedDecoder {
     let configuration: HTTPParserConfiguration
 
@@ -99,7 +100,8 @@ struct ReferenceChunkedDecoder {
 
     struct Result {
         var body: [UInt8] = []
-        var trailers: [(name: [UInt8], value: [UInt8])] = []
+        /// Trailer fields, with where each value's last byte ends in the message (for unfolding).
+        var trailers: [(name: [UInt8], value: [UInt8], valueEnd: Int)] = []
         var end = End.incomplete
 
         /// The event lines the harness records for this result after the head.
@@ -108,7 +110,7 @@ struct ReferenceChunkedDecoder {
             if !body.isEmpty { lines.append("body " + GoldenCase.escape(body)) }
             switch end {
             case .complete(let at):
-                for (name, value) in trailers {
+                for (name, value, _) in trailers {
                     let line = "trailer \(GoldenCase.escape(name)):"
                     lines.append(value.isEmpty ? line : line + " " + GoldenCase.escape(value))
                 }
@@ -155,23 +157,27 @@ struct ReferenceChunkedDecoder {
                 result.end = .failed(.invalidChunkSize, index)
                 return result
             }
-            var extensionBytes = 0
             let byteAfterSize = message[index]
             if byteAfterSize == 0x3B || byteAfterSize == 0x20 || byteAfterSize == 0x09 {
-                while index < message.count && message[index] != 0x0D && message[index] != 0x0A {
-                    let byte = message[index]
-                    if !(byte > 0x20 && byte != 0x7F) && byte != 0x20 && byte != 0x09 {
-                        result.end = .failed(.invalidChunkExtension, index)
-                        return result
-                    }
-                    if extensionBytes == configuration.maxChunkExtensionBytes {
-                        result.end = .failed(.chunkExtensionTooLong, index)
-                        return result
-                    }
-                    extensionBytes += 1
-                    index += 1
+                // The grammar decides where reading stops; the budget fails any byte past it first.
+                let scan = scanExtensions(message, from: index)
+                let stop: Int
+                switch scan {
+                case .lineEnd(let end): stop = end
+                case .incomplete: stop = message.count
+                case .failed(let offset): stop = offset
                 }
-                guard index < message.count else { return result }
+                if stop - index > configuration.maxChunkExtensionBytes {
+                    result.end = .failed(.chunkExtensionTooLong, index + configuration.maxChunkExtensionBytes)
+                    return result
+                }
+                switch scan {
+                case .lineEnd(let end): index = end
+                case .incomplete: return result
+                case .failed(let offset):
+                    result.end = .failed(.invalidChunkExtension, offset)
+                    return result
+                }
             } else if byteAfterSize != 0x0D && byteAfterSize != 0x0A {
                 result.end = .failed(.invalidChunkSize, index)
                 return result
@@ -210,6 +216,77 @@ struct ReferenceChunkedDecoder {
         return result
     }
 
+    /// Where `scanExtensions` stopped.
+    enum ExtensionScan {
+        /// At the line's CR or LF, after well-formed extensions.
+        case lineEnd(Int)
+        /// The input ran out inside the extensions.
+        case incomplete
+        /// At the first byte the grammar does not allow.
+        case failed(Int)
+    }
+
+    /// chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] ) (RFC 9112
+    /// §7.1.1), name a token, value a token or a quoted-string with quoted-pairs (RFC 9110
+    /// §5.6.4), read with look-ahead from `start` (the byte after the size).
+    private func scanExtensions(_ message: [UInt8], from start: Int) -> ExtensionScan {
+        var index = start
+        let count = message.count
+        func skipWhitespace() {
+            while index < count && (message[index] == 0x20 || message[index] == 0x09) { index += 1 }
+        }
+        func skipToken() {
+            while index < count && isTokenCharacter(message[index]) { index += 1 }
+        }
+        while true {
+            guard index < count else { return .incomplete }
+            if message[index] == 0x0D || message[index] == 0x0A { return .lineEnd(index) }
+            skipWhitespace()
+            guard index < count else { return .incomplete }
+            guard message[index] == 0x3B else { return .failed(index) }
+            index += 1
+            skipWhitespace()
+            guard index < count else { return .incomplete }
+            guard isTokenCharacter(message[index]) else { return .failed(index) }
+            skipToken()
+            let afterName = index
+            skipWhitespace()
+            guard index < count else { return .incomplete }
+            guard message[index] == 0x3D else {
+                // No value: the next extension or the line's end, but never whitespace before it.
+                if index > afterName && message[index] != 0x3B { return .failed(index) }
+                continue
+            }
+            index += 1
+            skipWhitespace()
+            guard index < count else { return .incomplete }
+            if message[index] != 0x22 {
+                guard isTokenCharacter(message[index]) else { return .failed(index) }
+                skipToken()
+                continue
+            }
+            index += 1
+            while true {
+                guard index < count else { return .incomplete }
+                let byte = message[index]
+                if byte == 0x22 { break }
+                if byte == 0x5C {
+                    index += 1
+                    guard index < count else { return .incomplete }
+                    let escaped = message[index]
+                    guard escaped == 0x09 || (escaped >= 0x20 && escaped != 0x7F) else { return .failed(index) }
+                } else {
+                    let isQuotedText =
+                        byte == 0x09 || byte == 0x20 || byte == 0x21 || (0x23...0x5B).contains(byte)
+                        || (0x5D...0x7E).contains(byte) || byte >= 0x80
+                    guard isQuotedText else { return .failed(index) }
+                }
+                index += 1
+            }
+            index += 1
+        }
+    }
+
     /// What `lineEnd` found.
     enum LineEnd {
         case stepped
@@ -232,7 +309,8 @@ struct ReferenceChunkedDecoder {
     }
 
     /// trailer-section = *( field-line CRLF ), then CRLF (RFC 9112 §7.1.2), every line held to
-    /// the field-line limit, the section to the trailer limit, and the lines to the field count.
+    /// the field-line limit, the section to the trailer limit, and the lines to the field count;
+    /// an obs-fold line continues the previous field (§5.2), and before any field is an error.
     private func decodeTrailers(_ message: [UInt8], from sectionStart: Int, into result: inout Result) {
         var lineStart = sectionStart
         while true {
@@ -259,24 +337,46 @@ struct ReferenceChunkedDecoder {
                 result.end = .complete(at: lineFeed + 1)
                 return
             }
+            let line = message[lineStart..<contentEnd]
+            if line.first == 0x20 || line.first == 0x09 {
+                // obs-fold (RFC 9112 §5.2): each byte of the fold becomes one SP.
+                guard !result.trailers.isEmpty else {
+                    result.end = .failed(.whitespaceBeforeFirstField, lineStart)
+                    return
+                }
+                let start = line.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? line.endIndex
+                if let bad = line[start...].firstIndex(where: isControlByte) {
+                    result.end = .failed(.invalidFieldValue, bad)
+                    return
+                }
+                if let last = line.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }) {
+                    let previous = result.trailers.count - 1
+                    if result.trailers[previous].value.isEmpty {
+                        result.trailers[previous].value = Array(line[start...last])
+                    } else {
+                        let gap = start - result.trailers[previous].valueEnd
+                        result.trailers[previous].value += Array(repeating: 0x20, count: gap) + line[start...last]
+                    }
+                    result.trailers[previous].valueEnd = last + 1
+                }
+                lineStart = lineFeed + 1
+                continue
+            }
             if let failure = trailerField(message, lineStart..<contentEnd, count: result.trailers.count) {
                 result.end = failure
                 return
             }
-            let line = message[lineStart..<contentEnd]
             let colon = line.firstIndex(of: 0x3A)!
             var value = line[(colon + 1)...]
             while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
             while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
-            result.trailers.append((Array(line[..<colon]), Array(value)))
+            result.trailers.append((Array(line[..<colon]), Array(value), value.endIndex))
             lineStart = lineFeed + 1
         }
     }
 
     /// Checks one trailer field line (without its line end), the `count`-th of its section.
     private func trailerField(_ message: [UInt8], _ line: Range<Int>, count: Int) -> End? {
-        let first = message[line.lowerBound]
-        if first == 0x20 || first == 0x09 { return .failed(.obsoleteLineFolding, line.lowerBound) }
         if count == configuration.maxFieldCount { return .failed(.tooManyFields, line.lowerBound) }
         var index = line.lowerBound
         while index < line.upperBound && isTokenCharacter(message[index]) { index += 1 }
@@ -287,11 +387,15 @@ struct ReferenceChunkedDecoder {
         case 0x20, 0x09: return .failed(.whitespaceBeforeColon, index)
         default: return .failed(.invalidFieldName, index)
         }
-        for position in (index + 1)..<line.upperBound {
-            let byte = message[position]
-            if byte < 0x20 && byte != 0x09 || byte == 0x7F { return .failed(.invalidFieldValue, position) }
+        for position in (index + 1)..<line.upperBound where isControlByte(message[position]) {
+            return .failed(.invalidFieldValue, position)
         }
         return nil
+    }
+
+    /// A byte a field value may not hold: a control byte other than HTAB, or DEL (RFC 9110 §5.5).
+    private func isControlByte(_ byte: UInt8) -> Bool {
+        byte < 0x20 && byte != 0x09 || byte == 0x7F
     }
 
     /// tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|"

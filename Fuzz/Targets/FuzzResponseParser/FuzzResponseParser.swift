@@ -2,7 +2,7 @@
 // the same events whole and cut, and the parser's promises about ranges, offsets, lengths and EOF.
 //
 // Input: a 9-byte control header, then the response stream.
-//   byte 0   bit 0 allowObsoleteLineFolding, bit 1 allowBareLF, bit 2 allowInvalidFieldBytes,
+//   byte 0   bit 0 rejectObsoleteLineFolding, bit 1 allowBareLF, bit 2 allowInvalidFieldBytes,
 //            bit 3 the server closes after the stream (EOF), bits 4-5 limits (`limitPresets`),
 //            bits 6-7 how many cut offsets (0-3) the split delivery uses
 //   byte 1   the request methods of exchanges 1-4, two bits each (`methodCodes`)
@@ -64,7 +64,7 @@ struct Plan {
     init(control: ArraySlice<UInt8>, streamCount: Int) {
         let bytes = Array(control)
         options = limitPresets[Int(bytes[0] >> 4 & 3)]
-        if bytes[0] & 1 != 0 { options["allowObsoleteLineFolding"] = "true" }
+        if bytes[0] & 1 != 0 { options["rejectObsoleteLineFolding"] = "true" }
         if bytes[0] & 2 != 0 { options["allowBareLF"] = "true" }
         if bytes[0] & 4 != 0 { options["allowInvalidFieldBytes"] = "true" }
         if bytes[0] & 8 != 0 { options["eof"] = "true" }
@@ -178,8 +178,8 @@ func isTokenByte(_ byte: UInt8) -> Bool {
 
 /// An accepted head is what a plain reading of its raw bytes (`raw`: from its status line to its
 /// empty line, as the parser consumed them) gives: RFC 9112 §4 status line and §5 field lines,
-/// values without surrounding whitespace, obs-fold replaced by spaces, under the configuration's
-/// leniencies. Traps when the parser accepted bytes it should have refused or reports other ones.
+/// values without surrounding whitespace, obs-fold replaced by spaces (unless rejected), under the
+/// configuration's leniencies. Traps when the parser accepted bytes it should have refused or reports other ones.
 func checkHeadBytes(_ head: HTTPResponseHead, raw: ArraySlice<UInt8>, configuration: HTTPParserConfiguration) {
     func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         var bytes = bytes
@@ -223,7 +223,7 @@ func checkHeadBytes(_ head: HTTPResponseHead, raw: ArraySlice<UInt8>, configurat
     var fields: [(name: [UInt8], value: [UInt8], valueEnd: Int)] = []
     for line in lines.dropFirst() {
         if line.first == 0x20 || line.first == 0x09 {
-            precondition(configuration.allowObsoleteLineFolding && !fields.isEmpty, "accepted obs-fold")
+            precondition(!configuration.rejectObsoleteLineFolding && !fields.isEmpty, "accepted obs-fold")
             let continuation = trimmed(line)
             precondition(
                 configuration.allowInvalidFieldBytes || continuation.allSatisfy(isValueByte),

@@ -56,7 +56,7 @@ func wantsLongChunkSizes(_ golden: GoldenCase) -> Bool {
 /// FuzzResponseParser's layout: flags, methods, exchange count, one cut in the middle, the input.
 func responseParserSeed(_ golden: GoldenCase) -> [UInt8] {
     var flags: UInt8 = 0
-    if golden.options["allowObsoleteLineFolding"] != nil { flags |= 1 }
+    if golden.options["rejectObsoleteLineFolding"] != nil { flags |= 1 }
     if golden.options["allowBareLF"] != nil { flags |= 2 }
     if golden.options["allowInvalidFieldBytes"] != nil { flags |= 4 }
     if golden.options["eof"] != nil { flags |= 8 }

@@ -1,11 +1,10 @@
-// A download's temporary file: opened at an offset, written in order, closed (POSIX, one fd).
+// A download's temporary file: opened keeping a prefix, appended to in order, closed (one fd).
 import FoundationEssentials
-import Glibc
+import WickReactor
 
-/// The file a download writes its body into, through one file descriptor. Only
-/// `DownloadSink`'s writer queue calls it, so it needs no lock; `@unchecked Sendable` lets the
-/// queue's closures carry it. The one unsafe expression (handing `write(2)` the chunk's bytes)
-/// is here.
+/// The file a download writes its body into, through one file descriptor and the `FileIO`
+/// layer. Only `DownloadSink`'s writer queue calls it, so it needs no lock; `@unchecked
+/// Sendable` lets the queue's closures carry it.
 final class DownloadFile: @unchecked Sendable {
     /// The file's path.
     let path: String
@@ -14,19 +13,24 @@ final class DownloadFile: @unchecked Sendable {
     private(set) var length: Int64
 
     /// Opens (creating, with its directory, if needed) the file at `path`, keeps its first
-    /// `keeping` bytes and drops the rest, and positions writes after them.
-    /// - Throws: `cannotCreateFile` naming the call's errno.
+    /// `keeping` bytes and drops the rest; writes then append after them.
+    /// - Throws: `cannotCreateFile` naming the failed call's errno (`open` or `ftruncate`).
     init(path: String, keeping: Int64) throws(DownloadFailureReason) {
         // A directory that cannot be made shows as `open`'s errno (ENOENT, EACCES).
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .cannotCreateFile(path: path, errno: errno) }
-        guard ftruncate(descriptor, off_t(keeping)) == 0, lseek(descriptor, off_t(keeping), SEEK_SET) == off_t(keeping)
-        else {
-            let failure = errno
-            Glibc.close(descriptor)
-            throw .cannotCreateFile(path: path, errno: failure)
+        let descriptor: Int32
+        do {
+            descriptor = try FileIO.system.open(path, .appending(permissions: 0o600))
+        } catch {
+            throw .cannotCreateFile(path: path, errno: error.errno)
+        }
+        do {
+            try FileIO.system.truncate(descriptor, to: keeping, path: path)
+        } catch {
+            // Nothing written yet: a failed close loses nothing.
+            try? FileIO.system.close(descriptor, path: path)
+            throw .cannotCreateFile(path: path, errno: error.errno)
         }
         self.path = path
         self.descriptor = descriptor
@@ -34,40 +38,33 @@ final class DownloadFile: @unchecked Sendable {
     }
 
     deinit {
-        if descriptor >= 0 { Glibc.close(descriptor) }
+        if descriptor >= 0 { try? FileIO.system.close(descriptor, path: path) }
     }
 
-    /// Appends `bytes`, retrying short writes and `EINTR`.
+    /// Appends `bytes`, however many writes that takes.
     /// - Throws: `cannotWriteFile` naming `write`'s errno (`ENOSPC` for a full disk).
     func write(_ bytes: [UInt8]) throws(DownloadFailureReason) {
         precondition(descriptor >= 0, "DownloadFile.write: \(path) is closed")
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                // SAFETY: `buffer` is `bytes`' storage, valid for this closure; the range from
-                // `written` lies inside it because `written < bytes.count`.
-                Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-            }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .cannotWriteFile(path: path, errno: errno)
-            }
-            written += result
+        do {
+            try FileIO.system.writeAll(descriptor, bytes, path: path)
+        } catch {
+            throw .cannotWriteFile(path: path, errno: error.errno)
         }
         length += Int64(bytes.count)
     }
 
-    /// Closes the descriptor; later calls do nothing.
+    /// Closes the descriptor; later calls do nothing. A failed close is not reported: every
+    /// write before it has already succeeded, and the download is judged by its length.
     func close() {
         guard descriptor >= 0 else { return }
-        Glibc.close(descriptor)
+        try? FileIO.system.close(descriptor, path: path)
         descriptor = -1
     }
 
-    /// The size of the file at `path`, or nil when there is none.
+    /// The size of the regular file at `path`, or nil when there is none (or it is not a
+    /// regular file, or cannot be examined).
     static func size(atPath path: String) -> Int64? {
-        var information = stat()
-        guard stat(path, &information) == 0, (information.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int64(information.st_size)
+        guard let status = try? FileIO.system.status(atPath: path), status.isRegularFile else { return nil }
+        return status.size
     }
 }

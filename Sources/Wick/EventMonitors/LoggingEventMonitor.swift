@@ -1,6 +1,7 @@
 // An event monitor that writes one line per event to a sink, standard error by default.
 public import Dispatch
 public import FoundationEssentials
+import WickReactor
 
 #if canImport(Glibc)
     import Glibc
@@ -48,24 +49,14 @@ public struct LoggingEventMonitor: EventMonitor {
         self.sink = sink
     }
 
-    /// Writes `line` and a newline to standard error in one `write(2)`, so lines from several
-    /// threads do not interleave.
+    /// Writes `line` and a newline to standard error in one `write(2)` when the kernel takes it
+    /// whole (so lines from several threads do not interleave), the rest in further writes.
+    /// A failure is dropped: standard error is gone or full, and a log line is not worth
+    /// blocking or failing for.
     public static let standardError: @Sendable (String) -> Void = { line in
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
-        var offset = 0
-        while offset < bytes.count {
-            // SAFETY: the buffer is valid for bytes.count bytes during the call; we pass what
-            // remains after `offset`.
-            let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if written > 0 {
-                offset += written
-            } else if written < 0, errno == EINTR {
-                continue
-            } else {
-                return  // standard error is gone or full: a log line is not worth blocking for
-            }
-        }
+        try? FileIO.system.writeAll(STDERR_FILENO, bytes, path: "standard error")
     }
 
     /// Writes the line `make` returns when `level` reaches `minimum`; nothing is formatted below it.

@@ -5,6 +5,7 @@
 // every source range is checked against its segment's length before it is copied.
 import FoundationEssentials
 import Synchronization
+import WickReactor
 
 /// The encoded body of a `MultipartFormData`, read front to back in pieces (from
 /// `MultipartFormData.makeReader()`).
@@ -143,7 +144,11 @@ extension MultipartBodyReader {
                     got = wanted
                 case .content(.file(let path, let size)):
                     let fd = try openFile(path: path, size: size)
-                    got = try MultipartFileIO.readChunk(fd, into: destination, path: path)
+                    do {
+                        got = try FileIO.system.read(fd, into: destination, path: path)
+                    } catch {
+                        throw MultipartIOError(error)
+                    }
                     if got == 0 { throw MultipartIOError.fileSizeChanged(path: path, expected: size, actual: offset) }
                 case .content(.stream(let name, let source)):
                     try openStream(source)
@@ -173,9 +178,15 @@ extension MultipartBodyReader {
         /// The descriptor of the current file segment, opened (and its size checked) the first time.
         private mutating func openFile(path: String, size: UInt64) throws(MultipartIOError) -> Int32 {
             if let file { return file }
-            let fd = try MultipartFileIO.openForReading(path)
-            file = fd
-            let actual = try MultipartFileIO.size(of: fd, path: path)
+            let fd: Int32
+            let actual: UInt64
+            do {
+                fd = try FileIO.system.open(path, .reading)
+                file = fd
+                actual = UInt64(try FileIO.system.status(of: fd, path: path).size)
+            } catch {
+                throw MultipartIOError(error)
+            }
             guard actual == size else { throw .fileSizeChanged(path: path, expected: size, actual: actual) }
             return fd
         }
@@ -207,7 +218,8 @@ extension MultipartBodyReader {
 
         /// Closes the current segment's file and drops its stream.
         mutating func releaseCurrent() {
-            if let file { try? MultipartFileIO.closeDescriptor(file, path: "") }
+            // A file only read: a failed close loses nothing.
+            if let file { try? FileIO.system.close(file, path: "") }
             file = nil
             stream = nil
         }

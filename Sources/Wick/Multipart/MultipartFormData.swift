@@ -178,17 +178,18 @@ public final class MultipartFormData: Sendable {
         let path = fileURL.path(percentEncoded: false)
         let fd: Int32
         do {
-            fd = try MultipartFileIO.createExclusively(path)
+            fd = try FileIO.system.open(path, .creatingExclusively(permissions: 0o644))
         } catch {
-            if case .systemCallFailed(_, _, EEXIST) = error {
+            if error.errno == EEXIST {
                 throw .multipartEncodingFailed(reason: .outputStreamFileAlreadyExists(at: fileURL))
             }
-            throw .multipartEncodingFailed(reason: .outputStreamCreationFailed(for: fileURL, error: error))
+            throw .multipartEncodingFailed(reason: .outputStreamCreationFailed(for: fileURL, error: MultipartIOError(error)))
         }
         do {
             try Self.write(reader, to: fd, path: path)
         } catch {
-            MultipartFileIO.removeQuietly(path)
+            // Cleanup after the error being thrown; a file that cannot be removed changes nothing.
+            try? FileIO.system.unlink(path)
             throw error
         }
     }
@@ -272,19 +273,20 @@ extension MultipartFormData {
                 let chunk = try reader.read(upTo: chunkSize)
                 if chunk.isEmpty { break }
                 do {
-                    try MultipartFileIO.writeAll(fd, chunk, path: path)
+                    try FileIO.system.writeAll(fd, chunk, path: path)
                 } catch {
-                    throw .multipartEncodingFailed(reason: .outputStreamWriteFailed(error: error))
+                    throw .multipartEncodingFailed(reason: .outputStreamWriteFailed(error: MultipartIOError(error)))
                 }
             }
         } catch {
-            try? MultipartFileIO.closeDescriptor(fd, path: path)
+            try? FileIO.system.close(fd, path: path)
             throw error
         }
         do {
-            try MultipartFileIO.closeDescriptor(fd, path: path)
+            // A failed close of a file we wrote may mean lost data, so it is an error.
+            try FileIO.system.close(fd, path: path)
         } catch {
-            throw .multipartEncodingFailed(reason: .outputStreamWriteFailed(error: error))
+            throw .multipartEncodingFailed(reason: .outputStreamWriteFailed(error: MultipartIOError(error)))
         }
     }
 }

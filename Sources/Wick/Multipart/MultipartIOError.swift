@@ -4,12 +4,13 @@
 #elseif canImport(Musl)
     import Musl
 #endif
+import WickReactor
 
 /// What went wrong reading a body part or writing the encoded body, carried by
 /// `MultipartEncodingFailureReason.inputStreamReadFailed`, `.outputStreamCreationFailed` and
 /// `.outputStreamWriteFailed`.
 public enum MultipartIOError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// `call` (`open`, `fstat`, `read`, `write`) on `path` failed with `errno`.
+    /// `call` (`open`, `fstat`, `read`, `write`, `close`) on `path` failed with `errno`.
     case systemCallFailed(call: String, path: String, errno: Int32)
     /// The file at `path` has `actual` bytes, but had `expected` when it was appended; the
     /// `Content-Length` already promised `expected`, so the body cannot be sent.
@@ -30,5 +31,12 @@ public enum MultipartIOError: Error, Sendable, Equatable, CustomStringConvertibl
         case .streamLengthMismatch(let name, let expected, _):
             "the stream of part \(name.debugDescription) went on past its \(expected) bytes"
         }
+    }
+}
+
+extension MultipartIOError {
+    /// The public form of a failed file call: `systemCallFailed` with its call, path and errno.
+    init(_ error: FileIOError) {
+        self = .systemCallFailed(call: error.call, path: error.path, errno: error.errno)
     }
 }

@@ -1,6 +1,8 @@
 // An upload's body as the transport pulls it: from memory, a file, or an async stream.
 import Dispatch
 import FoundationEssentials
+import WickReactor
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -71,20 +73,26 @@ final class UploadBodySource: TransportBodySource, @unchecked Sendable {
         -> UploadBodySource
     {
         let path = url.path(percentEncoded: false)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .cannotOpen(path: path, errno: errno) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw .cannotOpen(path: path, errno: code)
+        let descriptor: Int32
+        let status: FileStatus
+        do {
+            descriptor = try FileIO.system.open(path, .reading)
+        } catch {
+            throw .cannotOpen(path: path, errno: error.errno)
         }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            close(descriptor)
+        do {
+            status = try FileIO.system.status(of: descriptor, path: path)
+        } catch {
+            // Only read: a failed close loses nothing (here and below).
+            try? FileIO.system.close(descriptor, path: path)
+            throw .cannotOpen(path: path, errno: error.errno)
+        }
+        guard status.isRegularFile else {
+            try? FileIO.system.close(descriptor, path: path)
             throw .notARegularFile(path: path)
         }
         return UploadBodySource(
-            reader: .file(descriptor: descriptor, path: path), length: Int(status.st_size), progress: progress)
+            reader: .file(descriptor: descriptor, path: path), length: Int(status.size), progress: progress)
     }
 
     /// A multipart form, read through a fresh `MultipartBodyReader` (and again after a rewind).
@@ -103,7 +111,7 @@ final class UploadBodySource: TransportBodySource, @unchecked Sendable {
     }
 
     deinit {
-        if case .file(let descriptor, _) = reader { close(descriptor) }
+        if case .file(let descriptor, let path) = reader { try? FileIO.system.close(descriptor, path: path) }
     }
 
     func read(maximum: Int, deliver: @escaping @Sendable (Result<[UInt8], any Error>) -> Void) {
@@ -154,9 +162,16 @@ final class UploadBodySource: TransportBodySource, @unchecked Sendable {
         let count = min(maximum, expected - offset)
         guard count > 0 else { return .success([]) }
         var piece = [UInt8](repeating: 0, count: count)
-        // SAFETY: `piece` has `count` bytes; pread writes at most that many.
-        let read = piece.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
-        guard read >= 0 else { return .failure(UploadFileError.readFailed(path: path, errno: errno)) }
+        let outcome = piece.withUnsafeMutableBytes { buffer in
+            Result { () throws(FileIOError) in
+                try FileIO.system.read(descriptor, into: buffer, at: Int64(offset), path: path)
+            }
+        }
+        let read: Int
+        switch outcome {
+        case .success(let count): read = count
+        case .failure(let error): return .failure(UploadFileError.readFailed(path: path, errno: error.errno))
+        }
         guard read > 0 else { return .failure(UploadFileError.truncated(path: path, expected: expected, read: offset)) }
         piece.removeLast(count - read)
         offset += read

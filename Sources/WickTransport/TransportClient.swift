@@ -140,12 +140,13 @@ package final class TransportClient: Sendable {
         } catch {
             return .failure(error)
         }
+        let host = destination.host
         var request = TransportRequest(
-            method, destination.scheme, host: destination.host, port: port, target: destination.target,
+            method, destination.scheme, host: host, port: port, target: destination.target,
             headers: headers, body: body, unixSocketPath: destination.unixSocketPath)
         if destination.unixSocketPath == nil {
             switch configuration.proxyRules {
-            case .success(let rules): request.proxy = rules?.proxy(forScheme: destination.scheme.rawValue, host: destination.host)
+            case .success(let rules): request.proxy = rules?.proxy(forScheme: destination.scheme.rawValue, host: host)
             case .failure(let error): return .failure(.invalidProxyConfiguration(error))
             }
         }

@@ -22,15 +22,17 @@ package struct TransportDestination: Sendable {
     /// `http` or `https` (`http+unix` and `unix` are `http`, `https+unix` is `https`).
     package let scheme: TransportOrigin.Scheme
     /// The server's name or address, IPv6 without brackets; `unixSocketDefaultHost` for a
-    /// Unix-socket URL.
-    package let host: String
+    /// Unix-socket URL. Made when asked for (the session's check of a URL never asks).
+    package var host: String { parts?.host ?? Self.unixSocketDefaultHost }
     /// The port as the URL writes it; nil for the scheme's default.
     package let port: Int?
     /// The socket connections go to instead of `host:port`; nil for TCP.
     package let unixSocketPath: UnixSocketPath?
-    /// The URL, for its target and for errors.
+    /// The URL, for errors.
     private let url: URL
-    /// A Unix-socket URL's target; nil for http and https, whose target `url` gives.
+    /// An http or https URL's parts; nil for a Unix-socket URL.
+    private let parts: AbsoluteURLParts?
+    /// A Unix-socket URL's target; nil for http and https, whose parts give it.
     private let unixTarget: String?
 
     /// Reads `url`, and `unixSocketPath` if given (a socket for an ordinary URL).
@@ -39,7 +41,8 @@ package struct TransportDestination: Sendable {
     ///   (`UnixSocketError`'s description is the reason); a Unix-socket URL with a socket path.
     package init(url: URL, unixSocketPath: String?) throws(TransportPreparationError) {
         self.url = url
-        let scheme = url.scheme?.lowercasedIfNeeded() ?? ""
+        let urlParts = AbsoluteURLParts(url)
+        let scheme = urlParts.scheme?.lowercasedIfNeeded() ?? ""
         // http and https first: the common case decides without hashing the scheme.
         if scheme != "http" && scheme != "https" && Self.unixSchemes.contains(scheme) {
             guard unixSocketPath == nil else {
@@ -54,7 +57,7 @@ package struct TransportDestination: Sendable {
             } catch {
                 throw .invalidURL(url: url.absoluteString, reason: error.description)
             }
-            host = Self.unixSocketDefaultHost
+            parts = nil
             port = nil
             return
         }
@@ -62,12 +65,12 @@ package struct TransportDestination: Sendable {
             throw .invalidURL(
                 url: url.absoluteString, reason: "the scheme must be http, https, http+unix, https+unix or unix")
         }
-        guard let host = url.host(), !host.isEmpty else {
+        guard urlParts.hasHost else {
             throw .invalidURL(url: url.absoluteString, reason: "the URL has no host")
         }
         self.scheme = scheme == "https" ? .https : .http
-        self.host = TransportOrigin.unbracketed(host)
-        port = url.port
+        parts = urlParts
+        port = urlParts.port
         unixTarget = nil
         if let unixSocketPath {
             do throws(UnixSocketError) {
@@ -80,12 +83,9 @@ package struct TransportDestination: Sendable {
         }
     }
 
-    /// The origin-form target: the percent-encoded path (`/` when empty) and query.
-    package var target: String {
-        if let unixTarget { return unixTarget }
-        let path = url.path(percentEncoded: true)
-        return (path.isEmpty ? "/" : path) + (url.query(percentEncoded: true).map { "?" + $0 } ?? "")
-    }
+    /// The origin-form target: the percent-encoded path (`/` when empty) and query. Made when
+    /// asked for.
+    package var target: String { unixTarget ?? parts?.target ?? "/" }
 
     /// The port to connect to: the URL's, or the scheme's default.
     /// - Throws: `TransportPreparationError.invalidURL` when the URL's port is beyond 65535.

@@ -566,17 +566,22 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         now: Deadline,
         actions: inout [Action]
     ) {
-        var connection = connections[id]!
-        let isReused = connection.uses > 0
-        connection.uses += 1
-        if let remaining = connection.serverRemainingRequests { connection.serverRemainingRequests = remaining - 1 }
-        connection.phase = .leased(request)
-        connections[id] = connection
+        let isReused = Self.leasing(&connections[id]!, to: request)
         pool.leased += 1
         pool.counts.leases += 1
         if isReused { pool.counts.reused += 1 }
         pool.counts.totalPoolWait += now - arrivedAt
         actions.append(.leaseConnection(id, to: request, isReused: isReused))
+    }
+
+    /// Marks `connection` leased to `request` in place (one dictionary lookup); returns whether
+    /// it had carried a request before.
+    @inlinable static func leasing(_ connection: inout Connection, to request: PoolRequestID) -> Bool {
+        let isReused = connection.uses > 0
+        connection.uses += 1
+        if let remaining = connection.serverRemainingRequests { connection.serverRemainingRequests = remaining - 1 }
+        connection.phase = .leased(request)
+        return isReused
     }
 
     /// Parks a connection idle with the earliest of its retirement deadlines (rule 4).

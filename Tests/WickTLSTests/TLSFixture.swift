@@ -26,6 +26,62 @@ struct TLSFixture: Sendable {
     let stranger: TestPKI
     /// The intermediate's CRL, listing `revoked`.
     let crl: [UInt8]
+    /// CN=localhost and no subjectAltName at all (a CN-ID only).
+    let commonNameOnly: TestPKI.Identity
+    /// CN=127.0.0.1 and no subjectAltName.
+    let commonNameIPOnly: TestPKI.Identity
+    /// `127.0.0.1` as a dNSName, not an iPAddress.
+    let ipAsDNSName: TestPKI.Identity
+    /// An RSA-2048 leaf for localhost, so that a server can offer static RSA key transport.
+    let rsa2048: TestPKI.Identity
+    /// Chains whose policyConstraints require an explicit policy (RFC 5280 §6.1).
+    let policy: PolicyChains
+    /// A path whose intermediates name their own revocation sources (RFC 5280 §6.3).
+    let path: RevocationPath
+
+    /// Two intermediates under the root that both require an explicit policy
+    /// (`policyConstraints=critical,requireExplicitPolicy:0`), and a leaf under each.
+    struct PolicyChains: Sendable {
+        /// The policy every certificate of `withPolicy`'s path carries.
+        static let oid = "2.23.140.1.2.1"
+        /// Requires an explicit policy and carries none.
+        let emptyCA: TestPKI.Identity
+        /// Under `emptyCA`, carries no policy: no certificate carries one, so the path fails.
+        let withoutPolicy: TestPKI.Identity
+        /// Requires an explicit policy and carries `oid`.
+        let policyCA: TestPKI.Identity
+        /// Under `policyCA`, carries `oid`: the path is valid.
+        let withPolicy: TestPKI.Identity
+    }
+
+    /// The root as an `openssl ca`, issuing two intermediates that name the root's OCSP
+    /// responder and CRL, one of them revoked; under each a leaf naming two responders and two
+    /// distribution points of its intermediate.
+    struct RevocationPath: Sendable {
+        static let rootOCSP = "http://ocsp.root.wick.test/"
+        static let rootCRL = "http://crl.wick.test/root.crl"
+        static let ocsp = ["http://ocsp-1.wick.test/", "http://ocsp-2.wick.test/"]
+        static let crl = ["http://crl.wick.test/first.crl", "http://crl.wick.test/second.crl"]
+        let root: CertificateAuthority
+        let goodCA: TestPKI.Identity
+        let good: CertificateAuthority
+        /// Under `goodCA`, not revoked.
+        let leaf: TestPKI.Identity
+        /// Under `goodCA`, revoked by it.
+        let revokedLeaf: TestPKI.Identity
+        /// Revoked by the root.
+        let revokedCA: TestPKI.Identity
+        let underRevoked: CertificateAuthority
+        /// Under `revokedCA`, itself not revoked.
+        let leafUnderRevokedCA: TestPKI.Identity
+        /// A delegated OCSP responder of `goodCA`, with id-kp-OCSPSigning.
+        let responder: TestPKI.Identity
+        /// Issued by `goodCA` without id-kp-OCSPSigning: not an authorized responder.
+        let responderWithoutEKU: TestPKI.Identity
+        /// Valid for localhost, carries no revocation sources; its CA `quietCA` names none either.
+        let quietCA: TestPKI.Identity
+        let quietLeaf: TestPKI.Identity
+    }
 
     /// The shared fixture, made on first use. Tests suspend while it is made: building it runs
     /// openssl a few dozen times, and doing that on Swift's cooperative threads (two on a 2-core
@@ -47,6 +103,45 @@ struct TLSFixture: Sendable {
         let authority = try CertificateAuthority(pki: pki)
         let now = Date()
         let day: TimeInterval = 86_400
+        let root = try CertificateAuthority(
+            pki: pki, issuer: pki.root, name: "root-ca", ocspURLs: [RevocationPath.rootOCSP],
+            crlURLs: [RevocationPath.rootCRL])
+        let emptyCA = try root.issueIntermediate(
+            named: "policy-empty-ca", policyConstraints: "requireExplicitPolicy:0", revocationInfo: false)
+        let policyCA = try root.issueIntermediate(
+            named: "policy-ca", policyConstraints: "requireExplicitPolicy:0",
+            certificatePolicies: [PolicyChains.oid], revocationInfo: false)
+        func subAuthority(_ issuer: TestPKI.Identity, _ name: String, ocsp: [String] = [], crl: [String] = [])
+            throws -> CertificateAuthority
+        {
+            try CertificateAuthority(pki: pki, issuer: issuer, name: name, ocspURLs: ocsp, crlURLs: crl)
+        }
+        let policy = PolicyChains(
+            emptyCA: emptyCA,
+            withoutPolicy: try subAuthority(emptyCA, "policy-empty-ca-db").issueLeaf(
+                named: "no-policy", dnsNames: ["localhost"], revocationInfo: false),
+            policyCA: policyCA,
+            withPolicy: try subAuthority(policyCA, "policy-ca-db").issueLeaf(
+                named: "with-policy", dnsNames: ["localhost"], revocationInfo: false,
+                certificatePolicies: [PolicyChains.oid]))
+        let goodCA = try root.issueIntermediate(named: "good-ca")
+        let good = try subAuthority(goodCA, "good-ca-db", ocsp: RevocationPath.ocsp, crl: RevocationPath.crl)
+        let revokedCA = try root.issueIntermediate(named: "revoked-ca")
+        let underRevoked = try subAuthority(revokedCA, "revoked-ca-db", ocsp: RevocationPath.ocsp, crl: RevocationPath.crl)
+        let quietCA = try root.issueIntermediate(named: "quiet-ca", revocationInfo: false)
+        let path = RevocationPath(
+            root: root, goodCA: goodCA, good: good,
+            leaf: try good.issueLeaf(named: "path-leaf", dnsNames: ["localhost"]),
+            revokedLeaf: try good.issueLeaf(named: "path-revoked-leaf", dnsNames: ["localhost"]),
+            revokedCA: revokedCA, underRevoked: underRevoked,
+            leafUnderRevokedCA: try underRevoked.issueLeaf(named: "under-revoked-ca", dnsNames: ["localhost"]),
+            responder: try good.issueOCSPResponder(named: "responder"),
+            responderWithoutEKU: try good.issueOCSPResponder(named: "responder-no-eku", ocspSigning: false),
+            quietCA: quietCA,
+            quietLeaf: try subAuthority(quietCA, "quiet-ca-db").issueLeaf(
+                named: "quiet-leaf", dnsNames: ["localhost"], revocationInfo: false))
+        try root.revoke(revokedCA)
+        try good.revoke(path.revokedLeaf)
         let fixture = TLSFixture(
             pki: pki,
             authority: authority,
@@ -62,14 +157,21 @@ struct TLSFixture: Sendable {
             revoked: try authority.issueLeaf(named: "revoked", dnsNames: ["localhost"]),
             client: try authority.issueLeaf(named: "client", dnsNames: ["client.wick.test"], revocationInfo: false),
             stranger: try TestPKI.generate(in: directory.appendingPathComponent("stranger")),
-            crl: [])
+            crl: [],
+            commonNameOnly: try authority.issueLeaf(named: "cn-only", dnsNames: [], commonName: "localhost"),
+            commonNameIPOnly: try authority.issueLeaf(named: "cn-ip-only", dnsNames: [], commonName: "127.0.0.1"),
+            ipAsDNSName: try authority.issueLeaf(named: "ip-as-dns", dnsNames: ["127.0.0.1"]),
+            rsa2048: try authority.issueLeaf(named: "rsa2048", dnsNames: ["localhost"], key: .rsa(bits: 2048)),
+            policy: policy, path: path)
         try authority.revoke(fixture.revoked)
         return TLSFixture(
             pki: fixture.pki, authority: fixture.authority, valid: fixture.valid, expired: fixture.expired,
             notYetValid: fixture.notYetValid, wildcard: fixture.wildcard, rsa1024: fixture.rsa1024, sha1: fixture.sha1,
             selfSigned: fixture.selfSigned, revoked: fixture.revoked, client: fixture.client,
             stranger: fixture.stranger,
-            crl: Array(try authority.crl()))
+            crl: Array(try authority.crl()), commonNameOnly: fixture.commonNameOnly,
+            commonNameIPOnly: fixture.commonNameIPOnly, ipAsDNSName: fixture.ipAsDNSName, rsa2048: fixture.rsa2048,
+            policy: policy, path: path)
     }
 
     /// The certificate of an identity.
@@ -77,9 +179,10 @@ struct TLSFixture: Sendable {
         try Certificate(pemEncoded: String(contentsOf: identity.certificate, encoding: .utf8))
     }
 
-    /// The chain a server sends for a leaf of this PKI: leaf then intermediate.
-    func chain(_ identity: TestPKI.Identity) throws -> [Certificate] {
-        [try certificate(identity), try certificate(pki.intermediate)]
+    /// The chain a server sends for a leaf of this PKI: leaf then intermediate (`issuer`,
+    /// the main intermediate unless given).
+    func chain(_ identity: TestPKI.Identity, issuer: TestPKI.Identity? = nil) throws -> [Certificate] {
+        [try certificate(identity), try certificate(issuer ?? pki.intermediate)]
     }
 
     /// The root, the one trust anchor.

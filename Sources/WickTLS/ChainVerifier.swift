@@ -73,9 +73,13 @@ enum ChainVerifier {
         if let time = policy.time { X509_VERIFY_PARAM_set_time(parameters, time_t(time.timeIntervalSince1970)) }
         if let host = policy.host.flatMap(HostAddress.unbracketed) {
             if HostAddress.isIPLiteral(host) {
+                // An IP literal matches iPAddress subjectAltNames only (never a dNSName, never the CN).
                 _ = X509_VERIFY_PARAM_set1_ip_asc(parameters, host)
             } else {
-                X509_VERIFY_PARAM_set_hostflags(parameters, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+                // RFC 9110 §4.3.4 and RFC 9525 §6.3: a client MUST NOT use a CN-ID. OpenSSL falls
+                // back to the subject's CN when the certificate has no dNSName unless told never to.
+                X509_VERIFY_PARAM_set_hostflags(
+                    parameters, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS | X509_CHECK_FLAG_NEVER_CHECK_SUBJECT))
                 _ = X509_VERIFY_PARAM_set1_host(parameters, host, host.utf8.count)
             }
         }
@@ -154,6 +158,9 @@ enum ChainVerifier {
         case X509_V_ERR_CERT_NOT_YET_VALID:
             return .notYetValid(subject: subject, notValidBefore: certificate.notValidBefore)
         case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH:
+            if certificate.dnsNames.isEmpty && certificate.ipAddresses.isEmpty {
+                return .noSubjectAlternativeName(host: host ?? "", subject: subject)
+            }
             return .hostMismatch(host: host ?? "", dnsNames: certificate.dnsNames, ipAddresses: certificate.ipAddresses)
         case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
             return .selfSigned(subject: subject)

@@ -71,6 +71,7 @@ enum ChainVerifier {
         _ = X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER)
         X509_VERIFY_PARAM_set_auth_level(parameters, OpenSSLContextSetup.securityLevel)
         if let time = policy.time { X509_VERIFY_PARAM_set_time(parameters, time_t(time.timeIntervalSince1970)) }
+        acceptAnyPolicy(parameters)
         if let host = policy.host.flatMap(HostAddress.unbracketed) {
             if HostAddress.isIPLiteral(host) {
                 // An IP literal matches iPAddress subjectAltNames only (never a dNSName, never the CN).
@@ -122,6 +123,25 @@ enum ChainVerifier {
         return ChainVerification(verifiedChain: chain, issues: issues)
     }
 
+    /// RFC 5280 §6.1: process certificate policies, so that a requireExplicitPolicy in any
+    /// certificate's policyConstraints fails a path on which no acceptable policy is carried
+    /// all the way down. OpenSSL skips policy processing unless asked, and with an empty
+    /// user-initial-policy-set it fails every path that requires an explicit policy; RFC 5280's
+    /// default set is {anyPolicy}, so that is what it gets. `set1_policies` also turns on
+    /// `X509_V_FLAG_POLICY_CHECK`.
+    private static func acceptAnyPolicy(_ parameters: OpaquePointer?) {
+        guard let policies = cwick_sk_ASN1_OBJECT_new_null() else {
+            preconditionFailure("out of memory: \(OpenSSLErrorQueue.drain())")
+        }
+        defer { cwick_sk_ASN1_OBJECT_pop_free(policies) }
+        // SAFETY: OBJ_nid2obj returns OpenSSL's static object, which pop_free leaves alone;
+        // set1_policies copies the stack and its objects.
+        _ = cwick_sk_ASN1_OBJECT_push(policies, OBJ_nid2obj(NID_any_policy))
+        guard X509_VERIFY_PARAM_set1_policies(parameters, policies) == 1 else {
+            preconditionFailure("X509_VERIFY_PARAM_set1_policies failed: \(OpenSSLErrorQueue.drain())")
+        }
+    }
+
     /// Records each error and lets verification go on, so that all of them are reported.
     private static let verifyCallback: @convention(c) (Int32, OpaquePointer?) -> Int32 = { ok, context in
         guard ok == 0, let context, let data = X509_STORE_CTX_get_ex_data(context, 0) else { return ok }
@@ -162,6 +182,8 @@ enum ChainVerifier {
                 return .noSubjectAlternativeName(host: host ?? "", subject: subject)
             }
             return .hostMismatch(host: host ?? "", dnsNames: certificate.dnsNames, ipAddresses: certificate.ipAddresses)
+        case X509_V_ERR_NO_EXPLICIT_POLICY:
+            return .noExplicitPolicy(subject: subject)
         case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
             return .selfSigned(subject: subject)
         case X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:

@@ -71,4 +71,9 @@ int cwick_sk_X509_CRL_push(STACK_OF(X509_CRL) *stack, X509_CRL *crl);
 /// Frees the stack and releases one reference to each CRL in it.
 void cwick_sk_X509_CRL_pop_free(STACK_OF(X509_CRL) *stack);
 
+STACK_OF(ASN1_OBJECT) *cwick_sk_ASN1_OBJECT_new_null(void);
+int cwick_sk_ASN1_OBJECT_push(STACK_OF(ASN1_OBJECT) *stack, ASN1_OBJECT *object);
+/// Frees the stack and each object in it (static objects, such as OBJ_nid2obj's, are left alone).
+void cwick_sk_ASN1_OBJECT_pop_free(STACK_OF(ASN1_OBJECT) *stack);
+
 #endif

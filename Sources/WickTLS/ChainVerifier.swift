@@ -6,8 +6,6 @@ import FoundationEssentials
 struct ChainVerificationPolicy {
     /// Check the leaf against this host name or IP literal (RFC 6125), or nil for no host check.
     var host: String?
-    /// DER CRLs to check the leaf against; when non-empty, a missing CRL is an issue too.
-    var crls: [[UInt8]] = []
     /// Anchors trusted for this verification only (pinned self-signed certificates).
     var additionalAnchors: [Certificate] = []
     /// The instant to verify at; nil means now.
@@ -25,7 +23,7 @@ struct ChainVerification {
 /// Runs `X509_verify_cert` with our store and policy, collecting every error instead of
 /// stopping at the first.
 ///
-/// Invariant: every X509, stack, CRL and X509_STORE_CTX made here is freed before `verify`
+/// Invariant: every X509, stack and X509_STORE_CTX made here is freed before `verify`
 /// returns; the collector passed to the callback through app data lives on its stack frame.
 enum ChainVerifier {
     /// Verifies `presented` (leaf first) against `store`.
@@ -84,18 +82,6 @@ enum ChainVerifier {
                 _ = X509_VERIFY_PARAM_set1_host(parameters, host, host.utf8.count)
             }
         }
-        var crlStack: OpaquePointer?
-        if !policy.crls.isEmpty, let stack = cwick_sk_X509_CRL_new_null() {
-            crlStack = stack
-            for der in policy.crls {
-                if let crl = makeCRL(der) { _ = cwick_sk_X509_CRL_push(stack, crl) }
-            }
-            // SAFETY: set0 does not take ownership; the stack is freed after verification.
-            X509_STORE_CTX_set0_crls(context, stack)
-            _ = X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_CRL_CHECK))
-        }
-        defer { if let crlStack { cwick_sk_X509_CRL_pop_free(crlStack) } }
-
         let collector = Collector()
         // SAFETY: app data is the collector, alive on this frame until X509_verify_cert returns.
         withExtendedLifetime(collector) {
@@ -153,20 +139,6 @@ enum ChainVerifier {
         return 1
     }
 
-    /// A new X509_CRL from DER (or PEM), owned by the caller; nil if unreadable.
-    static func makeCRL(_ bytes: [UInt8]) -> OpaquePointer? {
-        let crl: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
-            // SAFETY: d2i reads at most `count` bytes; the PEM BIO reads our buffer and is freed.
-            var cursor = buffer.baseAddress
-            if let crl = d2i_X509_CRL(nil, &cursor, buffer.count) { return crl }
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_X509_CRL(bio, nil, nil, nil)
-        }
-        ERR_clear_error()
-        return crl
-    }
-
     /// The issue an X509_V_ERR code means for `certificate` at `depth`.
     private static func issue(code: Int32, depth: Int32, certificate: Certificate, host: String?, presentedCount: Int)
         -> TrustIssue
@@ -195,11 +167,6 @@ enum ChainVerifier {
             return depth == 0 && presentedCount == 1
                 ? .missingIntermediate(issuer: certificate.issuer)
                 : .untrustedRoot(subject: certificate.issuer)
-        case X509_V_ERR_CERT_REVOKED:
-            return .revoked(subject: subject, reason: "listed in the CRL")
-        case X509_V_ERR_UNABLE_TO_GET_CRL, X509_V_ERR_CRL_HAS_EXPIRED, X509_V_ERR_CRL_NOT_YET_VALID,
-            X509_V_ERR_CRL_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CRL_SIGNATURE:
-            return .revocationStatusUnknown(subject: subject, detail: errorString(code))
         case X509_V_ERR_EE_KEY_TOO_SMALL, X509_V_ERR_CA_KEY_TOO_SMALL:
             return .weakKey(
                 subject: subject, algorithm: certificate.publicKeyAlgorithm, bits: certificate.publicKeyBits)

@@ -139,7 +139,17 @@ enum X509Parsing {
         return bytes
     }
 
-    private static func name(_ name: OpaquePointer?) -> String {
+    /// The dotted text of an OID, e.g. `1.3.6.1.5.5.7.48.1.2`.
+    static func oidText(_ object: OpaquePointer?) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        // SAFETY: OBJ_obj2txt writes at most `count` bytes, its NUL included, into our buffer.
+        let length = Int(OBJ_obj2txt(&buffer, Int32(buffer.count), object, 1))
+        guard length > 0 else { return "(unreadable OID)" }
+        return String(decoding: buffer.prefix(min(length, buffer.count - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// A distinguished name in RFC 2253 form.
+    static func name(_ name: OpaquePointer?) -> String {
         guard let name, let bio = BIO_new(BIO_s_mem()) else { return "" }
         defer { BIO_free(bio) }
         // SAFETY: X509_NAME_print_ex writes into the memory BIO; BIO_get_mem_data points into the

@@ -45,6 +45,9 @@ public final class CertificateAuthority: Sendable {
     /// The `openssl ca` working directory (database, serial, config).
     public let directory: URL
 
+    /// Held while `openssl ca` changes the database (issue, revoke, CRL numbers): suites share
+    /// authorities and run in parallel.
+    private let database = PthreadLocked(())
     private var config: URL { directory.appendingPathComponent("ca.cnf") }
     private var index: URL { directory.appendingPathComponent("index.txt") }
 
@@ -91,6 +94,10 @@ public final class CertificateAuthority: Sendable {
             commonName = supplied
             [ unknown_critical ]
             1.3.6.1.4.1.99999.1 = critical,ASN1:NULL
+            [ only_ca ]
+            issuingDistributionPoint = critical,@only_ca_point
+            [ only_ca_point ]
+            onlyCA = TRUE
 
             """
         try text.write(to: config, atomically: true, encoding: .utf8)
@@ -193,7 +200,7 @@ public final class CertificateAuthority: Sendable {
         case .between(let start, let end):
             arguments += ["-startdate", Self.timestamp(start), "-enddate", Self.timestamp(end)]
         }
-        try runCommand("/usr/bin/openssl", arguments)
+        try database.withLock { _ in _ = try runCommand("/usr/bin/openssl", arguments) }
         return identity
     }
 
@@ -217,25 +224,39 @@ public final class CertificateAuthority: Sendable {
     /// Revokes a certificate this authority issued.
     /// - Throws: `TestSupportError.commandFailed` if openssl fails.
     public func revoke(_ leaf: TestPKI.Identity, reason: String = "keyCompromise") throws {
-        try runCommand(
-            "/usr/bin/openssl",
-            [
-                "ca", "-batch", "-config", config.path, "-cert", issuer.certificate.path,
-                "-keyfile", issuer.privateKey.path, "-revoke", leaf.certificate.path,
-                "-crl_reason", reason,
-            ])
+        try database.withLock { _ in
+            _ = try runCommand(
+                "/usr/bin/openssl",
+                [
+                    "ca", "-batch", "-config", config.path, "-cert", issuer.certificate.path,
+                    "-keyfile", issuer.privateKey.path, "-revoke", leaf.certificate.path,
+                    "-crl_reason", reason,
+                ])
+        }
+    }
+
+    /// An extension a CRL can be made with, to test how clients judge it.
+    public enum CRLExtension: String, Sendable {
+        /// A critical extension no client understands (RFC 5280 §5.2: the CRL must not be used).
+        case unknownCritical = "unknown_critical"
+        /// A critical issuingDistributionPoint with onlyContainsCACerts (RFC 5280 §5.2.5): the
+        /// CRL says nothing about end-entity certificates.
+        case onlyCACertificates = "only_ca"
     }
 
     /// A DER CRL of `issuer` listing every revocation so far: valid for `days` from now, or
-    /// for the window `between` (a stale CRL when it lies in the past). `unknownCriticalExtension`
-    /// adds a critical extension no client understands (RFC 5280 §5.2: such a CRL must not be used).
+    /// for the window `between` (a stale CRL when it lies in the past), with `extension` if given.
     /// - Throws: `TestSupportError.commandFailed` if openssl fails.
-    public func crl(days: Int = 1, between window: (Date, Date)? = nil, unknownCriticalExtension: Bool = false)
+    public func crl(days: Int = 1, between window: (Date, Date)? = nil, extension: CRLExtension? = nil)
         throws -> Data
     {
-        let pem = directory.appendingPathComponent("crl.pem")
-        let der = directory.appendingPathComponent("crl-\(UUID().uuidString).der")
-        defer { try? FileManager.default.removeItem(at: der) }
+        let name = UUID().uuidString
+        let pem = directory.appendingPathComponent("crl-\(name).pem")
+        let der = directory.appendingPathComponent("crl-\(name).der")
+        defer {
+            try? FileManager.default.removeItem(at: pem)
+            try? FileManager.default.removeItem(at: der)
+        }
         var arguments = [
             "ca", "-batch", "-gencrl", "-config", config.path, "-cert", issuer.certificate.path,
             "-keyfile", issuer.privateKey.path, "-out", pem.path,
@@ -245,8 +266,8 @@ public final class CertificateAuthority: Sendable {
         } else {
             arguments += ["-crldays", String(days)]
         }
-        if unknownCriticalExtension { arguments += ["-crlexts", "unknown_critical"] }
-        try runCommand("/usr/bin/openssl", arguments)
+        if let `extension` { arguments += ["-crlexts", `extension`.rawValue] }
+        try database.withLock { _ in _ = try runCommand("/usr/bin/openssl", arguments) }
         try runCommand("/usr/bin/openssl", ["crl", "-in", pem.path, "-outform", "DER", "-out", der.path])
         return try Data(contentsOf: der)
     }

@@ -78,9 +78,6 @@ struct TLSFixture: Sendable {
         let responder: TestPKI.Identity
         /// Issued by `goodCA` without id-kp-OCSPSigning: not an authorized responder.
         let responderWithoutEKU: TestPKI.Identity
-        /// Valid for localhost, carries no revocation sources; its CA `quietCA` names none either.
-        let quietCA: TestPKI.Identity
-        let quietLeaf: TestPKI.Identity
     }
 
     /// The shared fixture, made on first use. Tests suspend while it is made: building it runs
@@ -128,7 +125,6 @@ struct TLSFixture: Sendable {
         let good = try subAuthority(goodCA, "good-ca-db", ocsp: RevocationPath.ocsp, crl: RevocationPath.crl)
         let revokedCA = try root.issueIntermediate(named: "revoked-ca")
         let underRevoked = try subAuthority(revokedCA, "revoked-ca-db", ocsp: RevocationPath.ocsp, crl: RevocationPath.crl)
-        let quietCA = try root.issueIntermediate(named: "quiet-ca", revocationInfo: false)
         let path = RevocationPath(
             root: root, goodCA: goodCA, good: good,
             leaf: try good.issueLeaf(named: "path-leaf", dnsNames: ["localhost"]),
@@ -136,10 +132,7 @@ struct TLSFixture: Sendable {
             revokedCA: revokedCA, underRevoked: underRevoked,
             leafUnderRevokedCA: try underRevoked.issueLeaf(named: "under-revoked-ca", dnsNames: ["localhost"]),
             responder: try good.issueOCSPResponder(named: "responder"),
-            responderWithoutEKU: try good.issueOCSPResponder(named: "responder-no-eku", ocspSigning: false),
-            quietCA: quietCA,
-            quietLeaf: try subAuthority(quietCA, "quiet-ca-db").issueLeaf(
-                named: "quiet-leaf", dnsNames: ["localhost"], revocationInfo: false))
+            responderWithoutEKU: try good.issueOCSPResponder(named: "responder-no-eku", ocspSigning: false))
         try root.revoke(revokedCA)
         try good.revoke(path.revokedLeaf)
         let fixture = TLSFixture(

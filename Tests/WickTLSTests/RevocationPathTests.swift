@@ -2,7 +2,7 @@
 import Foundation
 import Synchronization
 import Testing
-import WickTLS
+@_spi(WickTLSTesting) import WickTLS
 import WickTestSupport
 
 /// A fetcher that answers each URL as a test scripts it, offline, and records the URLs asked.
@@ -114,6 +114,29 @@ final class ScriptedFetcher: RevocationFetching {
         #expect(error.issues.first == .revoked(subject: "CN=localhost", reason: method == .ocsp ? "OCSP: keyCompromise" : "CRL: keyCompromise"))
     }
 
+    /// Through a handshake: the context's fetcher is asked about the intermediate too, and the
+    /// server is refused before any application byte.
+    @Test func aRevokedIntermediateIsRefusedThroughTheEngine() async throws {
+        let fixture = try await TLSFixture.get()
+        let fetcher = try await Self.fetcher(leafCA: \.underRevoked)
+        var configuration = TLSConfiguration()
+        configuration.trustRoots = .certificates([try fixture.root()])
+        let leaf = fixture.path.leafUnderRevokedCA
+        let server = try TLSServerContext(
+            certificateChain: try fixture.chain(leaf, issuer: fixture.path.revokedCA), privateKeyPEM: try fixture.key(leaf))
+        let pair = try InMemoryTLS(
+            clientContext: try TLSContext(configuration: configuration, revocationFetcher: fetcher), serverContext: server)
+        #expect {
+            try pair.connect(evaluator: RevocationTrustEvaluator())
+        } throws: { error in
+            guard case .serverTrustFailed(let trustError) = error as? TLSError,
+                case .revoked(let subject, _) = trustError.issues.first
+            else { return false }
+            return subject == "CN=Wick Test revoked-ca"
+        }
+        #expect(fetcher.urls == [Path.ocsp[0], Path.rootOCSP])
+    }
+
     /// An unusable answer from one source, and what it must not be taken for.
     struct Unusable: Sendable, CustomTestStringConvertible {
         var name: String
@@ -137,6 +160,12 @@ final class ScriptedFetcher: RevocationFetching {
             name: "OCSP tryLater", method: .ocsp, answer: { _ in .bytes([0x30, 0x03, 0x0A, 0x01, 0x03]) },
             detail: "trylater"),
         Unusable(name: "OCSP garbage", method: .ocsp, answer: { _ in .bytes([0x01, 0x02]) }, detail: "not DER"),
+        // RFC 5280 §4.2's rule, which RFC 6960 §4.4 extensions follow: an answer with a critical
+        // extension the client does not recognise is not used.
+        Unusable(
+            name: "OCSP with an unknown critical extension", method: .ocsp,
+            answer: { .bytes(try editedOCSP($0, critical: true)) },
+            detail: "critical extension Wick does not understand (\(OCSPResponseEditor.oid))"),
         Unusable(name: "CRL unreachable", method: .crl, answer: { _ in .unreachable }, detail: "failed"),
         // RFC 5280 §5.2: "a CRL ... with a critical extension it does not process ... must not be used".
         Unusable(
@@ -199,6 +228,21 @@ final class ScriptedFetcher: RevocationFetching {
         }
         #expect(subject == "CN=localhost")
         #expect(detail.contains(urls[0]) && detail.contains(urls[1]) && detail.contains(testCase.detail), "\(detail)")
+    }
+
+    /// The path's leaf's OCSP response from its CA, with `OCSPResponseEditor`'s extension added.
+    static func editedOCSP(_ fixture: TLSFixture, critical: Bool) throws -> [UInt8] {
+        try OCSPResponseEditor.addingExtension(
+            critical: critical, to: Array(fixture.path.good.ocspResponse(for: fixture.path.leaf)),
+            signer: fixture.path.goodCA, in: fixture.pki.directory)
+    }
+
+    /// The edited response is sound but for the flag: the same extension, not critical, is used.
+    @Test func anUnknownNonCriticalOCSPExtensionIsIgnored() async throws {
+        let fixture = try await TLSFixture.get()
+        let fetcher = try await Self.fetcher([Path.ocsp[0]: .bytes(try Self.editedOCSP(fixture, critical: false))])
+        try Self.strictOCSP.evaluate(try await Self.trust(fetcher: fetcher), forHost: "localhost")
+        #expect(fetcher.urls == [Path.ocsp[0], Path.rootOCSP])
     }
 
     /// RFC 6960 §4.2.2.2: a responder the issuer delegated to, with id-kp-OCSPSigning, may sign.

@@ -60,7 +60,9 @@ enum CRLBridge {
             (0..<X509_REVOKED_get_ext_count(entry)).compactMap { X509_REVOKED_get_ext(entry, $0) },
             understood: understoodEntryExtensions)
         {
-            return .unknown("the CRL's entry for \(certificate.subject) has a critical extension Wick does not understand (\(critical))")
+            return .unknown(
+                "the CRL's entry for \(certificate.subject) has a critical extension Wick does not understand (\(critical))"
+            )
         }
         return .revoked(reason: "CRL: \(reason(entry))", nextUpdate: next)
     }

@@ -56,7 +56,8 @@ struct RevocationStatusCheck {
         }
         let digest = Base64.encode(X509Parsing.sha256(request))
         for url in certificate.ocspResponderURLs {
-            let outcome = answer(RevocationRequest(kind: .ocsp, url: url, body: request), key: "ocsp \(url) \(digest)", judge: judge)
+            let outcome = answer(
+                RevocationRequest(kind: .ocsp, url: url, body: request), key: "ocsp \(url) \(digest)", judge: judge)
             guard case .unknown(let detail) = outcome else { return outcome }
             details.append(detail)
         }

@@ -145,7 +145,8 @@ enum X509Parsing {
         // SAFETY: OBJ_obj2txt writes at most `count` bytes, its NUL included, into our buffer.
         let length = Int(OBJ_obj2txt(&buffer, Int32(buffer.count), object, 1))
         guard length > 0 else { return "(unreadable OID)" }
-        return String(decoding: buffer.prefix(min(length, buffer.count - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(
+            decoding: buffer.prefix(min(length, buffer.count - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// A distinguished name in RFC 2253 form.

@@ -123,7 +123,9 @@ public final class CertificateAuthority: Sendable {
             "extendedKeyUsage=serverAuth,clientAuth",
         ]
         if !sans.isEmpty { extensions.append("subjectAltName=\(sans.joined(separator: ","))") }
-        if !certificatePolicies.isEmpty { extensions.append("certificatePolicies=\(certificatePolicies.joined(separator: ","))") }
+        if !certificatePolicies.isEmpty {
+            extensions.append("certificatePolicies=\(certificatePolicies.joined(separator: ","))")
+        }
         return try issue(
             named: name, commonName: commonName ?? dnsNames.first ?? ipAddresses.first ?? name,
             extensions: extensions + (revocationInfo ? revocationExtensions : []), validity: validity, key: key,
@@ -145,9 +147,12 @@ public final class CertificateAuthority: Sendable {
     ) throws -> TestPKI.Identity {
         var extensions = ["basicConstraints=critical,CA:TRUE,pathlen:0", "keyUsage=critical,keyCertSign,cRLSign"]
         if let policyConstraints { extensions.append("policyConstraints=critical,\(policyConstraints)") }
-        if !certificatePolicies.isEmpty { extensions.append("certificatePolicies=\(certificatePolicies.joined(separator: ","))") }
+        if !certificatePolicies.isEmpty {
+            extensions.append("certificatePolicies=\(certificatePolicies.joined(separator: ","))")
+        }
         return try issue(
-            named: name, commonName: "Wick Test \(name)", extensions: extensions + (revocationInfo ? revocationExtensions : []),
+            named: name, commonName: "Wick Test \(name)",
+            extensions: extensions + (revocationInfo ? revocationExtensions : []),
             validity: .days(30), key: .p256, digest: "sha256")
     }
 

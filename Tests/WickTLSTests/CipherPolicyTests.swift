@@ -1,8 +1,9 @@
 // RFC 9325 §4.1 and RFC 8996: the suites and versions a client offers, and servers it must refuse.
 import Foundation
 import Testing
-@_spi(WickTLSTesting) @testable import WickTLS
 import WickTestSupport
+
+@_spi(WickTLSTesting) @testable import WickTLS
 
 @Suite struct CipherPolicyTests {
     /// One line of `openssl ciphers -v`: the TLS 1.2 suites a list expands to, with their key
@@ -74,7 +75,8 @@ import WickTestSupport
     @Test(arguments: ["kRSA+AESGCM:kRSA+AES", "ECDHE-RSA-AES128-SHA:ECDHE-RSA-AES256-SHA384"])
     func aServerWithoutForwardSecretAEADSuitesIsRefused(suites: String) async throws {
         let pair = try InMemoryTLS(
-            clientContext: try await TLSEngineTests.clientContext(), serverContext: try await Self.staticRSAServer(suites))
+            clientContext: try await TLSEngineTests.clientContext(),
+            serverContext: try await Self.staticRSAServer(suites))
         // The server gives up first (no shared cipher); its alert then reaches the client.
         #expect(throws: TLSError.self) { try pair.handshake() }
         pair.flush()

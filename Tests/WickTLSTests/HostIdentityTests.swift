@@ -49,12 +49,15 @@ import WickTestSupport
     /// Against a real TLS stack: `openssl s_server` presenting the CN-only leaf.
     @Test func opensslServerWithACommonNameOnlyCertificateIsRefused() async throws {
         let fixture = try await TLSFixture.get()
-        let server = try OpenSSLServer(certificate: fixture.commonNameOnly, chain: fixture.pki.intermediate, arguments: [])
+        let server = try OpenSSLServer(
+            certificate: fixture.commonNameOnly, chain: fixture.pki.intermediate, arguments: [])
         let engine = try server.handshake(try await TLSEngineTests.clientContext())
         let error = try #require(throws: TLSError.self) { try engine.evaluateTrust(using: nil) }
-        #expect(error == .serverTrustFailed(
-            ServerTrustError(
-                host: "localhost", evaluator: "DefaultTrustEvaluator",
-                reason: .untrusted([.noSubjectAlternativeName(host: "localhost", subject: "CN=localhost")]))))
+        #expect(
+            error
+                == .serverTrustFailed(
+                    ServerTrustError(
+                        host: "localhost", evaluator: "DefaultTrustEvaluator",
+                        reason: .untrusted([.noSubjectAlternativeName(host: "localhost", subject: "CN=localhost")]))))
     }
 }

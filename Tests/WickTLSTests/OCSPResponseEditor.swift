@@ -34,7 +34,8 @@ enum OCSPResponseEditor {
         let extensionDER = tlv(0x30, oidDER + (critical ? [0x01, 0x01, 0xFF] : []) + [0x04, 0x02, 0x05, 0x00])
         let newData = tlv(0x30, responseData.flatMap { $0 } + tlv(0xA1, tlv(0x30, extensionDER)))
         let signature = try sign(newData, with: signer, in: directory)
-        let newBasic = tlv(0x30, newData + ecdsaWithSHA256 + tlv(0x03, [0x00] + signature) + basic.dropFirst(3).flatMap { $0 })
+        let newBasic = tlv(
+            0x30, newData + ecdsaWithSHA256 + tlv(0x03, [0x00] + signature) + basic.dropFirst(3).flatMap { $0 })
         let newResponseBytes = tlv(0x30, responseBytes[0] + tlv(0x04, newBasic))
         return tlv(0x30, outer[0] + tlv(0xA0, newResponseBytes))
     }
@@ -56,7 +57,8 @@ enum OCSPResponseEditor {
     private static func tlv(_ tag: UInt8, _ contents: [UInt8]) -> [UInt8] {
         let count = contents.count
         let length: [UInt8] =
-            count < 0x80 ? [UInt8(count)]
+            count < 0x80
+            ? [UInt8(count)]
             : count < 0x100 ? [0x81, UInt8(count)] : [0x82, UInt8(count >> 8), UInt8(count & 0xFF)]
         return [tag] + length + contents
     }

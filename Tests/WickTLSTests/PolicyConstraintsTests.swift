@@ -32,12 +32,15 @@ import WickTestSupport
         let fixture = try await TLSFixture.get()
         let leaf = fixture.policy.withoutPolicy
         let server = try TLSServerContext(
-            certificateChain: try fixture.chain(leaf, issuer: fixture.policy.emptyCA), privateKeyPEM: try fixture.key(leaf))
+            certificateChain: try fixture.chain(leaf, issuer: fixture.policy.emptyCA),
+            privateKeyPEM: try fixture.key(leaf))
         let pair = try InMemoryTLS(clientContext: try await TLSEngineTests.clientContext(), serverContext: server)
-        #expect(throws: TLSError.serverTrustFailed(
-            ServerTrustError(
-                host: "localhost", evaluator: "DefaultTrustEvaluator",
-                reason: .untrusted([.noExplicitPolicy(subject: "CN=localhost")])))) { try pair.connect() }
+        #expect(
+            throws: TLSError.serverTrustFailed(
+                ServerTrustError(
+                    host: "localhost", evaluator: "DefaultTrustEvaluator",
+                    reason: .untrusted([.noExplicitPolicy(subject: "CN=localhost")])))
+        ) { try pair.connect() }
     }
 
     /// When every certificate below the constraint carries the required policy, the path is valid.

@@ -50,7 +50,9 @@ final class ScriptedFetcher: RevocationFetching {
         leafCA: KeyPath<Path, CertificateAuthority> = \.good, _ overriding: [String: ScriptedFetcher.Answer] = [:]
     ) async throws -> ScriptedFetcher {
         let path = try await TLSFixture.get().path
-        var answers: [String: ScriptedFetcher.Answer] = [Path.rootOCSP: .from(path.root), Path.rootCRL: .from(path.root)]
+        var answers: [String: ScriptedFetcher.Answer] = [
+            Path.rootOCSP: .from(path.root), Path.rootCRL: .from(path.root),
+        ]
         for url in Path.ocsp + Path.crl { answers[url] = .from(path[keyPath: leafCA]) }
         return ScriptedFetcher(answers.merging(overriding) { $1 })
     }
@@ -61,7 +63,8 @@ final class ScriptedFetcher: RevocationFetching {
     ) async throws -> ServerTrust {
         let fixture = try await TLSFixture.get()
         return ServerTrust(
-            host: "localhost", presentedChain: try fixture.chain(fixture.path[keyPath: leaf], issuer: fixture.path[keyPath: ca]),
+            host: "localhost",
+            presentedChain: try fixture.chain(fixture.path[keyPath: leaf], issuer: fixture.path[keyPath: ca]),
             trustStore: try fixture.trustStore(), revocationFetcher: fetcher, revocationCache: cache, verifyDate: date)
     }
 
@@ -111,7 +114,10 @@ final class ScriptedFetcher: RevocationFetching {
         let error = try #require(throws: ServerTrustError.self) {
             try RevocationTrustEvaluator(options: method).evaluate(trust, forHost: "localhost")
         }
-        #expect(error.issues.first == .revoked(subject: "CN=localhost", reason: method == .ocsp ? "OCSP: keyCompromise" : "CRL: keyCompromise"))
+        #expect(
+            error.issues.first
+                == .revoked(
+                    subject: "CN=localhost", reason: method == .ocsp ? "OCSP: keyCompromise" : "CRL: keyCompromise"))
     }
 
     /// Through a handshake: the context's fetcher is asked about the intermediate too, and the
@@ -123,9 +129,11 @@ final class ScriptedFetcher: RevocationFetching {
         configuration.trustRoots = .certificates([try fixture.root()])
         let leaf = fixture.path.leafUnderRevokedCA
         let server = try TLSServerContext(
-            certificateChain: try fixture.chain(leaf, issuer: fixture.path.revokedCA), privateKeyPEM: try fixture.key(leaf))
+            certificateChain: try fixture.chain(leaf, issuer: fixture.path.revokedCA),
+            privateKeyPEM: try fixture.key(leaf))
         let pair = try InMemoryTLS(
-            clientContext: try TLSContext(configuration: configuration, revocationFetcher: fetcher), serverContext: server)
+            clientContext: try TLSContext(configuration: configuration, revocationFetcher: fetcher),
+            serverContext: server)
         #expect {
             try pair.connect(evaluator: RevocationTrustEvaluator())
         } throws: { error in
@@ -262,12 +270,14 @@ final class ScriptedFetcher: RevocationFetching {
             try RevocationTrustEvaluator(options: [.ocsp, .crl, .requirePositiveResponse])
                 .evaluate(try await Self.trust(fetcher: fetcher), forHost: "localhost")
         }
-        guard case .revocationStatusUnknown(let subject, let detail) = error.issues.first, error.issues.count == 1 else {
+        guard case .revocationStatusUnknown(let subject, let detail) = error.issues.first, error.issues.count == 1
+        else {
             Issue.record("expected one unknown status, got \(error)")
             return
         }
         #expect(subject == "CN=Wick Test good-ca")
-        #expect(detail.contains("OCSP POST \(Path.rootOCSP) failed") && detail.contains("CRL GET \(Path.rootCRL) failed"))
+        #expect(
+            detail.contains("OCSP POST \(Path.rootOCSP) failed") && detail.contains("CRL GET \(Path.rootCRL) failed"))
     }
 
     /// Answers about intermediates are cached until their nextUpdate, like the leaf's.
@@ -282,7 +292,8 @@ final class ScriptedFetcher: RevocationFetching {
         // Past their nextUpdate (answers are valid for one day) both are asked again; the new
         // answers, made now, are still inside their window give or take the 300 s skew.
         try RevocationTrustEvaluator(performDefaultValidation: false, validateHost: false, options: [.ocsp])
-            .evaluate(try await Self.trust(fetcher: fetcher, cache: cache, at: Date() + 86_400 + 200), forHost: "localhost")
+            .evaluate(
+                try await Self.trust(fetcher: fetcher, cache: cache, at: Date() + 86_400 + 200), forHost: "localhost")
         #expect(fetcher.urls.count == 4)
     }
 }

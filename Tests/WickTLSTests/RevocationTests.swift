@@ -273,7 +273,9 @@ final class CAFetcher: RevocationFetching {
             try RevocationTrustEvaluator(options: [.crl, .requirePositiveResponse])
                 .evaluate(try await Self.trust(\.valid, fetcher: fetcher, at: later), forHost: "localhost")
         }
-        #expect(staleCRL.description.contains("the CRL is outside its thisUpdate/nextUpdate window: it has expired"), "\(staleCRL)")
+        #expect(
+            staleCRL.description.contains("the CRL is outside its thisUpdate/nextUpdate window: it has expired"),
+            "\(staleCRL)")
     }
 
     @Test func aCachedAnswerExpiresWithItsNextUpdate() async throws {
@@ -303,8 +305,8 @@ final class CAFetcher: RevocationFetching {
         return try #require(formatter.date(from: stamp))
     }
 
-    /// `RevocationWindow.allowedClockSkew` (300 s) outside thisUpdate...nextUpdate is still accepted; one
-    /// second more is not.
+    /// `RevocationWindow.allowedClockSkew` (300 s) outside thisUpdate...nextUpdate is still
+    /// accepted; one second more is not.
     @Test func theClockSkewAllowanceIsExactly300Seconds() async throws {
         let fixture = try await TLSFixture.get()
         let response = try fixture.authority.ocspResponse(for: fixture.valid)

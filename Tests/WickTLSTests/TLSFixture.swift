@@ -124,7 +124,8 @@ struct TLSFixture: Sendable {
         let goodCA = try root.issueIntermediate(named: "good-ca")
         let good = try subAuthority(goodCA, "good-ca-db", ocsp: RevocationPath.ocsp, crl: RevocationPath.crl)
         let revokedCA = try root.issueIntermediate(named: "revoked-ca")
-        let underRevoked = try subAuthority(revokedCA, "revoked-ca-db", ocsp: RevocationPath.ocsp, crl: RevocationPath.crl)
+        let underRevoked = try subAuthority(
+            revokedCA, "revoked-ca-db", ocsp: RevocationPath.ocsp, crl: RevocationPath.crl)
         let path = RevocationPath(
             root: root, goodCA: goodCA, good: good,
             leaf: try good.issueLeaf(named: "path-leaf", dnsNames: ["localhost"]),

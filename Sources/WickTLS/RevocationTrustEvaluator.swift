@@ -8,11 +8,11 @@ import FoundationEssentials
 /// - Every certificate of the verified path but the trust anchor is checked (RFC 5280 §6.3,
 ///   RFC 6960): the leaf always, an intermediate when it names an OCSP responder or a CRL
 ///   distribution point. A revoked certificate anywhere fails the path.
-/// - For each, `RevocationStatusCheck` asks the sources in turn: the stapled OCSP response
+/// - For each, the sources are asked in turn: the stapled OCSP response
 ///   (leaf only), then each responder and each distribution point the certificate names, OCSP
 ///   first unless `.preferCRL`, from the cache or, unless `.networkAccessDisabled`, the trust's
 ///   `revocationFetcher`. An unusable answer (unreachable, bad signature, unauthorized
-///   responder, stale beyond `RevocationWindow.allowedClockSkew`, unknown critical extension)
+///   responder, stale beyond a 300 s clock-skew allowance, unknown critical extension)
 ///   moves on to the next source.
 /// - A certificate whose status stays unknown soft-fails (passes) unless
 ///   `.requirePositiveResponse`, which then fails the evaluation naming every reason.

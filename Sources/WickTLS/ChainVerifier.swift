@@ -113,8 +113,10 @@ enum ChainVerifier {
     /// certificate's policyConstraints fails a path on which no acceptable policy is carried
     /// all the way down. OpenSSL skips policy processing unless asked, and with an empty
     /// user-initial-policy-set it fails every path that requires an explicit policy; RFC 5280's
-    /// default set is {anyPolicy}, so that is what it gets. `set1_policies` also turns on
-    /// `X509_V_FLAG_POLICY_CHECK`.
+    /// default set is {anyPolicy}, so that is what it gets. The flag is set explicitly: whether
+    /// setting policies implies it has varied (CVE-2023-0466). Policy processing needs the fix
+    /// for CVE-2023-0464 (exponential work on crafted policy constraints): OpenSSL 3.0.9 or
+    /// later, or a distribution's build with it backported (the version number does not show it).
     private static func acceptAnyPolicy(_ parameters: OpaquePointer?) {
         guard let policies = cwick_sk_ASN1_OBJECT_new_null() else {
             preconditionFailure("out of memory: \(OpenSSLErrorQueue.drain())")
@@ -123,8 +125,10 @@ enum ChainVerifier {
         // SAFETY: OBJ_nid2obj returns OpenSSL's static object, which pop_free leaves alone;
         // set1_policies copies the stack and its objects.
         _ = cwick_sk_ASN1_OBJECT_push(policies, OBJ_nid2obj(NID_any_policy))
-        guard X509_VERIFY_PARAM_set1_policies(parameters, policies) == 1 else {
-            preconditionFailure("X509_VERIFY_PARAM_set1_policies failed: \(OpenSSLErrorQueue.drain())")
+        guard X509_VERIFY_PARAM_set1_policies(parameters, policies) == 1,
+            X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_POLICY_CHECK)) == 1
+        else {
+            preconditionFailure("cannot set the policy parameters: \(OpenSSLErrorQueue.drain())")
         }
     }
 

@@ -6,9 +6,9 @@ import FoundationEssentials
 /// (which checks CRLs for the leaf only unless every certificate's CRL is at hand at once).
 ///
 /// A CRL is used only if it was issued by the certificate's issuer (same name, signed by its
-/// key, which may sign CRLs), covers the certificate (an issuingDistributionPoint that limits
-/// it to other kinds of certificates, to some reasons, or to indirect entries makes it
-/// unusable), carries no critical extension Wick does not understand (delta CRLs included),
+/// key, which may sign CRLs), covers the certificate (an issuingDistributionPoint that names
+/// other distribution points than the one it was fetched from, or limits it to other kinds of
+/// certificates, to some reasons, or to indirect entries makes it unusable), carries no critical extension Wick does not understand (delta CRLs included),
 /// and is fresh (`RevocationWindow`; a CRL without nextUpdate is non-conforming, §5.1.2.5).
 ///
 /// Invariant: every X509_CRL, extension structure and ASN1 value made here is freed before
@@ -24,8 +24,11 @@ enum CRLBridge {
         NID_crl_reason, NID_invalidity_date, NID_hold_instruction_code,
     ]
 
-    /// What the DER or PEM CRL `bytes` says about `certificate`, issued by `issuer`, at `now`.
-    static func check(crl bytes: [UInt8], for certificate: Certificate, issuer: Certificate, now: Date)
+    /// What the DER or PEM CRL `bytes`, fetched from `url` (one of the certificate's
+    /// distribution points), says about `certificate`, issued by `issuer`, at `now`.
+    static func check(
+        crl bytes: [UInt8], from url: String, for certificate: Certificate, issuer: Certificate, now: Date
+    )
         -> RevocationOutcome
     {
         defer { ERR_clear_error() }
@@ -42,7 +45,9 @@ enum CRLBridge {
         guard let key = X509_get0_pubkey(issuer.x509.pointer), X509_CRL_verify(crl, key) == 1 else {
             return .unknown("the CRL's signature does not verify with the key of \(issuer.subject)")
         }
-        if let problem = unusableExtensions(crl, certificate: certificate) { return .unknown("the CRL \(problem)") }
+        if let problem = unusableExtensions(crl, url: url, certificate: certificate) {
+            return .unknown("the CRL \(problem)")
+        }
         let this = X509Parsing.date(X509_CRL_get0_lastUpdate(crl))
         guard let nextTime = X509_CRL_get0_nextUpdate(crl) else {
             return .unknown("the CRL states no nextUpdate (RFC 5280 §5.1.2.5)")
@@ -68,7 +73,7 @@ enum CRLBridge {
     }
 
     /// Why the CRL's extensions make it unusable for `certificate`, or nil.
-    private static func unusableExtensions(_ crl: OpaquePointer, certificate: Certificate) -> String? {
+    private static func unusableExtensions(_ crl: OpaquePointer, url: String, certificate: Certificate) -> String? {
         let extensions = (0..<X509_CRL_get_ext_count(crl)).compactMap { X509_CRL_get_ext(crl, $0) }
         if let critical = unknownCriticalExtension(extensions, understood: understoodExtensions) {
             return "has a critical extension Wick does not understand (\(critical))"
@@ -76,6 +81,11 @@ enum CRLBridge {
         guard let raw = X509_CRL_get_ext_d2i(crl, NID_issuing_distribution_point, nil, nil) else { return nil }
         let point = raw.assumingMemoryBound(to: ISSUING_DIST_POINT.self)
         defer { ISSUING_DIST_POINT_free(point) }
+        // RFC 5280 §6.3.3 (b)(2)(i): a distribution point named in the CRL must be the one used.
+        let names = X509Parsing.uris(in: point.pointee.distpoint)
+        if !names.isEmpty && !names.contains(url) {
+            return "is for \(names.joined(separator: ", ")), not \(url) where it was fetched"
+        }
         if point.pointee.onlyuser != 0 && certificate.isCertificateAuthority {
             return "covers only end-entity certificates, and \(certificate.subject) is a CA"
         }

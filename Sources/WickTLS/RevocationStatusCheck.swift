@@ -71,7 +71,7 @@ struct RevocationStatusCheck {
         var details: [String] = []
         for url in certificate.crlDistributionPoints {
             let outcome = answer(RevocationRequest(kind: .crl, url: url, body: nil), key: "crl \(url)") { bytes in
-                CRLBridge.check(crl: bytes, for: certificate, issuer: issuer, now: now)
+                CRLBridge.check(crl: bytes, from: url, for: certificate, issuer: issuer, now: now)
             }
             guard case .unknown(let detail) = outcome else { return outcome }
             details.append(detail)

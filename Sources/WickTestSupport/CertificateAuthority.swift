@@ -98,6 +98,14 @@ public final class CertificateAuthority: Sendable {
             issuingDistributionPoint = critical,@only_ca_point
             [ only_ca_point ]
             onlyCA = TRUE
+            [ own_point ]
+            issuingDistributionPoint = critical,@own_point_name
+            [ own_point_name ]
+            fullname = URI:\(crlURLs.first ?? "http://crl.wick.test/none.crl")
+            [ other_point ]
+            issuingDistributionPoint = critical,@other_point_name
+            [ other_point_name ]
+            fullname = URI:http://crl.wick.test/other.crl
 
             """
         try text.write(to: config, atomically: true, encoding: .utf8)
@@ -247,6 +255,11 @@ public final class CertificateAuthority: Sendable {
         /// A critical issuingDistributionPoint with onlyContainsCACerts (RFC 5280 §5.2.5): the
         /// CRL says nothing about end-entity certificates.
         case onlyCACertificates = "only_ca"
+        /// A critical issuingDistributionPoint naming the first of `crlURLs` (RFC 5280 §5.2.5).
+        case ownDistributionPoint = "own_point"
+        /// A critical issuingDistributionPoint naming `http://crl.wick.test/other.crl`, where no
+        /// certificate points (RFC 5280 §6.3.3 (b)(2): the CRL must not be used).
+        case otherDistributionPoint = "other_point"
     }
 
     /// A DER CRL of `issuer` listing every revocation so far: valid for `days` from now, or

@@ -185,6 +185,11 @@ final class ScriptedFetcher: RevocationFetching {
             name: "CRL covering CA certificates only", method: .crl,
             answer: { .bytes(Array(try $0.path.good.crl(extension: .onlyCACertificates))) },
             detail: "covers only CA certificates"),
+        // RFC 5280 §6.3.3 (b)(2)(i): a CRL scoped to another distribution point is not this one's.
+        Unusable(
+            name: "CRL for another distribution point", method: .crl,
+            answer: { .bytes(Array(try $0.path.good.crl(extension: .otherDistributionPoint))) },
+            detail: "is for http://crl.wick.test/other.crl, not \(Path.crl[0]) where it was fetched"),
         // RFC 5280 §6.3.3 (a)(2): the CRL must be current (nextUpdate not passed).
         Unusable(
             name: "CRL past its nextUpdate", method: .crl,
@@ -251,6 +256,15 @@ final class ScriptedFetcher: RevocationFetching {
         let fetcher = try await Self.fetcher([Path.ocsp[0]: .bytes(try Self.editedOCSP(fixture, critical: false))])
         try Self.strictOCSP.evaluate(try await Self.trust(fetcher: fetcher), forHost: "localhost")
         #expect(fetcher.urls == [Path.ocsp[0], Path.rootOCSP])
+    }
+
+    /// A CRL whose issuingDistributionPoint names the distribution point it came from is used.
+    @Test func aCRLScopedToItsOwnDistributionPointIsUsed() async throws {
+        let fixture = try await TLSFixture.get()
+        let crl = Array(try fixture.path.good.crl(extension: .ownDistributionPoint))
+        let fetcher = try await Self.fetcher([Path.crl[0]: .bytes(crl)])
+        try Self.strictCRL.evaluate(try await Self.trust(fetcher: fetcher), forHost: "localhost")
+        #expect(fetcher.urls == [Path.crl[0], Path.rootCRL])
     }
 
     /// RFC 6960 §4.2.2.2: a responder the issuer delegated to, with id-kp-OCSPSigning, may sign.

@@ -291,10 +291,11 @@ public final class CertificateAuthority: Sendable {
     }
 
     /// The DER OCSP response `issuer` gives to a DER OCSP request, from the database (good,
-    /// revoked, or unknown), valid for `days`. A `signer` other than `issuer` makes a forged
-    /// response unless it is a delegated responder `issueOCSPResponder` made.
+    /// revoked, or unknown), valid for `days` (nil: no nextUpdate at all). A `signer` other
+    /// than `issuer` makes a forged response unless it is a delegated responder
+    /// `issueOCSPResponder` made.
     /// - Throws: `TestSupportError.commandFailed` if openssl fails (e.g. a malformed request).
-    public func ocspResponse(toRequest request: Data, days: Int = 1, signer: TestPKI.Identity? = nil) throws -> Data {
+    public func ocspResponse(toRequest request: Data, days: Int? = 1, signer: TestPKI.Identity? = nil) throws -> Data {
         let signer = signer ?? issuer
         let name = UUID().uuidString
         let requestFile = directory.appendingPathComponent("ocsp-\(name).req")
@@ -309,15 +310,15 @@ public final class CertificateAuthority: Sendable {
             [
                 "ocsp", "-index", index.path, "-CA", issuer.certificate.path,
                 "-rsigner", signer.certificate.path, "-rkey", signer.privateKey.path,
-                "-reqin", requestFile.path, "-respout", responseFile.path, "-ndays", String(days),
-            ])
+                "-reqin", requestFile.path, "-respout", responseFile.path,
+            ] + (days.map { ["-ndays", String($0)] } ?? []))
         return try Data(contentsOf: responseFile)
     }
 
     /// The DER OCSP response for `leaf`, as a server would staple it (forged when `signer` is
     /// neither `issuer` nor a responder it delegated to).
     /// - Throws: `TestSupportError.commandFailed` if openssl fails.
-    public func ocspResponse(for leaf: TestPKI.Identity, days: Int = 1, signer: TestPKI.Identity? = nil) throws -> Data
+    public func ocspResponse(for leaf: TestPKI.Identity, days: Int? = 1, signer: TestPKI.Identity? = nil) throws -> Data
     {
         let requestFile = directory.appendingPathComponent("ocsp-\(UUID().uuidString).req")
         defer { try? FileManager.default.removeItem(at: requestFile) }

@@ -278,6 +278,25 @@ final class CAFetcher: RevocationFetching {
             "\(staleCRL)")
     }
 
+    /// RFC 6960 §4.2.2.1: without nextUpdate "newer revocation information is available all
+    /// the time"; Wick uses such an answer for a day after its thisUpdate (plus the skew), so an
+    /// old one cannot pass forever.
+    @Test func anAnswerWithoutNextUpdateIsUsedForADay() async throws {
+        let fixture = try await TLSFixture.get()
+        let staple = Array(try fixture.authority.ocspResponse(for: fixture.valid, days: nil))
+        let strict = RevocationTrustEvaluator(
+            performDefaultValidation: false, validateHost: false,
+            options: [.ocsp, .networkAccessDisabled, .requirePositiveResponse])
+        try strict.evaluate(
+            try await Self.trust(\.valid, fetcher: nil, staple: staple, at: Date() + 86_000), forHost: "localhost")
+        let stale = try await #require(throws: ServerTrustError.self) {
+            try strict.evaluate(
+                try await Self.trust(\.valid, fetcher: nil, staple: staple, at: Date() + 86_400 + 400),
+                forHost: "localhost")
+        }
+        #expect(stale.description.contains("states no nextUpdate"), "\(stale)")
+    }
+
     @Test func aCachedAnswerExpiresWithItsNextUpdate() async throws {
         let fetcher = CAFetcher(try await TLSFixture.get())
         let cache = RevocationCache()

@@ -8,8 +8,9 @@ import FoundationEssentials
 /// A CRL is used only if it was issued by the certificate's issuer (same name, signed by its
 /// key, which may sign CRLs), covers the certificate (an issuingDistributionPoint that names
 /// other distribution points than the one it was fetched from, or limits it to other kinds of
-/// certificates, to some reasons, or to indirect entries makes it unusable), carries no critical extension Wick does not understand (delta CRLs included),
-/// and is fresh (`RevocationWindow`; a CRL without nextUpdate is non-conforming, §5.1.2.5).
+/// certificates, to some reasons, or to indirect entries makes it unusable), carries no
+/// critical extension Wick does not understand (delta CRLs included), and is fresh
+/// (`RevocationWindow`; a CRL without nextUpdate is non-conforming, §5.1.2.5).
 ///
 /// Invariant: every X509_CRL, extension structure and ASN1 value made here is freed before
 /// the function that made it returns.

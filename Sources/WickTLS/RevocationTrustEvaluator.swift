@@ -77,7 +77,8 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
             throw ServerTrustError(host: host, evaluator: Self.name, reason: .noCertificatesFound)
         }
         let check = RevocationStatusCheck(options: options, trust: trust, now: trust.verifyDate ?? Date(), path: path)
-        // The last certificate of a longer path is the trust anchor, trusted as itself.
+        // The last certificate of a longer path is the trust anchor, trusted as itself (or, when
+        // validation is off and the chain reaches no anchor, one whose issuer nobody sent).
         let checked = path.count > 1 ? path.count - 1 : 1
         var unknown: [TrustIssue] = []
         for index in 0..<checked {

@@ -26,8 +26,9 @@ import WickTestSupport
 
     /// RFC 9325 §4.1: forward secrecy ("SHOULD NOT negotiate cipher suites based on RSA key
     /// transport") and §4.2's AEAD suites; so by default every TLS 1.2 suite is ECDHE with AEAD.
-    @Test func theDefaultListIsForwardSecretAEADOnly() throws {
-        let suites = try Self.tls12Suites(TLSCipherPolicy.cipherList(for: TLSConfiguration()))
+    @Test func theDefaultListIsForwardSecretAEADOnly() async throws {
+        let list = TLSCipherPolicy.cipherList(for: TLSConfiguration())
+        let suites = try await onOwnThread { try Self.tls12Suites(list) }
         #expect(!suites.isEmpty)
         for suite in suites {
             #expect(suite.kx == "ECDH" && suite.mac == "AEAD", "\(suite.name): Kx=\(suite.kx) Mac=\(suite.mac)")
@@ -41,7 +42,7 @@ import WickTestSupport
     /// bits of security"; 3DES ("SHOULD NOT ... less than 128 bits"), anonymous and static or
     /// finite-field DH suites go too, whatever list the caller gives, the widened one included.
     @Test(arguments: [nil, "ALL:COMPLEMENTOFALL", "eNULL:aNULL:RC4:3DES:DES:EXPORT:LOW:kDHE"])
-    func forbiddenSuitesAreNeverOffered(list: String?) throws {
+    func forbiddenSuitesAreNeverOffered(list: String?) async throws {
         var configuration = TLSConfiguration()
         configuration.cipherList = list
         configuration.allowsLegacyCipherSuites = true
@@ -51,7 +52,7 @@ import WickTestSupport
             #expect(throws: TLSError.self) { try TLSContext(configuration: configuration) }
             return
         }
-        let suites = try Self.tls12Suites(expanded)
+        let suites = try await onOwnThread { try Self.tls12Suites(expanded) }
         #expect(!suites.isEmpty)
         for suite in suites {
             #expect(
@@ -100,14 +101,16 @@ import WickTestSupport
     /// The same against a real TLS stack: `openssl s_server` offering static RSA only.
     @Test func opensslServerOfferingOnlyStaticRSAIsRefused() async throws {
         let fixture = try await TLSFixture.get()
-        let server = try OpenSSLServer(
+        let server = try await OpenSSLServer.start(
             certificate: fixture.rsa2048, chain: fixture.pki.intermediate,
             arguments: ["-tls1_2", "-cipher", "AES128-GCM-SHA256:AES256-SHA"])
         let context = try await TLSEngineTests.clientContext()
-        let error = try #require(throws: TLSError.self) { _ = try server.handshake(context) }
+        let error = try await #require(throws: TLSError.self) {
+            try await server.handshake(context) { $0.negotiatedCipherSuite }
+        }
         #expect(error.description.contains("RFC 9325"), "\(error)")
-        let legacy = try server.handshake(try await TLSEngineTests.clientContext { $0.allowsLegacyCipherSuites = true })
-        #expect(legacy.negotiatedCipherSuite == "AES128-GCM-SHA256")
+        let legacy = try await TLSEngineTests.clientContext { $0.allowsLegacyCipherSuites = true }
+        #expect(try await server.handshake(legacy) { $0.negotiatedCipherSuite } == "AES128-GCM-SHA256")
     }
 
     /// RFC 8996 §5: "TLS 1.1 MUST NOT be used" (§4 says the same of TLS 1.0): a server that
@@ -115,11 +118,13 @@ import WickTestSupport
     @Test(arguments: ["-tls1", "-tls1_1"])
     func opensslServerSpeakingOnlyAnOldVersionIsRefused(version: String) async throws {
         let fixture = try await TLSFixture.get()
-        let server = try OpenSSLServer(
+        let server = try await OpenSSLServer.start(
             certificate: fixture.valid, chain: fixture.pki.intermediate,
             arguments: [version, "-cipher", "ALL:@SECLEVEL=0"])
         let context = try await TLSEngineTests.clientContext()
-        let error = try #require(throws: TLSError.self) { _ = try server.handshake(context) }
+        let error = try await #require(throws: TLSError.self) {
+            try await server.handshake(context) { $0.negotiatedVersion }
+        }
         #expect(error.description.contains("RFC 8996"), "\(error)")
     }
 }

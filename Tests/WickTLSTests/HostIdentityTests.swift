@@ -49,10 +49,12 @@ import WickTestSupport
     /// Against a real TLS stack: `openssl s_server` presenting the CN-only leaf.
     @Test func opensslServerWithACommonNameOnlyCertificateIsRefused() async throws {
         let fixture = try await TLSFixture.get()
-        let server = try OpenSSLServer(
+        let server = try await OpenSSLServer.start(
             certificate: fixture.commonNameOnly, chain: fixture.pki.intermediate, arguments: [])
-        let engine = try server.handshake(try await TLSEngineTests.clientContext())
-        let error = try #require(throws: TLSError.self) { try engine.evaluateTrust(using: nil) }
+        let context = try await TLSEngineTests.clientContext()
+        let error = try await #require(throws: TLSError.self) {
+            try await server.handshake(context) { try $0.evaluateTrust(using: nil) }
+        }
         #expect(
             error
                 == .serverTrustFailed(

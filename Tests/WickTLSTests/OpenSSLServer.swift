@@ -5,14 +5,22 @@ import WickTLS
 import WickTestSupport
 
 /// An `openssl s_server` on 127.0.0.1 serving a fixture identity with extra arguments (a
-/// cipher list, a protocol version), stopped when released.
-final class OpenSSLServer {
+/// cipher list, a protocol version), stopped when released. Everything that blocks (the start,
+/// the blocking-socket handshakes) runs on a thread of its own (`onOwnThread`).
+final class OpenSSLServer: Sendable {
     let port: Int
     private let process: ChildProcess
     private let directory: URL
 
     /// Starts the server and waits (up to 10 s) until it accepts.
-    init(certificate: TestPKI.Identity, chain: TestPKI.Identity, arguments: [String]) throws {
+    /// - Throws: `TestSupportError.launchFailed` with the server's log if it never accepts.
+    static func start(certificate: TestPKI.Identity, chain: TestPKI.Identity, arguments: [String]) async throws
+        -> OpenSSLServer
+    {
+        try await onOwnThread { try OpenSSLServer(certificate: certificate, chain: chain, arguments: arguments) }
+    }
+
+    private init(certificate: TestPKI.Identity, chain: TestPKI.Identity, arguments: [String]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("wick-s-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         port = try LoopbackPort.free()
@@ -35,12 +43,18 @@ final class OpenSSLServer {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// A client handshake against this server with `context`, for `localhost`.
-    /// - Throws: the handshake's `TLSError`, or a socket error.
-    func handshake(_ context: TLSContext) throws -> TLSEngine {
-        let connection = try LoopbackConnection(port: port)
-        let engine = try TLSEngine(context: context, serverHostname: "localhost", port: port)
-        try connection.handshake(engine)
-        return engine
+    /// A client handshake against this server with `context`, for `localhost`, then `body`
+    /// with the engine.
+    /// - Throws: the handshake's `TLSError`, a socket error, or what `body` throws.
+    func handshake<T: Sendable>(_ context: TLSContext, then body: @escaping @Sendable (TLSEngine) throws -> T)
+        async throws -> T
+    {
+        let port = port
+        return try await onOwnThread {
+            let connection = try LoopbackConnection(port: port)
+            let engine = try TLSEngine(context: context, serverHostname: "localhost", port: port)
+            try connection.handshake(engine)
+            return try body(engine)
+        }
     }
 }

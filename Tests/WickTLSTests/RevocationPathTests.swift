@@ -5,12 +5,10 @@ import Testing
 @_spi(WickTLSTesting) import WickTLS
 import WickTestSupport
 
-/// A fetcher that answers each URL as a test scripts it, offline, and records the URLs asked.
+/// A fetcher that answers each URL as a test scripts it, from memory (the fixture made every
+/// answer), and records the URLs asked.
 final class ScriptedFetcher: RevocationFetching {
     enum Answer: Sendable {
-        /// What the authority's database says: an OCSP response signed by it (or by `signer`),
-        /// or a fresh CRL.
-        case from(CertificateAuthority, signer: TestPKI.Identity? = nil)
         /// These bytes, whatever was asked.
         case bytes([UInt8])
         /// The responder cannot be reached.
@@ -27,10 +25,6 @@ final class ScriptedFetcher: RevocationFetching {
     func fetch(_ request: RevocationRequest) throws -> [UInt8] {
         asked.withLock { $0.append(request.url) }
         switch answers[request.url] ?? .unreachable {
-        case .from(let authority, let signer):
-            return request.kind == .ocsp
-                ? Array(try authority.ocspResponse(toRequest: Data(request.body ?? []), signer: signer))
-                : Array(try authority.crl())
         case .bytes(let bytes):
             return bytes
         case .unreachable:
@@ -44,17 +38,34 @@ final class ScriptedFetcher: RevocationFetching {
 @Suite struct RevocationPathTests {
     typealias Path = TLSFixture.RevocationPath
 
-    /// Every source of the path answered truthfully: the root's for the intermediate, `leafCA`'s
-    /// for the leaf; `overriding` replaces some.
-    static func fetcher(
-        leafCA: KeyPath<Path, CertificateAuthority> = \.good, _ overriding: [String: ScriptedFetcher.Answer] = [:]
-    ) async throws -> ScriptedFetcher {
-        let path = try await TLSFixture.get().path
-        var answers: [String: ScriptedFetcher.Answer] = [
-            Path.rootOCSP: .from(path.root), Path.rootCRL: .from(path.root),
+    /// The chains the tests present, each with its intermediate.
+    enum Chain {
+        /// `leaf` under `goodCA`.
+        case good
+        /// `revokedLeaf` under `goodCA`.
+        case revokedLeaf
+        /// `leafUnderRevokedCA` under `revokedCA`.
+        case underRevokedCA
+    }
+
+    /// Every source of `chain` answering truthfully: the root's responder and CRL for the
+    /// intermediate, its intermediate's for the leaf; `overriding` replaces some.
+    static func fetcher(_ overriding: [String: ScriptedFetcher.Answer] = [:], chain: Chain = .good) async throws
+        -> ScriptedFetcher
+    {
+        let answers = try await TLSFixture.get().path.answers
+        let (leafOCSP, leafCRL, caOCSP) =
+            switch chain {
+            case .good: (answers.leafOCSP, answers.goodCACRL, answers.goodCAOCSP)
+            case .revokedLeaf: (answers.revokedLeafOCSP, answers.goodCACRL, answers.goodCAOCSP)
+            case .underRevokedCA: (answers.leafUnderRevokedCAOCSP, answers.revokedCACRL, answers.revokedCAOCSP)
+            }
+        var scripted: [String: ScriptedFetcher.Answer] = [
+            Path.rootOCSP: .bytes(caOCSP), Path.rootCRL: .bytes(answers.rootCRL),
         ]
-        for url in Path.ocsp + Path.crl { answers[url] = .from(path[keyPath: leafCA]) }
-        return ScriptedFetcher(answers.merging(overriding) { $1 })
+        for url in Path.ocsp { scripted[url] = .bytes(leafOCSP) }
+        for url in Path.crl { scripted[url] = .bytes(leafCRL) }
+        return ScriptedFetcher(scripted.merging(overriding) { $1 })
     }
 
     static func trust(
@@ -94,7 +105,7 @@ final class ScriptedFetcher: RevocationFetching {
     /// A revoked intermediate fails the path, though the leaf itself is good.
     @Test(arguments: [RevocationTrustEvaluator.Options.ocsp, .crl])
     func aRevokedIntermediateFailsThePath(method: RevocationTrustEvaluator.Options) async throws {
-        let fetcher = try await Self.fetcher(leafCA: \.underRevoked)
+        let fetcher = try await Self.fetcher(chain: .underRevokedCA)
         let trust = try await Self.trust(\.leafUnderRevokedCA, under: \.revokedCA, fetcher: fetcher)
         let error = try #require(throws: ServerTrustError.self) {
             try RevocationTrustEvaluator(options: method).evaluate(trust, forHost: "localhost")
@@ -110,7 +121,7 @@ final class ScriptedFetcher: RevocationFetching {
     /// A revoked leaf under a good intermediate fails by either method.
     @Test(arguments: [RevocationTrustEvaluator.Options.ocsp, .crl])
     func aRevokedLeafFailsThePath(method: RevocationTrustEvaluator.Options) async throws {
-        let trust = try await Self.trust(\.revokedLeaf, fetcher: try await Self.fetcher())
+        let trust = try await Self.trust(\.revokedLeaf, fetcher: try await Self.fetcher(chain: .revokedLeaf))
         let error = try #require(throws: ServerTrustError.self) {
             try RevocationTrustEvaluator(options: method).evaluate(trust, forHost: "localhost")
         }
@@ -124,7 +135,7 @@ final class ScriptedFetcher: RevocationFetching {
     /// server is refused before any application byte.
     @Test func aRevokedIntermediateIsRefusedThroughTheEngine() async throws {
         let fixture = try await TLSFixture.get()
-        let fetcher = try await Self.fetcher(leafCA: \.underRevoked)
+        let fetcher = try await Self.fetcher(chain: .underRevokedCA)
         var configuration = TLSConfiguration()
         configuration.trustRoots = .certificates([try fixture.root()])
         let leaf = fixture.path.leafUnderRevokedCA
@@ -149,7 +160,7 @@ final class ScriptedFetcher: RevocationFetching {
     struct Unusable: Sendable, CustomTestStringConvertible {
         var name: String
         var method: RevocationTrustEvaluator.Options
-        var answer: @Sendable (TLSFixture) throws -> ScriptedFetcher.Answer
+        var answer: @Sendable (TLSFixture.RevocationPath.Answers) -> ScriptedFetcher.Answer
         /// Text the reason for refusing it contains.
         var detail: String
         var testDescription: String { name }
@@ -159,11 +170,11 @@ final class ScriptedFetcher: RevocationFetching {
         Unusable(name: "OCSP unreachable", method: .ocsp, answer: { _ in .unreachable }, detail: "failed"),
         Unusable(
             name: "OCSP forged by another CA", method: .ocsp,
-            answer: { .from($0.path.good, signer: $0.stranger.intermediate) }, detail: "does not verify"),
+            answer: { .bytes($0.forgedOCSP) }, detail: "does not verify"),
         // RFC 6960 §4.2.2.2: a delegated responder must carry id-kp-OCSPSigning.
         Unusable(
             name: "OCSP signed by a certificate of the issuer without OCSPSigning", method: .ocsp,
-            answer: { .from($0.path.good, signer: $0.path.responderWithoutEKU) }, detail: "does not verify"),
+            answer: { .bytes($0.unauthorizedOCSP) }, detail: "does not verify"),
         Unusable(
             name: "OCSP tryLater", method: .ocsp, answer: { _ in .bytes([0x30, 0x03, 0x0A, 0x01, 0x03]) },
             detail: "trylater"),
@@ -172,38 +183,36 @@ final class ScriptedFetcher: RevocationFetching {
         // extension the client does not recognise is not used.
         Unusable(
             name: "OCSP with an unknown critical extension", method: .ocsp,
-            answer: { .bytes(try editedOCSP($0, critical: true)) },
+            answer: { .bytes($0.criticalExtensionOCSP) },
             detail: "critical extension Wick does not understand (\(OCSPResponseEditor.oid))"),
         Unusable(name: "CRL unreachable", method: .crl, answer: { _ in .unreachable }, detail: "failed"),
         // RFC 5280 §5.2: "a CRL ... with a critical extension it does not process ... must not be used".
         Unusable(
             name: "CRL with an unknown critical extension", method: .crl,
-            answer: { .bytes(Array(try $0.path.good.crl(extension: .unknownCritical))) },
+            answer: { .bytes($0.unknownCriticalCRL) },
             detail: "critical extension Wick does not understand (1.3.6.1.4.1.99999.1)"),
         // RFC 5280 §5.2.5: a CRL limited to CA certificates says nothing about a leaf.
         Unusable(
             name: "CRL covering CA certificates only", method: .crl,
-            answer: { .bytes(Array(try $0.path.good.crl(extension: .onlyCACertificates))) },
+            answer: { .bytes($0.onlyCACRL) },
             detail: "covers only CA certificates"),
         // RFC 5280 §6.3.3 (b)(2)(i): a CRL scoped to another distribution point is not this one's.
         Unusable(
             name: "CRL for another distribution point", method: .crl,
-            answer: { .bytes(Array(try $0.path.good.crl(extension: .otherDistributionPoint))) },
+            answer: { .bytes($0.otherPointCRL) },
             detail: "is for http://crl.wick.test/other.crl, not \(Path.crl[0]) where it was fetched"),
         // RFC 5280 §6.3.3 (a)(2): the CRL must be current (nextUpdate not passed).
         Unusable(
             name: "CRL past its nextUpdate", method: .crl,
-            answer: {
-                .bytes(Array(try $0.path.good.crl(between: (Date() - 3 * 86_400, Date() - 2 * 86_400))))
-            }, detail: "has expired"),
+            answer: { .bytes($0.staleCRL) }, detail: "has expired"),
         // RFC 5280 §6.3.3 (b), (f): issued by the certificate's issuer, and its signature verifies.
         Unusable(
-            name: "CRL of another issuer", method: .crl, answer: { .bytes(Array(try $0.path.root.crl())) },
+            name: "CRL of another issuer", method: .crl, answer: { .bytes($0.rootCRL) },
             detail: "is issued by CN=Wick Test Root CA"),
         Unusable(
             name: "CRL with a broken signature", method: .crl,
-            answer: { fixture in
-                var bytes = Array(try fixture.path.good.crl())
+            answer: { answers in
+                var bytes = answers.goodCACRL
                 bytes[bytes.count - 1] ^= 0x01
                 return .bytes(bytes)
             }, detail: "signature does not verify"),
@@ -214,9 +223,8 @@ final class ScriptedFetcher: RevocationFetching {
     /// status is unknown: a soft failure, and a hard one with `.requirePositiveResponse`.
     @Test(arguments: unusable)
     func anUnusableAnswerMovesOnToTheNextSource(_ testCase: Unusable) async throws {
-        let fixture = try await TLSFixture.get()
         let urls = testCase.method == .ocsp ? Path.ocsp : Path.crl
-        let bad = try testCase.answer(fixture)
+        let bad = testCase.answer(try await TLSFixture.get().path.answers)
         let evaluator = RevocationTrustEvaluator(options: testCase.method.union(.requirePositiveResponse))
 
         let second = try await Self.fetcher([urls[0]: bad])
@@ -224,7 +232,7 @@ final class ScriptedFetcher: RevocationFetching {
         #expect(second.urls.prefix(2) == [urls[0], urls[1]][...])
 
         // The second source's answer counts as much as a first one would: a revocation too.
-        let revoked = try await Self.fetcher([urls[0]: bad])
+        let revoked = try await Self.fetcher([urls[0]: bad], chain: .revokedLeaf)
         await #expect(throws: ServerTrustError.self) {
             try evaluator.evaluate(try await Self.trust(\.revokedLeaf, fetcher: revoked), forHost: "localhost")
         }
@@ -243,34 +251,26 @@ final class ScriptedFetcher: RevocationFetching {
         #expect(detail.contains(urls[0]) && detail.contains(urls[1]) && detail.contains(testCase.detail), "\(detail)")
     }
 
-    /// The path's leaf's OCSP response from its CA, with `OCSPResponseEditor`'s extension added.
-    static func editedOCSP(_ fixture: TLSFixture, critical: Bool) throws -> [UInt8] {
-        try OCSPResponseEditor.addingExtension(
-            critical: critical, to: Array(fixture.path.good.ocspResponse(for: fixture.path.leaf)),
-            signer: fixture.path.goodCA, in: fixture.pki.directory)
-    }
-
     /// The edited response is sound but for the flag: the same extension, not critical, is used.
     @Test func anUnknownNonCriticalOCSPExtensionIsIgnored() async throws {
-        let fixture = try await TLSFixture.get()
-        let fetcher = try await Self.fetcher([Path.ocsp[0]: .bytes(try Self.editedOCSP(fixture, critical: false))])
+        let answers = try await TLSFixture.get().path.answers
+        let fetcher = try await Self.fetcher([Path.ocsp[0]: .bytes(answers.nonCriticalExtensionOCSP)])
         try Self.strictOCSP.evaluate(try await Self.trust(fetcher: fetcher), forHost: "localhost")
         #expect(fetcher.urls == [Path.ocsp[0], Path.rootOCSP])
     }
 
     /// A CRL whose issuingDistributionPoint names the distribution point it came from is used.
     @Test func aCRLScopedToItsOwnDistributionPointIsUsed() async throws {
-        let fixture = try await TLSFixture.get()
-        let crl = Array(try fixture.path.good.crl(extension: .ownDistributionPoint))
-        let fetcher = try await Self.fetcher([Path.crl[0]: .bytes(crl)])
+        let answers = try await TLSFixture.get().path.answers
+        let fetcher = try await Self.fetcher([Path.crl[0]: .bytes(answers.ownPointCRL)])
         try Self.strictCRL.evaluate(try await Self.trust(fetcher: fetcher), forHost: "localhost")
         #expect(fetcher.urls == [Path.crl[0], Path.rootCRL])
     }
 
     /// RFC 6960 §4.2.2.2: a responder the issuer delegated to, with id-kp-OCSPSigning, may sign.
     @Test func aDelegatedResponderIsAuthorized() async throws {
-        let fixture = try await TLSFixture.get()
-        let fetcher = try await Self.fetcher([Path.ocsp[0]: .from(fixture.path.good, signer: fixture.path.responder)])
+        let answers = try await TLSFixture.get().path.answers
+        let fetcher = try await Self.fetcher([Path.ocsp[0]: .bytes(answers.delegatedOCSP)])
         try Self.strictOCSP.evaluate(try await Self.trust(fetcher: fetcher), forHost: "localhost")
         #expect(fetcher.urls == [Path.ocsp[0], Path.rootOCSP])
     }

@@ -283,7 +283,7 @@ final class CAFetcher: RevocationFetching {
     /// old one cannot pass forever.
     @Test func anAnswerWithoutNextUpdateIsUsedForADay() async throws {
         let fixture = try await TLSFixture.get()
-        let staple = Array(try fixture.authority.ocspResponse(for: fixture.valid, days: nil))
+        let staple = try await onOwnThread { Array(try fixture.authority.ocspResponse(for: fixture.valid, days: nil)) }
         let strict = RevocationTrustEvaluator(
             performDefaultValidation: false, validateHost: false,
             options: [.ocsp, .networkAccessDisabled, .requirePositiveResponse])

@@ -56,28 +56,41 @@ struct TLSFixture: Sendable {
 
     /// The root as an `openssl ca`, issuing two intermediates that name the root's OCSP
     /// responder and CRL, one of them revoked; under each a leaf naming two responders and two
-    /// distribution points of its intermediate.
+    /// distribution points of its intermediate. Every answer the tests serve is made here, on
+    /// the fixture's own thread, so that no test runs openssl on the cooperative pool.
     struct RevocationPath: Sendable {
         static let rootOCSP = "http://ocsp.root.wick.test/"
         static let rootCRL = "http://crl.wick.test/root.crl"
         static let ocsp = ["http://ocsp-1.wick.test/", "http://ocsp-2.wick.test/"]
         static let crl = ["http://crl.wick.test/first.crl", "http://crl.wick.test/second.crl"]
-        let root: CertificateAuthority
         let goodCA: TestPKI.Identity
-        let good: CertificateAuthority
         /// Under `goodCA`, not revoked.
         let leaf: TestPKI.Identity
         /// Under `goodCA`, revoked by it.
         let revokedLeaf: TestPKI.Identity
         /// Revoked by the root.
         let revokedCA: TestPKI.Identity
-        let underRevoked: CertificateAuthority
         /// Under `revokedCA`, itself not revoked.
         let leafUnderRevokedCA: TestPKI.Identity
-        /// A delegated OCSP responder of `goodCA`, with id-kp-OCSPSigning.
-        let responder: TestPKI.Identity
-        /// Issued by `goodCA` without id-kp-OCSPSigning: not an authorized responder.
-        let responderWithoutEKU: TestPKI.Identity
+        let answers: Answers
+
+        /// DER OCSP responses (valid for a day) and CRLs, truthful unless named otherwise.
+        struct Answers: Sendable {
+            let leafOCSP, revokedLeafOCSP, leafUnderRevokedCAOCSP, goodCAOCSP, revokedCAOCSP: [UInt8]
+            let goodCACRL, revokedCACRL, rootCRL: [UInt8]
+            /// About `leaf`: signed by another PKI's CA.
+            let forgedOCSP: [UInt8]
+            /// About `leaf`: signed by a delegated responder of `goodCA` with id-kp-OCSPSigning.
+            let delegatedOCSP: [UInt8]
+            /// About `leaf`: signed by a certificate of `goodCA` without id-kp-OCSPSigning.
+            let unauthorizedOCSP: [UInt8]
+            /// `leafOCSP` with `OCSPResponseEditor`'s private extension, critical or not.
+            let criticalExtensionOCSP, nonCriticalExtensionOCSP: [UInt8]
+            /// `goodCA`'s CRL with a `CertificateAuthority.CRLExtension` each.
+            let unknownCriticalCRL, onlyCACRL, ownPointCRL, otherPointCRL: [UInt8]
+            /// `goodCA`'s CRL whose window ended a day ago.
+            let staleCRL: [UInt8]
+        }
     }
 
     /// The shared fixture, made on first use. Tests suspend while it is made: building it runs
@@ -126,16 +139,39 @@ struct TLSFixture: Sendable {
         let revokedCA = try root.issueIntermediate(named: "revoked-ca")
         let underRevoked = try subAuthority(
             revokedCA, "revoked-ca-db", ocsp: RevocationPath.ocsp, crl: RevocationPath.crl)
-        let path = RevocationPath(
-            root: root, goodCA: goodCA, good: good,
-            leaf: try good.issueLeaf(named: "path-leaf", dnsNames: ["localhost"]),
-            revokedLeaf: try good.issueLeaf(named: "path-revoked-leaf", dnsNames: ["localhost"]),
-            revokedCA: revokedCA, underRevoked: underRevoked,
-            leafUnderRevokedCA: try underRevoked.issueLeaf(named: "under-revoked-ca", dnsNames: ["localhost"]),
-            responder: try good.issueOCSPResponder(named: "responder"),
-            responderWithoutEKU: try good.issueOCSPResponder(named: "responder-no-eku", ocspSigning: false))
+        let leaf = try good.issueLeaf(named: "path-leaf", dnsNames: ["localhost"])
+        let revokedLeaf = try good.issueLeaf(named: "path-revoked-leaf", dnsNames: ["localhost"])
+        let leafUnderRevokedCA = try underRevoked.issueLeaf(named: "under-revoked-ca", dnsNames: ["localhost"])
         try root.revoke(revokedCA)
-        try good.revoke(path.revokedLeaf)
+        try good.revoke(revokedLeaf)
+        let stranger = try TestPKI.generate(in: directory.appendingPathComponent("stranger"))
+        let leafOCSP = Array(try good.ocspResponse(for: leaf))
+        func edited(critical: Bool) throws -> [UInt8] {
+            try OCSPResponseEditor.addingExtension(
+                critical: critical, to: leafOCSP, signer: goodCA, in: pki.directory)
+        }
+        let answers = RevocationPath.Answers(
+            leafOCSP: leafOCSP, revokedLeafOCSP: Array(try good.ocspResponse(for: revokedLeaf)),
+            leafUnderRevokedCAOCSP: Array(try underRevoked.ocspResponse(for: leafUnderRevokedCA)),
+            goodCAOCSP: Array(try root.ocspResponse(for: goodCA)),
+            revokedCAOCSP: Array(try root.ocspResponse(for: revokedCA)),
+            goodCACRL: Array(try good.crl()), revokedCACRL: Array(try underRevoked.crl()),
+            rootCRL: Array(try root.crl()),
+            forgedOCSP: Array(try good.ocspResponse(for: leaf, signer: stranger.intermediate)),
+            delegatedOCSP: Array(
+                try good.ocspResponse(for: leaf, signer: try good.issueOCSPResponder(named: "responder"))),
+            unauthorizedOCSP: Array(
+                try good.ocspResponse(
+                    for: leaf, signer: try good.issueOCSPResponder(named: "responder-no-eku", ocspSigning: false))),
+            criticalExtensionOCSP: try edited(critical: true), nonCriticalExtensionOCSP: try edited(critical: false),
+            unknownCriticalCRL: Array(try good.crl(extension: .unknownCritical)),
+            onlyCACRL: Array(try good.crl(extension: .onlyCACertificates)),
+            ownPointCRL: Array(try good.crl(extension: .ownDistributionPoint)),
+            otherPointCRL: Array(try good.crl(extension: .otherDistributionPoint)),
+            staleCRL: Array(try good.crl(between: (now - 3 * day, now - day))))
+        let path = RevocationPath(
+            goodCA: goodCA, leaf: leaf, revokedLeaf: revokedLeaf, revokedCA: revokedCA,
+            leafUnderRevokedCA: leafUnderRevokedCA, answers: answers)
         let fixture = TLSFixture(
             pki: pki,
             authority: authority,
@@ -150,7 +186,7 @@ struct TLSFixture: Sendable {
             selfSigned: try authority.selfSignedLeaf(named: "self-signed", dnsNames: ["localhost"]),
             revoked: try authority.issueLeaf(named: "revoked", dnsNames: ["localhost"]),
             client: try authority.issueLeaf(named: "client", dnsNames: ["client.wick.test"], revocationInfo: false),
-            stranger: try TestPKI.generate(in: directory.appendingPathComponent("stranger")),
+            stranger: stranger,
             crl: [],
             commonNameOnly: try authority.issueLeaf(named: "cn-only", dnsNames: [], commonName: "localhost"),
             commonNameIPOnly: try authority.issueLeaf(named: "cn-ip-only", dnsNames: [], commonName: "127.0.0.1"),

@@ -70,6 +70,8 @@ int cwick_sk_OPENSSL_STRING_num(const STACK_OF(OPENSSL_STRING) *strings) {
 const char *cwick_sk_OPENSSL_STRING_value(const STACK_OF(OPENSSL_STRING) *strings, int index) {
     return sk_OPENSSL_STRING_value(strings, index);
 }
-STACK_OF(X509_CRL) *cwick_sk_X509_CRL_new_null(void) { return sk_X509_CRL_new_null(); }
-int cwick_sk_X509_CRL_push(STACK_OF(X509_CRL) *stack, X509_CRL *crl) { return sk_X509_CRL_push(stack, crl); }
-void cwick_sk_X509_CRL_pop_free(STACK_OF(X509_CRL) *stack) { sk_X509_CRL_pop_free(stack, X509_CRL_free); }
+STACK_OF(ASN1_OBJECT) *cwick_sk_ASN1_OBJECT_new_null(void) { return sk_ASN1_OBJECT_new_null(); }
+int cwick_sk_ASN1_OBJECT_push(STACK_OF(ASN1_OBJECT) *stack, ASN1_OBJECT *object) {
+    return sk_ASN1_OBJECT_push(stack, object);
+}
+void cwick_sk_ASN1_OBJECT_pop_free(STACK_OF(ASN1_OBJECT) *stack) { sk_ASN1_OBJECT_pop_free(stack, ASN1_OBJECT_free); }

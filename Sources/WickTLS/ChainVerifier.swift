@@ -6,8 +6,6 @@ import FoundationEssentials
 struct ChainVerificationPolicy {
     /// Check the leaf against this host name or IP literal (RFC 6125), or nil for no host check.
     var host: String?
-    /// DER CRLs to check the leaf against; when non-empty, a missing CRL is an issue too.
-    var crls: [[UInt8]] = []
     /// Anchors trusted for this verification only (pinned self-signed certificates).
     var additionalAnchors: [Certificate] = []
     /// The instant to verify at; nil means now.
@@ -25,7 +23,7 @@ struct ChainVerification {
 /// Runs `X509_verify_cert` with our store and policy, collecting every error instead of
 /// stopping at the first.
 ///
-/// Invariant: every X509, stack, CRL and X509_STORE_CTX made here is freed before `verify`
+/// Invariant: every X509, stack and X509_STORE_CTX made here is freed before `verify`
 /// returns; the collector passed to the callback through app data lives on its stack frame.
 enum ChainVerifier {
     /// Verifies `presented` (leaf first) against `store`.
@@ -71,26 +69,19 @@ enum ChainVerifier {
         _ = X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER)
         X509_VERIFY_PARAM_set_auth_level(parameters, OpenSSLContextSetup.securityLevel)
         if let time = policy.time { X509_VERIFY_PARAM_set_time(parameters, time_t(time.timeIntervalSince1970)) }
+        acceptAnyPolicy(parameters)
         if let host = policy.host.flatMap(HostAddress.unbracketed) {
             if HostAddress.isIPLiteral(host) {
+                // An IP literal matches iPAddress subjectAltNames only (never a dNSName, never the CN).
                 _ = X509_VERIFY_PARAM_set1_ip_asc(parameters, host)
             } else {
-                X509_VERIFY_PARAM_set_hostflags(parameters, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+                // RFC 9110 §4.3.4 and RFC 9525 §6.3: a client MUST NOT use a CN-ID. OpenSSL falls
+                // back to the subject's CN when the certificate has no dNSName unless told never to.
+                X509_VERIFY_PARAM_set_hostflags(
+                    parameters, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS | X509_CHECK_FLAG_NEVER_CHECK_SUBJECT))
                 _ = X509_VERIFY_PARAM_set1_host(parameters, host, host.utf8.count)
             }
         }
-        var crlStack: OpaquePointer?
-        if !policy.crls.isEmpty, let stack = cwick_sk_X509_CRL_new_null() {
-            crlStack = stack
-            for der in policy.crls {
-                if let crl = makeCRL(der) { _ = cwick_sk_X509_CRL_push(stack, crl) }
-            }
-            // SAFETY: set0 does not take ownership; the stack is freed after verification.
-            X509_STORE_CTX_set0_crls(context, stack)
-            _ = X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_CRL_CHECK))
-        }
-        defer { if let crlStack { cwick_sk_X509_CRL_pop_free(crlStack) } }
-
         let collector = Collector()
         // SAFETY: app data is the collector, alive on this frame until X509_verify_cert returns.
         withExtendedLifetime(collector) {
@@ -118,6 +109,29 @@ enum ChainVerifier {
         return ChainVerification(verifiedChain: chain, issues: issues)
     }
 
+    /// RFC 5280 §6.1: process certificate policies, so that a requireExplicitPolicy in any
+    /// certificate's policyConstraints fails a path on which no acceptable policy is carried
+    /// all the way down. OpenSSL skips policy processing unless asked, and with an empty
+    /// user-initial-policy-set it fails every path that requires an explicit policy; RFC 5280's
+    /// default set is {anyPolicy}, so that is what it gets. The flag is set explicitly: whether
+    /// setting policies implies it has varied (CVE-2023-0466). Policy processing needs the fix
+    /// for CVE-2023-0464 (exponential work on crafted policy constraints): OpenSSL 3.0.9 or
+    /// later, or a distribution's build with it backported (the version number does not show it).
+    private static func acceptAnyPolicy(_ parameters: OpaquePointer?) {
+        guard let policies = cwick_sk_ASN1_OBJECT_new_null() else {
+            preconditionFailure("out of memory: \(OpenSSLErrorQueue.drain())")
+        }
+        defer { cwick_sk_ASN1_OBJECT_pop_free(policies) }
+        // SAFETY: OBJ_nid2obj returns OpenSSL's static object, which pop_free leaves alone;
+        // set1_policies copies the stack and its objects.
+        _ = cwick_sk_ASN1_OBJECT_push(policies, OBJ_nid2obj(NID_any_policy))
+        guard X509_VERIFY_PARAM_set1_policies(parameters, policies) == 1,
+            X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_POLICY_CHECK)) == 1
+        else {
+            preconditionFailure("cannot set the policy parameters: \(OpenSSLErrorQueue.drain())")
+        }
+    }
+
     /// Records each error and lets verification go on, so that all of them are reported.
     private static let verifyCallback: @convention(c) (Int32, OpaquePointer?) -> Int32 = { ok, context in
         guard ok == 0, let context, let data = X509_STORE_CTX_get_ex_data(context, 0) else { return ok }
@@ -127,20 +141,6 @@ enum ChainVerifier {
         collector.failures.append(
             (X509_STORE_CTX_get_error(context), X509_STORE_CTX_get_error_depth(context), certificate))
         return 1
-    }
-
-    /// A new X509_CRL from DER (or PEM), owned by the caller; nil if unreadable.
-    static func makeCRL(_ bytes: [UInt8]) -> OpaquePointer? {
-        let crl: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
-            // SAFETY: d2i reads at most `count` bytes; the PEM BIO reads our buffer and is freed.
-            var cursor = buffer.baseAddress
-            if let crl = d2i_X509_CRL(nil, &cursor, buffer.count) { return crl }
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_X509_CRL(bio, nil, nil, nil)
-        }
-        ERR_clear_error()
-        return crl
     }
 
     /// The issue an X509_V_ERR code means for `certificate` at `depth`.
@@ -154,7 +154,12 @@ enum ChainVerifier {
         case X509_V_ERR_CERT_NOT_YET_VALID:
             return .notYetValid(subject: subject, notValidBefore: certificate.notValidBefore)
         case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH:
+            if certificate.dnsNames.isEmpty && certificate.ipAddresses.isEmpty {
+                return .noSubjectAlternativeName(host: host ?? "", subject: subject)
+            }
             return .hostMismatch(host: host ?? "", dnsNames: certificate.dnsNames, ipAddresses: certificate.ipAddresses)
+        case X509_V_ERR_NO_EXPLICIT_POLICY:
+            return .noExplicitPolicy(subject: subject)
         case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
             return .selfSigned(subject: subject)
         case X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
@@ -166,11 +171,6 @@ enum ChainVerifier {
             return depth == 0 && presentedCount == 1
                 ? .missingIntermediate(issuer: certificate.issuer)
                 : .untrustedRoot(subject: certificate.issuer)
-        case X509_V_ERR_CERT_REVOKED:
-            return .revoked(subject: subject, reason: "listed in the CRL")
-        case X509_V_ERR_UNABLE_TO_GET_CRL, X509_V_ERR_CRL_HAS_EXPIRED, X509_V_ERR_CRL_NOT_YET_VALID,
-            X509_V_ERR_CRL_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CRL_SIGNATURE:
-            return .revocationStatusUnknown(subject: subject, detail: errorString(code))
         case X509_V_ERR_EE_KEY_TOO_SMALL, X509_V_ERR_CA_KEY_TOO_SMALL:
             return .weakKey(
                 subject: subject, algorithm: certificate.publicKeyAlgorithm, bits: certificate.publicKeyBits)

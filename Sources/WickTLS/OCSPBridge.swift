@@ -2,27 +2,17 @@
 internal import CWickOpenSSL
 import FoundationEssentials
 
-/// What one revocation source said about a certificate.
-enum RevocationOutcome: Equatable {
-    /// Not revoked; the answer is good until `nextUpdate` (nil: no stated end).
-    case good(nextUpdate: Date?)
-    /// Revoked, with the reason given.
-    case revoked(reason: String, nextUpdate: Date?)
-    /// No usable answer, and why.
-    case unknown(String)
-}
-
-/// OCSP requests and responses and CRL windows.
+/// OCSP requests and responses (RFC 6960).
 ///
-/// Invariant: every OCSP_*, X509, X509_CRL and stack made here is freed before the function
-/// that made it returns.
+/// Invariant: every OCSP_*, X509 and stack made here is freed before the function that made it
+/// returns.
 enum OCSPBridge {
-    /// The DER OCSP request for `leaf` issued by `issuer` (no nonce, so answers can be cached).
-    static func request(leaf: Certificate, issuer: Certificate) -> [UInt8]? {
+    /// The DER OCSP request for `certificate` issued by `issuer` (no nonce, so answers can be cached).
+    static func request(for certificate: Certificate, issuer: Certificate) -> [UInt8]? {
         guard let request = OCSP_REQUEST_new() else { return nil }
         defer { OCSP_REQUEST_free(request) }
         // SAFETY: add0 hands the id to the request, freed with it.
-        guard let id = OCSP_cert_to_id(nil, leaf.x509.pointer, issuer.x509.pointer),
+        guard let id = OCSP_cert_to_id(nil, certificate.x509.pointer, issuer.x509.pointer),
             OCSP_request_add0_id(request, id) != nil
         else {
             ERR_clear_error()
@@ -39,15 +29,18 @@ enum OCSPBridge {
         return bytes
     }
 
-    /// Clock skew tolerated around an OCSP response's thisUpdate...nextUpdate window.
-    static let allowedClockSkew: Double = 300
+    /// The extensions an OCSP response may mark critical and still be used: the nonce
+    /// (RFC 6960 §4.4.1), which Wick never sends but a responder may echo.
+    private static let understoodExtensions: Set<Int32> = [NID_id_pkix_OCSP_Nonce]
 
-    /// What the DER OCSP `response` says about `leaf`: its signature must verify (the issuer
-    /// or a delegated responder chaining to `store`), its status must be successful, and `now`
-    /// must lie within thisUpdate...nextUpdate (`allowedClockSkew` either side).
+    /// What the DER OCSP `response` says about `certificate`: its status must be successful,
+    /// its signature must verify and its signer be authorized (RFC 6960 §4.2.2.2: `issuer`
+    /// itself, or a responder `issuer` issued with id-kp-OCSPSigning, chaining to `store`),
+    /// it must carry no critical extension Wick does not understand, and `now` must lie
+    /// within thisUpdate...nextUpdate (`RevocationWindow`).
     static func check(
-        response: [UInt8], leaf: Certificate, issuer: Certificate, intermediates: [Certificate], store: TrustStore,
-        now: Date
+        response: [UInt8], for certificate: Certificate, issuer: Certificate, intermediates: [Certificate],
+        store: TrustStore, now: Date
     ) -> RevocationOutcome {
         defer { ERR_clear_error() }
         let parsed: OpaquePointer? = response.withUnsafeBufferPointer { buffer in
@@ -70,10 +63,12 @@ enum OCSPBridge {
         for certificate in [issuer] + intermediates {
             _ = cwick_sk_X509_push(certificates, certificate.x509.retainedPointer())
         }
+        // Flags 0: verify the signature, the signer's chain to `store`, and (ocsp_check_issuer)
+        // that the signer is the certificate's issuer or a delegate of it with OCSPSigning.
         guard OCSP_basic_verify(basic, certificates, store.pointer, 0) == 1 else {
-            return .unknown("the OCSP response's signature does not verify: \(OpenSSLErrorQueue.drain())")
+            return .unknown("the OCSP response's signature or signer does not verify: \(OpenSSLErrorQueue.drain())")
         }
-        guard let id = OCSP_cert_to_id(nil, leaf.x509.pointer, issuer.x509.pointer) else {
+        guard let id = OCSP_cert_to_id(nil, certificate.x509.pointer, issuer.x509.pointer) else {
             return .unknown("cannot make the OCSP id")
         }
         defer { OCSP_CERTID_free(id) }
@@ -84,13 +79,16 @@ enum OCSPBridge {
         var nextUpdate: UnsafeMutablePointer<ASN1_GENERALIZEDTIME>?
         // SAFETY: the times point into `basic`, alive until the defer frees it.
         guard OCSP_resp_find_status(basic, id, &certificateStatus, &reason, &revoked, &thisUpdate, &nextUpdate) == 1
-        else { return .unknown("the OCSP response does not cover \(leaf.subject)") }
+        else { return .unknown("the OCSP response does not cover \(certificate.subject)") }
+        if let critical = unknownCriticalExtension(basic, id: id) {
+            return .unknown("the OCSP response has a critical extension Wick does not understand (\(critical))")
+        }
         let next = nextUpdate.map { X509Parsing.date(UnsafePointer($0)) }
-        guard let this = thisUpdate.map({ X509Parsing.date(UnsafePointer($0)) }),
-            this.timeIntervalSince(now) <= Self.allowedClockSkew,
-            next.map({ now.timeIntervalSince($0) <= Self.allowedClockSkew }) ?? true
-        else {
-            return .unknown("the OCSP response is outside its thisUpdate/nextUpdate window at \(now)")
+        guard let this = thisUpdate.map({ X509Parsing.date(UnsafePointer($0)) }) else {
+            return .unknown("the OCSP response has no thisUpdate")
+        }
+        if let problem = RevocationWindow.problem(thisUpdate: this, nextUpdate: next, now: now) {
+            return .unknown("the OCSP response is outside its thisUpdate/nextUpdate window: \(problem)")
         }
         switch certificateStatus {
         case V_OCSP_CERTSTATUS_GOOD:
@@ -100,15 +98,24 @@ enum OCSPBridge {
             let text = reason >= 0 ? String(cString: OCSP_crl_reason_str(Int(reason))) : "no reason given"
             return .revoked(reason: "OCSP: \(text)", nextUpdate: next)
         default:
-            return .unknown("the OCSP responder does not know \(leaf.subject)")
+            return .unknown("the OCSP responder does not know \(certificate.subject)")
         }
     }
 
-    /// The nextUpdate of a DER or PEM CRL, if it is readable and states one.
-    static func nextUpdate(ofCRL bytes: [UInt8]) -> Date? {
-        guard let crl = ChainVerifier.makeCRL(bytes) else { return nil }
-        defer { X509_CRL_free(crl) }
-        // SAFETY: the time belongs to the CRL, alive until the defer.
-        return X509_CRL_get0_nextUpdate(crl).map { X509Parsing.date($0) }
+    /// The OID of the first critical extension of the response data or of `id`'s single
+    /// response that is not in `understoodExtensions`, or nil.
+    private static func unknownCriticalExtension(_ basic: OpaquePointer, id: OpaquePointer) -> String? {
+        var extensions: [OpaquePointer] = (0..<OCSP_BASICRESP_get_ext_count(basic)).compactMap {
+            OCSP_BASICRESP_get_ext(basic, $0)
+        }
+        let index = OCSP_resp_find(basic, id, -1)
+        if index >= 0, let single = OCSP_resp_get0(basic, index) {
+            extensions += (0..<OCSP_SINGLERESP_get_ext_count(single)).compactMap { OCSP_SINGLERESP_get_ext(single, $0) }
+        }
+        // SAFETY: the extensions belong to `basic`, alive for the caller's whole check.
+        return extensions.lazy.filter { X509_EXTENSION_get_critical($0) != 0 }
+            .map { X509_EXTENSION_get_object($0) }
+            .first { !understoodExtensions.contains(OBJ_obj2nid($0)) }
+            .map(X509Parsing.oidText)
     }
 }

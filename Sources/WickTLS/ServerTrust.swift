@@ -42,8 +42,10 @@ public struct ServerTrust: Sendable {
     public var leaf: Certificate? { presentedChain.first }
 
     /// Builds and verifies the chain to a trusted root: validity dates, signatures, CA
-    /// constraints, key and digest strength, and (when `host` is given) RFC 6125 host or IP
-    /// matching against the leaf.
+    /// constraints, certificate policies (RFC 5280 §6.1, with {anyPolicy} as the initial set),
+    /// key and digest strength, and (when `host` is given) matching the leaf's subjectAltNames
+    /// against it: dNSNames for a name, iPAddresses for an IP literal, never the subject's CN
+    /// (RFC 9110 §4.3.4, RFC 9525).
     /// - Parameter additionalAnchors: certificates trusted as anchors for this evaluation only.
     /// - Returns: the chain as verified and every issue found; no issues means trusted.
     public func verifyChain(host: String?, additionalAnchors: [Certificate] = []) -> TrustEvaluation {

@@ -8,9 +8,19 @@ public struct TLSConfiguration: Sendable, Hashable {
     public var minimumVersion: TLSVersion = .v1_2
     /// The newest version offered; nil offers the newest OpenSSL speaks (TLS 1.3).
     public var maximumVersion: TLSVersion? = nil
-    /// The TLS 1.2 cipher list in OpenSSL's syntax (`ECDHE+AESGCM:ECDHE+CHACHA20`); nil keeps
-    /// OpenSSL's default.
+    /// The TLS 1.2 cipher list in OpenSSL's syntax (`ECDHE+AESGCM:ECDHE+CHACHA20`); nil (the
+    /// default) offers only ECDHE suites with AES-GCM or ChaCha20-Poly1305: forward secrecy and
+    /// AEAD, as RFC 9325 §4.1-4.2 recommend. Whatever the list says, the suites RFC 9325 forbids
+    /// or Wick never negotiates (NULL, RC4, export and other under-112-bit ciphers, 3DES,
+    /// anonymous, static and finite-field DH) are removed from it.
     public var cipherList: String? = nil
+    /// Whether TLS 1.2 also offers, after the strict suites, those RFC 9325 advises against for
+    /// servers that offer nothing better: ECDHE with AES-CBC, and static RSA key transport with
+    /// AES. Default off. The risk: static RSA has no forward secrecy (the server's key, stolen
+    /// later, decrypts every recorded session) and invites Bleichenbacher padding oracles; CBC
+    /// suites are MAC-then-encrypt, open to padding-oracle timing attacks. Ignored when
+    /// `cipherList` is set. TLS 1.3 is unaffected (all its suites are AEAD with forward secrecy).
+    public var allowsLegacyCipherSuites: Bool = false
     /// The TLS 1.3 cipher suites in OpenSSL's syntax (`TLS_AES_128_GCM_SHA256:...`); nil keeps
     /// OpenSSL's default.
     public var cipherSuites: String? = nil
@@ -36,7 +46,8 @@ public struct TLSConfiguration: Sendable, Hashable {
     /// allocation cost per record. Default on.
     public var releasesBuffersWhenIdle: Bool = true
 
-    /// The defaults: TLS 1.2+, `http/1.1`, the system store, resumption and stapling on.
+    /// The defaults: TLS 1.2+, forward-secret AEAD suites only, `http/1.1`, the system store,
+    /// resumption and stapling on.
     public init() {}
 
     /// The ALPN list in the wire form: each name prefixed by its length.

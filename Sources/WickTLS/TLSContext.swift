@@ -46,7 +46,8 @@ public final class TLSContext: @unchecked Sendable {
         try OpenSSLContextSetup.versions(
             context, minimum: configuration.minimumVersion,
             maximum: configuration.maximumVersion)
-        try OpenSSLContextSetup.ciphers(context, list: configuration.cipherList, suites: configuration.cipherSuites)
+        try OpenSSLContextSetup.ciphers(
+            context, list: TLSCipherPolicy.cipherList(for: configuration), suites: configuration.cipherSuites)
         SSL_CTX_set_security_level(context, OpenSSLContextSetup.securityLevel)
         _ = SSL_CTX_set_options(context, cwick_SSL_OP_client_defaults())
         if configuration.releasesBuffersWhenIdle { _ = cwick_SSL_CTX_set_mode(context, Int(SSL_MODE_RELEASE_BUFFERS)) }

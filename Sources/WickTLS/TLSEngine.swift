@@ -378,12 +378,29 @@ public final class TLSEngine {
         switch (unexpectedEOF, duringHandshake) {
         case (true, true): error = .handshakeFailed("the peer closed the connection during the handshake")
         case (true, false): error = .truncated
-        case (false, true): error = .handshakeFailed(text.isEmpty ? "SSL error \(code)" : text)
+        case (false, true):
+            error = .handshakeFailed((text.isEmpty ? "SSL error \(code)" : text) + commonGroundHint(library, reason))
         case (false, false): error = .protocolError(text.isEmpty ? "SSL error \(code)" : text)
         }
         state = .failed(error)
         pendingSession = nil
         return error
+    }
+
+    /// For a client, what a failure to agree on a version or a cipher suite usually means,
+    /// given Wick's strict defaults; "" for anything else.
+    private func commonGroundHint(_ library: Int32, _ reason: Int32) -> String {
+        guard trustContext != nil, library == ERR_LIB_SSL else { return "" }
+        switch reason {
+        case SSL_R_SSLV3_ALERT_HANDSHAKE_FAILURE, SSL_R_NO_SHARED_CIPHER, SSL_R_NO_CIPHERS_AVAILABLE:
+            return " (if the server offers only TLS 1.2 suites without forward secrecy or AEAD, such as static RSA"
+                + " or CBC, Wick refuses them by default, RFC 9325 §4.1; TLSConfiguration.allowsLegacyCipherSuites"
+                + " widens the list)"
+        case SSL_R_UNSUPPORTED_PROTOCOL, SSL_R_TLSV1_ALERT_PROTOCOL_VERSION, SSL_R_WRONG_VERSION_NUMBER:
+            return " (no protocol version in common: Wick speaks TLS 1.2 and 1.3 only, never 1.0 or 1.1, RFC 8996)"
+        default:
+            return ""
+        }
     }
 
     // MARK: Callbacks from OpenSSL

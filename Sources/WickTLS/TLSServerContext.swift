@@ -16,6 +16,7 @@ public final class TLSServerContext: @unchecked Sendable {
 
     /// A server context.
     /// - Parameters:
+    ///   - cipherList: the TLS 1.2 suites served, in OpenSSL's syntax; nil keeps OpenSSL's default.
     ///   - certificateChain: leaf first, then what the server sends after it.
     ///   - clientCertificateRoots: when set, a client certificate chaining to one of these is
     ///     required.
@@ -23,7 +24,7 @@ public final class TLSServerContext: @unchecked Sendable {
     public init(
         certificateChain: [Certificate], privateKeyPEM: String, clientCertificateRoots: [Certificate]? = nil,
         stapledOCSPResponse: [UInt8]? = nil, minimumVersion: TLSVersion = .v1_2, maximumVersion: TLSVersion? = nil,
-        applicationProtocols: [String] = ["http/1.1"]
+        applicationProtocols: [String] = ["http/1.1"], cipherList: String? = nil
     ) throws(TLSError) {
         guard let context = SSL_CTX_new(TLS_server_method()) else {
             throw .invalidConfiguration("SSL_CTX_new: \(OpenSSLErrorQueue.drain())")
@@ -38,6 +39,7 @@ public final class TLSServerContext: @unchecked Sendable {
         self.stapledOCSPResponse = stapledOCSPResponse
         SSL_CTX_set_security_level(context, 0)
         try OpenSSLContextSetup.versions(context, minimum: minimumVersion, maximum: maximumVersion)
+        try OpenSSLContextSetup.ciphers(context, list: cipherList, suites: nil)
         try OpenSSLContextSetup.identity(context, chain: certificateChain, keyPEM: Array(privateKeyPEM.utf8))
         let sessionContext: [UInt8] = Array("wick-test-server".utf8)
         _ = SSL_CTX_set_session_id_context(context, sessionContext, UInt32(sessionContext.count))

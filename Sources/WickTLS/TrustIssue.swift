@@ -10,6 +10,13 @@ public enum TrustIssue: Sendable, Hashable, CustomStringConvertible {
     case notYetValid(subject: String, notValidBefore: Date)
     /// The leaf is not valid for the host (RFC 6125 name or IP check).
     case hostMismatch(host: String, dnsNames: [String], ipAddresses: [String])
+    /// The leaf names no subjectAltName at all, so it identifies no host: RFC 9110 §4.3.4 and
+    /// RFC 9525 §6.3 forbid a client to fall back to the subject's Common Name (a CN-ID),
+    /// whatever it says. `subject` is the leaf's subject, CN included, for the reader.
+    case noSubjectAlternativeName(host: String, subject: String)
+    /// A certificate's policyConstraints require an explicit policy (RFC 5280 §4.2.1.11) and
+    /// no acceptable policy is carried by every certificate of the path (RFC 5280 §6.1).
+    case noExplicitPolicy(subject: String)
     /// The leaf is self-signed and not a trusted anchor.
     case selfSigned(subject: String)
     /// The chain ends in a root that is not trusted.
@@ -39,6 +46,10 @@ public enum TrustIssue: Sendable, Hashable, CustomStringConvertible {
         case .notYetValid(let subject, let date): "\(subject) is not valid before \(date)"
         case .hostMismatch(let host, let names, let ips):
             "the certificate is not valid for \(host) (it names \((names + ips).joined(separator: ", ")))"
+        case .noSubjectAlternativeName(let host, let subject):
+            "the certificate (\(subject)) has no subjectAltName, so it is not valid for \(host): clients must not match the subject's CN (RFC 9110 §4.3.4, RFC 9525 §6.3)"
+        case .noExplicitPolicy(let subject):
+            "the path through \(subject) requires an explicit certificate policy and none is carried by every certificate (RFC 5280 §6.1)"
         case .selfSigned(let subject): "\(subject) is self-signed and not trusted"
         case .untrustedRoot(let subject): "the chain of \(subject) ends in an untrusted root"
         case .missingIntermediate(let issuer):

@@ -139,7 +139,18 @@ enum X509Parsing {
         return bytes
     }
 
-    private static func name(_ name: OpaquePointer?) -> String {
+    /// The dotted text of an OID, e.g. `1.3.6.1.5.5.7.48.1.2`.
+    static func oidText(_ object: OpaquePointer?) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        // SAFETY: OBJ_obj2txt writes at most `count` bytes, its NUL included, into our buffer.
+        let length = Int(OBJ_obj2txt(&buffer, Int32(buffer.count), object, 1))
+        guard length > 0 else { return "(unreadable OID)" }
+        return String(
+            decoding: buffer.prefix(min(length, buffer.count - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// A distinguished name in RFC 2253 form.
+    static func name(_ name: OpaquePointer?) -> String {
         guard let name, let bio = BIO_new(BIO_s_mem()) else { return "" }
         defer { BIO_free(bio) }
         // SAFETY: X509_NAME_print_ex writes into the memory BIO; BIO_get_mem_data points into the
@@ -224,17 +235,20 @@ enum X509Parsing {
         defer { CRL_DIST_POINTS_free(points) }
         var urls: [String] = []
         for index in 0..<cwick_sk_DIST_POINT_num(points) {
-            // A full name (type 0) is a GENERAL_NAMES; a relative name cannot hold a URI.
-            guard let point = cwick_sk_DIST_POINT_value(points, index), let pointName = point.pointee.distpoint,
-                pointName.pointee.type == 0, let names = pointName.pointee.name.fullname
-            else { continue }
-            for nameIndex in 0..<cwick_sk_GENERAL_NAME_num(names) {
-                guard let name = cwick_sk_GENERAL_NAME_value(names, nameIndex), name.pointee.type == GEN_URI else {
-                    continue
-                }
-                urls.append(string(name.pointee.d.uniformResourceIdentifier))
-            }
+            urls += uris(in: cwick_sk_DIST_POINT_value(points, index)?.pointee.distpoint)
         }
         return urls
+    }
+
+    /// The URIs of a distribution point's name (of a certificate's CRL distribution point or a
+    /// CRL's issuing distribution point). A full name (type 0) is a GENERAL_NAMES; a name
+    /// relative to the issuer cannot hold a URI.
+    static func uris(in pointName: UnsafeMutablePointer<DIST_POINT_NAME>?) -> [String] {
+        // SAFETY: the name belongs to the extension structure the caller holds.
+        guard let pointName, pointName.pointee.type == 0, let names = pointName.pointee.name.fullname else { return [] }
+        return (0..<cwick_sk_GENERAL_NAME_num(names)).compactMap { index in
+            guard let name = cwick_sk_GENERAL_NAME_value(names, index), name.pointee.type == GEN_URI else { return nil }
+            return string(name.pointee.d.uniformResourceIdentifier)
+        }
     }
 }

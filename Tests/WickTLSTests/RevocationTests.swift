@@ -273,7 +273,28 @@ final class CAFetcher: RevocationFetching {
             try RevocationTrustEvaluator(options: [.crl, .requirePositiveResponse])
                 .evaluate(try await Self.trust(\.valid, fetcher: fetcher, at: later), forHost: "localhost")
         }
-        #expect(staleCRL.description.contains("CRL has expired"), "\(staleCRL)")
+        #expect(
+            staleCRL.description.contains("the CRL is outside its thisUpdate/nextUpdate window: it has expired"),
+            "\(staleCRL)")
+    }
+
+    /// RFC 6960 §4.2.2.1: without nextUpdate "newer revocation information is available all
+    /// the time"; Wick uses such an answer for a day after its thisUpdate (plus the skew), so an
+    /// old one cannot pass forever.
+    @Test func anAnswerWithoutNextUpdateIsUsedForADay() async throws {
+        let fixture = try await TLSFixture.get()
+        let staple = try await onOwnThread { Array(try fixture.authority.ocspResponse(for: fixture.valid, days: nil)) }
+        let strict = RevocationTrustEvaluator(
+            performDefaultValidation: false, validateHost: false,
+            options: [.ocsp, .networkAccessDisabled, .requirePositiveResponse])
+        try strict.evaluate(
+            try await Self.trust(\.valid, fetcher: nil, staple: staple, at: Date() + 86_000), forHost: "localhost")
+        let stale = try await #require(throws: ServerTrustError.self) {
+            try strict.evaluate(
+                try await Self.trust(\.valid, fetcher: nil, staple: staple, at: Date() + 86_400 + 400),
+                forHost: "localhost")
+        }
+        #expect(stale.description.contains("states no nextUpdate"), "\(stale)")
     }
 
     @Test func aCachedAnswerExpiresWithItsNextUpdate() async throws {
@@ -303,8 +324,8 @@ final class CAFetcher: RevocationFetching {
         return try #require(formatter.date(from: stamp))
     }
 
-    /// `allowedClockSkew` (300 s) outside thisUpdate...nextUpdate is still accepted; one
-    /// second more is not.
+    /// `RevocationWindow.allowedClockSkew` (300 s) outside thisUpdate...nextUpdate is still
+    /// accepted; one second more is not.
     @Test func theClockSkewAllowanceIsExactly300Seconds() async throws {
         let fixture = try await TLSFixture.get()
         let response = try fixture.authority.ocspResponse(for: fixture.valid)

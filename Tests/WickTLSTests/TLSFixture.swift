@@ -26,6 +26,72 @@ struct TLSFixture: Sendable {
     let stranger: TestPKI
     /// The intermediate's CRL, listing `revoked`.
     let crl: [UInt8]
+    /// CN=localhost and no subjectAltName at all (a CN-ID only).
+    let commonNameOnly: TestPKI.Identity
+    /// CN=127.0.0.1 and no subjectAltName.
+    let commonNameIPOnly: TestPKI.Identity
+    /// `127.0.0.1` as a dNSName, not an iPAddress.
+    let ipAsDNSName: TestPKI.Identity
+    /// An RSA-2048 leaf for localhost, so that a server can offer static RSA key transport.
+    let rsa2048: TestPKI.Identity
+    /// Chains whose policyConstraints require an explicit policy (RFC 5280 §6.1).
+    let policy: PolicyChains
+    /// A path whose intermediates name their own revocation sources (RFC 5280 §6.3).
+    let path: RevocationPath
+
+    /// Two intermediates under the root that both require an explicit policy
+    /// (`policyConstraints=critical,requireExplicitPolicy:0`), and a leaf under each.
+    struct PolicyChains: Sendable {
+        /// The policy every certificate of `withPolicy`'s path carries.
+        static let oid = "2.23.140.1.2.1"
+        /// Requires an explicit policy and carries none.
+        let emptyCA: TestPKI.Identity
+        /// Under `emptyCA`, carries no policy: no certificate carries one, so the path fails.
+        let withoutPolicy: TestPKI.Identity
+        /// Requires an explicit policy and carries `oid`.
+        let policyCA: TestPKI.Identity
+        /// Under `policyCA`, carries `oid`: the path is valid.
+        let withPolicy: TestPKI.Identity
+    }
+
+    /// The root as an `openssl ca`, issuing two intermediates that name the root's OCSP
+    /// responder and CRL, one of them revoked; under each a leaf naming two responders and two
+    /// distribution points of its intermediate. Every answer the tests serve is made here, on
+    /// the fixture's own thread, so that no test runs openssl on the cooperative pool.
+    struct RevocationPath: Sendable {
+        static let rootOCSP = "http://ocsp.root.wick.test/"
+        static let rootCRL = "http://crl.wick.test/root.crl"
+        static let ocsp = ["http://ocsp-1.wick.test/", "http://ocsp-2.wick.test/"]
+        static let crl = ["http://crl.wick.test/first.crl", "http://crl.wick.test/second.crl"]
+        let goodCA: TestPKI.Identity
+        /// Under `goodCA`, not revoked.
+        let leaf: TestPKI.Identity
+        /// Under `goodCA`, revoked by it.
+        let revokedLeaf: TestPKI.Identity
+        /// Revoked by the root.
+        let revokedCA: TestPKI.Identity
+        /// Under `revokedCA`, itself not revoked.
+        let leafUnderRevokedCA: TestPKI.Identity
+        let answers: Answers
+
+        /// DER OCSP responses (valid for a day) and CRLs, truthful unless named otherwise.
+        struct Answers: Sendable {
+            let leafOCSP, revokedLeafOCSP, leafUnderRevokedCAOCSP, goodCAOCSP, revokedCAOCSP: [UInt8]
+            let goodCACRL, revokedCACRL, rootCRL: [UInt8]
+            /// About `leaf`: signed by another PKI's CA.
+            let forgedOCSP: [UInt8]
+            /// About `leaf`: signed by a delegated responder of `goodCA` with id-kp-OCSPSigning.
+            let delegatedOCSP: [UInt8]
+            /// About `leaf`: signed by a certificate of `goodCA` without id-kp-OCSPSigning.
+            let unauthorizedOCSP: [UInt8]
+            /// `leafOCSP` with `OCSPResponseEditor`'s private extension, critical or not.
+            let criticalExtensionOCSP, nonCriticalExtensionOCSP: [UInt8]
+            /// `goodCA`'s CRL with a `CertificateAuthority.CRLExtension` each.
+            let unknownCriticalCRL, onlyCACRL, ownPointCRL, otherPointCRL: [UInt8]
+            /// `goodCA`'s CRL whose window ended a day ago.
+            let staleCRL: [UInt8]
+        }
+    }
 
     /// The shared fixture, made on first use. Tests suspend while it is made: building it runs
     /// openssl a few dozen times, and doing that on Swift's cooperative threads (two on a 2-core
@@ -47,6 +113,65 @@ struct TLSFixture: Sendable {
         let authority = try CertificateAuthority(pki: pki)
         let now = Date()
         let day: TimeInterval = 86_400
+        let root = try CertificateAuthority(
+            pki: pki, issuer: pki.root, name: "root-ca", ocspURLs: [RevocationPath.rootOCSP],
+            crlURLs: [RevocationPath.rootCRL])
+        let emptyCA = try root.issueIntermediate(
+            named: "policy-empty-ca", policyConstraints: "requireExplicitPolicy:0", revocationInfo: false)
+        let policyCA = try root.issueIntermediate(
+            named: "policy-ca", policyConstraints: "requireExplicitPolicy:0",
+            certificatePolicies: [PolicyChains.oid], revocationInfo: false)
+        func subAuthority(_ issuer: TestPKI.Identity, _ name: String, ocsp: [String] = [], crl: [String] = [])
+            throws -> CertificateAuthority
+        {
+            try CertificateAuthority(pki: pki, issuer: issuer, name: name, ocspURLs: ocsp, crlURLs: crl)
+        }
+        let policy = PolicyChains(
+            emptyCA: emptyCA,
+            withoutPolicy: try subAuthority(emptyCA, "policy-empty-ca-db").issueLeaf(
+                named: "no-policy", dnsNames: ["localhost"], revocationInfo: false),
+            policyCA: policyCA,
+            withPolicy: try subAuthority(policyCA, "policy-ca-db").issueLeaf(
+                named: "with-policy", dnsNames: ["localhost"], revocationInfo: false,
+                certificatePolicies: [PolicyChains.oid]))
+        let goodCA = try root.issueIntermediate(named: "good-ca")
+        let good = try subAuthority(goodCA, "good-ca-db", ocsp: RevocationPath.ocsp, crl: RevocationPath.crl)
+        let revokedCA = try root.issueIntermediate(named: "revoked-ca")
+        let underRevoked = try subAuthority(
+            revokedCA, "revoked-ca-db", ocsp: RevocationPath.ocsp, crl: RevocationPath.crl)
+        let leaf = try good.issueLeaf(named: "path-leaf", dnsNames: ["localhost"])
+        let revokedLeaf = try good.issueLeaf(named: "path-revoked-leaf", dnsNames: ["localhost"])
+        let leafUnderRevokedCA = try underRevoked.issueLeaf(named: "under-revoked-ca", dnsNames: ["localhost"])
+        try root.revoke(revokedCA)
+        try good.revoke(revokedLeaf)
+        let stranger = try TestPKI.generate(in: directory.appendingPathComponent("stranger"))
+        let leafOCSP = Array(try good.ocspResponse(for: leaf))
+        func edited(critical: Bool) throws -> [UInt8] {
+            try OCSPResponseEditor.addingExtension(
+                critical: critical, to: leafOCSP, signer: goodCA, in: pki.directory)
+        }
+        let answers = RevocationPath.Answers(
+            leafOCSP: leafOCSP, revokedLeafOCSP: Array(try good.ocspResponse(for: revokedLeaf)),
+            leafUnderRevokedCAOCSP: Array(try underRevoked.ocspResponse(for: leafUnderRevokedCA)),
+            goodCAOCSP: Array(try root.ocspResponse(for: goodCA)),
+            revokedCAOCSP: Array(try root.ocspResponse(for: revokedCA)),
+            goodCACRL: Array(try good.crl()), revokedCACRL: Array(try underRevoked.crl()),
+            rootCRL: Array(try root.crl()),
+            forgedOCSP: Array(try good.ocspResponse(for: leaf, signer: stranger.intermediate)),
+            delegatedOCSP: Array(
+                try good.ocspResponse(for: leaf, signer: try good.issueOCSPResponder(named: "responder"))),
+            unauthorizedOCSP: Array(
+                try good.ocspResponse(
+                    for: leaf, signer: try good.issueOCSPResponder(named: "responder-no-eku", ocspSigning: false))),
+            criticalExtensionOCSP: try edited(critical: true), nonCriticalExtensionOCSP: try edited(critical: false),
+            unknownCriticalCRL: Array(try good.crl(extension: .unknownCritical)),
+            onlyCACRL: Array(try good.crl(extension: .onlyCACertificates)),
+            ownPointCRL: Array(try good.crl(extension: .ownDistributionPoint)),
+            otherPointCRL: Array(try good.crl(extension: .otherDistributionPoint)),
+            staleCRL: Array(try good.crl(between: (now - 3 * day, now - day))))
+        let path = RevocationPath(
+            goodCA: goodCA, leaf: leaf, revokedLeaf: revokedLeaf, revokedCA: revokedCA,
+            leafUnderRevokedCA: leafUnderRevokedCA, answers: answers)
         let fixture = TLSFixture(
             pki: pki,
             authority: authority,
@@ -61,15 +186,22 @@ struct TLSFixture: Sendable {
             selfSigned: try authority.selfSignedLeaf(named: "self-signed", dnsNames: ["localhost"]),
             revoked: try authority.issueLeaf(named: "revoked", dnsNames: ["localhost"]),
             client: try authority.issueLeaf(named: "client", dnsNames: ["client.wick.test"], revocationInfo: false),
-            stranger: try TestPKI.generate(in: directory.appendingPathComponent("stranger")),
-            crl: [])
+            stranger: stranger,
+            crl: [],
+            commonNameOnly: try authority.issueLeaf(named: "cn-only", dnsNames: [], commonName: "localhost"),
+            commonNameIPOnly: try authority.issueLeaf(named: "cn-ip-only", dnsNames: [], commonName: "127.0.0.1"),
+            ipAsDNSName: try authority.issueLeaf(named: "ip-as-dns", dnsNames: ["127.0.0.1"]),
+            rsa2048: try authority.issueLeaf(named: "rsa2048", dnsNames: ["localhost"], key: .rsa(bits: 2048)),
+            policy: policy, path: path)
         try authority.revoke(fixture.revoked)
         return TLSFixture(
             pki: fixture.pki, authority: fixture.authority, valid: fixture.valid, expired: fixture.expired,
             notYetValid: fixture.notYetValid, wildcard: fixture.wildcard, rsa1024: fixture.rsa1024, sha1: fixture.sha1,
             selfSigned: fixture.selfSigned, revoked: fixture.revoked, client: fixture.client,
             stranger: fixture.stranger,
-            crl: Array(try authority.crl()))
+            crl: Array(try authority.crl()), commonNameOnly: fixture.commonNameOnly,
+            commonNameIPOnly: fixture.commonNameIPOnly, ipAsDNSName: fixture.ipAsDNSName, rsa2048: fixture.rsa2048,
+            policy: policy, path: path)
     }
 
     /// The certificate of an identity.
@@ -77,9 +209,10 @@ struct TLSFixture: Sendable {
         try Certificate(pemEncoded: String(contentsOf: identity.certificate, encoding: .utf8))
     }
 
-    /// The chain a server sends for a leaf of this PKI: leaf then intermediate.
-    func chain(_ identity: TestPKI.Identity) throws -> [Certificate] {
-        [try certificate(identity), try certificate(pki.intermediate)]
+    /// The chain a server sends for a leaf of this PKI: leaf then intermediate (`issuer`,
+    /// the main intermediate unless given).
+    func chain(_ identity: TestPKI.Identity, issuer: TestPKI.Identity? = nil) throws -> [Certificate] {
+        [try certificate(identity), try certificate(issuer ?? pki.intermediate)]
     }
 
     /// The root, the one trust anchor.

@@ -66,9 +66,10 @@ int cwick_sk_DIST_POINT_num(const CRL_DIST_POINTS *points);
 DIST_POINT *cwick_sk_DIST_POINT_value(const CRL_DIST_POINTS *points, int index);
 int cwick_sk_OPENSSL_STRING_num(const STACK_OF(OPENSSL_STRING) *strings);
 const char *cwick_sk_OPENSSL_STRING_value(const STACK_OF(OPENSSL_STRING) *strings, int index);
-STACK_OF(X509_CRL) *cwick_sk_X509_CRL_new_null(void);
-int cwick_sk_X509_CRL_push(STACK_OF(X509_CRL) *stack, X509_CRL *crl);
-/// Frees the stack and releases one reference to each CRL in it.
-void cwick_sk_X509_CRL_pop_free(STACK_OF(X509_CRL) *stack);
+
+STACK_OF(ASN1_OBJECT) *cwick_sk_ASN1_OBJECT_new_null(void);
+int cwick_sk_ASN1_OBJECT_push(STACK_OF(ASN1_OBJECT) *stack, ASN1_OBJECT *object);
+/// Frees the stack and each object in it (static objects, such as OBJ_nid2obj's, are left alone).
+void cwick_sk_ASN1_OBJECT_pop_free(STACK_OF(ASN1_OBJECT) *stack);
 
 #endif

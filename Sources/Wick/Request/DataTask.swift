@@ -23,7 +23,9 @@ public struct DataTask<Value: Sendable>: Sendable {
             // The outcome may arrive on an event loop: the awaiting task serializes it.
             let outcome = await request.awaitOutcome(cancellingWithTask: automaticallyCancelling)
             let response = serialize(outcome)
-            request.session.eventMonitor.request(request, didParseResponse: response)
+            // Checked here: the generic call would look up the response type's metadata first.
+            let monitor = request.session.eventMonitor
+            if !monitor.monitors.isEmpty { monitor.request(request, didParseResponse: response) }
             return response
         }
     }
@@ -36,7 +38,7 @@ public struct DataTask<Value: Sendable>: Sendable {
     /// The value.
     /// - Throws: the request's `WickError`.
     public var value: Value {
-        get async throws(WickError) { try await result.get() }
+        get async throws(WickError) { try await response.result.get() }
     }
 
     /// Cancels the request (`Request.cancel()`).

@@ -36,6 +36,19 @@ package struct AbsoluteURLParts {
 
     /// The scheme as written (not lowercased), or nil when the text has no `scheme://`.
     package var scheme: String? { schemeEnd.map { slice(0..<$0) } }
+
+    /// `http` or `https` when the scheme is one of them (in any case), without making a string;
+    /// nil for any other scheme.
+    package var webScheme: TransportOrigin.Scheme? {
+        guard let schemeEnd, schemeEnd == 4 || schemeEnd == 5 else { return nil }
+        var text = text
+        let https: StaticString = "https"
+        return text.withUTF8 { bytes in
+            // Only A-Z change under `| 0x20`, and scheme bytes are letters, digits, "+", "-", ".".
+            for index in 0..<schemeEnd where bytes[index] | 0x20 != https.utf8Start[index] { return nil }
+            return schemeEnd == 5 ? .https : .http
+        }
+    }
     /// The host as written, percent-encoded, an IP literal without its brackets; empty when the
     /// URL has no host.
     package var host: String { slice(hostRange) }

@@ -111,7 +111,7 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
 
     /// An exchange for `request` on this runner, to `start`; it is also the handle that
     /// `cancel` and `demandMore` take (a cancel before the start makes it finish as cancelled).
-    func makeExchange(_ request: TransportRequest) -> TransportExchange {
+    func makeExchange(_ request: consuming TransportRequest) -> TransportExchange {
         TransportExchange(request: request, runner: self, maximumBodyBytes: settings.maximumResponseBodyBytes)
     }
 

@@ -109,19 +109,24 @@ package final class TransportClient: Sendable {
         _ method: HTTPMethod, url: URL, headers: HTTPHeaders, body: [UInt8]?, unixSocketPath: String?,
         bodySource: (any TransportBodySource)? = nil
     ) -> Result<PreparedSend, TransportPreparationError> {
-        prepare(method, url: url, headers: headers, body: body, unixSocketPath: unixSocketPath).map { prepared in
-            var prepared = prepared
+        // A switch rather than `map`: the request moves into the exchange instead of being copied.
+        switch prepare(method, url: url, headers: headers, body: body, unixSocketPath: unixSocketPath) {
+        case .failure(let error):
+            return .failure(error)
+        case .success(var prepared):
             if let bodySource {
                 prepared.body = nil
                 prepared.bodySource = bodySource
-                prepared.expectContinue = configuration.expectContinueThreshold.map { threshold in
-                    bodySource.length.map { $0 >= threshold } ?? true
-                } ?? false
+                prepared.expectContinue =
+                    configuration.expectContinueThreshold.map { threshold in
+                        bodySource.length.map { $0 >= threshold } ?? true
+                    } ?? false
             }
             let runner = runner(for: prepared.origin)
-            return PreparedSend(
-                runner: runner,
-                cancellation: TransportCancellation(runner: runner, handle: runner.makeExchange(prepared)))
+            return .success(
+                PreparedSend(
+                    runner: runner,
+                    cancellation: TransportCancellation(runner: runner, handle: runner.makeExchange(prepared))))
         }
     }
 

@@ -42,9 +42,9 @@ package struct TransportDestination: Sendable {
     package init(url: URL, unixSocketPath: String?) throws(TransportPreparationError) {
         self.url = url
         let urlParts = AbsoluteURLParts(url)
-        let scheme = urlParts.scheme?.lowercasedIfNeeded() ?? ""
-        // http and https first: the common case decides without hashing the scheme.
-        if scheme != "http" && scheme != "https" && Self.unixSchemes.contains(scheme) {
+        // http and https first: the common case decides without making the scheme a string.
+        let webScheme = urlParts.webScheme
+        if webScheme == nil, Self.unixSchemes.contains(urlParts.scheme?.lowercasedIfNeeded() ?? "") {
             guard unixSocketPath == nil else {
                 throw .invalidURL(
                     url: url.absoluteString, reason: "a Unix-socket URL names its own socket; pass no unixSocketPath")
@@ -61,14 +61,14 @@ package struct TransportDestination: Sendable {
             port = nil
             return
         }
-        guard scheme == "http" || scheme == "https" else {
+        guard let webScheme else {
             throw .invalidURL(
                 url: url.absoluteString, reason: "the scheme must be http, https, http+unix, https+unix or unix")
         }
         guard urlParts.hasHost else {
             throw .invalidURL(url: url.absoluteString, reason: "the URL has no host")
         }
-        self.scheme = scheme == "https" ? .https : .http
+        self.scheme = webScheme
         parts = urlParts
         port = urlParts.port
         unixTarget = nil

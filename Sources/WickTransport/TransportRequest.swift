@@ -67,9 +67,37 @@ struct TransportRequest: Sendable {
     /// The `Host` field value: the host (bracketed if it is an IPv6 literal), with the port
     /// unless it is the scheme's default (RFC 9110 §7.2).
     var hostFieldValue: String {
-        // Concatenation rather than interpolation: this runs for every request.
-        let name = host.utf8.contains(UInt8(ascii: ":")) ? "[" + host + "]" : host
-        return port == scheme.defaultPort ? name : name + ":" + String(port)
+        let bracketed = host.utf8.contains(UInt8(ascii: ":"))
+        if !bracketed && port == scheme.defaultPort { return host }
+        // Written byte by byte into one string: this runs for every request, and interpolation
+        // or concatenation cost several times as much.
+        var host = host
+        let showsPort = port != scheme.defaultPort
+        let digits = port >= 10_000 ? 5 : port >= 1_000 ? 4 : port >= 100 ? 3 : port >= 10 ? 2 : 1
+        return host.withUTF8 { name in
+            // The exact length: a string of up to 15 bytes is then stored inline, unallocated.
+            let length = name.count + (bracketed ? 2 : 0) + (showsPort ? 1 + digits : 0)
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                var count = 0
+                func append(_ byte: UInt8) {
+                    buffer[count] = byte
+                    count += 1
+                }
+                if bracketed { append(UInt8(ascii: "[")) }
+                for byte in name { append(byte) }
+                if bracketed { append(UInt8(ascii: "]")) }
+                if showsPort {
+                    append(UInt8(ascii: ":"))
+                    var divisor: UInt16 = 10_000
+                    while divisor > 1 && port / divisor == 0 { divisor /= 10 }
+                    while divisor > 0 {
+                        append(UInt8(ascii: "0") + UInt8(port / divisor % 10))
+                        divisor /= 10
+                    }
+                }
+                return count
+            }
+        }
     }
 
     /// What the connection state machine needs.

@@ -27,6 +27,14 @@ import Testing
         #expect(parts.target == (path.isEmpty ? "/" : path) + (url.query(percentEncoded: true).map { "?" + $0 } ?? ""))
     }
 
+    @Test(arguments: [
+        ("http://h", TransportOrigin.Scheme.http), ("HTTPS://h", .https), ("HtTp://h", .http), ("ftp://h", nil),
+        ("httpx://h", nil), ("http+unix://%2Fs", nil), ("hxxp://h", nil), ("shttp://h", nil),
+    ])
+    func webSchemesAreReadWithoutMakingAString(_ text: String, _ scheme: TransportOrigin.Scheme?) {
+        #expect(AbsoluteURLParts(absoluteString: text).webScheme == scheme)
+    }
+
     @Test func aURLWithABaseIsReadAsItsAbsoluteText() throws {
         let base = try #require(URL(string: "http://h:8080/dir/"))
         let url = try #require(URL(string: "file?x=1", relativeTo: base))

@@ -1,0 +1,20 @@
+// The Host field a request sends (RFC 9110 §7.2): the URL's host, an IPv6 literal in brackets, and
+// the port unless it is the scheme's default.
+import Testing
+
+@testable import WickTransport
+
+@Suite struct HostFieldValueTests {
+    @Test(arguments: [
+        (TransportOrigin.Scheme.http, "example.com", UInt16(80), "example.com"),
+        (.https, "example.com", 443, "example.com"), (.http, "example.com", 443, "example.com:443"),
+        (.https, "example.com", 80, "example.com:80"), (.http, "127.0.0.1", 49_152, "127.0.0.1:49152"),
+        (.http, "h", 1, "h:1"), (.http, "h", 10, "h:10"), (.http, "h", 100, "h:100"), (.http, "h", 10_000, "h:10000"),
+        (.http, "h", 65_535, "h:65535"), (.http, "::1", 80, "[::1]"), (.https, "::1", 8443, "[::1]:8443"),
+        (.http, "fe80::1%25eth0", 8080, "[fe80::1%25eth0]:8080"),
+        (.http, "a-very-long-host-name.example.internal", 8080, "a-very-long-host-name.example.internal:8080"),
+    ])
+    func hostField(scheme: TransportOrigin.Scheme, host: String, port: UInt16, expected: String) {
+        #expect(TransportRequest(.get, scheme, host: host, port: port).hostFieldValue == expected)
+    }
+}

@@ -378,40 +378,42 @@ struct RequestsBenchmark {
 
     /// Sequential 10 MiB downloads; the heap growth is read with the round's first body in hand.
     static func wickDownload(_ session: Session, url: String, count: Int) throws -> Round {
-        let allocations = AllocationCounter.allocations
-        let cpu = processCPUNanoseconds()
-        let start = monotonicNanoseconds()
-        let growth = try blockingResult { () async throws -> Int in
-            var growth = 0
+        try downloads(count: count) { index, growth in
             let before = RequestsBenchmark.heapBytes()
-            for index in 0..<count {
-                let data = try await session.request(url).serializingData().value
-                if index == 0 { growth = RequestsBenchmark.heapBytes() - before }
-                guard data.count == downloadBytes else { throw BenchError("Wick download: \(data.count) bytes") }
-            }
-            return growth
+            let data = try await session.request(url).serializingData().value
+            if index == 0 { growth = RequestsBenchmark.heapBytes() - before }
+            return data.count
         }
-        return Round(
-            wallNanoseconds: monotonicNanoseconds() - start, cpuNanoseconds: processCPUNanoseconds() - cpu,
-            allocations: AllocationCounter.allocations - allocations, heapBytes: growth)
     }
 
     /// Sequential 10 MiB downloads read as `streamingData()` chunks, counted and dropped; the
     /// heap growth is the most seen after any chunk of the round's first download.
     static func wickStreamDownload(_ session: Session, url: String, count: Int) throws -> Round {
+        try downloads(count: count) { index, growth in
+            let before = RequestsBenchmark.heapBytes()
+            var bytes = 0
+            for try await chunk in session.streamRequest(url).streamingData() {
+                bytes += chunk.count
+                if index == 0 { growth = max(growth, RequestsBenchmark.heapBytes() - before) }
+            }
+            return bytes
+        }
+    }
+
+    /// A round of `count` downloads by `download` (given the download's index and the round's
+    /// heap growth to record; returns the body's length), timed in one task.
+    /// - Throws: what `download` throws, or `BenchError` when a body is not 10 MiB.
+    private static func downloads(
+        count: Int, _ download: @escaping @Sendable (Int, inout Int) async throws -> Int
+    ) throws -> Round {
         let allocations = AllocationCounter.allocations
         let cpu = processCPUNanoseconds()
         let start = monotonicNanoseconds()
         let growth = try blockingResult { () async throws -> Int in
             var growth = 0
-            let before = RequestsBenchmark.heapBytes()
             for index in 0..<count {
-                var bytes = 0
-                for try await chunk in session.streamRequest(url).streamingData() {
-                    bytes += chunk.count
-                    if index == 0 { growth = max(growth, RequestsBenchmark.heapBytes() - before) }
-                }
-                guard bytes == downloadBytes else { throw BenchError("Wick stream: \(bytes) bytes") }
+                let bytes = try await download(index, &growth)
+                guard bytes == downloadBytes else { throw BenchError("Wick download: \(bytes) bytes") }
             }
             return growth
         }

@@ -44,6 +44,8 @@ final class HTTPFieldBlock: ManagedBuffer<HTTPFieldBlock.Size, HTTPFieldRange> {
                         valueStart: field.valueStart - byteStart, valueEnd: field.valueEnd - byteStart))
             }
             storage.withBytes(byteStart..<byteEnd) { source in
+                // SAFETY: `source` is the storage's written bytes byteStart..<byteEnd, valid in this
+                // closure; a nil base means an empty range, with nothing to copy.
                 guard let base = source.baseAddress else { return }
                 // SAFETY: the bytes start after list.count ranges and need byteCount bytes, which
                 // the capacity's remaining (byteCount + stride - 1) / stride ranges cover.

@@ -56,6 +56,9 @@ package struct AbsoluteURLParts {
 
     private func slice(_ range: Range<Int>) -> String {
         var text = text
+        // SAFETY: `range` is one of the ranges `split` found in this same text's UTF-8 (the copy has
+        // the same bytes), so it lies inside the buffer, valid in the closure; String(decoding:) copies
+        // it.
         return text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 
@@ -112,6 +115,8 @@ package struct AbsoluteURLParts {
                 hostRange = hostStart..<authorityEnd
             }
             if let portStart, portStart < authorityEnd {
+                // SAFETY: portStart < authorityEnd <= end == bytes.count, so the slice is inside
+                // `bytes`; `decimal` only reads it, during this call.
                 port = decimal(UnsafeBufferPointer(rebasing: bytes[portStart..<authorityEnd]))
             }
             position = authorityEnd

@@ -247,6 +247,8 @@ extension HTTP1ConnectionStateMachine {
     private static func coding(named token: UnsafeRawBufferPointer) -> ContentCoding {
         func matches(_ name: StaticString) -> Bool {
             guard token.count == name.utf8CodeUnitCount else { return false }
+            // SAFETY: `name` is a literal with a static UTF-8 buffer; zip stops at the shorter side,
+            // and the counts were checked equal above.
             return name.withUTF8Buffer { expected in zip(token, expected).allSatisfy { ($0 | 0x20) == $1 } }
         }
         if matches("gzip") || matches("x-gzip") { return .gzip }

@@ -90,6 +90,8 @@ extension HTTPFieldBlock: HTTPFieldSource {
 
     func hasName(_ name: String, at position: Int) -> Bool {
         var name = name
+        // SAFETY: `name` is a local String whose UTF-8 buffer is valid inside the closure; zip stops at
+        // the shorter side, and the counts were checked equal first.
         return name.withUTF8 { name in
             withField(at: position) { field, bytes in
                 guard field.nameEnd - field.nameStart == name.count else { return false }

@@ -30,6 +30,8 @@ package struct AbsoluteURLParts {
     /// Splits `text`, an absolute URL as Foundation writes it.
     package init(absoluteString text: String) {
         var text = text
+        // SAFETY: `split` reads the local copy's UTF-8 buffer only inside this call, below bytes.count,
+        // and returns offsets, not pointers.
         (schemeEnd, hostRange, port, pathRange, queryRange) = text.withUTF8(Self.split)
         self.text = text
     }

@@ -34,6 +34,8 @@ extension String {
     @inlinable
     public func lowercasedIfNeeded() -> String {
         // Over the contiguous bytes (native strings are): a byte loop, not a UTF8View iterator.
+        // SAFETY: `bytes` is the string's own UTF-8 storage, valid inside the closure; it is only
+        // iterated by `contains`, which stays within its count, and nothing keeps it after the closure.
         let mayChange =
             utf8.withContiguousStorageIfAvailable { bytes in bytes.contains { ($0 &- 0x41) < 26 || $0 >= 0x80 } }
             ?? true

@@ -97,6 +97,9 @@ extension HTTP1ConnectionStateMachine {
         var exchange = start
         while true {
             let base = readCursor
+            // SAFETY: `bytes` is the read buffer, valid until this call returns, and readCursor <=
+            // bytes.count: it is only ever set to base + step.consumed (the parser consumes at most
+            // input.count) or to bytes.count. The parser does not keep `input` past `parse`.
             let input = UnsafeRawBufferPointer(rebasing: bytes[base...])
             let step: HTTPParseStep
             do {
@@ -135,6 +138,9 @@ extension HTTP1ConnectionStateMachine {
                     return .forwardResponseBody(.inReadBuffer(inBuffer))
                 }
                 do {
+                    // SAFETY: the parser reports a body range inside the `input` it was given, which
+                    // starts at `base`, so inBuffer lies inside `bytes`; `decode` copies the bytes out
+                    // before this call returns.
                     try decode(UnsafeRawBufferPointer(rebasing: bytes[inBuffer]))
                 } catch {
                     readCursor = bytes.count
@@ -225,6 +231,9 @@ extension HTTP1ConnectionStateMachine {
                     while lower < upper && (value[lower] == 0x20 || value[lower] == 0x09) { lower += 1 }
                     while upper > lower && (value[upper - 1] == 0x20 || value[upper - 1] == 0x09) { upper -= 1 }
                     if lower < upper {
+                        // SAFETY: 0 <= lower < upper <= index <= value.count, so the slice is inside
+                        // `value`, valid in this closure; `coding(named:)` compares it in place or
+                        // copies it into a String, keeping no pointer.
                         codings.append(coding(named: UnsafeRawBufferPointer(rebasing: value[lower..<upper])))
                     }
                     start = index + 1
@@ -238,6 +247,8 @@ extension HTTP1ConnectionStateMachine {
     private static func coding(named token: UnsafeRawBufferPointer) -> ContentCoding {
         func matches(_ name: StaticString) -> Bool {
             guard token.count == name.utf8CodeUnitCount else { return false }
+            // SAFETY: `name` is a literal with a static UTF-8 buffer; zip stops at the shorter side,
+            // and the counts were checked equal above.
             return name.withUTF8Buffer { expected in zip(token, expected).allSatisfy { ($0 | 0x20) == $1 } }
         }
         if matches("gzip") || matches("x-gzip") { return .gzip }

@@ -44,6 +44,8 @@ final class HTTPFieldBlock: ManagedBuffer<HTTPFieldBlock.Size, HTTPFieldRange> {
                         valueStart: field.valueStart - byteStart, valueEnd: field.valueEnd - byteStart))
             }
             storage.withBytes(byteStart..<byteEnd) { source in
+                // SAFETY: `source` is the storage's written bytes byteStart..<byteEnd, valid in this
+                // closure; a nil base means an empty range, with nothing to copy.
                 guard let base = source.baseAddress else { return }
                 // SAFETY: the bytes start after list.count ranges and need byteCount bytes, which
                 // the capacity's remaining (byteCount + stride - 1) / stride ranges cover.
@@ -88,6 +90,8 @@ extension HTTPFieldBlock: HTTPFieldSource {
 
     func hasName(_ name: String, at position: Int) -> Bool {
         var name = name
+        // SAFETY: `name` is a local String whose UTF-8 buffer is valid inside the closure; zip stops at
+        // the shorter side, and the counts were checked equal first.
         return name.withUTF8 { name in
             withField(at: position) { field, bytes in
                 guard field.nameEnd - field.nameStart == name.count else { return false }

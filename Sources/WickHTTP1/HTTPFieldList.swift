@@ -75,6 +75,8 @@ public struct HTTPFieldList: Sendable, RandomAccessCollection {
         guard let position = firstPosition(forName: name) else { return false }
         let field = range(at: position)
         var value = String(value)
+        // SAFETY: `value` is a local String, so its UTF-8 buffer is valid inside the closure; the
+        // storage compares lengths before any byte and reads both only during the call.
         return value.withUTF8 { storage.equalsIgnoringASCIICase(field.valueStart..<field.valueEnd, bytes: $0) }
     }
 
@@ -93,6 +95,9 @@ public struct HTTPFieldList: Sendable, RandomAccessCollection {
     /// length first and by bytes only when the lengths agree (most names differ in length).
     private func firstPosition(forName name: some StringProtocol) -> Int? {
         var name = String(name)
+        // SAFETY: `name` is a local String whose UTF-8 buffer is valid inside the closure; it is
+        // compared only after its count equals the field name's, and no pointer to it leaves the
+        // closure.
         return name.withUTF8 { name in
             for position in indices {
                 let field = range(at: position)

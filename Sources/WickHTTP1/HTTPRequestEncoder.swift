@@ -243,6 +243,8 @@ public enum HTTPRequestEncoder {
         var shift = (Int.bitWidth - value.leadingZeroBitCount - 1) / 4 * 4
         while shift >= 0 {
             let nibble = (value >> shift) & 0xF
+            // SAFETY: `digits` is a 16-byte literal with a static UTF-8 buffer, and nibble is value's 4
+            // bits (0...15), so the unchecked subscript stays inside it.
             buffer.append(digits.withUTF8Buffer { $0[nibble] })
             shift -= 4
         }

@@ -251,10 +251,13 @@ extension HTTPResponseParser {
             bytes.count - start, configuration.maxStatusLineBytes,
             configuration.maxHeadBytes - (storage.count - sectionStart))
         // The shortest whole line is `HTTP/1.1 200` CRLF.
+        // SAFETY: `base` is the start of the caller's buffer, valid for bytes.count bytes until `parse`
+        // returns; it is nil only for an empty buffer, which has no line to take.
         guard window >= 14, let base = bytes.baseAddress else { return nil }
         let limit = start &+ window
-        // SAFETY (every load below): start + 14 <= limit <= bytes.count for the fixed offsets
-        // up to start + 12; later indices are checked against `limit` before each load.
+        // SAFETY: window >= 14, so start + 14 <= limit <= bytes.count: the eight-byte load at `start`
+        // and the byte loads at start + 8...11 below read inside `bytes` (unaligned loads need no
+        // alignment).
         let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self))
         let minor = UInt8(truncatingIfNeeded: word >> 56) &- 0x30
         let hundreds = base.load(fromByteOffset: start &+ 9, as: UInt8.self) &- 0x30
@@ -265,6 +268,7 @@ extension HTTPResponseParser {
             hundreds &- 1 < 9, tens < 10, ones < 10
         else { return nil }
         var index = start &+ 12
+        // SAFETY: index = start + 12 < start + 14 <= limit: a byte inside `bytes`.
         let afterCode = base.load(fromByteOffset: index, as: UInt8.self)
         if afterCode == space {
             index &+= 1
@@ -274,6 +278,8 @@ extension HTTPResponseParser {
         let reasonStart = index
         while true {
             if index &+ 8 <= limit {
+                // SAFETY: index + 8 <= limit <= bytes.count (this branch's condition): all eight bytes
+                // are inside.
                 let unusual = unusualValueBytes(
                     UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
                 if unusual == 0 {
@@ -285,6 +291,8 @@ extension HTTPResponseParser {
                 examinedByteCount += index - start
                 return nil
             }
+            // SAFETY: index < limit here: the branch above either stopped index at a byte inside the
+            // eight it loaded or saw index < limit (it returns when index >= limit).
             let byte = base.load(fromByteOffset: index, as: UInt8.self)
             if byte == cr { break }
             guard byte == tab || (byte >= space && byte != 0x7F) else {
@@ -293,6 +301,7 @@ extension HTTPResponseParser {
             }
             index &+= 1
         }
+        // SAFETY: the load runs only once `index + 1 < limit` (the guard's first clause) holds.
         guard index &+ 1 < limit, base.load(fromByteOffset: index &+ 1, as: UInt8.self) == lf else {
             examinedByteCount += index - start
             return nil
@@ -339,13 +348,16 @@ extension HTTPResponseParser {
         // count is kept in a local (written back before anything else reads it).
         var lineStartIndex = start
         var index = start
+        // SAFETY: `storage.fields` is allocated with a positive capacity (HTTPHeadStorage.init), so its
+        // base address is non-nil; it stays valid while `storage` holds this object, and is re-read
+        // below whenever `reserve` replaces it.
         var fieldsBase = storage.fields.baseAddress.unsafelyUnwrapped
         var shift = storage.count &- start
         var byteStop = storage.byteCapacity &- shift
         var fieldCount = storage.fieldCount
         var fieldCapacity = storage.fieldCapacity
-        // SAFETY (every load below): the index read is below `limit` <= bytes.count, checked
-        // just before (eight-byte loads: index + 8 <= limit).
+        // SAFETY: every load below reads an index checked just before it against `limit` (eight-byte
+        // loads: index + 8 <= limit), and limit <= hardLimit <= bytes.count.
         lines: while fieldsLeft > 0 {
             let limit = lineLimit < hardLimit &- lineStartIndex ? lineStartIndex &+ lineLimit : hardLimit
             // field-name = token, then ":" (RFC 9112 §5.1: no whitespace before the colon).
@@ -362,6 +374,7 @@ extension HTTPResponseParser {
             index &+= 1
             // OWS, then the value up to CR; bytes outside SP...~ get a second look.
             while index < limit {
+                // SAFETY: the loop condition keeps index < limit <= bytes.count.
                 let byte = base.load(fromByteOffset: index, as: UInt8.self)
                 guard byte == space || byte == tab else { break }
                 index &+= 1
@@ -369,6 +382,7 @@ extension HTTPResponseParser {
             let valueStart = index
             while true {
                 if index &+ 8 <= limit {
+                    // SAFETY: index + 8 <= limit <= bytes.count (the branch's condition).
                     let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
                     let unusual = unusualValueBytes(word)
                     if unusual == 0 {
@@ -379,14 +393,19 @@ extension HTTPResponseParser {
                 } else if index >= limit {
                     break lines
                 }
+                // SAFETY: index < limit here: the word branch stopped index inside the eight bytes it
+                // loaded, or the other branch found index < limit (it leaves the loop when index >=
+                // limit).
                 let byte = base.load(fromByteOffset: index, as: UInt8.self)
                 if byte == cr { break }
                 guard byte == tab || (byte >= space && byte != 0x7F) else { break lines }
                 index &+= 1
             }
+            // SAFETY: the load runs only once `index + 1 < limit` (the guard's first clause) holds.
             guard index &+ 1 < limit, base.load(fromByteOffset: index &+ 1, as: UInt8.self) == lf else { break lines }
             var valueEnd = index
             while valueEnd > valueStart {
+                // SAFETY: valueStart < valueEnd <= index < limit, so valueEnd - 1 is inside `bytes`.
                 let byte = base.load(fromByteOffset: valueEnd &- 1, as: UInt8.self)
                 guard byte == space || byte == tab else { break }
                 valueEnd &-= 1
@@ -396,6 +415,9 @@ extension HTTPResponseParser {
                 storage.fieldCount = fieldCount
                 copyLines(bytes, from: storage.count &- shift, to: lineStartIndex)
                 reserve(bytes: lineEnd &- lineStartIndex, fields: 1)
+                // SAFETY: `reserve` may have replaced `storage`; its new field buffer has a positive
+                // capacity (non-nil base) and the stale `fieldsBase` into the old one is dropped here,
+                // before any write.
                 fieldsBase = storage.fields.baseAddress.unsafelyUnwrapped
                 shift = storage.count &- lineStartIndex
                 byteStop = storage.byteCapacity &- shift

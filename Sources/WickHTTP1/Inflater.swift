@@ -101,6 +101,9 @@ final class Inflater {
         precondition(
             (1...min(output.count, Int(UInt32.max))).contains(room), "inflate room \(room) for \(output.count) bytes")
         let stream = self.stream
+        // SAFETY: `inBuffer` and `outBuffer` are valid only inside these closures, so every pointer
+        // zlib is given into them is cleared before the closures return; `stream` is this inflater's
+        // z_stream, live until deinit, and `self` is alive for the whole call.
         return input.withUnsafeBufferPointer { inBuffer in
             output.withUnsafeMutableBufferPointer { outBuffer in
                 // SAFETY: zlib reads at most avail_in bytes from next_in and never writes through it
@@ -118,6 +121,9 @@ final class Inflater {
                     produced: room - Int(stream.pointee.avail_out),
                     status: Self.status(of: result, message: stream.pointee.msg)
                 )
+                // SAFETY: `stream` is still live; clearing next_in/next_out here leaves zlib no pointer
+                // into `input` or `output` once their buffers are released, so a later call cannot
+                // touch them.
                 stream.pointee.next_in = nil
                 stream.pointee.avail_in = 0
                 stream.pointee.next_out = nil

@@ -63,6 +63,8 @@ public struct KeepAliveHint: Hashable, Sendable {
 
     private static func equalsIgnoringCase(_ bytes: Substring.UTF8View.SubSequence, _ lowercase: StaticString) -> Bool {
         guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        // SAFETY: `lowercase` is a literal whose UTF-8 buffer is static; `expected` is only iterated by
+        // zip, which stops at the shorter side, so no read goes past its utf8CodeUnitCount bytes.
         return lowercase.withUTF8Buffer { expected in
             zip(bytes, expected).allSatisfy { ($0 | 0x20) == $1 }
         }

@@ -303,6 +303,9 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
         vectorScratch.removeAll(keepingCapacity: true)
         let offered = queue[queueHead..<end].reduce(0) { $0 + $1.count }
         let (io, fd) = (self.io, self.fd)
+        // SAFETY: each iovec points into a slice that withVectors keeps pinned until its closure
+        // returns, and the kernel's write of `vectors` (only read) happens inside that closure; the
+        // iovec array's own storage is valid inside withUnsafeMutableBufferPointer.
         let result = try Self.withVectors(queue[queueHead..<end], &vectorScratch) { (vectors) throws(SyscallError) in
             try vectors.withUnsafeMutableBufferPointer { (pointer) throws(SyscallError) in try io.write(fd, pointer) }
         }

@@ -59,6 +59,9 @@ extension EventLoopGroup {
                 group.loopForGlobalJob().enqueueGlobalJob(job)
             else { return original(job) }
         }
+        // SAFETY: `hook` is @convention(thin) and captures nothing (it reads globals only), so it is
+        // one code pointer, the size and calling convention of the runtime's hook; the slot was nil and
+        // isClaimed makes this the only store to it, after hookGroup is published.
         slot.pointee = unsafeBitCast(hook, to: UnsafeRawPointer.self)
         return true
     }

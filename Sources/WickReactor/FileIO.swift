@@ -95,6 +95,8 @@ package struct FileIO: Sendable {
     /// - Throws: `FileIOError` for `write`.
     package func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(FileIOError) {
         // Array's withUnsafeBytes rethrows untyped errors, so the typed one travels as a Result.
+        // SAFETY: `buffer` is the array's own storage, valid inside this closure; writeAll(_:_:path:)
+        // uses it only during the call and keeps no pointer.
         let outcome = bytes.withUnsafeBytes { buffer in
             Result { () throws(FileIOError) in try writeAll(fd, buffer, path: path) }
         }

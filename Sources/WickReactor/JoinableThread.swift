@@ -26,6 +26,9 @@ public struct JoinableThread: @unchecked Sendable {
                 self.body = body
             }
         }
+        // SAFETY: this +1 retain travels to the new thread as its context pointer, which balances it
+        // with exactly one takeRetainedValue; if pthread_create fails, the precondition below stops the
+        // process before anything could release it twice.
         let box = Unmanaged.passRetained(Box(name: name, body: body)).toOpaque()
         var handle = pthread_t()
         // SAFETY: the box is retained until the thread takes it back (takeRetainedValue) exactly

@@ -129,6 +129,9 @@ public enum SocketAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads an IPv4 or IPv6 `sockaddr` of `length` bytes; `nil` for other families.
     init?(_ address: UnsafePointer<sockaddr>, length: socklen_t) {
+        // SAFETY: callers pass a sockaddr they keep alive for this call (getsockname's
+        // sockaddr_storage, or getaddrinfo's ai_addr); sa_family is the leading field of every
+        // sockaddr, and the full layouts are read below only when `length` covers them.
         switch Int32(address.pointee.sa_family) {
         case AF_INET where length >= MemoryLayout<sockaddr_in>.size:
             // SAFETY: the family and length say the memory holds a sockaddr_in.

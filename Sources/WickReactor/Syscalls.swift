@@ -103,6 +103,8 @@ enum Syscalls {
     static func sendmsg(_ fd: Int32, _ vectors: UnsafeMutableBufferPointer<iovec>) throws(SyscallError) -> IOResult<Int>
     {
         var message = msghdr()
+        // SAFETY: msghdr only borrows `vectors`' address for the sendmsg call below; the caller keeps
+        // the iovec array, and the bytes each iovec describes, alive until this function returns.
         message.msg_iov = vectors.baseAddress
         message.msg_iovlen = vectors.count
         // SAFETY: message points at vectors, which with the memory they describe the caller keeps

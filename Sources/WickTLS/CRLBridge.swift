@@ -80,13 +80,20 @@ enum CRLBridge {
             return "has a critical extension Wick does not understand (\(critical))"
         }
         guard let raw = X509_CRL_get_ext_d2i(crl, NID_issuing_distribution_point, nil, nil) else { return nil }
+        // SAFETY: for NID_issuing_distribution_point, X509_CRL_get_ext_d2i returns a newly decoded
+        // ISSUING_DIST_POINT that we own; it is freed once by the defer, and `point` is used only
+        // before.
         let point = raw.assumingMemoryBound(to: ISSUING_DIST_POINT.self)
         defer { ISSUING_DIST_POINT_free(point) }
         // RFC 5280 §6.3.3 (b)(2)(i): a distribution point named in the CRL must be the one used.
+        // SAFETY: `point` is live until the defer frees it at return; distpoint (possibly nil) belongs
+        // to it, and `uris(in:)` copies the names into Strings.
         let names = X509Parsing.uris(in: point.pointee.distpoint)
         if !names.isEmpty && !names.contains(url) {
             return "is for \(names.joined(separator: ", ")), not \(url) where it was fetched"
         }
+        // SAFETY: `point` is live until the defer above frees it at return; these reads copy plain
+        // integer fields of the ISSUING_DIST_POINT.
         if point.pointee.onlyuser != 0 && certificate.isCertificateAuthority {
             return "covers only end-entity certificates, and \(certificate.subject) is a CA"
         }
@@ -94,6 +101,8 @@ enum CRLBridge {
             return "covers only CA certificates, and \(certificate.subject) is not one"
         }
         if point.pointee.onlyattr != 0 { return "covers only attribute certificates" }
+        // SAFETY: still before the defer's free; onlysomereasons is a pointer only compared with nil
+        // (never followed), indirectCRL a plain integer.
         if point.pointee.onlysomereasons != nil { return "covers only some revocation reasons" }
         if point.pointee.indirectCRL != 0 { return "is indirect, which Wick does not support" }
         return nil
@@ -110,6 +119,8 @@ enum CRLBridge {
     /// The entry's reasonCode as RFC 5280 names it, or "no reason given".
     private static func reason(_ entry: OpaquePointer) -> String {
         guard let raw = X509_REVOKED_get_ext_d2i(entry, NID_crl_reason, nil, nil) else { return "no reason given" }
+        // SAFETY: for NID_crl_reason, X509_REVOKED_get_ext_d2i returns a newly decoded ASN1_ENUMERATED
+        // that we own; the defer frees it once, after ASN1_ENUMERATED_get has read it.
         let code = raw.assumingMemoryBound(to: ASN1_ENUMERATED.self)
         defer { ASN1_ENUMERATED_free(code) }
         // SAFETY: OCSP_crl_reason_str returns a static string.

@@ -84,6 +84,8 @@ enum EngineBIO {
                 cwick_BIO_clear_retry_flags(bio)
                 let count = min(length, buffers.inboundCount)
                 guard count > 0 else {
+                    // SAFETY: `readBytes` is OpenSSL's size_t out-parameter for this call, non-nil
+                    // (checked above).
                     readBytes.pointee = 0
                     // No bytes: wait for more unless the network has ended (then a plain 0 is EOF).
                     if !buffers.endOfStream { _ = cwick_BIO_set_retry_read(bio) }

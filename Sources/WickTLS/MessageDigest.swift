@@ -31,6 +31,8 @@ package enum MessageDigest: Sendable, CaseIterable {
             }
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
+        // SAFETY: `input` and `output` are local arrays, so their buffers are exclusively ours; each
+        // pointer is valid only inside its closure, and EVP_Digest keeps neither after it returns.
         let status = input.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { destination in
                 // SAFETY: EVP_Digest reads `source.count` bytes of `source` and writes at most

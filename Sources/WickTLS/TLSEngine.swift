@@ -302,6 +302,9 @@ public final class TLSEngine {
         guard !plaintext.isEmpty else { return }
         // The caller's bytes as they lie (an array slice is contiguous): a copy only for a
         // collection that is not, which no caller in Wick passes.
+        // SAFETY: either buffer (the collection's own contiguous storage, or the fallback array's) is
+        // valid only inside its closure, and sslWrite hands it to SSL_write_ex, which reads it during
+        // the call and keeps nothing; the engine's BIO copies what it must send.
         let (result, written) =
             plaintext.withContiguousStorageIfAvailable { sslWrite(UnsafeRawBufferPointer($0)) }
             ?? Array(plaintext).withUnsafeBytes { sslWrite($0) }

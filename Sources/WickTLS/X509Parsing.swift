@@ -193,6 +193,9 @@ enum X509Parsing {
         var dns: [String] = []
         var ips: [String] = []
         for index in 0..<cwick_sk_GENERAL_NAME_num(names) {
+            // SAFETY: index < the stack's count, so `name` is an entry owned by `names`, live until the
+            // defer frees them all; each union member is read only under the `type` that selects it
+            // (dNSName for GEN_DNS, iPAddress for GEN_IPADD), and `string`/`ipText` copy its bytes out.
             guard let name = cwick_sk_GENERAL_NAME_value(names, index) else { continue }
             switch name.pointee.type {
             case GEN_DNS: dns.append(string(name.pointee.d.dNSName))

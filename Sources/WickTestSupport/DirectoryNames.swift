@@ -12,6 +12,10 @@ public func directoryNames(_ path: String) -> [String] {
     let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
     var names: [String] = []
     while let entry = readdir(directory) {
+        // SAFETY: `entry` is valid until the next readdir or closedir, both after this line; d_name
+        // lies at nameOffset inside it as a NUL-terminated array of CChar (so binding to CChar matches
+        // its element type), and String(cString:) reads only up to that NUL, never the field's full 256
+        // bytes.
         let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
         if name != "." && name != ".." { names.append(name) }
     }

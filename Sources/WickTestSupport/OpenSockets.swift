@@ -29,6 +29,9 @@ public enum OpenSockets {
         var links: [String] = []
         var buffer = [CChar](repeating: 0, count: 256)
         for name in directoryNames("/proc/self/fd") {
+            // SAFETY: the buffer is a local array of 256 CChars, so its base address is non-nil and
+            // ours alone; readlink writes at most count - 1 bytes into it and returns that count, which
+            // bounds the slice read below.
             let length = buffer.withUnsafeMutableBufferPointer {
                 readlink("/proc/self/fd/\(name)", $0.baseAddress!, $0.count - 1)
             }

@@ -87,6 +87,9 @@ public struct ResponseParserHarness: Sendable {
         for piece in pieces {
             total += piece.count
             if stopped { continue }
+            // SAFETY: `raw` is the piece's storage, valid inside this closure; used only grows by
+            // step.consumed, which the parser keeps <= input.count, so raw[used...] stays inside it,
+            // and the recorder copies body bytes out of `input` during `record`.
             piece.withUnsafeBytes { raw in
                 var used = 0
                 while true {
@@ -126,6 +129,8 @@ public struct ResponseParserHarness: Sendable {
             if closesAfterInput {
                 do throws(HTTPParseError) {
                     if let event = try parser.eofReceived() {
+                        // SAFETY: an empty buffer (a nil start is valid with count 0): an event at EOF
+                        // never carries a body range, so `record` reads nothing from it.
                         recorder.record(event, in: UnsafeRawBufferPointer(start: nil, count: 0))
                     } else {
                         recorder.lines.append("closed")

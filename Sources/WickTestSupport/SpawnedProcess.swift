@@ -147,6 +147,9 @@ public func runCommandCapturingStatus(
         let milliseconds = Int32(min(left.components.seconds * 1000 + 1, 1000))
         guard poll(&descriptor, 1, milliseconds) >= 0 || errno == EINTR else { break }
         guard descriptor.revents != 0 else { continue }
+        // SAFETY: `chunk` is a local array of 16 KiB, so its buffer is non-empty and ours alone; read
+        // writes at most $0.count bytes into it and returns that many, which bounds the slice appended
+        // below.
         let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
         switch count {
         case 0: break reading

@@ -9,6 +9,8 @@ public enum TestPayload {
         var output = [UInt8]()
         output.reserveCapacity(count + 8)
         while output.count < count {
+            // SAFETY: the closure borrows the bytes of a UInt64 temporary, valid inside it; append
+            // copies all 8.
             withUnsafeBytes(of: random.next().littleEndian) { output.append(contentsOf: $0) }
         }
         output.removeLast(output.count - count)

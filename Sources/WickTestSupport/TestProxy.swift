@@ -295,6 +295,10 @@ private struct ProxyConnection {
                 while true {
                     let step: HTTPParseStep
                     do {
+                        // SAFETY: used <= count <= buffer.count (the parser consumes at most what it
+                        // was given, and read returned at most buffer.count bytes), so the slice is
+                        // inside the array's storage, valid inside this closure, which `parse` does not
+                        // outlive.
                         step = try buffer.withUnsafeBytes { bytes in
                             try parser.parse(UnsafeRawBufferPointer(rebasing: bytes[used..<count]))
                         }

@@ -30,6 +30,8 @@ package struct AbsoluteURLParts {
     /// Splits `text`, an absolute URL as Foundation writes it.
     package init(absoluteString text: String) {
         var text = text
+        // SAFETY: `split` reads the local copy's UTF-8 buffer only inside this call, below bytes.count,
+        // and returns offsets, not pointers.
         (schemeEnd, hostRange, port, pathRange, queryRange) = text.withUTF8(Self.split)
         self.text = text
     }
@@ -69,6 +71,9 @@ package struct AbsoluteURLParts {
 
     private func slice(_ range: Range<Int>) -> String {
         var text = text
+        // SAFETY: `range` is one of the ranges `split` found in this same text's UTF-8 (the copy has
+        // the same bytes), so it lies inside the buffer, valid in the closure; String(decoding:) copies
+        // it.
         return text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 
@@ -125,6 +130,8 @@ package struct AbsoluteURLParts {
                 hostRange = hostStart..<authorityEnd
             }
             if let portStart, portStart < authorityEnd {
+                // SAFETY: portStart < authorityEnd <= end == bytes.count, so the slice is inside
+                // `bytes`; `decimal` only reads it, during this call.
                 port = decimal(UnsafeBufferPointer(rebasing: bytes[portStart..<authorityEnd]))
             }
             position = authorityEnd

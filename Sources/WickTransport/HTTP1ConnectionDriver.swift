@@ -188,6 +188,9 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
             exchange?.responseStarted = true
             current.consumer.responseStarted()
         }
+        // SAFETY: `buffer` is the channel's read buffer, valid only inside this closure; the machine is
+        // handed it again on every call and keeps only a cursor, its actions name body bytes by range,
+        // and `perform` uses `raw` only while it runs.
         bytes.withUnsafeBufferPointer { buffer in
             let raw = UnsafeRawBufferPointer(buffer)
             while let action = machine.bytesRead(raw) {
@@ -270,8 +273,13 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
             guard let readBuffer else {
                 preconditionFailure("HTTP1ConnectionDriver: .inReadBuffer(\(range)) outside a read")
             }
+            // SAFETY: `range` is one the machine reported for this read, inside `readBuffer`, which is
+            // valid for this `perform`; the consumer borrows the bytes for the call only (its
+            // protocol's contract).
             exchange?.consumer.responseBody(UnsafeRawBufferPointer(rebasing: readBuffer[range]))
         case .forwardResponseBody(.decoded(let bytes)):
+            // SAFETY: `bytes` is a slice of the machine's decoded buffer, pinned inside the closure;
+            // the consumer borrows it for the call only.
             bytes.withUnsafeBytes { exchange?.consumer.responseBody($0) }
         case .forwardResponseTrailers(let fields):
             exchange?.consumer.responseTrailers(fields)

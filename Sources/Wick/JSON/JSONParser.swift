@@ -27,6 +27,8 @@ public struct JSONParser {
     public static func parse(_ data: Data, maximumDepth: Int = defaultMaximumDepth) throws(JSONParsingError)
         -> JSONValue
     {
+        // SAFETY: `bytes` is valid only inside this closure; the parser that holds it is made, used and
+        // dropped inside it, and every value it returns owns copies of the bytes it needed.
         let result: Result<JSONValue, JSONParsingError> = data.withUnsafeBytes { bytes in
             var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
             return Result { () throws(JSONParsingError) in try parser.document() }
@@ -226,6 +228,8 @@ public struct JSONParser {
             guard offset < bytes.count, isDigit(bytes[offset]) else { throw JSONParsingError(.invalidNumber, at: start) }
             skipDigits()
         }
+        // SAFETY: start <= offset <= bytes.count (offset only advances under an `offset < bytes.count`
+        // check), so the slice is inside `bytes`; String(decoding:) copies it.
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
         // `-0` keeps its sign as a double: as an integer it would print back as `0`.
         if isInteger, text != "-0", let integer = Int64(text) { return .integer(integer) }
@@ -234,6 +238,8 @@ public struct JSONParser {
     }
 
     private mutating func literal(_ word: StaticString) throws(JSONParsingError) {
+        // SAFETY: `word` is one of the literals "true", "false" and "null", stored with a pointer to
+        // its UTF-8 bytes that stays valid for the program's lifetime, utf8CodeUnitCount bytes long.
         let expected = UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         for byte in expected {
             guard offset < bytes.count else { throw JSONParsingError(.unexpectedEnd, at: offset) }
@@ -279,6 +285,8 @@ public struct JSONParser {
     }
 
     private func utf8(_ range: Range<Int>, errorAt start: Int) throws(JSONParsingError) -> String {
+        // SAFETY: callers pass start..<offset ranges of the string just scanned, with offset <=
+        // bytes.count; String(validating:) copies the bytes.
         guard let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) else {
             throw JSONParsingError(.invalidUTF8, at: start)
         }

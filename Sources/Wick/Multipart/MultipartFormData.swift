@@ -161,6 +161,8 @@ public final class MultipartFormData: Sendable {
             let chunk = try reader.read(upTo: Self.chunkSize)
             if chunk.isEmpty { return data }
             // Through the buffer so that the copy is one memcpy, also in debug builds.
+            // SAFETY: the buffer is the local chunk's storage, valid inside the closure; Data.append
+            // copies its count bytes before returning.
             chunk.withUnsafeBufferPointer { data.append($0) }
         }
     }

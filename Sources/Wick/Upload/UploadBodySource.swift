@@ -162,6 +162,9 @@ final class UploadBodySource: TransportBodySource, @unchecked Sendable {
         let count = min(maximum, expected - offset)
         guard count > 0 else { return .success([]) }
         var piece = [UInt8](repeating: 0, count: count)
+        // SAFETY: `piece` is a local array of `count` zeroed bytes, so its buffer is ours alone and
+        // fully initialised; pread writes at most buffer.count bytes into it during the call and keeps
+        // no pointer.
         let outcome = piece.withUnsafeMutableBytes { buffer in
             Result { () throws(FileIOError) in
                 try FileIO.system.read(descriptor, into: buffer, at: Int64(offset), path: path)

@@ -78,6 +78,9 @@ final class ProxyTunnel: ChannelDelegate, @unchecked Sendable {
 
     func channelRead(_ channel: Channel, bytes: Span<UInt8>) {
         guard completion != nil else { return }
+        // SAFETY: `buffer` is the channel's read buffer, valid only inside this closure; the parser
+        // reads it during `parse` and keeps what it needs in its own storage, so no pointer outlives
+        // the closure.
         bytes.withUnsafeBufferPointer { buffer in
             var input = UnsafeRawBufferPointer(buffer)
             while completion != nil {
@@ -87,6 +90,8 @@ final class ProxyTunnel: ChannelDelegate, @unchecked Sendable {
                 } catch {
                     return fail(.proxy(.invalidResponse(proxy: proxy.authority, reason: error.description)))
                 }
+                // SAFETY: the parser consumes at most input.count bytes, so step.consumed <=
+                // input.count and the rest is a slice of the same buffer.
                 input = UnsafeRawBufferPointer(rebasing: input[step.consumed...])
                 switch step.event {
                 case .needMoreData:

@@ -45,6 +45,8 @@ package struct AbsoluteURLParts {
         guard let schemeEnd, schemeEnd == 4 || schemeEnd == 5 else { return nil }
         var text = text
         let https: StaticString = "https"
+        // SAFETY: `bytes` is valid for the closure and holds the text, whose scheme is its first
+        // schemeEnd bytes; index < schemeEnd <= 5 reads inside both it and the 5-byte literal.
         return text.withUTF8 { bytes in
             // Only A-Z change under `| 0x20`, and scheme bytes are letters, digits, "+", "-", ".".
             for index in 0..<schemeEnd where bytes[index] | 0x20 != https.utf8Start[index] { return nil }

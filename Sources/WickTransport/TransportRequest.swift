@@ -74,6 +74,9 @@ struct TransportRequest: Sendable {
         var host = host
         let showsPort = port != scheme.defaultPort
         let digits = port >= 10_000 ? 5 : port >= 1_000 ? 4 : port >= 100 ? 3 : port >= 10 ? 2 : 1
+        // SAFETY: `name` is the host's UTF-8, valid for the closure; `buffer` has room for exactly
+        // `length` bytes, which is what the writes below add up to (brackets, name, ":" and the
+        // port's `digits` digits), and the closure returns that count as initialized.
         return host.withUTF8 { name in
             // The exact length: a string of up to 15 bytes is then stored inline, unallocated.
             let length = name.count + (bracketed ? 2 : 0) + (showsPort ? 1 + digits : 0)

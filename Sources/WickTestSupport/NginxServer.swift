@@ -18,8 +18,9 @@ public import Foundation
 /// - `/status`: nginx's stub_status (active connections, accepts, requests).
 ///
 /// Every response echoes the request's `X-Request-Id` field, when it has one, as `X-Request-Id`,
-/// and every request is logged to `accessLog`, one line each: that id (or `-`), the method, the
-/// status and the request's length in bytes (line, fields and body).
+/// and every request is logged to `accessLog`, one line each: that id (or `-`), the status, the
+/// request's length in bytes (line, fields and body) and its request line as sent (so a POST
+/// answered through `error_page` still shows as a POST).
 public final class NginxServer: Sendable {
     /// The static files under `/bytes/`, by name and size.
     public static let byteFiles: [(name: String, size: Int)] = [
@@ -36,7 +37,7 @@ public final class NginxServer: Sendable {
     public let httpsUnixSocket: URL
     /// The document root.
     public let documentRoot: URL
-    /// The access log: `<X-Request-Id or -> <method> <status> <request length>` per request.
+    /// The access log: `<X-Request-Id or -> <status> <request length> <request line>` per request.
     public let accessLog: URL
     /// The nginx master process.
     public let process: ChildProcess
@@ -117,7 +118,7 @@ public final class NginxServer: Sendable {
             error_log \(dir)/error.log warn;
             events { worker_connections 4096; }
             http {
-                log_format wick '$http_x_request_id $request_method $status $request_length';
+                log_format wick '$http_x_request_id $status $request_length $request';
                 access_log \(dir)/access.log wick;
                 client_body_temp_path \(dir)/tmp/body;
                 proxy_temp_path \(dir)/tmp/proxy;

@@ -21,6 +21,8 @@ final class SoakLedger: Sendable {
         var expectedFailures: [SoakFault: Int] = [:]
         var idleCloseRaces = 0
         var unexpected = 0
+        /// Unexpected outcomes by server and kind (`nginx http: timed out ...`).
+        var unexpectedByKind: [String: Int] = [:]
         var completedTwice = 0
         /// The first few unexpected outcomes, described.
         var examples: [String] = []
@@ -71,6 +73,7 @@ final class SoakLedger: Sendable {
             case .idleCloseRace: state.counts.idleCloseRaces += 1
             case .unexpected(let why):
                 state.counts.unexpected += 1
+                state.counts.unexpectedByKind["\(request.server.rawValue): \(why)", default: 0] += 1
                 if state.counts.examples.count < 20 { state.counts.examples.append("\(request.label) [\(request.id)]: \(why)") }
             }
         }

@@ -65,6 +65,9 @@ struct SoakSummary {
                     ? "    \(growth.name): \(Self.figure(growth.settled)) → \(Self.figure(growth.last)) \(growth.grew ? "GREW" : "flat")"
                     : "    \(growth.name): too few samples to judge")
         }
+        for (kind, count) in counts.unexpectedByKind.sorted(by: { $0.value > $1.value }).prefix(10) {
+            lines.append("  unexpected, \(count)× \(kind)")
+        }
         lines += counts.examples.map { "  unexpected: \($0)" }
         let problems = self.problems
         lines.append(problems.isEmpty ? "PASS" : "FAIL: " + problems.joined(separator: "; "))

@@ -6,11 +6,8 @@ import WickTestSupport
 /// One soak run against nginx and the in-process fault server at once.
 struct SoakRun: Sendable {
     let options: SoakOptions
-    /// The client's idle timeout; the fault server's stalls last half a second past it. Two
-    /// seconds, not one: on a loaded 2-core machine a debug build's loop iteration can pass a
-    /// second, and the idle timer then fires for a response already in the socket buffer (see
-    /// the README's reliability section).
-    static let idleTransferTimeout = Duration.seconds(2)
+    /// The client's idle timeout; the fault server's stalls last half a second past it.
+    static let idleTransferTimeout = Duration.seconds(1)
 
     /// What the run saw.
     struct Report {

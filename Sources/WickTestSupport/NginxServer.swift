@@ -19,8 +19,9 @@ public import Foundation
 ///
 /// Every response echoes the request's `X-Request-Id` field, when it has one, as `X-Request-Id`,
 /// and every request is logged to `accessLog`, one line each: that id (or `-`), the status, the
-/// request's length in bytes (line, fields and body) and its request line as sent (so a POST
-/// answered through `error_page` still shows as a POST).
+/// request's length in bytes (line, fields and body), the body bytes sent, the seconds nginx
+/// spent on it, and its request line as sent (so a POST answered through `error_page` still
+/// shows as a POST).
 public final class NginxServer: Sendable {
     /// The static files under `/bytes/`, by name and size.
     public static let byteFiles: [(name: String, size: Int)] = [
@@ -37,7 +38,8 @@ public final class NginxServer: Sendable {
     public let httpsUnixSocket: URL
     /// The document root.
     public let documentRoot: URL
-    /// The access log: `<X-Request-Id or -> <status> <request length> <request line>` per request.
+    /// The access log: `<X-Request-Id or -> <status> <request length> <body bytes sent>
+    /// <seconds> <request line>` per request.
     public let accessLog: URL
     /// The nginx master process.
     public let process: ChildProcess
@@ -118,7 +120,7 @@ public final class NginxServer: Sendable {
             error_log \(dir)/error.log warn;
             events { worker_connections 4096; }
             http {
-                log_format wick '$http_x_request_id $status $request_length $request';
+                log_format wick '$http_x_request_id $status $request_length $body_bytes_sent $request_time $request';
                 access_log \(dir)/access.log wick;
                 client_body_temp_path \(dir)/tmp/body;
                 proxy_temp_path \(dir)/tmp/proxy;

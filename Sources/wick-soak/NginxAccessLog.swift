@@ -8,17 +8,17 @@ struct NginxAccessLog {
     /// Ids that arrived more than once with a method that is not idempotent.
     private(set) var repeatedPOSTs: [String] = []
 
-    /// Reads `url`: lines of `<id> <status> <length> <method> <target> <version>`; lines without
-    /// a soak id are skipped.
+    /// Reads `url`: lines of `<id> <status> <length> <sent> <seconds> <method> <target> <version>`;
+    /// lines without a soak id are skipped.
     /// - Throws: the file's read error.
     init(contentsOf url: URL) throws {
         let text = try String(contentsOf: url, encoding: .utf8)
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ")
-            guard fields.count >= 4, fields[0].hasPrefix("soak-") else { continue }
+            guard fields.count >= 6, fields[0].hasPrefix("soak-") else { continue }
             let id = String(fields[0])
             counts[id, default: 0] += 1
-            if counts[id] == 2 && fields[3] == "POST" { repeatedPOSTs.append(id) }
+            if counts[id] == 2 && fields[5] == "POST" { repeatedPOSTs.append(id) }
         }
     }
 }

@@ -80,6 +80,14 @@ let package = Package(
             dependencies: ["WickTestSupport"],
             swiftSettings: strict
         ),
+        // The soak (Scripts/soak): Wick's public API against nginx and the fault server, for as
+        // long as asked. Here rather than in Benchmarks/: it needs nothing beyond these two, and
+        // Scripts/test's build already makes it.
+        .executableTarget(
+            name: "wick-soak",
+            dependencies: ["Wick", "WickTestSupport"],
+            swiftSettings: strict
+        ),
 
         .testTarget(name: "WickCoreTests", dependencies: ["WickCore"], swiftSettings: strict),
         .testTarget(

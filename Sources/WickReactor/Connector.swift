@@ -1,9 +1,10 @@
 // Opens channels: resolve, then race addresses with Happy Eyeballs; or connect one address.
-import WickCore
+public import WickCore
 
 /// How a `Connector` connects. Every bound is named here.
 public struct ConnectOptions: Sendable, Hashable {
-    /// The limit for the whole connect: resolution plus every attempt. 10 s by default.
+    /// The limit for the whole connect: resolution plus every attempt. 10 s by default. A
+    /// caller's deadline (`Connector.connect(...deadline:...)`) ends it sooner.
     public var timeout: Duration
     /// RFC 8305's Connection Attempt Delay: how long an attempt runs alone before the next
     /// address is tried too. 250 ms by default (the RFC's recommendation; it allows 100 ms–2 s).
@@ -40,35 +41,41 @@ public struct Connector: Sendable {
     }
 
     /// Connects to `host:port` on `loop`: resolves the name (numeric hosts skip the resolver),
-    /// then races the addresses per RFC 8305. `completion` runs once, on `loop`, with the winning
-    /// channel or a `ReactorError`: `.unknownHost`, `.resolutionFailed`, `.connectFailed` (every
-    /// attempt listed), `.connectTimedOut`, or `.loopShutDown`. Callable from any thread; if
-    /// `loop` has already shut down, `completion` runs at once on the caller's thread.
+    /// then races the addresses per RFC 8305, all within `options.timeout` and by `deadline`,
+    /// whichever comes first. `completion` runs once, on `loop`, with the winning channel or a
+    /// `ReactorError`: `.unknownHost`, `.resolutionFailed`, `.connectFailed` (every attempt
+    /// listed), `.resolutionTimedOut` (the time ran out before the resolver answered),
+    /// `.connectTimedOut`, or `.loopShutDown`. Callable from any thread; if `loop` has already
+    /// shut down, `completion` runs at once on the caller's thread.
     public func connect(
-        host: String, port: UInt16, on loop: EventLoop,
+        host: String, port: UInt16, deadline: Deadline = .distantFuture, on loop: EventLoop,
         _ completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
     ) {
         let options = self.options
         let resolver = self.resolver
         let begin = { @Sendable in
-            HappyEyeballsConnect(host: host, port: port, loop: loop, options: options, completion: completion)
-                .start(resolver: resolver)
+            HappyEyeballsConnect(
+                host: host, port: port, loop: loop, options: options, deadline: deadline, completion: completion
+            )
+            .start(resolver: resolver)
         }
         if loop.inEventLoop { begin() } else if !loop.execute(begin) { completion(.failure(.loopShutDown)) }
     }
 
-    /// Connects to one `address` (TCP or a Unix socket path) on `loop`, within `options.timeout`.
-    /// `completion` runs once, on `loop`, with the channel or the attempt's `ReactorError`
-    /// (`.connectFailed` naming the attempt's error, `.connectTimedOut`, ...). Callable from any
-    /// thread; if `loop` has already shut down, `completion` runs at once on the caller's thread.
+    /// Connects to one `address` (TCP or a Unix socket path) on `loop`, within `options.timeout`
+    /// and by `deadline`, whichever comes first. `completion` runs once, on `loop`, with the
+    /// channel or the attempt's `ReactorError` (`.connectFailed` naming the attempt's error,
+    /// `.connectTimedOut`, ...). Callable from any thread; if `loop` has already shut down,
+    /// `completion` runs at once on the caller's thread.
     public func connect(
-        to address: SocketAddress, on loop: EventLoop,
+        to address: SocketAddress, deadline: Deadline = .distantFuture, on loop: EventLoop,
         _ completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
     ) {
         let options = self.options
         let begin = { @Sendable in
             HappyEyeballsConnect(
-                host: address.description, port: 0, loop: loop, options: options, completion: completion
+                host: address.description, port: 0, loop: loop, options: options, deadline: deadline,
+                completion: completion
             )
             .start(addresses: [address])
         }
@@ -77,14 +84,20 @@ public struct Connector: Sendable {
 
     /// `connect(host:port:on:_:)` for async callers. Throws the `ReactorError` the completion
     /// would carry.
-    public func connect(host: String, port: UInt16, on loop: EventLoop) async throws(ReactorError) -> Channel {
-        let result = await awaitCallback { deliver in connect(host: host, port: port, on: loop, deliver) }
+    public func connect(
+        host: String, port: UInt16, deadline: Deadline = .distantFuture, on loop: EventLoop
+    ) async throws(ReactorError) -> Channel {
+        let result = await awaitCallback { deliver in
+            connect(host: host, port: port, deadline: deadline, on: loop, deliver)
+        }
         return try result.get()
     }
 
     /// `connect(to:on:_:)` for async callers. Throws the `ReactorError` the completion would carry.
-    public func connect(to address: SocketAddress, on loop: EventLoop) async throws(ReactorError) -> Channel {
-        let result = await awaitCallback { deliver in connect(to: address, on: loop, deliver) }
+    public func connect(
+        to address: SocketAddress, deadline: Deadline = .distantFuture, on loop: EventLoop
+    ) async throws(ReactorError) -> Channel {
+        let result = await awaitCallback { deliver in connect(to: address, deadline: deadline, on: loop, deliver) }
         return try result.get()
     }
 }
@@ -104,6 +117,9 @@ final class HappyEyeballsConnect: @unchecked Sendable {
     private let port: UInt16
     private let loop: EventLoop
     private let options: ConnectOptions
+    /// When the connect gives up: `options.timeout` from its creation, or the caller's deadline
+    /// if that comes first.
+    private let giveUpAt: Deadline
     private let completion: @Sendable (Result<Channel, ReactorError>) -> Void
 
     private var machine: HappyEyeballs
@@ -119,7 +135,7 @@ final class HappyEyeballsConnect: @unchecked Sendable {
     private var resolveDuration: Duration?
 
     init(
-        host: String, port: UInt16, loop: EventLoop, options: ConnectOptions,
+        host: String, port: UInt16, loop: EventLoop, options: ConnectOptions, deadline: Deadline,
         completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
     ) {
         self.host = host
@@ -127,7 +143,11 @@ final class HappyEyeballsConnect: @unchecked Sendable {
         self.loop = loop
         self.options = options
         self.completion = completion
-        self.machine = HappyEyeballs(host: host, attemptDelay: options.connectionAttemptDelay, timeout: options.timeout)
+        let now = Deadline.now()
+        giveUpAt = (now + options.timeout).earliest(deadline)
+        // The error describes the time the connect really had.
+        let allowed = giveUpAt.hasPassed(at: now) ? .zero : giveUpAt - now
+        self.machine = HappyEyeballs(host: host, attemptDelay: options.connectionAttemptDelay, timeout: allowed)
     }
 
     /// Arms the overall timeout and asks the resolver for addresses.
@@ -153,7 +173,7 @@ final class HappyEyeballsConnect: @unchecked Sendable {
     private func armTimeout() {
         loop.assertInEventLoop()
         timeoutTimer = loop.scheduleLocal(
-            at: .now() + options.timeout,
+            at: giveUpAt,
             onShutdown: { self.perform(self.machine.aborted(.loopShutDown)) },
             { self.perform(self.machine.timedOut()) })
     }

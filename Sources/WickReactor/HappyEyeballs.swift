@@ -171,7 +171,7 @@ struct HappyEyeballs {
         switch state {
         case .resolving:
             state = .finished
-            return [.fail(.connectTimedOut(host: host, timeout: timeout, attempts: []))]
+            return [.fail(.resolutionTimedOut(host: host, timeout: timeout))]
         case .racing(let racing):
             state = .finished
             return (racing.timerArmed ? [.disarmAttemptTimer] : [])

@@ -67,6 +67,8 @@ public enum ReactorError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The connect timeout passed before any attempt succeeded; the attempts that had already
     /// failed are listed (attempts still in flight were abandoned).
     case connectTimedOut(host: String, timeout: Duration, attempts: [ConnectAttemptFailure])
+    /// The connect's time ran out while the name was still being resolved: no address was tried.
+    case resolutionTimedOut(host: String, timeout: Duration)
     /// The operation needs an open channel, but it has been closed.
     case channelClosed
     /// The write side was shut down (`shutdownWrite()`), so no more bytes can be written.
@@ -130,6 +132,7 @@ public enum ReactorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .connectTimedOut(let host, let timeout, let attempts):
             "connecting to \(host) timed out after \(timeout)"
                 + (attempts.isEmpty ? "" : "; failed attempts: " + attempts.map(\.description).joined(separator: "; "))
+        case .resolutionTimedOut(let host, let timeout): "resolving \(host) timed out after \(timeout)"
         case .channelClosed: "channel closed"
         case .outputClosed: "channel output shut down"
         case .writeBufferFull(let limit): "write buffer full (limit \(limit) bytes)"

@@ -51,7 +51,7 @@ extension StreamChannelError {
 
     /// Where a connect ran out of time, for the errors that are timeouts of a connect phase.
     package enum TimeoutPhase: Hashable, Sendable, CaseIterable {
-        /// The TCP connect (with Happy Eyeballs).
+        /// Name resolution and the TCP connect (with Happy Eyeballs).
         case connect
         /// The TLS handshake's messages.
         case tlsHandshake
@@ -114,7 +114,7 @@ extension StreamChannelError {
         case .hostUnreachable, .timedOut: Classification(.hostUnreachable, retryable: true)
         case .networkUnreachable: Classification(.networkUnreachable, retryable: true)
         case .connectFailed(_, let attempts): Classification(kind(ofAttempts: attempts), retryable: true)
-        case .connectTimedOut: Classification(.timedOut, retryable: true, timeoutPhase: .connect)
+        case .connectTimedOut, .resolutionTimedOut: Classification(.timedOut, retryable: true, timeoutPhase: .connect)
         case .unknownHost: Classification(.unknownHost, retryable: false)
         case .resolutionFailed: Classification(.resolutionFailed, retryable: false)
         case .addressInUse, .addressNotAvailable: Classification(.addressUnavailable, retryable: true)

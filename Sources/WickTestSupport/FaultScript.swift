@@ -24,6 +24,9 @@ public indirect enum FaultStep: Sendable, Equatable {
     case close
     /// Plays `steps` `times` times in a row (e.g. keep-alive: read a request, answer it).
     case repeating([FaultStep], times: Int)
+    /// Reads a whole request (as `readRequest`) and plays the steps `responder` chooses for it;
+    /// the connection ends if the client closes first.
+    case answer(FaultResponder)
 
     /// Sends the UTF-8 bytes of `text`; write `\r\n` explicitly.
     public static func send(_ text: String) -> FaultStep {

@@ -31,6 +31,9 @@ public final class FaultServer: Sendable {
     public let port: Int
     /// The longest any one connection's script may run before it is interrupted.
     public let connectionTimeLimit: Duration
+    /// Whether what each connection receives is kept for `received(onConnection:)`; a long run
+    /// (a soak) turns it off so the server's memory stays flat.
+    public let recordsReceivedBytes: Bool
     private let state = PthreadLocked(State())
     private let script: @Sendable (Int) -> [FaultStep]
     private let threads = DispatchGroup()
@@ -38,12 +41,13 @@ public final class FaultServer: Sendable {
     /// Starts listening; `script` gives the steps for the n-th accepted connection (from 0).
     /// - Throws: `TestSupportError.socket` if the listener cannot be made.
     public init(
-        connectionTimeLimit: Duration = .seconds(30),
+        connectionTimeLimit: Duration = .seconds(30), recordsReceivedBytes: Bool = true,
         script: @escaping @Sendable (_ connectionIndex: Int) -> [FaultStep]
     ) throws {
-        let (listener, port) = try BlockingSocket.listenOnLoopback()
+        let (listener, port) = try BlockingSocket.listenOnLoopback(backlog: 1024)
         self.port = port
         self.connectionTimeLimit = connectionTimeLimit
+        self.recordsReceivedBytes = recordsReceivedBytes
         self.script = script
         threads.enter()
         Thread.detachNewThread { [self] in
@@ -142,6 +146,7 @@ public final class FaultServer: Sendable {
     }
 
     fileprivate func record(_ bytes: ArraySlice<UInt8>, onConnection index: Int) {
+        guard recordsReceivedBytes else { return }
         state.withLock { $0.connections[index].received.append(contentsOf: bytes) }
     }
 
@@ -197,14 +202,11 @@ private struct FaultPlayer {
         case .readRequestHead(let limit):
             return readUntil(limit: limit) { FaultPlayer.headLength(in: $0) }.outcome
         case .readRequest:
-            let (head, outcome) = readUntil(limit: 1 << 20) { FaultPlayer.headLength(in: $0) }
+            return readRequest().outcome
+        case .answer(let responder):
+            let (head, body, outcome) = readRequest()
             guard case .next = outcome else { return outcome }
-            switch RequestFraming(head: head) {
-            case .length(let count):
-                return readUntil(limit: count) { $0.count >= count ? count : nil }.outcome
-            case .chunked:
-                return readUntil(limit: 64 << 20) { FaultPlayer.chunkedBodyLength(in: $0) }.outcome
-            }
+            return run(responder.steps(for: FaultPlayer.request(head: head, body: body)))
         case .read(let count):
             return readUntil(limit: count) { $0.count >= count ? count : nil }.outcome
         case .waitForClientClose(let limit):
@@ -232,6 +234,32 @@ private struct FaultPlayer {
             }
         }
         return .next
+    }
+
+    /// Reads a whole request: its head, then a `Content-Length` body or a chunked body up to
+    /// its last chunk.
+    private mutating func readRequest() -> (head: [UInt8], body: [UInt8], outcome: Outcome) {
+        let (head, outcome) = readUntil(limit: 1 << 20) { FaultPlayer.headLength(in: $0) }
+        guard case .next = outcome else { return (head, [], outcome) }
+        let (body, bodyOutcome) =
+            switch RequestFraming(head: head) {
+            case .length(let count): readUntil(limit: count) { $0.count >= count ? count : nil }
+            case .chunked: readUntil(limit: 64 << 20) { FaultPlayer.chunkedBodyLength(in: $0) }
+            }
+        return (head, body, bodyOutcome)
+    }
+
+    /// The request a head and body make, for a responder.
+    static func request(head: [UInt8], body: [UInt8]) -> FaultRequest {
+        let lines = String(decoding: head, as: UTF8.self).split(separator: "\r\n")
+        let requestLine = lines.first.map { $0.split(separator: " ") } ?? []
+        let fields = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        return FaultRequest(
+            method: requestLine.first.map(String.init) ?? "", target: requestLine.dropFirst().first.map(String.init) ?? "",
+            fields: fields, body: body)
     }
 
     /// Reads until `complete(pending)` gives how many bytes make up the awaited unit (or

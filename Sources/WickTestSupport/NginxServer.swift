@@ -14,7 +14,14 @@ public import Foundation
 /// - `/keepalive-1s/...` and `/close/...`: the `/bytes/` files with `Keep-Alive: timeout=1`
 ///   and with `Connection: close`.
 /// - `/upload/...`: `PUT` stores a file (any size), `DELETE` removes it.
+/// - `/post/...`: `POST` (any body size, read and dropped) answers 200 with the `/bytes/` file.
 /// - `/status`: nginx's stub_status (active connections, accepts, requests).
+///
+/// Every response echoes the request's `X-Request-Id` field, when it has one, as `X-Request-Id`,
+/// and every request is logged to `accessLog`, one line each: that id (or `-`), the status, the
+/// request's length in bytes (line, fields and body), the body bytes sent, the seconds nginx
+/// spent on it, and its request line as sent (so a POST answered through `error_page` still
+/// shows as a POST).
 public final class NginxServer: Sendable {
     /// The static files under `/bytes/`, by name and size.
     public static let byteFiles: [(name: String, size: Int)] = [
@@ -31,6 +38,9 @@ public final class NginxServer: Sendable {
     public let httpsUnixSocket: URL
     /// The document root.
     public let documentRoot: URL
+    /// The access log: `<X-Request-Id or -> <status> <request length> <body bytes sent>
+    /// <seconds> <request line>` per request.
+    public let accessLog: URL
     /// The nginx master process.
     public let process: ChildProcess
 
@@ -40,6 +50,7 @@ public final class NginxServer: Sendable {
     public init(directory: URL, pki: TestPKI) throws {
         let fileManager = FileManager.default
         documentRoot = directory.appendingPathComponent("www")
+        accessLog = directory.appendingPathComponent("access.log")
         for folder in ["www/bytes", "www/text", "www/chunked", "www/upload", "tmp"] {
             try fileManager.createDirectory(
                 at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
@@ -97,6 +108,8 @@ public final class NginxServer: Sendable {
             location /keepalive-1s/ { keepalive_timeout 1s 1; alias \(www)/bytes/; }
             location /close/ { keepalive_timeout 0; alias \(www)/bytes/; }
             location /upload/ { dav_methods PUT DELETE; create_full_put_path on; client_max_body_size 0; }
+            location /post/ { client_max_body_size 0; error_page 405 =200 $uri; alias \(www)/bytes/; }
+            add_header X-Request-Id $http_x_request_id always;
             """
         return """
             daemon off;
@@ -107,7 +120,8 @@ public final class NginxServer: Sendable {
             error_log \(dir)/error.log warn;
             events { worker_connections 4096; }
             http {
-                access_log off;
+                log_format wick '$http_x_request_id $status $request_length $body_bytes_sent $request_time $request';
+                access_log \(dir)/access.log wick;
                 client_body_temp_path \(dir)/tmp/body;
                 proxy_temp_path \(dir)/tmp/proxy;
                 fastcgi_temp_path \(dir)/tmp/fastcgi;

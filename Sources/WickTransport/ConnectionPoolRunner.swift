@@ -265,7 +265,7 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
             guard let exchange = requests.removeValue(forKey: requestID) else {
                 preconditionFailure("ConnectionPoolRunner: failRequest(\(requestID)) of an unknown request")
             }
-            exchange.finish(.failure(Self.transportError(failure)))
+            exchange.finish(.failure(transportError(failure, of: exchange)))
         case .closeConnection(let id, _):
             guard let connection = connections[id] else {
                 preconditionFailure("ConnectionPoolRunner: closeConnection(\(id)) of an unknown connection")
@@ -311,9 +311,22 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
 
     // MARK: - Connections
 
+    /// Opens connection `id` to `origin`. Each of its phases ends by the latest deadline among
+    /// the origin's waiting requests (no later than its own limits): a connection nobody can
+    /// still use is not worth waiting for, and a stalled server keeps no socket past the
+    /// requests that wanted it. With no waiter (a prewarm), only its own limits apply.
     private func createConnection(_ id: PoolConnectionID, to origin: TransportOrigin) {
-        connections[id] = PooledConnection(id: id, runner: self)
-        connector.connect(to: origin, on: loop) { [self] result in
+        let connection = PooledConnection(id: id, origin: origin, runner: self)
+        connections[id] = connection
+        var latest: Deadline?
+        for exchange in requests.values where exchange.request.origin == origin {
+            latest = max(latest ?? exchange.deadline, exchange.deadline)
+        }
+        connection.attemptDeadline = latest ?? .distantFuture
+        connector.connect(
+            to: origin, deadline: connection.attemptDeadline, on: loop,
+            phase: { [self] phase in connections[id]?.connectPhase = phase }
+        ) { [self] result in
             // Off the loop only when it has shut down: nothing is left to report to.
             guard loop.inEventLoop, let connection = connections[id] else { return }
             connected(connection, result)
@@ -323,6 +336,8 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
     private func connected(
         _ connection: PooledConnection, _ result: Result<TransportConnector.Connected, StreamChannelError>
     ) {
+        let phase = connection.connectPhase
+        connection.connectPhase = nil
         switch result {
         case .success(let connected):
             connection.timings = connected.timings
@@ -340,9 +355,35 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
                 submit(.closed(connection.id, .local))
             } else {
                 connections[connection.id] = nil
+                if let phase, connection.attemptDeadline.hasPassed(at: .now()) {
+                    expireWaiters(of: connection.origin, in: phase)
+                }
                 submit(.attemptFailed(connection.id, error))
             }
         }
+    }
+
+    /// The attempt ended at the deadline of the requests it was made for: those whose deadline
+    /// has passed leave the pool now, timed out in `phase`, rather than at their own pool-wait
+    /// timer an instant later with only the attempt's error to show for it (rule: one deadline
+    /// ends a request in the phase it was in, whichever timer fires first).
+    private func expireWaiters(of origin: TransportOrigin, in phase: ConnectPhase) {
+        let now = Deadline.now()
+        for exchange in requests.values
+        where exchange.request.origin == origin && exchange.deadline.hasPassed(at: now) {
+            exchange.expiredWhileConnecting = phase
+            submit(.requestCancelled(exchange))
+        }
+    }
+
+    /// The phase of the furthest of `origin`'s connections being made, if any is.
+    private func connectingPhase(of origin: TransportOrigin) -> ConnectPhase? {
+        var furthest: ConnectPhase?
+        for connection in connections.values where connection.origin == origin {
+            guard let phase = connection.connectPhase else { continue }
+            furthest = max(furthest ?? phase, phase)
+        }
+        return furthest
     }
 
     /// A connection's driver reported its end.
@@ -363,6 +404,19 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
     /// configuration fail the same way again.
     static func isRetryable(_ error: StreamChannelError) -> Bool { error.isRetryable }
 
+    /// What a request the pool failed hears. When its own deadline ended its wait while a
+    /// connection to its origin was being made, the timeout names that connection's phase
+    /// (resolving and connecting, a proxy's CONNECT, the TLS handshake), not the pool.
+    private func transportError(_ failure: Pool.RequestFailure, of exchange: TransportExchange) -> TransportError {
+        if let phase = exchange.expiredWhileConnecting { return .timedOut(.connect(phase)) }
+        if case .poolWaitTimeout = failure, exchange.deadline.hasPassed(at: .now()),
+            let phase = connectingPhase(of: exchange.request.origin)
+        {
+            return .timedOut(.connect(phase))
+        }
+        return Self.transportError(failure)
+    }
+
     static func transportError(_ failure: Pool.RequestFailure) -> TransportError {
         switch failure {
         case .poolWaitTimeout(let last): .poolWaitTimeout(lastConnectionFailure: last)
@@ -377,15 +431,21 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
 /// Loop-confined like the runner.
 final class PooledConnection: HTTP1ConnectionDriverOwner {
     let id: PoolConnectionID
+    let origin: TransportOrigin
     unowned let runner: ConnectionPoolRunner
+    /// Where the attempt stands while the connection is being made; nil once it is made or failed.
+    @exclusivity(unchecked) var connectPhase: ConnectPhase?
+    /// The deadline the attempt was given: the latest of its origin's waiters' when it began.
+    @exclusivity(unchecked) var attemptDeadline = Deadline.distantFuture
     /// How long resolving, connecting and the TLS handshake took, once connected.
     @exclusivity(unchecked) var timings: ConnectionTimings?
     @exclusivity(unchecked) var driver: HTTP1ConnectionDriver?
     /// The pool asked for the close (or abandoned the attempt): its end is reported `.local`.
     @exclusivity(unchecked) var closeRequested = false
 
-    init(id: PoolConnectionID, runner: ConnectionPoolRunner) {
+    init(id: PoolConnectionID, origin: TransportOrigin, runner: ConnectionPoolRunner) {
         self.id = id
+        self.origin = origin
         self.runner = runner
     }
 

@@ -73,6 +73,8 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
         /// The consumer paused reading (`consumerBecameFull`): the idle timer waits, since the
         /// connection is idle on the consumer's account, not the peer's.
         var isConsumerFull = false
+        /// The idle period ran out once and the watchdog looks again after the next poll.
+        var isConfirmingIdle = false
     }
 
     let channel: any StreamChannel
@@ -432,17 +434,27 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
 
     /// Fails the request in progress if its deadline passed or nothing moved for `idleTimeout`;
     /// otherwise arms again for when one of them could be due.
+    ///
+    /// An idle period that ran out is confirmed once before it fails the request: the loop
+    /// runs timers after an iteration's I/O, so when that iteration was long (a busy or starved
+    /// loop) the peer's bytes may be waiting in the socket, unread, while the timer says idle.
+    /// A watchdog armed for now fires after the next poll's reads, which either find those
+    /// bytes (progress) or confirm the silence. A deadline is not confirmed: it is a deadline.
     private func watchdogFired() {
         watchdog = nil
         watchdogDue = nil
         guard let current = exchange else { return }
         let now = Deadline.now()
         guard let due = nextCheck(of: current, at: now) else { return }
-        if now >= due {
-            perform(machine.requestTimedOut(), readBuffer: nil)
-        } else {
-            armWatchdog(at: due)
+        guard now >= due else {
+            exchange?.isConfirmingIdle = false
+            return armWatchdog(at: due)
         }
+        if now < current.deadline, !current.isConfirmingIdle {
+            exchange?.isConfirmingIdle = true
+            return armWatchdog(at: now + .milliseconds(1))
+        }
+        perform(machine.requestTimedOut(), readBuffer: nil)
     }
 
     private func closeChannel() {

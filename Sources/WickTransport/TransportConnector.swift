@@ -51,16 +51,21 @@ public import WickTLS
     /// `.connectTimedOut` whose host is `unix:<path>`), `.proxy` when a proxy refuses or breaks
     /// the CONNECT tunnel, `.tls` (`.serverTrustFailed` when the trust manager has no
     /// evaluator for the host and requires one, or the evaluator refuses the server;
-    /// `.handshakeFailed`), `.tlsTimedOut`. The CONNECT exchange is bounded by what remains of
-    /// the connector's overall timeout, and the TLS phase by `tlsOptions.handshakeTimeout` and
-    /// by what then remains of it.
+    /// `.handshakeFailed`), `.tlsTimedOut`.
+    ///
+    /// Every phase ends at the earliest of its own limit and `deadline`: resolution and the
+    /// socket's connect at the connector's `options.timeout`, the CONNECT exchange at what
+    /// remains of it, the TLS phase at `tlsOptions.handshakeTimeout` and what then remains of it.
+    /// `phase` is told, on `loop`, as each phase begins (`.connecting` before this returns).
     func connect(
-        to origin: TransportOrigin, on loop: EventLoop,
+        to origin: TransportOrigin, deadline: Deadline = .distantFuture, on loop: EventLoop,
+        phase: @escaping @Sendable (ConnectPhase) -> Void = { _ in },
         _ completion: @escaping @Sendable (Result<Connected, StreamChannelError>) -> Void
     ) {
         let started = Deadline.now()
+        phase(.connecting)
         guard let tls = origin.tls else {
-            dial(origin, on: loop) { result in
+            dial(origin, deadline: deadline, on: loop) { result in
                 completion(
                     result.map { channel in
                         Connected(
@@ -72,7 +77,7 @@ public import WickTLS
             }
             return
         }
-        connectTLS(to: origin, tls: tls, started: started, on: loop) { result in
+        connectTLS(to: origin, tls: tls, started: started, deadline: deadline, on: loop, phase: phase) { result in
             completion(result.map { Connected(channel: $0.channel, timings: $0.timings) })
         }
     }
@@ -90,7 +95,9 @@ public import WickTLS
     ) {
         let tls = TransportTLS(context: context, trustManager: trustManager)
         let origin = TransportOrigin(scheme: .https, host: TransportOrigin.unbracketed(host), port: port, tls: tls)
-        connectTLS(to: origin, tls: tls, started: .now(), on: loop) { completion($0.map(\.channel)) }
+        connectTLS(to: origin, tls: tls, started: .now(), deadline: .distantFuture, on: loop, phase: { _ in }) {
+            completion($0.map(\.channel))
+        }
     }
 
     /// `connect(host:port:context:trustManager:on:_:)` for async callers.
@@ -108,7 +115,8 @@ public import WickTLS
     /// socket opens when the manager requires one it lacks), the plain stream (`tunnel`), then
     /// the handshake and trust evaluation, bounded as `connect(to:on:_:)` says.
     private func connectTLS(
-        to origin: TransportOrigin, tls: TransportTLS, started: Deadline, on loop: EventLoop,
+        to origin: TransportOrigin, tls: TransportTLS, started: Deadline, deadline: Deadline, on loop: EventLoop,
+        phase: @escaping @Sendable (ConnectPhase) -> Void,
         _ completion: @escaping @Sendable (Result<(channel: TLSChannel, timings: ConnectionTimings), StreamChannelError>) ->
             Void
     ) {
@@ -121,15 +129,16 @@ public import WickTLS
             }
             return
         }
-        let overall = started + connector.options.timeout
+        let overall = (started + connector.options.timeout).earliest(deadline)
         let (options, pool) = (tlsOptions, evaluationPool)
-        tunnel(to: origin, on: loop, deadline: overall) { result in
+        tunnel(to: origin, on: loop, deadline: overall, phase: phase) { result in
             let channel: Channel
             switch result {
             case .success(let connected): channel = connected
             case .failure(let error): return completion(.failure(error))
             }
             let connected = Deadline.now()
+            phase(.tlsHandshake)
             let engine: TLSEngine
             do throws(TLSError) {
                 engine = try TLSEngine(context: tls.context, serverHostname: origin.host, port: Int(origin.port))
@@ -154,31 +163,33 @@ public import WickTLS
         }
     }
 
-    /// Opens the plain stream to `origin`: its Unix socket, its proxy, or `host:port` resolved
-    /// and raced.
+    /// Opens the plain stream to `origin` by `deadline` (or the connector's timeout): its Unix
+    /// socket, its proxy, or `host:port` resolved and raced.
     private func dial(
-        _ origin: TransportOrigin, on loop: EventLoop,
+        _ origin: TransportOrigin, deadline: Deadline, on loop: EventLoop,
         _ completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
     ) {
         if let socket = origin.unixSocketPath {
-            connector.connect(to: socket.address, on: loop, completion)
+            connector.connect(to: socket.address, deadline: deadline, on: loop, completion)
         } else if let proxy = origin.proxy {
-            connector.connect(host: proxy.host, port: proxy.port, on: loop, completion)
+            connector.connect(host: proxy.host, port: proxy.port, deadline: deadline, on: loop, completion)
         } else {
-            connector.connect(host: origin.host, port: origin.port, on: loop, completion)
+            connector.connect(host: origin.host, port: origin.port, deadline: deadline, on: loop, completion)
         }
     }
 
-    /// The stream TLS runs over: `dial`'s, and through a proxy the CONNECT tunnel opened on it
-    /// by `deadline`.
+    /// The stream TLS runs over: `dial`'s, and through a proxy the CONNECT tunnel opened on it,
+    /// all by `deadline`.
     private func tunnel(
         to origin: TransportOrigin, on loop: EventLoop, deadline: Deadline,
+        phase: @escaping @Sendable (ConnectPhase) -> Void,
         _ completion: @escaping @Sendable (Result<Channel, StreamChannelError>) -> Void
     ) {
-        dial(origin, on: loop) { result in
+        dial(origin, deadline: deadline, on: loop) { result in
             switch result {
             case .success(let channel):
                 guard let proxy = origin.proxy else { return completion(.success(channel)) }
+                phase(.proxyConnect)
                 ProxyTunnel.open(
                     over: channel, authority: origin.authority, proxy: proxy, deadline: deadline, completion)
             case .failure(let error):

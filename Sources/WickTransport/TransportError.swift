@@ -10,8 +10,8 @@ package enum TransportError: Error, Sendable, CustomStringConvertible {
     /// No connection became free before the pool-wait deadline; `lastConnectionFailure` is the
     /// origin's latest failed attempt when no attempt has succeeded since.
     case poolWaitTimeout(lastConnectionFailure: StreamChannelError?)
-    /// The request's deadline passed, or nothing moved for the idle timeout, while it was on a
-    /// connection, in `phase`.
+    /// The request's deadline passed, or nothing moved for the idle timeout, in `phase`: while
+    /// it waited for a connection still being made (`.connect`), or on its connection.
     case timedOut(ExchangeTimeout)
     /// The caller cancelled the request (the Swift task was cancelled).
     case cancelled

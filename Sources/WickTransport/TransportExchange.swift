@@ -66,6 +66,9 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
     @exclusivity(unchecked) private(set) var isReplay = false
     /// The Swift task was cancelled.
     @exclusivity(unchecked) private(set) var isCancelled = false
+    /// The request's deadline passed while it waited for a connection in this phase of being
+    /// made; the runner takes it out of the pool with this timeout.
+    @exclusivity(unchecked) var expiredWhileConnecting: ConnectPhase?
     /// When it entered the pool, for `poolWait`.
     @exclusivity(unchecked) var enteredPool: Deadline?
     @exclusivity(unchecked) private(set) var metrics: TransportMetrics

@@ -1,4 +1,5 @@
 // Connecting over loopback: success, refusal, timeout, Unix sockets, resolution, Happy Eyeballs.
+import Dispatch
 import Synchronization
 import Testing
 import WickCore
@@ -181,12 +182,63 @@ import WickCore
         }
         defer { resolver.shutdown() }
         let options = ConnectOptions(timeout: .milliseconds(100))
-        await #expect(
-            throws: ReactorError.connectTimedOut(host: "slow.test", timeout: .milliseconds(100), attempts: [])
-        ) {
+        await #expect(throws: ReactorError.resolutionTimedOut(host: "slow.test", timeout: .milliseconds(100))) {
             try await Connector(resolver: resolver, options: options).connect(
                 host: "slow.test", port: 9, on: group.next())
         }
+    }
+
+    @Test func aCallersDeadlineEndsAStalledResolutionBeforeTheConnectTimeout() async throws {
+        let group = try makeGroup()
+        defer { group.shutdownGracefully() }
+        // The resolver answers only when the test lets it (or after 30 s): a stall of any length.
+        let answer = DispatchSemaphore(value: 0)
+        let resolver = Resolver(threadCount: 1) { _, port in
+            _ = answer.wait(timeout: .now() + 30)
+            return .success([SocketAddress(numericHost: "127.0.0.1", port: port)!])
+        }
+        defer {
+            answer.signal()
+            resolver.shutdown()
+        }
+        let started = Deadline.now()
+        do {
+            _ = try await Connector(resolver: resolver, options: ConnectOptions(timeout: .seconds(60))).connect(
+                host: "slow.test", port: 9, deadline: started + .milliseconds(200), on: group.next())
+            Issue.record("a resolver that never answered in time let the connect through")
+        } catch {
+            guard case .resolutionTimedOut("slow.test", let allowed) = error else {
+                Issue.record("expected the resolution to time out, got \(error)")
+                return
+            }
+            #expect(allowed <= .milliseconds(200), "the error names the time the connect had")
+        }
+        let elapsed = Deadline.now() - started
+        // Slack for a loaded machine, far below the 60 s limit and the resolver's 30 s.
+        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(20), "the deadline, not the 60 s limit: \(elapsed)")
+    }
+
+    @Test func aCallersDeadlineEndsAStalledConnectBeforeTheConnectTimeout() async throws {
+        let group = try makeGroup()
+        defer { group.shutdownGracefully() }
+        let listener = try TestListener(backlog: 0)
+        defer { listener.close() }
+        let fillers = (0..<3).map { _ in TestSockets.connectNonBlocking(listener.address) }
+        defer { for fd in fillers { close(fd) } }
+        try await Task.sleep(for: .milliseconds(50))
+        let started = Deadline.now()
+        do {
+            _ = try await Connector(resolver: group.resolver, options: ConnectOptions(timeout: .seconds(60))).connect(
+                to: listener.address, deadline: started + .milliseconds(200), on: group.next())
+            Issue.record("a full accept queue let the connect through")
+        } catch {
+            guard case .connectTimedOut = error else {
+                Issue.record("expected the connect to time out, got \(error)")
+                return
+            }
+        }
+        let elapsed = Deadline.now() - started
+        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(20), "the deadline, not the 60 s limit: \(elapsed)")
     }
 
     // MARK: Happy Eyeballs over loopback

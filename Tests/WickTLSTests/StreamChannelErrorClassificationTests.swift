@@ -31,6 +31,7 @@ struct StreamChannelErrorClassificationTests {
         (.reactor(.timedOut), .hostUnreachable, true, nil),
         (.reactor(.networkUnreachable), .networkUnreachable, true, nil),
         (.reactor(.connectTimedOut(host: "h", timeout: .seconds(1), attempts: [])), .timedOut, true, .connect),
+        (.reactor(.resolutionTimedOut(host: "h", timeout: .seconds(1))), .timedOut, true, .connect),
         (
             .reactor(.connectTimedOut(host: "h", timeout: .seconds(1), attempts: [attempt(.connectionRefused)])),
             .timedOut, true, .connect

@@ -116,6 +116,30 @@ struct SessionDeadlineTests {
         }
     }
 
+    @Test func aHandshakeThatNeverProgressesEndsAtTheRequestDeadlineNamingIt() async throws {
+        // The server accepts TCP and never answers the ClientHello; the TLS limit is 60 s.
+        let server = try FaultServer(steps: [.waitForClientClose(limit: .seconds(30))])
+        defer { server.stop() }
+        let session = makeSession {
+            $0.requestTimeout = .milliseconds(300)
+            $0.connectTimeout = .seconds(60)
+            $0.tlsHandshakeTimeout = .seconds(60)
+        }
+        let started = ContinuousClock.now
+        let result = await session.request("https://127.0.0.1:\(server.port)/").serializingData().result
+        let elapsed = ContinuousClock.now - started
+        guard case .failure(.sessionTaskFailed(.timedOut(.tlsHandshake, _))) = result else {
+            Issue.record("expected a TLS handshake timeout, got \(result)")
+            await session.shutdown()
+            return
+        }
+        // Slack for a loaded machine, far below the 60 s limit and the server's 30 s.
+        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(20), "ended after \(elapsed)")
+        // The handshake's socket went with the request: the server saw the close long before.
+        #expect(await server.waitForEnd(ofConnection: 0, timeout: .seconds(20)) == .clientClosed)
+        await session.shutdown()
+    }
+
     @Test func oneDeadlineSpansEveryRedirectHop() async throws {
         let hop: [FaultStep] = [.readRequestHead, .pause(.milliseconds(300)), .respond(status: 302, headers: ["Location: /next"])]
         let server = try FaultServer(steps: [.repeating(hop, times: 20)])

@@ -54,6 +54,14 @@ struct WickErrorMappingTests {
             .connectFailed(.reactor(.connectTimedOut(host: "h", timeout: .seconds(1), attempts: []))),
             "timedOut during the TCP connect timedOut"
         ),
+        (
+            .connectFailed(.reactor(.resolutionTimedOut(host: "h", timeout: .seconds(1)))),
+            "timedOut during the TCP connect timedOut"
+        ),
+        // The request's deadline passed while a connection for it was still being made.
+        (.timedOut(.connect(.connecting)), "timedOut during the TCP connect nil"),
+        (.timedOut(.connect(.proxyConnect)), "timedOut while waiting for the proxy's answer to CONNECT nil"),
+        (.timedOut(.connect(.tlsHandshake)), "timedOut during the TLS handshake nil"),
         (.poolWaitTimeout(lastConnectionFailure: nil), "timedOut while waiting for a connection nil"),
         (
             .poolWaitTimeout(lastConnectionFailure: .reactor(.connectionRefused)),

@@ -21,6 +21,9 @@ extension WickError {
         case .timedOut(let phase):
             let publicPhase: TimeoutPhase =
                 switch phase {
+                case .connect(.connecting): .connect
+                case .connect(.proxyConnect): .proxyConnect
+                case .connect(.tlsHandshake): .tlsHandshake
                 case .sendingRequest: .sendingRequest
                 case .waitingForResponse: .waitingForResponse
                 case .receivingResponse: .receivingResponse

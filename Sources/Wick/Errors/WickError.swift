@@ -144,8 +144,12 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
 public enum TimeoutPhase: Sendable, Equatable, CustomStringConvertible {
     /// Waiting for a pooled connection, or for a new one to be connected.
     case waitingForConnection
-    /// The TCP connect (with Happy Eyeballs) of a new connection.
+    /// Name resolution and the TCP connect (with Happy Eyeballs) of a new connection.
     case connect
+    /// A new connection's CONNECT exchange with an HTTP proxy (the request's deadline passed
+    /// before the proxy answered; the proxy's own limit is `proxyConnectFailed`, kind
+    /// `proxyTimedOut`).
+    case proxyConnect
     /// The TLS handshake of a new connection.
     case tlsHandshake
     /// The evaluation of the server's certificate chain.
@@ -164,6 +168,7 @@ public enum TimeoutPhase: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .waitingForConnection: "while waiting for a connection"
         case .connect: "during the TCP connect"
+        case .proxyConnect: "while waiting for the proxy's answer to CONNECT"
         case .tlsHandshake: "during the TLS handshake"
         case .trustEvaluation: "during server trust evaluation"
         case .sendingRequest: "while sending the request"

@@ -85,7 +85,7 @@ extension SessionTaskFailure {
         case .connectionFailed, .tlsUnavailable, .proxyAuthenticationRequired, .proxyConnectFailed: true
         case .timedOut(let phase, _):
             switch phase {
-            case .waitingForConnection, .connect, .tlsHandshake, .trustEvaluation: true
+            case .waitingForConnection, .connect, .proxyConnect, .tlsHandshake, .trustEvaluation: true
             case .sendingRequest, .waitingForResponse, .receivingResponse, .idleTransfer: false
             }
         case .connectionLost(let loss): !loss.requestMayHaveBeenProcessed

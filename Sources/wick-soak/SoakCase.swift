@@ -42,6 +42,9 @@ struct SoakBody: Sendable {
     /// build compares a megabyte element by element a hundred times slower).
     func matches(_ data: Data) -> Bool {
         guard data.count == prefix.count + payload.count else { return false }
+        // SAFETY: each buffer is valid only inside its closure and `equal` does not keep it;
+        // `received` holds prefix.count + payload.count bytes (checked above), so the prefix is
+        // compared at 0 and the payload right after it, both inside it.
         return data.withUnsafeBytes { received in
             prefix.withUnsafeBytes { Self.equal(received, at: 0, $0) }
                 && payload.withUnsafeBytes { Self.equal(received, at: prefix.count, $0) }
@@ -50,6 +53,8 @@ struct SoakBody: Sendable {
 
     /// Whether `expected` is at `offset` in `received` (which is long enough).
     private static func equal(_ received: UnsafeRawBufferPointer, at offset: Int, _ expected: UnsafeRawBufferPointer) -> Bool {
+        // SAFETY: the caller guarantees offset + expected.count <= received.count, so memcmp
+        // reads inside both buffers, which live for the caller's closures.
         guard let base = received.baseAddress, let other = expected.baseAddress else { return expected.isEmpty }
         return memcmp(base + offset, other, expected.count) == 0
     }

@@ -44,7 +44,7 @@ struct WrittenRequest {
     let deliveredBefore: Int
     /// Whether the server had already ended the connection (EOF or reset) by then.
     let endedBefore: Bool
-    /// The request method, once the head is complete.
+    /// The request method, once its request line's first space is written.
     var method = ""
 }
 
@@ -84,9 +84,10 @@ final class ScriptedConnection: @unchecked Sendable {
 /// calls run there, and so does the task that sets `currentUser`); the fuzz thread reads them
 /// only after the session has shut down and its loop thread was joined.
 final class ScriptedServer: @unchecked Sendable {
-    /// Reads in a row that may find the next chunk gated before the server sends it anyway:
-    /// enough for the client to write the request it is about to write (a few loop iterations),
-    /// and what keeps a client that waits for bytes the script holds back from waiting forever.
+    /// Reads in a row, with no write between them, that may find the next chunk gated before
+    /// the server sends it anyway: enough for the client to start the request it is about to
+    /// write (a few loop iterations), and what keeps a client that waits for bytes the script
+    /// holds back from waiting forever.
     static let patience = 16
 
     let plan: ServerPlan
@@ -199,6 +200,8 @@ final class ScriptedServer: @unchecked Sendable {
             default: offered
             }
         guard accepted > 0 else { return .wouldBlock }
+        // The server waits while the client is still writing.
+        connection.gatedReads = 0
         var remaining = accepted
         for buffer in buffers where remaining > 0 {
             for byte in buffer.prefix(remaining) { take(byte, on: connection) }
@@ -225,10 +228,15 @@ final class ScriptedServer: @unchecked Sendable {
             return
         }
         connection.head.append(byte)
+        if byte == 32 && connection.requests[connection.requests.count - 1].method.isEmpty {
+            // The method is known from the request line's first space: a response may end the
+            // exchange before the rest of the head is written.
+            connection.requests[connection.requests.count - 1].method = String(
+                decoding: connection.head.dropLast(), as: UTF8.self)
+        }
         guard connection.head.suffix(4).elementsEqual([13, 10, 13, 10]) else { return }
         connection.headsComplete += 1
         let text = String(decoding: connection.head, as: UTF8.self)
-        connection.requests[connection.requests.count - 1].method = String(text.prefix { $0 != " " })
         let length = text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingPrefix(" ")) }
         connection.bodyRemaining = length ?? 0

@@ -77,8 +77,9 @@ public final class Session: Sendable {
             redirectHandler: redirectHandler, eventMonitors: eventMonitors, dialer: nil)
     }
 
-    /// A Session with `Configuration.default`'s behaviour whose connections' plain streams are
-    /// opened by `dialer` instead of sockets (for https, TLS then runs over them as usual).
+    /// A Session with `configuration` and nothing more (no trust manager, interceptor, redirect
+    /// handler of its own or event monitor) whose connections' plain streams are opened by
+    /// `dialer` instead of sockets (for https, TLS then runs over them as usual).
     ///
     /// SPI (`@_spi(WickSocketSeam)`), not API: the whole-client fuzz target plays a hostile
     /// server through it, with the kernel replaced by the reactor's socket seam. Traps as
@@ -89,6 +90,8 @@ public final class Session: Sendable {
             redirectHandler: nil, eventMonitors: [], dialer: dialer)
     }
 
+    /// The one designated initializer: the public one's parameters, plus the dialer (nil opens
+    /// real sockets).
     private init(
         configuration: Configuration, serverTrustManager: ServerTrustManager?, startRequestsImmediately: Bool,
         interceptor: (any RequestInterceptor)?, redirectHandler: (any RedirectHandler)?,

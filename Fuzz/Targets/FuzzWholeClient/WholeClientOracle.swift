@@ -15,8 +15,9 @@ import Wick
 ///    never after the server ended it, and never after a request failed on it.
 /// 4. A request is replayed only as `ReplayPolicy` says: after its reused connection ended
 ///    before any response byte, not a POST, on a fresh connection.
-/// 5. No body beyond the session's limit. (No hang and no descriptor leak are checked by the
-///    server's call budget and the run.)
+/// 5. No body beyond the session's limit. (The rest of "bounded" and "no hang" is checked
+///    elsewhere: the server's call budget, the run's waits, the session's release and the
+///    descriptor count in `FuzzWholeClient.swift`.)
 struct WholeClientOracle {
     let input: WholeClientInput
     let server: ScriptedServer

@@ -12,13 +12,17 @@ let fuzzTargets = [
     "FuzzJSONParser",
     "FuzzRequestEncoder",
     "FuzzResponseParser",
+    "FuzzWholeClient",
 ]
 
 /// Targets whose oracle is the response-parser harness of WickTestSupport.
 let harnessTargets: Set = ["FuzzChunkedDecoder", "FuzzResponseParser"]
-/// Targets of code in the `Wick` module itself (the JSON parser), which the layers' products
-/// do not include.
-let wickTargets: Set = ["FuzzJSONParser"]
+/// Targets of code in the `Wick` module itself (the JSON parser, the whole client), which the
+/// layers' products do not include.
+let wickTargets: Set = ["FuzzJSONParser", "FuzzWholeClient"]
+/// Targets that script the kernel through the reactor's socket seam (SPI `WickSocketSeam` of
+/// WickReactor, WickTransport and Wick).
+let seamTargets: Set = ["FuzzWholeClient"]
 
 let package = Package(
     name: "WickFuzz",
@@ -43,7 +47,12 @@ let package = Package(
                 .product(name: "WickHTTP1", package: "Wick"),
                 .product(name: "WickCore", package: "Wick"),
             ] + (harnessTargets.contains(name) ? [.product(name: "WickTestSupport", package: "Wick")] : [])
-                + (wickTargets.contains(name) ? [.product(name: "Wick", package: "Wick")] : []),
+                + (wickTargets.contains(name) ? [.product(name: "Wick", package: "Wick")] : [])
+                + (seamTargets.contains(name)
+                    ? [
+                        .product(name: "WickReactor", package: "Wick"),
+                        .product(name: "WickTransport", package: "Wick"),
+                    ] : []),
             path: "Targets/\(name)",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         )

@@ -18,8 +18,9 @@ import CWickSystem
     import Musl
 #endif
 
-/// The outcome of a non-blocking call: it did something, or it would have blocked.
-enum IOResult<Value: Sendable>: Sendable {
+/// The outcome of a non-blocking call: it did something, or it would have blocked. SPI
+/// (`WickSocketSeam`) because a scripted `SocketIO` returns it.
+@_spi(WickSocketSeam) public enum IOResult<Value: Sendable>: Sendable {
     /// The call completed with this value (bytes moved, a descriptor, ...).
     case processed(Value)
     /// The call would have blocked (`EAGAIN`/`EWOULDBLOCK`, or `EINPROGRESS` for `connect`).
@@ -28,14 +29,22 @@ enum IOResult<Value: Sendable>: Sendable {
 
 extension IOResult: Equatable where Value: Equatable {}
 
-/// A failed system call: which call, and the errno it returned.
-struct SyscallError: Error, Equatable, Sendable, CustomStringConvertible {
+/// A failed system call: which call, and the errno it returned. SPI (`WickSocketSeam`) because a
+/// scripted `SocketIO` throws it.
+@_spi(WickSocketSeam) public struct SyscallError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The call's name, e.g. `"connect"`.
-    let call: String
+    public let call: String
     /// The errno value.
-    let errno: Int32
+    public let errno: Int32
 
-    var description: String { "\(call) failed: \(Syscalls.describe(errno: errno))" }
+    /// The failure of `call` with `errno`.
+    public init(call: String, errno: Int32) {
+        self.call = call
+        self.errno = errno
+    }
+
+    /// `connect failed: errno 111 (Connection refused)`.
+    public var description: String { "\(call) failed: \(Syscalls.describe(errno: errno))" }
 }
 
 /// The system calls WickReactor makes, one wrapper each.

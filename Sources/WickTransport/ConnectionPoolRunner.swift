@@ -79,8 +79,10 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
     package init(group: EventLoopGroup, settings: TransportSettings = TransportSettings()) {
         loop = group.next()
         self.settings = settings
-        connector = TransportConnector(
+        var connector = TransportConnector(
             connector: Connector(resolver: group.resolver, options: settings.connect), tlsOptions: settings.tls)
+        connector.dialer = settings.dialer
+        self.connector = connector
         machine = Pool(settings: settings.pool)
     }
 

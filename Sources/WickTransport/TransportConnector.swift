@@ -32,6 +32,8 @@ public import WickTLS
     let connector: Connector
     let tlsOptions: TLSConnectOptions
     let evaluationPool: TrustEvaluationPool
+    /// Opens plain streams in place of `connector` when set (`TransportDialer`).
+    var dialer: TransportDialer?
 
     /// A connector: `connector` resolves and connects sockets (its `options.timeout` bounds the
     /// whole connect), `tlsOptions` bound the TLS phase, and evaluations that may block run on
@@ -164,12 +166,16 @@ public import WickTLS
     }
 
     /// Opens the plain stream to `origin` by `deadline` (or the connector's timeout): its Unix
-    /// socket, its proxy, or `host:port` resolved and raced.
+    /// socket, its proxy, or `host:port` resolved and raced; with a `dialer`, whatever it opens
+    /// for the same host and port (a test seam: it answers at once, so no deadline applies).
     private func dial(
         _ origin: TransportOrigin, deadline: Deadline, on loop: EventLoop,
         _ completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
     ) {
-        if let socket = origin.unixSocketPath {
+        if let dialer {
+            let (host, port) = origin.proxy.map { ($0.host, $0.port) } ?? (origin.host, origin.port)
+            dialer.dial(host, port, loop, completion)
+        } else if let socket = origin.unixSocketPath {
             connector.connect(to: socket.address, deadline: deadline, on: loop, completion)
         } else if let proxy = origin.proxy {
             connector.connect(host: proxy.host, port: proxy.port, deadline: deadline, on: loop, completion)

@@ -17,6 +17,9 @@ package struct TransportSettings: Sendable {
     /// `responseBodyTooLarge` and closes the connection. Default 64 MiB: the body is held in
     /// memory whole, so the bound is what one response may cost.
     package var maximumResponseBodyBytes = 64 * 1024 * 1024
+    /// Opens connections' plain streams instead of the connector's sockets; nil (the default,
+    /// and always in production) connects for real. See `TransportDialer`.
+    package var dialer: TransportDialer?
 
     package init() {}
 }

@@ -6,7 +6,7 @@ import Testing
 import WickCore
 import WickTestSupport
 
-@testable import WickReactor
+@_spi(WickSocketSeam) @testable import WickReactor
 
 #if canImport(Glibc)
     import Glibc

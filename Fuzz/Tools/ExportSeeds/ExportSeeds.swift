@@ -1,5 +1,5 @@
 // Writes every golden case of Tests/WickHTTP1Tests/Fixtures into the corpora of the parser fuzz
-// targets, with the control bytes each target's input layout expects.
+// targets and of the whole-client target, with the control bytes each target's input layout expects.
 //
 // Usage: ExportSeeds REPOSITORY_ROOT (what `Scripts/fuzz --export-seeds` runs). Seeds it wrote
 // before (files named `golden-*`) are replaced; hand-written seeds are left alone.
@@ -21,8 +21,10 @@ import WickTestSupport
             let chunkedSeeds = cases.compactMap { golden in chunkedDecoderSeed(golden).map { (golden, $0) } }
             try write(parserSeeds, to: corpora.appendingPathComponent("FuzzResponseParser"))
             try write(chunkedSeeds, to: corpora.appendingPathComponent("FuzzChunkedDecoder"))
+            let clientSeeds = cases.enumerated().map { ($0.element, wholeClientSeed($0.element, variant: $0.offset)) }
+            try write(clientSeeds, to: corpora.appendingPathComponent("FuzzWholeClient"))
             print(
-                "ExportSeeds: \(parserSeeds.count) FuzzResponseParser seeds, \(chunkedSeeds.count) FuzzChunkedDecoder seeds"
+                "ExportSeeds: \(parserSeeds.count) FuzzResponseParser seeds, \(chunkedSeeds.count) FuzzChunkedDecoder seeds, \(clientSeeds.count) FuzzWholeClient seeds"
             )
         } catch {
             FileHandle.standardError.write(Data("ExportSeeds: \(error)\n".utf8))
@@ -105,6 +107,26 @@ func chunkedDecoderSeed(_ golden: GoldenCase) -> [UInt8]? {
     }
     if golden.options["eof"] != nil { control |= 0x40 }
     return [control] + golden.input[(end + headEnd.count)...]
+}
+
+/// FuzzWholeClient's layout: the case's responses as the server's stream, answering as many
+/// requests as the case has methods (GET, HEAD or POST; CONNECT is sent as GET), with automatic
+/// gates at the responses' ends so that they travel on one keep-alive connection. `variant`
+/// (the case's position) picks the read size and the write mode, so the seeds cover each.
+func wholeClientSeed(_ golden: GoldenCase, variant: Int) -> [UInt8] {
+    let methods = (golden.options["methods"] ?? golden.options["method"] ?? "GET").split(separator: ",").prefix(4)
+    var methodCodes: UInt8 = 0
+    for (position, method) in methods.enumerated() {
+        let code: UInt8 =
+            switch method {
+            case "HEAD": 1
+            case "POST": 2
+            default: 0
+            }
+        methodCodes |= code << (2 * position)
+    }
+    let config = UInt8(methods.count - 1) | UInt8(variant % 4) << 4 | UInt8(variant / 4 % 4) << 6
+    return [config, methodCodes, 0, 0] + golden.input
 }
 
 /// The seed's file name: `golden-<fixture file>-<case name as a slug>`.

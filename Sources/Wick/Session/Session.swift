@@ -3,7 +3,7 @@ public import Dispatch
 import FoundationEssentials
 import WickReactor
 public import WickTLS
-import WickTransport
+@_spi(WickSocketSeam) public import WickTransport
 
 /// Creates and runs requests, as Alamofire's `Session` does: `Session.default.request(url)
 /// .responseData { ... }`, or `try await session.request(url).serializingData().value`.
@@ -66,10 +66,36 @@ public final class Session: Sendable {
     /// - Parameter interceptor: adapts and retries every request.
     /// - Parameter redirectHandler: decides redirects; nil follows them (`Redirector.follow`).
     /// - Parameter eventMonitors: receive every request's events, each on its own queue.
-    public init(
+    public convenience init(
         configuration: Configuration = .default, serverTrustManager: ServerTrustManager? = nil,
         startRequestsImmediately: Bool = true, interceptor: (any RequestInterceptor)? = nil,
         redirectHandler: (any RedirectHandler)? = nil, eventMonitors: [any EventMonitor] = []
+    ) {
+        self.init(
+            configuration: configuration, serverTrustManager: serverTrustManager,
+            startRequestsImmediately: startRequestsImmediately, interceptor: interceptor,
+            redirectHandler: redirectHandler, eventMonitors: eventMonitors, dialer: nil)
+    }
+
+    /// A Session with `configuration` and nothing more (no trust manager, interceptor, redirect
+    /// handler of its own or event monitor) whose connections' plain streams are opened by
+    /// `dialer` instead of sockets (for https, TLS then runs over them as usual).
+    ///
+    /// SPI (`@_spi(WickSocketSeam)`), not API: the whole-client fuzz target plays a hostile
+    /// server through it, with the kernel replaced by the reactor's socket seam. Traps as
+    /// `init(configuration:...)` does.
+    @_spi(WickSocketSeam) public convenience init(configuration: Configuration, dialer: TransportDialer) {
+        self.init(
+            configuration: configuration, serverTrustManager: nil, startRequestsImmediately: true, interceptor: nil,
+            redirectHandler: nil, eventMonitors: [], dialer: dialer)
+    }
+
+    /// The one designated initializer: the public one's parameters, plus the dialer (nil opens
+    /// real sockets).
+    private init(
+        configuration: Configuration, serverTrustManager: ServerTrustManager?, startRequestsImmediately: Bool,
+        interceptor: (any RequestInterceptor)?, redirectHandler: (any RedirectHandler)?,
+        eventMonitors: [any EventMonitor], dialer: TransportDialer?
     ) {
         precondition(configuration.eventLoopCount >= 1, "Session: eventLoopCount must be at least 1")
         self.configuration = configuration
@@ -93,6 +119,7 @@ public final class Session: Sendable {
         settings.connect.timeout = configuration.connectTimeout
         settings.tls.handshakeTimeout = configuration.tlsHandshakeTimeout
         settings.driver.continueTimeout = configuration.continueTimeout
+        settings.dialer = dialer
         transportConfiguration.settings = settings
         transportConfiguration.trustRoots = configuration.trustRoots
         transportConfiguration.trustManager = serverTrustManager

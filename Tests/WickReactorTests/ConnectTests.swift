@@ -67,12 +67,8 @@ import WickCore
     @Test func aListenerWithAFullAcceptQueueTimesTheConnectOut() async throws {
         let group = try makeGroup()
         defer { group.shutdownGracefully() }
-        // Backlog 0 holds one connection; further SYNs are dropped while it is full.
-        let listener = try TestListener(backlog: 0)
+        let listener = try await StalledListener.make()
         defer { listener.close() }
-        let fillers = (0..<3).map { _ in TestSockets.connectNonBlocking(listener.address) }
-        defer { for fd in fillers { close(fd) } }
-        try await Task.sleep(for: .milliseconds(50))
         let options = ConnectOptions(timeout: .milliseconds(300))
         let started = Deadline.now()
         await #expect(
@@ -221,11 +217,8 @@ import WickCore
     @Test func aCallersDeadlineEndsAStalledConnectBeforeTheConnectTimeout() async throws {
         let group = try makeGroup()
         defer { group.shutdownGracefully() }
-        let listener = try TestListener(backlog: 0)
+        let listener = try await StalledListener.make()
         defer { listener.close() }
-        let fillers = (0..<3).map { _ in TestSockets.connectNonBlocking(listener.address) }
-        defer { for fd in fillers { close(fd) } }
-        try await Task.sleep(for: .milliseconds(50))
         let started = Deadline.now()
         do {
             _ = try await Connector(resolver: group.resolver, options: ConnectOptions(timeout: .seconds(60))).connect(
@@ -343,11 +336,8 @@ import WickCore
 
     @Test func shutdownFailsConnectsInFlight() async throws {
         let group = try makeGroup()
-        let listener = try TestListener(backlog: 0)
+        let listener = try await StalledListener.make()
         defer { listener.close() }
-        let fillers = (0..<3).map { _ in TestSockets.connectNonBlocking(listener.address) }
-        defer { for fd in fillers { close(fd) } }
-        try await Task.sleep(for: .milliseconds(50))
         let result = Locked<Result<Channel, ReactorError>?>(nil)
         Connector(resolver: group.resolver).connect(to: listener.address, on: group.next()) { outcome in
             result.withLock { $0 = outcome }

@@ -224,3 +224,29 @@ func makeGroup(threads: Int = 1) throws -> EventLoopGroup {
 func start(_ channel: Channel, _ delegate: Recorder) async throws {
     try await channel.loop.submit { channel.start(delegate: delegate) }
 }
+
+/// A listener whose accept queue is full, so a new connect to it stalls: backlog 0 holds one
+/// connection, further SYNs are dropped while it is full. Three filler connections fill it.
+final class StalledListener: Sendable {
+    let listener: TestListener
+    private let fillers: [Int32]
+
+    /// Fills the queue, then waits 50 ms for the kernel to settle the fillers' handshakes.
+    static func make() async throws -> StalledListener {
+        let stalled = try StalledListener()
+        try await Task.sleep(for: .milliseconds(50))
+        return stalled
+    }
+
+    private init() throws {
+        listener = try TestListener(backlog: 0)
+        fillers = (0..<3).map { [listener] _ in TestSockets.connectNonBlocking(listener.address) }
+    }
+
+    var address: SocketAddress { listener.address }
+
+    func close() {
+        for fd in fillers { Glibc.close(fd) }
+        listener.close()
+    }
+}

@@ -90,16 +90,11 @@ extension HTTPFieldBlock: HTTPFieldSource {
 
     func hasName(_ name: String, at position: Int) -> Bool {
         var name = name
-        // SAFETY: `name` is a local String whose UTF-8 buffer is valid inside the closure; zip stops at
-        // the shorter side, and the counts were checked equal first.
+        // SAFETY: `name` is a local String whose UTF-8 buffer is valid inside the closure; the
+        // field's name range lies inside the block's bytes, valid inside `withField`'s closure.
         return name.withUTF8 { name in
             withField(at: position) { field, bytes in
-                guard field.nameEnd - field.nameStart == name.count else { return false }
-                for (stored, byte) in zip(bytes[field.nameStart..<field.nameEnd], name)
-                where stored != byte && stored.asciiLowercased != byte.asciiLowercased {
-                    return false
-                }
-                return true
+                UnsafeRawBufferPointer(rebasing: bytes[field.nameStart..<field.nameEnd]).equalsIgnoringASCIICase(name)
             }
         }
     }

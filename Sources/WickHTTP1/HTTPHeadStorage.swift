@@ -103,16 +103,9 @@ final class HTTPHeadStorage: @unchecked Sendable {
 
     /// Whether the bytes of `range` equal `other`, comparing ASCII letters without case.
     func equalsIgnoringASCIICase(_ range: Range<Int>, bytes other: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard range.count == other.count else { return false }
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "compare beyond the written bytes")
-        var index = range.lowerBound
-        for byte in other {
-            // SAFETY: index stays inside `range` (same length as `other`), inside the written bytes.
-            let stored = bytes[index]
-            if stored != byte && stored.asciiLowercased != byte.asciiLowercased { return false }
-            index += 1
-        }
-        return true
+        // SAFETY: `range` is inside the written bytes (checked above), which live as long as self.
+        return UnsafeRawBufferPointer(rebasing: bytes[range]).equalsIgnoringASCIICase(other)
     }
 
     /// Whether the bytes of `range` equal `lowercase`, an ASCII literal written in lowercase,
@@ -254,4 +247,16 @@ func bytesInRange(_ word: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
     let atLeastLow = word &+ ones &* UInt64(0x80 &- low)
     let aboveHigh = word &+ ones &* UInt64(0x7F &- high)
     return atLeastLow & ~aboveHigh & 0x8080_8080_8080_8080
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether these bytes equal `other`'s, comparing ASCII letters without case: the one
+    /// comparison of a stored field name with a name asked for (`HTTPHeadStorage`, `HTTPFieldBlock`).
+    func equalsIgnoringASCIICase(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        for (stored, byte) in zip(self, other) where stored != byte && stored.asciiLowercased != byte.asciiLowercased {
+            return false
+        }
+        return true
+    }
 }

@@ -182,35 +182,48 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Reads until the socket is drained, the peer finishes, or `maximumReadsPerWakeup` reads
-    /// filled the buffer (level-triggered epoll calls again for the rest).
+    /// filled the buffer (level-triggered epoll calls again for the rest); then, if bytes were
+    /// delivered and the channel is still open, `channelReadComplete`.
     private func readFromSocket() {
+        guard readBatch(), case .active = lifecycle, let delegate else { return }
+        delegate.channelReadComplete(self)
+    }
+
+    /// The reads of `readFromSocket`. Returns whether bytes were delivered and their batch has
+    /// not ended yet (an end of stream ends it first).
+    private func readBatch() -> Bool {
         let buffer = loop.readBuffer
+        var delivered = false
         for _ in 0..<Self.maximumReadsPerWakeup {
-            guard wantsToRead, let delegate else { return }
+            guard wantsToRead, let delegate else { return delivered }
             let result: IOResult<Int>
             do {
                 result = try io.read(fd, buffer)
             } catch {
                 close(error: ReactorError(error))
-                return
+                return delivered
             }
             switch result {
             case .wouldBlock:
-                return
+                return delivered
             case .processed(0):
                 inputClosed = true
                 updateInterest()
+                // The batch's bytes end before the end of the stream does.
+                if delivered { delegate.channelReadComplete(self) }
                 delegate.channelReadEOF(self)
                 closeIfBothHalvesDone()
-                return
+                return false
             case .processed(let count):
                 // SAFETY: the loop's read buffer holds `count` initialised bytes just read; the
                 // span borrows it only for the duration of the delegate call.
                 let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count]).bindMemory(to: UInt8.self)
                 delegate.channelRead(self, bytes: bytes.span)
-                if count < buffer.count { return }
+                delivered = true
+                if count < buffer.count { return delivered }
             }
         }
+        return delivered
     }
 
     // MARK: writing

@@ -7,6 +7,11 @@
 public protocol ChannelDelegate: AnyObject {
     /// Bytes arrived. `bytes` borrows the loop's read buffer: use or copy them before returning.
     func channelRead(_ channel: Channel, bytes: Span<UInt8>)
+    /// The reads of one readiness event are over (one or more `channelRead` came before): a
+    /// delegate that batches work per read (waking a reader) does it now. Comes before
+    /// `channelReadEOF` when the batch ends with the peer's FIN; not called when the channel
+    /// closed during the batch.
+    func channelReadComplete(_ channel: Channel)
     /// The peer shut its write side (TCP FIN): no more bytes will arrive. The channel stays open
     /// for writing; it closes itself once its own write side is shut down too.
     func channelReadEOF(_ channel: Channel)
@@ -21,6 +26,8 @@ public protocol ChannelDelegate: AnyObject {
 extension ChannelDelegate {
     /// Default: nothing (the channel closes itself when the write side is shut too).
     public func channelReadEOF(_ channel: Channel) {}
+    /// Default: nothing (a delegate that handles each read in full needs no batch end).
+    public func channelReadComplete(_ channel: Channel) {}
     /// Default: nothing (a delegate that writes little can ignore writability).
     public func channelWritabilityChanged(_ channel: Channel, isWritable: Bool) {}
 }

@@ -27,6 +27,10 @@ final class ChannelStreamAdapter: ChannelDelegate {
         target.streamRead(channel, bytes: bytes)
     }
 
+    func channelReadComplete(_ channel: Channel) {
+        target.streamReadComplete(channel)
+    }
+
     func channelReadEOF(_ channel: Channel) {
         target.streamReadEOF(channel)
     }

@@ -8,6 +8,11 @@ public protocol StreamChannelDelegate: AnyObject {
     /// Bytes arrived (plaintext, for TLS). `bytes` is borrowed: use or copy them before
     /// returning.
     func streamRead(_ stream: any StreamChannel, bytes: Span<UInt8>)
+    /// A batch of `streamRead` calls is over (the socket's reads of one readiness event; the
+    /// plaintext one pass of a TLS stream decrypted): work batched per read is done now. Comes
+    /// after every batch that delivered bytes, before `streamReadEOF` when the batch ends with
+    /// the peer's end, and not when the stream closed during it.
+    func streamReadComplete(_ stream: any StreamChannel)
     /// The peer finished sending: TCP FIN on a plain stream, `close_notify` on a TLS stream
     /// (which then closes itself; `streamClosed(error: nil)` follows).
     func streamReadEOF(_ stream: any StreamChannel)
@@ -21,6 +26,8 @@ public protocol StreamChannelDelegate: AnyObject {
 extension StreamChannelDelegate {
     /// Default: nothing.
     public func streamReadEOF(_ stream: any StreamChannel) {}
+    /// Default: nothing (a delegate that handles each read in full needs no batch end).
+    public func streamReadComplete(_ stream: any StreamChannel) {}
     /// Default: nothing (a delegate that writes little can ignore writability).
     public func streamWritabilityChanged(_ stream: any StreamChannel, isWritable: Bool) {}
 }

@@ -76,6 +76,10 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
     private var readingPaused = false
     private var drainScheduled = false
     private var isDelivering = false
+    /// A socket read is being handled: plaintext it delivers waits for the socket's batch end.
+    private var inSocketRead = false
+    /// Plaintext was delivered during the socket's current read batch.
+    private var batchDelivered = false
     /// The socket reported end of stream (the engine knows too).
     private var socketEnded = false
     /// The socket closed cleanly after its EOF while plaintext may still wait in the engine
@@ -395,11 +399,23 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
     }
 
     /// Decrypts and delivers what the engine holds, until it needs input, reading is paused,
-    /// or the stream ends.
+    /// or the stream ends. Bytes delivered during a socket read are a batch the socket's
+    /// `channelReadComplete` ends; bytes delivered otherwise (a drain, reading resumed) end
+    /// their batch here with `streamReadComplete`.
     private func deliverPlaintext() {
         guard !isDelivering else { return }
         isDelivering = true
-        defer { isDelivering = false }
+        var delivered = false
+        defer {
+            isDelivering = false
+            if delivered {
+                if inSocketRead {
+                    batchDelivered = true
+                } else if case .active(let delegate) = state {
+                    delegate.streamReadComplete(self)
+                }
+            }
+        }
         while case .active(let delegate) = state, !readingPaused {
             let result: TLSEngine.ReadResult
             do {
@@ -415,11 +431,19 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
                 let chunk = plaintext
                 // SAFETY: `chunk` keeps the storage alive; the span borrows it for the call only.
                 chunk.withUnsafeBufferPointer { delegate.streamRead(self, bytes: $0.span) }
+                delivered = true
                 plaintext.removeAll(keepingCapacity: true)
             case .needsInput:
                 releaseBuffersIfIdle()
                 return
             case .closed:
+                // The batch's bytes end before the end of the stream does.
+                if delivered || batchDelivered {
+                    delivered = false
+                    batchDelivered = false
+                    delegate.streamReadComplete(self)
+                    guard case .active = state else { return }
+                }
                 delegate.streamReadEOF(self)
                 if case .active(let delegate) = state { closeGracefully(notifying: delegate, error: nil) }
                 return
@@ -504,9 +528,18 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
         bytes.withUnsafeBufferPointer { engine.receivedFromNetwork($0) }
         switch state {
         case .handshaking: advanceHandshake()
-        case .active: deliverPlaintext()
+        case .active:
+            inSocketRead = true
+            deliverPlaintext()
+            inSocketRead = false
         case .evaluating, .ready, .closing, .closed: break
         }
+    }
+
+    fileprivate func socketReadComplete() {
+        guard batchDelivered else { return }
+        batchDelivered = false
+        if case .active(let delegate) = state { delegate.streamReadComplete(self) }
     }
 
     fileprivate func socketReadEOF() {
@@ -576,6 +609,10 @@ private final class SocketEvents: ChannelDelegate {
 
     func channelRead(_ channel: Channel, bytes: Span<UInt8>) {
         owner.socketRead(bytes)
+    }
+
+    func channelReadComplete(_ channel: Channel) {
+        owner.socketReadComplete()
     }
 
     func channelReadEOF(_ channel: Channel) {

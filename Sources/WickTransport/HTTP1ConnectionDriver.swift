@@ -201,6 +201,10 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
         }
     }
 
+    func streamReadComplete(_ stream: any StreamChannel) {
+        exchange?.consumer.responseReadComplete()
+    }
+
     func streamReadEOF(_ stream: any StreamChannel) {
         guard !isChannelClosed, !machine.isClosed else { return }
         perform(machine.eofRead(), readBuffer: nil)

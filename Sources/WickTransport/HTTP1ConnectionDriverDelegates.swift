@@ -7,7 +7,9 @@ import WickTLS
 /// Receives one request's response from `HTTP1ConnectionDriver`, on the connection's loop:
 /// `requestSent` when the whole request was handed to the socket, `responseStarted` when its
 /// first response byte is read (either may come first: a server may answer early), then
-/// `responseHead`, any number of `responseBody`, `responseTrailers` if there are some, then
+/// `responseHead`, any number of `responseBody` (each batch of them, the bytes of one batch of
+/// reads, followed by `responseReadComplete` unless the connection closed during it),
+/// `responseTrailers` if there are some, then
 /// exactly one `requestFinished`, which is the last call. Any of them may call `cancelRequest()`
 /// on the driver.
 protocol HTTP1ResponseConsumer: AnyObject {
@@ -19,6 +21,9 @@ protocol HTTP1ResponseConsumer: AnyObject {
     func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool)
     /// Body bytes; borrowed, valid only during the call.
     func responseBody(_ bytes: UnsafeRawBufferPointer)
+    /// The reads that brought the last `responseBody` calls are over: work batched per read
+    /// (waking a reader) is done now.
+    func responseReadComplete()
     /// The trailer fields of a chunked response.
     func responseTrailers(_ fields: HTTPFieldList)
     /// The request body's source failed with `error`: the consumer ends the request (it cancels

@@ -13,7 +13,9 @@ package enum TransportBodyHandling {
 /// Receives a response's body as it arrives, on the runner's loop, instead of the exchange
 /// collecting it (`ConnectionPoolRunner.start(..., sink:)`). The exchange calls `responseHead`
 /// once per response (a replayed request may start over with a new one), then, if that chose
-/// `.stream`, `responseBody` for every piece.
+/// `.stream`, `responseBody` for every piece, and `responseBodyReadComplete` after each batch of
+/// pieces that one batch of socket reads brought (not when the connection failed during it:
+/// the request's end follows then).
 ///
 /// Backpressure: `responseBody` returns false when the sink holds as much as it will (bytes
 /// handed to a slower consumer: a file writer, a stream's reader); the connection then stops
@@ -25,4 +27,12 @@ package protocol TransportBodySink: AnyObject, Sendable {
     func responseHead(status: HTTPStatus, headers: HTTPHeaders) -> TransportBodyHandling
     /// Body bytes, borrowed for the call. Returns whether the sink takes more now.
     func responseBody(_ bytes: UnsafeRawBufferPointer) -> Bool
+    /// The reads that brought the last `responseBody` calls are over: wake the consumer now,
+    /// once for the batch, rather than once per piece.
+    func responseBodyReadComplete()
+}
+
+extension TransportBodySink {
+    /// Default: nothing (a sink that hands each piece on in full needs no batch end).
+    package func responseBodyReadComplete() {}
 }

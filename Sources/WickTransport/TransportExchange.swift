@@ -201,6 +201,10 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
         if let base = bytes.baseAddress { body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
     }
 
+    func responseReadComplete() {
+        if isStreaming { sink?.responseBodyReadComplete() }
+    }
+
     func responseTrailers(_ fields: HTTPFieldList) {
         trailers = fields.headers
     }

@@ -90,6 +90,23 @@ private func pattern(_ count: Int, from offset: Int = 0) -> [UInt8] {
         #expect(snapshot.reads >= body.count / (64 * 1024))
     }
 
+    @Test func everyBatchOfReadsEndsWithOneReadCompleteAndABatchHoldsAtMostFourReads() async throws {
+        let pair = try await Pair.make()
+        defer { pair.tearDown() }
+        // A small write first: one read, then its batch's end, before anything else arrives.
+        TestSockets.writeAll(pair.server, pattern(100))
+        #expect(await eventually { pair.recorder.snapshot.readCompletes == 1 })
+        #expect(pair.recorder.snapshot.readsSinceComplete == 0)
+        let body = pattern(4 << 20)
+        let writer = TestThread { TestSockets.writeAll(pair.server, body) }
+        defer { writer.join() }
+        #expect(await eventually(timeout: .seconds(10)) { pair.recorder.snapshot.bytes.count == 100 + body.count })
+        #expect(await eventually { pair.recorder.snapshot.readsSinceComplete == 0 })
+        let snapshot = pair.recorder.snapshot
+        #expect(snapshot.readCompletes >= 2 && snapshot.readCompletes <= snapshot.reads)
+        #expect(snapshot.largestBatch <= Channel.maximumReadsPerWakeup)
+    }
+
     @Test func aSlowReaderBoundsBufferingAndWritabilityComesBack() async throws {
         let options = SocketOptions(highWatermark: 64 * 1024, lowWatermark: 16 * 1024, maximumBufferedBytes: 1 << 20)
         let pair = try await Pair.make(options: options)

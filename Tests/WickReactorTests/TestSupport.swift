@@ -155,6 +155,11 @@ final class Recorder: ChannelDelegate, Sendable {
     struct Events {
         var bytes: [UInt8] = []
         var reads = 0
+        /// `channelReadComplete` calls, and reads since the last one.
+        var readCompletes = 0
+        var readsSinceComplete = 0
+        /// The most reads one batch (between two `channelReadComplete`) held.
+        var largestBatch = 0
         var eof = false
         var writability: [Bool] = []
         /// `channel.bufferedBytes` at each writability change.
@@ -178,8 +183,18 @@ final class Recorder: ChannelDelegate, Sendable {
         events.withLock {
             $0.bytes += copy
             $0.reads += 1
+            $0.readsSinceComplete += 1
         }
         onRead?(channel)
+    }
+
+    func channelReadComplete(_ channel: Channel) {
+        events.withLock {
+            precondition($0.readsSinceComplete > 0, "channelReadComplete without a read before it")
+            $0.readCompletes += 1
+            $0.largestBatch = max($0.largestBatch, $0.readsSinceComplete)
+            $0.readsSinceComplete = 0
+        }
     }
 
     func channelReadEOF(_ channel: Channel) {

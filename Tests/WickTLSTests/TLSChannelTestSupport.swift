@@ -296,6 +296,9 @@ final class StreamRecorder: StreamChannelDelegate, Sendable {
         var error: StreamChannelError?
         /// `read`, `eof`, `closed` in the order they came (reads coalesced).
         var order: [String] = []
+        /// `streamReadComplete` calls, and reads not followed by one yet.
+        var readCompletes = 0
+        var readsSinceComplete = 0
     }
 
     let events = Locked(Events())
@@ -310,10 +313,19 @@ final class StreamRecorder: StreamChannelDelegate, Sendable {
         let copy = bytes.withUnsafeBufferPointer { Array($0) }
         let total = events.withLock { events -> Int in
             events.bytes += copy
+            events.readsSinceComplete += 1
             if events.order.last != "read" { events.order.append("read") }
             return events.bytes.count
         }
         onRead?(stream, total)
+    }
+
+    func streamReadComplete(_ stream: any StreamChannel) {
+        events.withLock {
+            precondition($0.readsSinceComplete > 0, "streamReadComplete without a read before it")
+            $0.readCompletes += 1
+            $0.readsSinceComplete = 0
+        }
     }
 
     func streamReadEOF(_ stream: any StreamChannel) {

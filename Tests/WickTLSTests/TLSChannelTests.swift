@@ -97,6 +97,9 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         let message = Array("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
         try await harness.loop.submit { try channel.write(message[...]) }
         #expect(await eventually { recorder.snapshot.bytes == message })
+        // Every batch of plaintext ends with streamReadComplete.
+        #expect(await eventually { recorder.snapshot.readsSinceComplete == 0 })
+        #expect(recorder.snapshot.readCompletes >= 1)
         try await harness.loop.submit { channel.close() }
         #expect(recorder.snapshot.closed && recorder.snapshot.error == nil && !recorder.snapshot.eof)
         #expect(try await harness.loop.submit { !channel.isOpen && !channel.isWritable })
@@ -383,6 +386,7 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         #expect(lastSent < total, "the server is held back at \(lastSent) bytes")
         try await Task.sleep(for: .milliseconds(100))
         #expect(recorder.received == heldAt, "nothing is delivered while paused")
+        #expect(recorder.snapshot.readsSinceComplete == 0, "the batch that paused ended with streamReadComplete")
         #expect(heldAt < (1 << 20) + 64 * 1024 + 16_384, "at most one socket read beyond the pause")
         try await harness.loop.submit { channel.resumeReading() }
         #expect(await eventually(timeout: .seconds(60)) { recorder.isClosed })

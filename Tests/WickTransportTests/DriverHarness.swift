@@ -19,6 +19,9 @@ struct DriverOutcome: Sendable {
     var failure: HTTP1ConnectionError?
     var facts: HTTP1ExchangeFacts?
     var bodySourceFailed = false
+    /// `responseReadComplete` calls, and `responseBody` calls not followed by one yet.
+    var readCompletes = 0
+    var bodyPartsSinceReadComplete = 0
 }
 
 /// Collects one request's response on the driver's loop and hands it over when it finishes.
@@ -50,6 +53,7 @@ final class RecordingConsumer: HTTP1ResponseConsumer, @unchecked Sendable {
     func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool) { outcome.status = head.status.rawValue }
     func responseBody(_ bytes: UnsafeRawBufferPointer) {
         outcome.body += bytes
+        outcome.bodyPartsSinceReadComplete += 1
         if let limit = cancelAfterBodyBytes, outcome.body.count >= limit { driver?.cancelRequest() }
         if let limit = pauseAfterBodyBytes, outcome.body.count >= limit, !hasPaused, let driver {
             hasPaused = true
@@ -57,6 +61,10 @@ final class RecordingConsumer: HTTP1ResponseConsumer, @unchecked Sendable {
             driver.consumerBecameFull()
             driver.channel.loop.schedule(after: pause) { driver.consumerWantsMore() }
         }
+    }
+    func responseReadComplete() {
+        outcome.readCompletes += 1
+        outcome.bodyPartsSinceReadComplete = 0
     }
     func responseTrailers(_ fields: HTTPFieldList) { outcome.trailers = fields.headers }
     func requestBodyFailed(_ error: any Error) {

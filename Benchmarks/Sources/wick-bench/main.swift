@@ -158,6 +158,11 @@ do {
         // (a process-wide switch, hence a command of its own).
         let count = Int(options.rest.first ?? "") ?? 100_000
         try SessionAllocations.profileWithLoopsAsGlobalExecutor(requests: count, url: options.rest.dropFirst().first)
+    case "profile-downloads":
+        // A quick A/B of the 10 MiB download paths beside libcurl (no table).
+        try DownloadProbe.run(
+            rounds: Int(options.rest.first ?? "") ?? 5, perRound: Int(options.rest.dropFirst().first ?? "") ?? 10,
+            only: options.rest.dropFirst(2).first)
     case "callgrind-probe":
         guard let suite = options.rest.first else { throw UsageError("callgrind-probe needs a suite") }
         let probe = try probeWorkloads(suite, Array(options.rest.dropFirst()))

@@ -24,21 +24,22 @@ final class DataStreamBuffer: DataStreamConsumer {
         /// The index of the next event in `events`.
         var next = 0
         /// The iterating task, waiting for an event.
-        var waiter: CheckedContinuation<Void, Never>?
+        var waiter: UnsafeContinuation<Void, Never>?
         /// The iterating task was cancelled: it gets `.end(.explicitlyCancelled)`, now and after.
         var isCancelled = false
         /// The sequence was dropped: chunks are no longer kept.
         var isDetached = false
 
-        /// Queues `event` and wakes the waiting task.
-        mutating func push(_ event: Event) {
+        /// Queues `event`; returns the waiting task's wake-up, to perform outside the lock.
+        mutating func push(_ event: Event) -> DataStreamWakeUp? {
             events.append(event)
-            wake()
+            return takeWaiter()
         }
 
-        mutating func wake() {
-            waiter?.resume()
-            waiter = nil
+        /// The waiting task's wake-up (it no longer waits), to perform outside the lock.
+        mutating func takeWaiter() -> DataStreamWakeUp? {
+            defer { waiter = nil }
+            return waiter.map(DataStreamWakeUp.task)
         }
 
         /// The next queued event, and whether taking it drained a full buffer.
@@ -76,12 +77,18 @@ final class DataStreamBuffer: DataStreamConsumer {
     func take(_ chunk: Data) -> Bool {
         state.withLock { state in
             if state.isDetached || state.isCancelled { return false }
-            state.push(.chunk(chunk))
+            state.events.append(.chunk(chunk))
             return state.gauge.added(chunk.count)
         }
     }
 
-    func restart() {
+    func pendingWakeUp() -> DataStreamWakeUp? {
+        state.withLock { state in
+            state.next < state.events.count ? state.takeWaiter() : nil
+        }
+    }
+
+    func restart() -> DataStreamWakeUp? {
         state.withLock { $0.push(.restart) }
     }
 
@@ -92,7 +99,7 @@ final class DataStreamBuffer: DataStreamConsumer {
 
     /// The request's outcome is known: the last event.
     func finished(_ error: WickError?) {
-        state.withLock { $0.push(.end(error)) }
+        state.withLock { $0.push(.end(error)) }?.perform()
     }
 
     // MARK: - From the iterating task
@@ -108,7 +115,9 @@ final class DataStreamBuffer: DataStreamConsumer {
             if drained { request?.consumerDrained() }
             if let popped { return popped }
             await withTaskCancellationHandler {
-                await withCheckedContinuation(isolation: actor) { (continuation: CheckedContinuation<Void, Never>) in
+                // Unsafe, not checked: resumed exactly once by the one path that takes it out of
+                // `waiter` (a wake-up) or right here; the checked kind allocates a canary per wait.
+                await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Void, Never>) in
                     let ready = state.withLock { state -> Bool in
                         precondition(state.waiter == nil, "DataStreamBuffer: next() while another task waits")
                         if state.isCancelled || state.next < state.events.count { return true }
@@ -125,15 +134,15 @@ final class DataStreamBuffer: DataStreamConsumer {
 
     /// The iterating task was cancelled: the request is cancelled and what is held dropped.
     func cancel() {
-        let wasFull = state.withLock { state -> Bool? in
+        let cancelled = state.withLock { state -> (wasFull: Bool, wakeUp: DataStreamWakeUp?)? in
             guard !state.isCancelled else { return nil }
             state.isCancelled = true
             state.events = []
             state.next = 0
-            state.wake()
-            return state.gauge.cleared()
+            return (state.gauge.cleared(), state.takeWaiter())
         }
-        guard let wasFull else { return }
+        guard let (wasFull, wakeUp) = cancelled else { return }
+        wakeUp?.perform()
         if wasFull { request?.consumerDrained() }
         request?.cancel()
     }

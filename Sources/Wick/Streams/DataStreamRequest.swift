@@ -164,9 +164,12 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
     /// The final response head arrived: readers restart if an earlier attempt streamed, and the
     /// validations start on the root queue.
     func finalHeadArrived(_ head: HTTPResponse) {
+        var wakeUps = InlineList<DataStreamWakeUp>()
         let (validations, generation) = streamState.withLock { state in
             if state.head != nil {
-                for consumer in state.consumers { consumer.restart() }
+                for consumer in state.consumers {
+                    if let wakeUp = consumer.restart() { wakeUps.append(wakeUp) }
+                }
             }
             state.head = head
             state.headGeneration += 1
@@ -174,6 +177,7 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
             state.validation = state.validations.isEmpty ? .passed : .pending(held: [])
             return (state.validations, state.headGeneration)
         }
+        wakeUps.forEach { $0.perform() }
         guard !validations.isEmpty else { return }
         let sent = request
         session.rootQueue.async { [self] in
@@ -216,15 +220,27 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
         }
     }
 
+    /// The socket reads that brought the last chunks are over: the readers that took some are
+    /// woken, once for the batch.
+    func bodyReadComplete() {
+        wakeReaders(streamState.withLock { $0.consumers })
+    }
+
+    /// Wakes those of `consumers` that took chunks they have not been woken for (no lock held).
+    private func wakeReaders(_ consumers: [any DataStreamConsumer]) {
+        for consumer in consumers { consumer.pendingWakeUp()?.perform() }
+    }
+
+    /// Hands `chunk` to every reader, counting those it made full; they are woken later.
     private static func deliver(_ chunk: Data, _ state: inout StreamState) {
         for consumer in state.consumers {
-            let becameFull = consumer.take(chunk)
-            if becameFull { state.fullConsumers += 1 }
+            if consumer.take(chunk) { state.fullConsumers += 1 }
         }
     }
 
     /// The validations of head `generation` ended with `failure` (nil: all passed).
     private func validationDecided(_ failure: WickError?, generation: Int) {
+        var delivered: [any DataStreamConsumer] = []
         let (resume, end) = streamState.withLock { state -> (Bool, (Outcome, @Sendable (Outcome) -> Void)?) in
             guard state.headGeneration == generation, case .pending(let held) = state.validation else {
                 return (false, nil)
@@ -234,12 +250,14 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
             } else {
                 state.validation = .passed
                 for chunk in held { Self.deliver(chunk, &state) }
+                if !held.isEmpty { delivered = state.consumers }
             }
             defer { state.pendingEnd = nil }
             let resume = failure == nil && state.isPaused && state.fullConsumers == 0
             if resume { state.isPaused = false }
             return (resume, state.pendingEnd)
         }
+        wakeReaders(delivered)
         if let (outcome, record) = end {
             endConsumers(outcome, record)
         } else if let failure {

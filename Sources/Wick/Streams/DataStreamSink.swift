@@ -25,4 +25,8 @@ final class DataStreamSink: TransportBodySink, @unchecked Sendable {
         // SAFETY: `bytes` is the read buffer, valid for this call; `Data(_:)` copies it.
         return request.bodyArrived(Data(bytes))
     }
+
+    func responseBodyReadComplete() {
+        request?.bodyReadComplete()
+    }
 }

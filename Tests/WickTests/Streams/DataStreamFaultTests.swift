@@ -382,6 +382,31 @@ struct DataStreamFaultTests {
         await session.shutdown()
     }
 
+    /// Readers are woken once per batch of socket reads, not per chunk: bytes that arrive before
+    /// the server stalls must still reach a handler and a sequence at once, not with the end.
+    @Test(arguments: [false, true])
+    func bytesBeforeAStallReachTheReaderWhileTheServerHoldsTheRest(sequence: Bool) async throws {
+        let server = try FaultServer(steps: [
+            .readRequestHead, .send("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nfirst"),
+            .waitForClientClose(limit: .seconds(20)),
+        ])
+        defer { server.stop() }
+        let session = Session()
+        let request = session.streamRequest("http://127.0.0.1:\(server.port)/")
+        let received = Shared(0)
+        if sequence {
+            Task { for try await chunk in request.streamingData() { received.withLock { $0 += chunk.count } } }
+        } else {
+            request.responseStream { stream in
+                if case .stream(.success(let chunk)) = stream.event { received.withLock { $0 += chunk.count } }
+            }
+        }
+        #expect(try await waitUntil { received.withLock { $0 } == 5 })
+        request.cancel()
+        #expect(await server.waitForEnd(ofConnection: 0) == .clientClosed)
+        await session.shutdown()
+    }
+
     @Test func handlersRunOnTheQueueGiven() async throws {
         let server = try FaultServer(steps: [.readRequestHead, .respond(body: "on my queue")])
         defer { server.stop() }

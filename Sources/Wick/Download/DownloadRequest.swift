@@ -10,6 +10,9 @@ public import FoundationEssentials
 /// The final response's body always goes to the file, whatever its status (as in Alamofire):
 /// add `validate()` to fail on a 404. Bodies of redirects and challenges the request follows
 /// stay in memory and are not written.
+///
+/// Its total deadline is `Session.Configuration.streamAndDownloadTimeout` (none by default) or
+/// its own `HTTPRequest.timeout`; `idleTransferTimeout` ends a download that goes quiet.
 public final class DownloadRequest: Request, @unchecked Sendable {
     /// A closure that checks a response before the request finishes (Alamofire's
     /// `DownloadRequest.Validation`). The `URL` is the temporary file, every byte written; the
@@ -42,6 +45,10 @@ public final class DownloadRequest: Request, @unchecked Sendable {
 
     let sink: DownloadSink
     let destination: Destination?
+
+    /// A download of a large file may rightly take hours:
+    /// `Session.Configuration.streamAndDownloadTimeout`.
+    override var defaultTimeout: Duration? { session.configuration.streamAndDownloadTimeout }
 
     /// A download of `initialRequest`; `resume` is what resume data said is already on disk.
     init(

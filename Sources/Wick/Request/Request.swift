@@ -347,9 +347,17 @@ public class Request: @unchecked Sendable {
     /// Starts the run, or finishes at once when the request could not be built.
     private func start() {
         session.eventMonitor.requestDidResume(self)
-        if case .failure(let error) = initialRequest { return finish(Outcome(request: nil, error: error)) }
-        run(.startAttempt(AttemptProgress(deadline: .now() + session.configuration.requestTimeout)))
+        let timeout: Duration?
+        switch initialRequest {
+        case .failure(let error): return finish(Outcome(request: nil, error: error))
+        case .success(let request): timeout = request.timeout ?? defaultTimeout
+        }
+        run(.startAttempt(AttemptProgress(deadline: timeout.map { .now() + $0 } ?? .distantFuture)))
     }
+
+    /// The total deadline of a request that sets none itself: the session's `requestTimeout`
+    /// (streams and downloads override it).
+    var defaultTimeout: Duration? { session.configuration.requestTimeout }
 
     /// Tells the monitors and `onURLRequestCreation` handlers about a request about to be sent.
     func announceSend(_ request: HTTPRequest) {

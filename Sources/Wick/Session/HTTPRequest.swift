@@ -57,6 +57,28 @@ public struct HTTPRequest: Sendable {
         }
     }
 
+    /// This request's total deadline, from `resume` to the last body byte, in place of the
+    /// session's (`Session.Configuration.requestTimeout`, or `streamAndDownloadTimeout` for
+    /// streams and downloads); nil: the session's. Read when the request starts, so set it
+    /// where the request is built (a `requestModifier`, a `URLRequestConvertible`); an adapter's
+    /// change does not move a deadline already running. Past it the request fails with
+    /// `SessionTaskFailure.timedOut`, naming the phase.
+    public var timeout: Duration? {
+        get { storage.timeout }
+        _modify {
+            makeUnique()
+            yield &storage.timeout
+        }
+    }
+
+    /// `timeout` in seconds, as Alamofire code sets `URLRequest.timeoutInterval`
+    /// (`requestModifier: { $0.timeoutInterval = 5 }`); nil: the session's. A value that is not
+    /// positive and finite times out at once, as URLSession does with such a value.
+    public var timeoutInterval: TimeInterval? {
+        get { timeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } }
+        set { timeout = newValue.map { $0.isFinite && $0 > 0 ? .nanoseconds(Int64(($0 * 1e9).rounded(.up))) : .zero } }
+    }
+
     /// The request sends its `UploadRequest`'s body (`Uploadable`) rather than `body`. Cleared
     /// when a redirect turns the request into a GET.
     var carriesUpload: Bool {
@@ -72,7 +94,8 @@ public struct HTTPRequest: Sendable {
     /// A request value; nothing is sent.
     public init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, unixSocketPath: String? = nil) {
         storage = Storage(
-            method: method, url: url, unixSocketPath: unixSocketPath, headers: headers, body: body, carriesUpload: false)
+            method: method, url: url, unixSocketPath: unixSocketPath, headers: headers, body: body, carriesUpload: false,
+            timeout: nil)
     }
 
     /// Gives this value a box of its own before a change, when another value shares it.
@@ -89,10 +112,11 @@ public struct HTTPRequest: Sendable {
         @exclusivity(unchecked) var headers: HTTPHeaders
         @exclusivity(unchecked) var body: Data?
         @exclusivity(unchecked) var carriesUpload: Bool
+        @exclusivity(unchecked) var timeout: Duration?
 
         init(
             method: HTTPMethod, url: URL, unixSocketPath: String?, headers: HTTPHeaders, body: Data?,
-            carriesUpload: Bool
+            carriesUpload: Bool, timeout: Duration?
         ) {
             self.method = method
             self.url = url
@@ -100,12 +124,13 @@ public struct HTTPRequest: Sendable {
             self.headers = headers
             self.body = body
             self.carriesUpload = carriesUpload
+            self.timeout = timeout
         }
 
         func copy() -> Storage {
             Storage(
                 method: method, url: url, unixSocketPath: unixSocketPath, headers: headers, body: body,
-                carriesUpload: carriesUpload)
+                carriesUpload: carriesUpload, timeout: timeout)
         }
     }
 }

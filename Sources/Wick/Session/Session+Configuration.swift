@@ -10,8 +10,15 @@ extension Session {
         public var headers: HTTPHeaders = .default
         /// The total deadline of one request, from `resume` to the last body byte: pool wait,
         /// connect, TLS, sending and receiving. Past it the request fails with
-        /// `SessionTaskFailure.timedOut` naming the phase. Default 60 s.
+        /// `SessionTaskFailure.timedOut` naming the phase. Default 60 s. A request's own
+        /// `HTTPRequest.timeout` (`timeoutInterval`) replaces it; streams and downloads use
+        /// `streamAndDownloadTimeout` instead.
         public var requestTimeout: Duration = .seconds(60)
+        /// The total deadline of a stream (`streamRequest`) or a download, which may rightly
+        /// last for hours; nil (the default): none, so only `idleTransferTimeout` and the
+        /// connect and TLS limits end one (URLSession's resource timeout is 7 days). Set it to
+        /// bound them too; a request's own `HTTPRequest.timeout` replaces it.
+        public var streamAndDownloadTimeout: Duration? = nil
         /// The longest a request may go without a byte sent or received once on a connection
         /// (URLSession's `timeoutIntervalForRequest`); past it the request fails with
         /// `SessionTaskFailure.timedOut(phase: .idleTransfer)`. Default 30 s; nil: only

@@ -9,8 +9,10 @@ import WickReactor
 ///
 /// Only the final response's body is streamed: a redirect the request follows, or a `401` it
 /// answers, is collected as for an ordinary request. The body is not collected in memory and
-/// `Session.Configuration.maximumResponseBodyBytes` does not apply to it; the request's
-/// `requestTimeout` does, so a long-lived stream needs a long one.
+/// `Session.Configuration.maximumResponseBodyBytes` does not apply to it. Its total deadline is
+/// `Session.Configuration.streamAndDownloadTimeout` (none by default: a stream may last for
+/// hours) or its own `HTTPRequest.timeout`; `idleTransferTimeout` still ends a stream that
+/// goes quiet while its reader keeps up.
 ///
 /// Backpressure: each reader holds at most its `BufferingPolicy`'s high mark of bytes received
 /// and not yet handled (plus one socket read). Above it the connection stops reading the socket
@@ -92,6 +94,9 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
         super.init(session: session, initialRequest: initialRequest, interceptor: interceptor, bodySink: sink)
         sink.request = self
     }
+
+    /// A stream may rightly last for hours: `Session.Configuration.streamAndDownloadTimeout`.
+    override var defaultTimeout: Duration? { session.configuration.streamAndDownloadTimeout }
 
     /// The response head of the last attempt; for a stream, as soon as the final head arrived
     /// (also when a stream validation then failed it).

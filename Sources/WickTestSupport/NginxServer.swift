@@ -16,6 +16,12 @@ public import Foundation
 /// - `/upload/...`: `PUT` stores a file (any size), `DELETE` removes it.
 /// - `/post/...`: `POST` (any body size, read and dropped) answers 200 with the `/bytes/` file.
 /// - `/status`: nginx's stub_status (active connections, accepts, requests).
+/// - `/tls/protocol`: the connection's TLS version as nginx names it (`TLSv1.3`; empty over
+///   plain HTTP).
+///
+/// A third listener, `mutualTLSPort`, requires a client certificate the test PKI issued and
+/// answers every path with 200 and the client's subject (`CN=Wick Test Client`), or with 400
+/// when the client sent none.
 ///
 /// Every response echoes the request's `X-Request-Id` field, when it has one, as `X-Request-Id`,
 /// and every request is logged to `accessLog`, one line each: that id (or `-`), the status, the
@@ -32,6 +38,8 @@ public final class NginxServer: Sendable {
     public let httpPort: Int
     /// The HTTPS port (TLS 1.2 and 1.3, the PKI's `server` leaf and intermediate).
     public let httpsPort: Int
+    /// The HTTPS port that requires a client certificate (mutual TLS).
+    public let mutualTLSPort: Int
     /// The Unix domain socket of the plain-HTTP server (`<directory>/http.sock`).
     public let httpUnixSocket: URL
     /// The Unix domain socket of the HTTPS server (`<directory>/https.sock`).
@@ -65,11 +73,12 @@ public final class NginxServer: Sendable {
 
         httpPort = try LoopbackPort.free()
         httpsPort = try LoopbackPort.free()
+        mutualTLSPort = try LoopbackPort.free()
         httpUnixSocket = directory.appendingPathComponent("http.sock")
         httpsUnixSocket = directory.appendingPathComponent("https.sock")
         let configuration = directory.appendingPathComponent("nginx.conf")
         try Self.configuration(
-            directory: directory, httpPort: httpPort, httpsPort: httpsPort, pki: pki
+            directory: directory, httpPort: httpPort, httpsPort: httpsPort, mutualTLSPort: mutualTLSPort, pki: pki
         ).write(to: configuration, atomically: true, encoding: .utf8)
         process = try ChildProcess(
             executable: "/usr/sbin/nginx",
@@ -79,7 +88,7 @@ public final class NginxServer: Sendable {
             ],
             workingDirectory: directory, logFile: directory.appendingPathComponent("nginx.out"))
         let process = self.process
-        for port in [httpPort, httpsPort] {
+        for port in [httpPort, httpsPort, mutualTLSPort] {
             guard LoopbackPort.waitUntilAccepting(port, timeout: .seconds(15), stillRunning: { process.isRunning })
             else {
                 let log =
@@ -95,7 +104,9 @@ public final class NginxServer: Sendable {
         process.stop()
     }
 
-    private static func configuration(directory: URL, httpPort: Int, httpsPort: Int, pki: TestPKI) -> String {
+    private static func configuration(
+        directory: URL, httpPort: Int, httpsPort: Int, mutualTLSPort: Int, pki: TestPKI
+    ) -> String {
         let dir = directory.path
         let www = "\(dir)/www"
         // Workers run as the user nginx starts as; as root they would drop to nobody, who
@@ -104,6 +115,7 @@ public final class NginxServer: Sendable {
         let locations = """
             root \(www);
             location = /status { stub_status; }
+            location = /tls/protocol { default_type text/plain; return 200 "$ssl_protocol"; }
             location /chunked/ { sub_filter_types *; sub_filter 'wick' 'wick'; sub_filter_once off; }
             location /keepalive-1s/ { keepalive_timeout 1s 1; alias \(www)/bytes/; }
             location /close/ { keepalive_timeout 0; alias \(www)/bytes/; }
@@ -151,6 +163,16 @@ public final class NginxServer: Sendable {
                     ssl_session_cache shared:WICK:1m;
                     ssl_session_tickets on;
                     \(locations)
+                }
+                server {
+                    listen 127.0.0.1:\(mutualTLSPort) ssl;
+                    ssl_certificate \(pki.serverChain.path);
+                    ssl_certificate_key \(pki.server.privateKey.path);
+                    ssl_protocols TLSv1.2 TLSv1.3;
+                    ssl_verify_client on;
+                    ssl_client_certificate \(pki.root.certificate.path);
+                    ssl_verify_depth 2;
+                    location / { default_type text/plain; return 200 "$ssl_client_s_dn"; }
                 }
             }
             """

@@ -15,6 +15,8 @@ public enum TestEnvironment {
         public static let nginxHTTPPort = "WICK_NGINX_HTTP_PORT"
         /// nginx's HTTPS port.
         public static let nginxHTTPSPort = "WICK_NGINX_HTTPS_PORT"
+        /// nginx's mutual-TLS port (a client certificate required).
+        public static let nginxMutualTLSPort = "WICK_NGINX_MTLS_PORT"
         /// nginx's plain-HTTP Unix domain socket path.
         public static let nginxUnixSocket = "WICK_NGINX_UNIX_SOCKET"
         /// nginx's HTTPS Unix domain socket path.
@@ -35,6 +37,8 @@ public enum TestEnvironment {
         public let httpPort: Int
         /// The HTTPS port on 127.0.0.1.
         public let httpsPort: Int
+        /// The HTTPS port on 127.0.0.1 that requires the PKI's `client` certificate.
+        public let mutualTLSPort: Int
         /// The plain-HTTP server's Unix domain socket path.
         public let unixSocket: String
         /// The HTTPS server's Unix domain socket path.
@@ -75,6 +79,7 @@ public enum TestEnvironment {
         Nginx(
             httpPort: try port(Variable.nginxHTTPPort, server: "nginx"),
             httpsPort: try port(Variable.nginxHTTPSPort, server: "nginx"),
+            mutualTLSPort: try port(Variable.nginxMutualTLSPort, server: "nginx"),
             unixSocket: try require(Variable.nginxUnixSocket, server: "nginx"),
             tlsUnixSocket: try require(Variable.nginxTLSUnixSocket, server: "nginx"),
             documentRoot: URL(fileURLWithPath: try require(Variable.nginxRoot, server: "nginx")),

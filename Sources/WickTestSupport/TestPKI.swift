@@ -33,6 +33,11 @@ public struct TestPKI: Sendable {
     public let server: Identity
     /// The server's chain as a server sends it: leaf then intermediate (no root).
     public let serverChain: URL
+    /// A client certificate (`extendedKeyUsage=clientAuth`, CN `Wick Test Client`) signed by
+    /// the intermediate, for mutual TLS.
+    public let client: Identity
+    /// The client's chain as a client sends it: leaf then intermediate.
+    public let clientChain: URL
 
     /// Loads a PKI that `generate(in:)` made earlier (e.g. from `WICK_PKI_DIR`).
     public init(existingIn directory: URL) {
@@ -41,6 +46,8 @@ public struct TestPKI: Sendable {
         intermediate = Self.identity(named: "intermediate", in: directory)
         server = Self.identity(named: "server", in: directory)
         serverChain = directory.appendingPathComponent("server-chain.pem")
+        client = Self.identity(named: "client", in: directory)
+        clientChain = directory.appendingPathComponent("client-chain.pem")
     }
 
     /// Makes a root, an intermediate and the `server` leaf in `directory` (created if needed).
@@ -58,6 +65,15 @@ public struct TestPKI: Sendable {
         try pki.issueLeaf(named: "server", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1", "::1"])
         let chain = try Data(contentsOf: pki.server.certificate) + Data(contentsOf: pki.intermediate.certificate)
         try chain.write(to: pki.serverChain)
+        try pki.issue(
+            name: "client", subject: "/CN=Wick Test Client", issuer: pki.intermediate,
+            extensions: [
+                "basicConstraints=critical,CA:FALSE",
+                "keyUsage=critical,digitalSignature",
+                "extendedKeyUsage=clientAuth",
+            ], days: 30)
+        let clientChain = try Data(contentsOf: pki.client.certificate) + Data(contentsOf: pki.intermediate.certificate)
+        try clientChain.write(to: pki.clientChain)
         return pki
     }
 

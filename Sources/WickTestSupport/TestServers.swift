@@ -55,6 +55,7 @@ public final class TestServers: Sendable {
                 (V.pkiDirectory, pki.directory.path),
                 (V.nginxHTTPPort, String(nginx.httpPort)),
                 (V.nginxHTTPSPort, String(nginx.httpsPort)),
+                (V.nginxMutualTLSPort, String(nginx.mutualTLSPort)),
                 (V.nginxUnixSocket, nginx.httpUnixSocket.path),
                 (V.nginxTLSUnixSocket, nginx.httpsUnixSocket.path),
                 (V.nginxRoot, nginx.documentRoot.path),

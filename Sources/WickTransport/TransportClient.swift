@@ -30,8 +30,9 @@ package final class TransportClient: Sendable {
         package var eventLoopCount = 1
         /// The runners' pool, driver, connect and TLS settings, and the response body limit.
         package var settings = TransportSettings()
-        /// The certificates https servers are verified against. Default `.system`.
-        package var trustRoots: TrustRoots = .system
+        /// The TLS settings of every https connection (trust roots, client identity, versions,
+        /// ciphers, key log). Default `TLSConfiguration()`.
+        package var tls = TLSConfiguration()
         /// Per-host trust evaluators, or nil for the default evaluation.
         package var trustManager: ServerTrustManager?
         /// The limit of one OCSP query or CRL download (through runner 0, over plain http).
@@ -208,14 +209,12 @@ package final class TransportClient: Sendable {
     private func transportTLS() -> Result<TransportTLS, TLSError> {
         tls.withLock { cached in
             if let cached { return cached }
-            var tlsConfiguration = TLSConfiguration()
-            tlsConfiguration.trustRoots = configuration.trustRoots
             let built: Result<TransportTLS, TLSError>
             do throws(TLSError) {
                 built = .success(
                     TransportTLS(
                         context: try TLSContext(
-                            configuration: tlsConfiguration,
+                            configuration: configuration.tls,
                             revocationFetcher: TransportRevocationFetcher(
                                 runner: runners[0], timeout: configuration.revocationFetchTimeout,
                                 userAgent: configuration.userAgent)),

@@ -31,6 +31,7 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
     let fileURL = URL(fileURLWithPath: "/tmp/file")
     let imageURL = URL(fileURLWithPath: "/tmp/image.png")
     let downloads = URL(fileURLWithPath: "/tmp/downloads")
+    let p12Bytes: [UInt8] = []
     @Sendable func sign(_ request: HTTPRequest) -> String { "" }
     func handle(_ chunk: Data) {}
     do {  // README tour begins
@@ -93,6 +94,10 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         // Pinning, deadlines, pools.
         var configuration = Session.Configuration()
         configuration.trustRoots = .certificates([root])
+        configuration.tls.clientIdentity = try ClientIdentity(pkcs12: p12Bytes, passphrase: "secret")  // mTLS (or PEM)
+        configuration.tls.minimumVersion = .v1_3          // also maximumVersion, cipherList, cipherSuites
+        configuration.tls.keyLog = TLSKeyLog.fromEnvironment()  // SSLKEYLOGFILE, as curl: for Wireshark only
+        configuration.maximumRequestsPerConnection = 10_000  // and maximumConnectionLifetime (default 10 min)
         configuration.requestTimeout = .seconds(10)     // one budget: every attempt, hop and retry delay
         configuration.idleTransferTimeout = .seconds(5) // no byte either way for 5 s fails the request
         let quick = AF.request("https://api.example.com/health") { $0.timeoutInterval = 2 }  // this request's own budget

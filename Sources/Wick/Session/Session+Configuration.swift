@@ -41,8 +41,30 @@ extension Session {
         /// How long an idle pooled connection is kept before it is closed. Default 60 s (less
         /// when the server's `Keep-Alive: timeout` asks for less).
         public var idleConnectionTimeout: Duration = .seconds(60)
-        /// The certificates https servers are verified against. Default `.system`.
-        public var trustRoots: TrustRoots = .system
+        /// How many requests one connection carries before it is retired; nil: no limit of
+        /// Wick's own (the server's `Connection: close` or `Keep-Alive: max=` still ends one).
+        /// Default nil. Must be positive.
+        public var maximumRequestsPerConnection: Int? = nil
+        /// How long a connection may live from its establishment; it is retired when it comes
+        /// back idle after this, so a long-running daemon picks up DNS changes and spreads over a
+        /// load balancer's backends. Default 10 minutes; nil: no limit. Must be positive.
+        public var maximumConnectionLifetime: Duration? = .seconds(600)
+        /// Every TLS setting of the session's https connections: trust roots, the client
+        /// certificate for servers that ask for one (mTLS, `ClientIdentity` from PEM or
+        /// PKCS#12), the oldest and newest TLS version, the TLS 1.2 cipher list and 1.3 suites,
+        /// ALPN, session resumption, OCSP stapling, and a key log for debugging
+        /// (`TLSKeyLog.fromEnvironment()` honours `SSLKEYLOGFILE`, as curl does). Default
+        /// `TLSConfiguration()`: TLS 1.2 and 1.3, forward-secret AEAD suites only, the system
+        /// store, no client certificate, no key log. The session's connections are keyed by the
+        /// whole value (every field affects security), and a `ServerTrustManager` evaluates on
+        /// top of it.
+        public var tls = TLSConfiguration()
+        /// The certificates https servers are verified against (`tls.trustRoots`). Default
+        /// `.system`.
+        public var trustRoots: TrustRoots {
+            get { tls.trustRoots }
+            set { tls.trustRoots = newValue }
+        }
         /// The event loop threads; each runs one connection pool, and an origin always uses
         /// the same one, so its connections are shared. Default 1 (one loop handles thousands
         /// of connections; more help only when TLS handshakes saturate a core).

@@ -113,6 +113,8 @@ public final class Session: Sendable {
         settings.pool.maximumConnectionsPerOrigin = configuration.maximumConnectionsPerHost
         settings.pool.maximumIdleConnectionsPerOrigin = configuration.maximumConnectionsPerHost
         settings.pool.idleTimeout = configuration.idleConnectionTimeout
+        settings.pool.maximumRequestsPerConnection = configuration.maximumRequestsPerConnection
+        settings.pool.maximumConnectionLifetime = configuration.maximumConnectionLifetime
         settings.pool.poolWaitTimeout = configuration.requestTimeout
         settings.maximumResponseBodyBytes = configuration.maximumResponseBodyBytes
         settings.driver.idleTimeout = configuration.idleTransferTimeout
@@ -121,7 +123,7 @@ public final class Session: Sendable {
         settings.driver.continueTimeout = configuration.continueTimeout
         settings.dialer = dialer
         transportConfiguration.settings = settings
-        transportConfiguration.trustRoots = configuration.trustRoots
+        transportConfiguration.tls = configuration.tls
         transportConfiguration.trustManager = serverTrustManager
         transportConfiguration.revocationFetchTimeout = configuration.revocationFetchTimeout
         transportConfiguration.userAgent = HTTPHeader.defaultUserAgent.value

@@ -45,9 +45,9 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
                 print(response.result, response.metrics?.isReused ?? false)
             }
 
-        // async/await: cancelling the awaiting task cancels the request.
+        // async/await; `automaticallyCancelling: true` makes cancelling the awaiting task cancel the request.
         let item = try await session.request("https://api.example.com/items/7").validate()
-            .serializingDecodable(Item.self).value      // throws WickError
+            .serializingDecodable(Item.self, automaticallyCancelling: true).value  // throws WickError
         let created = try await session.request("https://api.example.com/items", method: .post,
                                                  parameters: newItem, encoder: JSONParameterEncoder.default)
             .serializingString().value

@@ -81,12 +81,12 @@ struct SessionFaultTests {
         await session.shutdown()
     }
 
-    @Test func cancellingTheAwaitingTaskCancelsTheRequest() async throws {
+    @Test func cancellingTheAwaitingTaskCancelsTheRequestWhenAskedTo() async throws {
         let server = try FaultServer(steps: [.readRequestHead, .pause(.seconds(30))])
         defer { server.stop() }
         let session = Session()
         let request = session.request("http://127.0.0.1:\(server.port)/slow")
-        let awaiting = Task { await request.serializingData().result }
+        let awaiting = Task { await request.serializingData(automaticallyCancelling: true).result }
         #expect(try await waitUntil { server.acceptedConnections == 1 && !server.received(onConnection: 0).isEmpty })
         awaiting.cancel()
         let result = await awaiting.value
@@ -95,6 +95,22 @@ struct SessionFaultTests {
             return
         }
         #expect(request.isCancelled)
+        await session.shutdown()
+    }
+
+    /// Alamofire's default: the awaiting task's cancellation is ignored, the request runs on and
+    /// the task gets its real outcome.
+    @Test func byDefaultCancellingTheAwaitingTaskLeavesTheRequestRunning() async throws {
+        let server = try FaultServer(steps: [.readRequestHead, .pause(.milliseconds(300)), .respond(body: "late")])
+        defer { server.stop() }
+        let session = Session()
+        let request = session.request("http://127.0.0.1:\(server.port)/slow")
+        let awaiting = Task { await request.serializingString().result }
+        #expect(try await waitUntil { server.acceptedConnections == 1 && !server.received(onConnection: 0).isEmpty })
+        awaiting.cancel()
+        let result = await awaiting.value
+        #expect(try result.get() == "late")
+        #expect(!request.isCancelled)
         await session.shutdown()
     }
 

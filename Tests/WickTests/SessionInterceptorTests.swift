@@ -18,13 +18,14 @@ struct SessionInterceptorTests {
         }
     }
 
-    @Test func theSessionsAdapterRunsBeforeTheRequestsOwn() async throws {
+    /// Alamofire's order (`Session.adapter(for:)`): the request's adapter, then the session's.
+    @Test func theRequestsOwnAdapterRunsBeforeTheSessions() async throws {
         let base = try TestEnvironment.httpbin().base
         let session = Session(interceptor: Interceptor(adapters: [Self.tracing("session")]))
         let data = try await session.request("\(base)/headers", interceptor: Interceptor(adapters: [Self.tracing("own")]))
             .serializingData().value
         let headers = try #require(try httpbinJSON(data)["headers"] as? [String: String])
-        #expect(headers["X-Trace"] == "session,own")
+        #expect(headers["X-Trace"] == "own,session")
         await session.shutdown()
     }
 

@@ -74,11 +74,11 @@ struct SessionLifecycleTests {
         await session.shutdown()
     }
 
-    @Test func cancellingTheAwaitingTaskCancelsTheRequest() async throws {
+    @Test func cancellingTheAwaitingTaskCancelsTheRequestWhenAskedTo() async throws {
         let base = try TestEnvironment.httpbin().base
         let session = Session()
         let request = session.request("\(base)/delay/5")
-        let waiting = Task { await request.serializingData().result }
+        let waiting = Task { await request.serializingData(automaticallyCancelling: true).result }
         try await Task.sleep(for: .milliseconds(100))
         waiting.cancel()
         guard case .failure(.explicitlyCancelled) = await waiting.value else {

@@ -16,6 +16,18 @@ extension WickError {
         return false
     }
 
+    /// Building the request threw (`createURLRequestFailed`).
+    public var isCreateURLRequestError: Bool {
+        if case .createURLRequestFailed = self { return true }
+        return false
+    }
+
+    /// The request was refused before sending (`urlRequestValidationFailed`).
+    public var isURLRequestValidationError: Bool {
+        if case .urlRequestValidationFailed = self { return true }
+        return false
+    }
+
     /// The request was cancelled (`explicitlyCancelled`).
     public var isExplicitlyCancelledError: Bool {
         if case .explicitlyCancelled = self { return true }
@@ -117,7 +129,7 @@ extension WickError {
     /// evaluation's, or the connection failure's cause. Nil when the failure is Wick's own.
     public var underlyingError: (any Error)? {
         switch self {
-        case .requestAdaptationFailed(let error): error
+        case .requestAdaptationFailed(let error), .createURLRequestFailed(let error): error
         case .requestRetryFailed(let retryError, _): retryError
         case .responseSerializationFailed(let reason): reason.underlyingError
         case .responseValidationFailed(.customValidationFailed(let error)): error

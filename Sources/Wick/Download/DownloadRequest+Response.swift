@@ -40,8 +40,8 @@ extension DownloadRequest {
 
     /// The file's URL, to await (`.value`, `.result`, `.response`); starts the request.
     /// - Parameter automaticallyCancelling: cancel the download (removing its partial file)
-    ///   when the awaiting task is cancelled. Default true, as for `serializingData()`.
-    public func serializingDownloadedFileURL(automaticallyCancelling: Bool = true) -> DownloadTask<URL> {
+    ///   when the awaiting task is cancelled. Default false, as for `serializingData()`.
+    public func serializingDownloadedFileURL(automaticallyCancelling: Bool = false) -> DownloadTask<URL> {
         resume()
         return DownloadTask(
             request: self, automaticallyCancelling: automaticallyCancelling, serialize: Self.requiredURL)
@@ -49,7 +49,7 @@ extension DownloadRequest {
 
     /// The file's bytes, to await; starts the request. See `responseData` for the failures.
     public func serializingData(
-        automaticallyCancelling: Bool = true,
+        automaticallyCancelling: Bool = false,
         emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
         emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods
     ) -> DownloadTask<Data> {

@@ -45,6 +45,12 @@ public final class DownloadRequest: Request, @unchecked Sendable {
 
     let sink: DownloadSink
     let destination: Destination?
+    /// A resumed download's `Range` for the bytes the file lacks, and its one restart.
+    private let resuming: DownloadResumeInterceptor?
+
+    /// After the request's and the session's adapters, a resumed download asks for what the
+    /// file lacks.
+    override var finalAdapter: (any RequestAdapter)? { resuming }
 
     /// A download of a large file may rightly take hours:
     /// `Session.Configuration.streamAndDownloadTimeout`.
@@ -65,10 +71,12 @@ public final class DownloadRequest: Request, @unchecked Sendable {
                 temporaryPath: resume.temporaryFilePath, keptBytes: kept,
                 validators: DownloadValidators(entityTag: resume.entityTag, lastModified: resume.lastModified))
             let resuming = DownloadResumeInterceptor(sink: sink)
+            self.resuming = resuming
             composed = Interceptor(
-                adapters: [interceptor, resuming].compactMap { $0 },
+                adapters: [interceptor].compactMap { $0 },
                 retriers: [resuming, interceptor].compactMap { $0 })
         } else {
+            resuming = nil
             sink = DownloadSink(
                 temporaryPath: Self.newTemporaryURL().path, keptBytes: 0,
                 validators: DownloadValidators(entityTag: nil, lastModified: nil))

@@ -1,6 +1,6 @@
 // A resumed download's own adapter and retrier: the range to ask for, and the one restart after a 416.
-/// Added to a download made from resume data, around the request's own interceptor: adapts each
-/// attempt last (after the session's and the request's adapters) so that it asks for the bytes
+/// Added to a download made from resume data: adapts each attempt last (`Request.finalAdapter`,
+/// after the request's and the session's adapters) so that it asks for the bytes
 /// the file lacks (`DownloadSink.adaptForResume`), and is asked first when an attempt fails, to
 /// restart once without a range after a 416 that named another length than the file's.
 struct DownloadResumeInterceptor: RequestInterceptor {

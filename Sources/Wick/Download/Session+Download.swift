@@ -34,9 +34,9 @@ extension Session {
         let built = Result { () throws(WickError) in
             let plain = HTTPRequest(
                 method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
-            return try encoder.encode(parameters, into: plain)
+            return try encoder.encode(parameters, into: try Self.modified(plain, by: requestModifier))
         }
-        return makeDownload(built, interceptor: interceptor, requestModifier: requestModifier, destination: destination)
+        return makeDownload(built, interceptor: interceptor, requestModifier: nil, destination: destination)
     }
 
     /// Creates a download whose `Parameters` dictionary `encoding` puts in the query or the body
@@ -50,9 +50,9 @@ extension Session {
         let built = Result { () throws(WickError) in
             let plain = HTTPRequest(
                 method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
-            return try encoding.encode(plain, with: parameters)
+            return try encoding.encode(try Self.modified(plain, by: requestModifier), with: parameters)
         }
-        return makeDownload(built, interceptor: interceptor, requestModifier: requestModifier, destination: destination)
+        return makeDownload(built, interceptor: interceptor, requestModifier: nil, destination: destination)
     }
 
     /// Creates a download from a `URLRequestConvertible` (a router, or an `HTTPRequest`). A

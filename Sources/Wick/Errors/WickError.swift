@@ -9,6 +9,13 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     /// its scheme is not `http`, `https`, `http+unix`, `https+unix` or `unix`, or its Unix socket
     /// path is unusable (empty, too long, a NUL byte, bad percent-encoding). Nothing is sent.
     case invalidURL(url: String, reason: String)
+    /// Building the request threw `error`, which is not a `WickError`: a `requestModifier`, or a
+    /// `URLRequestConvertible`'s `asURLRequest()` (Alamofire's `createURLRequestFailed`).
+    /// Nothing is sent.
+    case createURLRequestFailed(error: any Error)
+    /// The request was built but is not sent, for `reason` (a GET with a body), as Alamofire
+    /// refuses it. Checked on the request as created and after every adapter.
+    case urlRequestValidationFailed(reason: URLRequestValidationFailureReason)
     /// The request failed on its way to the server or back: see `SessionTaskFailure` for the
     /// cause (connect, TLS handshake, timeout naming its phase, connection lost with whether the
     /// server may have processed the request).
@@ -56,6 +63,8 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidURL(let url, let reason): "invalid URL: \(url): \(reason)"
+        case .createURLRequestFailed(let error): "the request could not be created: \(error)"
+        case .urlRequestValidationFailed(let reason): "the request is not valid: \(reason)"
         case .sessionTaskFailed(let error): "the request failed: \(error)"
         case .explicitlyCancelled: "the request was explicitly cancelled"
         case .responseSerializationFailed(let reason): "response serialization failed: \(reason)"

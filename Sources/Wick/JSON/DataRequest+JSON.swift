@@ -24,7 +24,7 @@ extension DataRequest {
     /// The body parsed as JSON, to await (`.value`, `.result`, `.response`); starts the request.
     /// - Parameter automaticallyCancelling: cancel the request when the awaiting task is.
     public func serializingJSON(
-        automaticallyCancelling: Bool = true,
+        automaticallyCancelling: Bool = false,
         dataPreprocessor: any DataPreprocessor = JSONResponseSerializer.defaultDataPreprocessor,
         emptyResponseCodes: Set<Int> = JSONResponseSerializer.defaultEmptyResponseCodes,
         emptyRequestMethods: Set<HTTPMethod> = JSONResponseSerializer.defaultEmptyRequestMethods

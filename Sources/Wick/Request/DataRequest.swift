@@ -71,10 +71,11 @@ public class DataRequest: Request, @unchecked Sendable {
 
     /// The response as `Data`, to await (`.value`, `.result`, `.response`); starts the request.
     /// - Parameter automaticallyCancelling: cancel the request when the task awaiting it is
-    ///   cancelled. Default true, unlike Alamofire's false: in a daemon, a request nobody waits
-    ///   for any more is wasted work and a held connection.
+    ///   cancelled, which then returns its `explicitlyCancelled` failure. Default false, as
+    ///   Alamofire's: the task's cancellation is ignored and the request runs to its end. Pass
+    ///   true when a request nobody waits for is wasted work and a held connection.
     public func serializingData(
-        automaticallyCancelling: Bool = true,
+        automaticallyCancelling: Bool = false,
         dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
         emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
         emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods
@@ -89,7 +90,7 @@ public class DataRequest: Request, @unchecked Sendable {
     /// The response serialized by `serializer`, to await; starts the request.
     /// - Parameter automaticallyCancelling: cancel the request when the awaiting task is.
     public func serializingResponse<Serializer: DataResponseSerializerProtocol>(
-        using serializer: Serializer, automaticallyCancelling: Bool = true
+        using serializer: Serializer, automaticallyCancelling: Bool = false
     ) -> DataTask<Serializer.SerializedObject> {
         resume()
         return DataTask(request: self, automaticallyCancelling: automaticallyCancelling) { outcome in

@@ -70,8 +70,11 @@ extension Request {
         guard case .success(let initial) = initialRequest else {
             preconditionFailure("Request.startAttempt: started without a request")
         }
-        guard session.interceptor != nil || interceptor != nil else { return send(initial, progress) }
-        let adapters: [any RequestAdapter] = [session.interceptor, interceptor].compactMap { $0 }
+        let last = finalAdapter
+        guard session.interceptor != nil || interceptor != nil || last != nil else { return send(initial, progress) }
+        // The request's adapter first, then the session's: Alamofire's order (its
+        // `Session.adapter(for:)`), the same as the retriers'. Wick's own adapter comes last.
+        let adapters: [any RequestAdapter] = [interceptor, session.interceptor, last].compactMap { $0 }
         session.rootQueue.async { [self] in
             Interceptor(adapters: adapters).adapt(initial, for: session) { [self] result in
                 switch result {

@@ -152,8 +152,8 @@ public class Request: @unchecked Sendable {
     public let id = RequestIdentifier.next()
     /// The session that runs the request.
     public let session: Session
-    /// The request's own interceptor, used with the session's (`Session.interceptor`): adapters
-    /// after the session's, retriers before it.
+    /// The request's own interceptor, used with the session's (`Session.interceptor`): its
+    /// adapter runs before the session's and its retrier is asked first, as in Alamofire.
     public let interceptor: (any RequestInterceptor)?
     /// The request as created (before adaptation), or why it could not be.
     let initialRequest: Result<HTTPRequest, WickError>
@@ -173,6 +173,10 @@ public class Request: @unchecked Sendable {
     }
 
     // MARK: - What it has sent and received
+
+    /// Wick's own adapter for every attempt, run after the request's and the session's (a
+    /// resumed download's `Range`); nil for most requests.
+    var finalAdapter: (any RequestAdapter)? { nil }
 
     /// The current state.
     public var state: State { mutableState.withLock { $0.lifecycle.publicState } }

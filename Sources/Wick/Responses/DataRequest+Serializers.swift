@@ -58,7 +58,7 @@ extension DataRequest {
     /// The body as text, to await (`.value`, `.result`, `.response`); starts the request.
     /// - Parameter automaticallyCancelling: cancel the request when the awaiting task is.
     public func serializingString(
-        automaticallyCancelling: Bool = true,
+        automaticallyCancelling: Bool = false,
         dataPreprocessor: any DataPreprocessor = StringResponseSerializer.defaultDataPreprocessor,
         encoding: String.Encoding? = nil,
         emptyResponseCodes: Set<Int> = StringResponseSerializer.defaultEmptyResponseCodes,
@@ -75,7 +75,7 @@ extension DataRequest {
     /// - Parameter automaticallyCancelling: cancel the request when the awaiting task is.
     public func serializingDecodable<Value: Decodable & Sendable>(
         _ type: Value.Type = Value.self,
-        automaticallyCancelling: Bool = true,
+        automaticallyCancelling: Bool = false,
         dataPreprocessor: any DataPreprocessor = DecodableResponseSerializer<Value>.defaultDataPreprocessor,
         decoder: any DataDecoder = JSONDecoder(),
         emptyResponseCodes: Set<Int> = DecodableResponseSerializer<Value>.defaultEmptyResponseCodes,

@@ -2,9 +2,26 @@
 public import FoundationEssentials
 
 extension Session {
-    /// A closure that changes the request as created, before the adapters (Alamofire's
-    /// `RequestModifier`); a thrown error fails the request as `requestAdaptationFailed`.
+    /// A closure that changes the request as created from the call's arguments, before its
+    /// parameters are encoded, before the session's header fields are added under its own, and
+    /// before the adapters (Alamofire's `RequestModifier`). A thrown `WickError` fails the request
+    /// as it is; any other error as `createURLRequestFailed`, the error kept.
     public typealias RequestModifier = @Sendable (inout HTTPRequest) throws -> Void
+
+    /// `request` changed by `modifier` (nil: as it is).
+    /// - Throws: what `modifier` throws, as a `WickError` (`createURLRequestFailed` for others).
+    static func modified(_ request: consuming HTTPRequest, by modifier: RequestModifier?) throws(WickError)
+        -> HTTPRequest
+    {
+        guard let modifier else { return request }
+        var modified = request
+        do {
+            try modifier(&modified)
+        } catch {
+            throw (error as? WickError) ?? .createURLRequestFailed(error: error)
+        }
+        return modified
+    }
 
     /// Creates a request; it starts when its first response handler (`responseData`,
     /// `serializingData`) is added (unless `startRequestsImmediately` is off), or on `resume()`.
@@ -43,9 +60,9 @@ extension Session {
     ) -> DataRequest {
         let built = Result { () throws(WickError) in
             let plain = HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
-            return try encoder.encode(parameters, into: plain)
+            return try encoder.encode(parameters, into: try Self.modified(plain, by: requestModifier))
         }
-        return makeRequest(built, interceptor: interceptor, requestModifier: requestModifier)
+        return makeRequest(built, interceptor: interceptor, requestModifier: nil)
     }
 
     /// Creates a request whose `Parameters` dictionary `encoding` puts in the query or the body
@@ -58,9 +75,9 @@ extension Session {
     ) -> DataRequest {
         let built = Result { () throws(WickError) in
             let plain = HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
-            return try encoding.encode(plain, with: parameters)
+            return try encoding.encode(try Self.modified(plain, by: requestModifier), with: parameters)
         }
-        return makeRequest(built, interceptor: interceptor, requestModifier: requestModifier)
+        return makeRequest(built, interceptor: interceptor, requestModifier: nil)
     }
 
     /// Creates a request for an `http` or `https` URL sent over the Unix domain socket at
@@ -107,9 +124,9 @@ extension Session {
         }
     }
 
-    /// A request of any kind (`make` builds it from the checked request): the session's fields
-    /// merged in, `requestModifier` applied, the URL checked, the request registered and
-    /// announced to the monitors.
+    /// A request of any kind (`make` builds it from the checked request): `requestModifier`
+    /// applied (forms with parameters apply it themselves, before encoding them), the session's
+    /// fields merged in, the URL checked, the request registered and announced to the monitors.
     func makeRequest<Made: Request>(
         _ built: consuming Result<HTTPRequest, WickError>, requestModifier: RequestModifier?,
         make: (Result<HTTPRequest, WickError>) -> Made
@@ -120,15 +137,15 @@ extension Session {
         case .failure(let error):
             checked = .failure(error)
         case .success(var merged):
-            merged.headers = mergedHeaders(merged.headers)
             if let requestModifier {
-                do {
-                    try requestModifier(&merged)
+                do throws(WickError) {
+                    merged = try Self.modified(merged, by: requestModifier)
                 } catch {
-                    checked = .failure((error as? WickError) ?? .requestAdaptationFailed(error: error))
+                    checked = .failure(error)
                     break
                 }
             }
+            merged.headers = mergedHeaders(merged.headers)
             if let invalid = Self.invalidity(of: merged) {
                 checked = .failure(invalid)
             } else {
@@ -167,9 +184,12 @@ extension Session {
         return headers
     }
 
-    /// Why `request` cannot be sent (its URL or socket path), or nil: what
+    /// Why `request` cannot be sent, or nil: a GET with a body (Alamofire's validation), or what
     /// `TransportDestination`, the transport's one reading of a request URL, refuses.
     static func invalidity(of request: HTTPRequest) -> WickError? {
+        if request.method == .get, let body = request.body {
+            return .urlRequestValidationFailed(reason: .bodyDataInGETRequest(body))
+        }
         do throws(TransportPreparationError) {
             _ = try TransportDestination(url: request.url, unixSocketPath: request.unixSocketPath)
             return nil

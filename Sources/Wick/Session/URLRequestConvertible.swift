@@ -10,14 +10,15 @@ public protocol URLRequestConvertible: Sendable {
 
 extension URLRequestConvertible {
     /// `asURLRequest()` as a result: a `WickError` thrown as it is, any other error as
-    /// `invalidURL`. How `request`, `download` and `streamRequest` take a router.
+    /// `createURLRequestFailed` (Alamofire's wrapping). How `request`, `download` and
+    /// `streamRequest` take a router.
     var builtRequest: Result<HTTPRequest, WickError> {
         do {
             return .success(try asURLRequest())
         } catch let error as WickError {
             return .failure(error)
         } catch {
-            return .failure(.invalidURL(url: "\(self)", reason: "the request could not be built: \(error)"))
+            return .failure(.createURLRequestFailed(error: error))
         }
     }
 }

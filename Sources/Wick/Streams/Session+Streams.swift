@@ -42,9 +42,9 @@ extension Session {
         let built = Result { () throws(WickError) in
             let plain = HTTPRequest(
                 method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
-            return try encoder.encode(parameters, into: plain)
+            return try encoder.encode(parameters, into: try Self.modified(plain, by: requestModifier))
         }
-        return makeRequest(built, requestModifier: requestModifier) { checked in
+        return makeRequest(built, requestModifier: nil) { checked in
             DataStreamRequest(
                 session: self, initialRequest: checked, interceptor: interceptor,
                 automaticallyCancelOnStreamError: automaticallyCancelOnStreamError)

@@ -106,7 +106,26 @@ struct CURLDescriptionTests {
         let session = Session()
         let bad = session.request("gopher://x/")
         _ = await bad.serializingData().result
-        #expect(bad.cURLDescription().hasPrefix("curl command could not be created: invalid URL"))
+        #expect(bad.cURLCommand().hasPrefix("curl command could not be created: invalid URL"))
+        #expect(bad.cURLDescription() == "$ curl command could not be created")
         await session.shutdown()
+    }
+
+    /// Alamofire's format, which logs and tests written for Alamofire compare against.
+    @Test func theDescriptionIsInAlamofiresFormat() {
+        let headers: HTTPHeaders = [
+            HTTPHeader(name: "X-Quote", value: #"say "hi""#), HTTPHeader(name: "Cookie", value: "a=b"),
+            .contentType("application/json"),
+        ]
+        let described = Request.alamofireCURLDescription(
+            of: request(.post, headers: headers, body: Data(#"{"a":"b\"c"}"#.utf8)), credential: nil)
+        let expected = [
+            "$ curl -v", "-X POST", #"-H "X-Quote: say \"hi\"""#, #"-H "Content-Type: application/json""#,
+            #"-d "{\"a\":\"b\\\"c\"}""#, #""http://example.com/a?b=c""#,
+        ]
+        #expect(described == expected.joined(separator: " \\\n\t"))
+        let authenticated = Request.alamofireCURLDescription(
+            of: request(.get), credential: HTTPCredential(user: "u", password: "p"))
+        #expect(authenticated.contains("-u u:p"))
     }
 }

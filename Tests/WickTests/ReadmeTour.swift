@@ -105,7 +105,7 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
             evaluators: ["api.example.com": PublicKeysTrustEvaluator(keys: [try PublicKey(pin: "sha256//...")])]))
         try pinned.prewarm("https://api.example.com", connections: 4)
         print(await pinned.poolStatistics().total)      // idle, leased, connecting, waiting, created, reused...
-        print(session.request(url).cURLDescription())   // a curl command that sends the same request
+        print(session.request(url).cURLCommand())   // a curl command that sends the same request (cURLDescription(): Alamofire's text)
 
         // For request loops in a latency-sensitive daemon: run the loop's task on Wick's event loop, so a
         // request neither wakes nor waits for another thread (two hops fewer per request).

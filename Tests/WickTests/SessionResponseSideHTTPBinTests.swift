@@ -184,9 +184,9 @@ struct SessionResponseSideHTTPBinTests {
             request.cURLDescription { continuation.resume(returning: $0) }
         }
         let wick = try httpbinJSON(try await task.value)
-        #expect(request.cURLDescription() == described)
+        #expect(request.cURLDescription() == described && described.hasPrefix("$ curl -v \\\n\t-X POST"))
         let (output, status) = try runShell(
-            described.replacingOccurrences(of: "curl -v", with: "curl -s --max-time 20"))
+            request.cURLCommand().replacingOccurrences(of: "curl -v", with: "curl -s --max-time 20"))
         #expect(status == 0)
         let curl = try httpbinJSON(output)
         #expect(curl["headers"] as? [String: String] == wick["headers"] as? [String: String])
@@ -210,7 +210,7 @@ struct SessionResponseSideHTTPBinTests {
         let first = await withCheckedContinuation { continuation in
             request.cURLDescription { continuation.resume(returning: $0) }
         }
-        #expect(first.contains("-H 'X-Adapted: yes'"))
+        #expect(first.contains("-H \"X-Adapted: yes\""))
         _ = await task.result
         let queue = DispatchQueue(label: "curl-handler")
         let later = await withCheckedContinuation { continuation in
@@ -230,7 +230,7 @@ struct SessionResponseSideHTTPBinTests {
         let request = session.request("\(base)/put", method: .put, body: bytes)
         let wick = try httpbinJSON(try await request.serializingData().value)
         let (output, status) = try runShell(
-            request.cURLDescription().replacingOccurrences(of: "curl -v", with: "curl -s --max-time 20"))
+            request.cURLCommand().replacingOccurrences(of: "curl -v", with: "curl -s --max-time 20"))
         #expect(status == 0)
         let curl = try httpbinJSON(output)
         #expect(curl["data"] as? String == wick["data"] as? String)
@@ -239,7 +239,7 @@ struct SessionResponseSideHTTPBinTests {
         let head = session.request("\(base)/get", method: .head)
         _ = await head.serializingData().result
         let (headOutput, headStatus) = try runShell(
-            head.cURLDescription().replacingOccurrences(of: "curl -v", with: "curl -s --max-time 20"))
+            head.cURLCommand().replacingOccurrences(of: "curl -v", with: "curl -s --max-time 20"))
         #expect(headStatus == 0)
         #expect(String(decoding: headOutput, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
         await session.shutdown()
@@ -255,7 +255,7 @@ struct CURLDescriptionNginxTests {
         let request = session.request(url)
         let wick = try await request.serializingData().value
         let (output, status) = try runShell(
-            request.cURLDescription().replacingOccurrences(of: "curl -v", with: "curl -s --max-time 20"))
+            request.cURLCommand().replacingOccurrences(of: "curl -v", with: "curl -s --max-time 20"))
         #expect(status == 0)
         #expect(output == wick)
         #expect(wick.count == 1024)

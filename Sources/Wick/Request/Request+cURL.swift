@@ -1,13 +1,26 @@
-// The request as a curl command line to paste into a POSIX shell: Alamofire's cURLDescription.
+// The request as a curl command line: Alamofire's cURLDescription, and one safe to paste into a shell.
 public import Dispatch
 import FoundationEssentials
 import Synchronization
 
 extension Request {
+    /// The last request sent (or, before the first attempt, the request as created) in
+    /// Alamofire's `cURLDescription()` format, so that logs and tests written against it keep
+    /// working: `$ curl -v`, `-X METHOD`, `-u user:password` when `authenticate` set a
+    /// credential, one `-H "Name: value"` per field (quotes escaped, `Cookie` left out), `-d
+    /// "body"` for a body read as UTF-8, and the URL in quotes, joined with ` \`, a newline and a
+    /// tab. Like Alamofire's, it is for reading: a value with `$` or a backquote is not safe to
+    /// paste into a shell; `cURLCommand()` is.
+    ///
+    /// A request that could not be built gives `$ curl command could not be created`.
+    public func cURLDescription() -> String {
+        guard let request else { return "$ curl command could not be created" }
+        return Self.alamofireCURLDescription(of: request, credential: mutableState.withLock { $0.records.credential })
+    }
+
     /// The last request sent (or, before the first attempt, the request as created) as a curl
-    /// command that sends the same request (Alamofire's `cURLDescription()`, without its `$ `
-    /// prompt so that it runs as it is). Every argument is single-quoted for a POSIX shell, and
-    /// lines are joined with ` \` continuations:
+    /// command that sends the same request when pasted into a POSIX shell, byte for byte. Every
+    /// argument is single-quoted, and lines are joined with ` \` continuations:
     /// - `-X METHOD` (`--head` for HEAD, so that curl does not wait for a body), `--http1.1`;
     /// - `-H 'Name: value'` for every field in order (`-H 'Name;'` for an empty value), and
     ///   `-H 'Name:'` to remove what curl would add on its own and Wick did not send
@@ -21,7 +34,7 @@ extension Request {
     ///   answers the challenge; the `Authorization` field of a challenge answer is left out).
     ///
     /// A request that could not be built gives `curl command could not be created: <error>`.
-    public func cURLDescription() -> String {
+    public func cURLCommand() -> String {
         guard let request else {
             return "curl command could not be created: \(error.map { "\($0)" } ?? "no request")"
         }
@@ -29,8 +42,10 @@ extension Request {
     }
 
     /// Calls `handler` on `queue` once with `cURLDescription()`: at once if a request has been
-    /// sent, else when the first one is about to be (after adaptation), as in Alamofire. Never
-    /// called for a request that is never sent (an invalid URL).
+    /// sent, else when the first one is about to be (after adaptation), as in Alamofire. Wick
+    /// adapts when the request starts (Alamofire, as soon as it is created), so for a request
+    /// not started yet the handler waits for its start. Never called for a request that is
+    /// never sent (an invalid URL).
     @discardableResult
     public func cURLDescription(on queue: DispatchQueue, calling handler: @escaping @Sendable (String) -> Void) -> Self
     {
@@ -95,6 +110,21 @@ extension Request {
         components.append(shellQuoted(url))
         let command = components.joined(separator: " \\\n\t")
         return pipe.map { "\($0) \(command)" } ?? command
+    }
+
+    /// `request` in Alamofire's format (see `cURLDescription()`).
+    static func alamofireCURLDescription(of request: HTTPRequest, credential: HTTPCredential?) -> String {
+        var components = ["$ curl -v", "-X \(request.method.rawValue)"]
+        if let credential { components.append("-u \(credential.user):\(credential.password)") }
+        for field in request.headers where !field.name.equalsIgnoringASCIICase("Cookie") {
+            components.append("-H \"\(field.name): \(field.value.replacing("\"", with: "\\\""))\"")
+        }
+        if let body = request.body {
+            let text = String(decoding: body, as: UTF8.self)
+            components.append("-d \"\(text.replacing("\\\"", with: "\\\\\"").replacing("\"", with: "\\\""))\"")
+        }
+        components.append("\"\(request.url.absoluteString)\"")
+        return components.joined(separator: " \\\n\t")
     }
 
     /// `text` in single quotes for a POSIX shell; a quote inside becomes `'\''`.

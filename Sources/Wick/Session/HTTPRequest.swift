@@ -134,3 +134,14 @@ public struct HTTPRequest: Sendable {
         }
     }
 }
+
+extension HTTPRequest: Equatable {
+    /// Whether two requests would send the same thing: method, URL, Unix socket, header fields
+    /// (in order), body, timeout. Values sharing one box are equal at once.
+    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        return lhs.method == rhs.method && lhs.url == rhs.url && lhs.unixSocketPath == rhs.unixSocketPath
+            && lhs.headers == rhs.headers && lhs.body == rhs.body && lhs.timeout == rhs.timeout
+            && lhs.carriesUpload == rhs.carriesUpload
+    }
+}

@@ -74,3 +74,17 @@ extension Result {
         return nil
     }
 }
+
+struct HTTPRequestEquatableTests {
+    @Test func requestsAreEqualWhenTheyWouldSendTheSameThing() {
+        let url = URL(string: "http://example.com/a")!
+        let first = HTTPRequest(method: .post, url: url, headers: ["A": "1"], body: Data("x".utf8))
+        var second = HTTPRequest(method: .post, url: url, headers: ["A": "1"], body: Data("x".utf8))
+        #expect(first == second && first == first)
+        second.headers.add(name: "B", value: "2")
+        #expect(first != second)
+        var third = first
+        third.timeoutInterval = 1
+        #expect(first != third)
+    }
+}

@@ -14,4 +14,17 @@ package struct TransportCancellation: Sendable {
     package func demandMore() {
         runner.demandMore(handle)
     }
+
+    /// Stops the exchange's connection reading (the request was suspended), until
+    /// `resumeReading()`; the connection stays open.
+    package func pauseReading() {
+        let exchange = handle
+        runner.loop.execute { exchange.pauseReading() }
+    }
+
+    /// Lets the exchange's connection read again (the request was resumed).
+    package func resumeReading() {
+        let exchange = handle
+        runner.loop.execute { exchange.resumeReading() }
+    }
 }

@@ -59,6 +59,10 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
     @exclusivity(unchecked) private(set) var sink: (any TransportBodySink)?
     /// Whether the current response's body goes to `sink`.
     @exclusivity(unchecked) private var isStreaming = false
+    /// The sink holds as much as it will (it said so from `responseBody`).
+    @exclusivity(unchecked) private var isSinkFull = false
+    /// The request was suspended (`pauseReading`): the connection reads nothing until resumed.
+    @exclusivity(unchecked) private var isPausedByCaller = false
     private var completion: @Sendable (Result<TransportResponse, TransportError>) -> Void = { _ in }
 
     @exclusivity(unchecked) var phase = Phase.created
@@ -124,11 +128,28 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
         driver.execute(
             request.connectionRequest, body: request.body ?? [], source: request.bodySource, deadline: deadline,
             consumer: self)
+        if isPausedByCaller { driver.consumerBecameFull() }
     }
 
-    /// The sink can take body bytes again: reading resumes if it was paused.
+    /// The sink can take body bytes again: reading resumes unless the caller paused it.
     func demandMore() {
-        if case .running(let driver) = phase { driver.consumerWantsMore() }
+        isSinkFull = false
+        if !isPausedByCaller, case .running(let driver) = phase { driver.consumerWantsMore() }
+    }
+
+    /// The caller suspended the request: the connection stops reading (kept open, the server
+    /// held back by TCP) until `resumeReading()`. Time paused does not count as idle.
+    func pauseReading() {
+        guard !isPausedByCaller else { return }
+        isPausedByCaller = true
+        if !isSinkFull, case .running(let driver) = phase { driver.consumerBecameFull() }
+    }
+
+    /// The caller resumed the request: reading resumes unless the sink is full.
+    func resumeReading() {
+        guard isPausedByCaller else { return }
+        isPausedByCaller = false
+        if !isSinkFull, case .running(let driver) = phase { driver.consumerWantsMore() }
     }
 
     /// Marks the request cancelled; the runner then takes it out of the pool or off its connection.
@@ -189,7 +210,10 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
         guard localFailure == nil else { return }
         if isStreaming, let sink {
             metrics.streamedBodyBytes += bytes.count
-            if !sink.responseBody(bytes), case .running(let driver) = phase { driver.consumerBecameFull() }
+            if !sink.responseBody(bytes), !isSinkFull {
+                isSinkFull = true
+                if !isPausedByCaller, case .running(let driver) = phase { driver.consumerBecameFull() }
+            }
             return
         }
         guard bytes.count <= maximumBodyBytes - body.count else {

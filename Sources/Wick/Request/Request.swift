@@ -213,7 +213,13 @@ public class Request: @unchecked Sendable {
     /// Starts the request, or continues a suspended one; does nothing otherwise.
     @discardableResult
     public func resume() -> Self {
-        switch mutableState.withLock({ $0.lifecycle.resumeRequested() }) {
+        let action = mutableState.withLock { state in
+            let action = state.lifecycle.resumeRequested()
+            // Under the lock, so that a suspend and a resume reach the loop in their order.
+            if case .continueRun = action { state.lifecycle.inFlight?.cancellation.resumeReading() }
+            return action
+        }
+        switch action {
         case .start:
             start()
         case .continueRun(let held):
@@ -225,12 +231,20 @@ public class Request: @unchecked Sendable {
         return self
     }
 
-    /// Holds the request: an attempt in flight completes, but no new attempt, redirect hop or
-    /// retry starts until `resume()`. A suspended request that was never resumed stays
-    /// unstarted. Does nothing unless the request is initialized or resumed.
+    /// Holds the request, as suspending Alamofire's task does: a transfer in flight stops
+    /// reading its connection (kept open; the server is held back by TCP, and the time paused
+    /// does not count against `idleTransferTimeout`, only the request's total deadline), and no
+    /// new attempt, redirect hop or retry starts until `resume()`. A suspended request that was
+    /// never resumed stays unstarted. Does nothing unless the request is initialized or resumed.
     @discardableResult
     public func suspend() -> Self {
-        if mutableState.withLock({ $0.lifecycle.suspendRequested() }) { session.eventMonitor.requestDidSuspend(self) }
+        let suspended = mutableState.withLock { state in
+            guard state.lifecycle.suspendRequested() else { return false }
+            // Under the lock, so that a suspend and a resume reach the loop in their order.
+            state.lifecycle.inFlight?.cancellation.pauseReading()
+            return true
+        }
+        if suspended { session.eventMonitor.requestDidSuspend(self) }
         return self
     }
 

@@ -108,6 +108,11 @@ struct CURLDescriptionTests {
         _ = await bad.serializingData().result
         #expect(bad.cURLCommand().hasPrefix("curl command could not be created: invalid URL"))
         #expect(bad.cURLDescription() == "$ curl command could not be created")
+        // The handler is called too, at once, as Alamofire's is when its URLRequest cannot be made.
+        let described = await withCheckedContinuation { continuation in
+            bad.cURLDescription { continuation.resume(returning: $0) }
+        }
+        #expect(described == "$ curl command could not be created")
         await session.shutdown()
     }
 

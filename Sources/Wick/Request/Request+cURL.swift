@@ -44,8 +44,9 @@ extension Request {
     /// Calls `handler` on `queue` once with `cURLDescription()`: at once if a request has been
     /// sent, else when the first one is about to be (after adaptation), as in Alamofire. Wick
     /// adapts when the request starts (Alamofire, as soon as it is created), so for a request
-    /// not started yet the handler waits for its start. Never called for a request that is
-    /// never sent (an invalid URL).
+    /// not started yet the handler waits for its start. A request that could not be built (an
+    /// invalid URL) calls it at once with `$ curl command could not be created`, as Alamofire's
+    /// does when its `URLRequest` cannot be made.
     @discardableResult
     public func cURLDescription(on queue: DispatchQueue, calling handler: @escaping @Sendable (String) -> Void) -> Self
     {
@@ -56,6 +57,7 @@ extension Request {
             queue.async { handler(description) }
         }
         onURLRequestCreation(on: queue) { _ in callOnce() }
+        if case .failure = initialRequest { callOnce() }
         if !requests.isEmpty { callOnce() }
         return self
     }

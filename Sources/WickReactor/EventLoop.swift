@@ -76,6 +76,13 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     private let nextTimerID = Atomic<UInt64>(1)
     /// The loop's reusable read buffer; channels read into it and lend it to their delegate.
     let readBuffer: UnsafeMutableRawBufferPointer
+    /// A second loop-owned buffer, for a layer that turns what a channel read into other bytes
+    /// and lends those to its own delegate (TLS decrypts one record into it), so that no
+    /// connection holds such a buffer of its own. Loop-thread only; its bytes are valid until
+    /// the layer next writes into it, which it does only on its own next read.
+    package let scratchBuffer: UnsafeMutableRawBufferPointer
+    /// The size of `scratchBuffer`: one TLS record's plaintext (2^14 bytes).
+    package static let scratchBufferSize = 16_384
     private let events: UnsafeMutableBufferPointer<epoll_event>
 
     // Loop-thread only (see the type's comment).
@@ -115,6 +122,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         // SAFETY: both buffers are owned by the loop, used only on its thread, and freed in deinit.
         // `events` holds plain C structs that epoll_wait overwrites before they are read.
         readBuffer = .allocate(byteCount: readBufferSize, alignment: 16)
+        scratchBuffer = .allocate(byteCount: Self.scratchBufferSize, alignment: 16)
         events = .allocate(capacity: maximumEventsPerWait)
         events.initialize(repeating: epoll_event())
     }
@@ -122,6 +130,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     deinit {
         // SAFETY: the loop thread has exited (it holds a strong reference while it runs).
         readBuffer.deallocate()
+        scratchBuffer.deallocate()
         events.deallocate()
     }
 

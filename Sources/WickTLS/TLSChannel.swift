@@ -14,8 +14,9 @@
 //   `.tls(.truncated)` and never `streamReadEOF`. `close()` queues `close_notify` and a FIN,
 //   reports `streamClosed(nil)` at once, and lets the socket finish in the background: it is
 //   closed when the peer's FIN arrives, or after `closeTimeout`.
-// - Buffers: once a read batch leaves nothing pending, the engine's buffers and the plaintext
-//   buffer are freed (`releaseBuffersIfIdle`), so an idle pooled connection holds none.
+// - Buffers: records are decrypted one at a time into the loop's scratch buffer, shared by the
+//   loop's connections; once a read batch leaves nothing pending, the engine's buffers are freed
+//   (`releaseBuffersIfIdle`), so an idle pooled connection holds none.
 public import WickCore
 public import WickReactor
 
@@ -85,7 +86,6 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
     /// The socket closed cleanly after its EOF while plaintext may still wait in the engine
     /// (reading was paused); it is delivered, then the truncation or close is reported.
     private var socketGone = false
-    private var plaintext: [UInt8] = []
     private var closeTimer: Scheduled?
     /// `connectionDetails` once made (after the handshake).
     private var details: StreamConnectionDetails?
@@ -416,10 +416,13 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
                 }
             }
         }
+        // One record at a time into the loop's scratch buffer: no connection holds a plaintext
+        // buffer, and nothing is allocated or copied per record.
+        let scratch = loop.scratchBuffer
         while case .active(let delegate) = state, !readingPaused {
             let result: TLSEngine.ReadResult
             do {
-                result = try engine.read(into: &plaintext, maximumCount: Self.maximumRecordPlaintext)
+                result = try engine.read(into: scratch)
             } catch {
                 fail(.tls(error))
                 return
@@ -427,12 +430,15 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
             // Reading can produce output (a KeyUpdate answer).
             guard flushEngineOutput() else { return }
             switch result {
-            case .bytes:
-                let chunk = plaintext
-                // SAFETY: `chunk` keeps the storage alive; the span borrows it for the call only.
-                chunk.withUnsafeBufferPointer { delegate.streamRead(self, bytes: $0.span) }
+            case .bytes(let count):
+                // SAFETY: the engine wrote `count` bytes at the start of the loop's scratch
+                // buffer, which only this loop's reads write; the span borrows them for the call,
+                // and nothing the delegate does on this thread reads another record meanwhile
+                // (`isDelivering` keeps this channel's own nested reads out; other channels read
+                // only from their own loop events and tasks, never inside this call).
+                let bytes = UnsafeRawBufferPointer(rebasing: scratch[..<count]).bindMemory(to: UInt8.self)
+                delegate.streamRead(self, bytes: bytes.span)
                 delivered = true
-                plaintext.removeAll(keepingCapacity: true)
             case .needsInput:
                 releaseBuffersIfIdle()
                 return
@@ -453,7 +459,6 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
 
     private func releaseBuffersIfIdle() {
         engine.releaseBuffersIfIdle()
-        plaintext = []
     }
 
     // MARK: writing and ending

@@ -325,6 +325,25 @@ public final class TLSEngine {
     /// - Throws: `TLSError.truncated` if the stream ended without `close_notify`;
     ///   `.protocolError` for an alert or a bad record.
     public func read(into buffer: inout [UInt8], maximumCount: Int = 16_384) throws(TLSError) -> ReadResult {
+        // Decrypt into scratch space and append what came: zero-filling `maximumCount` bytes of
+        // the buffer first costs a generic per-byte loop in unoptimised builds.
+        // SAFETY: `read(into:)` writes at most `maximumCount` bytes into the scratch space, whose
+        // first `count` bytes are copied out before the closure returns.
+        return try withUnsafeTemporaryAllocation(byteCount: maximumCount, alignment: 1) { scratch throws(TLSError) in
+            let result = try read(into: scratch)
+            if case .bytes(let count) = result {
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[..<count]))
+            }
+            return result
+        }
+    }
+
+    /// Decrypts at most `scratch.count` bytes of application data into `scratch` (its first
+    /// `count` bytes, for `.bytes(count)`), with no allocation: for a caller that owns a
+    /// reusable buffer (`TLSChannel` uses its loop's). `.needsInput` when a whole record has not
+    /// arrived yet; `.closed` after the peer's `close_notify`.
+    /// - Throws: `TLSError` for a protocol failure or an alert from the peer.
+    public func read(into scratch: UnsafeMutableRawBufferPointer) throws(TLSError) -> ReadResult {
         switch state {
         case .open: break
         case .closed: return .closed
@@ -333,15 +352,8 @@ public final class TLSEngine {
             preconditionFailure("TLSEngine: read in state \(state) (before trust)")
         }
         var count = 0
-        // Decrypt into scratch space and append what came: zero-filling `maximumCount` bytes of
-        // the buffer first costs a generic per-byte loop in unoptimised builds.
-        // SAFETY: SSL_read_ex writes at most `maximumCount` bytes into the scratch space, whose
-        // first `count` bytes are copied out before the closure returns.
-        let result = withUnsafeTemporaryAllocation(byteCount: maximumCount, alignment: 1) { scratch in
-            let result = SSL_read_ex(ssl, scratch.baseAddress, maximumCount, &count)
-            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[..<count]))
-            return result
-        }
+        // SAFETY: SSL_read_ex writes at most `scratch.count` bytes at its base address.
+        let result = SSL_read_ex(ssl, scratch.baseAddress, scratch.count, &count)
         if result == 1 { return .bytes(count) }
         let code = SSL_get_error(ssl, result)
         switch code {

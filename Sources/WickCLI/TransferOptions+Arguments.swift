@@ -1,0 +1,102 @@
+// Reading a command line into TransferOptions: each scanned option applied by curl's rules.
+
+extension TransferOptions {
+    /// The options `words` (the arguments after the program name) ask for.
+    /// - Parameter input: where `@file` and `@-` are read from.
+    /// - Throws: `CommandFailure` for a command-line mistake (exit 2: unknown option, missing
+    ///   or non-numeric value, no URL, two URLs, two request kinds) or an unreadable `-H @file`
+    ///   or malformed `-F` (26).
+    public init(arguments words: [String], input: some ArgumentInput) throws(CommandFailure) {
+        self.init()
+        for argument in try ArgumentScanner.scan(words) {
+            switch argument {
+            case .url(let url), .option(.url, let url):
+                guard self.url == nil else { throw .usage("one URL at a time: \(url)") }
+                self.url = url
+            case .option(let option, let value):
+                try apply(option, value, input: input)
+            case .toggle(let option, let on):
+                apply(option, on)
+            }
+        }
+        guard url != nil else { throw .usage("no URL specified!") }
+        if headOnly && (data != nil || !form.isEmpty) || data != nil && !form.isEmpty {
+            throw .usage("You can only select one HTTP request method! You asked for both POST and HEAD.")
+        }
+    }
+
+    /// Applies an option that takes a value.
+    private mutating func apply(_ option: CurlOption, _ value: String, input: some ArgumentInput) throws(CommandFailure) {
+        switch option {
+        case .request: method = value
+        case .header: headers += try HeaderArgument.parse(value, input: input)
+        case .data, .dataASCII, .dataBinary, .dataRaw, .dataURLEncode, .json:
+            var warnings = self.warnings
+            let piece = PostData.piece(of: option, value, input: input) { warnings.append($0) }
+            self.warnings = warnings
+            data = data.map { $0 + [UInt8(ascii: "&")] + piece } ?? piece
+            if option == .json { isJSON = true }
+        case .form: form.append(try FormField(parsing: value))
+        case .formString: form.append(try FormField(parsing: value, literal: true))
+        case .output: outputFile = value
+        case .outputDirectory: outputDirectory = value
+        case .maximumRedirects: maximumRedirects = try Self.integer(value, option)
+        case .caCertificate: caCertificateFile = value
+        case .pinnedPublicKey: pinnedPublicKeys = value
+        case .user: user = value
+        case .userAgent: userAgent = value
+        case .referer: referer = value
+        case .writeOut:
+            if value.hasPrefix("@") {
+                writeOut = input.contents(ofFile: String(value.dropFirst())).map { String(decoding: $0, as: UTF8.self) }
+            } else {
+                writeOut = value
+            }
+        case .maximumTime: maximumTime = try Self.seconds(value, option)
+        case .connectTimeout: connectTimeout = try Self.seconds(value, option)
+        case .retry: retries = try Self.integer(value, option)
+        case .retryDelay: retryDelay = try Self.seconds(value, option)
+        case .proxy: proxy = value
+        case .noProxy: noProxy = value
+        case .unixSocket: unixSocket = value
+        default: preconditionFailure("TransferOptions: \(option) takes no value")
+        }
+    }
+
+    /// Applies a switch.
+    private mutating func apply(_ option: CurlOption, _ on: Bool) {
+        switch option {
+        case .get: dataInQuery = on
+        case .remoteName: usesRemoteName = on
+        case .createDirectories: createsDirectories = on
+        case .location: followsRedirects = on
+        case .insecure: insecure = on
+        case .compressed: compressed = on
+        case .include: includesHead = on
+        case .head: headOnly = on
+        case .verbose: verbose = on
+        case .silent: silent = on
+        case .showError: showsError = on
+        case .fail: failsOnHTTPError = on
+        case .failWithBody: failsWithBody = on
+        // HTTP/1.1 is the only version Wick speaks, URLs are never globbed, and no progress
+        // meter is drawn yet: these switches change nothing.
+        case .http1_1, .globOff, .progressMeter: break
+        default: preconditionFailure("TransferOptions: \(option) takes a value")
+        }
+    }
+
+    /// A whole number, as curl's numeric options take it.
+    private static func integer(_ text: String, _ option: CurlOption) throws(CommandFailure) -> Int {
+        guard let number = Int(text) else { throw .usage("option --\(option.longName): expected a proper numerical parameter") }
+        return number
+    }
+
+    /// Seconds, with a fraction allowed (`-m 0.5`), never negative.
+    private static func seconds(_ text: String, _ option: CurlOption) throws(CommandFailure) -> Double {
+        guard let number = Double(text), number >= 0, number.isFinite else {
+            throw .usage("option --\(option.longName): expected a proper numerical parameter")
+        }
+        return number
+    }
+}

@@ -9,7 +9,7 @@ public enum PostData {
     /// - `--data-binary`, `--json`: the same, the file as it is.
     /// - `--data-raw`: the text, `@` included.
     /// - `--data-urlencode`: `content`, `=content`, `name=content`, `@file` or `name@file`, the
-    ///   content (or file) percent-encoded, `name=` kept as given.
+    ///   content (or file) form-encoded (`formEncoded`), `name=` kept as given.
     /// - Parameter warn: told when a file cannot be read.
     public static func piece(
         of option: CurlOption, _ argument: String, input: some ArgumentInput, warn: (String) -> Void
@@ -24,12 +24,12 @@ public enum PostData {
         switch option {
         case .dataURLEncode:
             guard let separator = argument.firstIndex(where: { $0 == "=" || $0 == "@" }) else {
-                return percentEncoded(Array(argument.utf8))
+                return formEncoded(Array(argument.utf8))
             }
             let name = String(argument[..<separator])
             let rest = String(argument[argument.index(after: separator)...])
             let content = argument[separator] == "@" ? file(rest) : Array(rest.utf8)
-            return (name.isEmpty ? [] : Array((name + "=").utf8)) + percentEncoded(content)
+            return (name.isEmpty ? [] : Array((name + "=").utf8)) + formEncoded(content)
         case .dataRaw:
             return Array(argument.utf8)
         case .dataBinary, .json:
@@ -40,9 +40,9 @@ public enum PostData {
         }
     }
 
-    /// `bytes` with everything but RFC 3986's unreserved characters (`A-Z a-z 0-9 - . _ ~`)
-    /// written as `%XX`, as `curl_easy_escape` does (a space is `%20`).
-    public static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] {
+    /// `bytes` as curl's `--data-urlencode` writes them: a space as `+`, RFC 3986's unreserved
+    /// characters (`A-Z a-z 0-9 - . _ ~`) as they are, every other byte as `%XX`.
+    public static func formEncoded(_ bytes: [UInt8]) -> [UInt8] {
         let hex = Array("0123456789ABCDEF".utf8)
         var encoded: [UInt8] = []
         encoded.reserveCapacity(bytes.count)
@@ -52,6 +52,8 @@ public enum PostData {
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
                 UInt8(ascii: "~"):
                 encoded.append(byte)
+            case UInt8(ascii: " "):
+                encoded.append(UInt8(ascii: "+"))
             default:
                 encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
             }

@@ -46,6 +46,7 @@ public struct Transfer {
 
     /// Builds the request and the session, sends it, and records what came back.
     private func send(into outcome: inout TransferOutcome) async throws(CommandFailure) {
+        let began = ContinuousClock.now
         outcome.url = try options.effectiveURL()
         guard let url = URL(string: outcome.url), url.host() != nil else {
             throw CommandFailure(.malformedURL, "URL rejected: Malformed input to a URL function")
@@ -63,7 +64,10 @@ public struct Transfer {
             eventMonitors: [recorder])
         var dataRequest = session.request(request)
         if retrier != nil { dataRequest = dataRequest.validate(statusCode: TransientFailureRetrier.acceptableStatusCodes) }
+        let watch = ConnectFailureWatch.watch(session, cancelling: dataRequest)
         let response = await dataRequest.serializingData(emptyResponseCodes: Set(100..<600)).response
+        watch.cancel()
+        let connectFailed = await watch.value
         outcome.exchanges = await recorder.finishedExchanges()
         await session.shutdown()
         outcome.response = response.response
@@ -73,8 +77,19 @@ public struct Transfer {
         case nil: break
         // Retries ran out on a transient status: that response is the answer, as in curl.
         case .responseValidationFailed? where response.response != nil: break
+        case .explicitlyCancelled? where connectFailed: throw connectFailure(url, after: ContinuousClock.now - began)
         case let error?: throw CommandFailure(error)
         }
+    }
+
+    /// How curl reports a connect that failed: 28 when `--connect-timeout` passed, else 7.
+    private func connectFailure(_ url: URL, after elapsed: Duration) -> CommandFailure {
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        let place = options.unixSocket ?? "\(url.host() ?? "") port \(port)"
+        if let limit = options.connectTimeout, elapsed >= .seconds(limit) {
+            return CommandFailure(.operationTimedOut, "Failed to connect to \(place): Connection timed out")
+        }
+        return CommandFailure(.couldNotConnect, "Failed to connect to \(place): Couldn't connect to server")
     }
 
     /// Writes the heads (`-i`, `-I`) and the body where they go, or fails for `-f`.

@@ -34,7 +34,9 @@ extension TransferOptions {
             var warnings = self.warnings
             let piece = PostData.piece(of: option, value, input: input) { warnings.append($0) }
             self.warnings = warnings
-            data = data.map { $0 + [UInt8(ascii: "&")] + piece } ?? piece
+            // curl joins pieces with `&`, except that a `--json` piece follows with no separator.
+            let separator: [UInt8] = option == .json ? [] : [UInt8(ascii: "&")]
+            data = data.map { $0 + separator + piece } ?? piece
             if option == .json { isJSON = true }
         case .form: form.append(try FormField(parsing: value))
         case .formString: form.append(try FormField(parsing: value, literal: true))
@@ -55,7 +57,8 @@ extension TransferOptions {
         case .maximumTime: maximumTime = try Self.seconds(value, option)
         case .connectTimeout: connectTimeout = try Self.seconds(value, option)
         case .retry: retries = try Self.integer(value, option)
-        case .retryDelay: retryDelay = try Self.seconds(value, option)
+        // `--retry-delay 0` is curl's default: 1 s doubling.
+        case .retryDelay: retryDelay = try Self.seconds(value, option).nonZero
         case .proxy: proxy = value
         case .noProxy: noProxy = value
         case .unixSocket: unixSocket = value
@@ -99,4 +102,9 @@ extension TransferOptions {
         }
         return number
     }
+}
+
+extension Double {
+    /// The number, or nil when it is zero.
+    fileprivate var nonZero: Double? { self == 0 ? nil : self }
 }

@@ -1,0 +1,143 @@
+// The meaning curl gives each option: data joining and encoding, headers, forms, method and URL.
+import FoundationEssentials
+import Testing
+import Wick
+import WickCLI
+
+struct TransferOptionsTests {
+    @Test func dataPiecesJoinWithAmpersandButJSONPiecesDoNot() throws {
+        #expect(try TransferOptions.parsing(["-d", "a", "-d", "b", "u"]).dataText == "a&b")
+        #expect(try TransferOptions.parsing(["-d", "a", "--json", "b", "-d", "c", "u"]).dataText == "ab&c")
+        #expect(try TransferOptions.parsing(["--json", "a", "--json", "b", "u"]).dataText == "ab")
+    }
+
+    @Test func dataFromFilesFollowsEachOptionsRule() throws {
+        let files = ["f": "a\r\nb\n", "-": "in\n"]
+        #expect(try TransferOptions.parsing(["-d", "@f", "u"], files: files).dataText == "ab")
+        #expect(try TransferOptions.parsing(["--data-binary", "@f", "u"], files: files).dataText == "a\r\nb\n")
+        #expect(try TransferOptions.parsing(["--data-raw", "@f", "u"], files: files).dataText == "@f")
+        #expect(try TransferOptions.parsing(["-d", "@-", "u"], files: files).dataText == "in")
+        #expect(try TransferOptions.parsing(["--json", "@-", "u"], files: files).dataText == "in\n")
+    }
+
+    @Test func anUnreadableDataFileWarnsAndSendsNothing() throws {
+        let options = try TransferOptions.parsing(["-d", "@missing", "u"])
+        #expect(options.dataText == "")
+        #expect(options.warnings == ["Couldn't read data from file \"missing\", this makes an empty POST."])
+    }
+
+    @Test func dataURLEncodeForms() throws {
+        let files = ["f": "x y\n"]
+        func encoded(_ argument: String) throws -> String? {
+            try TransferOptions.parsing(["--data-urlencode", argument, "u"], files: files).dataText
+        }
+        #expect(try encoded("a b&c") == "a+b%26c")
+        #expect(try encoded("=a=b") == "a%3Db")
+        #expect(try encoded("name=a b/~") == "name=a+b%2F~")
+        #expect(try encoded("@f") == "x+y%0A")
+        #expect(try encoded("n@f") == "n=x+y%0A")
+        #expect(try encoded("é") == "%C3%A9")
+    }
+
+    @Test func headersSetRemoveSendEmptyAndComeFromFiles() throws {
+        let options = try TransferOptions.parsing(
+            ["-H", "X-A:   one", "-H", "Accept:", "-H", "X-Empty;", "-H", "no colon", "-H", "@h", "u"],
+            files: ["h": "X-B: two\r\n\r\nX-C: three\n"])
+        #expect(
+            options.headers == [
+                .set(name: "X-A", value: "one"), .remove(name: "Accept"), .set(name: "X-Empty", value: ""),
+                .set(name: "X-B", value: "two"), .set(name: "X-C", value: "three"),
+            ])
+        #expect(throws: CommandFailure(.readError, "Failed to open missing")) {
+            try TransferOptions.parsing(["-H", "@missing", "u"])
+        }
+    }
+
+    @Test func headerFieldsComeInCurlsOrderWithReplacementsAndRemovals() throws {
+        let options = try TransferOptions.parsing(
+            ["-u", "me:pw", "-e", "http://r/", "--compressed", "-H", "accept: text/plain", "-H", "User-Agent:", "-H", "X-Y: z", "-d", "a", "u"])
+        let fields = options.headerFields(bodyContentType: "application/x-www-form-urlencoded")
+        #expect(fields.map(\.name) == ["Authorization", "Referer", "Accept-Encoding", "accept", "X-Y", "Content-Type"])
+        #expect(fields["Authorization"] == "Basic bWU6cHc=")
+        #expect(fields["Accept"] == "text/plain")
+    }
+
+    @Test func jsonAddsItsTypesUnlessReplaced() throws {
+        let json = try TransferOptions.parsing(["--json", "{}", "u"])
+        let fields = json.headerFields(bodyContentType: "application/json")
+        #expect(fields.map(\.name) == ["User-Agent", "Content-Type", "Accept"])
+        #expect(fields["Accept"] == "application/json")
+        let replaced = try TransferOptions.parsing(["--json", "{}", "-H", "Content-Type: text/x", "u"])
+        #expect(replaced.headerFields(bodyContentType: "application/json").values(for: "Content-Type") == ["text/x"])
+    }
+
+    @Test func methodAndURLFollowCurl() throws {
+        #expect(try TransferOptions.parsing(["u"]).effectiveMethod == .get)
+        #expect(try TransferOptions.parsing(["-d", "x", "u"]).effectiveMethod == .post)
+        #expect(try TransferOptions.parsing(["-F", "a=b", "u"]).effectiveMethod == .post)
+        #expect(try TransferOptions.parsing(["-I", "u"]).effectiveMethod == .head)
+        #expect(try TransferOptions.parsing(["-XPATCH", "-d", "x", "u"]).effectiveMethod == HTTPMethod(rawValue: "PATCH"))
+        let get = try TransferOptions.parsing(["-G", "-d", "a=1", "-d", "b=2", "example.com/p?z=0"])
+        #expect(get.effectiveMethod == .get)
+        #expect(try get.effectiveURL() == "http://example.com/p?z=0&a=1&b=2")
+        #expect(try get.body(input: TableInput()) == nil)
+        #expect(try TransferOptions.parsing(["-G", "-d", "a", "https://h/"]).effectiveURL() == "https://h/?a")
+        #expect(throws: CommandFailure(.unsupportedProtocol, "Protocol \"ftp\" not supported or disabled in libcurl")) {
+            try TransferOptions.parsing(["ftp://h/"]).effectiveURL()
+        }
+    }
+
+    @Test func formFieldsParseCurlsSyntax() throws {
+        #expect(try FormField(parsing: "a=b;c") == FormField(parsing: "a=b;c"))
+        let text = try FormField(parsing: "a=b;c")
+        #expect(text.content == .text("b;c") && text.contentType == nil)
+        let file = try FormField(parsing: "f=@x.bin;type=image/png;filename=y.png")
+        #expect(file.content == .file(path: "x.bin") && file.contentType == "image/png" && file.fileName == "y.png")
+        #expect(try FormField(parsing: "g=<x.txt").content == .fileText(path: "x.txt"))
+        #expect(try FormField(parsing: "s=@x;type=t", literal: true).content == .text("@x;type=t"))
+        #expect(throws: CommandFailure(.readError, "Illegally formatted input field: novalue")) {
+            try FormField(parsing: "novalue")
+        }
+    }
+
+    @Test func aFormEncodesItsPartsFromTextAndFiles() throws {
+        let options = try TransferOptions.parsing(["-F", "a=1", "-F", "g=<t", "u"], files: ["t": "from file"])
+        let body = try #require(try options.body(input: TableInput(files: ["t": "from file"]), boundary: "B"))
+        #expect(body.contentType == "multipart/form-data; boundary=B")
+        let text = String(decoding: body.bytes, as: UTF8.self)
+        #expect(text.contains("name=\"a\"\r\n\r\n1\r\n"))
+        #expect(text.contains("name=\"g\"\r\n\r\nfrom file\r\n"))
+        #expect(throws: CommandFailure.self) { try options.body(input: TableInput()) }
+    }
+
+    @Test func switchesAndNumbers() throws {
+        let options = try TransferOptions.parsing(
+            ["-sSLfik", "--no-location", "-m", "1.5", "--connect-timeout", "2", "--max-redirs", "3", "--retry", "2", "--retry-delay", "0", "u"])
+        #expect(options.silent && options.showsError && options.failsOnHTTPError && options.includesHead && options.insecure)
+        #expect(!options.followsRedirects)
+        #expect(options.maximumTime == 1.5 && options.connectTimeout == 2 && options.maximumRedirects == 3)
+        #expect(options.retries == 2 && options.retryDelay == nil)
+        #expect(throws: CommandFailure.usage("option --max-time: expected a proper numerical parameter")) {
+            try TransferOptions.parsing(["-m", "soon", "u"])
+        }
+    }
+
+    @Test func commandLineMistakes() {
+        #expect(throws: CommandFailure.usage("no URL specified!")) { try TransferOptions.parsing(["-s"]) }
+        #expect(throws: CommandFailure.usage("one URL at a time: b")) { try TransferOptions.parsing(["a", "b"]) }
+        #expect(throws: CommandFailure.self) { try TransferOptions.parsing(["-I", "-d", "x", "u"]) }
+        #expect(throws: CommandFailure.self) { try TransferOptions.parsing(["-F", "a=b", "-d", "x", "u"]) }
+    }
+
+    @Test func outputPaths() throws {
+        let url = URL(string: "http://h/dir/file.txt?q")
+        #expect(try TransferOptions.parsing(["-o", "x", "u"]).outputPath(for: url) == "x")
+        #expect(try TransferOptions.parsing(["-o", "-", "u"]).outputPath(for: url) == nil)
+        #expect(try TransferOptions.parsing(["-O", "u"]).outputPath(for: url) == "file.txt")
+        #expect(try TransferOptions.parsing(["-O", "--output-dir", "d", "u"]).outputPath(for: url) == "d/file.txt")
+        #expect(try TransferOptions.parsing(["-o", "/abs", "--output-dir", "d", "u"]).outputPath(for: url) == "/abs")
+        #expect(throws: CommandFailure(.writeError, "Remote file name has no length!")) {
+            try TransferOptions.parsing(["-O", "u"]).outputPath(for: URL(string: "http://h/"))
+        }
+    }
+}

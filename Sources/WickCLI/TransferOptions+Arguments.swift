@@ -4,7 +4,8 @@ extension TransferOptions {
     /// The options `words` (the arguments after the program name) ask for.
     /// - Parameter input: where `@file` and `@-` are read from.
     /// - Throws: `CommandFailure` for a command-line mistake (exit 2: unknown option, missing
-    ///   or non-numeric value, no URL, two URLs, two request kinds) or an unreadable `-H @file`
+    ///   or non-numeric value, no URL, two URLs, two request kinds, `-f` with `--fail-with-body`)
+    ///   or an unreadable `-H @file`
     ///   or malformed `-F` (26).
     public init(arguments words: [String], input: some ArgumentInput) throws(CommandFailure) {
         self.init()
@@ -22,6 +23,9 @@ extension TransferOptions {
         guard url != nil else { throw .usage("no URL specified!") }
         if headOnly && (data != nil || !form.isEmpty) || data != nil && !form.isEmpty {
             throw .usage("You can only select one HTTP request method! You asked for both POST and HEAD.")
+        }
+        if failsOnHTTPError && failsWithBody {
+            throw .usage("You must select either --fail or --fail-with-body, not both.")
         }
     }
 

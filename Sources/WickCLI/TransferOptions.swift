@@ -1,7 +1,7 @@
 // Everything a `wick` command line asks for, after curl's rules have been applied to it.
 
 /// The settings of one transfer, as the command line gave them (`init(arguments:input:)`).
-public struct TransferOptions: Equatable, Sendable {
+public struct TransferOptions: Sendable {
     /// The URL (`http://` is added when it has no scheme, as curl does).
     public var url: String?
     /// `-X`: the method, as given.

@@ -109,6 +109,7 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "1 unsupported scheme", arguments: ["-sS", "foo://127.0.0.1/"], comparison: .statusOnly),
         .init(name: "2 unknown option", arguments: ["--frobnicate", "{httpbin}/get"], comparison: .statusOnly),
         .init(name: "2 no URL", arguments: ["-s"], comparison: .statusOnly),
+        .init(name: "2 -f and --fail-with-body", arguments: ["-sf", "--fail-with-body", "{httpbin}/get"], comparison: .statusOnly),
         .init(name: "2 -d and -I", arguments: ["-sI", "-d", "x", "{httpbin}/get"], comparison: .statusOnly),
         .init(name: "--retry on 503", arguments: ["-s", "--retry", "1", "-w", "%{http_code}", "{httpbin}/status/503"], comparison: .writeOut),
     ]

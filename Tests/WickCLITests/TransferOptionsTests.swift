@@ -127,6 +127,9 @@ struct TransferOptionsTests {
         #expect(throws: CommandFailure.usage("one URL at a time: b")) { try TransferOptions.parsing(["a", "b"]) }
         #expect(throws: CommandFailure.self) { try TransferOptions.parsing(["-I", "-d", "x", "u"]) }
         #expect(throws: CommandFailure.self) { try TransferOptions.parsing(["-F", "a=b", "-d", "x", "u"]) }
+        #expect(throws: CommandFailure.usage("You must select either --fail or --fail-with-body, not both.")) {
+            try TransferOptions.parsing(["-f", "--fail-with-body", "u"])
+        }
     }
 
     @Test func outputPaths() throws {

@@ -18,23 +18,28 @@ public struct Transfer {
 
     /// Sends the request, writes the output, and returns the exit code (curl's for the same
     /// outcome). Never throws: every failure is written to standard error (unless `-s`
-    /// without `-S`) and returned as its code.
+    /// without `-S`) and returned as its code, after the command line's warnings.
     public func run() async -> CurlExitCode {
-        if !options.silent {
-            for warning in options.warnings { StandardStreams.write("Warning: \(warning)\n", to: StandardStreams.error) }
-        }
+        for warning in options.warnings { StandardStreams.write("Warning: \(warning)\n", to: StandardStreams.error) }
         let clock = ContinuousClock()
         let started = clock.now
         var outcome = TransferOutcome()
         do {
             try await send(into: &outcome)
-            try deliver(&outcome)
         } catch {
             outcome.failure = error
         }
         outcome.elapsed = clock.now - started
+        // The trace before the body, as curl's comes while the body is still on its way.
         if options.verbose {
             StandardStreams.write(VerboseTrace.text(of: outcome.exchanges), to: StandardStreams.error)
+        }
+        if outcome.failure == nil {
+            do {
+                try deliver(&outcome)
+            } catch {
+                outcome.failure = error
+            }
         }
         if let template = options.writeOut { writeOut(template, outcome) }
         guard let failure = outcome.failure else { return .ok }

@@ -35,8 +35,10 @@ extension TransferOptions {
         case .request: method = value
         case .header: headers += try HeaderArgument.parse(value, input: input)
         case .data, .dataASCII, .dataBinary, .dataRaw, .dataURLEncode, .json:
+            // curl warns while it reads the option, so only a `-s` given before it mutes the warning.
             var warnings = self.warnings
-            let piece = PostData.piece(of: option, value, input: input) { warnings.append($0) }
+            let silent = self.silent
+            let piece = PostData.piece(of: option, value, input: input) { if !silent { warnings.append($0) } }
             self.warnings = warnings
             // curl joins pieces with `&`, except that a `--json` piece follows with no separator.
             let separator: [UInt8] = option == .json ? [] : [UInt8(ascii: "&")]

@@ -72,7 +72,8 @@ public struct TransferOptions: Sendable {
     public var noProxy: String?
     /// `--unix-socket`: the socket the request goes to instead of the URL's host.
     public var unixSocket: String?
-    /// Warnings met while reading the command line (an unreadable `-d @file`), for stderr.
+    /// Warnings met while reading the command line (an unreadable `-d @file`), for stderr;
+    /// none after a `-s`.
     public var warnings: [String] = []
 
     /// Defaults: a GET of no URL.

@@ -23,6 +23,8 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         case verbose
         /// Not at all (only the status and files): the output is an error's or differs by design.
         case statusOnly
+        /// Standard output exactly, and standard error's lines that start with `Warning:`.
+        case warnings
     }
 
     /// What the case shows.
@@ -44,6 +46,8 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "-d @file strips CR and LF", arguments: ["-s", "-d", "@data.txt", "{httpbin}/post"], comparison: .json(ignoringHeaders: [])),
         .init(name: "--data-binary @file keeps them", arguments: ["-s", "--data-binary", "@data.txt", "{httpbin}/post"], comparison: .json(ignoringHeaders: [])),
         .init(name: "--data-raw keeps @", arguments: ["-s", "--data-raw", "@data.txt", "{httpbin}/post"], comparison: .json(ignoringHeaders: [])),
+        .init(name: "-d @missing after -s: no warning", arguments: ["-s", "-o", "/dev/null", "-d", "@missing", "{httpbin}/post"], comparison: .warnings),
+        .init(name: "-d @missing before -s warns", arguments: ["-d", "@missing", "-s", "-o", "/dev/null", "{httpbin}/post"], comparison: .warnings),
         .init(name: "-d @- reads stdin", arguments: ["-s", "-d", "@-", "{httpbin}/post"], comparison: .json(ignoringHeaders: []), standardInput: "data.txt"),
         .init(
             name: "--data-urlencode forms",

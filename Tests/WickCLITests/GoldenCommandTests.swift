@@ -60,6 +60,9 @@ struct GoldenCommandTests {
             #expect(wickRequest.first == curlRequest.first)
             #expect(wickRequest.sorted() == curlRequest.sorted())
             #expect(Self.comparable(wickResponse.joined(separator: "\n")) == Self.comparable(curlResponse.joined(separator: "\n")))
+        case .warnings:
+            #expect(wick.outputText == curl.outputText)
+            #expect(Self.lines(wick.errorText).filter { $0.hasPrefix("Warning:") } == Self.lines(curl.errorText).filter { $0.hasPrefix("Warning:") })
         case .statusOnly:
             break
         }

@@ -20,10 +20,12 @@ struct TransferOptionsTests {
         #expect(try TransferOptions.parsing(["--json", "@-", "u"], files: files).dataText == "in\n")
     }
 
-    @Test func anUnreadableDataFileWarnsAndSendsNothing() throws {
+    @Test func anUnreadableDataFileWarnsUnlessSilencedBeforeAndSendsNothing() throws {
         let options = try TransferOptions.parsing(["-d", "@missing", "u"])
         #expect(options.dataText == "")
         #expect(options.warnings == ["Couldn't read data from file \"missing\", this makes an empty POST."])
+        #expect(try TransferOptions.parsing(["-s", "-d", "@missing", "u"]).warnings.isEmpty)
+        #expect(try TransferOptions.parsing(["-d", "@missing", "-s", "u"]).warnings.count == 1)
     }
 
     @Test func dataURLEncodeForms() throws {

@@ -53,7 +53,9 @@ public struct Transfer {
     private func send(into outcome: inout TransferOutcome) async throws(CommandFailure) {
         let began = ContinuousClock.now
         outcome.url = try options.effectiveURL()
-        guard let url = URL(string: outcome.url), url.host() != nil else {
+        // Foundation would percent-encode a space or a control byte; curl refuses the URL.
+        let hasIllegalByte = outcome.url.utf8.contains { $0 <= 0x20 || $0 == 0x7F }
+        guard !hasIllegalByte, let url = URL(string: outcome.url), url.host() != nil else {
             throw CommandFailure(.malformedURL, "URL rejected: Malformed input to a URL function")
         }
         let body = try options.body(input: input)
@@ -90,7 +92,7 @@ public struct Transfer {
     /// How curl reports a connect that failed: 28 when `--connect-timeout` passed, else 7.
     private func connectFailure(_ url: URL, after elapsed: Duration) -> CommandFailure {
         let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
-        let place = options.unixSocket ?? "\(url.host() ?? "") port \(port)"
+        let place = "\(url.host() ?? "") port \(port)"
         if let limit = options.connectTimeout, elapsed >= .seconds(limit) {
             return CommandFailure(.operationTimedOut, "Failed to connect to \(place): Connection timed out")
         }

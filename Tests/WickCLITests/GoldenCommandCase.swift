@@ -110,6 +110,8 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "--pinnedpubkey matching", arguments: ["-sS", "--cacert", "{root}", "--pinnedpubkey", "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=;{pin}", "{nginxs}/index.html"], comparison: .exact),
         .init(name: "90 --pinnedpubkey mismatch", arguments: ["-sS", "--cacert", "{root}", "--pinnedpubkey", "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "{nginxs}/index.html"], comparison: .statusOnly),
         .init(name: "77 unreadable --cacert", arguments: ["-sS", "--cacert", "missing.pem", "{nginxs}/index.html"], comparison: .statusOnly),
+        .init(name: "3 a space in the URL", arguments: ["-sS", "http://exa mple.com/"], comparison: .statusOnly),
+        .init(name: "7 no Unix socket", arguments: ["-sS", "--unix-socket", "/nonexistent/socket", "http://localhost/"], comparison: .statusOnly),
         .init(name: "1 unsupported scheme", arguments: ["-sS", "foo://127.0.0.1/"], comparison: .statusOnly),
         .init(name: "2 unknown option", arguments: ["--frobnicate", "{httpbin}/get"], comparison: .statusOnly),
         .init(name: "2 no URL", arguments: ["-s"], comparison: .statusOnly),

@@ -6,14 +6,20 @@ import Wick
 
 /// Cancels a request whose origin's connects have failed while it waits for a connection.
 enum ConnectFailureWatch {
-    /// How often the pool's statistics are read.
-    static let interval = Duration.milliseconds(5)
+    /// The first wait between readings of the pool's statistics; it doubles up to
+    /// `longestInterval`, so a connect that fails at once is noticed at once, and a long
+    /// transfer costs a reading every 100 ms.
+    static let firstInterval = Duration.milliseconds(5)
+    /// The longest wait between readings.
+    static let longestInterval = Duration.milliseconds(100)
 
     /// Watches `session`'s pools until cancelled; returns true if it cancelled `request`
     /// because an origin had failed connects, no live connection and a waiting request.
     static func watch(_ session: Session, cancelling request: DataRequest) -> Task<Bool, Never> {
         Task {
+            var interval = firstInterval
             while (try? await Task.sleep(for: interval)) != nil {
+                interval = min(interval * 2, longestInterval)
                 let statistics = await session.poolStatistics()
                 let stuck = statistics.origins.values.contains {
                     $0.failedAttempts > 0 && $0.live == 0 && $0.waiting > 0

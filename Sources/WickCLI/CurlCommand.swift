@@ -9,12 +9,14 @@ public enum CurlCommand {
           -d, --data DATA|@file|@-    --data-binary, --data-raw, --data-urlencode, --json
           -F, --form name=value|@file|<file[;type=T][;filename=F]    --form-string
           -G, --get                   -I, --head               -i, --include
-          -o, --output FILE           -O, --remote-name        --output-dir DIR   --create-dirs
-          -L, --location              --max-redirs N           -u, --user USER:PASSWORD
+          -o, --output FILE           -O, --remote-name        -J, --remote-header-name
+          --output-dir DIR            --create-dirs
+          -L, --location              --max-redirs N           -u, --user USER:PASSWORD  --digest
           -A, --user-agent NAME       -e, --referer URL        --compressed
           -k, --insecure              --cacert FILE            --pinnedpubkey sha256//HASH[;...]
           -m, --max-time SECONDS      --connect-timeout SECONDS
-          --retry N                   --retry-delay SECONDS
+          --retry N                   --retry-delay SECONDS    --retry-max-time SECONDS
+          --retry-all-errors
           -x, --proxy [http://]HOST:PORT                      --noproxy LIST
           --unix-socket PATH          -v, --verbose            -s, --silent  -S, --show-error
           -f, --fail                  --fail-with-body         -w, --write-out FORMAT|@file

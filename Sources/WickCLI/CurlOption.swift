@@ -9,10 +9,12 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case output, outputDirectory = "output-dir", maximumRedirects = "max-redirs"
     case caCertificate = "cacert", pinnedPublicKey = "pinnedpubkey", user, userAgent = "user-agent", referer
     case writeOut = "write-out", maximumTime = "max-time", connectTimeout = "connect-timeout", retry
-    case retryDelay = "retry-delay", proxy, noProxy = "noproxy", unixSocket = "unix-socket", url
+    case retryDelay = "retry-delay", retryMaximumTime = "retry-max-time", proxy, noProxy = "noproxy"
+    case unixSocket = "unix-socket", url
     // Switches.
     case get, remoteName = "remote-name", createDirectories = "create-dirs", location, insecure, compressed
     case include, head, verbose, silent, showError = "show-error", fail, failWithBody = "fail-with-body"
+    case remoteHeaderName = "remote-header-name", digest, basic, retryAllErrors = "retry-all-errors"
     case http1_1 = "http1.1", globOff = "globoff", progressMeter = "progress-meter"
 
     /// The option's long name: `--data-binary` is `data-binary`.
@@ -34,6 +36,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
         case .proxy: "x"
         case .get: "G"
         case .remoteName: "O"
+        case .remoteHeaderName: "J"
         case .location: "L"
         case .insecure: "k"
         case .include: "i"
@@ -51,7 +54,8 @@ public enum CurlOption: String, CaseIterable, Sendable {
     public var takesValue: Bool {
         switch self {
         case .get, .remoteName, .createDirectories, .location, .insecure, .compressed, .include, .head, .verbose,
-            .silent, .showError, .fail, .failWithBody, .http1_1, .globOff, .progressMeter:
+            .silent, .showError, .fail, .failWithBody, .remoteHeaderName, .digest, .basic, .retryAllErrors, .http1_1,
+            .globOff, .progressMeter:
             false
         default: true
         }

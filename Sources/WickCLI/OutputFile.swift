@@ -3,13 +3,17 @@ public import FoundationEssentials
 
 extension TransferOptions {
     /// The file the output goes to: `-o PATH` (`-o -` is standard output), or with `-O` the
-    /// last path segment of `url`; under `--output-dir` unless absolute. Nil: standard output.
+    /// last path segment of `url` (with `-J`, the `filename` of `contentDisposition` when it
+    /// names one, its directories dropped); under `--output-dir` unless absolute. Nil:
+    /// standard output.
     /// - Throws: `CommandFailure` (23) when `-O` finds no file name in the URL.
-    public func outputPath(for url: URL?) throws(CommandFailure) -> String? {
+    public func outputPath(for url: URL?, contentDisposition: String? = nil) throws(CommandFailure) -> String? {
         var path: String
         if let outputFile {
             guard outputFile != "-" else { return nil }
             path = outputFile
+        } else if usesRemoteName, usesHeaderName, let name = contentDisposition.flatMap(Self.fileName(in:)) {
+            path = name
         } else if usesRemoteName {
             let name = url?.path(percentEncoded: false).split(separator: "/", omittingEmptySubsequences: false).last ?? ""
             guard !name.isEmpty else { throw CommandFailure(.writeError, "Remote file name has no length!") }
@@ -19,6 +23,25 @@ extension TransferOptions {
         }
         if let outputDirectory, !path.hasPrefix("/") { path = outputDirectory + "/" + path }
         return path
+    }
+
+    /// The file name a Content-Disposition value gives (`attachment; filename="a.txt"`), as
+    /// curl's `-J` takes it: the `filename` parameter, quoted or not, after its last `/`; nil
+    /// when there is none or it is empty.
+    static func fileName(in contentDisposition: String) -> String? {
+        for parameter in contentDisposition.split(separator: ";") {
+            let trimmed = parameter.drop { $0 == " " || $0 == "\t" }
+            guard trimmed.lowercased().hasPrefix("filename=") else { continue }
+            var value = trimmed.dropFirst("filename=".count)
+            if value.hasPrefix("\"") {
+                value = value.dropFirst().prefix { $0 != "\"" }
+            } else {
+                value = value.prefix { $0 != " " && $0 != "\t" }
+            }
+            let name = value.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+            return name.isEmpty ? nil : name
+        }
+        return nil
     }
 }
 

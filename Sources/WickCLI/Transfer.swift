@@ -63,13 +63,20 @@ public struct Transfer {
             method: options.effectiveMethod, url: url, headers: options.headerFields(bodyContentType: body?.contentType),
             body: body?.bytes, unixSocketPath: options.unixSocket)
         let recorder = ExchangeRecorder()
-        let retrier = options.retries > 0
-            ? TransientFailureRetrier(limit: options.retries, fixedDelay: options.retryDelay.map { .seconds($0) }) : nil
+        let retrier =
+            options.retries > 0
+            ? TransientFailureRetrier(
+                limit: options.retries, fixedDelay: options.retryDelay.map { .seconds($0) },
+                retriesAllErrors: options.retriesAllErrors,
+                deadline: options.retryMaximumTime.map { began + .seconds($0) }) : nil
         let session = Session(
             configuration: try options.sessionConfiguration(), serverTrustManager: try options.trustManager(),
             interceptor: retrier, redirectHandler: options.followsRedirects ? Redirector.follow : Redirector.doNotFollow,
             eventMonitors: [recorder])
         var dataRequest = session.request(request)
+        if options.usesDigest, let (user, password) = options.credentials {
+            dataRequest = dataRequest.authenticate(username: user, password: password)
+        }
         if retrier != nil { dataRequest = dataRequest.validate(statusCode: TransientFailureRetrier.acceptableStatusCodes) }
         let watch = ConnectFailureWatch.watch(session, cancelling: dataRequest)
         let response = await dataRequest.serializingData(emptyResponseCodes: Set(100..<600)).response
@@ -113,7 +120,8 @@ public struct Transfer {
             }
         }
         if !options.headOnly { bytes += outcome.body }
-        outcome.outputPath = try options.outputPath(for: URL(string: outcome.url))
+        outcome.outputPath = try options.outputPath(
+            for: URL(string: outcome.url), contentDisposition: response.headers["Content-Disposition"])
         if let path = outcome.outputPath {
             try OutputFile.write(bytes, to: path, creatingDirectories: options.createsDirectories)
         } else if !StandardStreams.write(bytes, to: StandardStreams.output) {

@@ -65,6 +65,8 @@ extension TransferOptions {
         case .retry: retries = try Self.integer(value, option)
         // `--retry-delay 0` is curl's default: 1 s doubling.
         case .retryDelay: retryDelay = try Self.seconds(value, option).nonZero
+        // `--retry-max-time 0` is curl's default: no limit.
+        case .retryMaximumTime: retryMaximumTime = try Self.seconds(value, option).nonZero
         case .proxy: proxy = value
         case .noProxy: noProxy = value
         case .unixSocket: unixSocket = value
@@ -77,6 +79,10 @@ extension TransferOptions {
         switch option {
         case .get: dataInQuery = on
         case .remoteName: usesRemoteName = on
+        case .remoteHeaderName: usesHeaderName = on
+        case .digest: usesDigest = on
+        case .basic: usesDigest = !on
+        case .retryAllErrors: retriesAllErrors = on
         case .createDirectories: createsDirectories = on
         case .location: followsRedirects = on
         case .insecure: insecure = on

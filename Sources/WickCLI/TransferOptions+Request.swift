@@ -68,15 +68,21 @@ extension TransferOptions {
         return (Data(data), isJSON ? "application/json" : "application/x-www-form-urlencoded")
     }
 
-    /// The header fields in curl's order: Authorization, User-Agent, Accept, Referer,
+    /// `-u`'s user and password (empty when no `:` follows the user); nil without `-u`.
+    public var credentials: (user: String, password: String)? {
+        guard let user else { return nil }
+        guard let colon = user.firstIndex(of: ":") else { return (user, "") }
+        return (String(user[..<colon]), String(user[user.index(after: colon)...]))
+    }
+
+    /// The header fields in curl's order: Authorization (Basic), User-Agent, Accept, Referer,
     /// Accept-Encoding, `--json`'s two, the `-H` fields, then the body's Content-Type. A `-H`
     /// field replaces the one `wick` would add under its name; `Name:` removes it.
     /// - Parameter bodyContentType: the body's type, if it has one.
     public func headerFields(bodyContentType: String?) -> HTTPHeaders {
         var added: [(name: String, value: String)] = []
-        if let user {
-            let credentials = user.contains(":") ? user : user + ":"
-            added.append(("Authorization", "Basic " + Data(credentials.utf8).base64EncodedString()))
+        if let (name, password) = credentials, !usesDigest {
+            added.append(("Authorization", "Basic " + Data("\(name):\(password)".utf8).base64EncodedString()))
         }
         added.append(("User-Agent", userAgent ?? Self.defaultUserAgent))
         added.append(("Accept", "*/*"))

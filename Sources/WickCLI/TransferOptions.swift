@@ -20,6 +20,8 @@ public struct TransferOptions: Sendable {
     public var outputFile: String?
     /// `-O`: the body goes to a file named as the URL's last path segment.
     public var usesRemoteName = false
+    /// `-J`: with `-O`, the file is named as the response's Content-Disposition says, if it does.
+    public var usesHeaderName = false
     /// `--output-dir`: the directory `-o` and `-O` files go in.
     public var outputDirectory: String?
     /// `--create-dirs`: create the output file's missing directories.
@@ -34,8 +36,10 @@ public struct TransferOptions: Sendable {
     public var caCertificateFile: String?
     /// `--pinnedpubkey`: `sha256//BASE64` pins, `;`-separated.
     public var pinnedPublicKeys: String?
-    /// `-u`: `user:password` for Basic authentication.
+    /// `-u`: `user:password` for Basic authentication (sent at once), or Digest.
     public var user: String?
+    /// `--digest`: `-u` answers a Digest challenge instead of sending Basic at once.
+    public var usesDigest = false
     /// `-A`: the User-Agent.
     public var userAgent: String?
     /// `-e`: the Referer.
@@ -66,6 +70,10 @@ public struct TransferOptions: Sendable {
     public var retries = 0
     /// `--retry-delay`: seconds between retries instead of curl's doubling from 1 s.
     public var retryDelay: Double?
+    /// `--retry-max-time`: no retry starts this many seconds after the first attempt did.
+    public var retryMaximumTime: Double?
+    /// `--retry-all-errors`: every failure is retried, not only the transient ones.
+    public var retriesAllErrors = false
     /// `-x`: the proxy URL (`http://host:port`; a bare `host:port` is http).
     public var proxy: String?
     /// `--noproxy`: hosts reached directly, comma-separated (`*`: all).

@@ -3,7 +3,8 @@ import Wick
 
 /// Retries a request up to `limit` times when it timed out or answered 408, 429, 500, 502,
 /// 503 or 504 (the statuses reach the retrier as validation failures: see
-/// `acceptableStatusCodes`), waiting `fixedDelay` or else 1 s doubling each time, as curl.
+/// `acceptableStatusCodes`), or after any failure with `retriesAllErrors`, waiting `fixedDelay`
+/// or else 1 s doubling each time, and starting no retry past `deadline`, as curl.
 struct TransientFailureRetrier: RequestInterceptor {
     /// The statuses curl retries.
     static let transientStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
@@ -14,6 +15,10 @@ struct TransientFailureRetrier: RequestInterceptor {
     let limit: Int
     /// `--retry-delay`, or nil for 1 s doubling.
     let fixedDelay: Duration?
+    /// `--retry-all-errors`.
+    let retriesAllErrors: Bool
+    /// `--retry-max-time` after the start, or nil for no limit.
+    let deadline: ContinuousClock.Instant?
 
     /// Retries a timeout or a transient status while under the limit.
     func retry(
@@ -21,8 +26,11 @@ struct TransientFailureRetrier: RequestInterceptor {
         completion: @escaping @Sendable (RetryResult) -> Void
     ) {
         let count = request.retryCount
-        guard count < limit, Self.isTransient(error) else { return completion(.doNotRetry) }
-        completion(.retryWithDelay(fixedDelay ?? .seconds(1 << min(count, 9))))
+        let delay = fixedDelay ?? .seconds(1 << min(count, 9))
+        guard count < limit, retriesAllErrors || Self.isTransient(error),
+            deadline.map({ ContinuousClock.now + delay <= $0 }) ?? true
+        else { return completion(.doNotRetry) }
+        completion(.retryWithDelay(delay))
     }
 
     /// Whether curl would retry after `error`.

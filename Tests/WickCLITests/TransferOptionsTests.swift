@@ -64,6 +64,15 @@ struct TransferOptionsTests {
         #expect(fields["Accept"] == "text/plain")
     }
 
+    @Test func digestSendsNoBasicField() throws {
+        let digest = try TransferOptions.parsing(["--digest", "-u", "me:p:w", "u"])
+        #expect(digest.credentials! == ("me", "p:w"))
+        #expect(!digest.headerFields(bodyContentType: nil).contains(name: "Authorization"))
+        let basic = try TransferOptions.parsing(["--digest", "--basic", "-u", "me", "u"])
+        #expect(basic.credentials! == ("me", ""))
+        #expect(basic.headerFields(bodyContentType: nil)["Authorization"] == "Basic bWU6")
+    }
+
     @Test func jsonAddsItsTypesUnlessReplaced() throws {
         let json = try TransferOptions.parsing(["--json", "{}", "u"])
         let fields = json.headerFields(bodyContentType: "application/json")
@@ -118,7 +127,9 @@ struct TransferOptionsTests {
         #expect(options.silent && options.showsError && options.failsOnHTTPError && options.includesHead && options.insecure)
         #expect(!options.followsRedirects)
         #expect(options.maximumTime == 1.5 && options.connectTimeout == 2 && options.maximumRedirects == 3)
-        #expect(options.retries == 2 && options.retryDelay == nil)
+        #expect(options.retries == 2 && options.retryDelay == nil && options.retryMaximumTime == nil)
+        let retries = try TransferOptions.parsing(["--retry-max-time", "9", "--retry-all-errors", "u"])
+        #expect(retries.retryMaximumTime == 9 && retries.retriesAllErrors)
         #expect(throws: CommandFailure.usage("option --max-time: expected a proper numerical parameter")) {
             try TransferOptions.parsing(["-m", "soon", "u"])
         }
@@ -141,6 +152,11 @@ struct TransferOptionsTests {
         #expect(try TransferOptions.parsing(["-O", "u"]).outputPath(for: url) == "file.txt")
         #expect(try TransferOptions.parsing(["-O", "--output-dir", "d", "u"]).outputPath(for: url) == "d/file.txt")
         #expect(try TransferOptions.parsing(["-o", "/abs", "--output-dir", "d", "u"]).outputPath(for: url) == "/abs")
+        let headerNamed = try TransferOptions.parsing(["-OJ", "u"])
+        #expect(try headerNamed.outputPath(for: url, contentDisposition: "attachment; filename=\"../a b.txt\"") == "a b.txt")
+        #expect(try headerNamed.outputPath(for: url, contentDisposition: "inline;filename=c.txt; size=3") == "c.txt")
+        #expect(try headerNamed.outputPath(for: url, contentDisposition: "attachment") == "file.txt")
+        #expect(try TransferOptions.parsing(["-O", "u"]).outputPath(for: url, contentDisposition: "attachment; filename=x") == "file.txt")
         #expect(throws: CommandFailure(.writeError, "Remote file name has no length!")) {
             try TransferOptions.parsing(["-O", "u"]).outputPath(for: URL(string: "http://h/"))
         }

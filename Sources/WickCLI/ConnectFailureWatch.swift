@@ -15,7 +15,7 @@ enum ConnectFailureWatch {
 
     /// Watches `session`'s pools until cancelled; returns true if it cancelled `request`
     /// because an origin had failed connects, no live connection and a waiting request.
-    static func watch(_ session: Session, cancelling request: DataRequest) -> Task<Bool, Never> {
+    static func watch(_ session: Session, cancelling request: Request) -> Task<Bool, Never> {
         Task {
             var interval = firstInterval
             while (try? await Task.sleep(for: interval)) != nil {

@@ -1,4 +1,5 @@
 // `wick [options] URL`: the curl-compatible command, from its arguments to its exit code.
+import Glibc
 
 /// The curl-compatible form of the `wick` command.
 public enum CurlCommand {
@@ -27,6 +28,9 @@ public enum CurlCommand {
 
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String]) async -> Int32 {
+        // A reader that goes away (`wick URL | head -c 10`) fails the write with EPIPE, which
+        // the command reports as 23, as curl does, instead of the process dying of SIGPIPE.
+        _ = signal(SIGPIPE, SIG_IGN)
         let input = SystemArgumentInput()
         let options: TransferOptions
         do {

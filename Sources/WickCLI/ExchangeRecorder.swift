@@ -5,7 +5,7 @@ import Synchronization
 import Wick
 
 /// Records each exchange's request, connection, trust evaluation and response, in order, and
-/// says when the request's response has been serialized (its last event).
+/// the request's metrics, and says when the request has finished (its last event).
 final class ExchangeRecorder: EventMonitor {
     /// One request sent and what came of it.
     struct Exchange: Sendable {
@@ -19,11 +19,19 @@ final class ExchangeRecorder: EventMonitor {
         var response: HTTPResponse?
     }
 
-    /// The exchanges so far, and who waits for the end.
-    private struct State {
+    /// What a finished request leaves: every exchange, and the metrics of the last one gathered.
+    struct Record: Sendable {
+        /// Every exchange, in order.
         var exchanges: [Exchange] = []
+        /// The request's metrics, if an exchange completed.
+        var metrics: RequestMetrics?
+    }
+
+    /// The record so far, and who waits for the end.
+    private struct State {
+        var record = Record()
         var finished = false
-        var waiters: [CheckedContinuation<[Exchange], Never>] = []
+        var waiters: [CheckedContinuation<Record, Never>] = []
     }
 
     /// The events arrive here, in order.
@@ -35,43 +43,55 @@ final class ExchangeRecorder: EventMonitor {
 
     /// Starts a new exchange.
     func request(_ request: Request, willSend httpRequest: HTTPRequest) {
-        state.withLock { $0.exchanges.append(Exchange(request: httpRequest)) }
+        state.withLock { $0.record.exchanges.append(Exchange(request: httpRequest)) }
     }
 
     /// Notes the trust evaluation of the current exchange's new connection.
     func request(_ request: Request, didEvaluateServerTrust evaluation: ServerTrustEvaluation) {
-        state.withLock { $0.exchanges.mutateLast { $0.trust = evaluation } }
+        state.withLock { $0.record.exchanges.mutateLast { $0.trust = evaluation } }
     }
 
     /// Notes the current exchange's connection.
     func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {
-        state.withLock { $0.exchanges.mutateLast { $0.connection = connection } }
+        state.withLock { $0.record.exchanges.mutateLast { $0.connection = connection } }
     }
 
     /// Notes the current exchange's response head.
     func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {
-        state.withLock { $0.exchanges.mutateLast { $0.response = response } }
+        state.withLock { $0.record.exchanges.mutateLast { $0.response = response } }
+    }
+
+    /// Keeps the request's metrics as they grow.
+    func request(_ request: Request, didGatherMetrics metrics: RequestMetrics) {
+        state.withLock { $0.record.metrics = metrics }
     }
 
     /// The last event: hands the record to whoever waits.
-    func request<Value: Sendable>(_ request: DataRequest, didParseResponse response: DataResponse<Value, WickError>) {
-        let (exchanges, waiters) = state.withLock { state in
+    func requestDidFinish(_ request: Request) {
+        let (record, waiters) = state.withLock { state in
             state.finished = true
             defer { state.waiters = [] }
-            return (state.exchanges, state.waiters)
+            return (state.record, state.waiters)
         }
-        for waiter in waiters { waiter.resume(returning: exchanges) }
+        for waiter in waiters { waiter.resume(returning: record) }
     }
 
-    /// Every exchange, once the request's response has been serialized.
-    func finishedExchanges() async -> [Exchange] {
+    /// The exchanges of every event sent so far: waits until the queue has delivered the
+    /// events already on it (a response head is on it before its body reaches the reader).
+    func exchangesSoFar() -> [Exchange] {
+        queue.sync {}
+        return state.withLock { $0.record.exchanges }
+    }
+
+    /// The whole record, once the request has finished.
+    func finishedRecord() async -> Record {
         await withCheckedContinuation { continuation in
-            let ready: [Exchange]? = state.withLock { state in
+            let ready: Record? = state.withLock { state in
                 guard state.finished else {
                     state.waiters.append(continuation)
                     return nil
                 }
-                return state.exchanges
+                return state.record
             }
             if let ready { continuation.resume(returning: ready) }
         }

@@ -1,5 +1,6 @@
 // One curl-like transfer: the request the options describe, sent through a Session, and its
-// output where curl puts it (stdout or a file, `-i` heads, `-v` trace, `-w`, the error line).
+// output where curl puts it (stdout or a file as the body arrives, `-i` heads, `-v` trace, `-w`,
+// the error line).
 import FoundationEssentials
 import Wick
 
@@ -30,17 +31,6 @@ public struct Transfer {
             outcome.failure = error
         }
         outcome.elapsed = clock.now - started
-        // The trace before the body, as curl's comes while the body is still on its way.
-        if options.verbose {
-            StandardStreams.write(VerboseTrace.text(of: outcome.exchanges), to: StandardStreams.error)
-        }
-        if outcome.failure == nil {
-            do {
-                try deliver(&outcome)
-            } catch {
-                outcome.failure = error
-            }
-        }
         if let template = options.writeOut { writeOut(template, outcome) }
         guard let failure = outcome.failure else { return .ok }
         if !options.silent || options.showsError {
@@ -49,7 +39,8 @@ public struct Transfer {
         return failure.code
     }
 
-    /// Builds the request and the session, sends it, and records what came back.
+    /// Builds the request and the session, sends it, writes the output as the body arrives,
+    /// and records what came back.
     private func send(into outcome: inout TransferOutcome) async throws(CommandFailure) {
         let began = ContinuousClock.now
         outcome.url = try options.effectiveURL()
@@ -73,27 +64,95 @@ public struct Transfer {
             configuration: try options.sessionConfiguration(), serverTrustManager: try options.trustManager(),
             interceptor: retrier, redirectHandler: options.followsRedirects ? Redirector.follow : Redirector.doNotFollow,
             eventMonitors: [recorder])
-        var dataRequest = session.request(request)
+        var stream = session.streamRequest(request)
         if options.usesDigest, let (user, password) = options.credentials {
-            dataRequest = dataRequest.authenticate(username: user, password: password)
+            stream = stream.authenticate(username: user, password: password)
         }
-        if retrier != nil { dataRequest = dataRequest.validate(statusCode: TransientFailureRetrier.acceptableStatusCodes) }
-        let watch = ConnectFailureWatch.watch(session, cancelling: dataRequest)
-        let response = await dataRequest.serializingData(emptyResponseCodes: Set(100..<600)).response
+        if retrier != nil { stream = stream.validate(statusCode: TransientFailureRetrier.acceptableStatusCodes) }
+        let watch = ConnectFailureWatch.watch(session, cancelling: stream)
+        var sink: OutputSink?
+        var failure: CommandFailure?
+        var streamError: WickError?
+        var chunks = stream.streamingData().makeAsyncIterator()
+        while true {
+            let chunk: Data?
+            do {
+                chunk = try await chunks.next()
+            } catch {
+                streamError = error
+                break
+            }
+            guard let chunk else { break }
+            do {
+                if sink == nil { sink = try begin(stream, outcome.url, recorder.exchangesSoFar()) }
+                try sink?.write(chunk)
+                outcome.bodyBytes += chunk.count
+            } catch {
+                failure = error
+                stream.cancel()
+                break
+            }
+        }
         watch.cancel()
         let connectFailed = await watch.value
-        outcome.exchanges = await recorder.finishedExchanges()
+        let record = await recorder.finishedRecord()
         await session.shutdown()
-        outcome.response = response.response
-        outcome.body = response.data ?? Data()
-        outcome.metrics = response.metrics
-        switch response.error {
+        outcome.exchanges = record.exchanges
+        outcome.metrics = record.metrics
+        outcome.response = stream.response
+        outcome.outputPath = sink?.path
+        if let failure { throw failure }
+        switch streamError {
         case nil: break
         // Retries ran out on a transient status: that response is the answer, as in curl.
-        case .responseValidationFailed? where response.response != nil: break
+        case .responseValidationFailed? where stream.response != nil: break
         case .explicitlyCancelled? where connectFailed: throw connectFailure(url, after: ContinuousClock.now - began)
-        case let error?: throw CommandFailure(error)
+        case let error?:
+            if sink == nil { trace(record.exchanges) }
+            throw CommandFailure(error)
         }
+        if sink == nil { sink = try begin(stream, outcome.url, record.exchanges) }
+        outcome.outputPath = sink?.path
+        try sink?.finish()
+        if let status = stream.response?.statusCode, status >= 400, options.failsWithBody {
+            throw CommandFailure(.httpReturnedError, "The requested URL returned error: \(status)")
+        }
+    }
+
+    /// The output begins: the trace (`-v`), the `-f` verdict (`--fail-with-body`'s comes after
+    /// the body), the destination, the heads
+    /// (`-i`, `-I`). Called with the exchanges known when the body's first bytes arrived, or
+    /// when the request ended without a body.
+    /// - Returns: where the body goes.
+    /// - Throws: `CommandFailure` 22 for `-f` and an error status, 23 when `-O` has no name.
+    private func begin(
+        _ stream: DataStreamRequest, _ url: String, _ exchanges: [ExchangeRecorder.Exchange]
+    ) throws(CommandFailure) -> OutputSink? {
+        guard let response = stream.response else { return nil }
+        // The last exchange is the one whose body this is; its head may not be recorded yet.
+        var exchanges = exchanges
+        if !exchanges.isEmpty { exchanges[exchanges.count - 1].response = response }
+        trace(exchanges)
+        if response.statusCode >= 400 && options.failsOnHTTPError {
+            throw CommandFailure(.httpReturnedError, "The requested URL returned error: \(response.statusCode)")
+        }
+        let path = try options.outputPath(
+            for: URL(string: url), contentDisposition: response.headers["Content-Disposition"])
+        let sink = OutputSink(path: path, createsDirectories: options.createsDirectories)
+        if options.includesHead || options.headOnly {
+            var heads: [UInt8] = []
+            for head in exchanges.compactMap(\.response) {
+                for line in HeadText.lines(of: head) { heads += Array(line.utf8) + [0x0D, 0x0A] }
+            }
+            try sink.write(heads)
+        }
+        return sink
+    }
+
+    /// Writes the `-v` trace of `exchanges`, before the body as curl's comes.
+    private func trace(_ exchanges: [ExchangeRecorder.Exchange]) {
+        guard options.verbose else { return }
+        StandardStreams.write(VerboseTrace.text(of: exchanges), to: StandardStreams.error)
     }
 
     /// How curl reports a connect that failed: 28 when `--connect-timeout` passed, else 7.
@@ -104,30 +163,6 @@ public struct Transfer {
             return CommandFailure(.operationTimedOut, "Failed to connect to \(place): Connection timed out")
         }
         return CommandFailure(.couldNotConnect, "Failed to connect to \(place): Couldn't connect to server")
-    }
-
-    /// Writes the heads (`-i`, `-I`) and the body where they go, or fails for `-f`.
-    private func deliver(_ outcome: inout TransferOutcome) throws(CommandFailure) {
-        guard let response = outcome.response else { return }
-        let httpFailure =
-            response.statusCode >= 400 && (options.failsOnHTTPError || options.failsWithBody)
-            ? CommandFailure(.httpReturnedError, "The requested URL returned error: \(response.statusCode)") : nil
-        if let httpFailure, !options.failsWithBody { throw httpFailure }
-        var bytes: [UInt8] = []
-        if options.includesHead || options.headOnly {
-            for head in outcome.exchanges.compactMap(\.response) {
-                for line in HeadText.lines(of: head) { bytes += Array(line.utf8) + [0x0D, 0x0A] }
-            }
-        }
-        if !options.headOnly { bytes += outcome.body }
-        outcome.outputPath = try options.outputPath(
-            for: URL(string: outcome.url), contentDisposition: response.headers["Content-Disposition"])
-        if let path = outcome.outputPath {
-            try OutputFile.write(bytes, to: path, creatingDirectories: options.createsDirectories)
-        } else if !StandardStreams.write(bytes, to: StandardStreams.output) {
-            throw CommandFailure(.writeError, "Failure writing output to destination")
-        }
-        if let httpFailure { throw httpFailure }
     }
 
     /// Writes the `-w` output and warns about unknown variables.

@@ -10,8 +10,8 @@ struct TransferOutcome {
     var exchanges: [ExchangeRecorder.Exchange] = []
     /// The final response head.
     var response: HTTPResponse?
-    /// The final response body.
-    var body = Data()
+    /// The final response body's size, as delivered (decoded with `--compressed`).
+    var bodyBytes = 0
     /// The session's metrics of the request.
     var metrics: RequestMetrics?
     /// The file the output went to (`-o`, `-O`).
@@ -52,11 +52,11 @@ struct TransferOutcome {
             "remote_port": .integer(remotePort),
             "response_code": .statusCode(response?.statusCode ?? 0),
             "scheme": .text(finalRequest?.url.scheme?.uppercased()),
-            "size_download": .integer(body.count),
+            "size_download": .integer(bodyBytes),
             "size_header": .integer(headerBytes),
             "size_request": .integer(metrics?.transactions.reduce(0) { $0 + $1.requestBytesSent } ?? 0),
             "size_upload": .integer(finalRequest?.body?.count ?? 0),
-            "speed_download": .integer(total > 0 ? Int(Double(body.count) / total) : 0),
+            "speed_download": .integer(total > 0 ? Int(Double(bodyBytes) / total) : 0),
             "time_appconnect": .seconds(appconnect),
             "time_connect": .seconds(connect),
             "time_namelookup": .seconds(namelookup),

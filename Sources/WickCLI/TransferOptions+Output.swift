@@ -1,4 +1,4 @@
-// Where `-o`, `-O`, `--output-dir` and `--create-dirs` put the body, and writing it there.
+// Where `-o`, `-O`, `-J` and `--output-dir` put the output.
 public import FoundationEssentials
 
 extension TransferOptions {
@@ -42,24 +42,5 @@ extension TransferOptions {
             return name.isEmpty ? nil : name
         }
         return nil
-    }
-}
-
-/// Writing the output to a file.
-enum OutputFile {
-    /// Writes `bytes` to the file at `path`, replacing it; with `creatingDirectories`, its
-    /// missing parent directories are made first.
-    /// - Throws: `CommandFailure` (23) when the directories or the file cannot be written.
-    static func write(_ bytes: [UInt8], to path: String, creatingDirectories: Bool) throws(CommandFailure) {
-        let file = URL(fileURLWithPath: path)
-        do {
-            if creatingDirectories {
-                try FileManager.default.createDirectory(
-                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            }
-            try Data(bytes).write(to: file)
-        } catch {
-            throw CommandFailure(.writeError, "Failure writing output to destination: \(path)")
-        }
     }
 }

@@ -24,13 +24,10 @@ extension TransferOptions {
         configuration.allowsInsecureRedirects = true
         configuration.maximumResponseBodyBytes = Int.max
         if let caCertificateFile {
-            guard let data = try? Data(contentsOf: URL(fileURLWithPath: caCertificateFile)),
-                let certificates = try? Certificate.chain(pemEncoded: String(decoding: data, as: UTF8.self)),
-                !certificates.isEmpty
-            else {
+            guard let roots = TrustRoots.certificates(inPEMFile: caCertificateFile) else {
                 throw CommandFailure(.badCACertificateFile, "error setting certificate file: \(caCertificateFile)")
             }
-            configuration.trustRoots = .certificates(certificates)
+            configuration.trustRoots = roots
         }
         configuration.proxy = try proxySetting()
         return configuration

@@ -41,6 +41,12 @@ final class ExchangeRecorder: EventMonitor {
     /// An empty record.
     init() {}
 
+    /// Forgets the last request's record, before the next one starts (requests run one at a
+    /// time, and the last one's `requestDidFinish` has been delivered).
+    func reset() {
+        state.withLock { $0 = State() }
+    }
+
     /// Starts a new exchange.
     func request(_ request: Request, willSend httpRequest: HTTPRequest) {
         state.withLock { $0.record.exchanges.append(Exchange(request: httpRequest)) }

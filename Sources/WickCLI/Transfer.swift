@@ -17,20 +17,43 @@ public struct Transfer {
         self.input = input
     }
 
-    /// Sends the request, writes the output, and returns the exit code (curl's for the same
-    /// outcome). Never throws: every failure is written to standard error (unless `-s`
-    /// without `-S`) and returned as its code, after the command line's warnings.
+    /// Fetches each URL in turn over one session (so a later URL reuses an earlier one's
+    /// connection, as curl's do), writing each one's output, `-w` and error line as it ends.
+    /// - Returns: the exit code of the last URL (curl's for the same outcome), or of the
+    ///   settings when no session could be made. Never throws: every failure is written to
+    ///   standard error (unless `-s` without `-S`), after the command line's warnings.
     public func run() async -> CurlExitCode {
         for warning in options.warnings { StandardStreams.write("Warning: \(warning)\n", to: StandardStreams.error) }
-        let clock = ContinuousClock()
-        let started = clock.now
-        var outcome = TransferOutcome()
+        let recorder = ExchangeRecorder()
+        let session: Session
         do {
-            try await send(into: &outcome)
+            session = Session(
+                configuration: try options.sessionConfiguration(), serverTrustManager: try options.trustManager(),
+                redirectHandler: options.followsRedirects ? Redirector.follow : Redirector.doNotFollow,
+                eventMonitors: [recorder])
         } catch {
-            outcome.failure = error
+            return report(TransferOutcome(url: options.urls[0], failure: error))
         }
-        outcome.elapsed = clock.now - started
+        var code = CurlExitCode.ok
+        for (index, url) in options.urls.enumerated() {
+            let clock = ContinuousClock()
+            let started = clock.now
+            var outcome = TransferOutcome(url: url)
+            do {
+                try await send(url, to: index < options.outputs.count ? options.outputs[index] : nil,
+                    over: session, recorder: recorder, into: &outcome)
+            } catch {
+                outcome.failure = error
+            }
+            outcome.elapsed = clock.now - started
+            code = report(outcome)
+        }
+        await session.shutdown()
+        return code
+    }
+
+    /// Writes `-w` and the error line of one URL's outcome, and returns its exit code.
+    private func report(_ outcome: TransferOutcome) -> CurlExitCode {
         if let template = options.writeOut { writeOut(template, outcome) }
         guard let failure = outcome.failure else { return .ok }
         if !options.silent || options.showsError {
@@ -39,11 +62,14 @@ public struct Transfer {
         return failure.code
     }
 
-    /// Builds the request and the session, sends it, writes the output as the body arrives,
-    /// and records what came back.
-    private func send(into outcome: inout TransferOutcome) async throws(CommandFailure) {
+    /// Sends the request for `argument` over `session`, writes its output (to `target`'s file,
+    /// else standard output) as the body arrives, and records what came back.
+    private func send(
+        _ argument: String, to target: OutputTarget?, over session: Session, recorder: ExchangeRecorder,
+        into outcome: inout TransferOutcome
+    ) async throws(CommandFailure) {
         let began = ContinuousClock.now
-        outcome.url = try options.effectiveURL()
+        outcome.url = try options.effectiveURL(argument)
         // Foundation would percent-encode a space or a control byte; curl refuses the URL.
         let hasIllegalByte = outcome.url.utf8.contains { $0 <= 0x20 || $0 == 0x7F }
         guard !hasIllegalByte, let url = URL(string: outcome.url), url.host() != nil else {
@@ -53,18 +79,14 @@ public struct Transfer {
         let request = HTTPRequest(
             method: options.effectiveMethod, url: url, headers: options.headerFields(bodyContentType: body?.contentType),
             body: body?.bytes, unixSocketPath: options.unixSocket)
-        let recorder = ExchangeRecorder()
         let retrier =
             options.retries > 0
             ? TransientFailureRetrier(
                 limit: options.retries, fixedDelay: options.retryDelay.map { .seconds($0) },
                 retriesAllErrors: options.retriesAllErrors,
                 deadline: options.retryMaximumTime.map { began + .seconds($0) }) : nil
-        let session = Session(
-            configuration: try options.sessionConfiguration(), serverTrustManager: try options.trustManager(),
-            interceptor: retrier, redirectHandler: options.followsRedirects ? Redirector.follow : Redirector.doNotFollow,
-            eventMonitors: [recorder])
-        var stream = session.streamRequest(request)
+        recorder.reset()
+        var stream = session.streamRequest(request, interceptor: retrier)
         if options.usesDigest, let (user, password) = options.credentials {
             stream = stream.authenticate(username: user, password: password)
         }
@@ -84,7 +106,7 @@ public struct Transfer {
             }
             guard let chunk else { break }
             do {
-                if sink == nil { sink = try begin(stream, outcome.url, recorder.exchangesSoFar()) }
+                if sink == nil { sink = try begin(stream, target, outcome.url, recorder.exchangesSoFar()) }
                 try sink?.write(chunk)
                 outcome.bodyBytes += chunk.count
             } catch {
@@ -96,7 +118,6 @@ public struct Transfer {
         watch.cancel()
         let connectFailed = await watch.value
         let record = await recorder.finishedRecord()
-        await session.shutdown()
         outcome.exchanges = record.exchanges
         outcome.metrics = record.metrics
         outcome.response = stream.response
@@ -111,7 +132,7 @@ public struct Transfer {
             if sink == nil { trace(record.exchanges) }
             throw CommandFailure(error)
         }
-        if sink == nil { sink = try begin(stream, outcome.url, record.exchanges) }
+        if sink == nil { sink = try begin(stream, target, outcome.url, record.exchanges) }
         outcome.outputPath = sink?.path
         try sink?.finish()
         if let status = stream.response?.statusCode, status >= 400, options.failsWithBody {
@@ -126,7 +147,7 @@ public struct Transfer {
     /// - Returns: where the body goes.
     /// - Throws: `CommandFailure` 22 for `-f` and an error status, 23 when `-O` has no name.
     private func begin(
-        _ stream: DataStreamRequest, _ url: String, _ exchanges: [ExchangeRecorder.Exchange]
+        _ stream: DataStreamRequest, _ target: OutputTarget?, _ url: String, _ exchanges: [ExchangeRecorder.Exchange]
     ) throws(CommandFailure) -> OutputSink? {
         guard let response = stream.response else { return nil }
         // The last exchange is the one whose body this is; its head may not be recorded yet.
@@ -137,7 +158,7 @@ public struct Transfer {
             throw CommandFailure(.httpReturnedError, "The requested URL returned error: \(response.statusCode)")
         }
         let path = try options.outputPath(
-            for: URL(string: url), contentDisposition: response.headers["Content-Disposition"])
+            target, url: URL(string: url), contentDisposition: response.headers["Content-Disposition"])
         let sink = OutputSink(path: path, createsDirectories: options.createsDirectories)
         if options.includesHead || options.headOnly {
             var heads: [UInt8] = []

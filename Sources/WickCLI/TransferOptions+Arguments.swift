@@ -4,7 +4,7 @@ extension TransferOptions {
     /// The options `words` (the arguments after the program name) ask for.
     /// - Parameter input: where `@file` and `@-` are read from.
     /// - Throws: `CommandFailure` for a command-line mistake (exit 2: unknown option, missing
-    ///   or non-numeric value, no URL, two URLs, two request kinds, `-f` with `--fail-with-body`)
+    ///   or non-numeric value, no URL, two request kinds, `-f` with `--fail-with-body`)
     ///   or an unreadable `-H @file`
     ///   or malformed `-F` (26).
     public init(arguments words: [String], input: some ArgumentInput) throws(CommandFailure) {
@@ -12,15 +12,14 @@ extension TransferOptions {
         for argument in try ArgumentScanner.scan(words) {
             switch argument {
             case .url(let url), .option(.url, let url):
-                guard self.url == nil else { throw .usage("one URL at a time: \(url)") }
-                self.url = url
+                urls.append(url)
             case .option(let option, let value):
                 try apply(option, value, input: input)
             case .toggle(let option, let on):
                 apply(option, on)
             }
         }
-        guard url != nil else { throw .usage("no URL specified!") }
+        guard !urls.isEmpty else { throw .usage("no URL specified!") }
         if headOnly && (data != nil || !form.isEmpty) || data != nil && !form.isEmpty {
             throw .usage("You can only select one HTTP request method! You asked for both POST and HEAD.")
         }
@@ -46,7 +45,7 @@ extension TransferOptions {
             if option == .json { isJSON = true }
         case .form: form.append(try FormField(parsing: value))
         case .formString: form.append(try FormField(parsing: value, literal: true))
-        case .output: outputFile = value
+        case .output: outputs.append(.file(value))
         case .outputDirectory: outputDirectory = value
         case .maximumRedirects: maximumRedirects = try Self.integer(value, option)
         case .caCertificate: caCertificateFile = value
@@ -78,7 +77,7 @@ extension TransferOptions {
     private mutating func apply(_ option: CurlOption, _ on: Bool) {
         switch option {
         case .get: dataInQuery = on
-        case .remoteName: usesRemoteName = on
+        case .remoteName: if on { outputs.append(.remoteName) }
         case .remoteHeaderName: usesHeaderName = on
         case .digest: usesDigest = on
         case .basic: usesDigest = !on

@@ -2,24 +2,28 @@
 public import FoundationEssentials
 
 extension TransferOptions {
-    /// The file the output goes to: `-o PATH` (`-o -` is standard output), or with `-O` the
-    /// last path segment of `url` (with `-J`, the `filename` of `contentDisposition` when it
-    /// names one, its directories dropped); under `--output-dir` unless absolute. Nil:
+    /// The file the output of `target` goes to: `-o PATH` (`-o -` is standard output), or with
+    /// `-O` the last path segment of `url` (with `-J`, the `filename` of `contentDisposition`
+    /// when it names one, its directories dropped); under `--output-dir` unless absolute. Nil:
     /// standard output.
     /// - Throws: `CommandFailure` (23) when `-O` finds no file name in the URL.
-    public func outputPath(for url: URL?, contentDisposition: String? = nil) throws(CommandFailure) -> String? {
+    public func outputPath(
+        _ target: OutputTarget?, url: URL?, contentDisposition: String? = nil
+    ) throws(CommandFailure) -> String? {
         var path: String
-        if let outputFile {
-            guard outputFile != "-" else { return nil }
-            path = outputFile
-        } else if usesRemoteName, usesHeaderName, let name = contentDisposition.flatMap(Self.fileName(in:)) {
-            path = name
-        } else if usesRemoteName {
+        switch target {
+        case nil, .file("-"):
+            return nil
+        case .file(let file):
+            path = file
+        case .remoteName:
+            if usesHeaderName, let name = contentDisposition.flatMap(Self.fileName(in:)) {
+                path = name
+                break
+            }
             let name = url?.path(percentEncoded: false).split(separator: "/", omittingEmptySubsequences: false).last ?? ""
             guard !name.isEmpty else { throw CommandFailure(.writeError, "Remote file name has no length!") }
             path = String(name)
-        } else {
-            return nil
         }
         if let outputDirectory, !path.hasPrefix("/") { path = outputDirectory + "/" + path }
         return path

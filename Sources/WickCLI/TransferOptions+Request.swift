@@ -6,11 +6,11 @@ extension TransferOptions {
     /// The User-Agent sent unless `-A` or `-H` says otherwise.
     public static let defaultUserAgent = "wick/0.1"
 
-    /// The URL to fetch: the argument with `http://` added when it names no scheme, and with
-    /// `-G` the data appended to its query.
+    /// The URL to fetch for the argument `url`: `http://` added when it names no scheme, and
+    /// with `-G` the data appended to its query.
     /// - Throws: `CommandFailure` (1) for a scheme other than http or https.
-    public func effectiveURL() throws(CommandFailure) -> String {
-        var url = url ?? ""
+    public func effectiveURL(_ url: String) throws(CommandFailure) -> String {
+        var url = url
         if let schemeEnd = url.firstRange(of: "://") {
             let scheme = url[..<schemeEnd.lowerBound].lowercased()
             guard scheme == "http" || scheme == "https" else {

@@ -2,8 +2,9 @@
 
 /// The settings of one transfer, as the command line gave them (`init(arguments:input:)`).
 public struct TransferOptions: Sendable {
-    /// The URL (`http://` is added when it has no scheme, as curl does).
-    public var url: String?
+    /// The URLs, fetched one after the other over one session (`http://` is added to one with
+    /// no scheme, as curl does).
+    public var urls: [String] = []
     /// `-X`: the method, as given.
     public var method: String?
     /// `-H`, in order.
@@ -16,10 +17,9 @@ public struct TransferOptions: Sendable {
     public var form: [FormField] = []
     /// `-G`: the data goes in the URL's query and the method is GET.
     public var dataInQuery = false
-    /// `-o`: the file the body is written to.
-    public var outputFile: String?
-    /// `-O`: the body goes to a file named as the URL's last path segment.
-    public var usesRemoteName = false
+    /// `-o` and `-O`, in order: the n-th names the n-th URL's file; a URL without one writes to
+    /// standard output.
+    public var outputs: [OutputTarget] = []
     /// `-J`: with `-O`, the file is named as the response's Content-Disposition says, if it does.
     public var usesHeaderName = false
     /// `--output-dir`: the directory `-o` and `-O` files go in.

@@ -4,8 +4,8 @@ import Wick
 
 /// The facts a transfer leaves for its output and for `-w`.
 struct TransferOutcome {
-    /// The URL asked for (after `http://` and `-G` were applied).
-    var url = ""
+    /// The URL asked for (after `http://` and `-G` were applied, once they were).
+    var url: String
     /// Every exchange, in order.
     var exchanges: [ExchangeRecorder.Exchange] = []
     /// The final response head.
@@ -18,8 +18,14 @@ struct TransferOutcome {
     var outputPath: String?
     /// The wall-clock time of the whole transfer.
     var elapsed = Duration.zero
-    /// Why the command fails, if it does.
+    /// Why the transfer failed, if it did.
     var failure: CommandFailure?
+
+    /// The outcome of a transfer of `url` so far: nothing, or `failure`.
+    init(url: String, failure: CommandFailure? = nil) {
+        self.url = url
+        self.failure = failure
+    }
 
     /// curl's `-w` variables for this transfer, by name.
     var writeOutVariables: [String: WriteOutValue] {

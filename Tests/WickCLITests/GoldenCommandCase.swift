@@ -74,6 +74,12 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "-L follows", arguments: ["-sL", "{httpbin}/redirect/2"], comparison: .json(ignoringHeaders: [])),
         .init(name: "-x through a proxy", arguments: ["-s", "-x", "{nginx}", "http://example.invalid/index.html"], comparison: .exact),
 
+        // Several URLs: one session (the second reuses the connection), outputs in order.
+        .init(name: "two URLs, -w each", arguments: ["-s", "-w", "[%{http_code} %{num_connects}]\\n", "{nginx}/index.html", "{nginx}/bytes/1k"], comparison: .writeOut),
+        .init(name: "-o serves the first URL", arguments: ["-s", "-o", "first.html", "{nginx}/index.html", "{httpbin}/get?x=1", "-A", "golden"], comparison: .exact),
+        .init(name: "the last URL's exit code", arguments: ["-s", "{refused}", "{nginx}/index.html"], comparison: .exact),
+        .init(name: "a failed last URL", arguments: ["-s", "{nginx}/index.html", "{refused}"], comparison: .exact),
+
         // Heads and files.
         .init(name: "-i", arguments: ["-s", "-i", "{nginx}/index.html"], comparison: .exact),
         .init(name: "-i without -L shows the redirect", arguments: ["-si", "{nginx}/text"], comparison: .exact),

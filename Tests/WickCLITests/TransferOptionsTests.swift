@@ -90,11 +90,11 @@ struct TransferOptionsTests {
         #expect(try TransferOptions.parsing(["-XPATCH", "-d", "x", "u"]).effectiveMethod == HTTPMethod(rawValue: "PATCH"))
         let get = try TransferOptions.parsing(["-G", "-d", "a=1", "-d", "b=2", "example.com/p?z=0"])
         #expect(get.effectiveMethod == .get)
-        #expect(try get.effectiveURL() == "http://example.com/p?z=0&a=1&b=2")
+        #expect(try get.effectiveURL(get.urls[0]) == "http://example.com/p?z=0&a=1&b=2")
         #expect(try get.body(input: TableInput()) == nil)
-        #expect(try TransferOptions.parsing(["-G", "-d", "a", "https://h/"]).effectiveURL() == "https://h/?a")
+        #expect(try TransferOptions.parsing(["-G", "-d", "a", "u"]).effectiveURL("https://h/") == "https://h/?a")
         #expect(throws: CommandFailure(.unsupportedProtocol, "Protocol \"ftp\" not supported or disabled in libcurl")) {
-            try TransferOptions.parsing(["ftp://h/"]).effectiveURL()
+            try TransferOptions.parsing(["u"]).effectiveURL("ftp://h/")
         }
     }
 
@@ -137,7 +137,6 @@ struct TransferOptionsTests {
 
     @Test func commandLineMistakes() {
         #expect(throws: CommandFailure.usage("no URL specified!")) { try TransferOptions.parsing(["-s"]) }
-        #expect(throws: CommandFailure.usage("one URL at a time: b")) { try TransferOptions.parsing(["a", "b"]) }
         #expect(throws: CommandFailure.self) { try TransferOptions.parsing(["-I", "-d", "x", "u"]) }
         #expect(throws: CommandFailure.self) { try TransferOptions.parsing(["-F", "a=b", "-d", "x", "u"]) }
         #expect(throws: CommandFailure.usage("You must select either --fail or --fail-with-body, not both.")) {
@@ -145,20 +144,30 @@ struct TransferOptionsTests {
         }
     }
 
+    @Test func outputsServeTheURLsInOrder() throws {
+        let options = try TransferOptions.parsing(["a", "-o", "x", "b", "-O", "c", "--url", "d"])
+        #expect(options.urls == ["a", "b", "c", "d"])
+        #expect(options.outputs == [.file("x"), .remoteName])
+    }
+
     @Test func outputPaths() throws {
         let url = URL(string: "http://h/dir/file.txt?q")
-        #expect(try TransferOptions.parsing(["-o", "x", "u"]).outputPath(for: url) == "x")
-        #expect(try TransferOptions.parsing(["-o", "-", "u"]).outputPath(for: url) == nil)
-        #expect(try TransferOptions.parsing(["-O", "u"]).outputPath(for: url) == "file.txt")
-        #expect(try TransferOptions.parsing(["-O", "--output-dir", "d", "u"]).outputPath(for: url) == "d/file.txt")
-        #expect(try TransferOptions.parsing(["-o", "/abs", "--output-dir", "d", "u"]).outputPath(for: url) == "/abs")
-        let headerNamed = try TransferOptions.parsing(["-OJ", "u"])
-        #expect(try headerNamed.outputPath(for: url, contentDisposition: "attachment; filename=\"../a b.txt\"") == "a b.txt")
-        #expect(try headerNamed.outputPath(for: url, contentDisposition: "inline;filename=c.txt; size=3") == "c.txt")
-        #expect(try headerNamed.outputPath(for: url, contentDisposition: "attachment") == "file.txt")
-        #expect(try TransferOptions.parsing(["-O", "u"]).outputPath(for: url, contentDisposition: "attachment; filename=x") == "file.txt")
+        let plain = try TransferOptions.parsing(["u"])
+        #expect(try plain.outputPath(.file("x"), url: url) == "x")
+        #expect(try plain.outputPath(.file("-"), url: url) == nil)
+        #expect(try plain.outputPath(nil, url: url) == nil)
+        #expect(try plain.outputPath(.remoteName, url: url) == "file.txt")
+        let directory = try TransferOptions.parsing(["--output-dir", "d", "u"])
+        #expect(try directory.outputPath(.remoteName, url: url) == "d/file.txt")
+        #expect(try directory.outputPath(.file("/abs"), url: url) == "/abs")
+        let headerNamed = try TransferOptions.parsing(["-J", "u"])
+        #expect(try headerNamed.outputPath(.remoteName, url: url, contentDisposition: "attachment; filename=\"../a b.txt\"") == "a b.txt")
+        #expect(try headerNamed.outputPath(.remoteName, url: url, contentDisposition: "inline;filename=c.txt; size=3") == "c.txt")
+        #expect(try headerNamed.outputPath(.remoteName, url: url, contentDisposition: "attachment") == "file.txt")
+        #expect(try headerNamed.outputPath(.file("o"), url: url, contentDisposition: "attachment; filename=x") == "o")
+        #expect(try plain.outputPath(.remoteName, url: url, contentDisposition: "attachment; filename=x") == "file.txt")
         #expect(throws: CommandFailure(.writeError, "Remote file name has no length!")) {
-            try TransferOptions.parsing(["-O", "u"]).outputPath(for: URL(string: "http://h/"))
+            try plain.outputPath(.remoteName, url: URL(string: "http://h/"))
         }
     }
 }

@@ -5,7 +5,7 @@ import Glibc
 public enum CurlCommand {
     /// The help `wick --help` prints.
     public static let usage = """
-        Usage: wick [options...] <url>
+        Usage: wick [options...] <url>...
           -X, --request METHOD        -H, --header "Name: value" | "Name:" | "Name;" | @file
           -d, --data DATA|@file|@-    --data-binary, --data-raw, --data-urlencode, --json
           -F, --form name=value|@file|<file[;type=T][;filename=F]    --form-string
@@ -21,6 +21,7 @@ public enum CurlCommand {
           -x, --proxy [http://]HOST:PORT                      --noproxy LIST
           --unix-socket PATH          -v, --verbose            -s, --silent  -S, --show-error
           -f, --fail                  --fail-with-body         -w, --write-out FORMAT|@file
+          -K, --config FILE|-
         Exit codes are curl's (README, "The wick command").
         Also: wick get URL [-H ...] [--ca FILE] [--pin sha256//...], wick demo ...
 

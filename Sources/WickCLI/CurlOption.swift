@@ -10,7 +10,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case caCertificate = "cacert", pinnedPublicKey = "pinnedpubkey", user, userAgent = "user-agent", referer
     case writeOut = "write-out", maximumTime = "max-time", connectTimeout = "connect-timeout", retry
     case retryDelay = "retry-delay", retryMaximumTime = "retry-max-time", proxy, noProxy = "noproxy"
-    case unixSocket = "unix-socket", url
+    case unixSocket = "unix-socket", url, config
     // Switches.
     case get, remoteName = "remote-name", createDirectories = "create-dirs", location, insecure, compressed
     case include, head, verbose, silent, showError = "show-error", fail, failWithBody = "fail-with-body"
@@ -37,6 +37,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
         case .get: "G"
         case .remoteName: "O"
         case .remoteHeaderName: "J"
+        case .config: "K"
         case .location: "L"
         case .insecure: "k"
         case .include: "i"

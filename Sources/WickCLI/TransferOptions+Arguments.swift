@@ -9,22 +9,55 @@ extension TransferOptions {
     ///   or malformed `-F` (26).
     public init(arguments words: [String], input: some ArgumentInput) throws(CommandFailure) {
         self.init()
-        for argument in try ArgumentScanner.scan(words) {
-            switch argument {
-            case .url(let url), .option(.url, let url):
-                urls.append(url)
-            case .option(let option, let value):
-                try apply(option, value, input: input)
-            case .toggle(let option, let on):
-                apply(option, on)
-            }
-        }
+        try apply(try ArgumentScanner.scan(words), input: input, configDepth: 0)
         guard !urls.isEmpty else { throw .usage("no URL specified!") }
         if headOnly && (data != nil || !form.isEmpty) || data != nil && !form.isEmpty {
             throw .usage("You can only select one HTTP request method! You asked for both POST and HEAD.")
         }
         if failsOnHTTPError && failsWithBody {
             throw .usage("You must select either --fail or --fail-with-body, not both.")
+        }
+    }
+
+    /// How deep `-K` files may name further `-K` files.
+    static let maximumConfigDepth = 8
+
+    /// Applies scanned arguments in order; a `-K` file's lines take its place.
+    private mutating func apply(
+        _ arguments: [ScannedArgument], input: some ArgumentInput, configDepth: Int
+    ) throws(CommandFailure) {
+        for argument in arguments {
+            switch argument {
+            case .url(let url), .option(.url, let url):
+                urls.append(url)
+            case .option(.config, let path):
+                try applyConfig(path, input: input, depth: configDepth + 1)
+            case .option(let option, let value):
+                try apply(option, value, input: input)
+            case .toggle(let option, let on):
+                apply(option, on)
+            }
+        }
+    }
+
+    /// Applies the lines of the config file at `path` (`-` is standard input). As curl, a line
+    /// naming an unknown option is skipped with a warning.
+    /// - Throws: `CommandFailure` (26) when the file cannot be read, (2) for a line's missing
+    ///   value or files nested deeper than `maximumConfigDepth`.
+    private mutating func applyConfig(_ path: String, input: some ArgumentInput, depth: Int) throws(CommandFailure) {
+        guard depth <= Self.maximumConfigDepth else { throw .usage("config files nest deeper than \(Self.maximumConfigDepth)") }
+        guard let bytes = input.contents(ofFile: path) else {
+            throw CommandFailure(.readError, "cannot read config from '\(path)'")
+        }
+        for line in ConfigFile.lines(of: String(decoding: bytes, as: UTF8.self)) {
+            let arguments: [ScannedArgument]
+            do {
+                arguments = try ArgumentScanner.scan(line.words)
+            } catch where error.message.hasSuffix("is unknown") {
+                if !silent { warnings.append("\(path):\(line.number): warning: '\(line.words[0])' is unknown") }
+                continue
+            }
+            try apply(arguments, input: input, configDepth: depth)
         }
     }
 

@@ -25,6 +25,7 @@ struct CommandRun {
         "data.txt": "hello\r\nworld &x\n",
         "headers.txt": "X-From-File: 1\r\nX-Second: two\n\n",
         "body.json": "{\"k\": [1, 2]}\n",
+        "wick.cfg": "# a comment\n\n  silent\nheader = \"X-Cfg: from \\\"file\\\"\"\ndata-urlencode: \"a=b c\"\n-A golden\nnot-an-option x\n",
     ]
 
     /// Runs `executable` with `arguments` in a fresh directory holding `fixtures`, standard

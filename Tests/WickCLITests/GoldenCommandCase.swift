@@ -72,6 +72,9 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "--digest with the wrong password", arguments: ["-s", "--digest", "-u", "user:nope", "-w", "%{http_code}", "{httpbin}/digest-auth/auth/user/pass"], comparison: .exact),
         .init(name: "--compressed", arguments: ["-s", "--compressed", "{httpbin}/gzip"], comparison: .json(ignoringHeaders: ["accept-encoding"])),
         .init(name: "-L follows", arguments: ["-sL", "{httpbin}/redirect/2"], comparison: .json(ignoringHeaders: [])),
+        .init(name: "-K config file", arguments: ["-K", "wick.cfg", "{httpbin}/post"], comparison: .json(ignoringHeaders: [])),
+        .init(name: "-K - reads stdin", arguments: ["--config", "-", "{httpbin}/post"], comparison: .json(ignoringHeaders: []), standardInput: "wick.cfg"),
+        .init(name: "26 -K missing", arguments: ["-s", "-K", "missing.cfg", "{httpbin}/get"], comparison: .statusOnly),
         .init(name: "-x through a proxy", arguments: ["-s", "-x", "{nginx}", "http://example.invalid/index.html"], comparison: .exact),
 
         // Several URLs: one session (the second reuses the connection), outputs in order.

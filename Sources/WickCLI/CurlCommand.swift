@@ -14,7 +14,8 @@ public enum CurlCommand {
           --output-dir DIR            --create-dirs
           -L, --location              --max-redirs N           -u, --user USER:PASSWORD  --digest
           -A, --user-agent NAME       -e, --referer URL        --compressed
-          -k, --insecure              --cacert FILE            --pinnedpubkey sha256//HASH[;...]
+          -k, --insecure              --cacert FILE            --capath DIR
+          --pinnedpubkey sha256//HASH[;...]
           -m, --max-time SECONDS      --connect-timeout SECONDS
           --retry N                   --retry-delay SECONDS    --retry-max-time SECONDS
           --retry-all-errors

@@ -7,7 +7,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case request, header, data, dataASCII = "data-ascii", dataBinary = "data-binary", dataRaw = "data-raw"
     case dataURLEncode = "data-urlencode", json, form, formString = "form-string"
     case output, outputDirectory = "output-dir", maximumRedirects = "max-redirs"
-    case caCertificate = "cacert", pinnedPublicKey = "pinnedpubkey", user, userAgent = "user-agent", referer
+    case caCertificate = "cacert", caPath = "capath", pinnedPublicKey = "pinnedpubkey", user, userAgent = "user-agent", referer
     case writeOut = "write-out", maximumTime = "max-time", connectTimeout = "connect-timeout", retry
     case retryDelay = "retry-delay", retryMaximumTime = "retry-max-time", proxy, noProxy = "noproxy"
     case unixSocket = "unix-socket", url, config

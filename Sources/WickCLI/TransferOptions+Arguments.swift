@@ -82,6 +82,7 @@ extension TransferOptions {
         case .outputDirectory: outputDirectory = value
         case .maximumRedirects: maximumRedirects = try Self.integer(value, option)
         case .caCertificate: caCertificateFile = value
+        case .caPath: caDirectory = value
         case .pinnedPublicKey: pinnedPublicKeys = value
         case .user: user = value
         case .userAgent: userAgent = value

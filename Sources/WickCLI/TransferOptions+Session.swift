@@ -9,9 +9,11 @@ extension TransferOptions {
     static let defaultConnectTimeout = Duration.seconds(300)
 
     /// The session's configuration: no header fields of its own (the request carries curl's),
-    /// decoding only with `--compressed`, no idle limit, the body held whole whatever its size,
-    /// https-to-http redirects followed as curl follows them.
-    /// - Throws: `CommandFailure` (77) for an unusable `--cacert`, (5) for an unusable `-x`.
+    /// decoding only with `--compressed`, no idle limit, no body size limit,
+    /// https-to-http redirects followed as curl follows them, and the roots of `--cacert` and
+    /// every PEM file in `--capath` (files that hold no certificate are passed over).
+    /// - Throws: `CommandFailure` (77) for an unusable `--cacert`, or a `--capath` without a
+    ///   certificate; (5) for an unusable `-x`.
     public func sessionConfiguration() throws(CommandFailure) -> Session.Configuration {
         var configuration = Session.Configuration()
         configuration.headers = HTTPHeaders()
@@ -23,12 +25,25 @@ extension TransferOptions {
         configuration.maximumRedirects = maximumRedirects < 0 ? Int.max : maximumRedirects
         configuration.allowsInsecureRedirects = true
         configuration.maximumResponseBodyBytes = Int.max
+        var roots: [Certificate] = []
         if let caCertificateFile {
-            guard let roots = TrustRoots.certificates(inPEMFile: caCertificateFile) else {
+            guard case .certificates(let certificates)? = TrustRoots.certificates(inPEMFile: caCertificateFile) else {
                 throw CommandFailure(.badCACertificateFile, "error setting certificate file: \(caCertificateFile)")
             }
-            configuration.trustRoots = roots
+            roots += certificates
         }
+        if let caDirectory {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: caDirectory)) ?? []
+            for name in names.sorted() {
+                if case .certificates(let certificates)? = TrustRoots.certificates(inPEMFile: caDirectory + "/" + name) {
+                    roots += certificates
+                }
+            }
+            guard !roots.isEmpty else {
+                throw CommandFailure(.badCACertificateFile, "error setting certificate path: \(caDirectory)")
+            }
+        }
+        if !roots.isEmpty { configuration.trustRoots = .certificates(roots) }
         configuration.proxy = try proxySetting()
         return configuration
     }

@@ -34,6 +34,8 @@ public struct TransferOptions: Sendable {
     public var insecure = false
     /// `--cacert`: the PEM file of trust roots.
     public var caCertificateFile: String?
+    /// `--capath`: a directory whose PEM files hold trust roots.
+    public var caDirectory: String?
     /// `--pinnedpubkey`: `sha256//BASE64` pins, `;`-separated.
     public var pinnedPublicKeys: String?
     /// `-u`: `user:password` for Basic authentication (sent at once), or Digest.

@@ -3,7 +3,7 @@ import Testing
 
 /// A command line run through curl and `wick`, and how their outputs are compared. Arguments
 /// may name the servers: `{httpbin}`, `{nginx}` (http), `{nginxs}` (https, localhost),
-/// `{root}` (the test CA's PEM), `{sock}` (nginx's Unix socket), `{pin}` (nginx's key pin),
+/// `{root}` (the test CA's PEM), `{capath}` (a directory of it, hashed), `{sock}` (nginx's Unix socket), `{pin}` (nginx's key pin),
 /// `{refused}` (a port nothing listens on).
 struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
     /// How standard output is compared (exit status and written files always are, exactly).
@@ -119,6 +119,7 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "47 --max-redirs", arguments: ["-sSL", "--max-redirs", "1", "{httpbin}/redirect/3"], comparison: .statusOnly),
         .init(name: "60 untrusted", arguments: ["-sS", "{nginxs}/index.html"], comparison: .statusOnly),
         .init(name: "--cacert", arguments: ["-sS", "--cacert", "{root}", "{nginxs}/index.html"], comparison: .exact),
+        .init(name: "--capath", arguments: ["-sS", "--capath", "{capath}", "{nginxs}/index.html"], comparison: .exact),
         .init(name: "-k", arguments: ["-sSk", "{nginxs}/index.html"], comparison: .exact),
         .init(name: "--pinnedpubkey matching", arguments: ["-sS", "--cacert", "{root}", "--pinnedpubkey", "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=;{pin}", "{nginxs}/index.html"], comparison: .exact),
         .init(name: "90 --pinnedpubkey mismatch", arguments: ["-sS", "--cacert", "{root}", "--pinnedpubkey", "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "{nginxs}/index.html"], comparison: .statusOnly),

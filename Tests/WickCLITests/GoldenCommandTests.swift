@@ -14,20 +14,25 @@ private func placeholders() throws -> (values: [String: String], refused: Refusi
     let pem = try String(contentsOf: nginx.pki.server.certificate, encoding: .utf8)
     let pin = try Certificate.chain(pemEncoded: pem)[0].publicKey.pin
     let refused = try RefusingPort()
-    // A --capath directory as curl needs it (the root under its OpenSSL subject-hash name too),
-    // in the PKI's directory, which goes with the test run.
-    let caDirectory = nginx.pki.directory.appendingPathComponent("capath")
-    if !FileManager.default.fileExists(atPath: caDirectory.path) {
-        try FileManager.default.createDirectory(at: caDirectory, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: nginx.pki.root.certificate, to: caDirectory.appendingPathComponent("root.pem"))
-        try runCommand("/usr/bin/openssl", ["rehash", caDirectory.path])
-    }
+
     let values = [
         "{httpbin}": httpbin.base, "{nginx}": nginx.httpBase, "{nginxs}": nginx.httpsBase,
         "{root}": nginx.pki.root.certificate.path, "{sock}": nginx.unixSocket, "{pin}": pin,
-        "{refused}": "http://127.0.0.1:\(refused.port)/", "{capath}": caDirectory.path,
+        "{refused}": "http://127.0.0.1:\(refused.port)/", "{capath}": try caDirectory.get(),
     ]
     return (values, refused)
+}
+
+/// A `--capath` directory as curl needs it (the root under its OpenSSL subject-hash name too), in
+/// the PKI's directory, which goes with the test run. Made once: the cases run in parallel, and a
+/// global is initialized once whatever the threads.
+private let caDirectory = Result { () throws -> String in
+    let pki = try TestEnvironment.nginx().pki
+    let directory = pki.directory.appendingPathComponent("capath")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: pki.root.certificate, to: directory.appendingPathComponent("root.pem"))
+    try runCommand("/usr/bin/openssl", ["rehash", directory.path])
+    return directory.path
 }
 
 @Suite(.enabled(if: TestEnvironment.wantsNginx && TestEnvironment.wantsHTTPBin, "needs nginx and httpbin: use Scripts/test"))

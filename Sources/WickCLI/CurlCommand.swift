@@ -22,7 +22,7 @@ public enum CurlCommand {
           -x, --proxy [http://]HOST:PORT                      --noproxy LIST
           --unix-socket PATH          -v, --verbose            -s, --silent  -S, --show-error
           -f, --fail                  --fail-with-body         -w, --write-out FORMAT|@file
-          -K, --config FILE|-
+          -K, --config FILE|-         --print-swift (the Wick code of the request, not sent)
         Exit codes are curl's (README, "The wick command").
         Also: wick get URL [-H ...] [--ca FILE] [--pin sha256//...], wick demo ...
 
@@ -43,6 +43,15 @@ public enum CurlCommand {
                 StandardStreams.write("wick: try 'wick --help' for more information\n", to: StandardStreams.error)
             }
             return error.code.rawValue
+        }
+        guard !options.printsSwift else {
+            do {
+                StandardStreams.write(try options.swiftCode(input: input), to: StandardStreams.output)
+                return 0
+            } catch {
+                StandardStreams.write("wick: \(error)\n", to: StandardStreams.error)
+                return error.code.rawValue
+            }
         }
         return await Transfer(options: options, input: input).run().rawValue
     }

@@ -15,6 +15,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case get, remoteName = "remote-name", createDirectories = "create-dirs", location, insecure, compressed
     case include, head, verbose, silent, showError = "show-error", fail, failWithBody = "fail-with-body"
     case remoteHeaderName = "remote-header-name", digest, basic, retryAllErrors = "retry-all-errors"
+    case printSwift = "print-swift"
     case http1_1 = "http1.1", globOff = "globoff", progressMeter = "progress-meter"
 
     /// The option's long name: `--data-binary` is `data-binary`.
@@ -55,7 +56,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
     public var takesValue: Bool {
         switch self {
         case .get, .remoteName, .createDirectories, .location, .insecure, .compressed, .include, .head, .verbose,
-            .silent, .showError, .fail, .failWithBody, .remoteHeaderName, .digest, .basic, .retryAllErrors, .http1_1,
+            .silent, .showError, .fail, .failWithBody, .remoteHeaderName, .digest, .basic, .retryAllErrors, .printSwift, .http1_1,
             .globOff, .progressMeter:
             false
         default: true

@@ -116,6 +116,7 @@ extension TransferOptions {
         case .digest: usesDigest = on
         case .basic: usesDigest = !on
         case .retryAllErrors: retriesAllErrors = on
+        case .printSwift: printsSwift = on
         case .createDirectories: createsDirectories = on
         case .location: followsRedirects = on
         case .insecure: insecure = on

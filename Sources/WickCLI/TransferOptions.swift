@@ -82,6 +82,8 @@ public struct TransferOptions: Sendable {
     public var noProxy: String?
     /// `--unix-socket`: the socket the request goes to instead of the URL's host.
     public var unixSocket: String?
+    /// `--print-swift`: print the Wick code of the request instead of sending it.
+    public var printsSwift = false
     /// Warnings met while reading the command line (an unreadable `-d @file`), for stderr;
     /// none after a `-s`.
     public var warnings: [String] = []

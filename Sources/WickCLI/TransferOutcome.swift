@@ -58,11 +58,11 @@ struct TransferOutcome {
             "remote_port": .integer(remotePort),
             "response_code": .statusCode(response?.statusCode ?? 0),
             "scheme": .text(finalRequest?.url.scheme?.uppercased()),
-            "size_download": .integer(bodyBytes),
+            "size_download": .integer(downloadedBytes),
             "size_header": .integer(headerBytes),
             "size_request": .integer(metrics?.transactions.reduce(0) { $0 + $1.requestBytesSent } ?? 0),
             "size_upload": .integer(finalRequest?.body?.count ?? 0),
-            "speed_download": .integer(total > 0 ? Int(Double(bodyBytes) / total) : 0),
+            "speed_download": .integer(total > 0 ? Int(Double(downloadedBytes) / total) : 0),
             "time_appconnect": .seconds(appconnect),
             "time_connect": .seconds(connect),
             "time_namelookup": .seconds(namelookup),
@@ -72,6 +72,15 @@ struct TransferOutcome {
             "url": .text(url),
             "url_effective": .text(finalRequest?.url.absoluteString ?? url),
         ]
+    }
+
+    /// The body's size on the wire, as curl counts `size_download`: a body that arrived
+    /// decoded (`--compressed`) counts its Content-Length, the bytes before decoding.
+    var downloadedBytes: Int {
+        guard bodyBytes > 0, let response, response.headers["Content-Encoding"] != nil,
+            let length = response.headers["Content-Length"].flatMap({ Int($0) })
+        else { return bodyBytes }
+        return length
     }
 
     /// `127.0.0.1:8080` as (`127.0.0.1`, 8080), `[::1]:443` as (`::1`, 443); a Unix socket's

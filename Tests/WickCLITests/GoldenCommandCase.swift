@@ -70,6 +70,7 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "-u Basic", arguments: ["-s", "-u", "user:pass", "{httpbin}/basic-auth/user/pass"], comparison: .json(ignoringHeaders: [])),
         .init(name: "--digest", arguments: ["-s", "--digest", "-u", "user:pass", "{httpbin}/digest-auth/auth/user/pass"], comparison: .json(ignoringHeaders: [])),
         .init(name: "--digest with the wrong password", arguments: ["-s", "--digest", "-u", "user:nope", "-w", "%{http_code}", "{httpbin}/digest-auth/auth/user/pass"], comparison: .exact),
+        .init(name: "--compressed with Accept-Encoding given", arguments: ["-s", "--compressed", "-H", "Accept-Encoding: gzip", "{httpbin}/gzip"], comparison: .json(ignoringHeaders: [])),
         .init(name: "--compressed", arguments: ["-s", "--compressed", "{httpbin}/gzip"], comparison: .json(ignoringHeaders: ["accept-encoding"])),
         .init(name: "-L follows", arguments: ["-sL", "{httpbin}/redirect/2"], comparison: .json(ignoringHeaders: [])),
         .init(name: "-K config file", arguments: ["-K", "wick.cfg", "{httpbin}/post"], comparison: .json(ignoringHeaders: [])),
@@ -105,6 +106,8 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
             comparison: .writeOut),
         .init(name: "-w after -L", arguments: ["-sL", "-o", "/dev/null", "-w", "%{http_code} %{num_redirects} %{url_effective}", "{httpbin}/redirect/2"], comparison: .writeOut),
         .init(name: "-w on a refused connect", arguments: ["-s", "-w", "[%{http_code}] %{exitcode}", "{refused}"], comparison: .writeOut),
+        .init(name: "-w sizes with --compressed", arguments: ["-s", "--compressed", "-A", "golden", "-o", "/dev/null", "-H", "Accept-Encoding: gzip", "-w", "%{size_download} %{size_header} %{size_request} %{size_upload}", "{httpbin}/gzip"], comparison: .writeOut),
+        .init(name: "-w sizes of a POST", arguments: ["-s", "-A", "golden", "-d", "abc", "-o", "/dev/null", "-w", "%{size_download} %{size_header} %{size_request} %{size_upload}", "{httpbin}/post"], comparison: .writeOut),
         .init(name: "-w %{json}", arguments: ["-s", "-o", "/dev/null", "-A", "golden", "-w", "%{json}", "{httpbin}/get"], comparison: .writeOutJSON),
         .init(name: "-w https times", arguments: ["-s", "--cacert", "{root}", "-o", "/dev/null", "-w", "%{http_code} %{scheme} %{time_appconnect}", "{nginxs}/index.html"], comparison: .writeOut),
 

@@ -1,4 +1,4 @@
-// What one transfer produced: its exchanges, final response and body, timings, and failure.
+// What one transfer produced: its exchanges, final response, body size, timings, and failure.
 import FoundationEssentials
 import Wick
 

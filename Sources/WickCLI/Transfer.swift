@@ -36,20 +36,52 @@ public struct Transfer {
         }
         var code = CurlExitCode.ok
         for (index, url) in options.urls.enumerated() {
-            let clock = ContinuousClock()
-            let started = clock.now
-            var outcome = TransferOutcome(url: url)
-            do {
-                try await send(url, to: index < options.outputs.count ? options.outputs[index] : nil,
-                    over: session, recorder: recorder, into: &outcome)
-            } catch {
-                outcome.failure = error
+            let target = index < options.outputs.count ? options.outputs[index] : nil
+            let first = ContinuousClock.now
+            var retries = 0
+            while true {
+                let started = ContinuousClock.now
+                var outcome = TransferOutcome(url: url)
+                do {
+                    try await send(url, to: target, over: session, recorder: recorder, into: &outcome)
+                } catch {
+                    outcome.failure = error
+                }
+                outcome.elapsed = ContinuousClock.now - started
+                retries += outcome.retries
+                if let delay = retryDelay(after: outcome, retries: retries, since: first) {
+                    retries += 1
+                    try? await Task.sleep(for: delay)
+                    continue
+                }
+                code = report(outcome)
+                break
             }
-            outcome.elapsed = clock.now - started
-            code = report(outcome)
         }
         await session.shutdown()
         return code
+    }
+
+    /// How long to wait before sending again a transfer that failed where the session's
+    /// retrier could not see it (`TransferOutcome.failedBeforeOutput`), as curl's `--retry`
+    /// would: a connect timeout, a transient `-f` status, or with `--retry-all-errors` either
+    /// failure, while retries and `--retry-max-time` remain; nil: no retry. Warns unless `-s`.
+    private func retryDelay(after outcome: TransferOutcome, retries: Int, since first: ContinuousClock.Instant) -> Duration? {
+        guard let failure = outcome.failure, outcome.failedBeforeOutput, retries < options.retries else { return nil }
+        let status = outcome.response?.statusCode ?? 0
+        let transient =
+            failure.code == .operationTimedOut
+            || failure.code == .httpReturnedError && TransientFailureRetrier.transientStatusCodes.contains(status)
+        guard transient || options.retriesAllErrors else { return nil }
+        let delay = TransientFailureRetrier.delay(beforeRetry: retries, fixedDelay: options.retryDelay.map { .seconds($0) })
+        if let limit = options.retryMaximumTime, ContinuousClock.now + delay > first + .seconds(limit) { return nil }
+        if !options.silent {
+            let seconds = delay.components.seconds
+            StandardStreams.write(
+                "Warning: Problem : \(failure.message). Will retry in \(seconds) seconds. \(options.retries - retries) retries left.\n",
+                to: StandardStreams.error)
+        }
+        return delay
     }
 
     /// Writes `-w` and the error line of one URL's outcome, and returns its exit code.
@@ -122,17 +154,30 @@ public struct Transfer {
         outcome.metrics = record.metrics
         outcome.response = stream.response
         outcome.outputPath = sink?.path
-        if let failure { throw failure }
+        outcome.retries = stream.retryCount
+        if let failure {
+            outcome.failedBeforeOutput = failure.code == .httpReturnedError && sink == nil
+            throw failure
+        }
         switch streamError {
         case nil: break
         // Retries ran out on a transient status: that response is the answer, as in curl.
         case .responseValidationFailed? where stream.response != nil: break
-        case .explicitlyCancelled? where connectFailed: throw connectFailure(url, after: ContinuousClock.now - began)
+        case .explicitlyCancelled? where connectFailed:
+            outcome.failedBeforeOutput = true
+            throw connectFailure(url, after: ContinuousClock.now - began)
         case let error?:
             if sink == nil { trace(record.exchanges) }
             throw CommandFailure(error)
         }
-        if sink == nil { sink = try begin(stream, target, outcome.url, record.exchanges) }
+        if sink == nil {
+            do {
+                sink = try begin(stream, target, outcome.url, record.exchanges)
+            } catch {
+                outcome.failedBeforeOutput = error.code == .httpReturnedError
+                throw error
+            }
+        }
         outcome.outputPath = sink?.path
         try sink?.finish()
         if let status = stream.response?.statusCode, status >= 400, options.failsWithBody {

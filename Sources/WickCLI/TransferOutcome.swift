@@ -20,6 +20,11 @@ struct TransferOutcome {
     var elapsed = Duration.zero
     /// Why the transfer failed, if it did.
     var failure: CommandFailure?
+    /// Whether it failed before any output was written, in a way the session's retrier never
+    /// saw (a failed connect the command stopped, a `-f` status): the command may send it again.
+    var failedBeforeOutput = false
+    /// The retries the session's retrier made.
+    var retries = 0
 
     /// The outcome of a transfer of `url` so far: nothing, or `failure`.
     init(url: String, failure: CommandFailure? = nil) {

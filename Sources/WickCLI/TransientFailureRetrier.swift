@@ -26,11 +26,17 @@ struct TransientFailureRetrier: RequestInterceptor {
         completion: @escaping @Sendable (RetryResult) -> Void
     ) {
         let count = request.retryCount
-        let delay = fixedDelay ?? .seconds(1 << min(count, 9))
+        let delay = Self.delay(beforeRetry: count, fixedDelay: fixedDelay)
         guard count < limit, retriesAllErrors || Self.isTransient(error),
             deadline.map({ ContinuousClock.now + delay <= $0 }) ?? true
         else { return completion(.doNotRetry) }
         completion(.retryWithDelay(delay))
+    }
+
+    /// curl's wait before retry number `count` (from 0): `fixedDelay`, else 1 s doubling
+    /// (capped at 512 s).
+    static func delay(beforeRetry count: Int, fixedDelay: Duration?) -> Duration {
+        fixedDelay ?? .seconds(1 << min(count, 9))
     }
 
     /// Whether curl would retry after `error`.

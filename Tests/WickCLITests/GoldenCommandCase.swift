@@ -134,6 +134,8 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "2 no URL", arguments: ["-s"], comparison: .statusOnly),
         .init(name: "2 -f and --fail-with-body", arguments: ["-sf", "--fail-with-body", "{httpbin}/get"], comparison: .statusOnly),
         .init(name: "2 -d and -I", arguments: ["-sI", "-d", "x", "{httpbin}/get"], comparison: .statusOnly),
+        .init(name: "--retry-all-errors retries a refused connect", arguments: ["-sS", "--retry", "1", "--retry-all-errors", "--retry-delay", "1", "-w", "%{http_code}", "{refused}"], comparison: .writeOut),
+        .init(name: "--retry-all-errors retries a -f status", arguments: ["-sf", "--retry", "1", "--retry-all-errors", "--retry-delay", "1", "-w", "%{http_code}", "{httpbin}/status/404"], comparison: .writeOut),
         .init(name: "--retry on 503", arguments: ["-s", "--retry", "1", "-w", "%{http_code}", "{httpbin}/status/503"], comparison: .writeOut),
     ]
 }

@@ -95,20 +95,8 @@ extension TransferOptions {
         return lines
     }
 
-    /// `text` as a Swift string literal.
+    /// `text` as a Swift string literal (`\u{X}` for control characters).
     static func literal(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{\(String(scalar.value, radix: 16))}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        QuotedText.quoted(text) { "\\u{\(String($0, radix: 16))}" }
     }
 }

@@ -38,18 +38,21 @@ public struct Transfer {
         for (index, url) in options.urls.enumerated() {
             let target = index < options.outputs.count ? options.outputs[index] : nil
             let first = ContinuousClock.now
+            let retryDeadline = options.retryMaximumTime.map { first + .seconds($0) }
             var retries = 0
             while true {
                 let started = ContinuousClock.now
                 var outcome = TransferOutcome(url: url)
                 do {
-                    try await send(url, to: target, over: session, recorder: recorder, into: &outcome)
+                    try await send(
+                        url, to: target, over: session, recorder: recorder,
+                        retries: (left: options.retries - retries, deadline: retryDeadline), into: &outcome)
                 } catch {
                     outcome.failure = error
                 }
                 outcome.elapsed = ContinuousClock.now - started
                 retries += outcome.retries
-                if let delay = retryDelay(after: outcome, retries: retries, since: first) {
+                if let delay = retryDelay(after: outcome, retries: retries, deadline: retryDeadline) {
                     retries += 1
                     try? await Task.sleep(for: delay)
                     continue
@@ -65,8 +68,9 @@ public struct Transfer {
     /// How long to wait before sending again a transfer that failed where the session's
     /// retrier could not see it (`TransferOutcome.failedBeforeOutput`), as curl's `--retry`
     /// would: a connect timeout, a transient `-f` status, or with `--retry-all-errors` either
-    /// failure, while retries and `--retry-max-time` remain; nil: no retry. Warns unless `-s`.
-    private func retryDelay(after outcome: TransferOutcome, retries: Int, since first: ContinuousClock.Instant) -> Duration? {
+    /// failure, while retries remain and `deadline` (`--retry-max-time`) is not passed; nil: no
+    /// retry. Warns unless `-s`.
+    private func retryDelay(after outcome: TransferOutcome, retries: Int, deadline: ContinuousClock.Instant?) -> Duration? {
         guard let failure = outcome.failure, outcome.failedBeforeOutput, retries < options.retries else { return nil }
         let status = outcome.response?.statusCode ?? 0
         let transient =
@@ -74,7 +78,7 @@ public struct Transfer {
             || failure.code == .httpReturnedError && TransientFailureRetrier.transientStatusCodes.contains(status)
         guard transient || options.retriesAllErrors else { return nil }
         let delay = TransientFailureRetrier.delay(beforeRetry: retries, fixedDelay: options.retryDelay.map { .seconds($0) })
-        if let limit = options.retryMaximumTime, ContinuousClock.now + delay > first + .seconds(limit) { return nil }
+        if let deadline, ContinuousClock.now + delay > deadline { return nil }
         if !options.silent {
             let seconds = delay.components.seconds
             StandardStreams.write(
@@ -95,10 +99,11 @@ public struct Transfer {
     }
 
     /// Sends the request for `argument` over `session`, writes its output (to `target`'s file,
-    /// else standard output) as the body arrives, and records what came back.
+    /// else standard output) as the body arrives, and records what came back. The session's
+    /// retrier may retry it `retries.left` times, starting none past `retries.deadline`.
     private func send(
         _ argument: String, to target: OutputTarget?, over session: Session, recorder: ExchangeRecorder,
-        into outcome: inout TransferOutcome
+        retries: (left: Int, deadline: ContinuousClock.Instant?), into outcome: inout TransferOutcome
     ) async throws(CommandFailure) {
         let began = ContinuousClock.now
         outcome.url = try options.effectiveURL(argument)
@@ -112,11 +117,10 @@ public struct Transfer {
             method: options.effectiveMethod, url: url, headers: options.headerFields(bodyContentType: body?.contentType),
             body: body?.bytes, unixSocketPath: options.unixSocket)
         let retrier =
-            options.retries > 0
+            retries.left > 0
             ? TransientFailureRetrier(
-                limit: options.retries, fixedDelay: options.retryDelay.map { .seconds($0) },
-                retriesAllErrors: options.retriesAllErrors,
-                deadline: options.retryMaximumTime.map { began + .seconds($0) }) : nil
+                limit: retries.left, fixedDelay: options.retryDelay.map { .seconds($0) },
+                retriesAllErrors: options.retriesAllErrors, deadline: retries.deadline) : nil
         recorder.reset()
         var stream = session.streamRequest(request, interceptor: retrier)
         if options.usesDigest, let (user, password) = options.credentials {

@@ -11,7 +11,7 @@ public enum CurlCommand {
           -F, --form name=value|@file|<file[;type=T][;filename=F]    --form-string
           -G, --get                   -I, --head               -i, --include
           -o, --output FILE           -O, --remote-name        -J, --remote-header-name
-          --output-dir DIR            --create-dirs
+          --output-dir DIR            --create-dirs            -C, --continue-at OFFSET|-
           -L, --location              --max-redirs N           -u, --user USER:PASSWORD  --digest
           -A, --user-agent NAME       -e, --referer URL        --compressed
           -k, --insecure              --cacert FILE            --capath DIR

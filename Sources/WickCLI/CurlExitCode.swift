@@ -34,6 +34,8 @@ public struct CurlExitCode: RawRepresentable, Hashable, Sendable {
     public static let readError = CurlExitCode(rawValue: 26)
     /// 28: a timeout passed (`-m`, `--connect-timeout`).
     public static let operationTimedOut = CurlExitCode(rawValue: 28)
+    /// 33: `-C` asked to resume and the server sent the whole body instead of a range.
+    public static let rangeError = CurlExitCode(rawValue: 33)
     /// 35: the TLS handshake failed.
     public static let sslConnectError = CurlExitCode(rawValue: 35)
     /// 42: the transfer was cancelled.

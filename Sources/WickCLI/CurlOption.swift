@@ -10,7 +10,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case caCertificate = "cacert", caPath = "capath", pinnedPublicKey = "pinnedpubkey", user, userAgent = "user-agent", referer
     case writeOut = "write-out", maximumTime = "max-time", connectTimeout = "connect-timeout", retry
     case retryDelay = "retry-delay", retryMaximumTime = "retry-max-time", proxy, noProxy = "noproxy"
-    case unixSocket = "unix-socket", url, config
+    case unixSocket = "unix-socket", url, config, continueAt = "continue-at"
     // Switches.
     case get, remoteName = "remote-name", createDirectories = "create-dirs", location, insecure, compressed
     case include, head, verbose, silent, showError = "show-error", fail, failWithBody = "fail-with-body"
@@ -39,6 +39,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
         case .remoteName: "O"
         case .remoteHeaderName: "J"
         case .config: "K"
+        case .continueAt: "C"
         case .location: "L"
         case .insecure: "k"
         case .include: "i"

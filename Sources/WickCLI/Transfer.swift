@@ -113,9 +113,12 @@ public struct Transfer {
             throw CommandFailure(.malformedURL, "URL rejected: Malformed input to a URL function")
         }
         let body = try options.body(input: input)
+        var headers = options.headerFields(bodyContentType: body?.contentType)
+        let resumeOffset =
+            options.continueAt == nil ? nil : options.resumeOffset(outputPath: try options.outputPath(target, url: url))
+        if let resumeOffset, !headers.contains(name: "Range") { headers.add(name: "Range", value: "bytes=\(resumeOffset)-") }
         let request = HTTPRequest(
-            method: options.effectiveMethod, url: url, headers: options.headerFields(bodyContentType: body?.contentType),
-            body: body?.bytes, unixSocketPath: options.unixSocket)
+            method: options.effectiveMethod, url: url, headers: headers, body: body?.bytes, unixSocketPath: options.unixSocket)
         let retrier =
             retries.left > 0
             ? TransientFailureRetrier(
@@ -142,7 +145,7 @@ public struct Transfer {
             }
             guard let chunk else { break }
             do {
-                if sink == nil { sink = try begin(stream, target, outcome.url, recorder.exchangesSoFar()) }
+                if sink == nil { sink = try begin(stream, target, outcome.url, resumeOffset, recorder.exchangesSoFar()) }
                 try sink?.write(chunk)
                 outcome.bodyBytes += chunk.count
             } catch {
@@ -176,7 +179,7 @@ public struct Transfer {
         }
         if sink == nil {
             do {
-                sink = try begin(stream, target, outcome.url, record.exchanges)
+                sink = try begin(stream, target, outcome.url, resumeOffset, record.exchanges)
             } catch {
                 outcome.failedBeforeOutput = error.code == .httpReturnedError
                 throw error
@@ -190,13 +193,16 @@ public struct Transfer {
     }
 
     /// The output begins: the trace (`-v`), the `-f` verdict (`--fail-with-body`'s comes after
-    /// the body), the destination, the heads
+    /// the body), `-C`'s (206 appends, 416 means the file is complete, another 2xx fails with
+    /// 33), the destination, the heads
     /// (`-i`, `-I`). Called with the exchanges known when the body's first bytes arrived, or
     /// when the request ended without a body.
     /// - Returns: where the body goes.
-    /// - Throws: `CommandFailure` 22 for `-f` and an error status, 23 when `-O` has no name.
+    /// - Throws: `CommandFailure` 22 for `-f` and an error status, 23 when `-O` has no name,
+    ///   33 when a resume got the whole body.
     private func begin(
-        _ stream: DataStreamRequest, _ target: OutputTarget?, _ url: String, _ exchanges: [ExchangeRecorder.Exchange]
+        _ stream: DataStreamRequest, _ target: OutputTarget?, _ url: String, _ resumeOffset: Int?,
+        _ exchanges: [ExchangeRecorder.Exchange]
     ) throws(CommandFailure) -> OutputSink? {
         guard let response = stream.response else { return nil }
         // The last exchange is the one whose body this is; its head may not be recorded yet.
@@ -208,7 +214,13 @@ public struct Transfer {
         }
         let path = try options.outputPath(
             target, url: URL(string: url), contentDisposition: response.headers["Content-Disposition"])
-        let sink = OutputSink(path: path, createsDirectories: options.createsDirectories)
+        if resumeOffset != nil && response.statusCode == 416 {
+            return OutputSink(path: path, createsDirectories: false, discards: true)
+        }
+        if resumeOffset != nil && (200..<300).contains(response.statusCode) && response.statusCode != 206 {
+            throw CommandFailure(.rangeError, "HTTP server doesn't seem to support byte ranges. Cannot resume.")
+        }
+        let sink = OutputSink(path: path, createsDirectories: options.createsDirectories, appends: resumeOffset != nil)
         if options.includesHead || options.headOnly {
             var heads: [UInt8] = []
             for head in exchanges.compactMap(\.response) {

@@ -103,6 +103,11 @@ extension TransferOptions {
         case .proxy: proxy = value
         case .noProxy: noProxy = value
         case .unixSocket: unixSocket = value
+        case .continueAt:
+            guard value == "-" || Int(value).map({ $0 >= 0 }) == true else {
+                throw .usage("option --continue-at: expected a proper numerical parameter")
+            }
+            continueAt = value
         default: preconditionFailure("TransferOptions: \(option) takes no value")
         }
     }

@@ -29,6 +29,21 @@ extension TransferOptions {
         return path
     }
 
+    /// The byte offset `-C` resumes at: its number, or for `-C -` the size of the file at
+    /// `path` (0 when there is none, or no file); nil without `-C` or at offset 0.
+    public func resumeOffset(outputPath path: String?) -> Int? {
+        guard let continueAt else { return nil }
+        let offset: Int
+        if continueAt == "-" {
+            // FoundationEssentials gives the size as a UInt.
+            let size = path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? UInt }
+            offset = size.map { Int($0) } ?? 0
+        } else {
+            offset = Int(continueAt) ?? 0
+        }
+        return offset > 0 ? offset : nil
+    }
+
     /// The file name a Content-Disposition value gives (`attachment; filename="a.txt"`), as
     /// curl's `-J` takes it: the `filename` parameter, quoted or not, after its last `/`; nil
     /// when there is none or it is empty.

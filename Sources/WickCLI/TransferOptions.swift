@@ -24,6 +24,8 @@ public struct TransferOptions: Sendable {
     public var usesHeaderName = false
     /// `--output-dir`: the directory `-o` and `-O` files go in.
     public var outputDirectory: String?
+    /// `-C`: resume at this byte offset (`-`: the output file's size), appending to the file.
+    public var continueAt: String?
     /// `--create-dirs`: create the output file's missing directories.
     public var createsDirectories = false
     /// `-L`: follow redirects.

@@ -28,15 +28,21 @@ struct CommandRun {
         "wick.cfg": "# a comment\n\n  silent\nheader = \"X-Cfg: from \\\"file\\\"\"\ndata-urlencode: \"a=b c\"\n-A golden\nnot-an-option x\n",
     ]
 
-    /// Runs `executable` with `arguments` in a fresh directory holding `fixtures`, standard
+    /// Runs `executable` with `arguments` in a fresh directory holding `fixtures` and `seeds`
+    /// (which, unlike the fixtures, count among the files written: a resumed file), standard
     /// input from the fixture `standardInput` (else `/dev/null`), bounded at 30 s.
     /// - Throws: when the directory cannot be made or the command cannot be started.
-    init(_ executable: String, _ arguments: [String], standardInput: String? = nil) throws {
+    init(
+        _ executable: String, _ arguments: [String], standardInput: String? = nil, seeds: [String: [UInt8]] = [:]
+    ) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wick-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for (name, contents) in Self.fixtures {
             try Data(contents.utf8).write(to: directory.appendingPathComponent(name))
+        }
+        for (name, contents) in seeds {
+            try Data(contents).write(to: directory.appendingPathComponent(name))
         }
         let input = standardInput.map { " <\($0)" } ?? ""
         let script = "exec \"$0\" \"$@\" >.stdout 2>.stderr\(input)"

@@ -3,7 +3,7 @@ import Testing
 
 /// A command line run through curl and `wick`, and how their outputs are compared. Arguments
 /// may name the servers: `{httpbin}`, `{nginx}` (http), `{nginxs}` (https, localhost),
-/// `{root}` (the test CA's PEM), `{capath}` (a directory of it, hashed), `{sock}` (nginx's Unix socket), `{pin}` (nginx's key pin),
+/// `{root}` (the test CA's PEM), `{www}` (nginx's document root), `{capath}` (a directory of it, hashed), `{sock}` (nginx's Unix socket), `{pin}` (nginx's key pin),
 /// `{refused}` (a port nothing listens on).
 struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
     /// How standard output is compared (exit status and written files always are, exactly).
@@ -35,6 +35,19 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
     let comparison: Comparison
     /// A fixture file given as standard input.
     var standardInput: String? = nil
+    /// Files the run starts with: a name, the file (placeholders allowed) whose first bytes it
+    /// holds, and how many (nil: all).
+    var seeds: [Seed] = []
+
+    /// A file a run starts with, copied from the first `length` bytes of `source`.
+    struct Seed: Sendable {
+        /// The file's name in the run's directory.
+        let name: String
+        /// The file copied, with placeholders.
+        let source: String
+        /// How many bytes of it (nil: all).
+        let length: Int?
+    }
 
     var testDescription: String { name }
 
@@ -93,6 +106,16 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "-O --output-dir --create-dirs", arguments: ["-sO", "--output-dir", "a/b", "--create-dirs", "{nginx}/index.html"], comparison: .exact),
         .init(name: "-OJ names the file by Content-Disposition", arguments: ["-sOJ", "{httpbin}/response-headers?Content-Disposition=attachment%3B%20filename%3D%22../x.txt%22"], comparison: .exact),
         .init(name: "-OJ without Content-Disposition", arguments: ["-sOJ", "{nginx}/index.html"], comparison: .exact),
+        .init(
+            name: "-C - resumes a partial file", arguments: ["-s", "-C", "-", "-o", "partial.bin", "-w", "%{http_code} %{size_download}", "{nginx}/bytes/1k"],
+            comparison: .writeOut, seeds: [.init(name: "partial.bin", source: "{www}/bytes/1k", length: 100)]),
+        .init(
+            name: "-C - on a complete file: 416, nothing written", arguments: ["-s", "-C", "-", "-o", "complete.bin", "-w", "%{http_code}", "{nginx}/bytes/64k"],
+            comparison: .writeOut, seeds: [.init(name: "complete.bin", source: "{www}/bytes/64k", length: nil)]),
+        .init(
+            name: "33 -C on a server without ranges", arguments: ["-s", "-C", "-", "-o", "part.txt", "-w", "%{http_code}", "{httpbin}/get"],
+            comparison: .writeOut, seeds: [.init(name: "part.txt", source: "{www}/index.html", length: 5)]),
+        .init(name: "-C N to stdout", arguments: ["-s", "-C", "5", "{nginx}/index.html"], comparison: .exact),
         .init(name: "-o into a missing directory", arguments: ["-s", "-o", "no/such/out.html", "{nginx}/index.html"], comparison: .exact),
         .init(name: "-i -o", arguments: ["-si", "-o", "out.txt", "{httpbin}/status/204"], comparison: .exact),
         .init(name: "--unix-socket", arguments: ["-s", "--unix-socket", "{sock}", "http://localhost/index.html"], comparison: .exact),

@@ -16,7 +16,7 @@ private func placeholders() throws -> (values: [String: String], refused: Refusi
     let refused = try RefusingPort()
 
     let values = [
-        "{httpbin}": httpbin.base, "{nginx}": nginx.httpBase, "{nginxs}": nginx.httpsBase,
+        "{httpbin}": httpbin.base, "{www}": nginx.documentRoot.path, "{nginx}": nginx.httpBase, "{nginxs}": nginx.httpsBase,
         "{root}": nginx.pki.root.certificate.path, "{sock}": nginx.unixSocket, "{pin}": pin,
         "{refused}": "http://127.0.0.1:\(refused.port)/", "{capath}": try caDirectory.get(),
     ]
@@ -44,8 +44,14 @@ struct GoldenCommandTests {
         let arguments = golden.arguments.map { argument in
             values.reduce(argument) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
         }
-        let curl = try CommandRun("/usr/bin/curl", arguments, standardInput: golden.standardInput)
-        let wick = try CommandRun(CommandRun.wickPath, arguments, standardInput: golden.standardInput)
+        var seeds: [String: [UInt8]] = [:]
+        for seed in golden.seeds {
+            let source = values.reduce(seed.source) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: source)))
+            seeds[seed.name] = Array(bytes.prefix(seed.length ?? bytes.count))
+        }
+        let curl = try CommandRun("/usr/bin/curl", arguments, standardInput: golden.standardInput, seeds: seeds)
+        let wick = try CommandRun(CommandRun.wickPath, arguments, standardInput: golden.standardInput, seeds: seeds)
         #expect(wick.status == curl.status, "exit status; wick said: \(wick.errorText)")
         #expect(wick.files.keys.sorted() == curl.files.keys.sorted())
         for (path, contents) in curl.files {

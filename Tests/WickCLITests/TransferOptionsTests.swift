@@ -144,6 +144,20 @@ struct TransferOptionsTests {
         }
     }
 
+    @Test func resumeOffsets() throws {
+        #expect(try TransferOptions.parsing(["u"]).resumeOffset(outputPath: "/etc/hostname") == nil)
+        #expect(try TransferOptions.parsing(["-C", "7", "u"]).resumeOffset(outputPath: nil) == 7)
+        #expect(try TransferOptions.parsing(["-C", "0", "u"]).resumeOffset(outputPath: nil) == nil)
+        let automatic = try TransferOptions.parsing(["-C", "-", "u"])
+        #expect(automatic.resumeOffset(outputPath: nil) == nil)
+        #expect(automatic.resumeOffset(outputPath: "/nonexistent/file") == nil)
+        let size = try FileManager.default.attributesOfItem(atPath: "/etc/hostname")[.size] as? UInt
+        #expect(automatic.resumeOffset(outputPath: "/etc/hostname") == size.map { Int($0) })
+        #expect(throws: CommandFailure.usage("option --continue-at: expected a proper numerical parameter")) {
+            try TransferOptions.parsing(["-C", "x", "u"])
+        }
+    }
+
     @Test func outputsServeTheURLsInOrder() throws {
         let options = try TransferOptions.parsing(["a", "-o", "x", "b", "-O", "c", "--url", "d"])
         #expect(options.urls == ["a", "b", "c", "d"])

@@ -35,7 +35,11 @@ private let caDirectory = Result { () throws -> String in
     return directory.path
 }
 
-@Suite(.enabled(if: TestEnvironment.wantsNginx && TestEnvironment.wantsHTTPBin, "needs nginx and httpbin: use Scripts/test"))
+/// Serialized: each case starts two processes, and 80 cases at once beside the rest of the run
+/// loaded a shared machine enough to push other suites' timing-bound tests past their waits.
+@Suite(
+    .enabled(if: TestEnvironment.wantsNginx && TestEnvironment.wantsHTTPBin, "needs nginx and httpbin: use Scripts/test"),
+    .serialized)
 struct GoldenCommandTests {
     @Test(arguments: GoldenCommandCase.all)
     func wickAgreesWithCurl(_ golden: GoldenCommandCase) throws {

@@ -66,8 +66,12 @@ let package = Package(
             dependencies: ["WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS", "WickTransport"],
             swiftSettings: strict
         ),
+        // The `wick` command's curl-compatible part: argument grammar, options, the transfer and
+        // its output. A library so that its parser is unit-tested; it uses only Wick's public API.
+        .target(name: "WickCLI", dependencies: ["Wick"], swiftSettings: strict),
         .executableTarget(
-            name: "wick", dependencies: ["Wick", "WickHTTP1", "WickReactor", "WickTLS"], swiftSettings: strict),
+            name: "wick", dependencies: ["Wick", "WickCLI", "WickHTTP1", "WickReactor", "WickTLS"],
+            swiftSettings: strict),
 
         // Test doubles and real-server launchers; used only by tests, Fuzz/ and Benchmarks/.
         .target(
@@ -122,6 +126,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The curl-compatible command: its parser alone, and golden runs of `wick` beside curl.
+        .testTarget(name: "WickCLITests", dependencies: ["WickCLI", "Wick", "WickTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "WickTestSupportTests",
             dependencies: ["WickTestSupport"],

@@ -1,6 +1,7 @@
 // `wick get URL`: one request through a Session, printed in full.
 import FoundationEssentials
 import Wick
+import WickCLI
 
 /// Fetches one URL and prints the response head, body, timings and connection.
 struct GetCommand {
@@ -23,12 +24,10 @@ struct GetCommand {
         while let argument = iterator.next() {
             switch argument {
             case "-H", "--header":
-                guard let field = iterator.next(), let colon = field.firstIndex(of: ":") else {
+                guard let field = iterator.next(), case .set(let name, let value)? = HeaderArgument(line: field) else {
                     throw UsageError("-H takes \"Name: value\"")
                 }
-                headers.add(
-                    name: String(field[..<colon]),
-                    value: String(field[field.index(after: colon)...].drop { $0 == " " }))
+                headers.add(name: name, value: value)
             case "--ca":
                 guard let value = iterator.next() else { throw UsageError("--ca takes a PEM file") }
                 caFile = value
@@ -85,10 +84,10 @@ struct GetCommand {
 /// The certificates in a PEM file, as trust roots.
 /// - Throws: `UsageError` if the file cannot be read or holds no certificate.
 func trustRoots(pemFile: String) throws -> TrustRoots {
-    guard let data = try? Data(contentsOf: URL(filePath: pemFile)) else { throw UsageError("cannot read \(pemFile)") }
-    let certificates = try Certificate.chain(pemEncoded: String(decoding: data, as: UTF8.self))
-    guard !certificates.isEmpty else { throw UsageError("no certificate in \(pemFile)") }
-    return .certificates(certificates)
+    guard let roots = TrustRoots.certificates(inPEMFile: pemFile) else {
+        throw UsageError("no certificate could be read from \(pemFile)")
+    }
+    return roots
 }
 
 /// The calling thread's name (`top -H` shows it), e.g. `wick-loop-0`, from `/proc/thread-self/comm`.

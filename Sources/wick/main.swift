@@ -1,8 +1,11 @@
-// wick: a small curl-like command over Wick's Session, and the tour that Scripts/demo runs.
+// wick: a curl-compatible command over Wick's Session, the older `get` report, and the tour
+// that Scripts/demo runs.
 //
+//   wick [options...] URL      curl's flags, output and exit codes (WickCLI; `wick --help`)
 //   wick get URL [-H "Name: value"]... [--ca FILE] [--pin sha256//BASE64] [--loops-as-global-executor]
 //   wick demo --nginx URL --nginx-tls URL --ca FILE --pin sha256//BASE64 --httpbin URL
 import Glibc
+import WickCLI
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -12,12 +15,13 @@ do {
         if try await !GetCommand(arguments: Array(arguments.dropFirst())).run() { exit(1) }
     case "demo":
         try await DemoTour(arguments: Array(arguments.dropFirst())).run()
+    case nil, "-h", "--help":
+        StandardStreams.write(CurlCommand.usage, to: arguments.isEmpty ? StandardStreams.error : StandardStreams.output)
+        exit(arguments.isEmpty ? 2 : 0)
     default:
-        print("usage: wick get URL [-H \"Name: value\"]... [--ca FILE] [--pin sha256//BASE64] [--loops-as-global-executor]")
-        print("       wick demo --nginx URL --nginx-tls URL --ca FILE --pin sha256//BASE64 --httpbin URL")
-        exit(2)
+        exit(await CurlCommand.run(arguments))
     }
 } catch {
-    printError("wick: \(error)")
+    StandardStreams.write("wick: \(error)\n", to: StandardStreams.error)
     exit(1)
 }

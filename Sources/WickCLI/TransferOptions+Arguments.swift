@@ -1,0 +1,161 @@
+// Reading a command line into TransferOptions: each scanned option applied by curl's rules.
+
+extension TransferOptions {
+    /// The options `words` (the arguments after the program name) ask for.
+    /// - Parameter input: where `@file` and `@-` are read from.
+    /// - Throws: `CommandFailure` for a command-line mistake (exit 2: unknown option, missing
+    ///   or non-numeric value, no URL, two request kinds, `-f` with `--fail-with-body`)
+    ///   or an unreadable `-H @file`
+    ///   or malformed `-F` (26).
+    public init(arguments words: [String], input: some ArgumentInput) throws(CommandFailure) {
+        self.init()
+        try apply(try ArgumentScanner.scan(words), input: input, configDepth: 0)
+        guard !urls.isEmpty else { throw .usage("no URL specified!") }
+        if headOnly && (data != nil || !form.isEmpty) || data != nil && !form.isEmpty {
+            throw .usage("You can only select one HTTP request method! You asked for both POST and HEAD.")
+        }
+        if failsOnHTTPError && failsWithBody {
+            throw .usage("You must select either --fail or --fail-with-body, not both.")
+        }
+    }
+
+    /// How deep `-K` files may name further `-K` files.
+    static let maximumConfigDepth = 8
+
+    /// Applies scanned arguments in order; a `-K` file's lines take its place.
+    private mutating func apply(
+        _ arguments: [ScannedArgument], input: some ArgumentInput, configDepth: Int
+    ) throws(CommandFailure) {
+        for argument in arguments {
+            switch argument {
+            case .url(let url), .option(.url, let url):
+                urls.append(url)
+            case .option(.config, let path):
+                try applyConfig(path, input: input, depth: configDepth + 1)
+            case .option(let option, let value):
+                try apply(option, value, input: input)
+            case .toggle(let option, let on):
+                apply(option, on)
+            }
+        }
+    }
+
+    /// Applies the lines of the config file at `path` (`-` is standard input). As curl, a line
+    /// naming an unknown option is skipped with a warning.
+    /// - Throws: `CommandFailure` (26) when the file cannot be read, (2) for a line's missing
+    ///   value or files nested deeper than `maximumConfigDepth`.
+    private mutating func applyConfig(_ path: String, input: some ArgumentInput, depth: Int) throws(CommandFailure) {
+        guard depth <= Self.maximumConfigDepth else { throw .usage("config files nest deeper than \(Self.maximumConfigDepth)") }
+        guard let bytes = input.contents(ofFile: path) else {
+            throw CommandFailure(.readError, "cannot read config from '\(path)'")
+        }
+        for line in ConfigFile.lines(of: String(decoding: bytes, as: UTF8.self)) {
+            let arguments: [ScannedArgument]
+            do {
+                arguments = try ArgumentScanner.scan(line.words)
+            } catch where error.message.hasSuffix("is unknown") {
+                if !silent { warnings.append("\(path):\(line.number): warning: '\(line.words[0])' is unknown") }
+                continue
+            }
+            try apply(arguments, input: input, configDepth: depth)
+        }
+    }
+
+    /// Applies an option that takes a value.
+    private mutating func apply(_ option: CurlOption, _ value: String, input: some ArgumentInput) throws(CommandFailure) {
+        switch option {
+        case .request: method = value
+        case .header: headers += try HeaderArgument.parse(value, input: input)
+        case .data, .dataASCII, .dataBinary, .dataRaw, .dataURLEncode, .json:
+            // curl warns while it reads the option, so only a `-s` given before it mutes the warning.
+            var warnings = self.warnings
+            let silent = self.silent
+            let piece = PostData.piece(of: option, value, input: input) { if !silent { warnings.append($0) } }
+            self.warnings = warnings
+            // curl joins pieces with `&`, except that a `--json` piece follows with no separator.
+            let separator: [UInt8] = option == .json ? [] : [UInt8(ascii: "&")]
+            data = data.map { $0 + separator + piece } ?? piece
+            if option == .json { isJSON = true }
+        case .form: form.append(try FormField(parsing: value))
+        case .formString: form.append(try FormField(parsing: value, literal: true))
+        case .output: outputs.append(.file(value))
+        case .outputDirectory: outputDirectory = value
+        case .maximumRedirects: maximumRedirects = try Self.integer(value, option)
+        case .caCertificate: caCertificateFile = value
+        case .caPath: caDirectory = value
+        case .pinnedPublicKey: pinnedPublicKeys = value
+        case .user: user = value
+        case .userAgent: userAgent = value
+        case .referer: referer = value
+        case .writeOut:
+            if value.hasPrefix("@") {
+                writeOut = input.contents(ofFile: String(value.dropFirst())).map { String(decoding: $0, as: UTF8.self) }
+            } else {
+                writeOut = value
+            }
+        case .maximumTime: maximumTime = try Self.seconds(value, option)
+        case .connectTimeout: connectTimeout = try Self.seconds(value, option)
+        case .retry: retries = try Self.integer(value, option)
+        // `--retry-delay 0` is curl's default: 1 s doubling.
+        case .retryDelay: retryDelay = try Self.seconds(value, option).nonZero
+        // `--retry-max-time 0` is curl's default: no limit.
+        case .retryMaximumTime: retryMaximumTime = try Self.seconds(value, option).nonZero
+        case .proxy: proxy = value
+        case .noProxy: noProxy = value
+        case .unixSocket: unixSocket = value
+        case .continueAt:
+            guard value == "-" || Int(value).map({ $0 >= 0 }) == true else {
+                throw .usage("option --continue-at: expected a proper numerical parameter")
+            }
+            continueAt = value
+        default: preconditionFailure("TransferOptions: \(option) takes no value")
+        }
+    }
+
+    /// Applies a switch.
+    private mutating func apply(_ option: CurlOption, _ on: Bool) {
+        switch option {
+        case .get: dataInQuery = on
+        case .remoteName: if on { outputs.append(.remoteName) }
+        case .remoteHeaderName: usesHeaderName = on
+        case .digest: usesDigest = on
+        case .basic: usesDigest = !on
+        case .retryAllErrors: retriesAllErrors = on
+        case .printSwift: printsSwift = on
+        case .createDirectories: createsDirectories = on
+        case .location: followsRedirects = on
+        case .insecure: insecure = on
+        case .compressed: compressed = on
+        case .include: includesHead = on
+        case .head: headOnly = on
+        case .verbose: verbose = on
+        case .silent: silent = on
+        case .showError: showsError = on
+        case .fail: failsOnHTTPError = on
+        case .failWithBody: failsWithBody = on
+        // HTTP/1.1 is the only version Wick speaks, URLs are never globbed, and no progress
+        // meter is drawn yet: these switches change nothing.
+        case .http1_1, .globOff, .progressMeter: break
+        default: preconditionFailure("TransferOptions: \(option) takes a value")
+        }
+    }
+
+    /// A whole number, as curl's numeric options take it.
+    private static func integer(_ text: String, _ option: CurlOption) throws(CommandFailure) -> Int {
+        guard let number = Int(text) else { throw .usage("option --\(option.longName): expected a proper numerical parameter") }
+        return number
+    }
+
+    /// Seconds, with a fraction allowed (`-m 0.5`), never negative.
+    private static func seconds(_ text: String, _ option: CurlOption) throws(CommandFailure) -> Double {
+        guard let number = Double(text), number >= 0, number.isFinite else {
+            throw .usage("option --\(option.longName): expected a proper numerical parameter")
+        }
+        return number
+    }
+}
+
+extension Double {
+    /// The number, or nil when it is zero.
+    fileprivate var nonZero: Double? { self == 0 ? nil : self }
+}

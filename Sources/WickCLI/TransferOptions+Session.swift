@@ -1,0 +1,90 @@
+// The Session a command line needs: curl's timeouts, redirect limit, trust and proxy settings.
+import FoundationEssentials
+public import Wick
+
+extension TransferOptions {
+    /// The limit of a transfer without `-m` (curl has none; Wick's sessions need one).
+    static let unlimitedTime = Duration.seconds(7 * 86_400)
+    /// The connect limit without `--connect-timeout`: curl's 300 s.
+    static let defaultConnectTimeout = Duration.seconds(300)
+
+    /// The session's configuration: no header fields of its own (the request carries curl's),
+    /// decoding only with `--compressed`, no idle limit, no body size limit,
+    /// https-to-http redirects followed as curl follows them, and the roots of `--cacert` and
+    /// every PEM file in `--capath` (files that hold no certificate are passed over).
+    /// - Throws: `CommandFailure` (77) for an unusable `--cacert`, or a `--capath` without a
+    ///   certificate; (5) for an unusable `-x`.
+    public func sessionConfiguration() throws(CommandFailure) -> Session.Configuration {
+        var configuration = Session.Configuration()
+        configuration.headers = HTTPHeaders()
+        configuration.automaticallyDecodesResponseBodies = compressed
+        configuration.requestTimeout = maximumTime.map { .seconds($0) } ?? Self.unlimitedTime
+        configuration.idleTransferTimeout = nil
+        configuration.connectTimeout = connectTimeout.map { .seconds($0) } ?? Self.defaultConnectTimeout
+        configuration.tlsHandshakeTimeout = configuration.connectTimeout
+        configuration.maximumRedirects = maximumRedirects < 0 ? Int.max : maximumRedirects
+        configuration.allowsInsecureRedirects = true
+        configuration.maximumResponseBodyBytes = Int.max
+        var roots: [Certificate] = []
+        if let caCertificateFile {
+            guard case .certificates(let certificates)? = TrustRoots.certificates(inPEMFile: caCertificateFile) else {
+                throw CommandFailure(.badCACertificateFile, "error setting certificate file: \(caCertificateFile)")
+            }
+            roots += certificates
+        }
+        if let caDirectory {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: caDirectory)) ?? []
+            for name in names.sorted() {
+                if case .certificates(let certificates)? = TrustRoots.certificates(inPEMFile: caDirectory + "/" + name) {
+                    roots += certificates
+                }
+            }
+            guard !roots.isEmpty else {
+                throw CommandFailure(.badCACertificateFile, "error setting certificate path: \(caDirectory)")
+            }
+        }
+        if !roots.isEmpty { configuration.trustRoots = .certificates(roots) }
+        configuration.proxy = try proxySetting()
+        return configuration
+    }
+
+    /// `-x` (a bare `host:port` is http) with `--noproxy`, or the environment's variables with
+    /// `--noproxy` in place of theirs.
+    private func proxySetting() throws(CommandFailure) -> ProxySetting {
+        let noProxyList = noProxy.map(NoProxyList.init)
+        if let proxy {
+            do {
+                let configuration = try ProxyConfiguration(url: proxy.contains("://") ? proxy : "http://" + proxy)
+                return .proxy(configuration, noProxy: noProxyList ?? .empty)
+            } catch {
+                throw CommandFailure(.couldNotResolveProxy, "Unsupported proxy \(proxy): \(error)")
+            }
+        }
+        guard let noProxyList else { return .environment }
+        do {
+            var rules = try ProxyRules(environment: ProcessInfo.processInfo.environment)
+            rules.noProxy = noProxyList
+            return .rules(rules)
+        } catch {
+            throw CommandFailure(.couldNotResolveProxy, "Unsupported proxy: \(error)")
+        }
+    }
+
+    /// The trust manager for `-k` and `--pinnedpubkey`, the same for every host; nil for the
+    /// default evaluation.
+    /// - Throws: `CommandFailure` (2) for a pin that is not `sha256//BASE64`.
+    public func trustManager() throws(CommandFailure) -> ServerTrustManager? {
+        guard let pinnedPublicKeys else {
+            return insecure ? EveryHostTrustManager(evaluator: DisabledTrustEvaluator()) : nil
+        }
+        var keys: [PublicKey] = []
+        for pin in pinnedPublicKeys.split(separator: ";") {
+            guard let key = try? PublicKey(pin: String(pin.drop { $0 == " " })) else {
+                throw .usage("--pinnedpubkey takes sha256//BASE64 hashes separated by ';' (key files are not supported yet): \(pin)")
+            }
+            keys.append(key)
+        }
+        return EveryHostTrustManager(
+            evaluator: PublicKeysTrustEvaluator(keys: keys, performDefaultValidation: !insecure, validateHost: !insecure))
+    }
+}

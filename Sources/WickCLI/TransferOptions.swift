@@ -1,0 +1,95 @@
+// Everything a `wick` command line asks for, after curl's rules have been applied to it.
+
+/// The settings of one transfer, as the command line gave them (`init(arguments:input:)`).
+public struct TransferOptions: Sendable {
+    /// The URLs, fetched one after the other over one session (`http://` is added to one with
+    /// no scheme, as curl does).
+    public var urls: [String] = []
+    /// `-X`: the method, as given.
+    public var method: String?
+    /// `-H`, in order.
+    public var headers: [HeaderArgument] = []
+    /// The request body from the data options, pieces joined with `&`; nil when none was given.
+    public var data: [UInt8]?
+    /// Whether a data option was `--json` (adds JSON's Content-Type and Accept).
+    public var isJSON = false
+    /// `-F`/`--form-string`, in order.
+    public var form: [FormField] = []
+    /// `-G`: the data goes in the URL's query and the method is GET.
+    public var dataInQuery = false
+    /// `-o` and `-O`, in order: the n-th names the n-th URL's file; a URL without one writes to
+    /// standard output.
+    public var outputs: [OutputTarget] = []
+    /// `-J`: with `-O`, the file is named as the response's Content-Disposition says, if it does.
+    public var usesHeaderName = false
+    /// `--output-dir`: the directory `-o` and `-O` files go in.
+    public var outputDirectory: String?
+    /// `-C`: resume at this byte offset (`-`: the output file's size), appending to the file.
+    public var continueAt: String?
+    /// `--create-dirs`: create the output file's missing directories.
+    public var createsDirectories = false
+    /// `-L`: follow redirects.
+    public var followsRedirects = false
+    /// `--max-redirs`: the most redirects `-L` follows (curl's default 50; -1 means no limit).
+    public var maximumRedirects = 50
+    /// `-k`: no certificate or host name check.
+    public var insecure = false
+    /// `--cacert`: the PEM file of trust roots.
+    public var caCertificateFile: String?
+    /// `--capath`: a directory whose PEM files hold trust roots.
+    public var caDirectory: String?
+    /// `--pinnedpubkey`: `sha256//BASE64` pins, `;`-separated.
+    public var pinnedPublicKeys: String?
+    /// `-u`: `user:password` for Basic authentication (sent at once), or Digest.
+    public var user: String?
+    /// `--digest`: `-u` answers a Digest challenge instead of sending Basic at once.
+    public var usesDigest = false
+    /// `-A`: the User-Agent.
+    public var userAgent: String?
+    /// `-e`: the Referer.
+    public var referer: String?
+    /// `--compressed`: ask for gzip and deflate, and decode them.
+    public var compressed = false
+    /// `-i`: write the response head before the body.
+    public var includesHead = false
+    /// `-I`: send HEAD and write the response head only.
+    public var headOnly = false
+    /// `-v`: trace the exchange on standard error.
+    public var verbose = false
+    /// `-s`: no progress and no error messages.
+    public var silent = false
+    /// `-S`: error messages even with `-s`.
+    public var showsError = false
+    /// `-f`: a status of 400 or more writes no body and exits 22.
+    public var failsOnHTTPError = false
+    /// `--fail-with-body`: a status of 400 or more writes the body and exits 22.
+    public var failsWithBody = false
+    /// `-w`: the write-out template.
+    public var writeOut: String?
+    /// `-m`: the whole transfer's limit, in seconds.
+    public var maximumTime: Double?
+    /// `--connect-timeout`: the connect's (and TLS handshake's) limit, in seconds.
+    public var connectTimeout: Double?
+    /// `--retry`: how many times a transient failure is retried.
+    public var retries = 0
+    /// `--retry-delay`: seconds between retries instead of curl's doubling from 1 s.
+    public var retryDelay: Double?
+    /// `--retry-max-time`: no retry starts this many seconds after the first attempt did.
+    public var retryMaximumTime: Double?
+    /// `--retry-all-errors`: every failure is retried, not only the transient ones.
+    public var retriesAllErrors = false
+    /// `-x`: the proxy URL (`http://host:port`; a bare `host:port` is http).
+    public var proxy: String?
+    /// `--noproxy`: hosts reached directly, comma-separated (`*`: all).
+    public var noProxy: String?
+    /// `--unix-socket`: the socket the request goes to instead of the URL's host.
+    public var unixSocket: String?
+    /// `--print-swift`: print the Wick code of the request instead of sending it.
+    public var printsSwift = false
+    /// Warnings met while reading the command line (an unreadable `-d @file`), for stderr;
+    /// none after a `-s`.
+    public var warnings: [String] = []
+
+    /// Defaults: a GET of no URL.
+    public init() {}
+}

@@ -1,0 +1,143 @@
+// The golden suite: each command line run through curl and the built `wick` against the local
+// nginx and httpbin (Scripts/test starts them), comparing exit status, files written, and
+// standard output (or the `-v` heads) as each case says.
+import Foundation
+import Testing
+import Wick
+import WickTestSupport
+
+/// The servers' addresses as the cases' placeholders name them, and the refusing port, which
+/// refuses only while the caller holds it.
+private func placeholders() throws -> (values: [String: String], refused: RefusingPort) {
+    let nginx = try TestEnvironment.nginx()
+    let httpbin = try TestEnvironment.httpbin()
+    let pem = try String(contentsOf: nginx.pki.server.certificate, encoding: .utf8)
+    let pin = try Certificate.chain(pemEncoded: pem)[0].publicKey.pin
+    let refused = try RefusingPort()
+
+    let values = [
+        "{httpbin}": httpbin.base, "{www}": nginx.documentRoot.path, "{nginx}": nginx.httpBase, "{nginxs}": nginx.httpsBase,
+        "{root}": nginx.pki.root.certificate.path, "{sock}": nginx.unixSocket, "{pin}": pin,
+        "{refused}": "http://127.0.0.1:\(refused.port)/", "{capath}": try caDirectory.get(),
+    ]
+    return (values, refused)
+}
+
+/// A `--capath` directory as curl needs it (the root under its OpenSSL subject-hash name too), in
+/// the PKI's directory, which goes with the test run. Made once: the cases run in parallel, and a
+/// global is initialized once whatever the threads.
+private let caDirectory = Result { () throws -> String in
+    let pki = try TestEnvironment.nginx().pki
+    let directory = pki.directory.appendingPathComponent("capath")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: pki.root.certificate, to: directory.appendingPathComponent("root.pem"))
+    try runCommand("/usr/bin/openssl", ["rehash", directory.path])
+    return directory.path
+}
+
+/// Serialized: each case starts two processes, and 80 cases at once beside the rest of the run
+/// loaded a shared machine enough to push other suites' timing-bound tests past their waits.
+@Suite(
+    .enabled(if: TestEnvironment.wantsNginx && TestEnvironment.wantsHTTPBin, "needs nginx and httpbin: use Scripts/test"),
+    .serialized)
+struct GoldenCommandTests {
+    @Test(arguments: GoldenCommandCase.all)
+    func wickAgreesWithCurl(_ golden: GoldenCommandCase) throws {
+        let (values, refused) = try placeholders()
+        defer { withExtendedLifetime(refused) {} }
+        let arguments = golden.arguments.map { argument in
+            values.reduce(argument) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+        }
+        var seeds: [String: [UInt8]] = [:]
+        for seed in golden.seeds {
+            let source = values.reduce(seed.source) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: source)))
+            seeds[seed.name] = Array(bytes.prefix(seed.length ?? bytes.count))
+        }
+        let curl = try CommandRun("/usr/bin/curl", arguments, standardInput: golden.standardInput, seeds: seeds)
+        let wick = try CommandRun(CommandRun.wickPath, arguments, standardInput: golden.standardInput, seeds: seeds)
+        #expect(wick.status == curl.status, "exit status; wick said: \(wick.errorText)")
+        #expect(wick.files.keys.sorted() == curl.files.keys.sorted())
+        for (path, contents) in curl.files {
+            #expect(wick.files[path].map { Self.comparable(String(decoding: $0, as: UTF8.self)) } == Self.comparable(String(decoding: contents, as: UTF8.self)), "\(path)")
+        }
+        switch golden.comparison {
+        case .exact:
+            #expect(Self.comparable(wick.outputText) == Self.comparable(curl.outputText))
+        case .json(var ignored):
+            // The programs' own User-Agents differ, unless the case names one.
+            if !arguments.contains("-A") && !arguments.contains(where: { $0.hasPrefix("User-Agent") }) {
+                ignored.insert("user-agent")
+            }
+            #expect(try Self.json(wick.output, ignoringHeaders: ignored) == Self.json(curl.output, ignoringHeaders: ignored))
+        case .writeOut:
+            #expect(Self.withoutTimes(wick.outputText) == Self.withoutTimes(curl.outputText))
+        case .writeOutJSON:
+            try Self.compareWriteOutJSON(wick: wick.output, curl: curl.output)
+        case .verbose:
+            #expect(wick.outputText == curl.outputText)
+            let (wickRequest, wickResponse) = Self.heads(wick.errorText)
+            let (curlRequest, curlResponse) = Self.heads(curl.errorText)
+            // The request line first; the fields in any order (curl writes Content-Length
+            // before the -d Content-Type, Wick's encoder writes the framing field last).
+            #expect(wickRequest.first == curlRequest.first)
+            #expect(wickRequest.sorted() == curlRequest.sorted())
+            #expect(Self.comparable(wickResponse.joined(separator: "\n")) == Self.comparable(curlResponse.joined(separator: "\n")))
+        case .warnings:
+            #expect(wick.outputText == curl.outputText)
+            #expect(Self.lines(wick.errorText).filter { $0.hasPrefix("Warning:") } == Self.lines(curl.errorText).filter { $0.hasPrefix("Warning:") })
+        case .statusOnly:
+            break
+        }
+    }
+
+    /// `text` without its `Date:` lines, and with status lines' reason phrases in lowercase:
+    /// Wick's responses carry the code, not the server's phrase, so `wick` prints RFC 9110's
+    /// (`No Content` where httpbin says `NO CONTENT`).
+    static func comparable(_ text: String) -> String {
+        lines(text).filter { !$0.hasPrefix("Date: ") && !$0.hasPrefix("< Date: ") }
+            .map { $0.hasPrefix("HTTP/") || $0.hasPrefix("< HTTP/") ? $0.lowercased() : $0 }
+            .joined(separator: "\n")
+    }
+
+    /// The lines of `text`, split at LF and CRLF (which Swift counts as one character).
+    static func lines(_ text: String) -> [String] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map(String.init)
+    }
+
+    /// `text` with each `digits.sixdigits` time as `T`.
+    static func withoutTimes(_ text: String) -> String {
+        text.replacingOccurrences(of: #"[0-9]+\.[0-9]{6}"#, with: "T", options: .regularExpression)
+    }
+
+    /// The `>` and the `<` lines of a `-v` trace.
+    static func heads(_ trace: String) -> (request: [String], response: [String]) {
+        let all = lines(trace)
+        return (all.filter { $0.hasPrefix("> ") }, all.filter { $0.hasPrefix("< ") })
+    }
+
+    /// httpbin's echo as a dictionary, with the named request headers removed.
+    static func json(_ bytes: [UInt8], ignoringHeaders ignored: Set<String>) throws -> NSDictionary {
+        let object = try JSONSerialization.jsonObject(with: Data(bytes))
+        guard var dictionary = object as? [String: Any] else { return [:] }
+        if let headers = dictionary["headers"] as? [String: Any] {
+            dictionary["headers"] = headers.filter { !ignored.contains($0.key.lowercased()) }
+        }
+        return dictionary as NSDictionary
+    }
+
+    /// Every key of `wick`'s `%{json}` is in curl's, and the values that do not depend on
+    /// timing or on the program agree.
+    static func compareWriteOutJSON(wick: [UInt8], curl: [UInt8]) throws {
+        let ours = try #require(try JSONSerialization.jsonObject(with: Data(wick)) as? [String: Any])
+        let theirs = try #require(try JSONSerialization.jsonObject(with: Data(curl)) as? [String: Any])
+        #expect(Set(ours.keys).isSubset(of: Set(theirs.keys)), "\(Set(ours.keys).subtracting(theirs.keys))")
+        for key in [
+            "content_type", "exitcode", "http_code", "http_version", "method", "num_connects", "num_redirects",
+            "remote_ip", "remote_port", "response_code", "scheme", "size_download", "url", "url_effective",
+            "filename_effective",
+        ] {
+            #expect("\(ours[key] ?? "missing")" == "\(theirs[key] ?? "missing")", "\(key)")
+        }
+    }
+}

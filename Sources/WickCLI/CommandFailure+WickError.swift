@@ -21,7 +21,9 @@ extension CommandFailure {
             default: .peerFailedVerification
             }
         case .bodyTooLarge: .fileSizeExceeded
-        case .requestAdaptationFailed, .parameterEncodingFailed, .parameterEncoderFailed: .failedInitialization
+        case .requestAdaptationFailed, .parameterEncodingFailed, .parameterEncoderFailed, .createURLRequestFailed,
+            .urlRequestValidationFailed:
+            .failedInitialization
         case .requestRetryFailed(_, let original): exitCode(for: original)
         case .invalidProxyConfiguration: .couldNotResolveProxy
         case .multipartEncodingFailed: .readError

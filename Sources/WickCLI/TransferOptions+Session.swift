@@ -19,6 +19,8 @@ extension TransferOptions {
         configuration.headers = HTTPHeaders()
         configuration.automaticallyDecodesResponseBodies = compressed
         configuration.requestTimeout = maximumTime.map { .seconds($0) } ?? Self.unlimitedTime
+        // The body streams to its output: `-m` bounds that transfer too.
+        configuration.streamAndDownloadTimeout = maximumTime.map { .seconds($0) }
         configuration.idleTransferTimeout = nil
         configuration.connectTimeout = connectTimeout.map { .seconds($0) } ?? Self.defaultConnectTimeout
         configuration.tlsHandshakeTimeout = configuration.connectTimeout

@@ -7,20 +7,19 @@ import WickTestSupport
 
 struct SuspendInFlightTests {
     @Test func aSuspendedRequestReadsNothingUntilResumedThenEndsWithTheWholeBody() async throws {
-        // The body comes 3 s after the head: the suspend lands before it, even on a loaded machine.
+        // The body comes 4 s after the head: the suspend lands before it, even on a loaded machine.
         let server = try FaultServer(steps: [
-            .readRequestHead, .send("HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\n"), .pause(.seconds(3)),
+            .readRequestHead, .send("HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\n"), .pause(.seconds(4)),
             .send(String(repeating: "x", count: 30)), .waitForClientClose(limit: .seconds(20)),
         ])
         defer { server.stop() }
-        let session = makeSession { $0.idleTransferTimeout = .seconds(2) }
+        let session = makeSession { $0.idleTransferTimeout = nil }
         let request = session.request("http://127.0.0.1:\(server.port)/")
         let task = request.serializingString()
         #expect(try await waitUntil { !server.received(onConnection: 0).isEmpty })
         request.suspend()
-        // Past the server's send: a reading client would be done. Time paused is not idle time
-        // either (the idle timeout is 2 s).
-        try await Task.sleep(for: .milliseconds(4_500))
+        // Past the server's send: a reading client would be done.
+        try await Task.sleep(for: .milliseconds(5_000))
         #expect(request.state == .suspended && request.response == nil, "\(request.state) \(String(describing: request.error))")
         request.resume()
         let response = await task.response
@@ -31,7 +30,8 @@ struct SuspendInFlightTests {
     @Test(.enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
     func aSuspendedStreamStopsItsChunksAndResumesWhereItWas() async throws {
         let nginx = try TestEnvironment.nginx()
-        let session = Session()
+        // Paused time is not idle time: suspended for 0.6 s, far past this idle timeout.
+        let session = makeSession { $0.idleTransferTimeout = .milliseconds(200) }
         let received = Shared(0)
         let done = Shared(false)
         let request = session.streamRequest("\(nginx.httpBase)/bytes/10m")

@@ -130,7 +130,6 @@ public struct Transfer {
             stream = stream.authenticate(username: user, password: password)
         }
         if retrier != nil { stream = stream.validate(statusCode: TransientFailureRetrier.acceptableStatusCodes) }
-        let watch = ConnectFailureWatch.watch(session, cancelling: stream)
         var sink: OutputSink?
         var failure: CommandFailure?
         var streamError: WickError?
@@ -154,8 +153,6 @@ public struct Transfer {
                 break
             }
         }
-        watch.cancel()
-        let connectFailed = await watch.value
         let record = await recorder.finishedRecord()
         outcome.exchanges = record.exchanges
         outcome.metrics = record.metrics
@@ -170,7 +167,8 @@ public struct Transfer {
         case nil: break
         // Retries ran out on a transient status: that response is the answer, as in curl.
         case .responseValidationFailed? where stream.response != nil: break
-        case .explicitlyCancelled? where connectFailed:
+        case .sessionTaskFailed(.connectionFailed(let connection))?
+        where CommandFailure.exitCode(for: connection) == .couldNotConnect:
             outcome.failedBeforeOutput = true
             throw connectFailure(url, after: ContinuousClock.now - began)
         case let error?:

@@ -22,6 +22,8 @@ extension TransferOptions {
         // The body streams to its output: `-m` bounds that transfer too.
         configuration.streamAndDownloadTimeout = maximumTime.map { .seconds($0) }
         configuration.idleTransferTimeout = nil
+        // curl gives up on the first failed connect (7, or 28 past --connect-timeout).
+        configuration.waitsForConnectivity = false
         configuration.connectTimeout = connectTimeout.map { .seconds($0) } ?? Self.defaultConnectTimeout
         configuration.tlsHandshakeTimeout = configuration.connectTimeout
         configuration.maximumRedirects = maximumRedirects < 0 ? Int.max : maximumRedirects

@@ -50,6 +50,12 @@ public struct PoolSettings: Sendable, Equatable {
     /// this. Default 10 s, so an origin that comes back is noticed within ten seconds.
     public var maximumBackoff: Duration = .seconds(10)
 
+    /// Whether a retryable failed attempt (refused, reset, timed out) keeps the origin's waiters
+    /// for another attempt after a backoff (true, the default; rule 7), or fails every one of
+    /// them at once with its error, as a failure that is not retryable does (false: curl's and
+    /// URLSession's behaviour).
+    public var retriesFailedAttempts = true
+
     /// Settings with every default above.
     public init() {}
 

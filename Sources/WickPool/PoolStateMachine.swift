@@ -29,7 +29,8 @@
 //    with the last connection error as the cause. Why: a refused connection during a server
 //    restart or a load-balancer shuffle heals in moments, and each request's deadline already
 //    bounds how long it may wait; failing every queued request on the first refusal would turn
-//    a blip into an outage, and retrying without pause would hammer a struggling server. An
+//    a blip into an outage, and retrying without pause would hammer a struggling server.
+//    (`retriesFailedAttempts` off treats every failure as not retryable, as curl does.) An
 //    established connection resets the origin's failures and ends its backoff.
 // 8. A replay (`isReplay: true`) may only use a connection that never carried a request. If the
 //    origin is at its limit while a replay waits, the oldest idle connection is closed to make
@@ -266,7 +267,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         pool.counts.failedAttempts += 1
         pool.consecutiveFailures += 1
         pool.lastFailure = error
-        if !isRetryable {
+        if !isRetryable || !settings.retriesFailedAttempts {
             for waiter in allWaiters(of: &pool) {
                 cancel(waiter.timer, actions: &actions)
                 actions.append(.failRequest(waiter.request, .connectionFailed(error)))

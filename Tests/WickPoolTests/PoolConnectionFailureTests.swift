@@ -84,6 +84,22 @@ struct PoolConnectionFailureTests {
         #expect(world.waitingRequests() == [R3])
     }
 
+    @Test("With retriesFailedAttempts off, a retryable failure fails the origin's waiters at once, as curl does")
+    func retryableFailureFailsWaitersWhenRetriesAreOff() throws {
+        var world = PoolWorld.with { $0.retriesFailedAttempts = false }
+        try world.arrive(1)
+        try world.arrive(2)
+        try world.arrive(3, at: "b")
+        let actions = try world.failAttempt(C1, .refused)
+        #expect(
+            actions.filter { if case .failRequest = $0 { true } else { false } } == [
+                .failRequest(R1, .connectionFailed(.refused)),
+                .failRequest(R2, .connectionFailed(.refused)),
+            ])
+        #expect(world.timer(for: .backoff("a")) == nil)
+        #expect(world.waitingRequests() == [R3])
+    }
+
     @Test("A failure with nobody waiting schedules no backoff")
     func failureWithoutWaitersDoesNotBackOff() throws {
         var world = PoolWorld()

@@ -100,7 +100,7 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         configuration.maximumRequestsPerConnection = 10_000  // and maximumConnectionLifetime (default 10 min)
         configuration.requestTimeout = .seconds(10)     // one budget: every attempt, hop and retry delay
         configuration.idleTransferTimeout = .seconds(5) // no byte either way for 5 s fails the request
-        let quick = AF.request("https://api.example.com/health") { $0.timeoutInterval = 2 }  // this request's own budget
+        _ = AF.request("https://api.example.com/health") { $0.timeoutInterval = 2 }  // this request's own budget
         let pinned = Session(configuration: configuration, serverTrustManager: ServerTrustManager(
             evaluators: ["api.example.com": PublicKeysTrustEvaluator(keys: [try PublicKey(pin: "sha256//...")])]))
         try pinned.prewarm("https://api.example.com", connections: 4)

@@ -25,6 +25,15 @@ extension Session {
         /// `requestTimeout` applies. A large download over a slow link needs a long
         /// `requestTimeout` but can keep this short.
         public var idleTransferTimeout: Duration? = .seconds(30)
+        /// Whether a request whose connection attempt failed in a way that may heal (refused,
+        /// reset, timed out) waits for a later attempt: true (the default) keeps it, with the
+        /// origin's other waiters, through a backoff of 100 ms doubling to 10 s until a connect
+        /// succeeds or its own deadline passes (the timeout then carries the last failure), so a
+        /// daemon rides out a backend's restart. False fails every waiting request at once with
+        /// `SessionTaskFailure.connectionFailed`, as curl does and URLSession does by default
+        /// (its `waitsForConnectivity` is false unless set). A failure that cannot heal (trust
+        /// refused, unknown host) fails at once either way.
+        public var waitsForConnectivity: Bool = true
         /// The limit for a new connection's name resolution and TCP connect (all Happy Eyeballs
         /// attempts). Default 10 s. A request also stops at its own deadline.
         public var connectTimeout: Duration = .seconds(10)

@@ -113,6 +113,7 @@ public final class Session: Sendable {
         settings.pool.maximumConnectionsPerOrigin = configuration.maximumConnectionsPerHost
         settings.pool.maximumIdleConnectionsPerOrigin = configuration.maximumConnectionsPerHost
         settings.pool.idleTimeout = configuration.idleConnectionTimeout
+        settings.pool.retriesFailedAttempts = configuration.waitsForConnectivity
         settings.pool.maximumRequestsPerConnection = configuration.maximumRequestsPerConnection
         settings.pool.maximumConnectionLifetime = configuration.maximumConnectionLifetime
         settings.pool.poolWaitTimeout = configuration.requestTimeout

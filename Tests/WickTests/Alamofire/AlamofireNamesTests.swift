@@ -85,3 +85,22 @@ struct AlamofireNamesTests {
         await session.shutdown()
     }
 }
+
+struct WaitsForConnectivityTests {
+    /// curl's and URLSession's default: a refused connect fails the request at once.
+    @Test func withoutWaitingARefusedConnectFailsAtOnce() async {
+        let session = makeSession {
+            $0.waitsForConnectivity = false
+            $0.requestTimeout = .seconds(30)
+        }
+        let started = ContinuousClock.now
+        let result = await session.request("http://127.0.0.1:1/").serializingData().result
+        guard case .failure(.sessionTaskFailed(.connectionFailed(let failure))) = result else {
+            Issue.record("expected connectionFailed, got \(result)")
+            return
+        }
+        #expect(failure.kind == .refused)
+        #expect(ContinuousClock.now - started < .seconds(20), "at once, not at the 30 s deadline")
+        await session.shutdown()
+    }
+}

@@ -1,0 +1,281 @@
+// The cookie store's rules as a value, with time as an argument: RFC 6265bis §5.7 (storage),
+// §5.8.3 (retrieval), and the limits with their eviction order.
+import FoundationEssentials
+
+/// The cookies of a store and the rules that change them, without locks or clocks
+/// (`InMemoryCookieStorage` puts one behind a lock). Rules, numbered as in RFC 6265bis §5.7:
+///
+/// - A cookie with no name whose value starts with `__Secure-` or `__Host-` is refused (step 4).
+/// - Expiry: `Max-Age` wins over `Expires`; either is capped at 400 days from now (§5.6.1,
+///   §5.6.2); neither makes a session cookie (step 7).
+/// - `Domain`: non-ASCII is refused (step 9); the request's host must domain-match it (step
+///   11); with no `Domain` the cookie is host-only.
+/// - `Path`: the attribute, or the request's default path (step 12).
+/// - `Secure` is refused from an insecure URL (step 14), and an insecure cookie from an
+///   insecure URL may not shadow a secure one of the same name (step 16, "leave secure cookies
+///   alone").
+/// - `SameSite=None` needs `Secure` (step 20); `__Secure-` needs `Secure`, and `__Host-` needs
+///   `Secure`, host-only and a `Path` attribute of `/` (steps 21, 22; prefixes without case).
+/// - A cookie with the same name, domain, host-only flag and path is replaced, and its
+///   creation time kept (step 23). An expired cookie only removes the one it replaces.
+/// - Limits (§5.7's "remove excess cookies"): past `limits.perDomain` cookies for one domain,
+///   that domain's expired cookies go, then its non-secure ones, then its secure ones; past
+///   `limits.total`, every expired cookie goes, then the rest; least recently accessed first
+///   within each group, then the earliest stored.
+/// - Retrieval (§5.8.3): host-only cookies for their host only, others for it and its
+///   subdomains; the path must path-match; `Secure` only over https; expired never. Longer
+///   paths first, then earlier creation; each sent cookie's access time becomes now.
+struct CookieJar {
+    /// The bounds against a server that floods cookies.
+    struct Limits: Sendable, Hashable {
+        /// The most cookies kept for one domain (the spec's minimum: 50).
+        var perDomain: Int
+        /// The most cookies kept in all (the spec's minimum: 3000).
+        var total: Int
+    }
+
+    /// Why a cookie was not stored.
+    enum Refusal: Error, Equatable {
+        /// A nameless cookie whose value starts with `__Secure-` or `__Host-` (step 4).
+        case namelessPrefixedValue
+        /// `Domain` has a byte that is not ASCII (step 9).
+        case nonASCIIDomain
+        /// The request's host does not domain-match `Domain` (step 11).
+        case domainMismatch
+        /// `Secure` from a URL that is not https (step 14).
+        case secureFromInsecureURL
+        /// An insecure cookie from an insecure URL would shadow a secure one (step 16).
+        case shadowsSecureCookie
+        /// `SameSite=None` without `Secure` (step 20).
+        case sameSiteNoneWithoutSecure
+        /// `__Secure-` without `Secure` (step 21).
+        case securePrefixWithoutSecure
+        /// `__Host-` without `Secure`, host-only and `Path=/` (step 22).
+        case hostPrefixRequirementsUnmet
+    }
+
+    /// What storing a cookie did.
+    enum Stored: Equatable {
+        /// It is in the store.
+        case stored
+        /// It had expired already: the cookie it replaced (if any) is gone, and it is not kept.
+        case expired
+    }
+
+    /// The longest a cookie may live from when it is set (§5.6.1, §5.6.2: 400 days).
+    static let maximumLifetime: TimeInterval = 400 * 86_400
+
+    /// The bounds.
+    let limits: Limits
+    /// The cookies, by their domain field; each list in storing order.
+    private var buckets: [Substring: [Entry]] = [:]
+    /// How many cookies there are (expired ones not yet removed included).
+    private(set) var count = 0
+    /// How many of them are secure: the "leave secure cookies alone" scan runs only when some are.
+    private var secureCount = 0
+    /// The next cookie's storing number, which breaks ties of equal times.
+    private var nextSequence: UInt64 = 0
+
+    /// A cookie and its storing number.
+    private struct Entry {
+        var cookie: Cookie
+        var sequence: UInt64
+    }
+
+    /// An empty jar with these bounds.
+    init(limits: Limits) {
+        self.limits = limits
+    }
+
+    // MARK: - Storage (§5.7)
+
+    /// Applies §5.7 to `parsed`, received in a response to `url` at `now`.
+    /// - Throws: `Refusal` naming the rule that refused it.
+    @discardableResult
+    mutating func store(_ parsed: SetCookie, from url: CookieRequestURL, now: Date) throws(Refusal) -> Stored {
+        if parsed.name.isEmpty, Self.hasPrefix(parsed.value, "__Secure-") || Self.hasPrefix(parsed.value, "__Host-") {
+            throw .namelessPrefixedValue
+        }
+        var domain = parsed.domain ?? ""
+        guard domain.utf8.allSatisfy({ $0 < 0x80 }) else { throw .nonASCIIDomain }
+        let isHostOnly = domain.isEmpty
+        if isHostOnly {
+            domain = String(url.host)
+        } else if !CookieMatching.domain(url.host, matches: domain) {
+            throw .domainMismatch
+        }
+        let path = parsed.path ?? url.defaultPath
+        if parsed.isSecure, !url.isSecure { throw .secureFromInsecureURL }
+        if !parsed.isSecure, !url.isSecure, shadowsSecureCookie(named: parsed.name, domain: domain, path: path) {
+            throw .shadowsSecureCookie
+        }
+        if parsed.sameSite == .none, !parsed.isSecure { throw .sameSiteNoneWithoutSecure }
+        if Self.hasPrefix(parsed.name, "__Secure-"), !parsed.isSecure { throw .securePrefixWithoutSecure }
+        if Self.hasPrefix(parsed.name, "__Host-"), !(parsed.isSecure && isHostOnly && parsed.hasPath && path == "/") {
+            throw .hostPrefixRequirementsUnmet
+        }
+        let cookie = Cookie(
+            name: parsed.name, value: parsed.value, domain: domain, path: path, expires: Self.expiry(of: parsed, now: now),
+            isHostOnly: isHostOnly, isSecure: parsed.isSecure, isHTTPOnly: parsed.isHTTPOnly, sameSite: parsed.sameSite,
+            creationTime: now)
+        return insert(cookie, now: now)
+    }
+
+    /// Puts `cookie` in the store as it is (a cookie file's line, a cookie made by hand),
+    /// replacing one with the same name, domain, host-only flag and path (whose creation time
+    /// it takes), then applies the limits. An expired cookie only removes the one it replaces.
+    @discardableResult
+    mutating func insert(_ cookie: Cookie, now: Date) -> Stored {
+        var cookie = cookie
+        var sequence = nextSequence
+        let key = Substring(cookie.domain)
+        if let index = buckets[key]?.firstIndex(where: {
+            $0.cookie.name == cookie.name && $0.cookie.isHostOnly == cookie.isHostOnly && $0.cookie.path == cookie.path
+        }) {
+            let old = remove(at: index, in: key)
+            cookie.creationTime = old.cookie.creationTime
+            sequence = old.sequence
+        } else {
+            nextSequence += 1
+        }
+        guard !cookie.isExpired(at: now) else { return .expired }
+        buckets[key, default: []].append(Entry(cookie: cookie, sequence: sequence))
+        count += 1
+        if cookie.isSecure { secureCount += 1 }
+        applyLimits(after: key, now: now)
+        return .stored
+    }
+
+    /// §5.6.1-§5.6.2 and step 7: `Max-Age` (zero or less: the earliest time) over `Expires`,
+    /// capped at `maximumLifetime`; nil for a session cookie.
+    private static func expiry(of parsed: SetCookie, now: Date) -> Date? {
+        let latest = now.addingTimeInterval(maximumLifetime)
+        if let maxAge = parsed.maxAge {
+            return maxAge <= 0 ? .distantPast : min(now.addingTimeInterval(TimeInterval(maxAge)), latest)
+        }
+        return parsed.expires.map { min($0, latest) }
+    }
+
+    /// Step 16: a secure cookie of this name whose domain domain-matches `domain` or the
+    /// reverse, and whose path `path` path-matches.
+    private func shadowsSecureCookie(named name: String, domain: String, path: String) -> Bool {
+        guard secureCount > 0 else { return false }
+        for (key, entries) in buckets
+        where CookieMatching.domain(key, matches: domain) || CookieMatching.domain(domain, matches: key) {
+            for entry in entries where entry.cookie.isSecure && entry.cookie.name == name {
+                if CookieMatching.path(path, matches: entry.cookie.path) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Whether `text` starts with `prefix`, ASCII letters compared without case.
+    private static func hasPrefix(_ text: String, _ prefix: String) -> Bool {
+        text.utf8.count >= prefix.utf8.count && Substring(text).utf8.prefix(prefix.utf8.count).elementsEqual(prefix.utf8) {
+            $0.asciiLowercased == $1.asciiLowercased
+        }
+    }
+
+    // MARK: - Limits
+
+    /// Removes excess cookies after one was stored for `key`.
+    private mutating func applyLimits(after key: Substring, now: Date) {
+        if let stored = buckets[key]?.count, stored > limits.perDomain {
+            removeExpired(in: key, now: now)
+            while let entries = buckets[key], entries.count > limits.perDomain {
+                // Non-secure before secure, then the least recently accessed, then the oldest.
+                let victim = entries.indices.min { a, b in
+                    let (x, y) = (entries[a], entries[b])
+                    return (x.cookie.isSecure ? 1 : 0, x.cookie.lastAccessTime, x.sequence)
+                        < (y.cookie.isSecure ? 1 : 0, y.cookie.lastAccessTime, y.sequence)
+                }!
+                remove(at: victim, in: key)
+            }
+        }
+        guard count > limits.total else { return }
+        for key in Array(buckets.keys) { removeExpired(in: key, now: now) }
+        while count > limits.total {
+            var victim: (key: Substring, index: Int, time: Date, sequence: UInt64)?
+            for (key, entries) in buckets {
+                for (index, entry) in entries.enumerated() {
+                    if let found = victim, (found.time, found.sequence) <= (entry.cookie.lastAccessTime, entry.sequence) {
+                        continue
+                    }
+                    victim = (key, index, entry.cookie.lastAccessTime, entry.sequence)
+                }
+            }
+            guard let victim else { break }
+            remove(at: victim.index, in: victim.key)
+        }
+    }
+
+    /// Removes the expired cookies of one domain.
+    private mutating func removeExpired(in key: Substring, now: Date) {
+        guard let entries = buckets[key] else { return }
+        for index in entries.indices.reversed() where entries[index].cookie.isExpired(at: now) {
+            remove(at: index, in: key)
+        }
+    }
+
+    /// Removes one cookie, keeping the counts, and the domain's list when it empties.
+    @discardableResult
+    private mutating func remove(at index: Int, in key: Substring) -> Entry {
+        let entry = buckets[key]!.remove(at: index)
+        if buckets[key]!.isEmpty { buckets[key] = nil }
+        count -= 1
+        if entry.cookie.isSecure { secureCount -= 1 }
+        return entry
+    }
+
+    // MARK: - Retrieval (§5.8.3)
+
+    /// The cookies a request to `url` at `now` sends, in the order of its `Cookie` field; their
+    /// access time becomes `now`. Costs one look-up per label of the host when none match, and
+    /// nothing at all when the jar is empty.
+    mutating func cookies(for url: CookieRequestURL, now: Date) -> [Cookie] {
+        guard count > 0 else { return [] }
+        var found: [Entry] = []
+        var key = url.host
+        let isIPAddress = CookieMatching.isIPAddress(url.host)
+        while true {
+            if buckets[key] != nil {
+                var sawExpired = false
+                for index in buckets[key]!.indices {
+                    let cookie = buckets[key]![index].cookie
+                    if cookie.isExpired(at: now) {
+                        sawExpired = true
+                        continue
+                    }
+                    // Host-only cookies sit under their host's own key, so only there do they match.
+                    guard !cookie.isHostOnly || key.startIndex == url.host.startIndex,
+                        !cookie.isSecure || url.isSecure, CookieMatching.path(url.path, matches: cookie.path)
+                    else { continue }
+                    buckets[key]![index].cookie.lastAccessTime = now
+                    found.append(buckets[key]![index])
+                }
+                if sawExpired { removeExpired(in: key, now: now) }
+            }
+            // An IP address has no parent domains; a name's are what follows each dot.
+            guard !isIPAddress, let dot = key.firstIndex(of: ".") else { break }
+            key = key[key.index(after: dot)...]
+        }
+        found.sort { a, b in
+            let (x, y) = (a.cookie.path.utf8.count, b.cookie.path.utf8.count)
+            if x != y { return x > y }
+            return (a.cookie.creationTime, a.sequence) < (b.cookie.creationTime, b.sequence)
+        }
+        return found.map(\.cookie)
+    }
+
+    /// Every cookie not expired at `now`, in no particular order.
+    func allCookies(now: Date) -> [Cookie] {
+        buckets.values.flatMap { $0.lazy.map(\.cookie).filter { !$0.isExpired(at: now) } }
+    }
+
+    /// Removes every cookie.
+    mutating func removeAll() {
+        buckets = [:]
+        count = 0
+        secureCount = 0
+    }
+}

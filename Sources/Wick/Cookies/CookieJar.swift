@@ -8,8 +8,10 @@ import FoundationEssentials
 /// - A cookie with no name whose value starts with `__Secure-` or `__Host-` is refused (step 4).
 /// - Expiry: `Max-Age` wins over `Expires`; either is capped at 400 days from now (§5.6.1,
 ///   §5.6.2); neither makes a session cookie (step 7).
-/// - `Domain`: non-ASCII is refused (step 9); the request's host must domain-match it (step
-///   11); with no `Domain` the cookie is host-only.
+/// - `Domain`: non-ASCII is refused (step 9); a public suffix (`PublicSuffixList`) is refused
+///   unless it is the request's host itself, which then makes a host-only cookie (step 10);
+///   the request's host must domain-match it (step 11); with no `Domain` the cookie is
+///   host-only.
 /// - `Path`: the attribute, or the request's default path (step 12).
 /// - `Secure` is refused from an insecure URL (step 14), and an insecure cookie from an
 ///   insecure URL may not shadow a secure one of the same name (step 16, "leave secure cookies
@@ -40,6 +42,8 @@ struct CookieJar {
         case namelessPrefixedValue
         /// `Domain` has a byte that is not ASCII (step 9).
         case nonASCIIDomain
+        /// `Domain` is a public suffix and not the request's host (step 10).
+        case publicSuffixDomain
         /// The request's host does not domain-match `Domain` (step 11).
         case domainMismatch
         /// `Secure` from a URL that is not https (step 14).
@@ -98,6 +102,10 @@ struct CookieJar {
         }
         var domain = parsed.domain ?? ""
         guard domain.utf8.allSatisfy({ $0 < 0x80 }) else { throw .nonASCIIDomain }
+        if !domain.isEmpty, PublicSuffixList.isPublicSuffix(domain) {
+            guard domain.utf8.elementsEqual(url.host.utf8) else { throw .publicSuffixDomain }
+            domain = ""
+        }
         let isHostOnly = domain.isEmpty
         if isHostOnly {
             domain = String(url.host)

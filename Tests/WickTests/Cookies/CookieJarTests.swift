@@ -54,16 +54,17 @@ struct CookieJarTests {
     }
 
     @Test(arguments: [
-        ("Domain=www.example.com", "http://example.com/"),  // a subdomain of the host
-        ("Domain=other.com", "http://example.com/"),
-        ("Domain=ample.com", "http://example.com/"),  // a suffix, but not at a dot
-        ("Domain=0.0.1", "http://127.0.0.1/"),  // IP addresses match only themselves
-        ("Domain=1", "http://127.0.0.1/"),
-        ("Domain=:1", "http://[::1]/"),
-    ])
-    func aDomainTheHostDoesNotMatchIsRefused(attribute: String, url: String) {
+        ("Domain=www.example.com", "http://example.com/", .domainMismatch),  // a subdomain of the host
+        ("Domain=other.com", "http://example.com/", .domainMismatch),
+        ("Domain=ample.com", "http://example.com/", .domainMismatch),  // a suffix, but not at a dot
+        ("Domain=0.0.1", "http://127.0.0.1/", .domainMismatch),  // IP addresses match only themselves
+        ("Domain=0.1", "http://127.0.0.1/", .domainMismatch),
+        ("Domain=1", "http://127.0.0.1/", .publicSuffixDomain),  // one label: refused as a public suffix first
+        ("Domain=:1", "http://[::1]/", .publicSuffixDomain),
+    ] as [(String, String, CookieJar.Refusal)])
+    func aDomainTheHostDoesNotMatchIsRefused(attribute: String, url: String, refusal: CookieJar.Refusal) {
         var world = World()
-        #expect(world.refusal("a=1; \(attribute)", from: url) == .domainMismatch)
+        #expect(world.refusal("a=1; \(attribute)", from: url) == refusal)
     }
 
     @Test func anIPAddressMayNameItselfAsDomain() {

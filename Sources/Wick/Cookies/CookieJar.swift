@@ -238,9 +238,35 @@ struct CookieJar {
     // MARK: - Retrieval (§5.8.3)
 
     /// The cookies a request to `url` at `now` sends, in the order of its `Cookie` field; their
-    /// access time becomes `now`. Costs one look-up per label of the host when none match, and
-    /// nothing at all when the jar is empty.
+    /// access time becomes `now`.
     mutating func cookies(for url: CookieRequestURL, now: Date) -> [Cookie] {
+        sendableEntries(for: url, now: now).map(\.cookie)
+    }
+
+    /// The `Cookie` field's value for a request to `url` at `now` (§5.8.3's serialization:
+    /// `name=value`, or the value alone for a nameless cookie, joined by `; `), or nil when no
+    /// cookie is sent; their access time becomes `now`. Two allocations when cookies match (the
+    /// list and the value), none otherwise.
+    mutating func cookieFieldValue(for url: CookieRequestURL, now: Date) -> String? {
+        let entries = sendableEntries(for: url, now: now)
+        guard !entries.isEmpty else { return nil }
+        var value = ""
+        value.reserveCapacity(entries.reduce(0) { $0 + $1.cookie.name.utf8.count + $1.cookie.value.utf8.count + 3 })
+        for entry in entries {
+            if !value.isEmpty { value += "; " }
+            if !entry.cookie.name.isEmpty {
+                value += entry.cookie.name
+                value += "="
+            }
+            value += entry.cookie.value
+        }
+        return value
+    }
+
+    /// §5.8.3's cookie-list for a request to `url` at `now`, sorted, each marked accessed. Costs
+    /// one look-up per label of the host when none match, and nothing at all when the jar is
+    /// empty; the expired cookies it meets are removed.
+    private mutating func sendableEntries(for url: CookieRequestURL, now: Date) -> [Entry] {
         guard count > 0 else { return [] }
         var found: [Entry] = []
         var key = url.host
@@ -264,15 +290,15 @@ struct CookieJar {
                 if sawExpired { removeExpired(in: key, now: now) }
             }
             // An IP address has no parent domains; a name's are what follows each dot.
-            guard !isIPAddress, let dot = key.firstIndex(of: ".") else { break }
-            key = key[key.index(after: dot)...]
+            guard !isIPAddress, let dot = key.utf8.firstIndex(of: UInt8(ascii: ".")) else { break }
+            key = Substring(key.utf8[key.utf8.index(after: dot)...])
         }
         found.sort { a, b in
             let (x, y) = (a.cookie.path.utf8.count, b.cookie.path.utf8.count)
             if x != y { return x > y }
             return (a.cookie.creationTime, a.sequence) < (b.cookie.creationTime, b.sequence)
         }
-        return found.map(\.cookie)
+        return found
     }
 
     /// Every cookie not expired at `now`, in no particular order.

@@ -22,11 +22,12 @@ struct CookieRequestURL {
         self.init(absoluteString: url.absoluteString)
     }
 
-    /// The parts of `text`, an absolute URL as Foundation writes it.
+    /// The parts of `text`, an absolute URL as Foundation writes it. Reads bytes, not
+    /// characters: every delimiter is ASCII.
     init?(absoluteString text: String) {
-        let text = Substring(text)
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let scheme = text[..<colon]
+        let bytes = Substring(text).utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let scheme = Substring(bytes[..<colon])
         if scheme.equalsIgnoringASCIICase("https") {
             isSecure = true
         } else if scheme.equalsIgnoringASCIICase("http") {
@@ -34,32 +35,35 @@ struct CookieRequestURL {
         } else {
             return nil
         }
-        let afterScheme = text[text.index(after: colon)...]
-        guard afterScheme.hasPrefix("//") else { return nil }
+        let afterScheme = bytes[bytes.index(after: colon)...]
+        guard afterScheme.starts(with: "//".utf8) else { return nil }
         let authorityAndRest = afterScheme.dropFirst(2)
-        let authorityEnd = authorityAndRest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? authorityAndRest.endIndex
+        let authorityEnd =
+            authorityAndRest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            ?? authorityAndRest.endIndex
         var authority = authorityAndRest[..<authorityEnd]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        var host: Substring
-        if authority.first == "[" {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            host = authority[authority.index(after: authority.startIndex)..<close]
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.index(after: at)...] }
+        let hostBytes: Substring.UTF8View
+        if authority.first == UInt8(ascii: "[") {
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            hostBytes = authority[authority.index(after: authority.startIndex)..<close]
         } else {
-            host = authority[..<(authority.firstIndex(of: ":") ?? authority.endIndex)]
+            hostBytes = authority[..<(authority.firstIndex(of: UInt8(ascii: ":")) ?? authority.endIndex)]
         }
-        guard !host.isEmpty else { return nil }
-        if host.utf8.contains(where: { ($0 &- 0x41) < 26 }) { host = Substring(host.lowercased()) }
-        self.host = host
-        let rest = authorityAndRest[authorityEnd...]
-        path = rest[..<(rest.firstIndex { $0 == "?" || $0 == "#" } ?? rest.endIndex)]
+        guard !hostBytes.isEmpty else { return nil }
+        let hasUpperCase = hostBytes.contains { ($0 &- 0x41) < 26 }
+        host = hasUpperCase ? Substring(Substring(hostBytes).lowercased()) : Substring(hostBytes)
+        let rest = bytes[authorityEnd...]
+        path = Substring(rest[..<(rest.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex)])
     }
 
     /// The default-path of §5.1.4: the path up to its last `/`, or `/` when it has at most one
     /// `/` or does not start with one.
     var defaultPath: String {
-        guard path.first == "/", let lastSlash = path.lastIndex(of: "/"), lastSlash != path.startIndex else {
-            return "/"
-        }
-        return String(path[..<lastSlash])
+        let bytes = path.utf8
+        guard bytes.first == UInt8(ascii: "/"), let lastSlash = bytes.lastIndex(of: UInt8(ascii: "/")),
+            lastSlash != bytes.startIndex
+        else { return "/" }
+        return String(Substring(bytes[..<lastSlash]))
     }
 }

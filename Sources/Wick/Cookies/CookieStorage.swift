@@ -4,7 +4,7 @@ public import FoundationEssentials
 /// Where a `Session` keeps cookies (`Session.Configuration.cookieStorage`): it stores those a
 /// response sets and gives those a request sends, by RFC 6265bis. `InMemoryCookieStorage` is
 /// the default and `FileCookieStorage` adds curl's cookie files; a store of your own (shared
-/// between processes, say) conforms with these two methods.
+/// between processes, say) conforms with the first two methods (the third has a default).
 ///
 /// A store is shared by every request of a session, on any thread, so it must be thread-safe.
 /// Time arrives as an argument, so a store's rules can be tested without a clock.
@@ -19,6 +19,12 @@ public protocol CookieStorage: AnyObject, Sendable {
     /// (RFC 6265bis §5.8.3: longer paths first, then earlier creation); empty for a URL that is
     /// not http or https.
     func cookies(for url: URL, now: Date) -> [Cookie]
+
+    /// The value of the `Cookie` field a request to `url` sends at `now` (each cookie's `pair`,
+    /// joined by `; `, in `cookies(for:now:)`'s order), or nil when it sends none. What a
+    /// `Session` calls for every request, so a store may answer it without making `Cookie`
+    /// values; the default joins `cookies(for:now:)`.
+    func cookieFieldValue(for url: URL, now: Date) -> String?
 }
 
 extension CookieStorage {
@@ -32,11 +38,15 @@ extension CookieStorage {
         cookies(for: url, now: Date())
     }
 
-    /// The value of the `Cookie` field a request to `url` sends at `now` (`name=value` pairs
-    /// joined by `; `), or nil when it sends none.
-    public func cookieFieldValue(for url: URL, now: Date = Date()) -> String? {
+    /// `cookies(for:now:)`'s pairs joined by `; `, or nil when there are none.
+    public func cookieFieldValue(for url: URL, now: Date) -> String? {
         let cookies = cookies(for: url, now: now)
         guard !cookies.isEmpty else { return nil }
         return cookies.lazy.map(\.pair).joined(separator: "; ")
+    }
+
+    /// `cookieFieldValue(for:now:)` at the current time.
+    public func cookieFieldValue(for url: URL) -> String? {
+        cookieFieldValue(for: url, now: Date())
     }
 }

@@ -54,6 +54,15 @@ public final class InMemoryCookieStorage: CookieStorage {
         }
     }
 
+    /// The `Cookie` field's value for a request to `url` at `now`, built in one string; marks
+    /// the cookies accessed.
+    public func cookieFieldValue(for url: URL, now: Date) -> String? {
+        jar.withLock { jar in
+            guard jar.count > 0, let target = CookieRequestURL(url) else { return nil }
+            return jar.cookieFieldValue(for: target, now: now)
+        }
+    }
+
     /// Stores `cookie` as it is (no §5.7 checks: a cookie you made or read from a file),
     /// replacing one with the same name, domain, host-only flag and path, then applies the
     /// limits. An expired cookie only removes the one it replaces.

@@ -57,6 +57,19 @@ public struct HTTPRequest: Sendable {
         }
     }
 
+    /// Whether the session's cookie storage takes part (URLRequest's `httpShouldHandleCookies`):
+    /// when true (the default) a request with no `Cookie` field of its own is sent with the
+    /// cookies stored for its URL, and the `Set-Cookie` fields of its responses, redirects'
+    /// included, are stored. When false the storage is neither read nor written for it. A
+    /// redirect keeps the setting; an adapter may change it.
+    public var httpShouldHandleCookies: Bool {
+        get { storage.httpShouldHandleCookies }
+        _modify {
+            makeUnique()
+            yield &storage.httpShouldHandleCookies
+        }
+    }
+
     /// The request sends its `UploadRequest`'s body (`Uploadable`) rather than `body`. Cleared
     /// when a redirect turns the request into a GET.
     var carriesUpload: Bool {
@@ -72,7 +85,8 @@ public struct HTTPRequest: Sendable {
     /// A request value; nothing is sent.
     public init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, unixSocketPath: String? = nil) {
         storage = Storage(
-            method: method, url: url, unixSocketPath: unixSocketPath, headers: headers, body: body, carriesUpload: false)
+            method: method, url: url, unixSocketPath: unixSocketPath, headers: headers, body: body, carriesUpload: false,
+            httpShouldHandleCookies: true)
     }
 
     /// Gives this value a box of its own before a change, when another value shares it.
@@ -89,10 +103,11 @@ public struct HTTPRequest: Sendable {
         @exclusivity(unchecked) var headers: HTTPHeaders
         @exclusivity(unchecked) var body: Data?
         @exclusivity(unchecked) var carriesUpload: Bool
+        @exclusivity(unchecked) var httpShouldHandleCookies: Bool
 
         init(
             method: HTTPMethod, url: URL, unixSocketPath: String?, headers: HTTPHeaders, body: Data?,
-            carriesUpload: Bool
+            carriesUpload: Bool, httpShouldHandleCookies: Bool
         ) {
             self.method = method
             self.url = url
@@ -100,12 +115,13 @@ public struct HTTPRequest: Sendable {
             self.headers = headers
             self.body = body
             self.carriesUpload = carriesUpload
+            self.httpShouldHandleCookies = httpShouldHandleCookies
         }
 
         func copy() -> Storage {
             Storage(
                 method: method, url: url, unixSocketPath: unixSocketPath, headers: headers, body: body,
-                carriesUpload: carriesUpload)
+                carriesUpload: carriesUpload, httpShouldHandleCookies: httpShouldHandleCookies)
         }
     }
 }

@@ -301,9 +301,10 @@ struct CookieJar {
         return found
     }
 
-    /// Every cookie not expired at `now`, in no particular order.
+    /// Every cookie not expired at `now`, oldest first (creation time, then storing order).
     func allCookies(now: Date) -> [Cookie] {
-        buckets.values.flatMap { $0.lazy.map(\.cookie).filter { !$0.isExpired(at: now) } }
+        buckets.values.flatMap { $0.filter { !$0.cookie.isExpired(at: now) } }
+            .sorted { ($0.cookie.creationTime, $0.sequence) < ($1.cookie.creationTime, $1.sequence) }.map(\.cookie)
     }
 
     /// Removes every cookie.

@@ -70,7 +70,7 @@ public final class InMemoryCookieStorage: CookieStorage {
         jar.withLock { _ = $0.insert(cookie, now: now) }
     }
 
-    /// Every cookie not expired at `now`, in no particular order.
+    /// Every cookie not expired at `now`, oldest first.
     public func allCookies(now: Date = Date()) -> [Cookie] {
         jar.withLock { $0.allCookies(now: now) }
     }

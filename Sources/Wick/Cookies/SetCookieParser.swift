@@ -35,15 +35,8 @@ public enum SetCookieParser {
         // Steps 2-4: the name-value pair before the first ";", split at its first "=".
         let pairEnd = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
         let pair = bytes[..<pairEnd]
-        let name: Substring.UTF8View
-        let value: Substring.UTF8View
-        if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
-            name = trimmed(pair[..<equals])
-            value = trimmed(pair[pair.index(after: equals)...])
-        } else {
-            name = pair[pair.startIndex..<pair.startIndex]
-            value = trimmed(pair)
-        }
+        // With no "=", the whole pair is the value.
+        let (name, value) = splitAtFirstEquals(pair) ?? (pair[pair.startIndex..<pair.startIndex], trimmed(pair))
         // Step 5, and §5.7 step 2: too large, or nothing at all.
         guard name.count + value.count <= maximumNameValueBytes, !(name.isEmpty && value.isEmpty) else { return nil }
         var cookie = SetCookie(name: string(name), value: string(value))
@@ -54,15 +47,9 @@ public enum SetCookieParser {
             let end = rest.firstIndex(of: UInt8(ascii: ";")) ?? rest.endIndex
             let attribute = rest[..<end]
             rest = rest[end...]
-            let attributeName: Substring.UTF8View
-            let attributeValue: Substring.UTF8View
-            if let equals = attribute.firstIndex(of: UInt8(ascii: "=")) {
-                attributeName = trimmed(attribute[..<equals])
-                attributeValue = trimmed(attribute[attribute.index(after: equals)...])
-            } else {
-                attributeName = trimmed(attribute)
-                attributeValue = attribute[attribute.endIndex...]
-            }
+            // With no "=", the whole attribute is the name.
+            let (attributeName, attributeValue) =
+                splitAtFirstEquals(attribute) ?? (trimmed(attribute), attribute[attribute.endIndex...])
             guard attributeValue.count <= maximumAttributeValueBytes else { continue }
             apply(attributeName, attributeValue, to: &cookie)
         }
@@ -110,6 +97,14 @@ public enum SetCookieParser {
             magnitude = sum
         }
         return negative ? -magnitude : magnitude
+    }
+
+    /// `bytes` split at its first `=`, both sides trimmed; nil when it has no `=`.
+    private static func splitAtFirstEquals(
+        _ bytes: Substring.UTF8View
+    ) -> (before: Substring.UTF8View, after: Substring.UTF8View)? {
+        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+        return (trimmed(bytes[..<equals]), trimmed(bytes[bytes.index(after: equals)...]))
     }
 
     /// `bytes` without leading and trailing SP and HTAB (WSP).

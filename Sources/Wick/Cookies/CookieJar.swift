@@ -200,20 +200,25 @@ struct CookieJar {
                 remove(at: victim, in: key)
             }
         }
-        guard count > limits.total else { return }
-        for key in Array(buckets.keys) { removeExpired(in: key, now: now) }
+        // Past the total: expired cookies first, then the least recently accessed (one pass
+        // finds the victim and notices expired cookies).
         while count > limits.total {
             var victim: (key: Substring, index: Int, time: Date, sequence: UInt64)?
+            var sawExpired = false
             for (key, entries) in buckets {
                 for (index, entry) in entries.enumerated() {
+                    sawExpired = sawExpired || entry.cookie.isExpired(at: now)
                     if let found = victim, (found.time, found.sequence) <= (entry.cookie.lastAccessTime, entry.sequence) {
                         continue
                     }
                     victim = (key, index, entry.cookie.lastAccessTime, entry.sequence)
                 }
             }
-            guard let victim else { break }
-            remove(at: victim.index, in: victim.key)
+            if sawExpired {
+                for key in Array(buckets.keys) { removeExpired(in: key, now: now) }
+            } else if let victim {
+                remove(at: victim.index, in: victim.key)
+            }
         }
     }
 

@@ -171,7 +171,7 @@ struct CookieJar {
         for (key, entries) in buckets
         where CookieMatching.domain(key, matches: domain) || CookieMatching.domain(domain, matches: key) {
             for entry in entries where entry.cookie.isSecure && entry.cookie.name == name {
-                if CookieMatching.path(path, matches: entry.cookie.path) { return true }
+                if CookieMatching.path(path.utf8.span, matches: entry.cookie.path.utf8.span) { return true }
             }
         }
         return false
@@ -242,68 +242,115 @@ struct CookieJar {
 
     // MARK: - Retrieval (§5.8.3)
 
+    /// One cookie a request sends: where it sits in the jar (valid until the jar's next
+    /// structural change), and the keys that order it. No strings, so collecting and sorting
+    /// matches retains nothing.
+    private struct Match {
+        var bucket: [Substring: [Entry]].Index
+        var entry: Int
+        var pathLength: Int
+        var creationTime: Date
+        var sequence: UInt64
+    }
+
     /// The cookies a request to `url` at `now` sends, in the order of its `Cookie` field; their
     /// access time becomes `now`.
     mutating func cookies(for url: CookieRequestURL, now: Date) -> [Cookie] {
-        sendableEntries(for: url, now: now).map(\.cookie)
+        let (matches, expired) = self.matches(for: url, now: now)
+        let cookies = matches.map { buckets.values[$0.bucket][$0.entry].cookie }
+        removeExpired(in: expired, now: now)
+        return cookies
     }
 
     /// The `Cookie` field's value for a request to `url` at `now` (§5.8.3's serialization:
     /// `name=value`, or the value alone for a nameless cookie, joined by `; `), or nil when no
-    /// cookie is sent; their access time becomes `now`. Two allocations when cookies match (the
-    /// list and the value), none otherwise.
+    /// cookie is sent; their access time becomes `now`. Three allocations when cookies match
+    /// (the matches, the bytes, the string), none otherwise.
     mutating func cookieFieldValue(for url: CookieRequestURL, now: Date) -> String? {
-        let entries = sendableEntries(for: url, now: now)
-        guard !entries.isEmpty else { return nil }
-        var value = ""
-        value.reserveCapacity(entries.reduce(0) { $0 + $1.cookie.name.utf8.count + $1.cookie.value.utf8.count + 3 })
-        for entry in entries {
-            if !value.isEmpty { value += "; " }
-            if !entry.cookie.name.isEmpty {
-                value += entry.cookie.name
-                value += "="
-            }
-            value += entry.cookie.value
+        let (matches, expired) = self.matches(for: url, now: now)
+        defer { removeExpired(in: expired, now: now) }
+        guard !matches.isEmpty else { return nil }
+        var length = 0
+        for match in matches {
+            length += buckets.values[match.bucket][match.entry].cookie.name.utf8.count
+                + buckets.values[match.bucket][match.entry].cookie.value.utf8.count + 3
         }
-        return value
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(length)
+        for match in matches {
+            if !bytes.isEmpty {
+                bytes.append(UInt8(ascii: ";"))
+                bytes.append(UInt8(ascii: " "))
+            }
+            let name = buckets.values[match.bucket][match.entry].cookie.name.utf8.span
+            if !name.isEmpty {
+                for index in name.indices { bytes.append(name[index]) }
+                bytes.append(UInt8(ascii: "="))
+            }
+            let value = buckets.values[match.bucket][match.entry].cookie.value.utf8.span
+            for index in value.indices { bytes.append(value[index]) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// §5.8.3's cookie-list for a request to `url` at `now`, sorted, each marked accessed. Costs
+    /// §5.8.3's cookie-list for a request to `url` at `now`, sorted (longer paths first, then
+    /// earlier creation, then storing order), each marked accessed; and the domains where
+    /// expired cookies were met, for the caller to clean once it has read the matches. Costs
     /// one look-up per label of the host when none match, and nothing at all when the jar is
-    /// empty; the expired cookies it meets are removed.
-    private mutating func sendableEntries(for url: CookieRequestURL, now: Date) -> [Entry] {
-        guard count > 0 else { return [] }
-        var found: [Entry] = []
+    /// empty.
+    private mutating func matches(for url: CookieRequestURL, now: Date) -> (matches: [Match], expired: [Substring]) {
+        guard count > 0 else { return ([], []) }
+        var found: [Match] = []
+        var expired: [Substring] = []
         var key = url.host
-        let isIPAddress = CookieMatching.isIPAddress(url.host)
         while true {
-            if buckets[key] != nil {
-                var sawExpired = false
-                for index in buckets[key]!.indices {
-                    let cookie = buckets[key]![index].cookie
-                    if cookie.isExpired(at: now) {
-                        sawExpired = true
-                        continue
-                    }
-                    // Host-only cookies sit under their host's own key, so only there do they match.
-                    guard !cookie.isHostOnly || key.startIndex == url.host.startIndex,
-                        !cookie.isSecure || url.isSecure, CookieMatching.path(url.path, matches: cookie.path)
-                    else { continue }
-                    buckets[key]![index].cookie.lastAccessTime = now
-                    found.append(buckets[key]![index])
+            if let bucket = buckets.index(forKey: key) {
+                // Host-only cookies sit under their host's own key, so only there do they match.
+                let isHost = key.startIndex == url.host.startIndex
+                if Self.collect(from: &buckets.values[bucket], at: bucket, isHost: isHost, url: url, now: now, into: &found) {
+                    expired.append(key)
                 }
-                if sawExpired { removeExpired(in: key, now: now) }
             }
             // An IP address has no parent domains; a name's are what follows each dot.
-            guard !isIPAddress, let dot = key.utf8.firstIndex(of: UInt8(ascii: ".")) else { break }
+            guard !url.isIPAddress, let dot = key.utf8.firstIndex(of: UInt8(ascii: ".")) else { break }
             key = Substring(key.utf8[key.utf8.index(after: dot)...])
         }
         found.sort { a, b in
-            let (x, y) = (a.cookie.path.utf8.count, b.cookie.path.utf8.count)
-            if x != y { return x > y }
-            return (a.cookie.creationTime, a.sequence) < (b.cookie.creationTime, b.sequence)
+            if a.pathLength != b.pathLength { return a.pathLength > b.pathLength }
+            return (a.creationTime, a.sequence) < (b.creationTime, b.sequence)
         }
-        return found
+        return (found, expired)
+    }
+
+    /// Appends the matches among one domain's cookies (the list at `bucket`) for a request to
+    /// `url` at `now`, marking them accessed; returns whether it met an expired cookie. The
+    /// list is borrowed in place, so it is neither hashed again nor copied.
+    private static func collect(
+        from entries: inout [Entry], at bucket: [Substring: [Entry]].Index, isHost: Bool, url: CookieRequestURL,
+        now: Date, into found: inout [Match]
+    ) -> Bool {
+        var sawExpired = false
+        let requestPath = url.path.utf8.span
+        for index in entries.indices {
+            if entries[index].cookie.isExpired(at: now) {
+                sawExpired = true
+                continue
+            }
+            guard isHost || !entries[index].cookie.isHostOnly, !entries[index].cookie.isSecure || url.isSecure,
+                CookieMatching.path(requestPath, matches: entries[index].cookie.path.utf8.span)
+            else { continue }
+            entries[index].cookie.lastAccessTime = now
+            found.append(
+                Match(
+                    bucket: bucket, entry: index, pathLength: entries[index].cookie.path.utf8.count,
+                    creationTime: entries[index].cookie.creationTime, sequence: entries[index].sequence))
+        }
+        return sawExpired
+    }
+
+    /// Removes the expired cookies of these domains.
+    private mutating func removeExpired(in keys: [Substring], now: Date) {
+        for key in keys { removeExpired(in: key, now: now) }
     }
 
     /// Every cookie not expired at `now`, oldest first (creation time, then storing order).

@@ -15,13 +15,15 @@ enum CookieMatching {
 
     /// §5.1.4: `requestPath` path-matches `cookiePath` when they are equal, or `cookiePath` is
     /// a prefix of it that ends in `/` or is followed by `/` in it. An empty request path is
-    /// read as `/`.
-    static func path(_ requestPath: some StringProtocol, matches cookiePath: some StringProtocol) -> Bool {
-        let requestPath = requestPath.isEmpty ? Substring("/").utf8 : Substring(requestPath).utf8
-        let cookiePath = Substring(cookiePath).utf8
-        guard requestPath.starts(with: cookiePath) else { return false }
-        if requestPath.count == cookiePath.count || cookiePath.last == UInt8(ascii: "/") { return true }
-        return requestPath[requestPath.index(requestPath.startIndex, offsetBy: cookiePath.count)] == UInt8(ascii: "/")
+    /// read as `/`. Over spans of the two paths' bytes: this runs for every stored cookie of a
+    /// request's domains.
+    static func path(_ requestPath: Span<UInt8>, matches cookiePath: Span<UInt8>) -> Bool {
+        let slash = UInt8(ascii: "/")
+        guard !requestPath.isEmpty else { return cookiePath.count == 1 && cookiePath[0] == slash }
+        guard requestPath.count >= cookiePath.count, !cookiePath.isEmpty else { return false }
+        for offset in 0..<cookiePath.count where requestPath[offset] != cookiePath[offset] { return false }
+        return requestPath.count == cookiePath.count || cookiePath[cookiePath.count - 1] == slash
+            || requestPath[cookiePath.count] == slash
     }
 
     /// Whether `host` is an IP address: an IPv6 literal (it has a `:`) or a name whose last

@@ -16,45 +16,65 @@ struct CookieRequestURL {
     let path: Substring
     /// The scheme is `https`.
     let isSecure: Bool
+    /// The host is an IP address: an IPv6 literal, or a name whose last label is all digits (an
+    /// IPv4 address, as URL parsers read it). Such a host has no parent domains.
+    let isIPAddress: Bool
 
     /// The parts of `url`, or nil when it is not an `http` or `https` URL with a host.
     init?(_ url: URL) {
         self.init(absoluteString: url.absoluteString)
     }
 
-    /// The parts of `text`, an absolute URL as Foundation writes it. Reads bytes, not
-    /// characters: every delimiter is ASCII.
+    /// The parts of `text`, an absolute URL as Foundation writes it. One pass over its bytes (a
+    /// `Span`, read by offset; every delimiter is ASCII), then the parts are slices of `text`.
     init?(absoluteString text: String) {
-        let bytes = Substring(text).utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        let scheme = Substring(bytes[..<colon])
-        if scheme.equalsIgnoringASCIICase("https") {
-            isSecure = true
-        } else if scheme.equalsIgnoringASCIICase("http") {
-            isSecure = false
-        } else {
-            return nil
+        let bytes = text.utf8.span
+        var colon = 0
+        while colon < bytes.count, bytes[colon] != UInt8(ascii: ":") { colon += 1 }
+        // "http" or "https" in any case, then "//".
+        guard colon == 4 || colon == 5, colon + 2 < bytes.count, bytes[colon + 1] == UInt8(ascii: "/"),
+            bytes[colon + 2] == UInt8(ascii: "/"), bytes[0] | 0x20 == UInt8(ascii: "h"),
+            bytes[1] | 0x20 == UInt8(ascii: "t"), bytes[2] | 0x20 == UInt8(ascii: "t"), bytes[3] | 0x20 == UInt8(ascii: "p"),
+            colon == 4 || bytes[4] | 0x20 == UInt8(ascii: "s")
+        else { return nil }
+        isSecure = colon == 5
+        // The authority runs to the first "/", "?" or "#"; the host follows its last "@".
+        let authorityStart = colon + 3
+        var authorityEnd = authorityStart
+        var hostStart = authorityStart
+        while authorityEnd < bytes.count {
+            let byte = bytes[authorityEnd]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            if byte == UInt8(ascii: "@") { hostStart = authorityEnd + 1 }
+            authorityEnd += 1
         }
-        let afterScheme = bytes[bytes.index(after: colon)...]
-        guard afterScheme.starts(with: "//".utf8) else { return nil }
-        let authorityAndRest = afterScheme.dropFirst(2)
-        let authorityEnd =
-            authorityAndRest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-            ?? authorityAndRest.endIndex
-        var authority = authorityAndRest[..<authorityEnd]
-        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.index(after: at)...] }
-        let hostBytes: Substring.UTF8View
-        if authority.first == UInt8(ascii: "[") {
-            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            hostBytes = authority[authority.index(after: authority.startIndex)..<close]
+        // An IPv6 literal without its brackets, or the name up to the port's ":".
+        var hostEnd = hostStart
+        let bracketed = hostStart < authorityEnd && bytes[hostStart] == UInt8(ascii: "[")
+        if bracketed {
+            hostStart += 1
+            hostEnd = hostStart
+            while hostEnd < authorityEnd, bytes[hostEnd] != UInt8(ascii: "]") { hostEnd += 1 }
+            guard hostEnd < authorityEnd else { return nil }
         } else {
-            hostBytes = authority[..<(authority.firstIndex(of: UInt8(ascii: ":")) ?? authority.endIndex)]
+            while hostEnd < authorityEnd, bytes[hostEnd] != UInt8(ascii: ":") { hostEnd += 1 }
         }
-        guard !hostBytes.isEmpty else { return nil }
-        let hasUpperCase = hostBytes.contains { ($0 &- 0x41) < 26 }
-        host = hasUpperCase ? Substring(Substring(hostBytes).lowercased()) : Substring(hostBytes)
-        let rest = bytes[authorityEnd...]
-        path = Substring(rest[..<(rest.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex)])
+        guard hostEnd > hostStart else { return nil }
+        var hasUpperCase = false
+        var lastLabelStart = hostStart
+        for offset in hostStart..<hostEnd {
+            hasUpperCase = hasUpperCase || (bytes[offset] &- 0x41) < 26
+            if bytes[offset] == UInt8(ascii: ".") { lastLabelStart = offset + 1 }
+        }
+        var lastLabelIsNumeric = lastLabelStart < hostEnd
+        for offset in lastLabelStart..<hostEnd where (bytes[offset] &- 0x30) >= 10 { lastLabelIsNumeric = false }
+        isIPAddress = bracketed || lastLabelIsNumeric
+        var pathEnd = authorityEnd
+        while pathEnd < bytes.count, bytes[pathEnd] != UInt8(ascii: "?"), bytes[pathEnd] != UInt8(ascii: "#") { pathEnd += 1 }
+        let utf8 = text.utf8
+        let host = text[utf8.index(utf8.startIndex, offsetBy: hostStart)..<utf8.index(utf8.startIndex, offsetBy: hostEnd)]
+        self.host = hasUpperCase ? Substring(host.lowercased()) : host
+        path = text[utf8.index(utf8.startIndex, offsetBy: authorityEnd)..<utf8.index(utf8.startIndex, offsetBy: pathEnd)]
     }
 
     /// The default-path of §5.1.4: the path up to its last `/`, or `/` when it has at most one

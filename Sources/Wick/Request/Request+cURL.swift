@@ -9,7 +9,9 @@ extension Request {
     /// prompt so that it runs as it is). Every argument is single-quoted for a POSIX shell, and
     /// lines are joined with ` \` continuations:
     /// - `-X METHOD` (`--head` for HEAD, so that curl does not wait for a body), `--http1.1`;
-    /// - `-H 'Name: value'` for every field in order (`-H 'Name;'` for an empty value), and
+    /// - `-H 'Name: value'` for every field in order (`-H 'Name;'` for an empty value), with
+    ///   the `Cookie` field the session's cookie storage would add now (as Alamofire adds the
+    ///   storage's cookies; reading them marks them used), and
     ///   `-H 'Name:'` to remove what curl would add on its own and Wick did not send
     ///   (`Accept`, `User-Agent`, and with a body `Content-Type` and `Expect`);
     /// - `--compressed` when `Accept-Encoding` is Wick's default, so curl decodes the body too;
@@ -25,7 +27,10 @@ extension Request {
         guard let request else {
             return "curl command could not be created: \(error.map { "\($0)" } ?? "no request")"
         }
-        return Self.cURLCommand(for: request, credential: mutableState.withLock { $0.records.credential })
+        // The Cookie field the session's cookie storage adds when sending (Alamofire's `-b`).
+        var described = request
+        described.headers = session.headersWithCookies(request)
+        return Self.cURLCommand(for: described, credential: mutableState.withLock { $0.records.credential })
     }
 
     /// Calls `handler` on `queue` once with `cURLDescription()`: at once if a request has been

@@ -251,6 +251,8 @@ struct CookieJar {
         var pathLength: Int
         var creationTime: Date
         var sequence: UInt64
+        /// The bytes of `name=value` (of the value alone when the name is empty).
+        var pairLength: Int
     }
 
     /// The cookies a request to `url` at `now` sends, in the order of its `Cookie` field; their
@@ -270,25 +272,23 @@ struct CookieJar {
         let (matches, expired) = self.matches(for: url, now: now)
         defer { removeExpired(in: expired, now: now) }
         guard !matches.isEmpty else { return nil }
-        var length = 0
-        for match in matches {
-            length += buckets.values[match.bucket][match.entry].cookie.name.utf8.count
-                + buckets.values[match.bucket][match.entry].cookie.value.utf8.count + 3
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(length)
-        for match in matches {
-            if !bytes.isEmpty {
-                bytes.append(UInt8(ascii: ";"))
-                bytes.append(UInt8(ascii: " "))
+        // The field's exact length first, then its bytes written once into that capacity.
+        var length = 2 * (matches.count - 1)
+        for match in matches { length += match.pairLength }
+        let bytes = [UInt8](capacity: length) { output in
+            for match in matches {
+                if !output.isEmpty {
+                    output.append(UInt8(ascii: ";"))
+                    output.append(UInt8(ascii: " "))
+                }
+                let name = buckets.values[match.bucket][match.entry].cookie.name.utf8.span
+                if !name.isEmpty {
+                    for index in name.indices { output.append(name[index]) }
+                    output.append(UInt8(ascii: "="))
+                }
+                let value = buckets.values[match.bucket][match.entry].cookie.value.utf8.span
+                for index in value.indices { output.append(value[index]) }
             }
-            let name = buckets.values[match.bucket][match.entry].cookie.name.utf8.span
-            if !name.isEmpty {
-                for index in name.indices { bytes.append(name[index]) }
-                bytes.append(UInt8(ascii: "="))
-            }
-            let value = buckets.values[match.bucket][match.entry].cookie.value.utf8.span
-            for index in value.indices { bytes.append(value[index]) }
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -331,6 +331,7 @@ struct CookieJar {
     ) -> Bool {
         var sawExpired = false
         let requestPath = url.path.utf8.span
+        found.reserveCapacity(found.count + entries.count)
         for index in entries.indices {
             if entries[index].cookie.isExpired(at: now) {
                 sawExpired = true
@@ -340,10 +341,12 @@ struct CookieJar {
                 CookieMatching.path(requestPath, matches: entries[index].cookie.path.utf8.span)
             else { continue }
             entries[index].cookie.lastAccessTime = now
+            let nameLength = entries[index].cookie.name.utf8.count
             found.append(
                 Match(
                     bucket: bucket, entry: index, pathLength: entries[index].cookie.path.utf8.count,
-                    creationTime: entries[index].cookie.creationTime, sequence: entries[index].sequence))
+                    creationTime: entries[index].cookie.creationTime, sequence: entries[index].sequence,
+                    pairLength: (nameLength > 0 ? nameLength + 1 : 0) + entries[index].cookie.value.utf8.count))
         }
         return sawExpired
     }

@@ -12,14 +12,15 @@ let fuzzTargets = [
     "FuzzJSONParser",
     "FuzzRequestEncoder",
     "FuzzResponseParser",
+    "FuzzSetCookieParser",
     "FuzzWholeClient",
 ]
 
 /// Targets whose oracle is the response-parser harness of WickTestSupport.
 let harnessTargets: Set = ["FuzzChunkedDecoder", "FuzzResponseParser"]
-/// Targets of code in the `Wick` module itself (the JSON parser, the whole client), which the
-/// layers' products do not include.
-let wickTargets: Set = ["FuzzJSONParser", "FuzzWholeClient"]
+/// Targets of code in the `Wick` module itself (the JSON parser, the cookie parser and store, the
+/// whole client), which the layers' products do not include.
+let wickTargets: Set = ["FuzzJSONParser", "FuzzSetCookieParser", "FuzzWholeClient"]
 /// Targets that script the kernel through the reactor's socket seam (SPI `WickSocketSeam` of
 /// WickReactor, WickTransport and Wick).
 let seamTargets: Set = ["FuzzWholeClient"]

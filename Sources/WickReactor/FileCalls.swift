@@ -35,6 +35,8 @@ struct FileCalls: Sendable {
     var close: @Sendable (_ fd: Int32) -> Int
     /// `unlink(path)`: 0.
     var unlink: @Sendable (_ path: String) -> Int
+    /// `rename(from, to)`: 0.
+    var rename: @Sendable (_ from: String, _ to: String) -> Int
 
     /// `result` when it is not -1, otherwise `-errno`, read at once.
     @inline(__always)
@@ -54,6 +56,7 @@ struct FileCalls: Sendable {
         stat: { path, record in checked(fstatat(AT_FDCWD, path, record, 0)) },
         ftruncate: { fd, length in checked(Glibc.ftruncate(fd, off_t(length))) },
         close: { fd in checked(Glibc.close(fd)) },
-        unlink: { path in checked(Glibc.unlink(path)) }
+        unlink: { path in checked(Glibc.unlink(path)) },
+        rename: { from, to in checked(Glibc.rename(from, to)) }
     )
 }

@@ -1,5 +1,6 @@
 // The file system calls Wick makes (open, read, pread, write, fstat, stat, ftruncate, close,
-// unlink), one wrapper each, for multipart encoding, downloads, uploads and logging.
+// unlink, rename), one wrapper each, for multipart encoding, downloads, uploads, logging and
+// cookie files.
 //
 // Rules every wrapper follows (the file side of Syscalls.swift's rules, STYLE.md habit 9):
 // - `EINTR` is retried inside the wrapper; callers never see it. `close` is the exception: on
@@ -138,5 +139,11 @@ package struct FileIO: Sendable {
     /// - Throws: `FileIOError` for `unlink` (`ENOENT` when there is none).
     package func unlink(_ path: String) throws(FileIOError) {
         _ = try retrying("unlink", path) { calls.unlink(path) }
+    }
+
+    /// Moves `from` to `to`, replacing what `to` names, in one atomic step on one file system.
+    /// - Throws: `FileIOError` for `rename` (`ENOENT`, `EACCES`, `EXDEV` across file systems).
+    package func rename(_ from: String, to: String) throws(FileIOError) {
+        _ = try retrying("rename", from) { calls.rename(from, to) }
     }
 }

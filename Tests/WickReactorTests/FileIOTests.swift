@@ -73,7 +73,8 @@ final class ScriptedFileCalls: Sendable {
                 },
                 ftruncate: { _, _ in self.next("ftruncate", quiet: 0) },
                 close: { _ in self.next("close", quiet: 0) },
-                unlink: { _ in self.next("unlink", quiet: 0) }
+                unlink: { _ in self.next("unlink", quiet: 0) },
+                rename: { _, _ in self.next("rename", quiet: 0) }
             )
         )
     }
@@ -148,6 +149,7 @@ final class ScriptedFileCalls: Sendable {
         #expect(Self.failure { _ = try io.open(path, .reading) } == FileIOError(call: "open", path: path, errno: ENOENT))
         #expect(Self.failure { _ = try io.status(atPath: path) } == FileIOError(call: "stat", path: path, errno: ENOENT))
         #expect(Self.failure { try io.unlink(path) } == FileIOError(call: "unlink", path: path, errno: ENOENT))
+        #expect(Self.failure { try io.rename(path, to: path + "2") } == FileIOError(call: "rename", path: path, errno: ENOENT))
         #expect(
             FileIOError(call: "open", path: path, errno: ENOENT).description
                 == "open \(path): errno \(ENOENT) (No such file or directory)")
@@ -195,7 +197,7 @@ final class ScriptedFileCalls: Sendable {
 
     @Test func eintrIsRetriedInsideEveryCallButClose() throws {
         let kernel = ScriptedFileCalls()
-        for call in ["open", "read", "pread", "write", "fstat", "stat", "ftruncate", "unlink"] {
+        for call in ["open", "read", "pread", "write", "fstat", "stat", "ftruncate", "unlink", "rename"] {
             kernel.script(call, [-Int(EINTR), -Int(EINTR)])
         }
         let io = kernel.layer
@@ -208,9 +210,10 @@ final class ScriptedFileCalls: Sendable {
         _ = try io.status(atPath: "p")
         try io.truncate(3, to: 0, path: "p")
         try io.unlink("p")
+        try io.rename("p", to: "q")
         #expect(kernel.written == [1, 2, 3])
         // Three calls each: two interrupted, one through.
-        for call in ["open", "read", "pread", "write", "fstat", "stat", "ftruncate", "unlink"] {
+        for call in ["open", "read", "pread", "write", "fstat", "stat", "ftruncate", "unlink", "rename"] {
             #expect(kernel.calls.filter { $0 == call }.count == 3, "\(call)")
         }
 

@@ -123,14 +123,14 @@ struct CURLDescriptionTests {
             .contentType("application/json"),
         ]
         let described = Request.alamofireCURLDescription(
-            of: request(.post, headers: headers, body: Data(#"{"a":"b\"c"}"#.utf8)), credential: nil)
+            of: request(.post, headers: headers, body: Data(#"{"a":"b\"c"}"#.utf8)), credential: nil, cookies: "a=b")
         let expected = [
-            "$ curl -v", "-X POST", #"-H "X-Quote: say \"hi\"""#, #"-H "Content-Type: application/json""#,
+            "$ curl -v", "-X POST", #"-b "a=b""#, #"-H "X-Quote: say \"hi\"""#, #"-H "Content-Type: application/json""#,
             #"-d "{\"a\":\"b\\\"c\"}""#, #""http://example.com/a?b=c""#,
         ]
         #expect(described == expected.joined(separator: " \\\n\t"))
         let authenticated = Request.alamofireCURLDescription(
-            of: request(.get), credential: HTTPCredential(user: "u", password: "p"))
+            of: request(.get), credential: HTTPCredential(user: "u", password: "p"), cookies: nil)
         #expect(authenticated.contains("-u u:p"))
     }
 }

@@ -65,6 +65,13 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         // https → http refused, at most 10); or decide yourself.
         session.request(url).redirect(using: .doNotFollow)
 
+        // Cookies (RFC 6265bis) are kept per session, in memory by default: stored from every response,
+        // redirects included, and sent by domain, path and Secure; a cookie for a public suffix is refused.
+        print(session.configuration.cookieStorage?.cookies(for: URL(string: "https://api.example.com/")!) ?? [])
+        let cookieless = session.request(url) { $0.httpShouldHandleCookies = false }  // neither sends nor stores
+        let jar = try FileCookieStorage(fileURL: URL(fileURLWithPath: "cookies.txt"))  // curl's -b/-c format
+        var withJar = Session.Configuration(); withJar.cookieStorage = jar   // later: try jar.save() (atomic, 0600)
+
         // Uploads read files and streams in pieces: memory stays flat whatever the size.
         session.upload(fileURL, to: "https://host/upload", method: .put).uploadProgress { print($0) }
         session.upload(multipartFormData: { form in
@@ -119,7 +126,7 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         await pinned.shutdown()                         // closes connections and stops the loop threads
 
         // README tour ends
-        _ = (resilient, guarded, docker, proxied, item, created, fileURL)
+        _ = (resilient, guarded, docker, proxied, item, created, fileURL, cookieless, withJar)
     }
 }
 

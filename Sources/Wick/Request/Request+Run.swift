@@ -145,7 +145,9 @@ extension Request {
         var progress = ended.progress
         let response: TransportResponse
         switch result {
-        case .success(let received): response = received
+        case .success(let received):
+            response = received
+            session.storeCookies(from: received.headers, for: request)
         case .failure(let error):
             let failure = WickError(error)
             if case .serverTrustEvaluationFailed(let refusal) = failure {

@@ -7,7 +7,9 @@ extension Request {
     /// The last request sent (or, before the first attempt, the request as created) in
     /// Alamofire's `cURLDescription()` format, so that logs and tests written against it keep
     /// working: `$ curl -v`, `-X METHOD`, `-u user:password` when `authenticate` set a
-    /// credential, one `-H "Name: value"` per field (quotes escaped, `Cookie` left out), `-d
+    /// credential, `-b "name=value; ..."` with the cookies sent (the session's cookie storage
+    /// adds them when sending, as Alamofire's does), one `-H "Name: value"` per other field
+    /// (quotes escaped), `-d
     /// "body"` for a body read as UTF-8, and the URL in quotes, joined with ` \`, a newline and a
     /// tab. Like Alamofire's, it is for reading: a value with `$` or a backquote is not safe to
     /// paste into a shell; `cURLCommand()` is.
@@ -15,14 +17,18 @@ extension Request {
     /// A request that could not be built gives `$ curl command could not be created`.
     public func cURLDescription() -> String {
         guard let request else { return "$ curl command could not be created" }
-        return Self.alamofireCURLDescription(of: request, credential: mutableState.withLock { $0.records.credential })
+        let cookies = session.headersWithCookies(request).value(for: "Cookie")
+        return Self.alamofireCURLDescription(
+            of: request, credential: mutableState.withLock { $0.records.credential }, cookies: cookies)
     }
 
     /// The last request sent (or, before the first attempt, the request as created) as a curl
     /// command that sends the same request when pasted into a POSIX shell, byte for byte. Every
     /// argument is single-quoted, and lines are joined with ` \` continuations:
     /// - `-X METHOD` (`--head` for HEAD, so that curl does not wait for a body), `--http1.1`;
-    /// - `-H 'Name: value'` for every field in order (`-H 'Name;'` for an empty value), and
+    /// - `-H 'Name: value'` for every field in order (`-H 'Name;'` for an empty value), with
+    ///   the `Cookie` field the session's cookie storage would add now (as Alamofire adds the
+    ///   storage's cookies; reading them marks them used), and
     ///   `-H 'Name:'` to remove what curl would add on its own and Wick did not send
     ///   (`Accept`, `User-Agent`, and with a body `Content-Type` and `Expect`);
     /// - `--compressed` when `Accept-Encoding` is Wick's default, so curl decodes the body too;
@@ -38,7 +44,10 @@ extension Request {
         guard let request else {
             return "curl command could not be created: \(error.map { "\($0)" } ?? "no request")"
         }
-        return Self.cURLCommand(for: request, credential: mutableState.withLock { $0.records.credential })
+        // The Cookie field the session's cookie storage adds when sending (Alamofire's `-b`).
+        var described = request
+        described.headers = session.headersWithCookies(request)
+        return Self.cURLCommand(for: described, credential: mutableState.withLock { $0.records.credential })
     }
 
     /// Calls `handler` on `queue` once with `cURLDescription()`: at once if a request has been
@@ -115,9 +124,12 @@ extension Request {
     }
 
     /// `request` in Alamofire's format (see `cURLDescription()`).
-    static func alamofireCURLDescription(of request: HTTPRequest, credential: HTTPCredential?) -> String {
+    static func alamofireCURLDescription(of request: HTTPRequest, credential: HTTPCredential?, cookies: String?)
+        -> String
+    {
         var components = ["$ curl -v", "-X \(request.method.rawValue)"]
         if let credential { components.append("-u \(credential.user):\(credential.password)") }
+        if let cookies { components.append("-b \"\(cookies)\"") }
         for field in request.headers where !field.name.equalsIgnoringASCIICase("Cookie") {
             components.append("-H \"\(field.name): \(field.value.replacing("\"", with: "\\\""))\"")
         }

@@ -79,6 +79,19 @@ public struct HTTPRequest: Sendable {
         set { timeout = newValue.map { $0.isFinite && $0 > 0 ? .nanoseconds(Int64(($0 * 1e9).rounded(.up))) : .zero } }
     }
 
+    /// Whether the session's cookie storage takes part (URLRequest's `httpShouldHandleCookies`):
+    /// when true (the default) a request with no `Cookie` field of its own is sent with the
+    /// cookies stored for its URL, and the `Set-Cookie` fields of its responses, redirects'
+    /// included, are stored. When false the storage is neither read nor written for it. A
+    /// redirect keeps the setting; an adapter may change it.
+    public var httpShouldHandleCookies: Bool {
+        get { storage.httpShouldHandleCookies }
+        _modify {
+            makeUnique()
+            yield &storage.httpShouldHandleCookies
+        }
+    }
+
     /// The request sends its `UploadRequest`'s body (`Uploadable`) rather than `body`. Cleared
     /// when a redirect turns the request into a GET.
     var carriesUpload: Bool {
@@ -95,7 +108,7 @@ public struct HTTPRequest: Sendable {
     public init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, unixSocketPath: String? = nil) {
         storage = Storage(
             method: method, url: url, unixSocketPath: unixSocketPath, headers: headers, body: body, carriesUpload: false,
-            timeout: nil)
+            timeout: nil, httpShouldHandleCookies: true)
     }
 
     /// Gives this value a box of its own before a change, when another value shares it.
@@ -113,10 +126,11 @@ public struct HTTPRequest: Sendable {
         @exclusivity(unchecked) var body: Data?
         @exclusivity(unchecked) var carriesUpload: Bool
         @exclusivity(unchecked) var timeout: Duration?
+        @exclusivity(unchecked) var httpShouldHandleCookies: Bool
 
         init(
             method: HTTPMethod, url: URL, unixSocketPath: String?, headers: HTTPHeaders, body: Data?,
-            carriesUpload: Bool, timeout: Duration?
+            carriesUpload: Bool, timeout: Duration?, httpShouldHandleCookies: Bool
         ) {
             self.method = method
             self.url = url
@@ -125,12 +139,13 @@ public struct HTTPRequest: Sendable {
             self.body = body
             self.carriesUpload = carriesUpload
             self.timeout = timeout
+            self.httpShouldHandleCookies = httpShouldHandleCookies
         }
 
         func copy() -> Storage {
             Storage(
                 method: method, url: url, unixSocketPath: unixSocketPath, headers: headers, body: body,
-                carriesUpload: carriesUpload, timeout: timeout)
+                carriesUpload: carriesUpload, timeout: timeout, httpShouldHandleCookies: httpShouldHandleCookies)
         }
     }
 }
@@ -142,6 +157,6 @@ extension HTTPRequest: Equatable {
         if lhs.storage === rhs.storage { return true }
         return lhs.method == rhs.method && lhs.url == rhs.url && lhs.unixSocketPath == rhs.unixSocketPath
             && lhs.headers == rhs.headers && lhs.body == rhs.body && lhs.timeout == rhs.timeout
-            && lhs.carriesUpload == rhs.carriesUpload
+            && lhs.carriesUpload == rhs.carriesUpload && lhs.httpShouldHandleCookies == rhs.httpShouldHandleCookies
     }
 }

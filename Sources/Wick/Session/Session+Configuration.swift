@@ -1,5 +1,5 @@
 // What a Session is built with: default headers, the request timeout, pool bounds, trust roots,
-// the proxy.
+// the proxy, the cookie storage.
 public import WickTLS
 
 extension Session {
@@ -118,6 +118,14 @@ extension Session {
         /// read when the Session is created. `.none` always goes direct; `.proxy(_:noProxy:)`
         /// and `.rules(_:)` name the proxies. Unix-socket requests never use a proxy.
         public var proxy: ProxySetting = .environment
+        /// Where requests keep cookies (RFC 6265bis): each request with no `Cookie` field of its
+        /// own is sent with the cookies stored for its URL, and every response's `Set-Cookie`
+        /// fields, a redirect's included, are stored, so a redirected request carries the
+        /// cookies of its new URL. Default: a new, empty `InMemoryCookieStorage` for each
+        /// `Configuration` value (so each `Session()` starts with its own; sessions made from one
+        /// value share it, and any store given here may be shared on purpose). nil: no cookies
+        /// are sent or stored. `HTTPRequest.httpShouldHandleCookies` opts one request out.
+        public var cookieStorage: (any CookieStorage)? = InMemoryCookieStorage()
 
         /// The defaults described on each property.
         public init() {}

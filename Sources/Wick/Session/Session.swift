@@ -174,13 +174,14 @@ public final class Session: Sendable {
     typealias PreparedSend = TransportClient.PreparedSend
 
     /// `request` checked and made ready for the transport, with `bodySource` (an upload) sent
-    /// instead of `request.body`: `TransportClient.prepareSend` with the failure made public.
+    /// instead of `request.body` and the cookie storage's `Cookie` field added
+    /// (`headersWithCookies`): `TransportClient.prepareSend` with the failure made public.
     /// `request` has passed `invalidity(of:)` where it was made (created, adapted, redirected).
     func prepareSend(
         _ request: HTTPRequest, bodySource: (any TransportBodySource)? = nil
     ) -> Result<PreparedSend, WickError> {
         transport.prepareSend(
-            request.method, url: request.url, headers: request.headers, body: request.body.map { [UInt8]($0) },
+            request.method, url: request.url, headers: headersWithCookies(request), body: request.body.map { [UInt8]($0) },
             unixSocketPath: request.unixSocketPath, bodySource: bodySource
         ).mapError(WickError.init(preparing:))
     }

@@ -38,6 +38,15 @@ public class DataRequest: Request, @unchecked Sendable {
         queue: DispatchQueue? = nil, responseSerializer: Serializer,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.SerializedObject, WickError>) -> Void
     ) -> Self {
+        response(queue: queue, dataSerializer: responseSerializer, completionHandler: completionHandler)
+    }
+
+    /// `response(queue:responseSerializer:completionHandler:)`, under a name that both its public
+    /// overloads (this protocol's and `ResponseSerializer`'s) call.
+    func response<Serializer: DataResponseSerializerProtocol>(
+        queue: DispatchQueue?, dataSerializer responseSerializer: Serializer,
+        completionHandler: @escaping @Sendable (DataResponse<Serializer.SerializedObject, WickError>) -> Void
+    ) -> Self {
         let queue = queue ?? session.responseQueue
         whenFinished { outcome in
             // The outcome may arrive on an event loop: serializing happens on `queue` instead.
@@ -91,6 +100,14 @@ public class DataRequest: Request, @unchecked Sendable {
     public func serializingResponse<Serializer: DataResponseSerializerProtocol>(
         using serializer: Serializer, automaticallyCancelling: Bool = true
     ) -> DataTask<Serializer.SerializedObject> {
+        serializingResponse(dataSerializer: serializer, automaticallyCancelling: automaticallyCancelling)
+    }
+
+    /// `serializingResponse(using:automaticallyCancelling:)`, under a name that both its public
+    /// overloads (this protocol's and `ResponseSerializer`'s) call.
+    func serializingResponse<Serializer: DataResponseSerializerProtocol>(
+        dataSerializer serializer: Serializer, automaticallyCancelling: Bool
+    ) -> DataTask<Serializer.SerializedObject> {
         resume()
         return DataTask(request: self, automaticallyCancelling: automaticallyCancelling) { outcome in
             Self.serialize(outcome, with: serializer)
@@ -103,20 +120,11 @@ public class DataRequest: Request, @unchecked Sendable {
     ) -> DataResponse<Serializer.SerializedObject, WickError> {
         let head = outcome.response.map(HTTPResponse.init)
         let data = outcome.response.map(\.body)
-        let failure = outcome.error
-        let result: Result<Serializer.SerializedObject, WickError>
-        let clock = ContinuousClock()
-        let started = clock.now
-        do {
-            result = .success(
-                try serializer.serialize(request: outcome.request, response: head, data: data, error: failure))
-        } catch let error as WickError {
-            result = .failure(error)
-        } catch {
-            result = .failure(.responseSerializationFailed(reason: .customSerializationFailed(error: error)))
+        let run = SerializerRun {
+            try serializer.serialize(request: outcome.request, response: head, data: data, error: outcome.error)
         }
         return DataResponse(
             request: outcome.request, response: head, data: data, metrics: outcome.metrics,
-            serializationDuration: started.duration(to: clock.now), result: result)
+            serializationDuration: run.duration, result: run.result)
     }
 }

@@ -59,6 +59,8 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
     @exclusivity(unchecked) private(set) var sink: (any TransportBodySink)?
     /// Whether the current response's body goes to `sink`.
     @exclusivity(unchecked) private var isStreaming = false
+    /// Whether the current response's body is collected and also shown to `sink` (`.observe`).
+    @exclusivity(unchecked) private var isObserved = false
     private var completion: @Sendable (Result<TransportResponse, TransportError>) -> Void = { _ in }
 
     @exclusivity(unchecked) var phase = Phase.created
@@ -174,7 +176,9 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
     func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool) {
         metrics.responseHead = .now()
         self.head = head
-        isStreaming = sink?.responseHead(status: head.status, headers: head.headers) == .stream
+        let handling = sink?.responseHead(status: head.status, headers: head.headers)
+        isStreaming = handling == .stream
+        isObserved = handling == .observe
         if isStreaming { return }
         // A declared length sizes the buffer once instead of growing it by doubling (copying the
         // body again each time). A decoded body's final size is unknown. The body limit and a
@@ -199,10 +203,13 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
         }
         // SAFETY: `bytes` is the driver's read buffer, valid for this call; `append` copies it.
         if let base = bytes.baseAddress { body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+        if isObserved, let sink, !sink.responseBody(bytes), case .running(let driver) = phase {
+            driver.consumerBecameFull()
+        }
     }
 
     func responseReadComplete() {
-        if isStreaming { sink?.responseBodyReadComplete() }
+        if isStreaming || isObserved { sink?.responseBodyReadComplete() }
     }
 
     func responseTrailers(_ fields: HTTPFieldList) {
@@ -257,6 +264,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
                 head = nil
                 body = Data()
                 isStreaming = false
+                isObserved = false
                 trailers = nil
                 phase = .created
                 if let runner { runner.enterPool(self) } else { finish(.failure(.shutdown)) }

@@ -12,8 +12,21 @@ public class DataRequest: Request, @unchecked Sendable {
     /// `WickError`, which fails it as it is.
     public typealias Validation = @Sendable (HTTPRequest?, HTTPResponse, Data?) -> Result<Void, any Error>
 
+    /// What shows the final response to `onHTTPResponse` and `downloadProgress` handlers; nil
+    /// (no cost) until the first such handler is added.
+    let observerSlot = RequestStateLock<ResponseObserver?>(nil)
+
     init(session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?) {
         super.init(session: session, initialRequest: initialRequest, interceptor: interceptor)
+    }
+
+    /// The observer, when a handler installed one: the exchange collects the body and shows it.
+    override var exchangeSink: (any TransportBodySink)? { observerSlot.withLock { $0 } }
+
+    /// Holds the end while an `onHTTPResponse` handler has not decided (see `ResponseObserver`).
+    override func completeOutcome(_ outcome: Outcome, then record: @escaping @Sendable (Outcome) -> Void) {
+        guard let observer = observerSlot.withLock({ $0 }) else { return record(outcome) }
+        observer.end(outcome, then: record)
     }
 
     /// Adds a validation: it runs on every response (after redirects, before retriers are

@@ -12,7 +12,7 @@ extension DataRequest {
         on queue: DispatchQueue? = nil, perform handler: @escaping @Sendable (HTTPResponse) -> Void
     ) -> Self {
         let queue = queue ?? session.responseQueue
-        observer().state.withLock { $0.headHandlers.append((queue, handler)) }
+        observer().state.withLock { $0.events.headHandlers.append((queue, handler)) }
         return self
     }
 
@@ -29,7 +29,7 @@ extension DataRequest {
         ) -> Void
     ) -> Self {
         let queue = queue ?? session.responseQueue
-        observer().state.withLock { $0.decidingHandlers.append((queue, handler)) }
+        observer().state.withLock { $0.events.decidingHandlers.append((queue, handler)) }
         return self
     }
 
@@ -42,7 +42,7 @@ extension DataRequest {
         queue: DispatchQueue? = nil, closure: @escaping @Sendable (TransferProgress) -> Void
     ) -> Self {
         let queue = queue ?? session.responseQueue
-        observer().state.withLock { $0.progressHandlers.append((queue, closure)) }
+        observer().state.withLock { $0.events.progressHandlers.append((queue, closure)) }
         return self
     }
 

@@ -24,23 +24,8 @@ import WickReactor
 /// 4. Progress goes to the handlers once per batch of socket reads that brought body bytes,
 ///    and once more at the end for the bytes of the read that completed the response.
 final class ResponseObserver: TransportBodySink, @unchecked Sendable {
-    /// A handler that sees the final head.
-    typealias HeadHandler = @Sendable (HTTPResponse) -> Void
-    /// A handler that sees the final head and decides whether the request goes on.
-    typealias DecidingHandler = @Sendable (HTTPResponse, @escaping @Sendable (ResponseDisposition) -> Void) -> Void
-    /// A progress handler.
-    typealias ProgressHandler = @Sendable (TransferProgress) -> Void
-
     struct State {
-        var headHandlers: [(queue: DispatchQueue, handler: HeadHandler)] = []
-        var decidingHandlers: [(queue: DispatchQueue, handler: DecidingHandler)] = []
-        var progressHandlers: [(queue: DispatchQueue, handler: ProgressHandler)] = []
-        /// Body bytes of the current final response so far.
-        var completedBytes: Int64 = 0
-        /// Its `Content-Length`, when that is the body's length.
-        var totalBytes: Int64?
-        /// Bytes arrived since progress was last reported.
-        var isProgressDue = false
+        var events = ResponseEvents()
         /// Answers still awaited from deciding handlers, for the current head.
         var pendingDecisions = 0
         /// Counts final heads, so an answer about an older one changes nothing.
@@ -65,30 +50,23 @@ final class ResponseObserver: TransportBodySink, @unchecked Sendable {
     func responseHead(status: HTTPStatus, headers: HTTPHeaders) -> TransportBodyHandling {
         guard let request, request.bodyHandling(status: status, headers: headers) == .stream else { return .collect }
         let head = HTTPResponse(status: status, headers: headers, version: .http1_1)
-        let isEncoded = headers.value(for: "Content-Encoding").map { $0.lowercased() != "identity" } ?? false
-        let total = isEncoded ? nil : headers.value(for: "Content-Length").flatMap { Int64($0) }
         let (heads, deciding, generation) = state.withLock { state in
-            state.completedBytes = 0
-            state.totalBytes = total
-            state.isProgressDue = false
+            state.events.headArrived(headers)
             state.headGeneration += 1
-            state.pendingDecisions = state.decidingHandlers.count
-            return (state.headHandlers, state.decidingHandlers, state.headGeneration)
+            state.pendingDecisions = state.events.decidingHandlers.count
+            return (state.events.headHandlers, state.events.decidingHandlers, state.headGeneration)
         }
-        for (queue, handler) in heads { queue.async { handler(head) } }
-        for (queue, handler) in deciding {
-            queue.async { [self] in
-                handler(head) { [self] disposition in decided(disposition, generation: generation) }
-            }
+        ResponseEvents.tell(head, heads)
+        ResponseEvents.ask(head, deciding) { [self] disposition in
+            decided(disposition, generation: generation)
         }
         return .observe
     }
 
     func responseBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let count = Int64(bytes.count)
+        let count = bytes.count
         return state.withLock { state in
-            state.completedBytes += count
-            state.isProgressDue = true
+            state.events.bodyArrived(count)
             guard state.pendingDecisions == 0 else {
                 state.isPaused = true
                 return false
@@ -98,19 +76,7 @@ final class ResponseObserver: TransportBodySink, @unchecked Sendable {
     }
 
     func responseBodyReadComplete() {
-        reportProgressIfDue()
-    }
-
-    /// Hands the progress to the handlers if bytes arrived since the last report.
-    private func reportProgressIfDue() {
-        let report = state.withLock { state -> (TransferProgress, [(DispatchQueue, ProgressHandler)])? in
-            guard state.isProgressDue, !state.progressHandlers.isEmpty else { return nil }
-            state.isProgressDue = false
-            let progress = TransferProgress(completedBytes: state.completedBytes, totalBytes: state.totalBytes)
-            return (progress, state.progressHandlers.map { ($0.queue, $0.handler) })
-        }
-        guard let (progress, handlers) = report else { return }
-        for (queue, handler) in handlers { queue.async { handler(progress) } }
+        ResponseEvents.report(state.withLock { $0.events.dueProgress() })
     }
 
     // MARK: - Decisions and the end
@@ -135,12 +101,13 @@ final class ResponseObserver: TransportBodySink, @unchecked Sendable {
     /// `responseBodyReadComplete`), then records `outcome` now, or once the decisions about the
     /// last head are in (rule 3).
     func end(_ outcome: Request.Outcome, then record: @escaping @Sendable (Request.Outcome) -> Void) {
-        reportProgressIfDue()
-        let holds = state.withLock { state -> Bool in
-            guard state.pendingDecisions > 0 else { return false }
+        let (due, holds) = state.withLock { state in
+            let due = state.events.dueProgress()
+            guard state.pendingDecisions > 0 else { return (due, false) }
             state.heldEnd = (outcome, record)
-            return true
+            return (due, true)
         }
+        ResponseEvents.report(due)
         if !holds { record(outcome) }
     }
 }

@@ -1,5 +1,5 @@
-// A data request's final response as it arrives: onHTTPResponse (with or without a decision)
-// and downloadProgress, as in Alamofire 5.7.
+// A data request's final response as it arrives: onHTTPResponse (with or without a decision,
+// with a closure or an async one) and downloadProgress, as in Alamofire 5.7.
 public import Dispatch
 
 extension DataRequest {
@@ -31,6 +31,29 @@ extension DataRequest {
         let queue = queue ?? session.responseQueue
         observer().state.withLock { $0.events.decidingHandlers.append((queue, handler)) }
         return self
+    }
+
+    /// Calls `handler` in a new task with the final response's head as soon as it arrives, and
+    /// goes on as it answers, `.allow` or `.cancel` (Alamofire's async form; see the form with a
+    /// completion handler, which this is built on). Add it before the request starts.
+    @_disfavoredOverload
+    @discardableResult
+    public func onHTTPResponse(
+        perform handler: @escaping @Sendable (_ response: HTTPResponse) async -> ResponseDisposition
+    ) -> Self {
+        onHTTPResponse(on: nil) { response, completionHandler in
+            Task { completionHandler(await handler(response)) }
+        }
+    }
+
+    /// Calls `handler` in a new task with the final response's head as soon as it arrives; the
+    /// body waits until it returns (Alamofire's async form). Add it before the request starts.
+    @discardableResult
+    public func onHTTPResponse(perform handler: @escaping @Sendable (_ response: HTTPResponse) async -> Void) -> Self {
+        onHTTPResponse { (response: HTTPResponse) async -> ResponseDisposition in
+            await handler(response)
+            return .allow
+        }
     }
 
     /// Calls `closure` on `queue` (nil: `session.responseQueue`) with the final response's

@@ -136,3 +136,27 @@ struct ResponseEventNginxTests {
         await session.shutdown()
     }
 }
+
+@Suite(.enabled(if: TestEnvironment.wantsHTTPBin, "httpbin is started by Scripts/test"))
+struct AsyncOnHTTPResponseTests {
+    /// Alamofire's async forms: `onHTTPResponse { response async -> ResponseDisposition in ... }`
+    /// and `onHTTPResponse { response async in ... }`.
+    @Test func asyncHandlersDecideAndWatch() async throws {
+        let base = try TestEnvironment.httpbin().base
+        let session = Session()
+        let refused = await session.request("\(base)/status/418")
+            .onHTTPResponse { response async -> ResponseDisposition in
+                try? await Task.sleep(for: .milliseconds(50))
+                return response.statusCode == 418 ? .cancel : .allow
+            }
+            .serializingData().result
+        #expect(refused.failureValue?.isExplicitlyCancelledError == true)
+        let seen = Shared<Int?>(nil)
+        let data = try await session.request("\(base)/bytes/100")
+            .onHTTPResponse { response async in seen.withLock { $0 = response.statusCode } }
+            .serializingData().value
+        #expect(data.count == 100)
+        #expect(seen.withLock { $0 } == 200)
+        await session.shutdown()
+    }
+}

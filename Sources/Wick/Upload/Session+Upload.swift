@@ -91,6 +91,14 @@ extension Session {
         upload(.file(fileURL, shouldRemove: false), with: convertible, interceptor: interceptor)
     }
 
+    /// Uploads the chunks of `stream` (`Transfer-Encoding: chunked`, read once) with the request
+    /// `convertible` builds (see `upload(stream:to:)`).
+    public func upload<Chunks: AsyncSequence & Sendable>(
+        stream: Chunks, with convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil
+    ) -> UploadRequest where Chunks.Element == Data {
+        upload(.stream(UploadStream(stream)), with: convertible, interceptor: interceptor)
+    }
+
     /// Uploads a multipart form with the request `convertible` builds, sent with the form's
     /// `Content-Type` unless the request has one (see `upload(multipartFormData:to:)`).
     public func upload(

@@ -72,6 +72,20 @@ struct RequestConvertibleUploadTests {
         #expect(echo.headers["Content-Type"]?.hasPrefix("multipart/form-data; boundary=") == true)
     }
 
+    /// A stream of chunks, uploaded with a router's request.
+    @Test func aStreamIsUploadedWithTheRoutersRequest() async throws {
+        let base = try TestEnvironment.httpbin().base
+        let chunks = AsyncStream<Data> { continuation in
+            continuation.yield(Data("chunk one, ".utf8))
+            continuation.yield(Data("chunk two".utf8))
+            continuation.finish()
+        }
+        let echo = try await AF.upload(stream: chunks, with: Router.put(base: base))
+            .serializingDecodable(Echo.self).value
+        #expect(echo.data == "chunk one, chunk two")
+        #expect(echo.headers["X-Router"] == "put")
+    }
+
     /// A router that throws fails the upload as it fails a request: nothing is sent.
     @Test func aRouterThatThrowsFailsTheUpload() async throws {
         struct Broken: URLRequestConvertible {

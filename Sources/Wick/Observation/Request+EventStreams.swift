@@ -1,5 +1,5 @@
-// Alamofire's async sequences of a request's events: final response heads and transfer
-// progress, each ending when the request finishes.
+// Alamofire's async sequences of a request's events: requests sent, final response heads and
+// transfer progress, each ending when the request finishes.
 public import Dispatch
 
 extension Request {
@@ -15,6 +15,17 @@ extension Request {
         install(queue, continuation)
         onFinish { _ in queue.async { continuation.finish() } }
         return stream
+    }
+
+    /// Every request about to be sent, after adaptation (see `onURLRequestCreation`), as a
+    /// sequence that ends when the request finishes (Alamofire's `urlRequests()`). Making it
+    /// does not start the request; make it before the request starts.
+    public func urlRequests(
+        bufferingPolicy: AsyncStream<HTTPRequest>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<HTTPRequest> {
+        eventStream(bufferingPolicy: bufferingPolicy) { queue, continuation in
+            onURLRequestCreation(on: queue) { continuation.yield($0) }
+        }
     }
 }
 

@@ -68,6 +68,19 @@ struct ResponseEventHTTPBinTests {
         await session.shutdown()
     }
 
+    /// Alamofire: `for await request in request.urlRequests() { ... }`: one per request sent.
+    @Test func urlRequestsYieldsEveryRequestSent() async throws {
+        let base = try TestEnvironment.httpbin().base
+        let session = Session()
+        let request = session.request("\(base)/redirect/2")
+        let sent = request.urlRequests()
+        _ = try await request.serializingData().value
+        var paths: [String] = []
+        for await request in sent { paths.append(request.url.path) }
+        #expect(paths == ["/redirect/2", "/relative-redirect/1", "/get"])
+        await session.shutdown()
+    }
+
     /// Alamofire: `for await progress in upload.uploadProgress() { ... }`.
     @Test func uploadProgressIsASequenceToo() async throws {
         let base = try TestEnvironment.httpbin().base

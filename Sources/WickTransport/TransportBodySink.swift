@@ -8,12 +8,15 @@ package enum TransportBodyHandling {
     case collect
     /// Hand it to the sink piece by piece.
     case stream
+    /// Collect it in memory, and show every piece to the sink as well (its progress); the
+    /// sink's answer is still the backpressure.
+    case observe
 }
 
 /// Receives a response's body as it arrives, on the runner's loop, instead of the exchange
 /// collecting it (`ConnectionPoolRunner.start(..., sink:)`). The exchange calls `responseHead`
 /// once per response (a replayed request may start over with a new one), then, if that chose
-/// `.stream`, `responseBody` for every piece, and `responseBodyReadComplete` after each batch of
+/// `.stream` or `.observe`, `responseBody` for every piece, and `responseBodyReadComplete` after each batch of
 /// pieces that one batch of socket reads brought (not when the connection failed during it:
 /// the request's end follows then).
 ///

@@ -63,6 +63,8 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
     @exclusivity(unchecked) private var isSinkFull = false
     /// The request was suspended (`pauseReading`): the connection reads nothing until resumed.
     @exclusivity(unchecked) private var isPausedByCaller = false
+    /// Whether the current response's body is collected and also shown to `sink` (`.observe`).
+    @exclusivity(unchecked) private var isObserved = false
     private var completion: @Sendable (Result<TransportResponse, TransportError>) -> Void = { _ in }
 
     @exclusivity(unchecked) var phase = Phase.created
@@ -195,7 +197,9 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
     func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool) {
         metrics.responseHead = .now()
         self.head = head
-        isStreaming = sink?.responseHead(status: head.status, headers: head.headers) == .stream
+        let handling = sink?.responseHead(status: head.status, headers: head.headers)
+        isStreaming = handling == .stream
+        isObserved = handling == .observe
         if isStreaming { return }
         // A declared length sizes the buffer once instead of growing it by doubling (copying the
         // body again each time). A decoded body's final size is unknown. The body limit and a
@@ -210,10 +214,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
         guard localFailure == nil else { return }
         if isStreaming, let sink {
             metrics.streamedBodyBytes += bytes.count
-            if !sink.responseBody(bytes), !isSinkFull {
-                isSinkFull = true
-                if !isPausedByCaller, case .running(let driver) = phase { driver.consumerBecameFull() }
-            }
+            if !sink.responseBody(bytes) { sinkBecameFull() }
             return
         }
         guard bytes.count <= maximumBodyBytes - body.count else {
@@ -223,10 +224,19 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
         }
         // SAFETY: `bytes` is the driver's read buffer, valid for this call; `append` copies it.
         if let base = bytes.baseAddress { body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+        if isObserved, let sink, !sink.responseBody(bytes) { sinkBecameFull() }
+    }
+
+    /// The sink holds as much as it will: the connection stops reading (unless the caller's
+    /// pause already stopped it) until `demandMore()`.
+    private func sinkBecameFull() {
+        guard !isSinkFull else { return }
+        isSinkFull = true
+        if !isPausedByCaller, case .running(let driver) = phase { driver.consumerBecameFull() }
     }
 
     func responseReadComplete() {
-        if isStreaming { sink?.responseBodyReadComplete() }
+        if isStreaming || isObserved { sink?.responseBodyReadComplete() }
     }
 
     func responseTrailers(_ fields: HTTPFieldList) {
@@ -281,6 +291,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
                 head = nil
                 body = Data()
                 isStreaming = false
+                isObserved = false
                 trailers = nil
                 phase = .created
                 if let runner { runner.enterPool(self) } else { finish(.failure(.shutdown)) }

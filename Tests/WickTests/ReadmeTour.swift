@@ -53,6 +53,9 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
             .serializingString().value
         let json = try await session.request("https://api.example.com/status").serializingJSON().value
         print(json["version"]?.stringValue ?? "?")  // a JSONValue, parsed strictly (RFC 8259)
+        session.request("https://host/export")
+            .onHTTPResponse { head, decide in decide(head.statusCode == 200 ? .allow : .cancel) }  // before the body
+            .downloadProgress { print($0) }.responseData { print($0.result) }
 
         // Interceptors and retries, as in Alamofire.
         let resilient = Session(interceptor: Interceptor(adapters: [Adapter { request, _, completion in
@@ -85,6 +88,7 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
             .downloadProgress { print($0.fractionCompleted) }
         let fileURL = try await download.serializingDownloadedFileURL().value
         // ...or: download.cancel(producingResumeData: true); later session.download(resumingWith: download.resumeData!)
+        print(try await session.download("https://host/item.json").serializingDecodable(Item.self).value)  // any serializer
 
         // Streams: chunks as they arrive, newline-delimited JSON, or an AsyncSequence that stops reading
         // the socket when you fall behind.

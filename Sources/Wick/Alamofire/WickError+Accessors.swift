@@ -189,7 +189,7 @@ extension ResponseSerializationFailureReason {
         case .customSerializationFailed(let error), .decodingFailed(let error), .lineDecodingFailed(_, let error): error
         case .jsonSerializationFailed(let error): error
         case .inputDataNilOrZeroLength, .stringSerializationFailed, .invalidEmptyResponse, .inputFileReadFailed,
-            .lineTooLong:
+            .inputFileNil, .lineTooLong:
             nil
         }
     }

@@ -1,4 +1,5 @@
-// A download's handlers: the file URL (optional or required), the file's bytes, and async tasks.
+// A download's handlers: unserialized, through any download serializer, the file URL and the
+// file's bytes, with async forms.
 public import Dispatch
 public import FoundationEssentials
 
@@ -9,7 +10,18 @@ extension DownloadRequest {
     public func response(
         queue: DispatchQueue? = nil, completionHandler: @escaping @Sendable (DownloadResponse<URL?, WickError>) -> Void
     ) -> Self {
-        respond(queue: queue, serialize: Self.optionalURL, completionHandler: completionHandler)
+        response(queue: queue, downloadSerializer: UnserializedDownload(), completionHandler: completionHandler)
+    }
+
+    /// Calls `completionHandler` on `queue` (nil: `session.responseQueue`) with the download
+    /// serialized by `responseSerializer` (Alamofire's `response(queue:responseSerializer:)`),
+    /// and starts the request. The serializer runs on `queue`.
+    @discardableResult
+    public func response<Serializer: DownloadResponseSerializerProtocol>(
+        queue: DispatchQueue? = nil, responseSerializer: Serializer,
+        completionHandler: @escaping @Sendable (DownloadResponse<Serializer.SerializedObject, WickError>) -> Void
+    ) -> Self {
+        response(queue: queue, downloadSerializer: responseSerializer, completionHandler: completionHandler)
     }
 
     /// Calls `completionHandler` on `queue` (nil: `session.responseQueue`) with the file's URL,
@@ -18,7 +30,7 @@ extension DownloadRequest {
     public func responseURL(
         queue: DispatchQueue? = nil, completionHandler: @escaping @Sendable (DownloadResponse<URL, WickError>) -> Void
     ) -> Self {
-        respond(queue: queue, serialize: Self.requiredURL, completionHandler: completionHandler)
+        response(queue: queue, downloadSerializer: URLResponseSerializer(), completionHandler: completionHandler)
     }
 
     /// Calls `completionHandler` on `queue` (nil: `session.responseQueue`) with the file's bytes,
@@ -29,47 +41,59 @@ extension DownloadRequest {
     @discardableResult
     public func responseData(
         queue: DispatchQueue? = nil,
+        dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
         emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
         emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods,
         completionHandler: @escaping @Sendable (DownloadResponse<Data, WickError>) -> Void
     ) -> Self {
-        let serializer = DataResponseSerializer(
-            emptyResponseCodes: emptyResponseCodes, emptyRequestMethods: emptyRequestMethods)
-        return respond(queue: queue, serialize: { Self.data($0, serializer) }, completionHandler: completionHandler)
+        response(
+            queue: queue,
+            downloadSerializer: DataResponseSerializer(
+                dataPreprocessor: dataPreprocessor, emptyResponseCodes: emptyResponseCodes,
+                emptyRequestMethods: emptyRequestMethods),
+            completionHandler: completionHandler)
     }
 
     /// The file's URL, to await (`.value`, `.result`, `.response`); starts the request.
     /// - Parameter automaticallyCancelling: cancel the download (removing its partial file)
     ///   when the awaiting task is cancelled. Default false, as for `serializingData()`.
     public func serializingDownloadedFileURL(automaticallyCancelling: Bool = false) -> DownloadTask<URL> {
-        resume()
-        return DownloadTask(
-            request: self, automaticallyCancelling: automaticallyCancelling, serialize: Self.requiredURL)
+        serializingDownload(downloadSerializer: URLResponseSerializer(), automaticallyCancelling: automaticallyCancelling)
     }
 
     /// The file's bytes, to await; starts the request. See `responseData` for the failures.
     public func serializingData(
         automaticallyCancelling: Bool = false,
+        dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
         emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
         emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods
     ) -> DownloadTask<Data> {
-        let serializer = DataResponseSerializer(
-            emptyResponseCodes: emptyResponseCodes, emptyRequestMethods: emptyRequestMethods)
-        resume()
-        return DownloadTask(request: self, automaticallyCancelling: automaticallyCancelling) {
-            Self.data($0, serializer)
-        }
+        serializingDownload(
+            downloadSerializer: DataResponseSerializer(
+                dataPreprocessor: dataPreprocessor, emptyResponseCodes: emptyResponseCodes,
+                emptyRequestMethods: emptyRequestMethods),
+            automaticallyCancelling: automaticallyCancelling)
     }
 
-    /// Serializes the outcome on `queue` (it may arrive on a writer queue) and hands it over.
-    private func respond<Value: Sendable>(
-        queue: DispatchQueue?, serialize: @escaping @Sendable (Outcome) -> DownloadResponse<Value, WickError>,
-        completionHandler: @escaping @Sendable (DownloadResponse<Value, WickError>) -> Void
+    /// The download serialized by `serializer`, to await (Alamofire's `serializingDownload`);
+    /// starts the request. The serializer runs in the awaiting task.
+    /// - Parameter automaticallyCancelling: cancel the download when the awaiting task is.
+    public func serializingDownload<Serializer: DownloadResponseSerializerProtocol>(
+        using serializer: Serializer, automaticallyCancelling: Bool = false
+    ) -> DownloadTask<Serializer.SerializedObject> {
+        serializingDownload(downloadSerializer: serializer, automaticallyCancelling: automaticallyCancelling)
+    }
+
+    /// `response(queue:responseSerializer:completionHandler:)`, under a name that its public
+    /// overloads call. Serializes on `queue`: the outcome may arrive on a writer queue.
+    func response<Serializer: DownloadResponseSerializerProtocol>(
+        queue: DispatchQueue?, downloadSerializer serializer: Serializer,
+        completionHandler: @escaping @Sendable (DownloadResponse<Serializer.SerializedObject, WickError>) -> Void
     ) -> Self {
         let queue = queue ?? session.responseQueue
         whenFinished { [self] outcome in
             queue.async { [self] in
-                let response = serialize(outcome)
+                let response = Self.serialize(outcome, with: serializer)
                 session.eventMonitor.request(self, didParseResponse: response)
                 completionHandler(response)
             }
@@ -77,50 +101,39 @@ extension DownloadRequest {
         return self
     }
 
-    /// The response for an outcome with `result`.
-    private static func response<Value>(_ outcome: Outcome, _ result: Result<Value, WickError>) -> DownloadResponse<
-        Value, WickError
-    > {
-        DownloadResponse(
-            request: outcome.request, response: outcome.response.map(HTTPResponse.init), fileURL: outcome.fileURL,
-            resumeData: outcome.resumeData, metrics: outcome.metrics, result: result)
-    }
-
-    private static func optionalURL(_ outcome: Outcome) -> DownloadResponse<URL?, WickError> {
-        response(outcome, outcome.error.map { .failure($0) } ?? .success(outcome.fileURL))
-    }
-
-    private static func requiredURL(_ outcome: Outcome) -> DownloadResponse<URL, WickError> {
-        if let error = outcome.error { return response(outcome, .failure(error)) }
-        return response(outcome, .success(fileURL(of: outcome)))
-    }
-
-    /// The file of a download that finished without error: `DownloadFinisher` always moves it
-    /// there (or fails the request).
-    private static func fileURL(of outcome: Outcome) -> URL {
-        guard let url = outcome.fileURL else {
-            preconditionFailure("DownloadRequest: finished without an error and without a file")
+    /// `serializingDownload(using:automaticallyCancelling:)`, under a name that its public
+    /// overloads call.
+    func serializingDownload<Serializer: DownloadResponseSerializerProtocol>(
+        downloadSerializer serializer: Serializer, automaticallyCancelling: Bool
+    ) -> DownloadTask<Serializer.SerializedObject> {
+        resume()
+        return DownloadTask(request: self, automaticallyCancelling: automaticallyCancelling) { outcome in
+            Self.serialize(outcome, with: serializer)
         }
-        return url
     }
 
-    private static func data(_ outcome: Outcome, _ serializer: DataResponseSerializer) -> DownloadResponse<
-        Data, WickError
-    > {
-        if let error = outcome.error { return response(outcome, .failure(error)) }
-        let url = fileURL(of: outcome)
-        let contents: Data
-        do {
-            contents = try Data(contentsOf: url)
-        } catch {
-            return response(
-                outcome, .failure(.responseSerializationFailed(reason: .inputFileReadFailed(path: url.path))))
-        }
+    /// The `DownloadResponse` for an outcome, with the time the serializer took.
+    static func serialize<Serializer: DownloadResponseSerializerProtocol>(
+        _ outcome: Outcome, with serializer: Serializer
+    ) -> DownloadResponse<Serializer.SerializedObject, WickError> {
         let head = outcome.response.map(HTTPResponse.init)
-        return response(
-            outcome,
-            Result { () throws(WickError) in
-                try serializer.serialize(request: outcome.request, response: head, data: contents, error: nil)
-            })
+        let run = SerializerRun {
+            try serializer.serializeDownload(
+                request: outcome.request, response: head, fileURL: outcome.fileURL, error: outcome.error)
+        }
+        return DownloadResponse(
+            request: outcome.request, response: head, fileURL: outcome.fileURL, resumeData: outcome.resumeData,
+            metrics: outcome.metrics, serializationDuration: run.duration, result: run.result)
+    }
+}
+
+/// The "serializer" of `response(queue:completionHandler:)`: the file's URL, nil when there is
+/// none, or the error.
+struct UnserializedDownload: DownloadResponseSerializerProtocol {
+    func serializeDownload(request: HTTPRequest?, response: HTTPResponse?, fileURL: URL?, error: WickError?)
+        throws(WickError) -> URL?
+    {
+        if let error { throw error }
+        return fileURL
     }
 }

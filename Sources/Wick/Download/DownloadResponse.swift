@@ -14,19 +14,22 @@ public struct DownloadResponse<Success: Sendable, Failure: Error>: Sendable {
     public let resumeData: Data?
     /// Timings and connection facts; nil if no response arrived.
     public let metrics: RequestMetrics?
+    /// How long the serializer took (zero for a response that was not serialized).
+    public let serializationDuration: Duration
     /// The serialized value or the error.
     public let result: Result<Success, Failure>
 
     /// A response value.
     public init(
         request: HTTPRequest?, response: HTTPResponse?, fileURL: URL?, resumeData: Data?, metrics: RequestMetrics?,
-        result: Result<Success, Failure>
+        serializationDuration: Duration = .zero, result: Result<Success, Failure>
     ) {
         self.request = request
         self.response = response
         self.fileURL = fileURL
         self.resumeData = resumeData
         self.metrics = metrics
+        self.serializationDuration = serializationDuration
         self.result = result
     }
 

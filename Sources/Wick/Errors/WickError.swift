@@ -204,8 +204,11 @@ public enum ResponseSerializationFailureReason: Sendable, CustomStringConvertibl
     /// An empty body was allowed, but the type to decode, named `type`, has no empty value: it is
     /// neither `Empty` nor an `EmptyResponse`.
     case invalidEmptyResponse(type: String)
-    /// A download's file at `path` could not be read (`DownloadRequest.responseData`).
+    /// A download's file at `path` could not be read (`DownloadRequest.responseData` and the
+    /// other serializers that read the file).
     case inputFileReadFailed(path: String)
+    /// A download serializer was given no file (Alamofire's `.inputFileNil`).
+    case inputFileNil
     /// Line `line` (from 1) of a newline-delimited JSON stream could not be decoded
     /// (`DataStreamRequest.responseStreamDecodable`): `error` is the decoder's or preprocessor's.
     case lineDecodingFailed(line: Int, error: any Error)
@@ -224,6 +227,7 @@ public enum ResponseSerializationFailureReason: Sendable, CustomStringConvertibl
         case .invalidEmptyResponse(let type):
             "the response body is empty and \(type) has no empty value (use Empty, or conform to EmptyResponse)"
         case .inputFileReadFailed(let path): "the downloaded file \(path) could not be read"
+        case .inputFileNil: "the download has no file to serialize"
         case .lineDecodingFailed(let line, let error): "line \(line) of the stream could not be decoded: \(error)"
         case .lineTooLong(let line, let limit): "line \(line) of the stream is longer than \(limit) bytes"
         }

@@ -264,11 +264,6 @@ public final class ClosureEventMonitor: EventMonitor {
         _ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, WickError>
     ) {
         guard let downloadDidParseResponse else { return }
-        downloadDidParseResponse(
-            request,
-            DownloadResponse(
-                request: response.request, response: response.response, fileURL: response.fileURL,
-                resumeData: response.resumeData, metrics: response.metrics,
-                result: response.result.map { $0 as any Sendable }))
+        downloadDidParseResponse(request, response.map { $0 as any Sendable })
     }
 }

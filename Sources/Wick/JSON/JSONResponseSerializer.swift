@@ -52,7 +52,7 @@ public struct JSONResponseSerializer: ResponseSerializer {
     }
 }
 
-extension DataResponseSerializerProtocol where Self == JSONResponseSerializer {
+extension ResponseSerializer where Self == JSONResponseSerializer {
     /// A `JSONResponseSerializer`, for `response(responseSerializer: .json())`.
     public static func json(
         dataPreprocessor: any DataPreprocessor = JSONResponseSerializer.defaultDataPreprocessor,

@@ -12,8 +12,21 @@ public class DataRequest: Request, @unchecked Sendable {
     /// `WickError`, which fails it as it is.
     public typealias Validation = @Sendable (HTTPRequest?, HTTPResponse, Data?) -> Result<Void, any Error>
 
+    /// What shows the final response to `onHTTPResponse` and `downloadProgress` handlers; nil
+    /// (no cost) until the first such handler is added.
+    let observerSlot = RequestStateLock<ResponseObserver?>(nil)
+
     init(session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?) {
         super.init(session: session, initialRequest: initialRequest, interceptor: interceptor)
+    }
+
+    /// The observer, when a handler installed one: the exchange collects the body and shows it.
+    override var exchangeSink: (any TransportBodySink)? { observerSlot.withLock { $0 } }
+
+    /// Holds the end while an `onHTTPResponse` handler has not decided (see `ResponseObserver`).
+    override func completeOutcome(_ outcome: Outcome, then record: @escaping @Sendable (Outcome) -> Void) {
+        guard let observer = observerSlot.withLock({ $0 }) else { return record(outcome) }
+        observer.end(outcome, then: record)
     }
 
     /// Adds a validation: it runs on every response (after redirects, before retriers are
@@ -36,6 +49,15 @@ public class DataRequest: Request, @unchecked Sendable {
     @discardableResult
     public func response<Serializer: DataResponseSerializerProtocol>(
         queue: DispatchQueue? = nil, responseSerializer: Serializer,
+        completionHandler: @escaping @Sendable (DataResponse<Serializer.SerializedObject, WickError>) -> Void
+    ) -> Self {
+        response(queue: queue, dataSerializer: responseSerializer, completionHandler: completionHandler)
+    }
+
+    /// `response(queue:responseSerializer:completionHandler:)`, under a name that both its public
+    /// overloads (this protocol's and `ResponseSerializer`'s) call.
+    func response<Serializer: DataResponseSerializerProtocol>(
+        queue: DispatchQueue?, dataSerializer responseSerializer: Serializer,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.SerializedObject, WickError>) -> Void
     ) -> Self {
         let queue = queue ?? session.responseQueue
@@ -92,6 +114,14 @@ public class DataRequest: Request, @unchecked Sendable {
     public func serializingResponse<Serializer: DataResponseSerializerProtocol>(
         using serializer: Serializer, automaticallyCancelling: Bool = false
     ) -> DataTask<Serializer.SerializedObject> {
+        serializingResponse(dataSerializer: serializer, automaticallyCancelling: automaticallyCancelling)
+    }
+
+    /// `serializingResponse(using:automaticallyCancelling:)`, under a name that both its public
+    /// overloads (this protocol's and `ResponseSerializer`'s) call.
+    func serializingResponse<Serializer: DataResponseSerializerProtocol>(
+        dataSerializer serializer: Serializer, automaticallyCancelling: Bool
+    ) -> DataTask<Serializer.SerializedObject> {
         resume()
         return DataTask(request: self, automaticallyCancelling: automaticallyCancelling) { outcome in
             Self.serialize(outcome, with: serializer)
@@ -104,20 +134,11 @@ public class DataRequest: Request, @unchecked Sendable {
     ) -> DataResponse<Serializer.SerializedObject, WickError> {
         let head = outcome.response.map(HTTPResponse.init)
         let data = outcome.response.map(\.body)
-        let failure = outcome.error
-        let result: Result<Serializer.SerializedObject, WickError>
-        let clock = ContinuousClock()
-        let started = clock.now
-        do {
-            result = .success(
-                try serializer.serialize(request: outcome.request, response: head, data: data, error: failure))
-        } catch let error as WickError {
-            result = .failure(error)
-        } catch {
-            result = .failure(.responseSerializationFailed(reason: .customSerializationFailed(error: error)))
+        let run = SerializerRun {
+            try serializer.serialize(request: outcome.request, response: head, data: data, error: outcome.error)
         }
         return DataResponse(
             request: outcome.request, response: head, data: data, metrics: outcome.metrics,
-            serializationDuration: started.duration(to: clock.now), result: result)
+            serializationDuration: run.duration, result: run.result)
     }
 }

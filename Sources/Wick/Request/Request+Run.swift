@@ -116,7 +116,7 @@ extension Request {
         // A stop that came first has finished the request already (nothing was in flight).
         guard started else { return }
         announceSend(request)
-        transport.start(deadline: progress.deadline, sink: bodySink, leaseObserver: leaseObserver()) {
+        transport.start(deadline: progress.deadline, sink: exchangeSink, leaseObserver: leaseObserver()) {
             [self] result in
             exchangeCompleted(result)
         }

@@ -160,6 +160,9 @@ public class Request: @unchecked Sendable {
     /// Where streamed response bodies go (set by `DownloadRequest` and `DataStreamRequest`);
     /// nil collects every body in memory.
     let bodySink: (any TransportBodySink)?
+    /// The sink each exchange gets: `bodySink`, or one a subclass installs once handlers ask
+    /// for it (`DataRequest`'s `ResponseObserver`).
+    var exchangeSink: (any TransportBodySink)? { bodySink }
     let mutableState = RequestStateLock(MutableState())
 
     init(
@@ -325,6 +328,14 @@ public class Request: @unchecked Sendable {
     /// started nor suspended (an explicit `suspend()` is never undone by adding a handler).
     func whenFinished(_ body: @escaping @Sendable (Outcome) -> Void) {
         addWaiter(.closure(body))
+    }
+
+    /// Calls `body` with the outcome once known (at once if it is), never starting the request:
+    /// for what ends with it (the progress and head sequences).
+    func onFinish(_ body: @escaping @Sendable (Outcome) -> Void) {
+        if case .deliver(let outcome) = mutableState.withLock({ $0.lifecycle.waiterAdded(.closure(body)) }) {
+            body(outcome)
+        }
     }
 
     /// Adds a waiter for the outcome (see `whenFinished`).

@@ -10,10 +10,7 @@ extension DataResponse {
     public func tryMap<NewSuccess: Sendable>(
         _ transform: (Success) throws -> NewSuccess
     ) -> DataResponse<NewSuccess, any Error> {
-        switch result {
-        case .success(let value): replacingResult(Result { try transform(value) })
-        case .failure(let error): replacingResult(.failure(error))
-        }
+        replacingResult(result.tryMap(transform))
     }
 
     /// The same response with the failure transformed (a success is kept as it is).
@@ -26,11 +23,7 @@ extension DataResponse {
     public func tryMapError<NewFailure: Error>(
         _ transform: (Failure) throws -> NewFailure
     ) -> DataResponse<Success, any Error> {
-        switch result {
-        case .success(let value): replacingResult(.success(value))
-        case .failure(let error):
-            replacingResult(Result { () throws -> Success in throw try transform(error) })
-        }
+        replacingResult(result.tryMapError(transform))
     }
 
     private func replacingResult<NewSuccess, NewFailure>(

@@ -56,7 +56,7 @@ public struct DecodableResponseSerializer<T: Decodable & Sendable>: ResponseSeri
     }
 }
 
-extension DataResponseSerializerProtocol {
+extension ResponseSerializer {
     /// A `DecodableResponseSerializer` for `type`, for
     /// `response(responseSerializer: .decodable(of: User.self))`.
     public static func decodable<T: Decodable & Sendable>(

@@ -17,8 +17,10 @@ public protocol DataResponseSerializerProtocol<SerializedObject>: Sendable {
 }
 
 /// A serializer that knows when an empty body is acceptable and preprocesses a non-empty one
-/// (Alamofire's `ResponseSerializer`).
-public protocol ResponseSerializer: DataResponseSerializerProtocol {
+/// (Alamofire's `ResponseSerializer`). It serializes data requests and, reading the file,
+/// downloads (`DownloadResponseSerializerProtocol`'s `serializeDownload`).
+public protocol ResponseSerializer<SerializedObject>: DataResponseSerializerProtocol
+        & DownloadResponseSerializerProtocol {
     /// What changes a non-empty body before it is serialized.
     var dataPreprocessor: any DataPreprocessor { get }
     /// Statuses whose empty body is not an error.
@@ -103,7 +105,7 @@ public struct DataResponseSerializer: ResponseSerializer {
     }
 }
 
-extension DataResponseSerializerProtocol where Self == DataResponseSerializer {
+extension ResponseSerializer where Self == DataResponseSerializer {
     /// `DataResponseSerializer()`, for `response(responseSerializer: .data)`.
     public static var data: DataResponseSerializer { DataResponseSerializer() }
 

@@ -87,7 +87,7 @@ public struct StringResponseSerializer: ResponseSerializer {
     }
 }
 
-extension DataResponseSerializerProtocol where Self == StringResponseSerializer {
+extension ResponseSerializer where Self == StringResponseSerializer {
     /// `StringResponseSerializer()`, for `response(responseSerializer: .string)`.
     public static var string: StringResponseSerializer { StringResponseSerializer() }
 

@@ -1,4 +1,5 @@
 // A request whose response body is handed to its readers in chunks as it arrives, with backpressure.
+import Dispatch
 import FoundationEssentials
 import WickReactor
 
@@ -79,6 +80,8 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
         /// `automaticallyCancelOnStreamError`): the request's error, even when the body had
         /// been read to its end before the reader got there.
         var streamError: WickError?
+        /// The `onHTTPResponse` and `downloadProgress` handlers, and the body's progress.
+        var events = ResponseEvents()
     }
 
     /// A pthread mutex (`Locked`), not `Synchronization.Mutex`: the loop and the readers meet
@@ -166,11 +169,12 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
 
     // MARK: - From the sink (on the event loop)
 
-    /// The final response head arrived: readers restart if an earlier attempt streamed, and the
-    /// validations start on the root queue.
+    /// The final response head arrived: readers restart if an earlier attempt streamed, the
+    /// `onHTTPResponse` handlers are told, and the validations start on the root queue, then the
+    /// deciding handlers are asked (the body is held until all passed and allowed).
     func finalHeadArrived(_ head: HTTPResponse) {
         var wakeUps = InlineList<DataStreamWakeUp>()
-        let (validations, generation) = streamState.withLock { state in
+        let (validations, heads, deciding, generation) = streamState.withLock { state in
             if state.head != nil {
                 for consumer in state.consumers {
                     if let wakeUp = consumer.restart() { wakeUps.append(wakeUp) }
@@ -179,11 +183,14 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
             state.head = head
             state.headGeneration += 1
             state.isPaused = false
-            state.validation = state.validations.isEmpty ? .passed : .pending(held: [])
-            return (state.validations, state.headGeneration)
+            state.events.headArrived(head.headers)
+            let deciding = state.events.decidingHandlers
+            state.validation = state.validations.isEmpty && deciding.isEmpty ? .passed : .pending(held: [])
+            return (state.validations, state.events.headHandlers, deciding, state.headGeneration)
         }
         wakeUps.forEach { $0.perform() }
-        guard !validations.isEmpty else { return }
+        ResponseEvents.tell(head, heads)
+        guard !validations.isEmpty || !deciding.isEmpty else { return }
         let sent = request
         session.rootQueue.async { [self] in
             var failure: WickError?
@@ -201,13 +208,34 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
                     break
                 }
             }
-            validationDecided(failure, generation: generation)
+            guard failure == nil, !deciding.isEmpty else { return validationDecided(failure, generation: generation) }
+            ask(deciding, about: head, generation: generation)
+        }
+    }
+
+    /// Asks the deciding `onHTTPResponse` handlers about head `generation`; once all answered,
+    /// the body goes on, or, if one said `.cancel`, the request is cancelled.
+    private func ask(
+        _ deciding: [(queue: DispatchQueue, handler: ResponseEvents.DecidingHandler)], about head: HTTPResponse,
+        generation: Int
+    ) {
+        let answers = Locked((pending: deciding.count, cancelled: false))
+        ResponseEvents.ask(head, deciding) { [self] disposition in
+            let (done, cancelled) = answers.withLock { answers in
+                answers.pending -= 1
+                if disposition == .cancel { answers.cancelled = true }
+                return (answers.pending == 0, answers.cancelled)
+            }
+            guard done else { return }
+            if cancelled { cancel() }
+            validationDecided(cancelled ? .explicitlyCancelled : nil, generation: generation)
         }
     }
 
     /// Body bytes of the final response. Returns whether the readers take more now.
     func bodyArrived(_ chunk: Data) -> Bool {
         streamState.withLock { state in
+            state.events.bodyArrived(chunk.count)
             switch state.validation {
             case .failed:
                 return true
@@ -228,7 +256,9 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
     /// The socket reads that brought the last chunks are over: the readers that took some are
     /// woken, once for the batch.
     func bodyReadComplete() {
-        wakeReaders(streamState.withLock { $0.consumers })
+        let (consumers, progress) = streamState.withLock { ($0.consumers, $0.events.dueProgress()) }
+        wakeReaders(consumers)
+        ResponseEvents.report(progress)
     }
 
     /// Wakes those of `consumers` that took chunks they have not been woken for (no lock held).
@@ -277,11 +307,13 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
     /// handled) before the outcome is recorded, so every handler's `.complete` event comes after
     /// its last `.stream` event.
     override func completeOutcome(_ outcome: Outcome, then record: @escaping @Sendable (Outcome) -> Void) {
-        let waitsForValidation = streamState.withLock { state -> Bool in
-            guard case .pending = state.validation else { return false }
+        let (waitsForValidation, progress) = streamState.withLock { state -> (Bool, _) in
+            let progress = state.events.dueProgress()
+            guard case .pending = state.validation else { return (false, progress) }
             state.pendingEnd = (outcome, record)
-            return true
+            return (true, progress)
         }
+        ResponseEvents.report(progress)
         if !waitsForValidation { endConsumers(outcome, record) }
     }
 

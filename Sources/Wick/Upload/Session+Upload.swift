@@ -1,4 +1,5 @@
-// Making uploads: Session.upload from Data, a file, a stream, or a multipart form.
+// Making uploads: Session.upload from Data, a file, a stream, or a multipart form, to a URL or
+// with a whole request (URLRequestConvertible).
 public import FoundationEssentials
 
 extension Session {
@@ -42,9 +43,7 @@ extension Session {
         headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
         requestModifier: RequestModifier? = nil
     ) -> UploadRequest {
-        var withType = headers ?? HTTPHeaders()
-        if !withType.contains(name: "Content-Type") { withType.add(name: "Content-Type", value: multipartFormData.contentType) }
-        return upload(.multipart(multipartFormData), to: convertible, method: method, headers: withType,
+        upload(.multipart(multipartFormData), to: convertible, method: method, headers: headers,
             interceptor: interceptor, requestModifier: requestModifier)
     }
 
@@ -60,18 +59,90 @@ extension Session {
             interceptor: interceptor, requestModifier: requestModifier)
     }
 
-    /// Uploads `uploadable` to `convertible`.
+    /// Uploads `uploadable` to `convertible`. A multipart form is sent with its `Content-Type`
+    /// unless `headers` set one.
     public func upload(
         _ uploadable: Uploadable, to convertible: some URLConvertible, method: HTTPMethod = .post,
         headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
         requestModifier: RequestModifier? = nil
     ) -> UploadRequest {
         let built = Result { () throws(WickError) in
-            var request = HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
-            request.carriesUpload = true
-            return request
+            HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
         }
-        return makeRequest(built, requestModifier: requestModifier) { checked in
+        return makeUpload(uploadable, built, interceptor: interceptor, requestModifier: requestModifier)
+    }
+
+    // MARK: - With a whole request
+
+    /// Uploads `data` with the request `convertible` builds (a router, or an `HTTPRequest`):
+    /// its method, URL and headers; its own body, if any, is replaced by `data`. A conversion
+    /// that throws finishes the request with `invalidURL` (or the `WickError` thrown).
+    public func upload(
+        _ data: Data, with convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil
+    ) -> UploadRequest {
+        upload(.data(data), with: convertible, interceptor: interceptor)
+    }
+
+    /// Uploads the file at `fileURL` (read in pieces) with the request `convertible` builds (see
+    /// `upload(_:with:interceptor:)` for `Data`).
+    public func upload(
+        _ fileURL: URL, with convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil
+    ) -> UploadRequest {
+        upload(.file(fileURL, shouldRemove: false), with: convertible, interceptor: interceptor)
+    }
+
+    /// Uploads the chunks of `stream` (`Transfer-Encoding: chunked`, read once) with the request
+    /// `convertible` builds (see `upload(stream:to:)`).
+    public func upload<Chunks: AsyncSequence & Sendable>(
+        stream: Chunks, with convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil
+    ) -> UploadRequest where Chunks.Element == Data {
+        upload(.stream(UploadStream(stream)), with: convertible, interceptor: interceptor)
+    }
+
+    /// Uploads a multipart form with the request `convertible` builds, sent with the form's
+    /// `Content-Type` unless the request has one (see `upload(multipartFormData:to:)`).
+    public func upload(
+        multipartFormData: MultipartFormData, with convertible: some URLRequestConvertible,
+        interceptor: (any RequestInterceptor)? = nil
+    ) -> UploadRequest {
+        upload(.multipart(multipartFormData), with: convertible, interceptor: interceptor)
+    }
+
+    /// Uploads the multipart form that `multipartFormData` fills in, with the request
+    /// `convertible` builds (Alamofire's closure form).
+    public func upload(
+        multipartFormData: (MultipartFormData) -> Void, with convertible: some URLRequestConvertible,
+        interceptor: (any RequestInterceptor)? = nil
+    ) -> UploadRequest {
+        let form = MultipartFormData()
+        multipartFormData(form)
+        return upload(multipartFormData: form, with: convertible, interceptor: interceptor)
+    }
+
+    /// Uploads `uploadable` with the request `convertible` builds.
+    public func upload(
+        _ uploadable: Uploadable, with convertible: some URLRequestConvertible,
+        interceptor: (any RequestInterceptor)? = nil
+    ) -> UploadRequest {
+        makeUpload(uploadable, convertible.builtRequest, interceptor: interceptor, requestModifier: nil)
+    }
+
+    /// The upload of `uploadable` with `built` (its body dropped; a form's `Content-Type` added
+    /// where it has none), made as every request is.
+    private func makeUpload(
+        _ uploadable: Uploadable, _ built: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        requestModifier: RequestModifier?
+    ) -> UploadRequest {
+        let carrying = built.map { request in
+            var carrying = request
+            carrying.body = nil
+            carrying.carriesUpload = true
+            if case .multipart(let form) = uploadable, !carrying.headers.contains(name: "Content-Type") {
+                carrying.headers.add(name: "Content-Type", value: form.contentType)
+            }
+            return carrying
+        }
+        return makeRequest(carrying, requestModifier: requestModifier) { checked in
             UploadRequest(session: self, initialRequest: checked, uploadable: uploadable, interceptor: interceptor)
         }
     }

@@ -75,7 +75,7 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
         if case .file(let url, shouldRemove: true) = uploadable {
             try? FileManager.default.removeItem(at: url)
         }
-        record(outcome)
+        super.completeOutcome(outcome, then: record)
     }
 }
 

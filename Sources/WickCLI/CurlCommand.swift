@@ -15,7 +15,7 @@ public enum CurlCommand {
           -L, --location              --max-redirs N           -u, --user USER:PASSWORD  --digest
           -A, --user-agent NAME       -e, --referer URL        --compressed
           -k, --insecure              --cacert FILE            --capath DIR
-          --pinnedpubkey sha256//HASH[;...]
+          --pinnedpubkey sha256//HASH[;...]                     -E, --cert FILE[:PASSWORD]  --key FILE
           -m, --max-time SECONDS      --connect-timeout SECONDS
           --retry N                   --retry-delay SECONDS    --retry-max-time SECONDS
           --retry-all-errors

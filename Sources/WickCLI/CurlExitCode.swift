@@ -48,6 +48,8 @@ public struct CurlExitCode: RawRepresentable, Hashable, Sendable {
     public static let sendError = CurlExitCode(rawValue: 55)
     /// 56: receiving failed (a reset, a TLS failure, a proxy's refusal of CONNECT).
     public static let receiveError = CurlExitCode(rawValue: 56)
+    /// 58: the client certificate or key (`--cert`, `--key`) could not be used.
+    public static let localCertificateProblem = CurlExitCode(rawValue: 58)
     /// 60: the server's certificate chain is not trusted.
     public static let peerFailedVerification = CurlExitCode(rawValue: 60)
     /// 61: the body's Content-Encoding could not be decoded.

@@ -83,6 +83,8 @@ extension TransferOptions {
         case .maximumRedirects: maximumRedirects = try Self.integer(value, option)
         case .caCertificate: caCertificateFile = value
         case .caPath: caDirectory = value
+        case .certificate: clientCertificateFile = value
+        case .key: clientKeyFile = value
         case .pinnedPublicKey: pinnedPublicKeys = value
         case .user: user = value
         case .userAgent: userAgent = value

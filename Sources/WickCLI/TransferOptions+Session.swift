@@ -48,8 +48,38 @@ extension TransferOptions {
             }
         }
         if !roots.isEmpty { configuration.trustRoots = .certificates(roots) }
+        configuration.tls.clientIdentity = try clientIdentity()
         configuration.proxy = try proxySetting()
         return configuration
+    }
+
+    /// The identity of `--cert` and `--key`: a PKCS#12 file (`.p12`, `.pfx`, `FILE:PASSWORD`),
+    /// or a PEM chain with its key in `--key` or in the same file; nil without `--cert`.
+    /// - Throws: `CommandFailure` (58) when a file cannot be read or does not hold an identity.
+    private func clientIdentity() throws(CommandFailure) -> ClientIdentity? {
+        guard let clientCertificateFile else { return nil }
+        let failure = CommandFailure(
+            .localCertificateProblem, "could not load the client certificate: \(clientCertificateFile)")
+        var path = clientCertificateFile
+        var password = ""
+        let lowercased = path.lowercased()
+        if let colon = path.lastIndex(of: ":"), [".p12", ".pfx"].contains(where: { path[..<colon].lowercased().hasSuffix($0) }) {
+            password = String(path[path.index(after: colon)...])
+            path = String(path[..<colon])
+        }
+        guard let certificate = FileManager.default.contents(atPath: path) else { throw failure }
+        do {
+            if lowercased.contains(".p12") || lowercased.contains(".pfx") {
+                return try ClientIdentity(pkcs12: [UInt8](certificate), passphrase: password)
+            }
+            let key = clientKeyFile.map { FileManager.default.contents(atPath: $0) } ?? certificate
+            guard let key else { throw failure }
+            return try ClientIdentity(
+                certificateChainPEM: String(decoding: certificate, as: UTF8.self),
+                privateKeyPEM: String(decoding: key, as: UTF8.self))
+        } catch {
+            throw failure
+        }
     }
 
     /// `-x` (a bare `host:port` is http) with `--noproxy`, or the environment's variables with

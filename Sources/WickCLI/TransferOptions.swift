@@ -38,6 +38,11 @@ public struct TransferOptions: Sendable {
     public var caCertificateFile: String?
     /// `--capath`: a directory whose PEM files hold trust roots.
     public var caDirectory: String?
+    /// `-E`/`--cert`: the client certificate chain for servers that ask for one, a PEM file
+    /// (its key too, without `--key`), or a PKCS#12 file (`.p12`, `.pfx`) as `FILE[:PASSWORD]`.
+    public var clientCertificateFile: String?
+    /// `--key`: the PEM file of the client certificate's private key.
+    public var clientKeyFile: String?
     /// `--pinnedpubkey`: `sha256//BASE64` pins, `;`-separated.
     public var pinnedPublicKeys: String?
     /// `-u`: `user:password` for Basic authentication (sent at once), or Digest.

@@ -4,6 +4,7 @@ import Testing
 /// A command line run through curl and `wick`, and how their outputs are compared. Arguments
 /// may name the servers: `{httpbin}`, `{nginx}` (http), `{nginxs}` (https, localhost),
 /// `{root}` (the test CA's PEM), `{www}` (nginx's document root), `{capath}` (a directory of it, hashed), `{sock}` (nginx's Unix socket), `{pin}` (nginx's key pin),
+/// `{mtls}` (nginx's listener that requires a client certificate), `{clientchain}` and `{clientkey}` (the PKI's client identity),
 /// `{refused}` (a port nothing listens on).
 struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
     /// How standard output is compared (exit status and written files always are, exactly).
@@ -145,6 +146,9 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "47 --max-redirs", arguments: ["-sSL", "--max-redirs", "1", "{httpbin}/redirect/3"], comparison: .statusOnly),
         .init(name: "60 untrusted", arguments: ["-sS", "{nginxs}/index.html"], comparison: .statusOnly),
         .init(name: "--cacert", arguments: ["-sS", "--cacert", "{root}", "{nginxs}/index.html"], comparison: .exact),
+        .init(name: "--cert --key (mutual TLS)", arguments: ["-sS", "--cacert", "{root}", "--cert", "{clientchain}", "--key", "{clientkey}", "{mtls}/who"], comparison: .exact),
+        .init(name: "mutual TLS without --cert", arguments: ["-sS", "--cacert", "{root}", "-o", "/dev/null", "-w", "%{http_code}", "{mtls}/who"], comparison: .writeOut),
+        .init(name: "58 --cert unreadable", arguments: ["-sS", "--cacert", "{root}", "--cert", "/nonexistent/client.pem", "{mtls}/who"], comparison: .statusOnly),
         .init(name: "--capath", arguments: ["-sS", "--capath", "{capath}", "{nginxs}/index.html"], comparison: .exact),
         .init(name: "-k", arguments: ["-sSk", "{nginxs}/index.html"], comparison: .exact),
         .init(name: "--pinnedpubkey matching", arguments: ["-sS", "--cacert", "{root}", "--pinnedpubkey", "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=;{pin}", "{nginxs}/index.html"], comparison: .exact),

@@ -19,6 +19,8 @@ private func placeholders() throws -> (values: [String: String], refused: Refusi
         "{httpbin}": httpbin.base, "{www}": nginx.documentRoot.path, "{nginx}": nginx.httpBase, "{nginxs}": nginx.httpsBase,
         "{root}": nginx.pki.root.certificate.path, "{sock}": nginx.unixSocket, "{pin}": pin,
         "{refused}": "http://127.0.0.1:\(refused.port)/", "{capath}": try caDirectory.get(),
+        "{mtls}": "https://localhost:\(nginx.mutualTLSPort)", "{clientchain}": nginx.pki.clientChain.path,
+        "{clientkey}": nginx.pki.client.privateKey.path,
     ]
     return (values, refused)
 }

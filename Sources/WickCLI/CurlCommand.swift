@@ -16,6 +16,7 @@ public enum CurlCommand {
           -A, --user-agent NAME       -e, --referer URL        --compressed
           -k, --insecure              --cacert FILE            --capath DIR
           --pinnedpubkey sha256//HASH[;...]                     -E, --cert FILE[:PASSWORD]  --key FILE
+          -b, --cookie DATA|FILE     -c, --cookie-jar FILE|-
           -m, --max-time SECONDS      --connect-timeout SECONDS
           --retry N                   --retry-delay SECONDS    --retry-max-time SECONDS
           --retry-all-errors

@@ -8,7 +8,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case dataURLEncode = "data-urlencode", json, form, formString = "form-string"
     case output, outputDirectory = "output-dir", maximumRedirects = "max-redirs"
     case caCertificate = "cacert", caPath = "capath", pinnedPublicKey = "pinnedpubkey", user, userAgent = "user-agent", referer
-    case certificate = "cert", key
+    case certificate = "cert", key, cookie, cookieJar = "cookie-jar"
     case writeOut = "write-out", maximumTime = "max-time", connectTimeout = "connect-timeout", retry
     case retryDelay = "retry-delay", retryMaximumTime = "retry-max-time", proxy, noProxy = "noproxy"
     case unixSocket = "unix-socket", url, config, continueAt = "continue-at"
@@ -27,6 +27,8 @@ public enum CurlOption: String, CaseIterable, Sendable {
         switch self {
         case .request: "X"
         case .certificate: "E"
+        case .cookie: "b"
+        case .cookieJar: "c"
         case .header: "H"
         case .data: "d"
         case .form: "F"

@@ -61,6 +61,9 @@ public struct Transfer {
                 break
             }
         }
+        if let warning = options.saveCookieJar(session.configuration.cookieStorage) {
+            StandardStreams.write("Warning: \(warning)\n", to: StandardStreams.error)
+        }
         await session.shutdown()
         return code
     }

@@ -85,6 +85,8 @@ extension TransferOptions {
         case .caPath: caDirectory = value
         case .certificate: clientCertificateFile = value
         case .key: clientKeyFile = value
+        case .cookie: cookies.append(value)
+        case .cookieJar: cookieJar = value
         case .pinnedPublicKey: pinnedPublicKeys = value
         case .user: user = value
         case .userAgent: userAgent = value

@@ -68,6 +68,9 @@ extension TransferOptions {
         return (Data(data), isJSON ? "application/json" : "application/x-www-form-urlencoded")
     }
 
+    /// The `-b` arguments sent as they are (those with a `=`; the others name cookie files).
+    var literalCookies: [String] { cookies.filter { $0.contains("=") } }
+
     /// `-u`'s user and password (empty when no `:` follows the user); nil without `-u`.
     public var credentials: (user: String, password: String)? {
         guard let user else { return nil }
@@ -87,6 +90,7 @@ extension TransferOptions {
         added.append(("User-Agent", userAgent ?? Self.defaultUserAgent))
         added.append(("Accept", "*/*"))
         if let referer { added.append(("Referer", referer)) }
+        if !literalCookies.isEmpty { added.append(("Cookie", literalCookies.joined(separator: "; "))) }
         if compressed { added.append(("Accept-Encoding", "gzip, deflate")) }
         if isJSON {
             added.removeAll { $0.name == "Accept" }

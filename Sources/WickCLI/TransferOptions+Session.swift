@@ -49,8 +49,49 @@ extension TransferOptions {
         }
         if !roots.isEmpty { configuration.trustRoots = .certificates(roots) }
         configuration.tls.clientIdentity = try clientIdentity()
+        configuration.cookieStorage = cookieEngine()
         configuration.proxy = try proxySetting()
         return configuration
+    }
+
+    /// The cookie engine, as curl's: off (nil) unless `-b` or `-c` is given; then a store with
+    /// the cookies of every `-b` file (a missing or unreadable file is passed over, as curl
+    /// does), which records the responses' `Set-Cookie` for the transfers and redirects that
+    /// follow. With `-c FILE` it is that file's store, emptied first (curl does not read the
+    /// jar), saved by `saveCookieJar`.
+    public func cookieEngine() -> (any CookieStorage)? {
+        guard !cookies.isEmpty || cookieJar != nil else { return nil }
+        let now = Date()
+        var jar: FileCookieStorage?
+        if let cookieJar, cookieJar != "-" { jar = try? FileCookieStorage(fileURL: URL(fileURLWithPath: cookieJar)) }
+        jar?.removeAll()
+        let memory = jar == nil ? InMemoryCookieStorage() : nil
+        for file in cookies where !file.contains("=") {
+            guard let bytes = FileManager.default.contents(atPath: file) else { continue }
+            for cookie in NetscapeCookieFile.parse(bytes, now: now).cookies {
+                if let jar { jar.insert(cookie, now: now) } else { memory?.insert(cookie, now: now) }
+            }
+        }
+        return jar ?? memory
+    }
+
+    /// Writes `-c`'s jar: every cookie of `storage` in the Netscape format, to the file (kept
+    /// whole if writing fails) or to standard output for `-`. Returns a warning when the file
+    /// could not be written, as curl's.
+    public func saveCookieJar(_ storage: (any CookieStorage)?) -> String? {
+        guard let cookieJar else { return nil }
+        if let file = storage as? FileCookieStorage {
+            do {
+                try file.save()
+            } catch {
+                return "Failed to save cookies in \(cookieJar)"
+            }
+        } else if cookieJar == "-", let memory = storage as? InMemoryCookieStorage {
+            StandardStreams.write(NetscapeCookieFile.serialize(memory.allCookies()), to: StandardStreams.output)
+        } else {
+            return "Failed to save cookies in \(cookieJar)"
+        }
+        return nil
     }
 
     /// The identity of `--cert` and `--key`: a PKCS#12 file (`.p12`, `.pfx`, `FILE:PASSWORD`),

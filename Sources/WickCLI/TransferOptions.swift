@@ -43,6 +43,12 @@ public struct TransferOptions: Sendable {
     public var clientCertificateFile: String?
     /// `--key`: the PEM file of the client certificate's private key.
     public var clientKeyFile: String?
+    /// `-b`: cookies to send, each `name=value; ...` as it is, or a cookie file (Netscape
+    /// format, as `-c` writes) to read; either turns the cookie engine on.
+    public var cookies: [String] = []
+    /// `-c`: the file every cookie is written to at the end (`-` for standard output); turns
+    /// the cookie engine on.
+    public var cookieJar: String?
     /// `--pinnedpubkey`: `sha256//BASE64` pins, `;`-separated.
     public var pinnedPublicKeys: String?
     /// `-u`: `user:password` for Basic authentication (sent at once), or Digest.

@@ -56,6 +56,9 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
     static let all: [GoldenCommandCase] = [
         // Requests and their bodies, as httpbin echoes them.
         .init(name: "GET", arguments: ["-s", "{httpbin}/get?a=1&b=two"], comparison: .json(ignoringHeaders: [])),
+        .init(name: "-b literal cookies", arguments: ["-s", "-b", "a=1; b=2", "{httpbin}/cookies"], comparison: .exact),
+        .init(name: "-b '' turns the engine on: a redirect and the next URL carry the cookie", arguments: ["-s", "-L", "-b", "", "{httpbin}/cookies/set?x=y", "{httpbin}/cookies"], comparison: .exact),
+        .init(name: "no -b: no cookie engine", arguments: ["-s", "-L", "{httpbin}/cookies/set?x=y"], comparison: .exact),
         .init(name: "-d twice joins with &", arguments: ["-s", "-d", "x=1", "-d", "y=2", "{httpbin}/post"], comparison: .json(ignoringHeaders: [])),
         .init(name: "-d @file strips CR and LF", arguments: ["-s", "-d", "@data.txt", "{httpbin}/post"], comparison: .json(ignoringHeaders: [])),
         .init(name: "--data-binary @file keeps them", arguments: ["-s", "--data-binary", "@data.txt", "{httpbin}/post"], comparison: .json(ignoringHeaders: [])),

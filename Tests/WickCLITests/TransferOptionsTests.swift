@@ -185,3 +185,27 @@ struct TransferOptionsTests {
         }
     }
 }
+
+@Suite struct CookieOptionTests {
+    @Test func cookieFlagsTurnTheEngineOnAndLiteralsBecomeTheCookieField() throws {
+        let plain = try TransferOptions.parsing(["u"])
+        #expect(plain.cookieEngine() == nil)
+        let literal = try TransferOptions.parsing(["-b", "a=1; b=2", "-b", "/nonexistent/jar", "u"])
+        #expect(literal.cookieEngine() != nil)
+        #expect(literal.headerFields(bodyContentType: nil).value(for: "Cookie") == "a=1; b=2")
+    }
+
+    @Test func aJarIsWrittenInTheNetscapeFormatAndReadBackWithB() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wick-jar-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let jarPath = directory.appendingPathComponent("jar.txt").path
+        let writing = try TransferOptions.parsing(["-c", jarPath, "u"])
+        let storage = try #require(writing.cookieEngine())
+        storage.storeCookies(from: ["sid=abc; Path=/"], for: URL(string: "http://h.test/")!, now: Date())
+        #expect(writing.saveCookieJar(storage) == nil)
+        let reading = try TransferOptions.parsing(["-b", jarPath, "u"])
+        let read = try #require(reading.cookieEngine())
+        #expect(read.cookieFieldValue(for: URL(string: "http://h.test/x")!, now: Date()) == "sid=abc")
+    }
+}

@@ -1,6 +1,6 @@
 // The default cookie store: a CookieJar behind a lock, for as long as its Session lives.
 public import FoundationEssentials
-import Synchronization
+import WickReactor
 
 /// A thread-safe cookie store in memory, by RFC 6265bis (the rules are listed on `CookieJar`):
 /// what `Session.Configuration.cookieStorage` holds by default. Bounded against hostile
@@ -15,8 +15,9 @@ public final class InMemoryCookieStorage: CookieStorage {
     /// The spec's minimum in all, and the default: 3000.
     public static let defaultMaximumCookies = 3000
 
-    /// The cookies; the lock is held only for a store's or a look-up's own work.
-    private let jar: Mutex<CookieJar>
+    /// The cookies; the lock is held only for a store's or a look-up's own work. A pthread
+    /// mutex (`Locked`), not `Synchronization.Mutex`: ThreadSanitizer must see the hand-overs.
+    private let jar: Locked<CookieJar>
 
     /// An empty store.
     /// - Parameter maximumCookiesPerDomain: the most cookies kept for one domain (at least 1).
@@ -25,7 +26,7 @@ public final class InMemoryCookieStorage: CookieStorage {
         maximumCookiesPerDomain: Int = defaultMaximumCookiesPerDomain, maximumCookies: Int = defaultMaximumCookies
     ) {
         precondition(maximumCookiesPerDomain >= 1 && maximumCookies >= 1, "InMemoryCookieStorage: limits must be positive")
-        jar = Mutex(CookieJar(limits: CookieJar.Limits(perDomain: maximumCookiesPerDomain, total: maximumCookies)))
+        jar = Locked(CookieJar(limits: CookieJar.Limits(perDomain: maximumCookiesPerDomain, total: maximumCookies)))
     }
 
     /// The most cookies kept for one domain.

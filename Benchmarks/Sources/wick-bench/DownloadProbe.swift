@@ -32,15 +32,20 @@ enum DownloadProbe {
         if FileManager.default.isExecutableFile(atPath: NginxProcesses.taskset) {
             try runCommand(NginxProcesses.taskset, ["-a", "-p", "-c", "1", String(getpid())])
         }
+        let urlSession = URLSessionClient(maximumConnections: 1)
+        let largeURL = URL(string: large)!
         let all: [(String, (Int) throws -> RequestsBenchmark.Round)] = [
             ("serializingData", { try RequestsBenchmark.wickDownload(session, url: large, count: $0) }),
-            ("streamingData", { try RequestsBenchmark.wickStreamDownload(session, url: large, count: $0) }),
+            ("URLSession", { count in
+                try RequestsBenchmark.timed(count: count, latencies: false) { _ in _ = try urlSession.get(largeURL) }
+            }),
             ("libcurl", { count in
                 try RequestsBenchmark.timed(count: count, latencies: false) { _ in _ = try curl.get() }
             }),
+            ("streamingData", { try RequestsBenchmark.wickStreamDownload(session, url: large, count: $0) }),
         ]
         // `only` keeps one client (and libcurl, the reference), for a profiler.
-        let clients = all.filter { only == nil || $0.0 == only || $0.0 == "libcurl" }
+        let clients = all.filter { (only == nil && $0.0 != "URLSession") || only == "all" || $0.0 == only || $0.0 == "libcurl" }
         for (_, client) in clients { _ = try client(2) }
         var results = [[RequestsBenchmark.Round]](repeating: [], count: clients.count)
         for _ in 0..<rounds {
@@ -48,7 +53,8 @@ enum DownloadProbe {
         }
         let mebibytes = Double(RequestsBenchmark.downloadBytes * perRound) / 1_048_576
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-        let curlRates = results[clients.count - 1].map { mebibytes / (Double($0.wallNanoseconds) / 1e9) }
+        let curlIndex = clients.firstIndex { $0.0 == "libcurl" }!
+        let curlRates = results[curlIndex].map { mebibytes / (Double($0.wallNanoseconds) / 1e9) }
         for (index, (name, _)) in clients.enumerated() {
             let rates = results[index].map { mebibytes / (Double($0.wallNanoseconds) / 1e9) }
             let ratios = zip(rates, curlRates).map { $0 / $1 }

@@ -4,6 +4,7 @@
 //   wick [options...] URL      curl's flags, output and exit codes (WickCLI; `wick --help`)
 //   wick get URL [-H "Name: value"]... [--ca FILE] [--pin sha256//BASE64] [--loops-as-global-executor]
 //   wick demo --nginx URL --nginx-tls URL --ca FILE --pin sha256//BASE64 --httpbin URL
+//   wick bench URL [-c N] [-n N | -d DURATION] [--rate R] [-H "Name: value"]... [-m S] [--json]
 import Glibc
 import WickCLI
 
@@ -15,6 +16,8 @@ do {
         if try await !GetCommand(arguments: Array(arguments.dropFirst())).run() { exit(1) }
     case "demo":
         try await DemoTour(arguments: Array(arguments.dropFirst())).run()
+    case "bench":
+        exit(await LoadGenerator.run(Array(arguments.dropFirst())))
     case nil, "-h", "--help":
         StandardStreams.write(CurlCommand.usage, to: arguments.isEmpty ? StandardStreams.error : StandardStreams.output)
         exit(arguments.isEmpty ? 2 : 0)

@@ -46,7 +46,7 @@ struct DownloadFinisher {
                 }
             }
             if state.isConfirmedComplete { sink.reportProgress() }
-            switch move(HTTPResponse(response)) {
+            switch move(HTTPResponse(response, url: final.request?.url)) {
             case .success(let url): final.fileURL = url
             case .failure(let reason):
                 removeTemporaryFile()

@@ -116,7 +116,7 @@ extension DownloadRequest {
     static func serialize<Serializer: DownloadResponseSerializerProtocol>(
         _ outcome: Outcome, with serializer: Serializer
     ) -> DownloadResponse<Serializer.SerializedObject, WickError> {
-        let head = outcome.response.map(HTTPResponse.init)
+        let head = outcome.response.map { HTTPResponse($0, url: outcome.request?.url) }
         let run = SerializerRun {
             try serializer.serializeDownload(
                 request: outcome.request, response: head, fileURL: outcome.fileURL, error: outcome.error)

@@ -9,7 +9,7 @@ extension DownloadRequest {
         let temporaryURL = temporaryURL
         appendValidation { request, response in
             sink.waitForWrites()
-            switch validation(request, HTTPResponse(response), temporaryURL) {
+            switch validation(request, HTTPResponse(response, url: request?.url), temporaryURL) {
             case .success: return .success(())
             case .failure(let error as WickError): return .failure(error)
             case .failure(let error):

@@ -49,7 +49,7 @@ final class ResponseObserver: TransportBodySink, @unchecked Sendable {
 
     func responseHead(status: HTTPStatus, headers: HTTPHeaders) -> TransportBodyHandling {
         guard let request, request.bodyHandling(status: status, headers: headers) == .stream else { return .collect }
-        let head = HTTPResponse(status: status, headers: headers, version: .http1_1)
+        let head = HTTPResponse(status: status, headers: headers, version: .http1_1, url: request.request?.url)
         let (heads, deciding, generation) = state.withLock { state in
             state.events.headArrived(headers)
             state.headGeneration += 1

@@ -35,7 +35,7 @@ public class DataRequest: Request, @unchecked Sendable {
     @discardableResult
     public func validate(_ validation: @escaping Validation) -> Self {
         appendValidation { request, response in
-            switch validation(request, HTTPResponse(response), response.body) {
+            switch validation(request, HTTPResponse(response, url: request?.url), response.body) {
             case .success: .success(())
             case .failure(let error as WickError): .failure(error)
             case .failure(let error): .failure(.responseValidationFailed(reason: .customValidationFailed(error: error)))
@@ -132,7 +132,7 @@ public class DataRequest: Request, @unchecked Sendable {
     static func serialize<Serializer: DataResponseSerializerProtocol>(
         _ outcome: Outcome, with serializer: Serializer
     ) -> DataResponse<Serializer.SerializedObject, WickError> {
-        let head = outcome.response.map(HTTPResponse.init)
+        let head = outcome.response.map { HTTPResponse($0, url: outcome.request?.url) }
         let data = outcome.response.map(\.body)
         let run = SerializerRun {
             try serializer.serialize(request: outcome.request, response: head, data: data, error: outcome.error)

@@ -156,7 +156,7 @@ extension Request {
             return attemptEnded(Attempt(request: request, response: nil, error: failure), progress)
         }
         progress.transactions.append(TransactionMetrics(request: request, response: response))
-        let head = HTTPResponse(response)
+        let head = HTTPResponse(response, url: request.url)
         let monitor = session.eventMonitor
         if !monitor.monitors.isEmpty {
             monitor.request(self, didReceiveResponse: head, bodyByteCount: response.body.count)
@@ -220,7 +220,7 @@ extension Request {
         guard !validators.isEmpty, let response = attempt.response else { return attemptEnded(attempt, progress) }
         session.rootQueue.async { [self] in
             var validated = attempt
-            let head = HTTPResponse(response)
+            let head = HTTPResponse(response, url: attempt.request.url)
             for validator in validators {
                 let result = validator(attempt.request, response)
                 session.eventMonitor.request(
@@ -236,7 +236,7 @@ extension Request {
 
     /// Finishes the request, or asks the retriers (on the root queue) and runs it again.
     private func attemptEnded(_ attempt: Attempt, _ progress: AttemptProgress) {
-        attemptEnded(response: attempt.response.map(HTTPResponse.init), error: attempt.error)
+        attemptEnded(response: attempt.response.map { HTTPResponse($0, url: attempt.request.url) }, error: attempt.error)
         let metrics = progress.transactions.isEmpty ? nil : RequestMetrics(transactions: progress.transactions)
         let outcome = Outcome(request: attempt.request, response: attempt.response, error: attempt.error, metrics: metrics)
         guard let error = attempt.error, !isStopped else { return finish(outcome) }

@@ -16,7 +16,8 @@ final class DataStreamSink: TransportBodySink, @unchecked Sendable {
     func responseHead(status: HTTPStatus, headers: HTTPHeaders) -> TransportBodyHandling {
         guard let request, request.bodyHandling(status: status, headers: headers) == .stream else { return .collect }
         // The sink hears no version: the outcome's response, which has it, replaces this head.
-        request.finalHeadArrived(HTTPResponse(status: status, headers: headers, version: .http1_1))
+        request.finalHeadArrived(
+            HTTPResponse(status: status, headers: headers, version: .http1_1, url: request.request?.url))
         return .stream
     }
 

@@ -88,3 +88,21 @@ struct HTTPRequestEquatableTests {
         #expect(first != third)
     }
 }
+
+@Suite(.enabled(if: TestEnvironment.wantsHTTPBin, "httpbin is started by Scripts/test"))
+struct HTTPResponseURLTests {
+    /// Alamofire code reads `response.response?.url` for where the body came from.
+    @Test func theResponseNamesTheURLItAnswersAfterRedirects() async throws {
+        let base = try TestEnvironment.httpbin().base
+        let session = Session()
+        let response = await session.request("\(base)/redirect-to?url=%2Fget%3Fhop%3D2").serializingData().response
+        #expect(response.response?.statusCode == 200)
+        #expect(response.response?.url?.absoluteString == "\(base)/get?hop=2")
+        let download = await session.download("\(base)/get?d=1").serializingDownloadedFileURL().response
+        #expect(download.response?.url?.absoluteString == "\(base)/get?d=1")
+        let stream = session.streamRequest("\(base)/bytes/10")
+        for try await _ in stream.streamingData() {}
+        #expect(stream.response?.url?.absoluteString == "\(base)/bytes/10")
+        await session.shutdown()
+    }
+}

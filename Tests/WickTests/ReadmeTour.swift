@@ -63,6 +63,9 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         }], retriers: [RetryPolicy()]))                 // 2 retries, exponential backoff, idempotent methods
         let guarded = session.request(url, interceptor: AuthenticationInterceptor(authenticator: OAuth(), credential: tokens))
         session.request("https://host/private").authenticate(username: "user", password: "secret")  // Basic or Digest
+        // Retry-After on 429/503 is honoured (up to 60 s); jitter spreads retries; a budget caps their share.
+        var budgeted = Session.Configuration(); budgeted.retryBudget = RetryBudget(ratio: 0.2, scope: .host)
+        let polite = Session(configuration: budgeted, interceptor: RetryPolicy(jitter: .full))
 
         // Redirects follow RFC 9110 (303 → GET, 307/308 keep the body, credentials dropped across origins,
         // https → http refused, at most 10); or decide yourself.

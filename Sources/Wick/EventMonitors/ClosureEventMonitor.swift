@@ -30,6 +30,7 @@ public final class ClosureEventMonitor: EventMonitor {
             (@Sendable (Request, HTTPRequest?, HTTPResponse, Result<Void, WickError>) -> Void)?
         var requestDidDecideRetry: (@Sendable (Request, RetryResult, WickError) -> Void)?
         var requestIsRetrying: (@Sendable (Request) -> Void)?
+        var requestRetryWasRefusedByBudget: (@Sendable (Request) -> Void)?
         var requestDidResume: (@Sendable (Request) -> Void)?
         var requestDidSuspend: (@Sendable (Request) -> Void)?
         var requestDidCancel: (@Sendable (Request) -> Void)?
@@ -125,6 +126,11 @@ public final class ClosureEventMonitor: EventMonitor {
     public var requestIsRetrying: (@Sendable (Request) -> Void)? {
         get { self[\.requestIsRetrying] }
         set { self[\.requestIsRetrying] = newValue }
+    }
+    /// Called by `requestRetryWasRefusedByBudget(_:)`.
+    public var requestRetryWasRefusedByBudget: (@Sendable (Request) -> Void)? {
+        get { self[\.requestRetryWasRefusedByBudget] }
+        set { self[\.requestRetryWasRefusedByBudget] = newValue }
     }
     /// Called by `requestDidResume(_:)`.
     public var requestDidResume: (@Sendable (Request) -> Void)? {
@@ -227,6 +233,10 @@ public final class ClosureEventMonitor: EventMonitor {
     /// Calls `requestIsRetrying`.
     public func requestIsRetrying(_ request: Request) {
         requestIsRetrying?(request)
+    }
+    /// Calls `requestRetryWasRefusedByBudget`.
+    public func requestRetryWasRefusedByBudget(_ request: Request) {
+        requestRetryWasRefusedByBudget?(request)
     }
     /// Calls `requestDidResume`.
     public func requestDidResume(_ request: Request) {

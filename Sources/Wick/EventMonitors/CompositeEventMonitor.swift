@@ -91,6 +91,11 @@ public final class CompositeEventMonitor: EventMonitor {
         each { $0.requestIsRetrying(request) }
     }
     /// Passes the event on.
+    public func requestRetryWasRefusedByBudget(_ request: Request) {
+        guard !monitors.isEmpty else { return }
+        each { $0.requestRetryWasRefusedByBudget(request) }
+    }
+    /// Passes the event on.
     public func requestDidResume(_ request: Request) {
         guard !monitors.isEmpty else { return }
         each { $0.requestDidResume(request) }

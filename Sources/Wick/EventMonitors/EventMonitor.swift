@@ -10,7 +10,8 @@ public import FoundationEssentials
 /// `didEvaluateServerTrust` (on a new TLS connection), `didAcquireConnection`, `didReceiveResponse`, `didGatherMetrics`, then `willRedirect` and
 /// again from `willSend` for a redirect hop (or a challenge answer); `didValidate` for each
 /// validation; `didDecideRetry` when the attempt failed, then `requestIsRetrying` and the next
-/// attempt from `didAdaptInitialRequest`; and once, `requestDidFinish` (for a download, after
+/// attempt from `didAdaptInitialRequest` (or `requestRetryWasRefusedByBudget` when the session's
+/// `RetryBudget` refuses the retry); and once, `requestDidFinish` (for a download, after
 /// `didFinishDownloading` and, when its file was moved, `didCreateDestinationURL`). Then
 /// `didParseResponse` for each response handler. `requestDidSuspend` and `requestDidCancel` come
 /// when called.
@@ -55,6 +56,9 @@ public protocol EventMonitor: Sendable {
     func request(_ request: Request, didDecideRetry decision: RetryResult, dueTo error: WickError)
     /// The request is being retried (`retryCount` already counts this retry).
     func requestIsRetrying(_ request: Request)
+    /// The retriers decided to retry, but the session's `RetryBudget` refused: the request
+    /// finishes with the attempt's error.
+    func requestRetryWasRefusedByBudget(_ request: Request)
     /// `resume()` started or continued the request.
     func requestDidResume(_ request: Request)
     /// `suspend()` held the request.
@@ -111,6 +115,8 @@ extension EventMonitor {
     public func request(_ request: Request, didDecideRetry decision: RetryResult, dueTo error: WickError) {}
     /// Does nothing.
     public func requestIsRetrying(_ request: Request) {}
+    /// Does nothing.
+    public func requestRetryWasRefusedByBudget(_ request: Request) {}
     /// Does nothing.
     public func requestDidResume(_ request: Request) {}
     /// Does nothing.

@@ -171,6 +171,10 @@ public struct LoggingEventMonitor: EventMonitor {
     public func requestIsRetrying(_ request: Request) {
         log(.all) { "retrying \(Self.name(request)) (retry \(request.retryCount))" }
     }
+    /// `retry of GET http://host/path refused by the retry budget`.
+    public func requestRetryWasRefusedByBudget(_ request: Request) {
+        log(.all) { "retry of \(Self.name(request)) refused by the retry budget" }
+    }
     /// `resumed GET http://host/path`.
     public func requestDidResume(_ request: Request) {
         log(.all) { "resumed \(Self.name(request))" }

@@ -17,7 +17,12 @@ import WickCore
 ///   sending a request the server never saw cannot repeat its effect.
 ///
 /// The delay before retry `n` (0 for the first) is `exponentialBackoffBase^n *
-/// exponentialBackoffScale` seconds: 0.5 s, then 1 s with the defaults. The delays count
+/// exponentialBackoffScale` seconds: 0.5 s, then 1 s with the defaults; `jitter` spreads it so
+/// clients that failed together do not retry together. A `429` or `503` whose `Retry-After`
+/// (RFC 9110 §10.2.3) asks for longer is retried no sooner than it asks, and a `429` with a
+/// `Retry-After` is retried (on a retryable method) although it is not in
+/// `retryableHTTPStatusCodes`; a response asking for more than `maximumRetryAfter` is not
+/// retried at all, rather than sooner than the server allows. The delays count
 /// against the request's `requestTimeout`: a retry that would start after it is not made. So
 /// does the pool's own connecting: a refused connect is tried again until the deadline and
 /// ends as `timedOut(phase: .waitingForConnection)` with no time left for a retry.
@@ -60,6 +65,31 @@ open class RetryPolicy: RequestInterceptor, @unchecked Sendable {
     /// Whether a request of any method is retried after a retryable failure that proves the
     /// server never received it (see the type's documentation).
     public let retriesUnsentRequests: Bool
+    /// How the backoff delays are spread.
+    public let jitter: Jitter
+    /// The longest `Retry-After` honoured (see the type's documentation); nil ignores
+    /// `Retry-After`, as Alamofire does.
+    public let maximumRetryAfter: Duration?
+
+    /// How a `RetryPolicy` spreads its backoff delays (the schemes of "Exponential Backoff And
+    /// Jitter", AWS Architecture Blog, 2015).
+    public enum Jitter: Sendable, Hashable {
+        /// Exactly `base^n × scale`: Alamofire's schedule.
+        case none
+        /// A uniformly random delay between zero and `base^n × scale`: the least synchronised
+        /// and, on average, half the wait.
+        case full
+        /// A uniformly random delay between `scale` and three times the previous delay (`scale`
+        /// before the first retry): each delay grows from the last one drawn, not from the
+        /// retry's number.
+        case decorrelated
+    }
+
+    /// The statuses whose `Retry-After` is honoured: 429 (Too Many Requests) and 503 (Service
+    /// Unavailable).
+    public static let retryAfterStatusCodes: Set<Int> = [429, 503]
+    /// The default longest `Retry-After` honoured: 60 s.
+    public static let defaultMaximumRetryAfter: Duration = .seconds(60)
 
     /// A policy; the defaults are Alamofire's.
     ///
@@ -72,7 +102,9 @@ open class RetryPolicy: RequestInterceptor, @unchecked Sendable {
         retryableHTTPMethods: Set<HTTPMethod> = RetryPolicy.defaultRetryableHTTPMethods,
         retryableHTTPStatusCodes: Set<Int> = RetryPolicy.defaultRetryableHTTPStatusCodes,
         retryableFailureKinds: Set<SessionTaskFailure.Kind> = RetryPolicy.defaultRetryableFailureKinds,
-        retriesUnsentRequests: Bool = true
+        retriesUnsentRequests: Bool = true,
+        jitter: Jitter = .none,
+        maximumRetryAfter: Duration? = RetryPolicy.defaultMaximumRetryAfter
     ) {
         precondition(exponentialBackoffBase >= 2, "RetryPolicy: exponentialBackoffBase must be at least 2")
         precondition(
@@ -85,33 +117,43 @@ open class RetryPolicy: RequestInterceptor, @unchecked Sendable {
         self.retryableHTTPStatusCodes = retryableHTTPStatusCodes
         self.retryableFailureKinds = retryableFailureKinds
         self.retriesUnsentRequests = retriesUnsentRequests
+        self.jitter = jitter
+        self.maximumRetryAfter = maximumRetryAfter
     }
 
-    /// Retries with the backoff's delay while under the limit and `shouldRetry` agrees.
+    /// Retries with the backoff's delay (or the `Retry-After` asked for, if longer) while under
+    /// the limit and `shouldRetry` agrees.
     open func retry(
         _ request: Request, for session: Session, dueTo error: any Error,
         completion: @escaping @Sendable (RetryResult) -> Void
     ) {
         let retryCount = request.retryCount
-        if retryCount < retryLimit, shouldRetry(request: request, dueTo: error) {
-            completion(.retryWithDelay(delay(forRetry: retryCount)))
-        } else {
-            completion(.doNotRetry)
+        let retryAfter = retryAfter(in: request.response)
+        if let retryAfter, let maximumRetryAfter, retryAfter > maximumRetryAfter { return completion(.doNotRetry) }
+        guard retryCount < retryLimit, shouldRetry(request: request, dueTo: error) else {
+            return completion(.doNotRetry)
         }
+        var random = SystemRandomNumberGenerator()
+        let backoff = delay(forRetry: retryCount, previous: request.lastRetryDelay, using: &random)
+        completion(.retryWithDelay(max(backoff, retryAfter ?? .zero)))
     }
 
     /// Whether the request's method, last status or error make it worth retrying (the limit
     /// aside).
     open func shouldRetry(request: Request, dueTo error: any Error) -> Bool {
-        shouldRetry(method: request.request?.method, statusCode: request.response?.statusCode, error: error)
+        shouldRetry(
+            method: request.request?.method, statusCode: request.response?.statusCode, error: error,
+            asksToRetryAfter: retryAfter(in: request.response) != nil)
     }
 
-    /// The decision on plain values: the last request's method, the last response's status.
-    func shouldRetry(method: HTTPMethod?, statusCode: Int?, error: any Error) -> Bool {
+    /// The decision on plain values: the last request's method, the last response's status,
+    /// and whether that response carried a `Retry-After` this policy honours.
+    func shouldRetry(method: HTTPMethod?, statusCode: Int?, error: any Error, asksToRetryAfter: Bool = false) -> Bool {
         guard let method else { return false }
         let failure = Self.transportFailure(in: error)
         if retryableHTTPMethods.contains(method) {
             if let statusCode, retryableHTTPStatusCodes.contains(statusCode) { return true }
+            if statusCode == 429, asksToRetryAfter { return true }
             if let failure, retryableFailureKinds.contains(failure.kind) { return true }
             return false
         }
@@ -119,11 +161,36 @@ open class RetryPolicy: RequestInterceptor, @unchecked Sendable {
         return failure.requestWasNotSent && retryableFailureKinds.contains(failure.kind)
     }
 
-    /// `base^retryCount * scale` seconds.
+    /// `base^retryCount * scale` seconds: the backoff without jitter.
     func delay(forRetry retryCount: Int) -> Duration {
         var factor = 1.0
         for _ in 0..<retryCount { factor *= Double(exponentialBackoffBase) }
         return .seconds(factor * exponentialBackoffScale)
+    }
+
+    /// The backoff before retry `retryCount` with `jitter` applied, drawing from `random`;
+    /// `previous` is the delay before the last retry (a decorrelated backoff grows from it).
+    func delay(
+        forRetry retryCount: Int, previous: Duration?, using random: inout some RandomNumberGenerator
+    ) -> Duration {
+        switch jitter {
+        case .none:
+            return delay(forRetry: retryCount)
+        case .full:
+            return .seconds(Double.random(in: 0...delay(forRetry: retryCount).timeInterval, using: &random))
+        case .decorrelated:
+            let upper = max(exponentialBackoffScale, 3 * (previous?.timeInterval ?? exponentialBackoffScale))
+            return .seconds(Double.random(in: exponentialBackoffScale...upper, using: &random))
+        }
+    }
+
+    /// The delay `response`'s `Retry-After` asks for, when its status is one whose
+    /// `Retry-After` this policy honours.
+    func retryAfter(in response: HTTPResponse?) -> Duration? {
+        guard maximumRetryAfter != nil, let response, Self.retryAfterStatusCodes.contains(response.statusCode) else {
+            return nil
+        }
+        return RetryAfter.delay(in: response.headers)
     }
 
     /// The transport failure an error carries, if it is one.
@@ -146,13 +213,14 @@ open class ConnectionLostRetryPolicy: RetryPolicy, @unchecked Sendable {
         exponentialBackoffBase: UInt = RetryPolicy.defaultExponentialBackoffBase,
         exponentialBackoffScale: Double = RetryPolicy.defaultExponentialBackoffScale,
         retryableHTTPMethods: Set<HTTPMethod> = RetryPolicy.defaultRetryableHTTPMethods,
-        retriesUnsentRequests: Bool = true
+        retriesUnsentRequests: Bool = true,
+        jitter: Jitter = .none
     ) {
         super.init(
             retryLimit: retryLimit, exponentialBackoffBase: exponentialBackoffBase,
             exponentialBackoffScale: exponentialBackoffScale, retryableHTTPMethods: retryableHTTPMethods,
             retryableHTTPStatusCodes: [], retryableFailureKinds: [.networkConnectionLost],
-            retriesUnsentRequests: retriesUnsentRequests)
+            retriesUnsentRequests: retriesUnsentRequests, jitter: jitter, maximumRetryAfter: nil)
     }
 }
 
@@ -168,13 +236,15 @@ extension RequestInterceptor where Self == RetryPolicy {
         retryableHTTPMethods: Set<HTTPMethod> = RetryPolicy.defaultRetryableHTTPMethods,
         retryableHTTPStatusCodes: Set<Int> = RetryPolicy.defaultRetryableHTTPStatusCodes,
         retryableFailureKinds: Set<SessionTaskFailure.Kind> = RetryPolicy.defaultRetryableFailureKinds,
-        retriesUnsentRequests: Bool = true
+        retriesUnsentRequests: Bool = true,
+        jitter: RetryPolicy.Jitter = .none,
+        maximumRetryAfter: Duration? = RetryPolicy.defaultMaximumRetryAfter
     ) -> RetryPolicy {
         RetryPolicy(
             retryLimit: retryLimit, exponentialBackoffBase: exponentialBackoffBase,
             exponentialBackoffScale: exponentialBackoffScale, retryableHTTPMethods: retryableHTTPMethods,
             retryableHTTPStatusCodes: retryableHTTPStatusCodes, retryableFailureKinds: retryableFailureKinds,
-            retriesUnsentRequests: retriesUnsentRequests)
+            retriesUnsentRequests: retriesUnsentRequests, jitter: jitter, maximumRetryAfter: maximumRetryAfter)
     }
 }
 
@@ -188,11 +258,12 @@ extension RequestInterceptor where Self == ConnectionLostRetryPolicy {
         exponentialBackoffBase: UInt = RetryPolicy.defaultExponentialBackoffBase,
         exponentialBackoffScale: Double = RetryPolicy.defaultExponentialBackoffScale,
         retryableHTTPMethods: Set<HTTPMethod> = RetryPolicy.defaultRetryableHTTPMethods,
-        retriesUnsentRequests: Bool = true
+        retriesUnsentRequests: Bool = true,
+        jitter: RetryPolicy.Jitter = .none
     ) -> ConnectionLostRetryPolicy {
         ConnectionLostRetryPolicy(
             retryLimit: retryLimit, exponentialBackoffBase: exponentialBackoffBase,
             exponentialBackoffScale: exponentialBackoffScale, retryableHTTPMethods: retryableHTTPMethods,
-            retriesUnsentRequests: retriesUnsentRequests)
+            retriesUnsentRequests: retriesUnsentRequests, jitter: jitter)
     }
 }

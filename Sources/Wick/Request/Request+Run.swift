@@ -257,7 +257,13 @@ extension Request {
                     next.transactions = progress.transactions
                     let delay = decision.delay ?? .zero
                     guard Deadline.now() + delay < progress.deadline else { return finish(outcome) }
-                    countRetry()
+                    if let budget = session.configuration.retryBudget,
+                        !budget.withdrawRetry(host: attempt.request.url.host())
+                    {
+                        session.eventMonitor.requestRetryWasRefusedByBudget(self)
+                        return finish(outcome)
+                    }
+                    countRetry(after: delay)
                     session.eventMonitor.requestIsRetrying(self)
                     if delay == .zero { return run(.startAttempt(next)) }
                     session.rootQueue.asyncAfter(deadline: .now() + delay.timeInterval) { [self, next] in

@@ -132,6 +132,9 @@ public class Request: @unchecked Sendable {
     /// and the settings its handlers added.
     struct Records {
         var retryCount = 0
+        /// The delay before the last retry (nil before the first): a decorrelated backoff
+        /// grows from it.
+        var lastRetryDelay: Duration?
         var sent = InlineList<HTTPRequest>()
         var response: HTTPResponse?
         var error: WickError?
@@ -379,7 +382,9 @@ public class Request: @unchecked Sendable {
         let timeout: Duration?
         switch initialRequest {
         case .failure(let error): return finish(Outcome(request: nil, error: error))
-        case .success(let request): timeout = request.timeout ?? defaultTimeout
+        case .success(let request):
+            timeout = request.timeout ?? defaultTimeout
+            session.configuration.retryBudget?.recordRequest(host: request.url.host())
         }
         run(.startAttempt(AttemptProgress(deadline: timeout.map { .now() + $0 } ?? .distantFuture)))
     }
@@ -403,10 +408,16 @@ public class Request: @unchecked Sendable {
         }
     }
 
-    /// Counts a retry.
-    func countRetry() {
-        mutableState.withLock { $0.records.retryCount += 1 }
+    /// Counts a retry made after `delay`.
+    func countRetry(after delay: Duration) {
+        mutableState.withLock { state in
+            state.records.retryCount += 1
+            state.records.lastRetryDelay = delay
+        }
     }
+
+    /// The delay before the last retry, nil before the first.
+    var lastRetryDelay: Duration? { mutableState.withLock { $0.records.lastRetryDelay } }
 
     /// Whether `cancel()` or `abort(with:)` stopped the run.
     var isStopped: Bool { mutableState.withLock { $0.lifecycle.isStopped } }

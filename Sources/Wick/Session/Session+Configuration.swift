@@ -126,6 +126,9 @@ extension Session {
         /// value share it, and any store given here may be shared on purpose). nil: no cookies
         /// are sent or stored. `HTTPRequest.httpShouldHandleCookies` opts one request out.
         public var cookieStorage: (any CookieStorage)? = InMemoryCookieStorage()
+        /// A limit on the retries the session's requests make (`RetryBudget`), whichever
+        /// retrier asks for them; nil (the default, as in Alamofire) for none.
+        public var retryBudget: RetryBudget? = nil
 
         /// The defaults described on each property.
         public init() {}

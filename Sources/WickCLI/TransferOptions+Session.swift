@@ -152,12 +152,13 @@ extension TransferOptions {
         guard let pinnedPublicKeys else {
             return insecure ? EveryHostTrustManager(evaluator: DisabledTrustEvaluator()) : nil
         }
-        var keys: [PublicKey] = []
-        for pin in pinnedPublicKeys.split(separator: ";") {
-            guard let key = try? PublicKey(pin: String(pin.drop { $0 == " " })) else {
-                throw .usage("--pinnedpubkey takes sha256//BASE64 hashes separated by ';' (key files are not supported yet): \(pin)")
-            }
-            keys.append(key)
+        let keys: [PublicKey]
+        do {
+            keys = try PublicKey.pins(fromList: pinnedPublicKeys)
+        } catch .invalidPin(let pin) {
+            throw .usage("--pinnedpubkey takes sha256//BASE64 hashes separated by ';' (key files are not supported yet): \(pin)")
+        } catch {
+            throw .usage("--pinnedpubkey: \(error)")
         }
         return EveryHostTrustManager(
             evaluator: PublicKeysTrustEvaluator(keys: keys, performDefaultValidation: !insecure, validateHost: !insecure))

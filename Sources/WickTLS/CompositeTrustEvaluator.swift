@@ -14,4 +14,12 @@ public struct CompositeTrustEvaluator: ServerTrustEvaluating {
     public func evaluate(_ trust: ServerTrust, forHost host: String) throws {
         for evaluator in evaluators { try evaluator.evaluate(trust, forHost: host) }
     }
+
+    /// Runs each evaluator in order and gathers what their report-only policies saw.
+    /// - Throws: the first evaluator's error.
+    public func evaluateReporting(_ trust: ServerTrust, forHost host: String) throws -> [ServerTrustError] {
+        var reported: [ServerTrustError] = []
+        for evaluator in evaluators { reported += try evaluator.evaluateReporting(trust, forHost: host) }
+        return reported
+    }
 }

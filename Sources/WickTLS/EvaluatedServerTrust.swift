@@ -10,11 +10,16 @@ public struct EvaluatedServerTrust: Sendable, Hashable {
     public let evaluator: String
     /// The certificates the server sent, leaf first.
     public let presentedChain: [Certificate]
+    /// What report-only pinning policies saw and did not fail on (`PinningPolicy`).
+    public let reportedViolations: [ServerTrustError]
 
     /// A record of an accepted evaluation.
-    public init(host: String, evaluator: String, presentedChain: [Certificate]) {
+    public init(
+        host: String, evaluator: String, presentedChain: [Certificate], reportedViolations: [ServerTrustError] = []
+    ) {
         self.host = host
         self.evaluator = evaluator
         self.presentedChain = presentedChain
+        self.reportedViolations = reportedViolations
     }
 }

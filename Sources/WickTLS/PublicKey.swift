@@ -24,6 +24,19 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
         self.spkiSHA256 = digest
     }
 
+    /// The keys of a `;`-separated list of pins, curl's `--pinnedpubkey` form
+    /// (`sha256//A;sha256//B`); spaces around each pin and empty entries are ignored.
+    /// - Throws: `CertificateError.invalidPin` for the first pin not in the `sha256//` form, or
+    ///   with the whole list when it holds no pin at all.
+    public static func pins(fromList list: String) throws(CertificateError) -> [PublicKey] {
+        var keys: [PublicKey] = []
+        for pin in list.split(separator: ";") where pin.contains(where: { $0 != " " }) {
+            keys.append(try PublicKey(pin: String(pin.filter { $0 != " " })))
+        }
+        guard !keys.isEmpty else { throw .invalidPin(list) }
+        return keys
+    }
+
     /// The curl pin form: `sha256//` + base64(SHA-256(SPKI)).
     public var pin: String { "sha256//" + Base64.encode(spkiSHA256) }
 

@@ -1,10 +1,11 @@
 // Why a server was not trusted: the host, the evaluator, and what failed.
+public import FoundationEssentials
 
 /// A trust evaluation failure. Its description names the host, the evaluator and the reason,
 /// e.g. `PinnedCertificatesTrustEvaluator refused example.com: no presented certificate is pinned`.
-public struct ServerTrustError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ServerTrustError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What failed.
-    public enum Reason: Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: Sendable, Hashable, CustomStringConvertible {
         /// `allHostsMustBeEvaluated` is set and no evaluator matches the host.
         case noRequiredEvaluator
         /// The server presented no certificate, or a pinning evaluator was given none.
@@ -17,6 +18,9 @@ public struct ServerTrustError: Error, Sendable, Equatable, CustomStringConverti
         case certificatePinningFailed(pinned: [Certificate], presented: [Certificate])
         /// None of the presented certificates has a pinned key.
         case publicKeyPinningFailed(pinned: [PublicKey], presented: [PublicKey])
+        /// A pinning evaluator's pin set expired at this date and its `PinningPolicy` refuses
+        /// every server afterwards.
+        case pinSetExpired(Date)
         /// A custom evaluator threw something else; its description.
         case custom(String)
 
@@ -31,6 +35,7 @@ public struct ServerTrustError: Error, Sendable, Equatable, CustomStringConverti
                 "none of the \(presented.count) presented certificates is among the \(pinned.count) pinned ones"
             case .publicKeyPinningFailed(let pinned, let presented):
                 "no presented key (\(presented.map(\.pin).joined(separator: ", "))) is among the \(pinned.count) pinned keys"
+            case .pinSetExpired(let date): "the pin set expired at \(date) and the policy refuses every server after it"
             case .custom(let text): text
             }
         }

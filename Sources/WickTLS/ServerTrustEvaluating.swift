@@ -10,6 +10,20 @@ public protocol ServerTrustEvaluating: Sendable {
     /// - Throws: `ServerTrustError` naming the host, the evaluator and what failed (custom
     ///   evaluators may throw other errors; the transport reports them as `.custom`).
     func evaluate(_ trust: ServerTrust, forHost host: String) throws
+
+    /// Evaluates as `evaluate` does and returns the violations a report-only policy saw but
+    /// did not fail on (`PinningPolicy.Mode.reportOnly`), which reach event monitors. The
+    /// default runs `evaluate` and reports nothing.
+    /// - Throws: what `evaluate` throws.
+    func evaluateReporting(_ trust: ServerTrust, forHost host: String) throws -> [ServerTrustError]
+}
+
+extension ServerTrustEvaluating {
+    /// Runs `evaluate`; nothing to report.
+    public func evaluateReporting(_ trust: ServerTrust, forHost host: String) throws -> [ServerTrustError] {
+        try evaluate(trust, forHost: host)
+        return []
+    }
 }
 
 extension ServerTrust {

@@ -160,16 +160,14 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
         let trust = engine.serverTrust
         let evaluator = establishing.evaluator
         guard let context = engine.trustContext else { preconditionFailure("\(self): a client engine has a context") }
-        let record = EvaluatedServerTrust(
-            host: trust.host, evaluator: "\(type(of: evaluator))", presentedChain: trust.presentedChain)
         switch TrustEvaluationSite.of(evaluator, context: context) {
         case .inline:
-            evaluationFinished(Self.evaluate(evaluator, trust), record)
+            evaluationFinished(Self.evaluate(evaluator, trust))
         case .pool:
             let loop = self.loop
             let accepted = establishing.pool.submit {
                 let result = Self.evaluate(evaluator, trust)
-                loop.execute { self.evaluationFinished(result, record) }
+                loop.execute { self.evaluationFinished(result) }
             }
             if !accepted {
                 failEstablishing(.tls(.handshakeFailed("the trust evaluation pool has shut down")))
@@ -177,14 +175,18 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
         }
     }
 
-    /// Runs `evaluator`; errors that are not `ServerTrustError` become `.custom`, as in
+    /// Runs `evaluator`: the record of an accepted evaluation (with what report-only policies
+    /// saw), or the refusal; errors that are not `ServerTrustError` become `.custom`, as in
     /// `TLSEngine.evaluateTrust(using:)`.
     private static func evaluate(_ evaluator: any ServerTrustEvaluating, _ trust: ServerTrust) -> Result<
-        Void, ServerTrustError
+        EvaluatedServerTrust, ServerTrustError
     > {
         do {
-            try evaluator.evaluate(trust, forHost: trust.host)
-            return .success(())
+            let reported = try evaluator.evaluateReporting(trust, forHost: trust.host)
+            return .success(
+                EvaluatedServerTrust(
+                    host: trust.host, evaluator: "\(type(of: evaluator))", presentedChain: trust.presentedChain,
+                    reportedViolations: reported))
         } catch {
             return .failure(
                 error as? ServerTrustError
@@ -193,11 +195,11 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
         }
     }
 
-    private func evaluationFinished(_ result: Result<Void, ServerTrustError>, _ record: EvaluatedServerTrust) {
+    private func evaluationFinished(_ result: Result<EvaluatedServerTrust, ServerTrustError>) {
         // Anything else: the timeout or a socket failure ended establishment first.
         guard case .evaluating(let establishing) = state else { return }
         switch result {
-        case .success:
+        case .success(let record):
             evaluatedTrust = record
             engine.trustEstablished()
             establishing.timer.cancel()

@@ -117,6 +117,10 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         _ = AF.request("https://api.example.com/health") { $0.timeoutInterval = 2 }  // this request's own budget
         let pinned = Session(configuration: configuration, serverTrustManager: ServerTrustManager(
             evaluators: ["api.example.com": PublicKeysTrustEvaluator(keys: [try PublicKey(pin: "sha256//...")])]))
+        // Pins that survive rotation: a backup key, report-only first (mismatches reach event monitors
+        // as ServerTrustEvaluation.reportedViolations), an expiry after which default validation decides.
+        let rollout = PublicKeysTrustEvaluator(keys: [try PublicKey(pin: "sha256//...")], backupKeys: [try PublicKey(pin: "sha256//...")],
+                                               policy: PinningPolicy(mode: .reportOnly, expiration: Date(timeIntervalSinceNow: 86_400 * 90)))
         try pinned.prewarm("https://api.example.com", connections: 4)
         print(await pinned.poolStatistics().total)      // idle, leased, connecting, waiting, created, reused...
         print(session.request(url).cURLCommand())   // a curl command that sends the same request (cURLDescription(): Alamofire's text)

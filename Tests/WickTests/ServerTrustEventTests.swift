@@ -75,4 +75,27 @@ struct ServerTrustEventTests {
         #expect(evaluations.withLock { $0.isEmpty })
         await session.shutdown()
     }
+
+    @Test func aReportOnlyPinMismatchReachesMonitorsAndTheRequestSucceeds() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let host = try #require(URL(string: nginx.httpsBase)?.host)
+        let wrongKey = PublicKey(spkiSHA256: [UInt8](repeating: 0xAB, count: 32))
+        let (session, evaluations, _) = Self.recordingSession(
+            serverTrustManager: ServerTrustManager(evaluators: [
+                host: PublicKeysTrustEvaluator(keys: [wrongKey], policy: .reportOnly)
+            ]),
+            roots: try SessionNginxTests.testRoots(nginx))
+        let data = try await session.request("\(nginx.httpsBase)/bytes/1k").serializingData().value
+        #expect(data.count == 1_024)
+        #expect(try await waitUntil { evaluations.withLock { !$0.isEmpty } })
+        let evaluation = try #require(evaluations.withLock { $0.first })
+        #expect(evaluation.succeeded && evaluation.evaluator == "PublicKeysTrustEvaluator")
+        #expect(evaluation.reportedViolations.count == 1)
+        guard case .publicKeyPinningFailed(let pinned, _)? = evaluation.reportedViolations.first?.reason else {
+            Issue.record("expected a reported pin mismatch, got \(evaluation.reportedViolations)")
+            return
+        }
+        #expect(pinned == [wrongKey])
+        await session.shutdown()
+    }
 }

@@ -126,6 +126,7 @@ public struct LoggingEventMonitor: EventMonitor {
             case .success:
                 "\(Self.name(request)): \(evaluation.evaluator) accepted \(evaluation.host)'s chain of "
                     + "\(evaluation.presentedChain.count) certificates"
+                    + evaluation.reportedViolations.map { "; reported only: \($0)" }.joined()
             case .failure(let refusal): "\(Self.name(request)): \(refusal)"
             }
         }

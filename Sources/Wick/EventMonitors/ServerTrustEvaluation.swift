@@ -14,6 +14,9 @@ public struct ServerTrustEvaluation: Sendable {
     public let presentedChain: [Certificate]
     /// Success, or the evaluator's refusal.
     public let result: Result<Void, ServerTrustError>
+    /// What report-only pinning policies saw and did not fail on (`PinningPolicy.reportOnly`):
+    /// the mismatches a team watches before it enforces a pin set. Empty for a refusal.
+    public let reportedViolations: [ServerTrustError]
 
     /// An accepted evaluation.
     init(_ accepted: EvaluatedServerTrust) {
@@ -21,6 +24,7 @@ public struct ServerTrustEvaluation: Sendable {
         evaluator = accepted.evaluator
         presentedChain = accepted.presentedChain
         result = .success(())
+        reportedViolations = accepted.reportedViolations
     }
 
     /// A refusal.
@@ -29,6 +33,7 @@ public struct ServerTrustEvaluation: Sendable {
         evaluator = refusal.evaluator
         presentedChain = []
         result = .failure(refusal)
+        reportedViolations = []
     }
 
     /// Whether the evaluator accepted the chain.

@@ -1,5 +1,5 @@
 // Certificate pinning: trust a server only if it presents one of the pinned certificates.
-public import FoundationEssentials
+import FoundationEssentials
 
 /// Trusts a server that presents at least one of `certificates` (compared by DER), after
 /// default and host validation as configured. Alamofire's semantics: with

@@ -37,6 +37,15 @@ public struct TLSConfiguration: Sendable, Hashable {
     public var resumesSessions: Bool = true
     /// How many host:port entries the session cache holds before it forgets the oldest.
     public var sessionCacheCapacity: Int = 256
+    /// A file the session cache is kept in, so a restarted client resumes its sessions instead
+    /// of paying a full handshake per connection; nil (the default) keeps them in memory only.
+    /// Read when the context is made; written atomically (mode 0600) at most once a second
+    /// after sessions change and when the context goes away. Expired sessions, and sessions
+    /// made with another `clientIdentity`, are dropped; an unreadable or corrupt file is an
+    /// empty cache, not an error. The file holds session secrets (anyone who reads it can
+    /// decrypt resumed traffic): keep it where only the client can read it. Needs
+    /// `resumesSessions`.
+    public var sessionFile: String? = nil
     /// Whether the client asks the server to staple an OCSP response. Default on.
     public var requestsOCSPStapling: Bool = true
     /// Where TLS secrets are written for debugging; nil (the default) writes none.

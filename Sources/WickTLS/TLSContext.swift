@@ -41,7 +41,11 @@ public final class TLSContext: @unchecked Sendable {
         self.configuration = configuration
         self.sessionCache =
             configuration.resumesSessions
-            ? TLSSessionCache(capacity: configuration.sessionCacheCapacity) : nil
+            ? TLSSessionCache(
+                capacity: configuration.sessionCacheCapacity,
+                file: configuration.sessionFile.map {
+                    TLSSessionFile(path: $0, clientIdentity: configuration.clientIdentity)
+                }) : nil
         // From here `deinit` frees the SSL_CTX on every path, a throwing one included.
         try OpenSSLContextSetup.versions(
             context, minimum: configuration.minimumVersion,
@@ -81,6 +85,7 @@ public final class TLSContext: @unchecked Sendable {
     }
 
     deinit {
+        sessionCache?.flush()
         SSL_CTX_free(pointer)
     }
 }

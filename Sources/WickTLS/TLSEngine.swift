@@ -69,6 +69,8 @@ public final class TLSEngine {
     private let keyLog: TLSKeyLog?
     /// A session that arrived before trust was established; stored once it is.
     private var pendingSession: SessionHandle?
+    /// The cached session offered for resumption, with the chain its server presented then.
+    private var offeredSession: TLSSessionCache.Stored?
     private var state = State.idle
 
     /// The host the client connects to (a name or an IP literal), as given.
@@ -103,9 +105,10 @@ public final class TLSEngine {
             throw .invalidConfiguration("server name \"\(serverHostname)\": \(OpenSSLErrorQueue.drain())")
         }
         if context.configuration.requestsOCSPStapling { _ = cwick_SSL_set_tlsext_status_type_ocsp(ssl) }
-        if let session = sessionCache?.session(for: sessionKey) {
+        if let stored = sessionCache?.session(for: sessionKey) {
             // SAFETY: SSL_set_session takes its own reference to the session.
-            _ = SSL_set_session(ssl, session.pointer)
+            _ = SSL_set_session(ssl, stored.session.pointer)
+            offeredSession = stored
         }
     }
 
@@ -217,6 +220,11 @@ public final class TLSEngine {
                 cwick_sk_X509_value(chain, index).map(X509Parsing.certificate(from:))
             }
         }
+        // A resumed handshake carries no certificates, and a session read back from a file has
+        // kept only the leaf: the chain is the one presented when the session was made.
+        if role == .client, peerCertificateChain.count <= 1, SSL_session_reused(ssl) == 1, let offeredSession {
+            peerCertificateChain = offeredSession.chain
+        }
         if role == .server, let leaf = SSL_get1_peer_certificate(ssl) {
             // A server's peer chain omits the client's leaf: put it first, as on a client.
             peerCertificateChain.insert(X509Parsing.certificate(from: leaf), at: 0)
@@ -239,7 +247,7 @@ public final class TLSEngine {
         }
         state = .open
         if let pendingSession {
-            sessionCache?.store(pendingSession, for: sessionKey)
+            sessionCache?.store(pendingSession, chain: peerCertificateChain, for: sessionKey)
             self.pendingSession = nil
         }
     }
@@ -434,7 +442,7 @@ public final class TLSEngine {
         else { return 0 }
         let handle = SessionHandle(takingOwnershipOf: session)
         if case .open = engine.state {
-            cache.store(handle, for: engine.sessionKey)
+            cache.store(handle, chain: engine.peerCertificateChain, for: engine.sessionKey)
         } else {
             engine.pendingSession = handle
         }

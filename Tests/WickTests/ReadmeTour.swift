@@ -111,6 +111,7 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         configuration.tls.clientIdentity = try ClientIdentity(pkcs12: p12Bytes, passphrase: "secret")  // mTLS (or PEM)
         configuration.tls.minimumVersion = .v1_3          // also maximumVersion, cipherList, cipherSuites
         configuration.tls.keyLog = TLSKeyLog.fromEnvironment()  // SSLKEYLOGFILE, as curl: for Wireshark only
+        configuration.tls.sessionFile = "/var/lib/mydaemon/tls-sessions"  // a restart resumes (0600, atomic)
         configuration.maximumRequestsPerConnection = 10_000  // and maximumConnectionLifetime (default 10 min)
         configuration.requestTimeout = .seconds(10)     // one budget: every attempt, hop and retry delay
         configuration.idleTransferTimeout = .seconds(5) // no byte either way for 5 s fails the request

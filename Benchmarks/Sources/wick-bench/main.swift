@@ -163,6 +163,10 @@ do {
         try DownloadProbe.run(
             rounds: Int(options.rest.first ?? "") ?? 5, perRound: Int(options.rest.dropFirst().first ?? "") ?? 10,
             only: options.rest.dropFirst(2).first)
+    case "tls-restart":
+        // A restarted client's first TLS connections, with and without a session file (no table).
+        try TLSRestartProbe.run(
+            rounds: Int(options.rest.first ?? "") ?? 5, connections: Int(options.rest.dropFirst().first ?? "") ?? 32)
     case "callgrind-probe":
         guard let suite = options.rest.first else { throw UsageError("callgrind-probe needs a suite") }
         let probe = try probeWorkloads(suite, Array(options.rest.dropFirst()))

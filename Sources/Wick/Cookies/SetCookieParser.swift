@@ -1,5 +1,5 @@
 // The Set-Cookie parsing algorithm of RFC 6265bis §5.6, step by step over the field's bytes.
-public import FoundationEssentials
+import FoundationEssentials
 
 /// Parses a `Set-Cookie` field value by RFC 6265bis §5.6, the algorithm user agents share (a
 /// server's field rarely matches the §4.1 grammar, so this is not a grammar check):

@@ -167,6 +167,10 @@ do {
         // A restarted client's first TLS connections, with and without a session file (no table).
         try TLSRestartProbe.run(
             rounds: Int(options.rest.first ?? "") ?? 5, connections: Int(options.rest.dropFirst().first ?? "") ?? 32)
+    case "retry-storm":
+        // What a backend in an outage receives, with and without a retry budget (no table).
+        try RetryStormProbe.run(
+            seconds: Int(options.rest.first ?? "") ?? 5, clients: Int(options.rest.dropFirst().first ?? "") ?? 8)
     case "callgrind-probe":
         guard let suite = options.rest.first else { throw UsageError("callgrind-probe needs a suite") }
         let probe = try probeWorkloads(suite, Array(options.rest.dropFirst()))

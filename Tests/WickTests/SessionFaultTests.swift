@@ -77,7 +77,7 @@ struct SessionFaultTests {
             Issue.record("expected explicitlyCancelled, got \(result)")
             return
         }
-        #expect(request.isCancelled && request.state == .finished)
+        #expect(request.isCancelled && request.state == .cancelled)
         await session.shutdown()
     }
 
@@ -120,7 +120,7 @@ struct SessionFaultTests {
         let session = Session()
         let request = session.request("http://127.0.0.1:\(server.port)/")
         request.cancel()
-        #expect(request.state == .finished)
+        #expect(request.state == .cancelled)
         let response = await request.awaitResponseData()
         guard case .failure(.explicitlyCancelled) = response.result else {
             Issue.record("expected explicitlyCancelled, got \(response.result)")

@@ -23,9 +23,10 @@ public class Request: @unchecked Sendable {
         case resumed
         /// Held by `suspend()`: no new attempt, redirect or retry starts until `resume()`.
         case suspended
-        /// `cancel()` was called; it finishes with `WickError.explicitlyCancelled`.
+        /// `cancel()` was called; it finishes with `WickError.explicitlyCancelled` and stays
+        /// `.cancelled` afterwards, as in Alamofire.
         case cancelled
-        /// Finished: its outcome is known.
+        /// Finished (not cancelled): its outcome is known.
         case finished
 
         /// `initialized`, `resumed`...
@@ -193,7 +194,8 @@ public class Request: @unchecked Sendable {
     public var isResumed: Bool { state == .resumed }
     /// Whether the request is suspended.
     public var isSuspended: Bool { state == .suspended }
-    /// Whether the request has finished.
+    /// Whether the request has finished without being cancelled (Alamofire's meaning: a
+    /// cancelled request's state stays `.cancelled`).
     public var isFinished: Bool { state == .finished }
 
     /// How many times the request has been retried (0 on the first attempt).

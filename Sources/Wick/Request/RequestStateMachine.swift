@@ -124,13 +124,14 @@ struct RequestStateMachine: Sendable {
 
     // MARK: - Reading
 
-    /// The public state.
+    /// The public state. A cancelled request stays `.cancelled` once finished, as in Alamofire
+    /// (whose `.cancelled` cannot move to `.finished`).
     var publicState: Request.State {
         switch state {
         case .initialized(let suspended): suspended ? .suspended : .initialized
         case .running(let run), .finishing(let run):
             if run.stop?.isCancelled == true { .cancelled } else if run.isSuspended { .suspended } else { .resumed }
-        case .finished: .finished
+        case .finished: isCancelled ? .cancelled : .finished
         }
     }
 

@@ -237,7 +237,7 @@ import WickReactor
         #expect(machine.cancelRequested().name == "none")
         let recorded = machine.outcomeCompleted(Lifecycle.outcome())
         #expect(recorded.map { errorName($0.0.error) } == "cancelled")
-        #expect(machine.publicState == .finished)
+        #expect(machine.publicState == .cancelled, "a cancelled request stays cancelled, as in Alamofire")
         #expect(machine.isCancelled, "the outcome says it")
         #expect(!machine.isStopped, "a finished request's stop is forgotten")
     }
@@ -517,7 +517,7 @@ import WickReactor
                     "finishing: resumed stopped=false cancelled=false outcome=false",
                     "finishing, cancelled: cancelled stopped=true cancelled=true outcome=false",
                     "finished: finished stopped=false cancelled=false outcome=true",
-                    "finished, cancelled: finished stopped=false cancelled=true outcome=true",
+                    "finished, cancelled: cancelled stopped=false cancelled=true outcome=true",
                 ])
         }
     }

@@ -471,7 +471,7 @@ struct RequestStateMachineWorld {
         switch phase {
         case .initialized: expectedState = isSuspended ? .suspended : .initialized
         case .running, .finishing: expectedState = isCancelled ? .cancelled : isSuspended ? .suspended : .resumed
-        case .finished: expectedState = .finished
+        case .finished: expectedState = errorName(machine.outcome?.error) == "cancelled" ? .cancelled : .finished
         }
         guard machine.publicState == expectedState else {
             throw LifecycleViolation("public state \(machine.publicState), expected \(expectedState)")

@@ -162,8 +162,8 @@ struct DataStreamNginxTests {
             Issue.record("expected explicitlyCancelled, got \(result)")
             return
         }
-        #expect(try await waitUntil { request.state == .finished })
-        #expect(request.isCancelled && request.error.map { "\($0)" } == "\(WickError.explicitlyCancelled)")
+        await finished(request)
+        #expect(request.state == .cancelled && request.isCancelled && request.error.map { "\($0)" } == "\(WickError.explicitlyCancelled)")
         // The cancelled connection had unread bytes: it was closed, not pooled.
         let next = await session.request("\(nginx.httpBase)/bytes/1k").serializingData().response
         #expect(next.value?.count == 1_024 && next.metrics?.isReused == false)
@@ -179,7 +179,8 @@ struct DataStreamNginxTests {
             let first = try await iterator.next()
             #expect(first?.isEmpty == false)
         }
-        #expect(try await waitUntil { request.state == .finished })
+        await finished(request)
+        #expect(request.state == .cancelled)
         guard case .explicitlyCancelled? = request.error else {
             Issue.record("expected explicitlyCancelled, got \(String(describing: request.error))")
             return
@@ -208,7 +209,7 @@ struct DataStreamNginxTests {
         }
         // No `.stream` event after the cancel.
         #expect(events.values().count == 3)
-        #expect(request.state == .finished && request.isCancelled)
+        #expect(request.state == .cancelled && request.isCancelled)
         let next = await session.request("\(nginx.httpBase)/bytes/1k").serializingData().response
         #expect(next.metrics?.isReused == false)
         await session.shutdown()

@@ -23,11 +23,8 @@ public struct Interceptor: RequestInterceptor {
         self.init(adapters: [adapter], retriers: [retrier])
     }
 
-    /// An adapter and a retrier made of closures (Alamofire's `AdaptHandler` and `RetryHandler`).
-    public init(
-        adaptHandler: @escaping Adapter.Handler,
-        retryHandler: @escaping Retrier.Handler
-    ) {
+    /// An adapter and a retrier made of closures.
+    public init(adaptHandler: @escaping AdaptHandler, retryHandler: @escaping RetryHandler) {
         self.init(adapter: Adapter(adaptHandler), retrier: Retrier(retryHandler))
     }
 
@@ -37,6 +34,14 @@ public struct Interceptor: RequestInterceptor {
         completion: @escaping @Sendable (Result<HTTPRequest, any Error>) -> Void
     ) {
         Self.adapt(request, for: session, using: adapters[...], completion: completion)
+    }
+
+    /// Runs the adapters in order, passing each the request's state.
+    public func adapt(
+        _ request: HTTPRequest, using state: RequestAdapterState,
+        completion: @escaping @Sendable (Result<HTTPRequest, any Error>) -> Void
+    ) {
+        Self.adapt(request, using: state, adapters: adapters[...], completion: completion)
     }
 
     /// Asks the retriers in order.
@@ -60,6 +65,19 @@ public struct Interceptor: RequestInterceptor {
         }
     }
 
+    private static func adapt(
+        _ request: HTTPRequest, using state: RequestAdapterState, adapters: ArraySlice<any RequestAdapter>,
+        completion: @escaping @Sendable (Result<HTTPRequest, any Error>) -> Void
+    ) {
+        guard let first = adapters.first else { return completion(.success(request)) }
+        first.adapt(request, using: state) { result in
+            switch result {
+            case .success(let adapted): adapt(adapted, using: state, adapters: adapters.dropFirst(), completion: completion)
+            case .failure: completion(result)
+            }
+        }
+    }
+
     private static func retry(
         _ request: Request, for session: Session, dueTo error: any Error,
         using retriers: ArraySlice<any RequestRetrier>, completion: @escaping @Sendable (RetryResult) -> Void
@@ -77,9 +95,8 @@ public struct Interceptor: RequestInterceptor {
 
 /// An adapter made of a closure (Alamofire's `Adapter`).
 public struct Adapter: RequestInterceptor {
-    /// The closure's shape: the request, the session, and the completion to call once.
-    public typealias Handler =
-        @Sendable (HTTPRequest, Session, @escaping @Sendable (Result<HTTPRequest, any Error>) -> Void) -> Void
+    /// The closure's shape (`AdaptHandler`).
+    public typealias Handler = AdaptHandler
 
     private let handler: Handler
 
@@ -99,9 +116,8 @@ public struct Adapter: RequestInterceptor {
 
 /// A retrier made of a closure (Alamofire's `Retrier`).
 public struct Retrier: RequestInterceptor {
-    /// The closure's shape: the request, the session, the error, and the completion to call once.
-    public typealias Handler =
-        @Sendable (Request, Session, any Error, @escaping @Sendable (RetryResult) -> Void) -> Void
+    /// The closure's shape (`RetryHandler`).
+    public typealias Handler = RetryHandler
 
     private let handler: Handler
 

@@ -76,7 +76,8 @@ extension Request {
         // `Session.adapter(for:)`), the same as the retriers'. Wick's own adapter comes last.
         let adapters: [any RequestAdapter] = [interceptor, session.interceptor, last].compactMap { $0 }
         session.rootQueue.async { [self] in
-            Interceptor(adapters: adapters).adapt(initial, for: session) { [self] result in
+            let state = RequestAdapterState(requestID: id, session: session)
+            Interceptor(adapters: adapters).adapt(initial, using: state) { [self] result in
                 switch result {
                 case .success(let adapted):
                     session.eventMonitor.request(self, didAdaptInitialRequest: initial, to: adapted)

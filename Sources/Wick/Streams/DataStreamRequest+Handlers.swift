@@ -31,6 +31,24 @@ extension DataStreamRequest {
         }
     }
 
+    /// Calls `stream` with each chunk of the body serialized by `serializer` as it arrives, then
+    /// once with `.complete`; starts the request (Alamofire's `responseStream(using:on:stream:)`).
+    /// A chunk the serializer refuses is a `.stream(.failure)` event (a `WickError` as thrown,
+    /// any other error as `responseSerializationFailed(reason: .customSerializationFailed)`),
+    /// and the next chunks go on unless `automaticallyCancelOnStreamError` is set, which then
+    /// ends the request with that error. See `responseStream(on:bufferingPolicy:stream:)` for
+    /// the other parameters and for what a chunk is.
+    @discardableResult
+    public func responseStream<Serializer: DataStreamSerializer>(
+        using serializer: Serializer, on queue: DispatchQueue? = nil, bufferingPolicy: BufferingPolicy = .default,
+        stream: @escaping Handler<Serializer.SerializedObject, WickError>
+    ) -> Self {
+        addHandler(
+            parser: SerializingStreamParser(serializer: serializer), queue: queue, bufferingPolicy: bufferingPolicy,
+            stream: stream
+        ) { $0 }
+    }
+
     /// Calls `stream` with the body as UTF-8 text as it arrives, then once with `.complete`;
     /// starts the request. A character split between two socket reads is delivered whole, in
     /// the later string; invalid bytes become U+FFFD. See `responseStream` for the parameters.

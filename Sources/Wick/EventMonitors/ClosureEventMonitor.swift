@@ -39,6 +39,10 @@ public final class ClosureEventMonitor: EventMonitor {
         var downloadDidFinishDownloading: (@Sendable (DownloadRequest, Result<URL, WickError>) -> Void)?
         var downloadDidCreateDestinationURL: (@Sendable (DownloadRequest, URL) -> Void)?
         var downloadDidParseResponse: (@Sendable (DownloadRequest, DownloadResponse<any Sendable, WickError>) -> Void)?
+        var uploadDidCreateUploadable: (@Sendable (UploadRequest, Uploadable) -> Void)?
+        var uploadDidFailToCreateUploadableWithError: (@Sendable (UploadRequest, WickError) -> Void)?
+        var uploadDidSendBodyData: (@Sendable (UploadRequest, Int64, Int64, Int64?) -> Void)?
+        var requestDidParseStream: (@Sendable (DataStreamRequest, Result<any Sendable, WickError>) -> Void)?
     }
 
     private let closures: Locked<Closures>
@@ -167,6 +171,26 @@ public final class ClosureEventMonitor: EventMonitor {
         get { self[\.downloadDidParseResponse] }
         set { self[\.downloadDidParseResponse] = newValue }
     }
+    /// Called by `request(_:didCreateUploadable:)`.
+    public var uploadDidCreateUploadable: (@Sendable (UploadRequest, Uploadable) -> Void)? {
+        get { self[\.uploadDidCreateUploadable] }
+        set { self[\.uploadDidCreateUploadable] = newValue }
+    }
+    /// Called by `request(_:didFailToCreateUploadableWithError:)`.
+    public var uploadDidFailToCreateUploadableWithError: (@Sendable (UploadRequest, WickError) -> Void)? {
+        get { self[\.uploadDidFailToCreateUploadableWithError] }
+        set { self[\.uploadDidFailToCreateUploadableWithError] = newValue }
+    }
+    /// Called by `request(_:didSendBodyData:totalBytesSent:totalBytesExpectedToSend:)`.
+    public var uploadDidSendBodyData: (@Sendable (UploadRequest, Int64, Int64, Int64?) -> Void)? {
+        get { self[\.uploadDidSendBodyData] }
+        set { self[\.uploadDidSendBodyData] = newValue }
+    }
+    /// Called by `request(_:didParseStream:)`, the element's type erased.
+    public var requestDidParseStream: (@Sendable (DataStreamRequest, Result<any Sendable, WickError>) -> Void)? {
+        get { self[\.requestDidParseStream] }
+        set { self[\.requestDidParseStream] = newValue }
+    }
     /// Called by `request(_:didParseResponse:)`, the response's value type erased.
     public var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<any Sendable, WickError>) -> Void)? {
         get { self[\.requestDidParseResponse] }
@@ -275,5 +299,25 @@ public final class ClosureEventMonitor: EventMonitor {
     ) {
         guard let downloadDidParseResponse else { return }
         downloadDidParseResponse(request, response.map { $0 as any Sendable })
+    }
+    /// Calls `uploadDidCreateUploadable`.
+    public func request(_ request: UploadRequest, didCreateUploadable uploadable: Uploadable) {
+        uploadDidCreateUploadable?(request, uploadable)
+    }
+    /// Calls `uploadDidFailToCreateUploadableWithError`.
+    public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: WickError) {
+        uploadDidFailToCreateUploadableWithError?(request, error)
+    }
+    /// Calls `uploadDidSendBodyData`.
+    public func request(
+        _ request: UploadRequest, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64?
+    ) {
+        uploadDidSendBodyData?(request, bytesSent, totalBytesSent, totalBytesExpectedToSend)
+    }
+    /// Calls `requestDidParseStream` with the element as `any Sendable`.
+    public func request<Value: Sendable>(_ request: DataStreamRequest, didParseStream result: Result<Value, WickError>) {
+        guard let requestDidParseStream else { return }
+        requestDidParseStream(request, result.map { $0 as any Sendable })
     }
 }

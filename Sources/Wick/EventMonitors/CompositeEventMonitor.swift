@@ -139,4 +139,31 @@ public final class CompositeEventMonitor: EventMonitor {
         guard !monitors.isEmpty else { return }
         each { $0.request(request, didParseResponse: response) }
     }
+    /// Passes the event on.
+    public func request(_ request: UploadRequest, didCreateUploadable uploadable: Uploadable) {
+        guard !monitors.isEmpty else { return }
+        each { $0.request(request, didCreateUploadable: uploadable) }
+    }
+    /// Passes the event on.
+    public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: WickError) {
+        guard !monitors.isEmpty else { return }
+        each { $0.request(request, didFailToCreateUploadableWithError: error) }
+    }
+    /// Passes the event on.
+    public func request(
+        _ request: UploadRequest, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64?
+    ) {
+        guard !monitors.isEmpty else { return }
+        each {
+            $0.request(
+                request, didSendBodyData: bytesSent, totalBytesSent: totalBytesSent,
+                totalBytesExpectedToSend: totalBytesExpectedToSend)
+        }
+    }
+    /// Passes the event on.
+    public func request<Value: Sendable>(_ request: DataStreamRequest, didParseStream result: Result<Value, WickError>) {
+        guard !monitors.isEmpty else { return }
+        each { $0.request(request, didParseStream: result) }
+    }
 }

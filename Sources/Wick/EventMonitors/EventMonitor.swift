@@ -77,6 +77,19 @@ public protocol EventMonitor: Sendable {
     /// A download's response handler produced `response`.
     func request<Value: Sendable>(
         _ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, WickError>)
+    /// An upload's body source was made for a send (each attempt and each hop that resends it).
+    func request(_ request: UploadRequest, didCreateUploadable uploadable: Uploadable)
+    /// An upload's body could not be made (an unreadable file, a stream already read): the
+    /// attempt fails with `error`.
+    func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: WickError)
+    /// An upload sent `bytesSent` more body bytes: `totalBytesSent` in this send so far, of
+    /// `totalBytesExpectedToSend` when the length is known (a resend starts again from 0).
+    func request(
+        _ request: UploadRequest, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64?)
+    /// A stream's handler got `result`, one element of the body (a chunk, text, a value, or a
+    /// refusal).
+    func request<Value: Sendable>(_ request: DataStreamRequest, didParseStream result: Result<Value, WickError>)
 }
 
 extension EventMonitor {
@@ -137,6 +150,17 @@ extension EventMonitor {
     public func request<Value: Sendable>(
         _ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, WickError>
     ) {}
+    /// Does nothing.
+    public func request(_ request: UploadRequest, didCreateUploadable uploadable: Uploadable) {}
+    /// Does nothing.
+    public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: WickError) {}
+    /// Does nothing.
+    public func request(
+        _ request: UploadRequest, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64?
+    ) {}
+    /// Does nothing.
+    public func request<Value: Sendable>(_ request: DataStreamRequest, didParseStream result: Result<Value, WickError>) {}
 }
 
 /// The default queue of `EventMonitor`s.

@@ -213,6 +213,24 @@ public struct LoggingEventMonitor: EventMonitor {
     ) {
         logParsed("the download of", request, error: response.error)
     }
+    /// `POST http://host/path uploads a file /tmp/x` (or data, a stream, a multipart form).
+    /// Body progress and stream elements are not logged: one line per chunk drowns the rest.
+    public func request(_ request: UploadRequest, didCreateUploadable uploadable: Uploadable) {
+        log(.all) {
+            let what =
+                switch uploadable {
+                case .data(let data): "\(data.count) bytes"
+                case .file(let url, _): "the file \(url.path)"
+                case .stream: "a stream"
+                case .multipart: "a multipart form"
+                }
+            return "\(Self.name(request)) uploads \(what)"
+        }
+    }
+    /// `POST http://host/path: upload body failed: <error>`.
+    public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: WickError) {
+        log(.all) { "\(Self.name(request)): upload body failed: \(error)" }
+    }
 
     /// `parsed <what> GET http://host/path: success`, or `...: failure: <error>`.
     private func logParsed(_ what: String, _ request: Request, error: WickError?) {

@@ -100,10 +100,12 @@ extension DataStreamRequest {
         // Serial, so events keep their order whatever `queue` is; it runs on `queue`.
         let serial = DispatchQueue(label: "wick.stream.handler", target: queue ?? session.responseQueue)
         let token = CancellationToken(self)
+        let monitored = !session.eventMonitor.monitors.isEmpty
         let consumer = HandlerStreamConsumer(queue: serial, policy: bufferingPolicy, parser: parser, request: self) {
             [self] element in
             guard !isStreamStopped else { return }
             let result = result(element)
+            if monitored { session.eventMonitor.request(self, didParseStream: result.mapError(Self.streamError)) }
             do {
                 try stream(Stream(event: .stream(result), token: token))
             } catch {

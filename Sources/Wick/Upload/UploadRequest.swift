@@ -39,11 +39,33 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
     override func makeBodySource(for request: HTTPRequest) -> Result<(any TransportBodySource)?, WickError> {
         guard request.carriesUpload else { return .success(nil) }
         let total = Shared<Int64?>(nil)
+        let reported = Shared<Int64>(0)
+        let monitored = !session.eventMonitor.monitors.isEmpty
         let report: @Sendable (Int64) -> Void = { [weak self] completed in
             guard let self else { return }
             let progress = TransferProgress(completedBytes: completed, totalBytes: total.value)
             for (queue, handler) in progressHandlers.withLock({ $0 }) { queue.async { handler(progress) } }
+            if monitored {
+                let sent = completed - reported.value
+                reported.value = completed
+                session.eventMonitor.request(
+                    self, didSendBodyData: sent, totalBytesSent: completed, totalBytesExpectedToSend: total.value)
+            }
         }
+        let made = makeUploadSource(report: report)
+        switch made {
+        case .success(let source):
+            total.value = source.length.map(Int64.init)
+            session.eventMonitor.request(self, didCreateUploadable: uploadable)
+            return .success(source)
+        case .failure(let error):
+            session.eventMonitor.request(self, didFailToCreateUploadableWithError: error)
+            return .failure(error)
+        }
+    }
+
+    /// The body source of one send, reporting the bytes read to `report`.
+    private func makeUploadSource(report: @escaping @Sendable (Int64) -> Void) -> Result<UploadBodySource, WickError> {
         let source: UploadBodySource
         switch uploadable {
         case .data(let data):
@@ -67,7 +89,6 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
                 return .failure(error)
             }
         }
-        total.value = source.length.map(Int64.init)
         return .success(source)
     }
 

@@ -4,7 +4,7 @@
 ///
 /// Strategy: a field found whole in the static or dynamic table is one index; otherwise it is a
 /// literal (with the name indexed when the name is known), added to the dynamic table when its
-/// `indexing` is `.automatic` and it fits; each string is Huffman-coded when that is shorter.
+/// `indexing` is `.automatic` and it fits; each string is Huffman-coded unless that is longer.
 /// The table uses the smaller of `maxTableSize` (this client's memory bound) and the server's
 /// SETTINGS_HEADER_TABLE_SIZE, and the first block after a change starts with the size updates
 /// RFC 7541 §4.2 requires.
@@ -83,10 +83,11 @@ public struct HPACKEncoder: Sendable {
         if indexes { table.insert(field) }
     }
 
-    /// A string literal, Huffman-coded when that is shorter (§5.2).
+    /// A string literal, Huffman-coded unless that is longer (§5.2; a tie goes to Huffman, as in
+    /// RFC 7541 Appendix C.6).
     private func encodeString(_ bytes: [UInt8], into output: inout [UInt8]) {
         let huffmanCount = HPACKHuffman.encodedCount(of: bytes)
-        if huffmanCount < bytes.count {
+        if huffmanCount <= bytes.count {
             HPACKInteger.encode(huffmanCount, prefixBits: 7, firstByteFlags: 0x80, into: &output)
             HPACKHuffman.encode(bytes, into: &output)
         } else {

@@ -163,9 +163,11 @@ extension HTTP2ConnectionStateMachine {
         do {
             let event = try stream.dataReceived(bytes, endStream: endStream, on: streamID)
             stream.unconsumedBytes += bytes.count
-            if padding > 0 && !stream.isRemoteClosed { stream.pendingWindowCredit += padding }
             streams[streamID] = stream
-            if padding > 0 { creditConnection(padding) }
+            if padding > 0 {
+                creditStream(streamID, padding)
+                creditConnection(padding)
+            }
             events.append(event)
             if endStream && closeIfDone(streamID) { events.append(.streamClosed(streamID)) }
         } catch {

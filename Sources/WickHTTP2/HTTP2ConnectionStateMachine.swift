@@ -312,15 +312,8 @@ public struct HTTP2ConnectionStateMachine: Sendable {
         if var stream = streams[streamID] {
             precondition(count <= stream.unconsumedBytes, "stream \(streamID): \(count) bytes consumed, \(stream.unconsumedBytes) delivered")
             stream.unconsumedBytes -= count
-            if !stream.isRemoteClosed {
-                stream.pendingWindowCredit += count
-                if stream.pendingWindowCredit >= max(1, configuration.initialStreamWindowSize / 2) {
-                    write(streamID, .windowUpdate(increment: stream.pendingWindowCredit))
-                    stream.receiveWindow += stream.pendingWindowCredit
-                    stream.pendingWindowCredit = 0
-                }
-            }
             streams[streamID] = stream
+            creditStream(streamID, count)
         } else if let unconsumed = drainingStreams[streamID] {
             precondition(count <= unconsumed, "stream \(streamID): \(count) bytes consumed, \(unconsumed) delivered")
             drainingStreams[streamID] = unconsumed == count ? nil : unconsumed - count
@@ -369,6 +362,19 @@ public struct HTTP2ConnectionStateMachine: Sendable {
             connectionReceiveWindow += connectionPendingCredit
             connectionPendingCredit = 0
         }
+    }
+
+    /// Adds consumed bytes or padding to an open stream's credit, sending WINDOW_UPDATE once half
+    /// the stream window has been consumed; nothing once the server has ended the stream.
+    mutating func creditStream(_ streamID: HTTP2StreamID, _ count: Int) {
+        guard var stream = streams[streamID], !stream.isRemoteClosed else { return }
+        stream.pendingWindowCredit += count
+        if stream.pendingWindowCredit >= max(1, configuration.initialStreamWindowSize / 2) {
+            write(streamID, .windowUpdate(increment: stream.pendingWindowCredit))
+            stream.receiveWindow += stream.pendingWindowCredit
+            stream.pendingWindowCredit = 0
+        }
+        streams[streamID] = stream
     }
 
     /// Removes a stream that ended abnormally, crediting its unconsumed bytes (rule 5).

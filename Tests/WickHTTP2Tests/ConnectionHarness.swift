@@ -70,6 +70,18 @@ struct ServerPeer {
         frame(stream, .data(bytes: bytes, endStream: endStream, paddingLength: padding))
     }
 
+    /// `count` zero bytes as DATA frames of at most 16,384 bytes, END_STREAM on the last.
+    func data(_ stream: Int, zeros count: Int, endStream: Bool = false) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var left = count
+        repeat {
+            let size = min(left, 16_384)
+            left -= size
+            bytes += data(stream, Array(repeating: 0, count: size), endStream: endStream && left == 0)
+        } while left > 0
+        return bytes
+    }
+
     /// The server's SETTINGS.
     func settings(_ settings: [HTTP2Setting] = []) -> [UInt8] { frame(0, .settings(settings)) }
 }

@@ -56,9 +56,11 @@ public struct HTTP2FrameRateLimit: Sendable, Hashable {
     /// Frames allowed per second, sustained.
     public var perSecond: Int
 
-    /// A limit of `burst` frames at once and `perSecond` sustained.
+    /// A limit of `burst` frames at once (1...10^9) and `perSecond` sustained (0...10^9).
     public init(burst: Int, perSecond: Int) {
-        precondition(burst > 0 && perSecond >= 0, "frame rate limit burst \(burst), \(perSecond)/s")
+        precondition(
+            burst > 0 && burst <= 1_000_000_000 && perSecond >= 0 && perSecond <= 1_000_000_000,
+            "frame rate limit burst \(burst), \(perSecond)/s: each must be at most 10^9")
         self.burst = burst
         self.perSecond = perSecond
     }

@@ -88,23 +88,6 @@ public struct HTTP2Priority: Hashable, Sendable {
 }
 
 extension HTTP2Frame.Payload {
-    /// The frame type code (§6).
-    public var typeCode: UInt8 {
-        switch self {
-        case .data: 0x0
-        case .headers: 0x1
-        case .priority: 0x2
-        case .rstStream: 0x3
-        case .settings, .settingsAck: 0x4
-        case .pushPromise: 0x5
-        case .ping: 0x6
-        case .goAway: 0x7
-        case .windowUpdate: 0x8
-        case .continuation: 0x9
-        case .unknown(let type, _): type
-        }
-    }
-
     /// For DATA, the bytes flow control counts: data, padding and the padding-length byte (§6.9).
     public var flowControlledLength: Int {
         guard case .data(let bytes, _, let paddingLength) = self else { return 0 }

@@ -14,16 +14,21 @@ struct HTTP2FrameRateMeter: Sendable {
         milliTokens = limit.burst * 1000
     }
 
-    /// Refills the bucket for the time elapsed up to `now` (time never runs backwards here).
+    /// Refills the bucket for the time elapsed up to `now`; a `now` earlier than the last one
+    /// refills nothing.
     mutating func advance(to now: Deadline) {
-        defer { if lastRefill.map({ now > $0 }) ?? true { lastRefill = now } }
-        guard let lastRefill, now > lastRefill else { return }
-        let elapsedNanoseconds = now.uptimeNanoseconds - lastRefill.uptimeNanoseconds
-        let capacity = limit.burst * 1000
-        // perSecond * 1000 milli-tokens per 1e9 ns; capped first so the product cannot overflow.
-        let cappedNanoseconds = min(elapsedNanoseconds, 1_000_000_000 * UInt64(limit.burst + 1))
-        let refill = Int(cappedNanoseconds / 1_000) * limit.perSecond / 1_000
-        milliTokens = min(capacity, milliTokens + refill)
+        guard let last = lastRefill else {
+            lastRefill = now
+            return
+        }
+        guard now > last else { return }
+        lastRefill = now
+        // perSecond * 1000 milli-tokens per 1e9 ns, the elapsed time capped first (a full bucket
+        // needs at most `burst + 1` seconds) so that the product cannot overflow.
+        let elapsed = min(now.uptimeNanoseconds - last.uptimeNanoseconds, 1_000_000_000 * UInt64(limit.burst + 1))
+        let (product, overflows) = Int(elapsed / 1_000).multipliedReportingOverflow(by: limit.perSecond)
+        let refill = overflows ? limit.burst * 1000 : product / 1_000
+        milliTokens = min(limit.burst * 1000, milliTokens + min(refill, limit.burst * 1000))
     }
 
     /// Counts one frame; false when the bucket is empty (the server is flooding).

@@ -17,13 +17,14 @@ struct ServerPeer {
     mutating func read(_ bytes: [UInt8]) -> [HTTP2Frame] {
         var bytes = bytes[...]
         if !prefaceSeen {
-            precondition(bytes.starts(with: HTTP2FrameEncoder.clientPreface), "the client did not start with the preface")
+            precondition(
+                bytes.starts(with: HTTP2FrameEncoder.clientPreface), "the client did not start with the preface")
             bytes = bytes.dropFirst(HTTP2FrameEncoder.clientPreface.count)
             prefaceSeen = true
         }
         parser.append(bytes)
         var frames: [HTTP2Frame] = []
-        while let frame = try! parser.nextFrame() { frames.append(frame) }
+        while let frame = must("the client's frames parse", { try parser.nextFrame() }) { frames.append(frame) }
         return frames
     }
 
@@ -34,10 +35,14 @@ struct ServerPeer {
             switch frame.payload {
             case .headers(let headers):
                 requestBlock = headers.fieldBlockFragment
-                if headers.endHeaders { lists.append(try! decoder.decode(requestBlock[...])) }
+                if headers.endHeaders {
+                    lists.append(must("the request block decodes") { try decoder.decode(requestBlock[...]) })
+                }
             case .continuation(let fragment, let endHeaders):
                 requestBlock += fragment
-                if endHeaders { lists.append(try! decoder.decode(requestBlock[...])) }
+                if endHeaders {
+                    lists.append(must("the request block decodes") { try decoder.decode(requestBlock[...]) })
+                }
             default:
                 continue
             }
@@ -62,7 +67,8 @@ struct ServerPeer {
     /// A HEADERS frame carrying `pairs` whole.
     mutating func headers(_ stream: Int, _ pairs: KeyValuePairs<String, String>, endStream: Bool = false) -> [UInt8] {
         let block = block(pairs)
-        return frame(stream, .headers(HTTP2HeadersFrame(fieldBlockFragment: block, endStream: endStream, endHeaders: true)))
+        return frame(
+            stream, .headers(HTTP2HeadersFrame(fieldBlockFragment: block, endStream: endStream, endHeaders: true)))
     }
 
     /// A DATA frame.
@@ -121,8 +127,8 @@ struct ConnectionHarness {
 
     /// Opens a GET for `path` (HEADERS with END_STREAM).
     mutating func get(_ path: String = "/", method: HTTPMethod = .get, endStream: Bool = true) -> HTTP2StreamID {
-        let id = try! machine.openStream(
-            HTTP2RequestHead(method: method, scheme: "https", authority: "example.com", path: path), endStream: endStream)
+        let head = HTTP2RequestHead(method: method, scheme: "https", authority: "example.com", path: path)
+        let id = must("the connection takes the request") { try machine.openStream(head, endStream: endStream) }
         flush()
         return id
     }

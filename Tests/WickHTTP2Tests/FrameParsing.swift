@@ -24,7 +24,9 @@ struct ParseOutcome: Equatable, CustomStringConvertible {
 
     var frames: [HTTP2Frame] { items.compactMap { try? $0.get() } }
 
-    var description: String { "\(items) error=\(connectionError.map(String.init(describing:)) ?? "none") leftover=\(leftover)" }
+    var description: String {
+        "\(items) error=\(connectionError.map(String.init(describing:)) ?? "none") leftover=\(leftover)"
+    }
 
     static func == (lhs: ParseOutcome, rhs: ParseOutcome) -> Bool {
         lhs.description == rhs.description
@@ -56,10 +58,13 @@ func parse(_ pieces: [ArraySlice<UInt8>], maxFrameSize: Int = 16_384) -> ParseOu
 
 /// The parse of `input` whole, checked to be the same under every delivery pattern (byte at a
 /// time, every split) and under `randomCuts` seeded random cuts.
-func parseUnderEveryDelivery(_ input: [UInt8], maxFrameSize: Int = 16_384, randomCuts: Int = 20) -> (ParseOutcome, [String]) {
+func parseUnderEveryDelivery(_ input: [UInt8], maxFrameSize: Int = 16_384, randomCuts: Int = 20) -> (
+    ParseOutcome, [String]
+) {
     let whole = parse([input[...]], maxFrameSize: maxFrameSize)
     var disagreements: [String] = []
-    var deliveries = input.count <= 2048 ? Delivery.all(of: input) : [Delivery.whole(input), Delivery.byteAtATime(input)]
+    var deliveries =
+        input.count <= 2048 ? Delivery.all(of: input) : [Delivery.whole(input), Delivery.byteAtATime(input)]
     var random = SeededRandom(seed: UInt64(input.count))
     for cut in 0..<randomCuts {
         var pieces: [ArraySlice<UInt8>] = []

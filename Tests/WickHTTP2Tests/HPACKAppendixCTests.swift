@@ -19,12 +19,24 @@ import Testing
 
     static let requests: [KeyValuePairs<String, String>] = [
         [":method": "GET", ":scheme": "http", ":path": "/", ":authority": "www.example.com"],
-        [":method": "GET", ":scheme": "http", ":path": "/", ":authority": "www.example.com", "cache-control": "no-cache"],
-        [":method": "GET", ":scheme": "https", ":path": "/index.html", ":authority": "www.example.com", "custom-key": "custom-value"],
+        [
+            ":method": "GET", ":scheme": "http", ":path": "/", ":authority": "www.example.com",
+            "cache-control": "no-cache",
+        ],
+        [
+            ":method": "GET", ":scheme": "https", ":path": "/index.html", ":authority": "www.example.com",
+            "custom-key": "custom-value",
+        ],
     ]
     static let responses: [KeyValuePairs<String, String>] = [
-        [":status": "302", "cache-control": "private", "date": "Mon, 21 Oct 2013 20:13:21 GMT", "location": "https://www.example.com"],
-        [":status": "307", "cache-control": "private", "date": "Mon, 21 Oct 2013 20:13:21 GMT", "location": "https://www.example.com"],
+        [
+            ":status": "302", "cache-control": "private", "date": "Mon, 21 Oct 2013 20:13:21 GMT",
+            "location": "https://www.example.com",
+        ],
+        [
+            ":status": "307", "cache-control": "private", "date": "Mon, 21 Oct 2013 20:13:21 GMT",
+            "location": "https://www.example.com",
+        ],
         [
             ":status": "200", "cache-control": "private", "date": "Mon, 21 Oct 2013 20:13:22 GMT",
             "location": "https://www.example.com", "content-encoding": "gzip",
@@ -71,12 +83,17 @@ import Testing
     static let requestTableSizes = [57, 110, 164]
     static let responseTableSizes = [222, 222, 215]
 
-    @Test("C.2.1 literal with indexing, C.2.2 without, C.2.3 never indexed, C.2.4 indexed", arguments: [
-        ("400a 6375 7374 6f6d 2d6b 6579 0d63 7573 746f 6d2d 6865 6164 6572", "custom-key", "custom-header", HPACKIndexing.automatic, 55),
-        ("040c 2f73 616d 706c 652f 7061 7468", ":path", "/sample/path", .withoutIndexing, 0),
-        ("1008 7061 7373 776f 7264 0673 6563 7265 74", "password", "secret", .neverIndexed, 0),
-        ("82", ":method", "GET", .automatic, 0),
-    ])
+    @Test(
+        "C.2.1 literal with indexing, C.2.2 without, C.2.3 never indexed, C.2.4 indexed",
+        arguments: [
+            (
+                "400a 6375 7374 6f6d 2d6b 6579 0d63 7573 746f 6d2d 6865 6164 6572", "custom-key", "custom-header",
+                HPACKIndexing.automatic, 55
+            ),
+            ("040c 2f73 616d 706c 652f 7061 7468", ":path", "/sample/path", .withoutIndexing, 0),
+            ("1008 7061 7373 776f 7264 0673 6563 7265 74", "password", "secret", .neverIndexed, 0),
+            ("82", ":method", "GET", .automatic, 0),
+        ])
     func appendixC2(dump: String, name: String, value: String, indexing: HPACKIndexing, tableSize: Int) throws {
         var decoder = HPACKDecoder()
         let decoded = try decoder.decode(hex(dump)[...])

@@ -18,7 +18,8 @@ import WickTestSupport
     @Test func indexZeroAndIndexesPastTheTablesAreInvalid() throws {
         var decoder = HPACKDecoder()
         #expect(throws: HPACKError(.invalidIndex, at: 0)) { try decoder.decode([0x80][...]) }
-        #expect(throws: HPACKError(.invalidIndex, at: 1)) { try decoder.decode([0x82, 0xBE][...]) }  // 62: empty dynamic table
+        // Index 62 while the dynamic table is empty:
+        #expect(throws: HPACKError(.invalidIndex, at: 1)) { try decoder.decode([0x82, 0xBE][...]) }
         _ = try decoder.decode(Self.literalWithIndexing("a", "b")[...])
         #expect(try decoder.decode([0xBE][...]) == [HPACKHeaderField("a", "b")])
         #expect(throws: HPACKError(.invalidIndex, at: 0)) { try decoder.decode([0xBF][...]) }
@@ -101,15 +102,22 @@ import WickTestSupport
                 let list = (0..<Int.random(in: 0...8, using: &random)).map { _ in
                     HPACKHeaderField(
                         name: Array(names.randomElement(using: &random)!.utf8),
-                        value: (0..<Int.random(in: 0...40, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) },
-                        indexing: [.automatic, .automatic, .withoutIndexing, .neverIndexed].randomElement(using: &random)!)
+                        value: (0..<Int.random(in: 0...40, using: &random)).map { _ in
+                            UInt8.random(in: 0...255, using: &random)
+                        },
+                        indexing: [.automatic, .automatic, .withoutIndexing, .neverIndexed].randomElement(
+                            using: &random)!)
                 }
                 if block == 15 { encoder.setPeerMaxTableSize(Int.random(in: 0...4096, using: &random)) }
                 var encoded: [UInt8] = []
                 encoder.encode(list, into: &encoded)
                 let decoded = try decoder.decode(encoded[...])
-                #expect(decoded.map { [$0.name, $0.value] } == list.map { [$0.name, $0.value] }, "seed \(seed) block \(block)")
-                #expect(decoded.map(\.indexing).filter { $0 == .neverIndexed }.count == list.filter { $0.indexing == .neverIndexed }.count)
+                #expect(
+                    decoded.map { [$0.name, $0.value] } == list.map { [$0.name, $0.value] },
+                    "seed \(seed) block \(block)")
+                #expect(
+                    decoded.map(\.indexing).filter { $0 == .neverIndexed }.count
+                        == list.filter { $0.indexing == .neverIndexed }.count)
                 #expect(decoder.dynamicTableSize == encoder.dynamicTableSize, "seed \(seed) block \(block)")
             }
         }

@@ -29,16 +29,23 @@ import WickTestSupport
         #expect(HPACKHuffmanTable.codes[256] == 0x3FFF_FFFF && HPACKHuffmanTable.lengths[256] == 30)
         #expect(HPACKHuffmanTable.lengths.min() == 5)
         // Spot checks against Appendix B's printed rows.
-        #expect(HPACKHuffmanTable.codes[Int(UInt8(ascii: "0"))] == 0x0 && HPACKHuffmanTable.lengths[Int(UInt8(ascii: "0"))] == 5)
-        #expect(HPACKHuffmanTable.codes[Int(UInt8(ascii: "a"))] == 0x3 && HPACKHuffmanTable.lengths[Int(UInt8(ascii: "a"))] == 5)
+        #expect(
+            HPACKHuffmanTable.codes[Int(UInt8(ascii: "0"))] == 0x0
+                && HPACKHuffmanTable.lengths[Int(UInt8(ascii: "0"))] == 5)
+        #expect(
+            HPACKHuffmanTable.codes[Int(UInt8(ascii: "a"))] == 0x3
+                && HPACKHuffmanTable.lengths[Int(UInt8(ascii: "a"))] == 5)
         #expect(HPACKHuffmanTable.codes[0] == 0x1FF8 && HPACKHuffmanTable.lengths[0] == 13)
         #expect(HPACKHuffmanTable.codes[255] == 0x3FFFFEE && HPACKHuffmanTable.lengths[255] == 26)
     }
 
     @Test func everyByteRoundTrips() throws {
         var random = SeededRandom(seed: 7541)
-        let inputs = [Array(0...255) as [UInt8], Array((0...255).reversed())]
-            + (0..<200).map { _ in (0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) } }
+        let inputs =
+            [Array(0...255) as [UInt8], Array((0...255).reversed())]
+            + (0..<200).map { _ in
+                (0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            }
         for input in inputs {
             var encoded: [UInt8] = []
             HPACKHuffman.encode(input, into: &encoded)

@@ -4,13 +4,15 @@ import Testing
 @testable import WickHTTP2
 
 @Suite struct HPACKIntegerTests {
-    @Test("C.1.1, C.1.2, C.1.3", arguments: [
-        (10, 5, [0x0A] as [UInt8]),
-        (1337, 5, [0x1F, 0x9A, 0x0A]),
-        (42, 8, [0x2A]),
-        (31, 5, [0x1F, 0x00]),
-        (30, 5, [0x1E]),
-    ])
+    @Test(
+        "C.1.1, C.1.2, C.1.3",
+        arguments: [
+            (10, 5, [0x0A] as [UInt8]),
+            (1337, 5, [0x1F, 0x9A, 0x0A]),
+            (42, 8, [0x2A]),
+            (31, 5, [0x1F, 0x00]),
+            (30, 5, [0x1E]),
+        ])
     func appendixC1(value: Int, prefixBits: Int, encoded: [UInt8]) throws {
         var output: [UInt8] = []
         HPACKInteger.encode(value, prefixBits: prefixBits, firstByteFlags: 0, into: &output)

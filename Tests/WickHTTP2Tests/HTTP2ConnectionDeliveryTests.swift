@@ -19,8 +19,11 @@ import WickTestSupport
         var bytes = server.settings([HTTP2Setting(.maxConcurrentStreams, 10), HTTP2Setting(.headerTableSize, 256)])
         bytes += server.frame(0, .settingsAck)
         bytes += server.headers(1, [":status": "103", "link": "</s.css>"])
-        let block = server.block([":status": "200", "content-type": "text/plain", "x-long": String(repeating: "z", count: 50)])
-        bytes += server.frame(1, .headers(HTTP2HeadersFrame(fieldBlockFragment: Array(block[..<7]), endStream: false, endHeaders: false)))
+        let block = server.block([
+            ":status": "200", "content-type": "text/plain", "x-long": String(repeating: "z", count: 50),
+        ])
+        bytes += server.frame(
+            1, .headers(HTTP2HeadersFrame(fieldBlockFragment: Array(block[..<7]), endStream: false, endHeaders: false)))
         bytes += server.frame(1, .continuation(fieldBlockFragment: Array(block[7...]), endHeaders: true))
         bytes += server.frame(0, .ping(opaqueData: 42, ack: false))
         bytes += server.data(1, Array("first ".utf8), padding: 10)
@@ -33,7 +36,8 @@ import WickTestSupport
         bytes += server.frame(0, .windowUpdate(increment: 100))
         bytes += server.headers(5, [":status": "400", "content-length": "0"], endStream: true)
         bytes += server.frame(5, .rstStream(.noError))
-        bytes += server.frame(0, .goAway(lastStreamID: HTTP2StreamID(5), errorCode: .noError, debugData: Array("bye".utf8)))
+        bytes += server.frame(
+            0, .goAway(lastStreamID: HTTP2StreamID(5), errorCode: .noError, debugData: Array("bye".utf8)))
         harness.server = server
         return (harness, bytes)
     }
@@ -54,7 +58,12 @@ import WickTestSupport
         let whole = Self.run([bytes[...]])
         #expect(whole.events.count == 12)
         #expect(whole.events.allSatisfy { $0.protocolError == nil })
-        #expect(whole.events.last == .goAway(HTTP2GoAway(lastStreamID: HTTP2StreamID(5), errorCode: .noError, debugData: Array("bye".utf8), unprocessedStreams: [])))
+        #expect(
+            whole.events.last
+                == .goAway(
+                    HTTP2GoAway(
+                        lastStreamID: HTTP2StreamID(5), errorCode: .noError, debugData: Array("bye".utf8),
+                        unprocessedStreams: [])))
 
         var deliveries = Delivery.all(of: bytes)
         var random = SeededRandom(seed: 2)
@@ -84,9 +93,13 @@ import WickTestSupport
                 mutated[Int.random(in: 0..<mutated.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
             }
             let outcome = Self.run(Delivery.chunks(mutated, size: Int.random(in: 1...64, using: &random)).pieces)
-            let failures = outcome.events.enumerated().filter { if case .connectionFailed = $0.element { true } else { false } }
+            let failures = outcome.events.enumerated().filter {
+                if case .connectionFailed = $0.element { true } else { false }
+            }
             #expect(failures.count <= 1)
-            if let failure = failures.first { #expect(failure.offset == outcome.events.count - 1, "nothing after a connection error") }
+            if let failure = failures.first {
+                #expect(failure.offset == outcome.events.count - 1, "nothing after a connection error")
+            }
         }
     }
 }

@@ -71,7 +71,8 @@ import WickTestSupport
                     streams[id]!.completed = true
                     totals.trailers += 1
                 case .streamClosed(let id):
-                    #expect(streams[id]?.ended == false && streams[id]?.completed == true, "seed \(seed): close of \(id)")
+                    #expect(
+                        streams[id]?.ended == false && streams[id]?.completed == true, "seed \(seed): close of \(id)")
                     #expect(streams[id]!.received == world.plans[id]!.bodyLength, "seed \(seed): body of \(id)")
                     streams[id]!.ended = true
                     totals.completed += 1
@@ -97,8 +98,8 @@ import WickTestSupport
                 guard machine.availableStreamCapacity > 0 else { break }
                 let method: HTTPMethod = [.get, .get, .head, .post].randomElement(using: &random)!
                 let body = method == .post ? [0, 10, 70_000].randomElement(using: &random)! : 0
-                let id = try! machine.openStream(
-                    HTTP2RequestHead(method: method, scheme: "https", authority: "world", path: "/\(seed)"), endStream: method != .post)
+                let head = HTTP2RequestHead(method: method, scheme: "https", authority: "world", path: "/\(seed)")
+                let id = must("a stream slot was free") { try machine.openStream(head, endStream: method != .post) }
                 streams[id] = ClientStream(bodyToSend: method == .post ? body : 0)
                 if method == .post {
                     let sent = machine.sendBody([UInt8](repeating: 1, count: body)[...], on: id, endStream: true)
@@ -108,7 +109,8 @@ import WickTestSupport
                 }
             case 15..<25:
                 for (id, stream) in streams where !stream.ended && stream.bodyToSend > 0 && !stream.waitsForWindow {
-                    let sent = machine.sendBody([UInt8](repeating: 1, count: stream.bodyToSend)[...], on: id, endStream: true)
+                    let sent = machine.sendBody(
+                        [UInt8](repeating: 1, count: stream.bodyToSend)[...], on: id, endStream: true)
                     streams[id]!.bodyToSend -= sent.sent
                     streams[id]!.waitsForWindow = streams[id]!.bodyToSend > 0
                     if sent.streamClosed {
@@ -147,7 +149,9 @@ import WickTestSupport
             // Invariants.
             #expect(machine.openStreams.count <= min(configuration.maxConcurrentStreams, world.maxConcurrentStreams))
             for (id, stream) in streams where !stream.ended {
-                #expect(stream.unconsumed <= configuration.initialStreamWindowSize, "seed \(seed): \(id) buffered past its window")
+                #expect(
+                    stream.unconsumed <= configuration.initialStreamWindowSize,
+                    "seed \(seed): \(id) buffered past its window")
             }
             #expect(streams.values.reduce(0) { $0 + $1.unconsumed } <= configuration.connectionWindowSize)
         }

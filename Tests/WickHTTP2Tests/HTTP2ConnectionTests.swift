@@ -9,34 +9,45 @@ import WickCore
         var machine = HTTP2ConnectionStateMachine()
         var server = ServerPeer()
         let frames = server.read(machine.takePendingOutput())
-        #expect(frames.map(\.payload) == [
-            .settings([
-                HTTP2Setting(.enablePush, 0), HTTP2Setting(.headerTableSize, 4096), HTTP2Setting(.initialWindowSize, 65_535),
-                HTTP2Setting(.maxFrameSize, 16_384), HTTP2Setting(.maxHeaderListSize, 65_536),
-            ]),
-            .windowUpdate(increment: 1_048_576 - 65_535),
-        ])
+        #expect(
+            frames.map(\.payload) == [
+                .settings([
+                    HTTP2Setting(.enablePush, 0), HTTP2Setting(.headerTableSize, 4096),
+                    HTTP2Setting(.initialWindowSize, 65_535),
+                    HTTP2Setting(.maxFrameSize, 16_384), HTTP2Setting(.maxHeaderListSize, 65_536),
+                ]),
+                .windowUpdate(increment: 1_048_576 - 65_535),
+            ])
         #expect(!machine.hasPendingOutput)
     }
 
     @Test func serverSettingsAreAcknowledgedAndApplied() {
         var harness = ConnectionHarness(handshake: false)
-        let events = harness.receive(harness.server.settings([HTTP2Setting(.maxConcurrentStreams, 1), HTTP2Setting(.maxFrameSize, 20_000)]))
+        let events = harness.receive(
+            harness.server.settings([HTTP2Setting(.maxConcurrentStreams, 1), HTTP2Setting(.maxFrameSize, 20_000)]))
         #expect(harness.writtenPayloads == [.settingsAck])
-        #expect(harness.machine.remoteSettings.maxConcurrentStreams == 1 && harness.machine.remoteSettings.maxFrameSize == 20_000)
+        #expect(
+            harness.machine.remoteSettings.maxConcurrentStreams == 1
+                && harness.machine.remoteSettings.maxFrameSize == 20_000)
         #expect(events.count == 1)
         #expect(harness.machine.availableStreamCapacity == 1)
         _ = harness.get()
         #expect(throws: HTTP2RequestError.streamLimitReached) {
-            try harness.machine.openStream(HTTP2RequestHead(method: .get, scheme: "https", authority: "a", path: "/"), endStream: true)
+            try harness.machine.openStream(
+                HTTP2RequestHead(method: .get, scheme: "https", authority: "a", path: "/"), endStream: true)
         }
     }
 
     @Test func aFirstFrameOtherThanSettingsIsAConnectionError() {
         var harness = ConnectionHarness(handshake: false)
         let events = harness.receive(harness.server.frame(0, .ping(opaqueData: 1, ack: false)))
-        #expect(events == [.connectionFailed(.connection(.missingServerPreface, code: .protocolError), openStreams: [])])
-        #expect(harness.writtenPayloads == [.goAway(lastStreamID: .connection, errorCode: .protocolError, debugData: Array("missingServerPreface".utf8))])
+        #expect(
+            events == [.connectionFailed(.connection(.missingServerPreface, code: .protocolError), openStreams: [])])
+        #expect(
+            harness.writtenPayloads == [
+                .goAway(
+                    lastStreamID: .connection, errorCode: .protocolError, debugData: Array("missingServerPreface".utf8))
+            ])
         #expect(harness.machine.isFinished)
         #expect(harness.receive(harness.server.settings()).isEmpty)
     }
@@ -58,17 +69,22 @@ import WickCore
         }
         #expect(!headers.endStream && headers.endHeaders)
         let decoded = harness.server.requestFields(harness.written)
-        #expect(decoded == [[
-            HPACKHeaderField(":method", "POST"), HPACKHeaderField(":scheme", "https"),
-            HPACKHeaderField(":authority", "example.com:8443"), HPACKHeaderField(":path", "/upload?x=1"),
-            HPACKHeaderField("content-type", "text/plain"),
-            HPACKHeaderField("authorization", "Bearer secret", indexing: .neverIndexed), HPACKHeaderField("x-trim", "padded"),
-        ]])
+        #expect(
+            decoded == [
+                [
+                    HPACKHeaderField(":method", "POST"), HPACKHeaderField(":scheme", "https"),
+                    HPACKHeaderField(":authority", "example.com:8443"), HPACKHeaderField(":path", "/upload?x=1"),
+                    HPACKHeaderField("content-type", "text/plain"),
+                    HPACKHeaderField("authorization", "Bearer secret", indexing: .neverIndexed),
+                    HPACKHeaderField("x-trim", "padded"),
+                ]
+            ])
     }
 
     @Test func streamIdentifiersAreOddAndIncreasing() {
         var harness = ConnectionHarness()
-        #expect([harness.get(), harness.get(), harness.get()] == [HTTP2StreamID(1), HTTP2StreamID(3), HTTP2StreamID(5)])
+        #expect(
+            [harness.get(), harness.get(), harness.get()] == [HTTP2StreamID(1), HTTP2StreamID(3), HTTP2StreamID(5)])
     }
 
     @Test func requestsWithBytesHTTP2CannotCarryAreRefusedBeforeAnythingIsWritten() {
@@ -89,13 +105,19 @@ import WickCore
     @Test func aResponseWithABodyEndsTheStream() {
         var harness = ConnectionHarness()
         let id = harness.get()
-        let bytes = harness.server.headers(1, [":status": "200", "content-length": "5"]) + harness.server.data(1, Array("hel".utf8))
+        let bytes =
+            harness.server.headers(1, [":status": "200", "content-length": "5"])
+            + harness.server.data(1, Array("hel".utf8))
             + harness.server.data(1, Array("lo".utf8), endStream: true)
         let events = harness.receive(bytes)
-        #expect(events == [
-            .response(id, HTTP2ResponseHead(status: .ok, headers: ["content-length": "5"], contentLength: 5), endStream: false),
-            .body(id, Array("hel".utf8), endStream: false), .body(id, Array("lo".utf8), endStream: true), .streamClosed(id),
-        ])
+        #expect(
+            events == [
+                .response(
+                    id, HTTP2ResponseHead(status: .ok, headers: ["content-length": "5"], contentLength: 5),
+                    endStream: false),
+                .body(id, Array("hel".utf8), endStream: false), .body(id, Array("lo".utf8), endStream: true),
+                .streamClosed(id),
+            ])
         #expect(harness.machine.openStreams.isEmpty)
     }
 
@@ -104,12 +126,15 @@ import WickCore
         let id = harness.get()
         let events = harness.receive(
             harness.server.headers(1, [":status": "103", "link": "</a.css>; rel=preload"])
-                + harness.server.headers(1, [":status": "100"]) + harness.server.headers(1, [":status": "204"], endStream: true))
-        #expect(events == [
-            .informationalResponse(id, HTTP2ResponseHead(status: .earlyHints, headers: ["link": "</a.css>; rel=preload"])),
-            .informationalResponse(id, HTTP2ResponseHead(status: .continue, headers: [])),
-            .response(id, HTTP2ResponseHead(status: .noContent, headers: []), endStream: true), .streamClosed(id),
-        ])
+                + harness.server.headers(1, [":status": "100"])
+                + harness.server.headers(1, [":status": "204"], endStream: true))
+        #expect(
+            events == [
+                .informationalResponse(
+                    id, HTTP2ResponseHead(status: .earlyHints, headers: ["link": "</a.css>; rel=preload"])),
+                .informationalResponse(id, HTTP2ResponseHead(status: .continue, headers: [])),
+                .response(id, HTTP2ResponseHead(status: .noContent, headers: []), endStream: true), .streamClosed(id),
+            ])
     }
 
     @Test func trailersEndTheResponse() {
@@ -123,7 +148,9 @@ import WickCore
 
     /// Sends `pairs` as the response to a fresh stream and returns the stream error's kind, after
     /// checking that RST_STREAM went out with PROTOCOL_ERROR and the connection lives on.
-    static func malformedKind(_ pairs: KeyValuePairs<String, String>, endStream: Bool = true, prefix: KeyValuePairs<String, String>? = nil) -> HTTP2ProtocolError.Kind? {
+    static func malformedKind(
+        _ pairs: KeyValuePairs<String, String>, endStream: Bool = true, prefix: KeyValuePairs<String, String>? = nil
+    ) -> HTTP2ProtocolError.Kind? {
         var harness = ConnectionHarness()
         let id = harness.get()
         var bytes: [UInt8] = []
@@ -156,20 +183,30 @@ import WickCore
         #expect(Self.malformedKind([":status": "20a"]) == .invalidStatus)
         #expect(Self.malformedKind([":status": "101"], endStream: false) == .switchingProtocols)
         #expect(Self.malformedKind([":status": "103"]) == .informationalResponseEndsStream)
-        #expect(Self.malformedKind([":status": "200", "content-length": "1", "content-length": "2"]) == .invalidContentLength)
+        #expect(
+            Self.malformedKind([":status": "200", "content-length": "1", "content-length": "2"])
+                == .invalidContentLength)
         #expect(Self.malformedKind([":status": "200", "content-length": "-1"]) == .invalidContentLength)
         #expect(Self.malformedKind([":status": "200", "content-length": "3"]) == .contentLengthMismatch)
-        #expect(Self.malformedKind(["x": "y"], endStream: false, prefix: [":status": "200"]) == .trailersWithoutEndStream)
-        #expect(Self.malformedKind([":status": "200"], endStream: true, prefix: [":status": "200"]) == .pseudoHeaderInTrailers)
+        #expect(
+            Self.malformedKind(["x": "y"], endStream: false, prefix: [":status": "200"]) == .trailersWithoutEndStream)
+        #expect(
+            Self.malformedKind([":status": "200"], endStream: true, prefix: [":status": "200"])
+                == .pseudoHeaderInTrailers)
     }
 
     @Test func dataMustAgreeWithContentLength() {
-        func failure(_ status: String, length: String?, data: [[UInt8]], method: HTTPMethod = .get) -> HTTP2ProtocolError.Kind? {
+        func failure(_ status: String, length: String?, data: [[UInt8]], method: HTTPMethod = .get)
+            -> HTTP2ProtocolError.Kind?
+        {
             var harness = ConnectionHarness()
             _ = harness.get(method: method)
-            var bytes = length.map { harness.server.headers(1, [":status": status, "content-length": $0]) }
+            var bytes =
+                length.map { harness.server.headers(1, [":status": status, "content-length": $0]) }
                 ?? harness.server.headers(1, [":status": status])
-            for (index, chunk) in data.enumerated() { bytes += harness.server.data(1, chunk, endStream: index == data.count - 1) }
+            for (index, chunk) in data.enumerated() {
+                bytes += harness.server.data(1, chunk, endStream: index == data.count - 1)
+            }
             return harness.receive(bytes).compactMap(\.protocolError).first?.kind
         }
         #expect(failure("200", length: "3", data: [[1, 2], [3]]) == nil)
@@ -185,10 +222,14 @@ import WickCore
     @Test func dataBeforeTheResponseAndFramesAfterEndStreamAreStreamErrors() {
         var harness = ConnectionHarness()
         let first = harness.get()
-        #expect(harness.receive(harness.server.data(1, [1])) == [.streamFailed(first, .stream(first, .dataBeforeResponse, code: .protocolError))])
+        #expect(
+            harness.receive(harness.server.data(1, [1])) == [
+                .streamFailed(first, .stream(first, .dataBeforeResponse, code: .protocolError))
+            ])
 
         let second = harness.get(method: .post, endStream: false)  // stays half-closed (remote) after the response
-        let events = harness.receive(harness.server.headers(3, [":status": "200"], endStream: true) + harness.server.data(3, [1]))
+        let events = harness.receive(
+            harness.server.headers(3, [":status": "200"], endStream: true) + harness.server.data(3, [1]))
         #expect(events.last == .streamFailed(second, .stream(second, .frameAfterEndStream, code: .streamClosed)))
         #expect(harness.writtenPayloads == [.rstStream(.streamClosed)])
     }
@@ -197,7 +238,11 @@ import WickCore
         var harness = ConnectionHarness()
         let id = harness.get()
         let block = harness.server.block([":status": "200", "x-long": String(repeating: "v", count: 100)])
-        let bytes = harness.server.frame(1, .headers(HTTP2HeadersFrame(fieldBlockFragment: Array(block[..<10]), endStream: true, endHeaders: false)))
+        let bytes =
+            harness.server.frame(
+                1,
+                .headers(HTTP2HeadersFrame(fieldBlockFragment: Array(block[..<10]), endStream: true, endHeaders: false))
+            )
             + harness.server.frame(1, .continuation(fieldBlockFragment: Array(block[10..<20]), endHeaders: false))
             + harness.server.frame(1, .continuation(fieldBlockFragment: Array(block[20...]), endHeaders: true))
         let events = harness.receive(bytes)
@@ -210,18 +255,27 @@ import WickCore
             _ = harness.get()
             _ = harness.get()
             let block = harness.server.block([":status": "200"])
-            var bytes = harness.server.frame(1, .headers(HTTP2HeadersFrame(fieldBlockFragment: block, endStream: true, endHeaders: false)))
+            var bytes = harness.server.frame(
+                1, .headers(HTTP2HeadersFrame(fieldBlockFragment: block, endStream: true, endHeaders: false)))
             switch interloper {
             case "ping": bytes += harness.server.frame(0, .ping(opaqueData: 0, ack: false))
-            case "other stream": bytes += harness.server.frame(3, .continuation(fieldBlockFragment: [], endHeaders: true))
+            case "other stream":
+                bytes += harness.server.frame(3, .continuation(fieldBlockFragment: [], endHeaders: true))
             default: bytes += harness.server.frame(1, .unknown(type: 0x42, length: 0))
             }
             let events = harness.receive(bytes)
-            #expect(events == [.connectionFailed(.connection(.expectedContinuation, code: .protocolError), openStreams: [HTTP2StreamID(1), HTTP2StreamID(3)])], "\(interloper)")
+            #expect(
+                events == [
+                    .connectionFailed(
+                        .connection(.expectedContinuation, code: .protocolError),
+                        openStreams: [HTTP2StreamID(1), HTTP2StreamID(3)])
+                ], "\(interloper)")
         }
         var harness = ConnectionHarness()
         _ = harness.get()
-        #expect(harness.receive(harness.server.frame(1, .continuation(fieldBlockFragment: [], endHeaders: true))).first?.protocolError?.kind == .unexpectedContinuation)
+        #expect(
+            harness.receive(harness.server.frame(1, .continuation(fieldBlockFragment: [], endHeaders: true))).first?
+                .protocolError?.kind == .unexpectedContinuation)
     }
 
     @Test func pingsAreAnsweredAndAcknowledgementsReported() {
@@ -231,23 +285,36 @@ import WickCore
         harness.machine.sendPing(opaqueData: 7)
         harness.flush()
         #expect(harness.writtenPayloads == [.ping(opaqueData: 7, ack: false)])
-        #expect(harness.receive(harness.server.frame(0, .ping(opaqueData: 7, ack: true))) == [.pingAcknowledged(opaqueData: 7)])
+        #expect(
+            harness.receive(harness.server.frame(0, .ping(opaqueData: 7, ack: true))) == [
+                .pingAcknowledged(opaqueData: 7)
+            ])
     }
 
     @Test func goAwayClosesTheUnprocessedStreamsAndReportsThemSafeToReplay() {
         var harness = ConnectionHarness()
         let ids = [harness.get(), harness.get(), harness.get()]
-        let events = harness.receive(harness.server.frame(0, .goAway(lastStreamID: ids[0], errorCode: .noError, debugData: [])))
-        #expect(events == [.goAway(HTTP2GoAway(lastStreamID: ids[0], errorCode: .noError, debugData: [], unprocessedStreams: [ids[1], ids[2]]))])
+        let events = harness.receive(
+            harness.server.frame(0, .goAway(lastStreamID: ids[0], errorCode: .noError, debugData: [])))
+        #expect(
+            events == [
+                .goAway(
+                    HTTP2GoAway(
+                        lastStreamID: ids[0], errorCode: .noError, debugData: [], unprocessedStreams: [ids[1], ids[2]]))
+            ])
         #expect(throws: HTTP2RequestError.connectionGoingAway) {
-            try harness.machine.openStream(HTTP2RequestHead(method: .get, scheme: "https", authority: "a", path: "/"), endStream: true)
+            try harness.machine.openStream(
+                HTTP2RequestHead(method: .get, scheme: "https", authority: "a", path: "/"), endStream: true)
         }
         #expect(!harness.machine.isFinished)
         // Frames for the unprocessed streams are ignored; the processed one completes.
-        let rest = harness.receive(harness.server.headers(3, [":status": "200"], endStream: true) + harness.server.headers(1, [":status": "200"], endStream: true))
+        let rest = harness.receive(
+            harness.server.headers(3, [":status": "200"], endStream: true)
+                + harness.server.headers(1, [":status": "200"], endStream: true))
         #expect(rest.last == .streamClosed(ids[0]) && rest.count == 2)
         #expect(harness.machine.isFinished)
-        let raised = harness.receive(harness.server.frame(0, .goAway(lastStreamID: ids[2], errorCode: .noError, debugData: [])))
+        let raised = harness.receive(
+            harness.server.frame(0, .goAway(lastStreamID: ids[2], errorCode: .noError, debugData: [])))
         #expect(raised.first?.protocolError?.kind == .goAwayLastStreamIncreased)
     }
 
@@ -255,26 +322,36 @@ import WickCore
         var harness = ConnectionHarness()
         let first = harness.get()
         let second = harness.get()
-        #expect(harness.receive(harness.server.frame(1, .rstStream(.refusedStream))) == [.streamReset(first, .refusedStream, responseComplete: false)])
+        #expect(
+            harness.receive(harness.server.frame(1, .rstStream(.refusedStream))) == [
+                .streamReset(first, .refusedStream, responseComplete: false)
+            ])
         // The server had already encoded a response for stream 1 that adds a table entry...
         let late = harness.server.headers(1, [":status": "200", "x-entry": "indexed"], endStream: true)
         #expect(harness.receive(late + harness.server.data(1, [1, 2, 3])).isEmpty)
         // ...which the next response refers to by index.
-        let events = harness.receive(harness.server.headers(3, [":status": "200", "x-entry": "indexed"], endStream: true))
-        #expect(events.first == .response(second, HTTP2ResponseHead(status: .ok, headers: ["x-entry": "indexed"]), endStream: true))
+        let events = harness.receive(
+            harness.server.headers(3, [":status": "200", "x-entry": "indexed"], endStream: true))
+        #expect(
+            events.first
+                == .response(second, HTTP2ResponseHead(status: .ok, headers: ["x-entry": "indexed"]), endStream: true))
     }
 
     @Test func aResetAfterTheCompleteResponseOnlyStopsTheBody() {
         var harness = ConnectionHarness()
         let id = harness.get(method: .post, endStream: false)
         _ = harness.receive(harness.server.headers(1, [":status": "413"], endStream: true))
-        #expect(harness.receive(harness.server.frame(1, .rstStream(.noError))) == [.streamReset(id, .noError, responseComplete: true)])
+        #expect(
+            harness.receive(harness.server.frame(1, .rstStream(.noError))) == [
+                .streamReset(id, .noError, responseComplete: true)
+            ])
     }
 
     @Test func theClientCancelsAStreamWithRstStreamAndIgnoresWhatFollows() {
         var harness = ConnectionHarness()
         let id = harness.get()
-        _ = harness.receive(harness.server.headers(1, [":status": "200"]) + harness.server.data(1, Array(repeating: 1, count: 1000)))
+        _ = harness.receive(
+            harness.server.headers(1, [":status": "200"]) + harness.server.data(1, Array(repeating: 1, count: 1000)))
         harness.machine.resetStream(id)
         harness.flush()
         #expect(harness.writtenPayloads == [.rstStream(.cancel)])
@@ -287,30 +364,51 @@ import WickCore
         var harness = ConnectionHarness()
         let id = harness.get()
         let priority = HTTP2Priority(exclusive: false, dependency: HTTP2StreamID(0), weight: 1)
-        #expect(harness.receive(harness.server.frame(1, .priority(priority)) + harness.server.frame(9, .priority(priority))).isEmpty)
+        #expect(
+            harness.receive(harness.server.frame(1, .priority(priority)) + harness.server.frame(9, .priority(priority)))
+                .isEmpty)
         let selfish = HTTP2Priority(exclusive: false, dependency: id, weight: 1)
-        #expect(harness.receive(harness.server.frame(1, .priority(selfish))) == [.streamFailed(id, .stream(id, .streamDependsOnItself, code: .protocolError))])
+        #expect(
+            harness.receive(harness.server.frame(1, .priority(selfish))) == [
+                .streamFailed(id, .stream(id, .streamDependsOnItself, code: .protocolError))
+            ])
     }
 
     @Test func pushPromisesAndServerStreamsAndIdleStreamsAreConnectionErrors() {
         var harness = ConnectionHarness()
         _ = harness.get()
-        #expect(harness.receive(harness.server.frame(1, .pushPromise(promisedStreamID: HTTP2StreamID(2), fieldBlockFragment: [], endHeaders: true))).first?.protocolError?.kind == .pushPromiseRefused)
+        #expect(
+            harness.receive(
+                harness.server.frame(
+                    1, .pushPromise(promisedStreamID: HTTP2StreamID(2), fieldBlockFragment: [], endHeaders: true))
+            ).first?.protocolError?.kind == .pushPromiseRefused)
         harness = ConnectionHarness()
-        #expect(harness.receive(harness.server.headers(2, [":status": "200"])).first?.protocolError?.kind == .serverInitiatedStream)
+        #expect(
+            harness.receive(harness.server.headers(2, [":status": "200"])).first?.protocolError?.kind
+                == .serverInitiatedStream)
         harness = ConnectionHarness()
         #expect(harness.receive(harness.server.data(3, [1])).first?.protocolError?.kind == .frameOnIdleStream)
         harness = ConnectionHarness()
-        #expect(harness.receive(harness.server.frame(5, .windowUpdate(increment: 1))).first?.protocolError?.kind == .frameOnIdleStream)
+        #expect(
+            harness.receive(harness.server.frame(5, .windowUpdate(increment: 1))).first?.protocolError?.kind
+                == .frameOnIdleStream)
         harness = ConnectionHarness()
-        #expect(harness.receive(harness.server.frame(7, .rstStream(.cancel))).first?.protocolError?.kind == .frameOnIdleStream)
+        #expect(
+            harness.receive(harness.server.frame(7, .rstStream(.cancel))).first?.protocolError?.kind
+                == .frameOnIdleStream)
         harness = ConnectionHarness()
-        #expect(harness.receive(harness.server.settings([HTTP2Setting(.enablePush, 1)])).first?.protocolError?.kind == .invalidSettingValue)
+        #expect(
+            harness.receive(harness.server.settings([HTTP2Setting(.enablePush, 1)])).first?.protocolError?.kind
+                == .invalidSettingValue)
     }
 
     @Test func unknownFrameTypesAreIgnored() {
         var harness = ConnectionHarness()
-        #expect(harness.receive(harness.server.frame(0, .unknown(type: 0xBB, length: 10)) + harness.server.frame(1, .unknown(type: 0x10, length: 1))).isEmpty)
+        #expect(
+            harness.receive(
+                harness.server.frame(0, .unknown(type: 0xBB, length: 10))
+                    + harness.server.frame(1, .unknown(type: 0x10, length: 1))
+            ).isEmpty)
         #expect(!harness.machine.isFinished)
     }
 
@@ -320,7 +418,8 @@ import WickCore
         #expect(harness.machine.connectionClosed() == [.connectionClosed(openStreams: ids)])
         #expect(harness.machine.isFinished && harness.machine.connectionClosed().isEmpty)
         #expect(throws: HTTP2RequestError.connectionClosed) {
-            try harness.machine.openStream(HTTP2RequestHead(method: .get, scheme: "https", authority: "a", path: "/"), endStream: true)
+            try harness.machine.openStream(
+                HTTP2RequestHead(method: .get, scheme: "https", authority: "a", path: "/"), endStream: true)
         }
     }
 
@@ -331,7 +430,8 @@ import WickCore
         harness.flush()
         #expect(harness.writtenPayloads == [.goAway(lastStreamID: .connection, errorCode: .noError, debugData: [])])
         #expect(!harness.machine.isFinished)
-        #expect(harness.receive(harness.server.headers(1, [":status": "200"], endStream: true)).last == .streamClosed(id))
+        #expect(
+            harness.receive(harness.server.headers(1, [":status": "200"], endStream: true)).last == .streamClosed(id))
         #expect(harness.machine.isFinished)
     }
 
@@ -346,7 +446,9 @@ import WickCore
 
     @Test func largeRequestBlocksAreSplitIntoContinuationFrames() {
         var harness = ConnectionHarness()
-        let head = HTTP2RequestHead(method: .get, scheme: "https", authority: "a", path: "/", headers: ["x-big": String(repeating: "{", count: 40_000)])
+        let head = HTTP2RequestHead(
+            method: .get, scheme: "https", authority: "a", path: "/",
+            headers: ["x-big": String(repeating: "{", count: 40_000)])
         _ = try? harness.machine.openStream(head, endStream: true)
         harness.flush()
         #expect(harness.written.count == 3)
@@ -356,7 +458,9 @@ import WickCore
 
     @Test func aRequestOverTheServersHeaderListLimitIsRefused() {
         var harness = ConnectionHarness(serverSettings: [HTTP2Setting(.maxHeaderListSize, 200)])
-        let head = HTTP2RequestHead(method: .get, scheme: "https", authority: "a", path: "/", headers: ["x": String(repeating: "a", count: 100)])
+        let head = HTTP2RequestHead(
+            method: .get, scheme: "https", authority: "a", path: "/", headers: ["x": String(repeating: "a", count: 100)]
+        )
         #expect(throws: HTTP2RequestError.self) { try harness.machine.openStream(head, endStream: true) }
     }
 }

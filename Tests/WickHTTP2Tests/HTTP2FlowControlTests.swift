@@ -7,7 +7,9 @@ import WickCore
 
 @Suite struct HTTP2FlowControlTests {
     static func windowUpdates(_ frames: [HTTP2Frame]) -> [String] {
-        frames.compactMap { if case .windowUpdate(let increment) = $0.payload { "\($0.streamID):\(increment)" } else { nil } }
+        frames.compactMap {
+            if case .windowUpdate(let increment) = $0.payload { "\($0.streamID):\(increment)" } else { nil }
+        }
     }
 
     @Test func aSlowReaderStopsTheServerAfterOneStreamWindow() {
@@ -53,7 +55,10 @@ import WickCore
         }
         #expect(harness.receive(bytes).allSatisfy { $0.protocolError == nil })
         let over = harness.receive(harness.server.data(1, [0]))
-        #expect(over == [.connectionFailed(.connection(.flowControlWindowExceeded, code: .flowControlError), openStreams: ids)])
+        #expect(
+            over == [
+                .connectionFailed(.connection(.flowControlWindowExceeded, code: .flowControlError), openStreams: ids)
+            ])
     }
 
     @Test func connectionCreditFollowsConsumptionAcrossStreams() {
@@ -63,7 +68,9 @@ import WickCore
         let ids = [harness.get(), harness.get()]
         var bytes: [UInt8] = []
         for stream in [1, 3] {
-            bytes += harness.server.headers(stream, [":status": "200"]) + harness.server.data(stream, zeros: 30_000, endStream: true)
+            bytes +=
+                harness.server.headers(stream, [":status": "200"])
+                + harness.server.data(stream, zeros: 30_000, endStream: true)
         }
         _ = harness.receive(bytes)
         harness.machine.bodyConsumed(30_000, on: ids[0])  // stream 1 has ended: connection credit only
@@ -88,7 +95,9 @@ import WickCore
         harness.machine.resetStream(HTTP2StreamID(1))
         harness.flush()
         #expect(harness.receive(harness.server.data(1, zeros: 33_000)).isEmpty)
-        #expect(Self.windowUpdates(harness.written) == ["0:33282"], "512 padding + 2 unconsumed at the reset + two ignored frames of 16,384")
+        #expect(
+            Self.windowUpdates(harness.written) == ["0:33282"],
+            "512 padding + 2 unconsumed at the reset + two ignored frames of 16,384")
     }
 
     @Test func theClientsSmallerStreamWindowBindsOnlyOnceTheServerAcknowledgesIt() {
@@ -98,7 +107,9 @@ import WickCore
         _ = harness.receive(harness.server.settings())
         _ = harness.get()
         // Before the ACK the server may use the default 65,535.
-        #expect(harness.receive(harness.server.headers(1, [":status": "200"]) + harness.server.data(1, zeros: 2000)).count == 2)
+        #expect(
+            harness.receive(harness.server.headers(1, [":status": "200"]) + harness.server.data(1, zeros: 2000)).count
+                == 2)
         _ = harness.receive(harness.server.frame(0, .settingsAck))
         // Now 1,000 - 2,000 = -1,000: any DATA is too much.
         #expect(harness.receive(harness.server.data(1, [0])).first?.protocolError?.kind == .flowControlWindowExceeded)
@@ -115,12 +126,14 @@ import WickCore
         #expect(harness.written.allSatisfy { if case .data(_, let end, _) = $0.payload { !end } else { false } })
         // The stream window opens; the connection window (65,535) is still spent.
         #expect(harness.receive(harness.server.frame(1, .windowUpdate(increment: 10_000))).isEmpty)
-        #expect(harness.receive(harness.server.frame(0, .windowUpdate(increment: 10_000))) == [.sendWindowAvailable(id)])
+        #expect(
+            harness.receive(harness.server.frame(0, .windowUpdate(increment: 10_000))) == [.sendWindowAvailable(id)])
         let rest = harness.machine.sendBody(body[65_535...], on: id, endStream: true)
         harness.flush()
         #expect(rest.sent == 4_465 && !rest.streamClosed)
         #expect(harness.writtenPayloads == [.data(bytes: Array(body[65_535...]), endStream: true, paddingLength: nil)])
-        #expect(harness.receive(harness.server.headers(1, [":status": "201"], endStream: true)).last == .streamClosed(id))
+        #expect(
+            harness.receive(harness.server.headers(1, [":status": "201"], endStream: true)).last == .streamClosed(id))
     }
 
     @Test func anEmptyFinalBodyPartNeedsNoWindow() {
@@ -149,12 +162,15 @@ import WickCore
         #expect(streamOverflow == [.streamFailed(id, .stream(id, .flowControlWindowOverflow, code: .flowControlError))])
         let atLimit = harness.receive(harness.server.frame(0, .windowUpdate(increment: 0x7FFF_FFFF - 65_535)))
         #expect(atLimit.isEmpty)
-        #expect(harness.receive(harness.server.frame(0, .windowUpdate(increment: 1))).first?.protocolError == .connection(.flowControlWindowOverflow, code: .flowControlError))
+        #expect(
+            harness.receive(harness.server.frame(0, .windowUpdate(increment: 1))).first?.protocolError
+                == .connection(.flowControlWindowOverflow, code: .flowControlError))
 
         var settingsHarness = ConnectionHarness()
         _ = settingsHarness.get(method: .post, endStream: false)
         _ = settingsHarness.receive(settingsHarness.server.frame(1, .windowUpdate(increment: 0x7FFF_FFFF - 65_535)))
-        let overflow = settingsHarness.receive(settingsHarness.server.settings([HTTP2Setting(.initialWindowSize, 65_536)]))
+        let overflow = settingsHarness.receive(
+            settingsHarness.server.settings([HTTP2Setting(.initialWindowSize, 65_536)]))
         #expect(overflow.first?.protocolError == .connection(.flowControlWindowOverflow, code: .flowControlError))
     }
 }

@@ -13,8 +13,10 @@ import WickCore
         for part in 0..<parts {
             let fragment = Array(block[min(block.count, part * size)..<min(block.count, (part + 1) * size)])
             let last = part == parts - 1
-            bytes += part == 0
-                ? server.frame(1, .headers(HTTP2HeadersFrame(fieldBlockFragment: fragment, endStream: true, endHeaders: last)))
+            bytes +=
+                part == 0
+                ? server.frame(
+                    1, .headers(HTTP2HeadersFrame(fieldBlockFragment: fragment, endStream: true, endHeaders: last)))
                 : server.frame(1, .continuation(fieldBlockFragment: fragment, endHeaders: last))
         }
         return bytes
@@ -29,8 +31,16 @@ import WickCore
             let block = harness.server.block([":status": "200", "x": String(repeating: "{", count: 40)])
             let events = harness.receive(Self.splitBlock(harness.server, block, continuations: continuations))
             if fails {
-                #expect(events == [.connectionFailed(.connection(.tooManyContinuationFrames, code: .enhanceYourCalm), openStreams: [id])])
-                #expect(harness.writtenPayloads.first == .goAway(lastStreamID: .connection, errorCode: .enhanceYourCalm, debugData: Array("tooManyContinuationFrames".utf8)))
+                #expect(
+                    events == [
+                        .connectionFailed(
+                            .connection(.tooManyContinuationFrames, code: .enhanceYourCalm), openStreams: [id])
+                    ])
+                #expect(
+                    harness.writtenPayloads.first
+                        == .goAway(
+                            lastStreamID: .connection, errorCode: .enhanceYourCalm,
+                            debugData: Array("tooManyContinuationFrames".utf8)))
             } else {
                 #expect(events.last == .streamClosed(id))
             }
@@ -40,8 +50,11 @@ import WickCore
     @Test func emptyContinuationFloodsStopAtTheCountLongBeforeAnyByteLimit() {
         var harness = ConnectionHarness()
         _ = harness.get()
-        var bytes = harness.server.frame(1, .headers(HTTP2HeadersFrame(fieldBlockFragment: [0x88], endStream: true, endHeaders: false)))
-        for _ in 0..<10_000 { bytes += harness.server.frame(1, .continuation(fieldBlockFragment: [], endHeaders: false)) }
+        var bytes = harness.server.frame(
+            1, .headers(HTTP2HeadersFrame(fieldBlockFragment: [0x88], endStream: true, endHeaders: false)))
+        for _ in 0..<10_000 {
+            bytes += harness.server.frame(1, .continuation(fieldBlockFragment: [], endHeaders: false))
+        }
         #expect(harness.receive(bytes).first?.protocolError?.kind == .tooManyContinuationFrames)
     }
 
@@ -53,7 +66,9 @@ import WickCore
             _ = harness.get()
             // A literal header without indexing of exactly `size` bytes: 0x00, name length, name, value length, value.
             let valueLength = size - 6
-            let block = [0x88, 0x00, 0x02] + Array("xx".utf8) + [UInt8(valueLength)] + Array(repeating: UInt8(ascii: "v"), count: valueLength)
+            let block =
+                [0x88, 0x00, 0x02] + Array("xx".utf8) + [UInt8(valueLength)]
+                + Array(repeating: UInt8(ascii: "v"), count: valueLength)
             #expect(block.count == size)
             let events = harness.receive(Self.splitBlock(harness.server, block, continuations: 3))
             #expect((events.first?.protocolError?.kind == .fieldBlockTooLarge) == fails, "\(size)")
@@ -68,12 +83,19 @@ import WickCore
             configuration.maxHeaderListSize = 42 + 93
             var harness = ConnectionHarness(configuration)
             let first = harness.get()
-            let events = harness.receive(harness.server.headers(1, [":status": "200", "x": String(repeating: "v", count: valueLength)], endStream: true))
+            let events = harness.receive(
+                harness.server.headers(
+                    1, [":status": "200", "x": String(repeating: "v", count: valueLength)], endStream: true))
             if fails {
                 #expect(events == [.streamFailed(first, .stream(first, .headerListTooLarge, code: .protocolError))])
                 let second = harness.get()
-                #expect(harness.receive(harness.server.headers(3, [":status": "200", "x": String(repeating: "v", count: valueLength)], endStream: true)).first
-                    == .streamFailed(second, .stream(second, .headerListTooLarge, code: .protocolError)), "the table stayed in step")
+                #expect(
+                    harness.receive(
+                        harness.server.headers(
+                            3, [":status": "200", "x": String(repeating: "v", count: valueLength)], endStream: true)
+                    ).first
+                        == .streamFailed(second, .stream(second, .headerListTooLarge, code: .protocolError)),
+                    "the table stayed in step")
             } else {
                 #expect(events.last == .streamClosed(first))
             }
@@ -86,7 +108,9 @@ import WickCore
             configuration.maxFrameSize = 20_000
             var harness = ConnectionHarness(configuration)
             _ = harness.get()
-            let events = harness.receive(harness.server.headers(1, [":status": "200"]) + harness.server.data(1, Array(repeating: 0, count: size)))
+            let events = harness.receive(
+                harness.server.headers(1, [":status": "200"]) + harness.server.data(1, Array(repeating: 0, count: size))
+            )
             #expect((events.last?.protocolError == .connection(.frameTooLarge, code: .frameSizeError)) == fails)
         }
     }
@@ -100,9 +124,15 @@ import WickCore
             var block: [UInt8] = []
             HPACKInteger.encode(size, prefixBits: 5, firstByteFlags: 0x20, into: &block)
             block.append(0x88)
-            let events = harness.receive(harness.server.frame(1, .headers(HTTP2HeadersFrame(fieldBlockFragment: block, endStream: true, endHeaders: true))))
+            let events = harness.receive(
+                harness.server.frame(
+                    1, .headers(HTTP2HeadersFrame(fieldBlockFragment: block, endStream: true, endHeaders: true))))
             if fails {
-                #expect(events.first?.protocolError == .connection(.compressionFailed, code: .compressionError, hpackError: HPACKError(.tableSizeUpdateTooLarge, at: 0)))
+                #expect(
+                    events.first?.protocolError
+                        == .connection(
+                            .compressionFailed, code: .compressionError,
+                            hpackError: HPACKError(.tableSizeUpdateTooLarge, at: 0)))
             } else {
                 #expect(events.count == 2)
             }
@@ -117,14 +147,17 @@ import WickCore
         _ = harness.get()
         #expect(harness.machine.availableStreamCapacity == 0)
         #expect(throws: HTTP2RequestError.streamLimitReached) {
-            try harness.machine.openStream(HTTP2RequestHead(method: .get, scheme: "https", authority: "a", path: "/"), endStream: true)
+            try harness.machine.openStream(
+                HTTP2RequestHead(method: .get, scheme: "https", authority: "a", path: "/"), endStream: true)
         }
         _ = harness.receive(harness.server.headers(1, [":status": "200"], endStream: true))
         #expect(harness.machine.availableStreamCapacity == 1 && !harness.machine.openStreams.contains(first))
     }
 
     /// A server that sends `burst` + `extra` copies of one frame; true when the client called it a flood.
-    static func floods(_ frame: (inout ConnectionHarness) -> [UInt8], burst: Int, extra: Int, perSecond: Int = 0) -> Bool {
+    static func floods(_ frame: (inout ConnectionHarness) -> [UInt8], burst: Int, extra: Int, perSecond: Int = 0)
+        -> Bool
+    {
         var configuration = HTTP2Configuration()
         configuration.controlFrameRate = HTTP2FrameRateLimit(burst: burst, perSecond: perSecond)
         // The handshake's SETTINGS and ACK count too: make room for them.
@@ -138,9 +171,12 @@ import WickCore
         return events.last?.protocolError == .connection(.controlFrameFlood, code: .enhanceYourCalm)
     }
 
-    @Test("floods of each kind, at the burst and one past it", arguments: [
-        "PING", "SETTINGS", "RST_STREAM on a closed stream", "empty DATA", "PRIORITY", "unknown type", "empty HEADERS",
-    ])
+    @Test(
+        "floods of each kind, at the burst and one past it",
+        arguments: [
+            "PING", "SETTINGS", "RST_STREAM on a closed stream", "empty DATA", "PRIORITY", "unknown type",
+            "empty HEADERS",
+        ])
     func controlFrameFloodsAreEnhanceYourCalm(kind: String) {
         let frame: (inout ConnectionHarness) -> [UInt8] = { harness in
             switch kind {
@@ -148,13 +184,19 @@ import WickCore
             case "SETTINGS": harness.server.settings()
             case "RST_STREAM on a closed stream": harness.server.frame(1, .rstStream(.cancel))
             case "empty DATA": harness.server.data(1, [])
-            case "PRIORITY": harness.server.frame(1, .priority(HTTP2Priority(exclusive: false, dependency: .connection, weight: 0)))
+            case "PRIORITY":
+                harness.server.frame(1, .priority(HTTP2Priority(exclusive: false, dependency: .connection, weight: 0)))
             case "unknown type": harness.server.frame(0, .unknown(type: 0x77, length: 0))
-            default: harness.server.frame(1, .headers(HTTP2HeadersFrame(fieldBlockFragment: [], endStream: false, endHeaders: false)))
-                + harness.server.frame(1, .continuation(fieldBlockFragment: [0x40, 0x01, 0x61, 0x00], endHeaders: true))
+            default:
+                harness.server.frame(
+                    1, .headers(HTTP2HeadersFrame(fieldBlockFragment: [], endStream: false, endHeaders: false)))
+                    + harness.server.frame(
+                        1, .continuation(fieldBlockFragment: [0x40, 0x01, 0x61, 0x00], endHeaders: true))
             }
         }
-        #expect(!Self.floods(frame, burst: 50, extra: kind == "RST_STREAM on a closed stream" ? -1 : 0), "\(kind) at the burst")
+        #expect(
+            !Self.floods(frame, burst: 50, extra: kind == "RST_STREAM on a closed stream" ? -1 : 0),
+            "\(kind) at the burst")
         #expect(Self.floods(frame, burst: 50, extra: 1), "\(kind) past the burst")
     }
 

@@ -41,7 +41,11 @@ struct ServerWorld {
     init(seed: UInt64, maxConcurrentStreams: Int) {
         random = SeededRandom(seed: seed)
         self.maxConcurrentStreams = maxConcurrentStreams
-        write(0, .settings([HTTP2Setting(.maxConcurrentStreams, UInt32(maxConcurrentStreams)), HTTP2Setting(.headerTableSize, 1024)]))
+        write(
+            0,
+            .settings([
+                HTTP2Setting(.maxConcurrentStreams, UInt32(maxConcurrentStreams)), HTTP2Setting(.headerTableSize, 1024),
+            ]))
     }
 
     mutating func write(_ stream: HTTP2StreamID, _ payload: HTTP2Frame.Payload) {
@@ -59,7 +63,7 @@ struct ServerWorld {
             prefaceSeen = true
         }
         parser.append(bytes)
-        while let frame = try! parser.nextFrame() { frameFromClient(frame) }
+        while let frame = must("the client's frames parse", { try parser.nextFrame() }) { frameFromClient(frame) }
     }
 
     private mutating func frameFromClient(_ frame: HTTP2Frame) {
@@ -118,15 +122,19 @@ struct ServerWorld {
     private mutating func requestReceived() {
         let block = requestBlock!
         requestBlock = nil
-        let fields = try! decoder.decode(block.bytes[...])
-        precondition(fields.prefix(4).map { String(decoding: $0.name, as: UTF8.self) } == [":method", ":scheme", ":authority", ":path"])
+        let fields = must("the request block decodes") { try decoder.decode(block.bytes[...]) }
+        precondition(
+            fields.prefix(4).map { String(decoding: $0.name, as: UTF8.self) } == [
+                ":method", ":scheme", ":authority", ":path",
+            ])
         let isHead = fields[0].value == Array("HEAD".utf8)
         let status = [200, 200, 201, 204, 404].randomElement(using: &random)!
         let hasBody = !isHead && status != 204
         let exchange = Exchange(
             status: status, interim: Int.random(in: 0..<5, using: &random) == 0,
             bodyLength: hasBody ? [0, 1, 100, 5000, 70_000].randomElement(using: &random)! : 0,
-            sendsContentLength: Bool.random(using: &random), trailers: hasBody && Int.random(in: 0..<4, using: &random) == 0,
+            sendsContentLength: Bool.random(using: &random),
+            trailers: hasBody && Int.random(in: 0..<4, using: &random) == 0,
             requestEnded: block.endStream, sendWindow: clientInitialWindow)
         exchanges[block.id] = exchange
         plans[block.id] = exchange
@@ -144,17 +152,23 @@ struct ServerWorld {
         if !exchange.headSent {
             if exchange.interim {
                 exchange.interim = false
-                write(id, .headers(HTTP2HeadersFrame(fieldBlockFragment: block([(":status", "103")]), endStream: false, endHeaders: true)))
+                write(
+                    id,
+                    .headers(
+                        HTTP2HeadersFrame(
+                            fieldBlockFragment: block([(":status", "103")]), endStream: false, endHeaders: true)))
             } else {
                 var list = [(":status", String(exchange.status)), ("server", "world")]
                 if exchange.sendsContentLength { list.append(("content-length", String(exchange.bodyLength))) }
                 let ends = exchange.bodyLength == 0 && !exchange.trailers
-                write(id, .headers(HTTP2HeadersFrame(fieldBlockFragment: block(list), endStream: ends, endHeaders: true)))
+                write(
+                    id, .headers(HTTP2HeadersFrame(fieldBlockFragment: block(list), endStream: ends, endHeaders: true)))
                 exchange.headSent = true
                 exchange.responseEnded = ends
             }
         } else if exchange.bodySent < exchange.bodyLength {
-            let wanted = min(Int.random(in: 1...20_000, using: &random), exchange.bodyLength - exchange.bodySent, 16_384)
+            let wanted = min(
+                Int.random(in: 1...20_000, using: &random), exchange.bodyLength - exchange.bodySent, 16_384)
             let allowed = min(wanted, exchange.sendWindow, connectionSendWindow)
             guard allowed > 0 else {
                 windowWaits += 1
@@ -164,10 +178,18 @@ struct ServerWorld {
             exchange.sendWindow -= allowed
             connectionSendWindow -= allowed
             let ends = exchange.bodySent == exchange.bodyLength && !exchange.trailers
-            write(id, .data(bytes: Array(repeating: UInt8(truncatingIfNeeded: id.rawValue), count: allowed), endStream: ends, paddingLength: nil))
+            write(
+                id,
+                .data(
+                    bytes: Array(repeating: UInt8(truncatingIfNeeded: id.rawValue), count: allowed), endStream: ends,
+                    paddingLength: nil))
             exchange.responseEnded = ends
         } else {
-            write(id, .headers(HTTP2HeadersFrame(fieldBlockFragment: block([("x-trailer", "1")]), endStream: true, endHeaders: true)))
+            write(
+                id,
+                .headers(
+                    HTTP2HeadersFrame(
+                        fieldBlockFragment: block([("x-trailer", "1")]), endStream: true, endHeaders: true)))
             exchange.responseEnded = true
         }
         exchanges[id] = exchange

@@ -38,6 +38,7 @@ let package = Package(
                 .product(name: "Wick", package: "Wick"),
                 .product(name: "WickCore", package: "Wick"),
                 .product(name: "WickHTTP1", package: "Wick"),
+                .product(name: "WickHTTP2", package: "Wick"),
                 .product(name: "WickReactor", package: "Wick"),
                 .product(name: "WickTLS", package: "Wick"),
                 .product(name: "WickTransport", package: "Wick"),

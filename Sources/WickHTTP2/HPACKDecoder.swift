@@ -66,7 +66,9 @@ public struct HPACKDecoder: Sendable {
                 // Dynamic table size update: 001 + 5-bit prefix (§6.3).
                 guard !sawField else { throw HPACKError(.tableSizeUpdateNotAtStart, at: representationStart) }
                 let newSize = try HPACKInteger.decode(block, at: &index, prefixBits: 5)
-                guard newSize <= maxTableSize else { throw HPACKError(.tableSizeUpdateTooLarge, at: representationStart) }
+                guard newSize <= maxTableSize else {
+                    throw HPACKError(.tableSizeUpdateTooLarge, at: representationStart)
+                }
                 table.setCapacity(newSize)
                 sizeUpdateRequired = false
                 continue
@@ -130,9 +132,9 @@ public struct HPACKDecoder: Sendable {
         let offset = index - block.startIndex
         index += length
         guard isHuffman else { return Array(bytes) }
-        var decoded: [UInt8]? = []
-        decoded!.reserveCapacity(length * 8 / 5)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(length * 8 / 5)
         try HPACKHuffman.decode(bytes, blockOffset: offset, into: &decoded)
-        return decoded!
+        return decoded
     }
 }

@@ -40,7 +40,7 @@ public struct HPACKEncoder: Sendable {
     }
 
     /// Appends the header block for `fields`, in order, to `output`.
-    public mutating func encode(_ fields: some Sequence<HPACKHeaderField>, into output: inout [UInt8]) {
+    public mutating func encode(_ fields: [HPACKHeaderField], into output: inout [UInt8]) {
         if let update = pendingSizeUpdate {
             if update.smallest < update.latest {
                 HPACKInteger.encode(update.smallest, prefixBits: 5, firstByteFlags: 0x20, into: &output)

@@ -51,39 +51,70 @@ enum HPACKHuffman {
         }
     }
 
-    /// Decodes the Huffman-coded string `encoded`, appending its bytes to `output` unless
-    /// `output` is nil (the caller only needs the string checked and skipped). Throws
+    /// The decoder's transitions, four bits at a time: entry `16 * node + nibble` says where
+    /// reading `nibble` from inner node `node` of `tree` leads. Bits 0-7: the next node; bit 8: a
+    /// symbol completed, bits 9-16 its byte value; bit 17: EOS completed (an error). Codes are at
+    /// least 5 bits long, so one nibble completes at most one symbol. 4,096 entries, built once.
+    static let nibbleTransitions: [UInt32] = {
+        let tree = Self.tree
+        let nodeCount = tree.count / 2
+        var transitions = [UInt32](repeating: 0, count: nodeCount * 16)
+        for node in 0..<nodeCount {
+            for nibble in 0..<16 {
+                var current = node
+                var entry: UInt32 = 0
+                for shift in stride(from: 3, through: 0, by: -1) {
+                    let next = tree[2 * current + (nibble >> shift & 1)]
+                    if next >= 0 {
+                        current = Int(next)
+                        continue
+                    }
+                    let symbol = Int(-next - 1)
+                    entry |= symbol == HPACKHuffmanTable.endOfString ? 1 << 17 : 1 << 8 | UInt32(symbol) << 9
+                    current = 0
+                }
+                transitions[16 * node + nibble] = entry | UInt32(current)
+            }
+        }
+        return transitions
+    }()
+
+    /// The inner nodes a string may end on: those reached from the root by at most seven 1 bits,
+    /// the most significant bits of EOS (§5.2). Any other node means padding that is too long or
+    /// not all ones.
+    static let acceptingEnds: [Bool] = {
+        let tree = Self.tree
+        var accepting = [Bool](repeating: false, count: tree.count / 2)
+        var node = 0
+        accepting[node] = true
+        for _ in 0..<7 {
+            node = Int(tree[2 * node + 1])
+            accepting[node] = true
+        }
+        return accepting
+    }()
+
+    /// Decodes the Huffman-coded string `encoded`, appending its bytes to `output`. Throws
     /// `huffmanEndOfString` for an EOS symbol and `invalidHuffmanPadding` for padding longer than
     /// 7 bits or not all 1 bits; `blockOffset` is where `encoded` starts in the header block.
     static func decode(
-        _ encoded: ArraySlice<UInt8>, blockOffset: Int, into output: inout [UInt8]?
+        _ encoded: ArraySlice<UInt8>, blockOffset: Int, into output: inout [UInt8]
     ) throws(HPACKError) {
-        let tree = Self.tree
+        let transitions = Self.nibbleTransitions
         var node = 0
-        var bitsSinceSymbol = 0
-        var onlyOnesSinceSymbol = true
         for index in encoded.indices {
-            let byte = encoded[index]
-            for shift in stride(from: 7, through: 0, by: -1) {
-                let bit = Int(byte >> UInt8(shift) & 1)
-                bitsSinceSymbol += 1
-                if bit == 0 { onlyOnesSinceSymbol = false }
-                let next = tree[2 * node + bit]
-                if next >= 0 {
-                    node = Int(next)
-                    continue
-                }
-                let symbol = Int(-next - 1)
-                guard symbol != HPACKHuffmanTable.endOfString else {
+            let byte = Int(encoded[index])
+            for half in 0..<2 {
+                let nibble = half == 0 ? byte >> 4 : byte & 0xF
+                let entry = transitions[16 * node + nibble]
+                guard entry & 1 << 17 == 0 else {
                     throw HPACKError(.huffmanEndOfString, at: blockOffset + index - encoded.startIndex)
                 }
-                output?.append(UInt8(symbol))
-                node = 0
-                bitsSinceSymbol = 0
-                onlyOnesSinceSymbol = true
+                if entry & 1 << 8 != 0 { output.append(UInt8(truncatingIfNeeded: entry >> 9)) }
+                node = Int(entry & 0xFF)
             }
         }
-        guard bitsSinceSymbol <= 7 && onlyOnesSinceSymbol else {
+        guard Self.acceptingEnds[node] else {
             throw HPACKError(.invalidHuffmanPadding, at: blockOffset + encoded.count - 1)
         }
     }

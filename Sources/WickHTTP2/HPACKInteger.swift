@@ -11,7 +11,8 @@ enum HPACKInteger {
     /// Appends `value` with a `prefixBits`-bit prefix; `firstByteFlags` supplies the bits above
     /// the prefix in the first byte (the representation's pattern).
     static func encode(_ value: Int, prefixBits: Int, firstByteFlags: UInt8, into output: inout [UInt8]) {
-        precondition(value >= 0 && (1...8).contains(prefixBits), "HPACK integer \(value) with a \(prefixBits)-bit prefix")
+        precondition(
+            value >= 0 && (1...8).contains(prefixBits), "HPACK integer \(value) with a \(prefixBits)-bit prefix")
         let prefixMax = (1 << prefixBits) - 1
         if value < prefixMax {
             output.append(firstByteFlags | UInt8(value))

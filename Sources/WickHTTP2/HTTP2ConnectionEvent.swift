@@ -55,7 +55,9 @@ public struct HTTP2GoAway: Sendable, Hashable {
     public let unprocessedStreams: [HTTP2StreamID]
 
     /// A GOAWAY's contents.
-    public init(lastStreamID: HTTP2StreamID, errorCode: HTTP2ErrorCode, debugData: [UInt8], unprocessedStreams: [HTTP2StreamID]) {
+    public init(
+        lastStreamID: HTTP2StreamID, errorCode: HTTP2ErrorCode, debugData: [UInt8], unprocessedStreams: [HTTP2StreamID]
+    ) {
         self.lastStreamID = lastStreamID
         self.errorCode = errorCode
         self.debugData = debugData

@@ -9,7 +9,7 @@ extension HTTP2ConnectionStateMachine {
     /// - Returns: what happened, in order. Frames to write (ACKs, WINDOW_UPDATEs, RST_STREAM,
     ///   GOAWAY) are queued in the pending output. After `connectionFailed` the machine ignores
     ///   input.
-    public mutating func bytesReceived(_ bytes: some Collection<UInt8>, at now: Deadline) -> [HTTP2ConnectionEvent] {
+    public mutating func bytesReceived(_ bytes: ArraySlice<UInt8>, at now: Deadline) -> [HTTP2ConnectionEvent] {
         guard phase != .closed else { return [] }
         parser.append(bytes)
         controlFrameMeter.advance(to: now)
@@ -31,7 +31,9 @@ extension HTTP2ConnectionStateMachine {
 
     /// Ends the connection for a connection error (rule 10).
     private mutating func fail(_ error: HTTP2ProtocolError, events: inout [HTTP2ConnectionEvent]) {
-        write(.connection, .goAway(lastStreamID: .connection, errorCode: error.code, debugData: Array(error.kind.rawValue.utf8)))
+        write(
+            .connection,
+            .goAway(lastStreamID: .connection, errorCode: error.code, debugData: Array(error.kind.rawValue.utf8)))
         phase = .closed
         let open = openStreams
         streams = [:]
@@ -41,7 +43,9 @@ extension HTTP2ConnectionStateMachine {
     }
 
     /// Resets one stream for a stream error (rule 10); a stream no longer open is left alone.
-    private mutating func failStream(_ streamID: HTTP2StreamID, _ error: HTTP2ProtocolError, events: inout [HTTP2ConnectionEvent]) {
+    private mutating func failStream(
+        _ streamID: HTTP2StreamID, _ error: HTTP2ProtocolError, events: inout [HTTP2ConnectionEvent]
+    ) {
         guard streams[streamID] != nil else { return }
         write(streamID, .rstStream(error.code))
         discardStream(streamID)
@@ -69,12 +73,15 @@ extension HTTP2ConnectionStateMachine {
         guard controlFrameMeter.admit() else { throw .connection(.controlFrameFlood, code: .enhanceYourCalm) }
     }
 
-    private mutating func frameReceived(_ frame: HTTP2Frame, events: inout [HTTP2ConnectionEvent]) throws(HTTP2ProtocolError) {
+    private mutating func frameReceived(_ frame: HTTP2Frame, events: inout [HTTP2ConnectionEvent])
+        throws(HTTP2ProtocolError)
+    {
         if phase == .awaitingServerSettings {
             guard case .settings = frame.payload else { throw .connection(.missingServerPreface, code: .protocolError) }
         }
         if let block = fieldBlock {
-            guard case .continuation(let fragment, let endHeaders) = frame.payload, frame.streamID == block.streamID else {
+            guard case .continuation(let fragment, let endHeaders) = frame.payload, frame.streamID == block.streamID
+            else {
                 throw .connection(.expectedContinuation, code: .protocolError)
             }
             try continuationReceived(fragment, endHeaders: endHeaders, events: &events)
@@ -88,10 +95,13 @@ extension HTTP2ConnectionStateMachine {
                 bytes, endStream: endStream, flowControlledLength: frame.payload.flowControlledLength,
                 paddingLength: paddingLength, on: streamID, events: &events)
         case .headers(let headers):
-            if headers.fieldBlockFragment.isEmpty && !headers.endHeaders && !headers.endStream { try meterControlFrame() }
+            if headers.fieldBlockFragment.isEmpty && !headers.endHeaders && !headers.endStream {
+                try meterControlFrame()
+            }
             guard status(of: streamID) != .idle else { throw .connection(.serverInitiatedStream, code: .protocolError) }
             let block = FieldBlockInProgress(
-                streamID: streamID, endStream: headers.endStream, priority: headers.priority, bytes: headers.fieldBlockFragment)
+                streamID: streamID, endStream: headers.endStream, priority: headers.priority,
+                bytes: headers.fieldBlockFragment)
             guard block.bytes.count <= configuration.maxFieldBlockBytes else {
                 throw .connection(.fieldBlockTooLarge, code: .enhanceYourCalm)
             }
@@ -205,11 +215,14 @@ extension HTTP2ConnectionStateMachine {
 
     /// Reports `sendWindowAvailable` for streams waiting to send whose windows (and the
     /// connection's) are open now.
-    private mutating func announceSendWindows(only streamID: HTTP2StreamID? = nil, events: inout [HTTP2ConnectionEvent]) {
+    private mutating func announceSendWindows(only streamID: HTTP2StreamID? = nil, events: inout [HTTP2ConnectionEvent])
+    {
         guard connectionSendWindow > 0 else { return }
         let candidates = streamID.map { [$0] } ?? openStreams
         for id in candidates {
-            guard var stream = streams[id], stream.waitsForSendWindow, stream.localOpen, stream.sendWindow > 0 else { continue }
+            guard var stream = streams[id], stream.waitsForSendWindow, stream.localOpen, stream.sendWindow > 0 else {
+                continue
+            }
             stream.waitsForSendWindow = false
             streams[id] = stream
             events.append(.sendWindowAvailable(id))
@@ -260,7 +273,9 @@ extension HTTP2ConnectionStateMachine {
 
     // MARK: - SETTINGS (rule 1)
 
-    private mutating func settingsReceived(_ settings: [HTTP2Setting], events: inout [HTTP2ConnectionEvent]) throws(HTTP2ProtocolError) {
+    private mutating func settingsReceived(_ settings: [HTTP2Setting], events: inout [HTTP2ConnectionEvent])
+        throws(HTTP2ProtocolError)
+    {
         var windowDelta = 0
         for setting in settings {
             let value = Int(setting.value)
@@ -325,6 +340,8 @@ extension HTTP2ConnectionStateMachine {
         for id in unprocessed { discardStream(id) }
         events.append(
             .goAway(
-                HTTP2GoAway(lastStreamID: lastStreamID, errorCode: errorCode, debugData: debugData, unprocessedStreams: unprocessed)))
+                HTTP2GoAway(
+                    lastStreamID: lastStreamID, errorCode: errorCode, debugData: debugData,
+                    unprocessedStreams: unprocessed)))
     }
 }

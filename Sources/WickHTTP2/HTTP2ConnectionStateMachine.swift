@@ -116,14 +116,16 @@ public struct HTTP2ConnectionStateMachine: Sendable {
     /// WINDOW_UPDATE are queued in the pending output.
     public init(configuration: HTTP2Configuration = HTTP2Configuration()) {
         precondition(
-            configuration.initialStreamWindowSize >= 0 && configuration.initialStreamWindowSize <= HTTP2Settings.maxWindowSize
+            configuration.initialStreamWindowSize >= 0
+                && configuration.initialStreamWindowSize <= HTTP2Settings.maxWindowSize
                 && configuration.connectionWindowSize >= 65_535
                 && configuration.connectionWindowSize <= HTTP2Settings.maxWindowSize,
             "flow-control windows out of range: \(configuration)")
         precondition(configuration.maxConcurrentStreams > 0, "maxConcurrentStreams must be positive")
         self.configuration = configuration
         parser = HTTP2FrameParser(maxFrameSize: configuration.maxFrameSize)
-        decoder = HPACKDecoder(maxTableSize: configuration.headerTableSize, maxHeaderListSize: configuration.maxHeaderListSize)
+        decoder = HPACKDecoder(
+            maxTableSize: configuration.headerTableSize, maxHeaderListSize: configuration.maxHeaderListSize)
         encoder = HPACKEncoder(maxTableSize: configuration.encoderTableSize)
         controlFrameMeter = HTTP2FrameRateMeter(limit: configuration.controlFrameRate)
 
@@ -189,7 +191,9 @@ public struct HTTP2ConnectionStateMachine: Sendable {
     /// - Returns: the new stream's identifier.
     /// - Throws: `HTTP2RequestError` when the connection cannot take the request (nothing was
     ///   written or encoded) or the head holds bytes HTTP/2 cannot carry.
-    public mutating func openStream(_ head: HTTP2RequestHead, endStream: Bool) throws(HTTP2RequestError) -> HTTP2StreamID {
+    public mutating func openStream(_ head: HTTP2RequestHead, endStream: Bool) throws(HTTP2RequestError)
+        -> HTTP2StreamID
+    {
         switch phase {
         case .awaitingServerSettings, .active: break
         case .goingAway: throw .connectionGoingAway
@@ -230,7 +234,9 @@ public struct HTTP2ConnectionStateMachine: Sendable {
             let fragment = Array(block[start..<end])
             let isLast = end == block.count
             if start == 0 {
-                write(streamID, .headers(HTTP2HeadersFrame(fieldBlockFragment: fragment, endStream: endStream, endHeaders: isLast)))
+                write(
+                    streamID,
+                    .headers(HTTP2HeadersFrame(fieldBlockFragment: fragment, endStream: endStream, endHeaders: isLast)))
             } else {
                 write(streamID, .continuation(fieldBlockFragment: fragment, endHeaders: isLast))
             }
@@ -244,7 +250,9 @@ public struct HTTP2ConnectionStateMachine: Sendable {
     /// - Returns: how many bytes were queued, and whether the stream closed (both sides ended:
     ///   its slot is free). When fewer bytes than offered were queued, wait for
     ///   `sendWindowAvailable` and call again with the rest.
-    public mutating func sendBody(_ bytes: ArraySlice<UInt8>, on streamID: HTTP2StreamID, endStream: Bool) -> (sent: Int, streamClosed: Bool) {
+    public mutating func sendBody(_ bytes: ArraySlice<UInt8>, on streamID: HTTP2StreamID, endStream: Bool) -> (
+        sent: Int, streamClosed: Bool
+    ) {
         guard phase != .closed else { return (0, false) }
         guard var stream = streams[streamID], stream.localOpen else {
             preconditionFailure("sendBody on stream \(streamID), which is not open for sending")
@@ -257,7 +265,9 @@ public struct HTTP2ConnectionStateMachine: Sendable {
             let chunkEnd = min(end, start + remoteSettings.maxFrameSize)
             let isLast = chunkEnd == end
             if chunkEnd > start || (isLast && finishes) {
-                write(streamID, .data(bytes: Array(bytes[start..<chunkEnd]), endStream: isLast && finishes, paddingLength: nil))
+                write(
+                    streamID,
+                    .data(bytes: Array(bytes[start..<chunkEnd]), endStream: isLast && finishes, paddingLength: nil))
             }
             start = chunkEnd
         } while start < end
@@ -273,7 +283,9 @@ public struct HTTP2ConnectionStateMachine: Sendable {
     ///
     /// - Returns: whether the stream closed (both sides ended).
     /// - Throws: `HTTP2RequestError.invalidFieldName` / `invalidFieldValue` (nothing sent).
-    public mutating func sendTrailers(_ trailers: HTTPHeaders, on streamID: HTTP2StreamID) throws(HTTP2RequestError) -> Bool {
+    public mutating func sendTrailers(_ trailers: HTTPHeaders, on streamID: HTTP2StreamID) throws(HTTP2RequestError)
+        -> Bool
+    {
         guard phase != .closed else { return false }
         guard var stream = streams[streamID], stream.localOpen else {
             preconditionFailure("sendTrailers on stream \(streamID), which is not open for sending")
@@ -310,7 +322,9 @@ public struct HTTP2ConnectionStateMachine: Sendable {
         precondition(count >= 0, "negative consumption")
         guard phase != .closed, count > 0 else { return }
         if var stream = streams[streamID] {
-            precondition(count <= stream.unconsumedBytes, "stream \(streamID): \(count) bytes consumed, \(stream.unconsumedBytes) delivered")
+            precondition(
+                count <= stream.unconsumedBytes,
+                "stream \(streamID): \(count) bytes consumed, \(stream.unconsumedBytes) delivered")
             stream.unconsumedBytes -= count
             streams[streamID] = stream
             creditStream(streamID, count)

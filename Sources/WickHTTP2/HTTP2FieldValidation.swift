@@ -37,10 +37,13 @@ enum HTTP2FieldValidation {
             try validateRegularField(field)
             if field.name == Array("content-length".utf8) {
                 let length = try parseContentLength(field.value)
-                guard contentLength == nil || contentLength == length else { throw MalformedMessage(.invalidContentLength) }
+                guard contentLength == nil || contentLength == length else {
+                    throw MalformedMessage(.invalidContentLength)
+                }
                 contentLength = length
             }
-            headers.add(name: String(decoding: field.name, as: UTF8.self), value: String(decoding: field.value, as: UTF8.self))
+            headers.add(
+                name: String(decoding: field.name, as: UTF8.self), value: String(decoding: field.value, as: UTF8.self))
         }
         guard let status else { throw MalformedMessage(.missingStatus) }
         return HTTP2ResponseHead(status: HTTPStatus(rawValue: status), headers: headers, contentLength: contentLength)
@@ -53,7 +56,8 @@ enum HTTP2FieldValidation {
         for field in fields {
             guard field.name.first != UInt8(ascii: ":") else { throw MalformedMessage(.pseudoHeaderInTrailers) }
             try validateRegularField(field)
-            headers.add(name: String(decoding: field.name, as: UTF8.self), value: String(decoding: field.value, as: UTF8.self))
+            headers.add(
+                name: String(decoding: field.name, as: UTF8.self), value: String(decoding: field.value, as: UTF8.self))
         }
         return headers
     }
@@ -82,7 +86,9 @@ enum HTTP2FieldValidation {
         guard !value.isEmpty && value.count <= 18 else { throw MalformedMessage(.invalidContentLength) }
         var length: UInt64 = 0
         for byte in value {
-            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { throw MalformedMessage(.invalidContentLength) }
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else {
+                throw MalformedMessage(.invalidContentLength)
+            }
             length = length * 10 + UInt64(byte - UInt8(ascii: "0"))
         }
         return length
@@ -102,7 +108,8 @@ enum HTTP2FieldValidation {
     /// tchar (RFC 9110 §5.6.2).
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "A")...UInt8(ascii: "Z"):
             true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
@@ -122,10 +129,12 @@ enum HTTP2FieldValidation {
         let method = Array(head.method.rawValue.utf8)
         guard !method.isEmpty, method.allSatisfy(isTokenCharacter) else { throw .invalidFieldValue(name: ":method") }
         fields.append(HPACKHeaderField(name: Array(":method".utf8), value: method))
-        fields.append(HPACKHeaderField(name: Array(":scheme".utf8), value: try visibleValue(head.scheme, name: ":scheme")))
+        fields.append(
+            HPACKHeaderField(name: Array(":scheme".utf8), value: try visibleValue(head.scheme, name: ":scheme")))
         var authority = head.authority
         if authority.isEmpty, let host = head.headers.value(for: "Host") { authority = host }
-        fields.append(HPACKHeaderField(name: Array(":authority".utf8), value: try visibleValue(authority, name: ":authority")))
+        fields.append(
+            HPACKHeaderField(name: Array(":authority".utf8), value: try visibleValue(authority, name: ":authority")))
         let path = try visibleValue(head.path, name: ":path")
         guard !path.isEmpty else { throw .invalidFieldValue(name: ":path") }
         fields.append(HPACKHeaderField(name: Array(":path".utf8), value: path))
@@ -144,7 +153,8 @@ enum HTTP2FieldValidation {
             let sensitive =
                 name == Array("authorization".utf8) || name == Array("proxy-authorization".utf8)
                 || (name == Array("cookie".utf8) && value.count < 20)
-            fields.append(HPACKHeaderField(name: name, value: Array(value), indexing: sensitive ? .neverIndexed : .automatic))
+            fields.append(
+                HPACKHeaderField(name: name, value: Array(value), indexing: sensitive ? .neverIndexed : .automatic))
         }
         return fields
     }

@@ -20,7 +20,9 @@ public enum HTTP2FrameEncoder {
             var flags = (headers.endStream ? 0x1 : 0) | (headers.endHeaders ? 0x4 : 0)
             if headers.paddingLength != nil { flags |= 0x8 }
             if headers.priority != nil { flags |= 0x20 }
-            writePadded(type: 0x1, flags: UInt8(flags), stream: stream, paddingLength: headers.paddingLength, into: &output) {
+            writePadded(
+                type: 0x1, flags: UInt8(flags), stream: stream, paddingLength: headers.paddingLength, into: &output
+            ) {
                 if let priority = headers.priority { appendPriority(priority, to: &$0) }
                 $0.append(contentsOf: headers.fieldBlockFragment)
             }
@@ -40,7 +42,8 @@ public enum HTTP2FrameEncoder {
         case .settingsAck:
             writeHeader(length: 0, type: 0x4, flags: 0x1, stream: stream, into: &output)
         case .pushPromise(let promised, let fragment, let endHeaders):
-            writeHeader(length: 4 + fragment.count, type: 0x5, flags: endHeaders ? 0x4 : 0, stream: stream, into: &output)
+            writeHeader(
+                length: 4 + fragment.count, type: 0x5, flags: endHeaders ? 0x4 : 0, stream: stream, into: &output)
             appendUInt32(promised.rawValue, to: &output)
             output.append(contentsOf: fragment)
         case .ping(let opaqueData, let ack):
@@ -87,7 +90,9 @@ public enum HTTP2FrameEncoder {
     }
 
     /// Length (24) | Type (8) | Flags (8) | R (1) | Stream Identifier (31).
-    private static func writeHeader(length: Int, type: UInt8, flags: UInt8, stream: HTTP2StreamID, into output: inout [UInt8]) {
+    private static func writeHeader(
+        length: Int, type: UInt8, flags: UInt8, stream: HTTP2StreamID, into output: inout [UInt8]
+    ) {
         precondition(length >= 0 && length < 1 << 24, "frame payload of \(length) bytes")
         output.append(UInt8(length >> 16))
         output.append(UInt8(truncatingIfNeeded: length >> 8))

@@ -23,7 +23,9 @@ public struct HTTP2FrameParser: Sendable {
 
     /// A parser accepting payloads of up to `maxFrameSize` bytes.
     public init(maxFrameSize: Int = 16_384) {
-        precondition(HTTP2Settings.frameSizeRange.contains(maxFrameSize), "max frame size \(maxFrameSize) outside 16384...16777215")
+        precondition(
+            HTTP2Settings.frameSizeRange.contains(maxFrameSize),
+            "max frame size \(maxFrameSize) outside 16384...16777215")
         self.maxFrameSize = maxFrameSize
     }
 
@@ -31,7 +33,7 @@ public struct HTTP2FrameParser: Sendable {
     public var bufferedByteCount: Int { buffer.count - position }
 
     /// Adds received bytes after those already buffered.
-    public mutating func append(_ bytes: some Sequence<UInt8>) {
+    public mutating func append(_ bytes: ArraySlice<UInt8>) {
         if position == buffer.count {
             buffer.removeAll(keepingCapacity: true)
             position = 0
@@ -58,7 +60,8 @@ public struct HTTP2FrameParser: Sendable {
         let streamID = HTTP2StreamID(rawValue: readUInt32(at: position + 5) & 0x7FFF_FFFF)
         let payloadStart = position + Self.frameHeaderLength
         position = payloadStart + length
-        let payload = try parsePayload(type: type, flags: flags, streamID: streamID, buffer[payloadStart..<payloadStart + length])
+        let payload = try parsePayload(
+            type: type, flags: flags, streamID: streamID, buffer[payloadStart..<payloadStart + length])
         return HTTP2Frame(streamID: streamID, payload: payload)
     }
 
@@ -81,7 +84,8 @@ public struct HTTP2FrameParser: Sendable {
         case 0x6:
             try requireConnection(streamID)
             guard payload.count == 8 else { throw .connection(.invalidFrameSize, code: .frameSizeError) }
-            let opaque = UInt64(readUInt32(at: payload.startIndex)) << 32 | UInt64(readUInt32(at: payload.startIndex + 4))
+            let opaque =
+                UInt64(readUInt32(at: payload.startIndex)) << 32 | UInt64(readUInt32(at: payload.startIndex + 4))
             return .ping(opaqueData: opaque, ack: flags & 0x1 != 0)
         case 0x7:
             try requireConnection(streamID)
@@ -142,7 +146,8 @@ public struct HTTP2FrameParser: Sendable {
         try requireStream(streamID)
         let (content, _) = try removePadding(flags: flags, fixedFieldsLength: 4, payload)
         let promised = HTTP2StreamID(rawValue: readUInt32(at: content.startIndex) & 0x7FFF_FFFF)
-        return .pushPromise(promisedStreamID: promised, fieldBlockFragment: Array(content.dropFirst(4)), endHeaders: flags & 0x4 != 0)
+        return .pushPromise(
+            promisedStreamID: promised, fieldBlockFragment: Array(content.dropFirst(4)), endHeaders: flags & 0x4 != 0)
     }
 
     /// SETTINGS: zero or more (Identifier (16) | Value (32)); flag ACK 0x1 (§6.5).
@@ -188,10 +193,14 @@ public struct HTTP2FrameParser: Sendable {
         flags: UInt8, fixedFieldsLength: Int, _ payload: ArraySlice<UInt8>
     ) throws(HTTP2ProtocolError) -> (content: ArraySlice<UInt8>, paddingLength: Int?) {
         guard flags & 0x8 != 0 else {
-            guard payload.count >= fixedFieldsLength else { throw .connection(.invalidFrameSize, code: .frameSizeError) }
+            guard payload.count >= fixedFieldsLength else {
+                throw .connection(.invalidFrameSize, code: .frameSizeError)
+            }
             return (payload, nil)
         }
-        guard payload.count >= 1 + fixedFieldsLength else { throw .connection(.invalidFrameSize, code: .frameSizeError) }
+        guard payload.count >= 1 + fixedFieldsLength else {
+            throw .connection(.invalidFrameSize, code: .frameSizeError)
+        }
         let paddingLength = Int(payload[payload.startIndex])
         guard paddingLength <= payload.count - 1 - fixedFieldsLength else {
             throw .connection(.invalidPadding, code: .protocolError)
@@ -216,6 +225,7 @@ public struct HTTP2FrameParser: Sendable {
     }
 
     private func readUInt32(at index: Int) -> UInt32 {
-        UInt32(buffer[index]) << 24 | UInt32(buffer[index + 1]) << 16 | UInt32(buffer[index + 2]) << 8 | UInt32(buffer[index + 3])
+        UInt32(buffer[index]) << 24 | UInt32(buffer[index + 1]) << 16 | UInt32(buffer[index + 2]) << 8
+            | UInt32(buffer[index + 3])
     }
 }

@@ -113,7 +113,9 @@ public struct HTTP2ProtocolError: Error, Hashable, Sendable, CustomStringConvert
     public let hpackError: HPACKError?
 
     /// A connection error.
-    public static func connection(_ kind: Kind, code: HTTP2ErrorCode, hpackError: HPACKError? = nil) -> HTTP2ProtocolError {
+    public static func connection(_ kind: Kind, code: HTTP2ErrorCode, hpackError: HPACKError? = nil)
+        -> HTTP2ProtocolError
+    {
         HTTP2ProtocolError(kind: kind, code: code, streamID: nil, hpackError: hpackError)
     }
 

@@ -20,7 +20,9 @@ public struct HTTP2RequestHead: Sendable, Hashable {
     public var headers: HTTPHeaders
 
     /// A request head.
-    public init(method: HTTPMethod, scheme: String, authority: String, path: String, headers: HTTPHeaders = HTTPHeaders()) {
+    public init(
+        method: HTTPMethod, scheme: String, authority: String, path: String, headers: HTTPHeaders = HTTPHeaders()
+    ) {
         self.method = method
         self.scheme = scheme
         self.authority = authority

@@ -108,13 +108,19 @@ struct HTTP2StreamState: Sendable {
         case .awaitingHead:
             throw .stream(streamID, .dataBeforeResponse, code: .protocolError)
         case .body(var remaining, let hasNoContent):
-            if !bytes.isEmpty && hasNoContent { throw .stream(streamID, .contentInBodilessResponse, code: .protocolError) }
+            if !bytes.isEmpty && hasNoContent {
+                throw .stream(streamID, .contentInBodilessResponse, code: .protocolError)
+            }
             if let expected = remaining {
-                guard UInt64(bytes.count) <= expected else { throw .stream(streamID, .contentLengthMismatch, code: .protocolError) }
+                guard UInt64(bytes.count) <= expected else {
+                    throw .stream(streamID, .contentLengthMismatch, code: .protocolError)
+                }
                 remaining = expected - UInt64(bytes.count)
             }
             if endStream {
-                guard remaining == nil || remaining == 0 else { throw .stream(streamID, .contentLengthMismatch, code: .protocolError) }
+                guard remaining == nil || remaining == 0 else {
+                    throw .stream(streamID, .contentLengthMismatch, code: .protocolError)
+                }
                 response = .ended
             } else {
                 response = .body(remaining: remaining, hasNoContent: hasNoContent)

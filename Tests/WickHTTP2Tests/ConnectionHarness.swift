@@ -120,7 +120,7 @@ struct ConnectionHarness {
 
     /// Delivers server bytes and returns the events; the client's output goes to `written`.
     mutating func receive(_ bytes: [UInt8]) -> [HTTP2ConnectionEvent] {
-        let events = machine.bytesReceived(bytes, at: now)
+        let events = machine.bytesReceived(bytes[...], at: now)
         flush()
         return events
     }

@@ -50,7 +50,7 @@ import WickTestSupport
             var encoded: [UInt8] = []
             HPACKHuffman.encode(input, into: &encoded)
             #expect(encoded.count == HPACKHuffman.encodedCount(of: input))
-            var decoded: [UInt8]? = []
+            var decoded: [UInt8] = []
             try HPACKHuffman.decode(encoded[...], blockOffset: 0, into: &decoded)
             #expect(decoded == input)
         }
@@ -58,7 +58,7 @@ import WickTestSupport
 
     @Test func paddingOfSevenOnesIsAcceptedAndEightIsNot() throws {
         // "0" is 00000 (5 bits) + 3 padding ones; then a whole extra byte of ones is too much.
-        var decoded: [UInt8]? = []
+        var decoded: [UInt8] = []
         try HPACKHuffman.decode([0x07][...], blockOffset: 0, into: &decoded)
         #expect(decoded == Array("0".utf8))
         // Five "0"s are 25 zero bits; 7 bits of padding complete the fourth byte.
@@ -66,14 +66,14 @@ import WickTestSupport
         try HPACKHuffman.decode([0x00, 0x00, 0x00, 0x7F][...], blockOffset: 0, into: &decoded)
         #expect(decoded == Array("00000".utf8))
         #expect(throws: HPACKError(.invalidHuffmanPadding, at: 1)) {
-            var output: [UInt8]? = []
+            var output: [UInt8] = []
             try HPACKHuffman.decode([0x07, 0xFF][...], blockOffset: 0, into: &output)
         }
     }
 
     @Test func paddingThatIsNotAllOnesIsRejected() {
         #expect(throws: HPACKError(.invalidHuffmanPadding, at: 0)) {
-            var output: [UInt8]? = []
+            var output: [UInt8] = []
             try HPACKHuffman.decode([0x06][...], blockOffset: 0, into: &output)  // 00000 110
         }
     }
@@ -81,7 +81,7 @@ import WickTestSupport
     @Test func anEncodedEndOfStringIsRejected() {
         // EOS is thirty 1 bits; the decoder sees it complete in the fourth byte.
         #expect(throws: HPACKError(.huffmanEndOfString, at: 13)) {
-            var output: [UInt8]? = []
+            var output: [UInt8] = []
             try HPACKHuffman.decode([0xFF, 0xFF, 0xFF, 0xFF][...], blockOffset: 10, into: &output)
         }
     }

@@ -89,7 +89,7 @@ import WickTestSupport
         // The server's SETTINGS arrive first, so its stream limit binds every request (a client
         // may open streams earlier, but then a real server refuses the excess with REFUSED_STREAM).
         world.clientWrote(machine.takePendingOutput())
-        handle(machine.bytesReceived(world.take(upTo: .max), at: now))
+        handle(machine.bytesReceived(world.take(upTo: .max)[...], at: now))
         world.clientWrote(machine.takePendingOutput())
 
         for _ in 0..<Self.stepsPerSeed {
@@ -142,7 +142,7 @@ import WickTestSupport
             default:
                 let piece = world.take(upTo: Int.random(in: 0...3000, using: &random))
                 now = now + .milliseconds(1)
-                handle(machine.bytesReceived(piece, at: now))
+                handle(machine.bytesReceived(piece[...], at: now))
             }
             world.clientWrote(machine.takePendingOutput())
 

@@ -44,7 +44,8 @@ public func fuzzHPACKDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
         let limited = Result { () throws(HPACKError) in try decoder.decode(block) }
         let reference = Result { () throws(HPACKError) in try unlimited.decode(block) }
         let (size, capacity) = decoder.dynamicTableSize
-        precondition(size <= capacity && capacity <= max(tableSize, 4096), "table \(size)/\(capacity), advertised \(tableSize)")
+        precondition(
+            size <= capacity && capacity <= max(tableSize, 4096), "table \(size)/\(capacity), advertised \(tableSize)")
         precondition(decoder.dynamicTableSize == unlimited.dynamicTableSize, "the list limit changed the table")
         switch (limited, reference) {
         case (.success(let fields), .success(let same)):
@@ -52,7 +53,9 @@ public func fuzzHPACKDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
             precondition(fields.reduce(0) { $0 + $1.hpackSize } <= listLimit, "a list over its limit was accepted")
             checkRoundTrip(fields)
         case (.failure(let error), .success(let fields)):
-            precondition(error.kind == .headerListTooLarge, "only the list limit may fail a block the reference accepts: \(error)")
+            precondition(
+                error.kind == .headerListTooLarge,
+                "only the list limit may fail a block the reference accepts: \(error)")
             precondition(fields.reduce(0) { $0 + $1.hpackSize } > listLimit, "a list within its limit was refused")
             precondition(error.offset == block.count, "the list limit fails at the block's end")
         case (.failure(let error), .failure(let same)):
@@ -76,6 +79,9 @@ func checkRoundTrip(_ fields: [HPACKHeaderField]) {
     var block: [UInt8] = []
     encoder.encode(fields, into: &block)
     var fresh = HPACKDecoder(maxTableSize: 4096, maxHeaderListSize: Int.max)
-    guard let decoded = try? fresh.decode(block[...]) else { preconditionFailure("the encoder wrote a block the decoder refuses") }
-    precondition(decoded.map { [$0.name, $0.value] } == fields.map { [$0.name, $0.value] }, "round trip changed the fields")
+    guard let decoded = try? fresh.decode(block[...]) else {
+        preconditionFailure("the encoder wrote a block the decoder refuses")
+    }
+    precondition(
+        decoded.map { [$0.name, $0.value] } == fields.map { [$0.name, $0.value] }, "round trip changed the fields")
 }

@@ -84,9 +84,12 @@ func run(_ stream: [UInt8], pieces: [ArraySlice<UInt8>], configuration: HTTP2Con
     var postBodyLeft = 100_000
     let post: HTTP2StreamID
     do {
-        _ = try machine.openStream(HTTP2RequestHead(method: .get, scheme: "https", authority: "fuzz", path: "/"), endStream: true)
-        _ = try machine.openStream(HTTP2RequestHead(method: .head, scheme: "https", authority: "fuzz", path: "/"), endStream: true)
-        post = try machine.openStream(HTTP2RequestHead(method: .post, scheme: "https", authority: "fuzz", path: "/"), endStream: false)
+        _ = try machine.openStream(
+            HTTP2RequestHead(method: .get, scheme: "https", authority: "fuzz", path: "/"), endStream: true)
+        _ = try machine.openStream(
+            HTTP2RequestHead(method: .head, scheme: "https", authority: "fuzz", path: "/"), endStream: true)
+        post = try machine.openStream(
+            HTTP2RequestHead(method: .post, scheme: "https", authority: "fuzz", path: "/"), endStream: false)
     } catch {
         preconditionFailure("a fresh connection refused a request: \(error)")
     }
@@ -107,7 +110,8 @@ func run(_ stream: [UInt8], pieces: [ArraySlice<UInt8>], configuration: HTTP2Con
         for event in events {
             precondition(!failed, "an event after connectionFailed: \(event)")
             switch event {
-            case .informationalResponse(let id, _), .response(let id, _, _), .trailers(let id, _), .sendWindowAvailable(let id):
+            case .informationalResponse(let id, _), .response(let id, _, _), .trailers(let id, _),
+                .sendWindowAvailable(let id):
                 precondition(!ended.contains(id), "\(event) after the stream ended")
             case .body(let id, let bytes, _):
                 precondition(!ended.contains(id), "\(event) after the stream ended")
@@ -123,7 +127,9 @@ func run(_ stream: [UInt8], pieces: [ArraySlice<UInt8>], configuration: HTTP2Con
                 break
             }
             let buffered = unconsumed.values.reduce(0, +)
-            precondition(unconsumed.values.allSatisfy { $0 <= max(configuration.initialStreamWindowSize, 65_535) }, "a stream buffered past its window")
+            precondition(
+                unconsumed.values.allSatisfy { $0 <= max(configuration.initialStreamWindowSize, 65_535) },
+                "a stream buffered past its window")
             precondition(buffered <= configuration.connectionWindowSize, "the connection buffered \(buffered)")
         }
         record.events += events
@@ -143,6 +149,8 @@ func run(_ stream: [UInt8], pieces: [ArraySlice<UInt8>], configuration: HTTP2Con
     // The request body's bytes and frame headers (each sendBody call that makes progress follows a
     // window-opening frame of at least 13 input bytes) are the client's own, not amplification.
     let bodyAllowance = (100_000 - postBodyLeft) + 9 * (100_000 / 16_384 + 2 + stream.count / 13)
-    precondition(record.output.count - opening - bodyAllowance <= 4 * stream.count + 64, "output \(record.output.count) for \(stream.count) bytes in")
+    precondition(
+        record.output.count - opening - bodyAllowance <= 4 * stream.count + 64,
+        "output \(record.output.count) for \(stream.count) bytes in")
     return record
 }

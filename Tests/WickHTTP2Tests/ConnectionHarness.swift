@@ -8,7 +8,7 @@ import WickCore
 struct ServerPeer {
     var encoder = HPACKEncoder()
     var decoder = HPACKDecoder(maxTableSize: 4096, maxHeaderListSize: 1 << 20)
-    var parser = HTTP2FrameParser(maxFrameSize: 16_384)
+    var parser = HTTP2FrameParser(maxFrameSize: 16_777_215)
     var prefaceSeen = false
     /// The request field block being collected from HEADERS and CONTINUATION.
     var requestBlock: [UInt8] = []

@@ -53,9 +53,10 @@ public struct HPACKEncoder: Sendable {
 
     private mutating func encode(_ field: HPACKHeaderField, into output: inout [UInt8]) {
         let staticCount = HPACKStaticTable.entries.count
-        var nameIndex = HPACKStaticTable.index(name: field.name)
+        let inStaticTable = HPACKStaticTable.find(name: field.name, value: field.value)
+        var nameIndex = inStaticTable.nameOnly
         if field.indexing == .automatic {
-            if let index = HPACKStaticTable.index(name: field.name, value: field.value) {
+            if let index = inStaticTable.exact {
                 HPACKInteger.encode(index, prefixBits: 7, firstByteFlags: 0x80, into: &output)
                 return
             }

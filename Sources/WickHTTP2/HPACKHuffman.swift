@@ -27,18 +27,21 @@ enum HPACKHuffman {
 
     /// How many bytes `bytes` take Huffman-coded, padding included.
     static func encodedCount(of bytes: some Collection<UInt8>) -> Int {
+        let lengths = HPACKHuffmanTable.lengths
         var bits = 0
-        for byte in bytes { bits += Int(HPACKHuffmanTable.lengths[Int(byte)]) }
+        for byte in bytes { bits += Int(lengths[Int(byte)]) }
         return (bits + 7) / 8
     }
 
     /// Appends `bytes` Huffman-coded, padded to a byte with the most significant bits of EOS.
     static func encode(_ bytes: some Collection<UInt8>, into output: inout [UInt8]) {
+        let lengths = HPACKHuffmanTable.lengths
+        let codes = HPACKHuffmanTable.codes
         var pending: UInt64 = 0
         var pendingBits = 0
         for byte in bytes {
-            let length = Int(HPACKHuffmanTable.lengths[Int(byte)])
-            pending = pending << UInt64(length) | UInt64(HPACKHuffmanTable.codes[Int(byte)])
+            let length = Int(lengths[Int(byte)])
+            pending = pending << UInt64(length) | UInt64(codes[Int(byte)])
             pendingBits += length
             while pendingBits >= 8 {
                 pendingBits -= 8

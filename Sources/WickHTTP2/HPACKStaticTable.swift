@@ -77,16 +77,15 @@ enum HPACKStaticTable {
         return byName
     }()
 
-    /// The index of the entry with exactly this name and value, if any. Does not allocate.
-    static func index(name: [UInt8], value: [UInt8]) -> Int? {
-        guard var index = firstIndexByName[name] else { return nil }
+    /// The index of the entry with exactly this name and value, and of the first entry with this
+    /// name, if any: one hash lookup, then a scan of the name's adjacent entries. Does not allocate.
+    static func find(name: [UInt8], value: [UInt8]) -> (exact: Int?, nameOnly: Int?) {
+        guard let first = firstIndexByName[name] else { return (nil, nil) }
+        var index = first
         while index <= entries.count && entries[index - 1].name == name {
-            if entries[index - 1].value == value { return index }
+            if entries[index - 1].value == value { return (index, first) }
             index += 1
         }
-        return nil
+        return (nil, first)
     }
-
-    /// The index of the first entry with this name, if any.
-    static func index(name: [UInt8]) -> Int? { firstIndexByName[name] }
 }

@@ -12,6 +12,8 @@ struct HPACKBenchmark {
         let label: String
         let key: String
         let workload: Workload
+        /// nghttp2 on the same list, where its API allows the same workload (cold tables).
+        var peer: Workload? = nil
     }
 
     /// The response's fields; `date` and `x-request-id` change between responses.
@@ -34,6 +36,7 @@ struct HPACKBenchmark {
     }
 
     let cases: [Case]
+    let nghttp2: NghttpHPACKPeer
     /// Bytes of names and values in the list, and its encoded size cold and warm.
     let listBytes: Int
     let coldBlockBytes: Int
@@ -55,6 +58,8 @@ struct HPACKBenchmark {
         _ = try? primedDecoder.decode(coldBlock[...])
         let decoderAfterFirst = primedDecoder
         let fieldCount = first.count
+        let nghttp2 = NghttpHPACKPeer(fields: first)
+        self.nghttp2 = nghttp2
 
         cases = [
             Case(
@@ -70,7 +75,8 @@ struct HPACKBenchmark {
                         checksum &+= output.count
                     }
                     return checksum
-                }),
+                },
+                peer: Workload(name: "nghttp2.encode.cold") { nghttp2.encodeCold($0) }),
             Case(
                 label: "encode, warm tables", key: "encode.warm",
                 workload: Workload(name: "hpack.encode.warm") { count in
@@ -97,7 +103,8 @@ struct HPACKBenchmark {
                         checksum &+= fields.count
                     }
                     return checksum
-                }),
+                },
+                peer: Workload(name: "nghttp2.decode.cold") { nghttp2.decodeCold($0) }),
             Case(
                 label: "decode, warm tables", key: "decode.warm",
                 workload: Workload(name: "hpack.decode.warm") { count in
@@ -118,26 +125,38 @@ struct HPACKBenchmark {
         Dictionary(uniqueKeysWithValues: cases.map { ($0.key, allocationsPerOperation($0.workload)) })
     }
 
-    /// Times the four workloads in alternation and returns the table.
+    /// Times Wick's workloads and nghttp2's in alternation and returns the table.
     func run(rounds: RoundRobin) -> ResultTable {
         var table = ResultTable(
             suite: "hpack",
             title: "HPACK on a 13-field response header list (ns per list, lower is better)",
-            columns: ["workload", "ns per list", "ns per field", "block bytes", "allocs/list"])
-        let samples = rounds.samples(cases.map(\.workload))
-        let allocations = allocationsPerList()
-        for (index, testCase) in cases.enumerated() {
-            let nanoseconds = samples[index].median
-            table.rows.append([
-                testCase.label, Format.fixed(nanoseconds, 0), Format.fixed(nanoseconds / 13, 0),
-                String(testCase.key.hasSuffix("cold") ? coldBlockBytes : warmBlockBytes),
-                Format.fixed(allocations[testCase.key] ?? .nan, 2),
+            columns: [
+                "workload", "Wick ns", "Wick ns/field", "Wick block B", "Wick allocs/list", "nghttp2 ns",
+                "nghttp2 block B", "speed ratio", "nghttp2 allocs/list",
             ])
+        let allocations = allocationsPerList()
+        for testCase in cases {
+            let samples = rounds.samples([testCase.workload] + (testCase.peer.map { [$0] } ?? []))
+            let nanoseconds = samples[0].median
+            let isCold = testCase.key.hasSuffix("cold")
+            var row = [
+                testCase.label, Format.fixed(nanoseconds, 0), Format.fixed(nanoseconds / 13, 0),
+                String(isCold ? coldBlockBytes : warmBlockBytes), Format.fixed(allocations[testCase.key] ?? .nan, 2),
+            ]
+            if let peer = testCase.peer {
+                row += [
+                    Format.fixed(samples[1].median, 0), String(nghttp2.block.count),
+                    Format.ratio(samples[0].speedRatio(to: samples[1])), Format.fixed(allocationsPerOperation(peer), 2),
+                ]
+            } else {
+                row += ["—", "—", "—", "—"]
+            }
+            table.rows.append(row)
         }
         table.notes = [
             "\(rounds.summary). The list: \(listBytes) bytes of names and values (`:status`, date, content-type, content-length, cache-control, etag, vary, HSTS, x-request-id, x-content-type-options, CSP, set-cookie, server).",
             "Cold: a fresh encoder or decoder per list (a connection's first response: every field a literal, Huffman-coded when not longer). Warm: the tables as after the first response, encoding or decoding the second, where only `date` and `x-request-id` change; each operation copies the table (copy-on-write arrays: the first insert copies it), which the figures include.",
-            "Decoding allocates the field list and one array per name and value (fields are bytes, validated before any String exists); no peer in this run (nghttp2's HPACK would be the one; its headers are not installed here).",
+            "Decoding allocates the field list and one array per name and value (fields are bytes, validated before any String exists); nghttp2 (Debian's libnghttp2 1.52, `nghttp2_hd_deflate_hd` and `nghttp2_hd_inflate_hd2`) runs the cold workloads in alternation with Wick's: a fresh deflater or inflater per list, its own encoding of the same list; it hands out names and values as pointers into its buffers, so it allocates per table entry, not per field. Its API cannot copy a table, so the warm rows have no peer.",
         ]
         return table
     }

@@ -55,6 +55,8 @@ public struct HPACKDecoder: Sendable {
     ///   with the server and the connection must end with COMPRESSION_ERROR.
     public mutating func decode(_ block: ArraySlice<UInt8>) throws(HPACKError) -> [HPACKHeaderField] {
         var fields: [HPACKHeaderField] = []
+        // One allocation for a typical response (at most 16 fields) instead of one per doubling.
+        if !block.isEmpty { fields.reserveCapacity(16) }
         var listSize = 0
         var listTooLarge = false
         var sawField = false

@@ -40,8 +40,8 @@ public struct HTTP2Configuration: Sendable, Hashable {
     /// SETTINGS_MAX_CONCURRENT_STREAMS allows (the smaller of the two applies). Default 100.
     public var maxConcurrentStreams: Int = 100
     /// How fast the server may send frames that cost work but carry no response bytes:
-    /// SETTINGS, PING, RST_STREAM, PRIORITY, frames of unknown type, and empty DATA, HEADERS and
-    /// CONTINUATION frames that end nothing. Faster is a connection error `controlFrameFlood`
+    /// SETTINGS, PING, RST_STREAM, PRIORITY, frames of unknown type, empty DATA, HEADERS and
+    /// CONTINUATION frames that end nothing, and field blocks for streams that have ended. Faster is a connection error `controlFrameFlood`
     /// with ENHANCE_YOUR_CALM. Default: bursts of 1,000, then 200 a second.
     public var controlFrameRate = HTTP2FrameRateLimit(burst: 1000, perSecond: 200)
 

@@ -261,7 +261,11 @@ extension HTTP2ConnectionStateMachine {
             }
             throw .stream(streamID, .headerListTooLarge, code: .protocolError)
         }
-        guard var stream = streams[streamID] else { return }  // Ended: decoded only to keep HPACK in step.
+        guard var stream = streams[streamID] else {
+            // Ended: decoded only to keep HPACK in step, work without a response (rule 9).
+            try meterControlFrame()
+            return
+        }
         if block.priority?.dependency == streamID {
             throw .stream(streamID, .streamDependsOnItself, code: .protocolError)
         }

@@ -34,8 +34,9 @@
 //    processed, so they close at once and are reported as safe to replay. A later GOAWAY may
 //    only lower that identifier.
 // 9. Frames that cost work but carry no response (SETTINGS, PING, RST_STREAM, PRIORITY, unknown
-//    types, empty DATA/HEADERS/CONTINUATION that end nothing) are metered against
-//    `controlFrameRate`; a flood is a connection error ENHANCE_YOUR_CALM.
+//    types, empty DATA/HEADERS/CONTINUATION that end nothing, field blocks for streams that have
+//    ended) are metered against `controlFrameRate`; a flood is a connection error
+//    ENHANCE_YOUR_CALM.
 // 10. A stream error sends RST_STREAM with its code and fails that stream only. A connection
 //    error sends GOAWAY with its code (last stream 0: the server opens no streams here) and fails
 //    every open stream; the machine then ignores input and refuses streams. The driver writes the

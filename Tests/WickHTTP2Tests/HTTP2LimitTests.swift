@@ -155,16 +155,18 @@ import WickCore
     }
 
     /// A server that sends `burst` + `extra` copies of one frame; true when the client called it a flood.
-    static func floods(_ frame: (inout ConnectionHarness) -> [UInt8], burst: Int, extra: Int, perSecond: Int = 0)
-        -> Bool
-    {
+    /// The POST on stream 1 has its response head unless `respondFirst` is false.
+    static func floods(
+        _ frame: (inout ConnectionHarness) -> [UInt8], burst: Int, extra: Int, perSecond: Int = 0,
+        respondFirst: Bool = true
+    ) -> Bool {
         var configuration = HTTP2Configuration()
         configuration.controlFrameRate = HTTP2FrameRateLimit(burst: burst, perSecond: perSecond)
         // The handshake's SETTINGS and ACK count too: make room for them.
         configuration.controlFrameRate.burst += 2
         var harness = ConnectionHarness(configuration)
         _ = harness.get(method: .post, endStream: false)
-        _ = harness.receive(harness.server.headers(1, [":status": "200"]))
+        if respondFirst { _ = harness.receive(harness.server.headers(1, [":status": "200"])) }
         var bytes: [UInt8] = []
         for _ in 0..<(burst + extra) { bytes += frame(&harness) }
         let events = harness.receive(bytes)
@@ -188,16 +190,35 @@ import WickCore
                 harness.server.frame(1, .priority(HTTP2Priority(exclusive: false, dependency: .connection, weight: 0)))
             case "unknown type": harness.server.frame(0, .unknown(type: 0x77, length: 0))
             default:
+                // An empty HEADERS, then a CONTINUATION with `:status: 103`: the stream stays open.
                 harness.server.frame(
                     1, .headers(HTTP2HeadersFrame(fieldBlockFragment: [], endStream: false, endHeaders: false)))
                     + harness.server.frame(
-                        1, .continuation(fieldBlockFragment: [0x40, 0x01, 0x61, 0x00], endHeaders: true))
+                        1, .continuation(fieldBlockFragment: [0x48, 0x03] + Array("103".utf8), endHeaders: true))
             }
         }
+        let respondFirst = kind != "empty HEADERS"
         #expect(
-            !Self.floods(frame, burst: 50, extra: kind == "RST_STREAM on a closed stream" ? -1 : 0),
+            !Self.floods(
+                frame, burst: 50, extra: 0, respondFirst: respondFirst),
             "\(kind) at the burst")
-        #expect(Self.floods(frame, burst: 50, extra: 1), "\(kind) past the burst")
+        #expect(Self.floods(frame, burst: 50, extra: 1, respondFirst: respondFirst), "\(kind) past the burst")
+    }
+
+    @Test func fieldBlocksForEndedStreamsAreMetered() {
+        for (count, floods) in [(20, false), (21, true)] {
+            var configuration = HTTP2Configuration()
+            configuration.controlFrameRate = HTTP2FrameRateLimit(burst: 22, perSecond: 0)  // 2 for the handshake
+            var harness = ConnectionHarness(configuration)
+            let id = harness.get()
+            #expect(
+                harness.receive(harness.server.headers(1, [":status": "200"], endStream: true)).last
+                    == .streamClosed(id))
+            let late = harness.server.frame(
+                1, .headers(HTTP2HeadersFrame(fieldBlockFragment: [0x88], endStream: true, endHeaders: true)))
+            let events = harness.receive(Array([[UInt8]](repeating: late, count: count).joined()))
+            #expect((events.last?.protocolError?.kind == .controlFrameFlood) == floods, "\(count)")
+        }
     }
 
     @Test func theFloodBucketRefillsWithTime() {

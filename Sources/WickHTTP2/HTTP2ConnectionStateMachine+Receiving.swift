@@ -21,8 +21,15 @@ extension HTTP2ConnectionStateMachine {
             } catch {
                 if error.isConnectionError {
                     fail(error, events: &events)
+                } else if fieldBlock != nil {
+                    // The parser's stream errors come from frames that may not sit in a field block.
+                    fail(.connection(.expectedContinuation, code: .protocolError), events: &events)
                 } else if let streamID = error.streamID {
-                    failStream(streamID, error, events: &events)
+                    if error.kind == .zeroWindowIncrement && status(of: streamID) == .idle {
+                        fail(.connection(.frameOnIdleStream, code: .protocolError), events: &events)
+                    } else {
+                        failStream(streamID, error, events: &events)
+                    }
                 }
             }
         }

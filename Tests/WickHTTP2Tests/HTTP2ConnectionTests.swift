@@ -278,6 +278,29 @@ import WickCore
                 .protocolError?.kind == .unexpectedContinuation)
     }
 
+    @Test func frameErrorsScopedToAStreamAreConnectionErrorsInsideAFieldBlockOrOnIdleStreams() {
+        var harness = ConnectionHarness()
+        let id = harness.get()
+        let open = harness.server.frame(
+            1, .headers(HTTP2HeadersFrame(fieldBlockFragment: [0x88], endStream: true, endHeaders: false)))
+        let shortPriority = rawFrame(type: 0x2, stream: 1, payload: [0, 0, 0, 0])
+        #expect(
+            harness.receive(open + shortPriority)
+                == [.connectionFailed(.connection(.expectedContinuation, code: .protocolError), openStreams: [id])])
+
+        harness = ConnectionHarness()
+        let zeroOnIdle = rawFrame(type: 0x8, stream: 9, payload: be32(0))
+        #expect(harness.receive(zeroOnIdle).first?.protocolError?.kind == .frameOnIdleStream)
+
+        harness = ConnectionHarness()
+        let second = harness.get()
+        let zeroOnOpen = rawFrame(type: 0x8, stream: 1, payload: be32(0))
+        #expect(
+            harness.receive(zeroOnOpen) == [
+                .streamFailed(second, .stream(second, .zeroWindowIncrement, code: .protocolError))
+            ])
+    }
+
     @Test func pingsAreAnsweredAndAcknowledgementsReported() {
         var harness = ConnectionHarness()
         #expect(harness.receive(harness.server.frame(0, .ping(opaqueData: 0xABCD, ack: false))).isEmpty)

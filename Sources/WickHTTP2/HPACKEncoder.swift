@@ -90,7 +90,7 @@ public struct HPACKEncoder: Sendable {
         let huffmanCount = HPACKHuffman.encodedCount(of: bytes)
         if huffmanCount <= bytes.count {
             HPACKInteger.encode(huffmanCount, prefixBits: 7, firstByteFlags: 0x80, into: &output)
-            HPACKHuffman.encode(bytes, into: &output)
+            HPACKHuffman.encode(bytes, encodedCount: huffmanCount, into: &output)
         } else {
             HPACKInteger.encode(bytes.count, prefixBits: 7, firstByteFlags: 0x00, into: &output)
             output.append(contentsOf: bytes)

@@ -34,9 +34,13 @@ enum HPACKHuffman {
     }
 
     /// Appends `bytes` Huffman-coded, padded to a byte with the most significant bits of EOS.
-    static func encode(_ bytes: some Collection<UInt8>, into output: inout [UInt8]) {
+    /// `encodedCount` is `encodedCount(of: bytes)`, which the caller has already computed: the
+    /// output grows once, by that many bytes, and is then filled in place.
+    static func encode(_ bytes: some Collection<UInt8>, encodedCount: Int, into output: inout [UInt8]) {
         let lengths = HPACKHuffmanTable.lengths
         let codes = HPACKHuffmanTable.codes
+        var position = output.count
+        output.append(contentsOf: repeatElement(0, count: encodedCount))
         var pending: UInt64 = 0
         var pendingBits = 0
         for byte in bytes {
@@ -45,12 +49,14 @@ enum HPACKHuffman {
             pendingBits += length
             while pendingBits >= 8 {
                 pendingBits -= 8
-                output.append(UInt8(truncatingIfNeeded: pending >> UInt64(pendingBits)))
+                output[position] = UInt8(truncatingIfNeeded: pending >> UInt64(pendingBits))
+                position += 1
             }
             pending &= (1 << UInt64(pendingBits)) - 1
         }
         if pendingBits > 0 {
-            output.append(UInt8(truncatingIfNeeded: pending << UInt64(8 - pendingBits)) | (0xFF >> UInt8(pendingBits)))
+            output[position] =
+                UInt8(truncatingIfNeeded: pending << UInt64(8 - pendingBits)) | (0xFF >> UInt8(pendingBits))
         }
     }
 

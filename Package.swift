@@ -18,6 +18,7 @@ let package = Package(
         // can drive them directly.
         .library(name: "WickCore", targets: ["WickCore"]),
         .library(name: "WickHTTP1", targets: ["WickHTTP1"]),
+        .library(name: "WickHTTP2", targets: ["WickHTTP2"]),
         .library(name: "WickPool", targets: ["WickPool"]),
         .library(name: "WickReactor", targets: ["WickReactor"]),
         .library(name: "WickTLS", targets: ["WickTLS"]),
@@ -40,8 +41,9 @@ let package = Package(
         // Shared vocabulary: methods, headers, versions, status, deadlines.
         .target(name: "WickCore", swiftSettings: strict),
 
-        // Sans-I/O: these two may import only WickCore (and, for WickHTTP1, zlib).
+        // Sans-I/O: these may import only WickCore (and, for WickHTTP1, zlib).
         .target(name: "WickHTTP1", dependencies: ["WickCore", "CWickZlib"], swiftSettings: strict),
+        .target(name: "WickHTTP2", dependencies: ["WickCore"], swiftSettings: strict),
         .target(name: "WickPool", dependencies: ["WickCore"], swiftSettings: strict),
 
         // I/O: the epoll reactor and the OpenSSL layer.
@@ -98,6 +100,11 @@ let package = Package(
             name: "WickHTTP1Tests",
             dependencies: ["WickHTTP1", "WickTestSupport", "CWickZlib"],
             resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WickHTTP2Tests",
+            dependencies: ["WickHTTP2", "WickCore", "WickTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "WickPoolTests", dependencies: ["WickPool"], swiftSettings: strict),

@@ -30,14 +30,22 @@ let package = Package(
             name: "CBenchCurl",
             linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("ssl")]
         ),
+        // nghttp2's HPACK encoder and decoder (Debian's libnghttp2-dev) for the `hpack` suite's
+        // peer, called from Swift through the header.
+        .target(
+            name: "CBenchNghttp2",
+            linkerSettings: [.linkedLibrary("nghttp2")]
+        ),
         .executableTarget(
             name: "wick-bench",
             dependencies: [
                 "CBenchSupport",
                 "CBenchCurl",
+                "CBenchNghttp2",
                 .product(name: "Wick", package: "Wick"),
                 .product(name: "WickCore", package: "Wick"),
                 .product(name: "WickHTTP1", package: "Wick"),
+                .product(name: "WickHTTP2", package: "Wick"),
                 .product(name: "WickReactor", package: "Wick"),
                 .product(name: "WickTLS", package: "Wick"),
                 .product(name: "WickTransport", package: "Wick"),

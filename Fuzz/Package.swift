@@ -9,6 +9,8 @@ import PackageDescription
 let fuzzTargets = [
     "FuzzChunkedDecoder",
     "FuzzContentDecoder",
+    "FuzzHPACKDecoder",
+    "FuzzHTTP2Connection",
     "FuzzJSONParser",
     "FuzzRequestEncoder",
     "FuzzResponseParser",
@@ -21,6 +23,8 @@ let harnessTargets: Set = ["FuzzChunkedDecoder", "FuzzResponseParser"]
 /// Targets of code in the `Wick` module itself (the JSON parser, the cookie parser and store, the
 /// whole client), which the layers' products do not include.
 let wickTargets: Set = ["FuzzJSONParser", "FuzzSetCookieParser", "FuzzWholeClient"]
+/// Targets of the HTTP/2 codec.
+let http2Targets: Set = ["FuzzHPACKDecoder", "FuzzHTTP2Connection"]
 /// Targets that script the kernel through the reactor's socket seam (SPI `WickSocketSeam` of
 /// WickReactor, WickTransport and Wick).
 let seamTargets: Set = ["FuzzWholeClient"]
@@ -49,6 +53,7 @@ let package = Package(
                 .product(name: "WickCore", package: "Wick"),
             ] + (harnessTargets.contains(name) ? [.product(name: "WickTestSupport", package: "Wick")] : [])
                 + (wickTargets.contains(name) ? [.product(name: "Wick", package: "Wick")] : [])
+                + (http2Targets.contains(name) ? [.product(name: "WickHTTP2", package: "Wick")] : [])
                 + (seamTargets.contains(name)
                     ? [
                         .product(name: "WickReactor", package: "Wick"),

@@ -19,6 +19,9 @@ enum AllocationCheck {
         for (key, value) in try DecoderBenchmark().allocationsPerBody() {
             measured["decoders.body.\(key)"] = value
         }
+        for (key, value) in HPACKBenchmark().allocationsPerList() {
+            measured["hpack.list.\(key)"] = value
+        }
         for (key, value) in try SessionAllocations.perRequest() {
             measured["session.request.\(key)"] = value
         }

@@ -1,6 +1,6 @@
 // wick-bench: Wick's benchmarks beside their peers, measured in the same run.
 //
-//   wick-bench [parser|decoders|reactor|all] [--rounds N] [--round-ms MS] [--wall-clock]
+//   wick-bench [parser|decoders|reactor|hpack|all] [--rounds N] [--round-ms MS] [--wall-clock]
 //              [--no-callgrind] [--results FILE]
 //   wick-bench tls [--rounds N] [--peers PATH] [--results FILE]
 //                                     TLS against a local nginx beside libcurl and, with --peers
@@ -100,6 +100,8 @@ func runSuite(_ suite: String, _ options: Options) throws {
         table = benchmark.run(rounds: options.rounds, instructions: instructions)
     case "reactor":
         table = try ReactorBenchmark().run()
+    case "hpack":
+        table = HPACKBenchmark().run(rounds: options.rounds)
     case "tls":
         var benchmark = TLSBenchmark()
         benchmark.peersExecutable = options.peersExecutable
@@ -178,7 +180,7 @@ do {
     case "all":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         for suite in ["parser", "decoders", "reactor"] { try runSuite(suite, options) }
-    case "parser", "decoders", "reactor", "tls", "requests", "transfers", "cost":
+    case "parser", "decoders", "reactor", "hpack", "tls", "requests", "transfers", "cost":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         try runSuite(options.command, options)
     default:

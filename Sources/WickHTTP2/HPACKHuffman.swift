@@ -1,0 +1,130 @@
+// Huffman coding of HPACK string literals (RFC 7541 §5.2 and Appendix B).
+
+/// Encodes and decodes strings with the static Huffman code of `HPACKHuffmanTable`.
+enum HPACKHuffman {
+    /// The decoding tree: node `n`'s children for bit 0 and bit 1 are at `2n` and `2n + 1`; a
+    /// non-negative entry is the child node, a negative one `-(symbol + 1)` ends a code. The code
+    /// is complete (every bit string leads to a symbol), so there are no dead ends. 256 inner
+    /// nodes, built once.
+    static let tree: [Int32] = {
+        var tree = [Int32](repeating: 0, count: 2)
+        for symbol in 0...HPACKHuffmanTable.endOfString {
+            let code = HPACKHuffmanTable.codes[symbol]
+            let length = Int(HPACKHuffmanTable.lengths[symbol])
+            var node = 0
+            for position in stride(from: length - 1, through: 1, by: -1) {
+                let slot = 2 * node + Int(code >> UInt32(position) & 1)
+                if tree[slot] == 0 {
+                    tree[slot] = Int32(tree.count / 2)
+                    tree += [0, 0]
+                }
+                node = Int(tree[slot])
+            }
+            tree[2 * node + Int(code & 1)] = -Int32(symbol + 1)
+        }
+        return tree
+    }()
+
+    /// How many bytes `bytes` take Huffman-coded, padding included.
+    static func encodedCount(of bytes: some Collection<UInt8>) -> Int {
+        let lengths = HPACKHuffmanTable.lengths
+        var bits = 0
+        for byte in bytes { bits += Int(lengths[Int(byte)]) }
+        return (bits + 7) / 8
+    }
+
+    /// Appends `bytes` Huffman-coded, padded to a byte with the most significant bits of EOS.
+    /// `encodedCount` is `encodedCount(of: bytes)`, which the caller has already computed: the
+    /// output grows once, by that many bytes, and is then filled in place.
+    static func encode(_ bytes: some Collection<UInt8>, encodedCount: Int, into output: inout [UInt8]) {
+        let lengths = HPACKHuffmanTable.lengths
+        let codes = HPACKHuffmanTable.codes
+        var position = output.count
+        output.append(contentsOf: repeatElement(0, count: encodedCount))
+        var pending: UInt64 = 0
+        var pendingBits = 0
+        for byte in bytes {
+            let length = Int(lengths[Int(byte)])
+            pending = pending << UInt64(length) | UInt64(codes[Int(byte)])
+            pendingBits += length
+            while pendingBits >= 8 {
+                pendingBits -= 8
+                output[position] = UInt8(truncatingIfNeeded: pending >> UInt64(pendingBits))
+                position += 1
+            }
+            pending &= (1 << UInt64(pendingBits)) - 1
+        }
+        if pendingBits > 0 {
+            output[position] =
+                UInt8(truncatingIfNeeded: pending << UInt64(8 - pendingBits)) | (0xFF >> UInt8(pendingBits))
+        }
+    }
+
+    /// The decoder's transitions, four bits at a time: entry `16 * node + nibble` says where
+    /// reading `nibble` from inner node `node` of `tree` leads. Bits 0-7: the next node; bit 8: a
+    /// symbol completed, bits 9-16 its byte value; bit 17: EOS completed (an error). Codes are at
+    /// least 5 bits long, so one nibble completes at most one symbol. 4,096 entries, built once.
+    static let nibbleTransitions: [UInt32] = {
+        let tree = Self.tree
+        let nodeCount = tree.count / 2
+        var transitions = [UInt32](repeating: 0, count: nodeCount * 16)
+        for node in 0..<nodeCount {
+            for nibble in 0..<16 {
+                var current = node
+                var entry: UInt32 = 0
+                for shift in stride(from: 3, through: 0, by: -1) {
+                    let next = tree[2 * current + (nibble >> shift & 1)]
+                    if next >= 0 {
+                        current = Int(next)
+                        continue
+                    }
+                    let symbol = Int(-next - 1)
+                    entry |= symbol == HPACKHuffmanTable.endOfString ? 1 << 17 : 1 << 8 | UInt32(symbol) << 9
+                    current = 0
+                }
+                transitions[16 * node + nibble] = entry | UInt32(current)
+            }
+        }
+        return transitions
+    }()
+
+    /// The inner nodes a string may end on: those reached from the root by at most seven 1 bits,
+    /// the most significant bits of EOS (§5.2). Any other node means padding that is too long or
+    /// not all ones.
+    static let acceptingEnds: [Bool] = {
+        let tree = Self.tree
+        var accepting = [Bool](repeating: false, count: tree.count / 2)
+        var node = 0
+        accepting[node] = true
+        for _ in 0..<7 {
+            node = Int(tree[2 * node + 1])
+            accepting[node] = true
+        }
+        return accepting
+    }()
+
+    /// Decodes the Huffman-coded string `encoded`, appending its bytes to `output`. Throws
+    /// `huffmanEndOfString` for an EOS symbol and `invalidHuffmanPadding` for padding longer than
+    /// 7 bits or not all 1 bits; `blockOffset` is where `encoded` starts in the header block.
+    static func decode(
+        _ encoded: ArraySlice<UInt8>, blockOffset: Int, into output: inout [UInt8]
+    ) throws(HPACKError) {
+        let transitions = Self.nibbleTransitions
+        var node = 0
+        for index in encoded.indices {
+            let byte = Int(encoded[index])
+            for half in 0..<2 {
+                let nibble = half == 0 ? byte >> 4 : byte & 0xF
+                let entry = transitions[16 * node + nibble]
+                guard entry & 1 << 17 == 0 else {
+                    throw HPACKError(.huffmanEndOfString, at: blockOffset + index - encoded.startIndex)
+                }
+                if entry & 1 << 8 != 0 { output.append(UInt8(truncatingIfNeeded: entry >> 9)) }
+                node = Int(entry & 0xFF)
+            }
+        }
+        guard Self.acceptingEnds[node] else {
+            throw HPACKError(.invalidHuffmanPadding, at: blockOffset + encoded.count - 1)
+        }
+    }
+}

@@ -1,0 +1,168 @@
+// The field rules of RFC 9113 §8.2 and §8.3 for responses, and the request's field list.
+
+import WickCore
+
+/// A rule of RFC 9113 §8 a received field section broke: a stream error PROTOCOL_ERROR.
+struct MalformedMessage: Error {
+    let kind: HTTP2ProtocolError.Kind
+
+    init(_ kind: HTTP2ProtocolError.Kind) { self.kind = kind }
+}
+
+/// Checks received field sections and builds the request's. Strict, as the HTTP/1.1 parser is by
+/// default: besides §8.2.1's minimum (no uppercase, no NUL/CR/LF, no edge whitespace in values),
+/// names must be RFC 9110 tokens and values may hold no other control byte than HTAB.
+enum HTTP2FieldValidation {
+    /// Connection-specific fields, which make an HTTP/2 message malformed (§8.2.2).
+    static let connectionSpecificNames: Set<[UInt8]> = Set(
+        ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"].map { Array($0.utf8) })
+
+    /// Validates a response's field block (§8.3.2): exactly one `:status` of three digits, before
+    /// every regular field, and no other pseudo-header.
+    static func responseHead(_ fields: [HPACKHeaderField]) throws(MalformedMessage) -> HTTP2ResponseHead {
+        var status: Int?
+        var sawRegularField = false
+        var contentLength: UInt64?
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(fields.count)
+        for field in fields {
+            if field.name.first == UInt8(ascii: ":") {
+                guard !sawRegularField else { throw MalformedMessage(.pseudoHeaderAfterRegularField) }
+                guard field.name == Array(":status".utf8) else { throw MalformedMessage(.invalidPseudoHeader) }
+                guard status == nil else { throw MalformedMessage(.duplicatePseudoHeader) }
+                status = try parseStatus(field.value)
+                continue
+            }
+            sawRegularField = true
+            try validateRegularField(field)
+            if field.name == Array("content-length".utf8) {
+                let length = try parseContentLength(field.value)
+                guard contentLength == nil || contentLength == length else {
+                    throw MalformedMessage(.invalidContentLength)
+                }
+                contentLength = length
+            }
+            headers.add(
+                name: String(decoding: field.name, as: UTF8.self), value: String(decoding: field.value, as: UTF8.self))
+        }
+        guard let status else { throw MalformedMessage(.missingStatus) }
+        return HTTP2ResponseHead(status: HTTPStatus(rawValue: status), headers: headers, contentLength: contentLength)
+    }
+
+    /// Validates a trailer field block: regular fields only (§8.1).
+    static func trailers(_ fields: [HPACKHeaderField]) throws(MalformedMessage) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(fields.count)
+        for field in fields {
+            guard field.name.first != UInt8(ascii: ":") else { throw MalformedMessage(.pseudoHeaderInTrailers) }
+            try validateRegularField(field)
+            headers.add(
+                name: String(decoding: field.name, as: UTF8.self), value: String(decoding: field.value, as: UTF8.self))
+        }
+        return headers
+    }
+
+    /// A regular field's name and value (§8.2.1, §8.2.2).
+    private static func validateRegularField(_ field: HPACKHeaderField) throws(MalformedMessage) {
+        guard !field.name.isEmpty else { throw MalformedMessage(.invalidFieldName) }
+        for byte in field.name {
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { throw MalformedMessage(.uppercaseFieldName) }
+            guard isTokenCharacter(byte) else { throw MalformedMessage(.invalidFieldName) }
+        }
+        guard isValidValue(field.value) else { throw MalformedMessage(.invalidFieldValue) }
+        guard !connectionSpecificNames.contains(field.name) else { throw MalformedMessage(.connectionSpecificField) }
+    }
+
+    /// `:status`: exactly three digits, 100...999 (RFC 9110 §15).
+    private static func parseStatus(_ value: [UInt8]) throws(MalformedMessage) -> Int {
+        guard value.count == 3, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            value[0] != UInt8(ascii: "0")
+        else { throw MalformedMessage(.invalidStatus) }
+        return value.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+    }
+
+    /// `content-length`: 1*DIGIT, fitting in 63 bits.
+    private static func parseContentLength(_ value: [UInt8]) throws(MalformedMessage) -> UInt64 {
+        guard !value.isEmpty && value.count <= 18 else { throw MalformedMessage(.invalidContentLength) }
+        var length: UInt64 = 0
+        for byte in value {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else {
+                throw MalformedMessage(.invalidContentLength)
+            }
+            length = length * 10 + UInt64(byte - UInt8(ascii: "0"))
+        }
+        return length
+    }
+
+    /// No NUL, CR, LF or other control byte but HTAB; no SP or HTAB at either end (§8.2.1).
+    static func isValidValue(_ value: some Collection<UInt8>) -> Bool {
+        if let first = value.first, first == 0x20 || first == 0x09 { return false }
+        var last: UInt8 = 0
+        for byte in value {
+            if byte < 0x20 && byte != 0x09 || byte == 0x7F { return false }
+            last = byte
+        }
+        return last != 0x20 && last != 0x09
+    }
+
+    /// tchar (RFC 9110 §5.6.2).
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// The request's fields: the four pseudo-headers, then the headers lowercased, without
+    /// connection-specific fields and Host (the authority says it), TE only as `trailers`,
+    /// credentials never indexed (RFC 7541 §7.1.3).
+    static func requestFields(_ head: HTTP2RequestHead) throws(HTTP2RequestError) -> [HPACKHeaderField] {
+        var fields: [HPACKHeaderField] = []
+        fields.reserveCapacity(head.headers.count + 4)
+        let method = Array(head.method.rawValue.utf8)
+        guard !method.isEmpty, method.allSatisfy(isTokenCharacter) else { throw .invalidFieldValue(name: ":method") }
+        fields.append(HPACKHeaderField(name: Array(":method".utf8), value: method))
+        fields.append(
+            HPACKHeaderField(name: Array(":scheme".utf8), value: try visibleValue(head.scheme, name: ":scheme")))
+        var authority = head.authority
+        if authority.isEmpty, let host = head.headers.value(for: "Host") { authority = host }
+        fields.append(
+            HPACKHeaderField(name: Array(":authority".utf8), value: try visibleValue(authority, name: ":authority")))
+        let path = try visibleValue(head.path, name: ":path")
+        guard !path.isEmpty else { throw .invalidFieldValue(name: ":path") }
+        fields.append(HPACKHeaderField(name: Array(":path".utf8), value: path))
+
+        for header in head.headers {
+            let name = Array(header.name.lowercased().utf8)
+            guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else { throw .invalidFieldName(header.name) }
+            if connectionSpecificNames.contains(name) || name == Array("host".utf8) { continue }
+            var value = Array(header.value.utf8)[...]
+            while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+            while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+            guard !value.contains(0) && !value.contains(0x0A) && !value.contains(0x0D) else {
+                throw .invalidFieldValue(name: header.name)
+            }
+            if name == Array("te".utf8) && value.elementsEqual("trailers".utf8) == false { continue }
+            let sensitive =
+                name == Array("authorization".utf8) || name == Array("proxy-authorization".utf8)
+                || (name == Array("cookie".utf8) && value.count < 20)
+            fields.append(
+                HPACKHeaderField(name: name, value: Array(value), indexing: sensitive ? .neverIndexed : .automatic))
+        }
+        return fields
+    }
+
+    /// A pseudo-header value: visible ASCII and obs-text only (no space, no control byte).
+    private static func visibleValue(_ value: String, name: String) throws(HTTP2RequestError) -> [UInt8] {
+        let bytes = Array(value.utf8)
+        guard bytes.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { throw .invalidFieldValue(name: name) }
+        return bytes
+    }
+}

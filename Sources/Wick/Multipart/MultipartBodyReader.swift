@@ -19,7 +19,7 @@ import WickReactor
 /// The reader is `Sendable` so that it can be handed to the thread that sends the body; calls
 /// are serialised by a lock, and file reads are blocking `read(2)` calls.
 public final class MultipartBodyReader: Sendable {
-    /// The total number of bytes the reader produces: the form's `contentLength` when it was made.
+    /// The total number of bytes the reader produces: the form's `encodedLength` when it was made.
     public let contentLength: UInt64
     /// The reader's position and open resources; only `read(upTo:)` and `deinit` touch them.
     private let state: Mutex<State>

@@ -24,7 +24,7 @@ import WickReactor
 /// Alamofire, `append` never throws: the first problem is recorded, that part is left out, and
 /// every encoding call throws it as `WickError.multipartEncodingFailed`. A form with no parts
 /// encodes as an empty body, as Alamofire's does. Files are not read when appended (only their
-/// size is taken), so `contentLength` costs nothing; a file must keep that size until encoded.
+/// size is taken), so `encodedLength` costs nothing; a file must keep that size until encoded.
 ///
 /// Appending and encoding may happen from any thread; each encoding takes a snapshot of the
 /// parts, and files and streams are opened anew by each one, so a form can be sent again.
@@ -47,10 +47,17 @@ public final class MultipartFormData: Sendable {
     /// The `Content-Type` value the encoded body needs: `multipart/form-data; boundary=...`.
     public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
-    /// The exact length in bytes of the encoded body (delimiters, part headers and contents),
-    /// computed without reading any file: file sizes were taken when they were appended.
-    /// Parts that failed to append are not counted.
+    /// The length in bytes of the parts' contents, without delimiters and part headers:
+    /// Alamofire's `contentLength` (the sum of its body parts' `bodyContentLength`). The body
+    /// sent is longer: see `encodedLength`. Parts that failed to append are not counted.
     public var contentLength: UInt64 {
+        storage.withLock { $0.parts }.reduce(0) { $0 + $1.content.length }
+    }
+
+    /// The exact length in bytes of the encoded body (delimiters, part headers and contents),
+    /// what is sent as `Content-Length`; computed without reading any file: file sizes were
+    /// taken when they were appended. Parts that failed to append are not counted.
+    public var encodedLength: UInt64 {
         let parts = storage.withLock { $0.parts }
         return Self.segments(of: parts, boundary: boundary).reduce(0) { $0 + $1.length }
     }

@@ -18,7 +18,7 @@ public protocol MultipartByteStream {
 ///
 /// Because a new stream is made each time, the same `MultipartFormData` can be encoded again
 /// (by `encode()`, `writeEncodedData(to:)` or another `makeReader()`), as a retry or a redirect
-/// needs. The stream must produce exactly `length` bytes: `contentLength` promised them, so a
+/// needs. The stream must produce exactly `length` bytes: `encodedLength` promised them, so a
 /// stream that ends early or goes on fails the encoding with
 /// `MultipartIOError.streamLengthMismatch`.
 public struct MultipartStreamSource: Sendable {

@@ -51,7 +51,7 @@ import WickTestSupport
         let reference = referenceBody(expected, boundary: "seed-\(seed)")
         let encoded = try form.encode()
         #expect(Array(encoded) == reference, "seed \(seed)")
-        #expect(form.contentLength == UInt64(reference.count), "seed \(seed)")
+        #expect(form.encodedLength == UInt64(reference.count), "seed \(seed)")
 
         var sizes = SeededRandom(seed: seed &* 7_919)
         let read = try drain(form.makeReader()) {
@@ -70,7 +70,7 @@ import WickTestSupport
         form.append(Data("x".utf8), withName: "x")
         let reader = try form.makeReader()
         let all = try reader.read(upTo: 1_000)
-        #expect(all.count == Int(form.contentLength))
+        #expect(all.count == Int(form.encodedLength))
         for _ in 0..<3 { #expect(try reader.read(upTo: 1_000) == []) }
     }
 
@@ -134,7 +134,7 @@ import WickTestSupport
             "--big\r\nContent-Disposition: form-data; name=\"big\"; filename=\"big.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n"
                 .utf8)
         let tail = Array("\r\n--big--\r\n".utf8)
-        #expect(form.contentLength == UInt64(head.count + fileSize + tail.count))
+        #expect(form.encodedLength == UInt64(head.count + fileSize + tail.count))
 
         let peakBefore = try peakResidentKiB()
         let reader = try form.makeReader()
@@ -149,7 +149,7 @@ import WickTestSupport
             crc = crc32(crc, piece)
         }
         let growthKiB = try peakResidentKiB() - peakBefore
-        #expect(total == Int(form.contentLength))
+        #expect(total == Int(form.encodedLength))
         #expect(largest == MultipartFormData.chunkSize)
         var expectedCRC = crc32(0, head)
         expectedCRC = crc32Combine(expectedCRC, fileCRC, fileSize)
@@ -172,7 +172,7 @@ import WickTestSupport
             writtenCount += piece.count
             writtenCRC = crc32(writtenCRC, Array(piece))
         }
-        #expect(writtenCount == Int(form.contentLength))
+        #expect(writtenCount == Int(form.encodedLength))
         #expect(writtenCRC == expectedCRC)
     }
 

@@ -26,7 +26,7 @@ struct MultipartHTTPBinTests {
             .bytes(Array("streamed bytes".utf8), largestRead: 3), withName: "stream", fileName: "s.txt",
             mimeType: "text/plain")
         let body = try form.encode()
-        #expect(UInt64(body.count) == form.contentLength)
+        #expect(UInt64(body.count) == form.encodedLength)
 
         let session = Session()
         let data = try await session.request(
@@ -43,7 +43,7 @@ struct MultipartHTTPBinTests {
         #expect(files.count == 4)
         let headers = try #require(echoed["headers"] as? [String: String])
         #expect(headers["Content-Type"] == form.contentType)
-        #expect(headers["Content-Length"] == "\(form.contentLength)")
+        #expect(headers["Content-Length"] == "\(form.encodedLength)")
         await session.shutdown()
     }
 }

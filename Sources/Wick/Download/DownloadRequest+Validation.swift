@@ -1,4 +1,4 @@
-// Validating a download's response before its file is moved: a closure, or acceptable status codes.
+// Validating a download's response before its file is moved: a closure, acceptable status codes or content types.
 extension DownloadRequest {
     /// Adds a validation: it runs on every final response (after redirects, before retriers are
     /// asked), once every byte is in the temporary file, whose URL it is given. A failure fails
@@ -35,10 +35,35 @@ extension DownloadRequest {
         return self
     }
 
-    /// Fails the request unless the status is 2xx (see `validate(statusCode:)`). Unlike
-    /// Alamofire's, this does not check the `Content-Type` against `Accept`.
+    /// Fails the request with `responseValidationFailed(reason: .unacceptableContentType)` (or
+    /// `.missingContentType`) unless the response's `Content-Type` matches one of
+    /// `acceptableContentTypes` (`*/*` and `type/*` wildcards allowed). An empty file passes,
+    /// as in Alamofire.
+    @discardableResult
+    public func validate(contentType acceptableContentTypes: @autoclosure @escaping @Sendable () -> [String]) -> Self {
+        let sink = sink
+        appendValidation { _, response in
+            sink.waitForWrites()
+            guard sink.state.withLock({ $0.fileLength }) > 0 else { return .success(()) }
+            return DataRequest.validate(
+                contentType: response.headers.value(for: "Content-Type"), acceptable: acceptableContentTypes())
+        }
+        return self
+    }
+
+    /// Fails the request unless the status is 2xx (see `validate(statusCode:)`) and the
+    /// `Content-Type` matches the request's `Accept` (`*/*` when it has none), as Alamofire's.
     @discardableResult
     public func validate() -> Self {
+        let sink = sink
         validate(statusCode: 200..<300)
+        appendValidation { request, response in
+            sink.waitForWrites()
+            guard sink.state.withLock({ $0.fileLength }) > 0 else { return .success(()) }
+            return DataRequest.validate(
+                contentType: response.headers.value(for: "Content-Type"),
+                acceptable: DataRequest.acceptedTypes(of: request))
+        }
+        return self
     }
 }

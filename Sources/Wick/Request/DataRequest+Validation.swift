@@ -37,13 +37,19 @@ extension DataRequest {
         }
         appendValidation { request, response in
             guard !response.body.isEmpty else { return .success(()) }
-            let accept = request?.headers.value(for: "Accept").map { field in
-                field.split(separator: ",").map { String($0.drop { $0 == " " }) }
-            }
             return Self.validate(
-                contentType: response.headers.value(for: "Content-Type"), acceptable: accept ?? ["*/*"])
+                contentType: response.headers.value(for: "Content-Type"), acceptable: Self.acceptedTypes(of: request))
         }
         return self
+    }
+
+    /// The media types `request`'s `Accept` field lists (`*/*` when it has none), for
+    /// `validate()`.
+    static func acceptedTypes(of request: HTTPRequest?) -> [String] {
+        let accept = request?.headers.value(for: "Accept").map { field in
+            field.split(separator: ",").map { String($0.drop { $0 == " " }) }
+        }
+        return accept ?? ["*/*"]
     }
 
     /// The status-code check.

@@ -116,6 +116,35 @@ struct DownloadNginxTests {
         await session.shutdown()
     }
 
+    @Test func contentTypeValidationChecksTheDownloadAgainstAcceptAndTheGivenTypes() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let session = Session()
+        let url = "\(nginx.httpBase)/bytes/1k"
+        let head = try await session.request(url, method: .head).serializingData().response
+        let served = try #require(head.response?.headers["Content-Type"])
+        let family = String(served.prefix { $0 != "/" }) + "/*"
+        let accepted = try await session.download(url, to: { _, _ in (scratch.file("a"), [.removePreviousFile]) })
+            .validate(contentType: [family]).serializingDownloadedFileURL().value
+        #expect(accepted == scratch.file("a"))
+        let refused = await session.download(url, to: { _, _ in (scratch.file("b"), [.removePreviousFile]) })
+            .validate(contentType: ["application/x-never"]).serializingDownloadedFileURL().result
+        guard case .failure(.responseValidationFailed(.unacceptableContentType(["application/x-never"], _))) = refused else {
+            Issue.record("expected the content type refused, got \(refused)")
+            return
+        }
+        // validate() checks the type against the request's Accept, as Alamofire's does.
+        let accepting = await session.download(
+            url, headers: ["Accept": "text/x-never"], to: { _, _ in (scratch.file("c"), [.removePreviousFile]) }
+        ).validate().serializingDownloadedFileURL().result
+        guard case .failure(.responseValidationFailed(.unacceptableContentType)) = accepting else {
+            Issue.record("expected Accept to refuse the type, got \(accepting)")
+            return
+        }
+        await session.shutdown()
+    }
+
     @Test func responseDataReadsTheFileAndValidateRefusesA404() async throws {
         let nginx = try TestEnvironment.nginx()
         let scratch = try ScratchDirectory()

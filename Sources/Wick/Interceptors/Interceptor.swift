@@ -33,7 +33,7 @@ public struct Interceptor: RequestInterceptor {
         _ request: HTTPRequest, for session: Session,
         completion: @escaping @Sendable (Result<HTTPRequest, any Error>) -> Void
     ) {
-        Self.adapt(request, for: session, using: adapters[...], completion: completion)
+        Self.adapt(request, adapters[...], completion: completion) { $0.adapt($1, for: session, completion: $2) }
     }
 
     /// Runs the adapters in order, passing each the request's state.
@@ -41,7 +41,7 @@ public struct Interceptor: RequestInterceptor {
         _ request: HTTPRequest, using state: RequestAdapterState,
         completion: @escaping @Sendable (Result<HTTPRequest, any Error>) -> Void
     ) {
-        Self.adapt(request, using: state, adapters: adapters[...], completion: completion)
+        Self.adapt(request, adapters[...], completion: completion) { $0.adapt($1, using: state, completion: $2) }
     }
 
     /// Asks the retriers in order.
@@ -52,27 +52,18 @@ public struct Interceptor: RequestInterceptor {
         Self.retry(request, for: session, dueTo: error, using: retriers[...], completion: completion)
     }
 
+    /// Runs `adapters` in order, each by `step` on the previous one's output, until one fails.
     private static func adapt(
-        _ request: HTTPRequest, for session: Session, using adapters: ArraySlice<any RequestAdapter>,
-        completion: @escaping @Sendable (Result<HTTPRequest, any Error>) -> Void
+        _ request: HTTPRequest, _ adapters: ArraySlice<any RequestAdapter>,
+        completion: @escaping @Sendable (Result<HTTPRequest, any Error>) -> Void,
+        step: @escaping @Sendable (
+            any RequestAdapter, HTTPRequest, @escaping @Sendable (Result<HTTPRequest, any Error>) -> Void
+        ) -> Void
     ) {
         guard let first = adapters.first else { return completion(.success(request)) }
-        first.adapt(request, for: session) { result in
+        step(first, request) { result in
             switch result {
-            case .success(let adapted): adapt(adapted, for: session, using: adapters.dropFirst(), completion: completion)
-            case .failure: completion(result)
-            }
-        }
-    }
-
-    private static func adapt(
-        _ request: HTTPRequest, using state: RequestAdapterState, adapters: ArraySlice<any RequestAdapter>,
-        completion: @escaping @Sendable (Result<HTTPRequest, any Error>) -> Void
-    ) {
-        guard let first = adapters.first else { return completion(.success(request)) }
-        first.adapt(request, using: state) { result in
-            switch result {
-            case .success(let adapted): adapt(adapted, using: state, adapters: adapters.dropFirst(), completion: completion)
+            case .success(let adapted): adapt(adapted, adapters.dropFirst(), completion: completion, step: step)
             case .failure: completion(result)
             }
         }

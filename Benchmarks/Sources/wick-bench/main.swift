@@ -173,6 +173,9 @@ do {
         // What a backend in an outage receives, with and without a retry budget (no table).
         try RetryStormProbe.run(
             seconds: Int(options.rest.first ?? "") ?? 5, clients: Int(options.rest.dropFirst().first ?? "") ?? 8)
+    case "session-churn":
+        // Heap and descriptors left behind by sessions created, used and shut down (no table).
+        try SessionChurnProbe.run(sessions: Int(options.rest.first ?? "") ?? 2_000)
     case "callgrind-probe":
         guard let suite = options.rest.first else { throw UsageError("callgrind-probe needs a suite") }
         let probe = try probeWorkloads(suite, Array(options.rest.dropFirst()))

@@ -138,7 +138,8 @@ extension Request {
     /// Handles one exchange's end, as its response's verdict says: a challenge answer, a
     /// redirect, or the attempt's end.
     private func exchangeCompleted(_ result: Result<TransportResponse, TransportError>) {
-        guard let ended = mutableState.withLock({ $0.lifecycle.exchangeEnded() }) else {
+        let (exchange, logger) = mutableState.withLock { ($0.lifecycle.exchangeEnded(), $0.records.logger) }
+        guard let ended = exchange else {
             preconditionFailure("Request.exchangeCompleted: no exchange was in flight")
         }
         let request = ended.request
@@ -153,9 +154,19 @@ extension Request {
             if case .serverTrustEvaluationFailed(let refusal) = failure {
                 session.eventMonitor.request(self, didEvaluateServerTrust: ServerTrustEvaluation(refusal))
             }
+            effectiveLogger(logger).trace(
+                "exchange failed",
+                metadata: {
+                    var metadata = RequestLogMetadata.request(id: id, request)
+                    metadata["error.type"] = .string(failure.typeName)
+                    metadata["error.message"] = .string(failure.description)
+                    return metadata
+                }())
             return attemptEnded(Attempt(request: request, response: nil, error: failure), progress)
         }
-        progress.transactions.append(TransactionMetrics(request: request, response: response))
+        let transaction = TransactionMetrics(request: request, response: response)
+        progress.transactions.append(transaction)
+        effectiveLogger(logger).trace("exchange completed", metadata: RequestLogMetadata.exchange(id: id, transaction))
         let head = HTTPResponse(response, url: request.url)
         let monitor = session.eventMonitor
         if !monitor.monitors.isEmpty {
@@ -173,6 +184,7 @@ extension Request {
             attemptEnded(Attempt(request: request, response: response, error: .sessionTaskFailed(error: failure)), progress)
         case .redirect(let next, asksHandler: false):
             progress.redirects += 1
+            countRedirect()
             monitor.request(self, willRedirectTo: next, for: head)
             run(.send(next, progress))
         case .redirect(let next, asksHandler: true):
@@ -187,6 +199,7 @@ extension Request {
                     if let invalid = Session.invalidity(of: decided) {
                         return attemptEnded(Attempt(request: decided, response: nil, error: invalid), progress)
                     }
+                    countRedirect()
                     monitor.request(self, willRedirectTo: decided, for: head)
                     run(.send(decided, progress))
                 }
@@ -257,7 +270,7 @@ extension Request {
                     next.transactions = progress.transactions
                     let delay = decision.delay ?? .zero
                     guard Deadline.now() + delay < progress.deadline else { return finish(outcome) }
-                    countRetry()
+                    countRetry(after: error, delay: delay)
                     session.eventMonitor.requestIsRetrying(self)
                     if delay == .zero { return run(.startAttempt(next)) }
                     session.rootQueue.asyncAfter(deadline: .now() + delay.timeInterval) { [self, next] in

@@ -22,6 +22,8 @@ extension HTTPHeaders {
     /// `fields` as Wick headers: every field in order, names as written, duplicates kept.
     /// Always succeeds: every `HTTPFields` value is a valid Wick header list.
     public init(_ fields: HTTPFields) {
-        self.init(fields.map { HTTPHeader(name: $0.name.rawName, value: $0.value) })
+        self.init()
+        reserveCapacity(fields.count)
+        for field in fields { add(name: field.name.rawName, value: field.value) }
     }
 }

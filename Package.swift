@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "WickTracing", targets: ["WickTracing"]),
         .library(name: "WickHTTPTypes", targets: ["WickHTTPTypes"]),
         .library(name: "WickServiceLifecycle", targets: ["WickServiceLifecycle"]),
+        .library(name: "WickOpenAPI", targets: ["WickOpenAPI"]),
         .executable(name: "wick", targets: ["wick"]),
         .executable(name: "wick-test-servers", targets: ["wick-test-servers"]),
     ],
@@ -42,6 +43,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // Without its default `FullFoundation` trait the runtime uses FoundationEssentials, as
+        // Wick does, so WickOpenAPI links no full Foundation.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.0", traits: []),
     ],
     targets: [
         // C shims: only what Swift cannot call directly (macros, variadic calls, struct layouts).
@@ -85,6 +89,14 @@ let package = Package(
             swiftSettings: strict
         ),
         // Integrations: each sees Wick's public API and its own package, nothing below.
+        .target(
+            name: "WickOpenAPI",
+            dependencies: [
+                "Wick", "WickHTTPTypes", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "WickMetrics",
             dependencies: ["Wick", .product(name: "CoreMetrics", package: "swift-metrics")],
@@ -206,6 +218,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WickOpenAPITests",
+            dependencies: [
+                "WickOpenAPI", "Wick", "WickTestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strict
         ),

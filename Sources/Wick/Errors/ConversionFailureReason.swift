@@ -13,6 +13,9 @@ public enum ConversionFailureReason: Sendable, Equatable, CustomStringConvertibl
     case invalidRequestTarget(scheme: String?, authority: String?, path: String?)
     /// A status outside 000–999, which swift-http-types cannot hold.
     case invalidStatus(Int)
+    /// A request body handed over as a stream (an OpenAPI `HTTPBody`) is longer than the limit
+    /// the transport collects it up to.
+    case requestBodyTooLarge(limit: Int)
 
     /// What was wrong, for people.
     public var description: String {
@@ -22,6 +25,7 @@ public enum ConversionFailureReason: Sendable, Equatable, CustomStringConvertibl
         case .invalidRequestTarget(let scheme, let authority, let path):
             "scheme \(scheme ?? "(none)"), authority \(authority ?? "(none)") and path \(path ?? "(none)") do not make an http or https URL"
         case .invalidStatus(let status): "the status \(status) is not a three-digit code"
+        case .requestBodyTooLarge(let limit): "the request body is longer than the limit of \(limit) bytes"
         }
     }
 }

@@ -31,22 +31,23 @@ public final class TracingInterceptor: RequestInterceptor {
         parentContext = context
     }
 
+    /// True: `adapt` starts or looks up the span and injects its context at once, so Wick runs
+    /// it without a hop to the session's root queue.
+    public var adaptsWithoutBlocking: Bool { true }
+
     /// The request's span; nil before its first attempt.
     public var span: (any Span)? { started.withLock { $0 } }
 
-    /// Starts the span on the first attempt (marks a retry on later ones) and injects its
-    /// context into the request's headers. Never fails.
+    /// Starts the span on the first attempt and injects its context into the request's headers
+    /// on every attempt. Never fails.
     public func adapt(
         _ request: HTTPRequest, for session: Session,
         completion: @escaping @Sendable (Result<HTTPRequest, any Error>) -> Void
     ) {
         let span = started.withLock { started -> any Span in
-            if let span = started {
-                span.addEvent(SpanEvent(name: "retry"))
-                return span
-            }
+            if let span = started { return span }
             let span = tracer.startSpan(request.method.rawValue, context: parentContext, ofKind: .client)
-            span.attributes.merge(SemanticAttributes.request(request))
+            if span.isRecording { span.attributes.merge(SemanticAttributes.request(request)) }
             started = span
             return span
         }

@@ -9,7 +9,7 @@ public import Wick
 /// per event.
 ///
 /// On the span: an `exchange` event per exchange (status, reuse, peer, bytes, phase timings), a
-/// `redirect` event per redirect followed (with the new `url.full`); at the end the final
+/// `retry` event per retry, a `redirect` event per redirect followed (with the new `url.full`); at the end the final
 /// `http.response.status_code`, `http.request.resend_count` (retries), `wick.redirects`,
 /// and on failure the error (`recordError`), `error.type` and an error status. A response with
 /// a status of 400 or more is an error too, as the conventions say for client spans.
@@ -20,9 +20,11 @@ public final class TracingMonitor: EventMonitor {
     /// A monitor.
     public init() {}
 
-    /// The span of `request`, when it is traced and has started.
+    /// The span of `request`, when it is traced, has started and records (a tracer that samples
+    /// the request out gives a span that does not, and then nothing is built for it).
     private func span(of request: Request) -> (any Span)? {
-        (request.interceptor as? TracingInterceptor)?.span
+        guard let span = (request.interceptor as? TracingInterceptor)?.span, span.isRecording else { return nil }
+        return span
     }
 
     /// Adds an `exchange` event for the exchange that just ended.
@@ -38,9 +40,18 @@ public final class TracingMonitor: EventMonitor {
         span.addEvent(SpanEvent(name: "redirect", attributes: attributes))
     }
 
+    /// Adds a `retry` event with the retry's number (`http.request.resend_count`).
+    public func requestIsRetrying(_ request: Request) {
+        guard let span = span(of: request) else { return }
+        var attributes = SpanAttributes()
+        attributes["http.request.resend_count"] = request.retryCount
+        span.addEvent(SpanEvent(name: "retry", attributes: attributes))
+    }
+
     /// Records the outcome on the span and ends it.
     public func requestDidFinish(_ request: Request) {
-        guard let span = span(of: request) else { return }
+        guard let span = (request.interceptor as? TracingInterceptor)?.span else { return }
+        guard span.isRecording else { return span.end() }
         if let last = request.request { span.attributes.merge(SemanticAttributes.request(last)) }
         span.attributes["http.request.resend_count"] = request.retryCount
         span.attributes["wick.redirects"] = request.redirectCount

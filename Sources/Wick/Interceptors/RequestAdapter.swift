@@ -10,4 +10,16 @@ public protocol RequestAdapter: Sendable {
     func adapt(
         _ request: HTTPRequest, for session: Session,
         completion: @escaping @Sendable (Result<HTTPRequest, any Error>) -> Void)
+
+    /// Whether `adapt` completes before it returns, without blocking: no I/O, no waiting, no
+    /// lock held for long, no call into code that might. When every adapter of a request says
+    /// so, Wick calls them on the thread that starts the attempt (the one that resumed the
+    /// request, or the root queue for a retry) instead of hopping to `Session.rootQueue`, which
+    /// saves the request a thread wake-up. Default: false.
+    var adaptsWithoutBlocking: Bool { get }
+}
+
+extension RequestAdapter {
+    /// False: `adapt` runs on `Session.rootQueue`.
+    public var adaptsWithoutBlocking: Bool { false }
 }

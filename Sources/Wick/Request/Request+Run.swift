@@ -43,7 +43,8 @@ extension Request {
     /// (no adapter, retrier, validation or redirect handler of the user's) then finishes on the
     /// loop, so a request costs one hop to the loop and one back to its awaiting task or handler
     /// queue. Code of the user's (adapters, validations, retriers, redirect handlers) runs on
-    /// `Session.rootQueue`, never on a loop.
+    /// `Session.rootQueue`, never on a loop; adapters that all declare `adaptsWithoutBlocking`
+    /// (a tracing span's context injected, say) run where the attempt starts instead.
     func run(_ step: HeldStep) {
         switch mutableState.withLock({ $0.lifecycle.stepReady(step) }) {
         case .proceed:
@@ -74,22 +75,27 @@ extension Request {
         guard session.interceptor != nil || interceptor != nil || last != nil else { return send(initial, progress) }
         // The request's adapter first, then the session's: Alamofire's order (its
         // `Session.adapter(for:)`), the same as the retriers'. Wick's own adapter comes last.
-        let adapters: [any RequestAdapter] = [interceptor, session.interceptor, last].compactMap { $0 }
-        session.rootQueue.async { [self] in
-            Interceptor(adapters: adapters).adapt(initial, for: session) { [self] result in
-                switch result {
-                case .success(let adapted):
-                    session.eventMonitor.request(self, didAdaptInitialRequest: initial, to: adapted)
-                    // An adapter may produce any URL: checked here, where it is made, not per send.
-                    if let invalid = Session.invalidity(of: adapted) {
-                        return attemptEnded(Attempt(request: adapted, response: nil, error: invalid), progress)
-                    }
-                    send(adapted, progress)
-                case .failure(let error):
-                    let wrapped = (error as? WickError) ?? .requestAdaptationFailed(error: error)
-                    session.eventMonitor.request(self, didFailToAdaptRequest: initial, withError: wrapped)
-                    attemptEnded(Attempt(request: initial, response: nil, error: wrapped), progress)
+        let adapters = Interceptor(adapters: [interceptor, session.interceptor, last].compactMap { $0 })
+        // Adapters that complete at once without blocking run here; the others on the root queue.
+        if adapters.adaptsWithoutBlocking { return adapt(initial, with: adapters, progress) }
+        session.rootQueue.async { [self] in adapt(initial, with: adapters, progress) }
+    }
+
+    /// Runs `adapters` on `initial`, then sends the adapted request (or ends the attempt).
+    private func adapt(_ initial: HTTPRequest, with adapters: Interceptor, _ progress: AttemptProgress) {
+        adapters.adapt(initial, for: session) { [self] result in
+            switch result {
+            case .success(let adapted):
+                session.eventMonitor.request(self, didAdaptInitialRequest: initial, to: adapted)
+                // An adapter may produce any URL: checked here, where it is made, not per send.
+                if let invalid = Session.invalidity(of: adapted) {
+                    return attemptEnded(Attempt(request: adapted, response: nil, error: invalid), progress)
                 }
+                send(adapted, progress)
+            case .failure(let error):
+                let wrapped = (error as? WickError) ?? .requestAdaptationFailed(error: error)
+                session.eventMonitor.request(self, didFailToAdaptRequest: initial, withError: wrapped)
+                attemptEnded(Attempt(request: initial, response: nil, error: wrapped), progress)
             }
         }
     }

@@ -46,6 +46,8 @@ let package = Package(
         // Without its default `FullFoundation` trait the runtime uses FoundationEssentials, as
         // Wick does, so WickOpenAPI links no full Foundation.
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.0", traits: []),
+        // `swift package generate-documentation` for Scripts/docs; a plugin, so users build none of it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         // C shims: only what Swift cannot call directly (macros, variadic calls, struct layouts).

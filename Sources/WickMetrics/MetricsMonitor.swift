@@ -59,7 +59,12 @@ public final class MetricsMonitor: EventMonitor {
         if let wait = exchange.poolWait { record(WickMetricName.timeInQueue, labels, wait) }
         if let resolve = exchange.resolve { record(WickMetricName.resolveDuration, labels, resolve) }
         if let connect = exchange.connect { record(WickMetricName.connectDuration, labels, connect) }
-        if let handshake = exchange.tlsHandshake { record(WickMetricName.tlsHandshakeDuration, labels, handshake) }
+        if let handshake = exchange.tlsHandshake {
+            record(WickMetricName.tlsHandshakeDuration, labels, handshake)
+            let resumed = exchange.connection.isTLSSessionResumed == true ? "true" : "false"
+            Counter(label: WickMetricName.tlsHandshakes, dimensions: labels + [("wick.tls.resumed", resumed)], factory: factory)
+                .increment()
+        }
         Recorder(label: WickMetricName.requestBodySize, dimensions: labels, factory: factory)
             .record(exchange.requestBytesSent)
         Recorder(label: WickMetricName.responseBodySize, dimensions: labels, factory: factory)

@@ -23,6 +23,9 @@ public enum WickMetricName {
     public static let connectDuration = "wick.client.connection.connect.duration"
     /// Timer: the TLS handshake and trust evaluation of a new connection.
     public static let tlsHandshakeDuration = "wick.client.tls.handshake.duration"
+    /// Counter: TLS handshakes of new connections, by `wick.tls.resumed` (`true`: a cached
+    /// session resumed; `false`: a full handshake); the resumption ratio is true ÷ all.
+    public static let tlsHandshakes = "wick.client.tls.handshakes"
     /// Counter: new connections the requests got (`wick.connection.reused` = `false`) and reused
     /// ones (`true`).
     public static let connectionLeases = "wick.client.connection.leases"

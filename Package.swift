@@ -26,8 +26,29 @@ let package = Package(
         // `WickDirectConnect`); nothing else of it is public but the proxy types Wick re-exports.
         .library(name: "WickTransport", targets: ["WickTransport"]),
         .library(name: "WickTestSupport", targets: ["WickTestSupport"]),
+        // Integrations with the server-side ecosystem, each a product of its own so that a user
+        // who does not want one neither builds nor links it (README, "Integrations").
+        .library(name: "WickMetrics", targets: ["WickMetrics"]),
+        .library(name: "WickTracing", targets: ["WickTracing"]),
+        .library(name: "WickHTTPTypes", targets: ["WickHTTPTypes"]),
+        .library(name: "WickServiceLifecycle", targets: ["WickServiceLifecycle"]),
+        .library(name: "WickOpenAPI", targets: ["WickOpenAPI"]),
         .executable(name: "wick", targets: ["wick"]),
         .executable(name: "wick-test-servers", targets: ["wick-test-servers"]),
+    ],
+    // swift-log is the core's one package: small, universal, and what a daemon's logging
+    // already goes through. The heavier integrations' packages are used only by their products.
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // Without its default `FullFoundation` trait the runtime uses FoundationEssentials, as
+        // Wick does, so WickOpenAPI links no full Foundation.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.0", traits: []),
+        // `swift package generate-documentation` for Scripts/docs; a plugin, so users build none of it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         // C shims: only what Swift cannot call directly (macros, variadic calls, struct layouts).
@@ -65,7 +86,39 @@ let package = Package(
         // The public API.
         .target(
             name: "Wick",
-            dependencies: ["WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS", "WickTransport"],
+            dependencies: [
+                "WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS", "WickTransport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // Integrations: each sees Wick's public API and its own package, nothing below.
+        .target(
+            name: "WickOpenAPI",
+            dependencies: [
+                "Wick", "WickHTTPTypes", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "WickMetrics",
+            dependencies: ["Wick", .product(name: "CoreMetrics", package: "swift-metrics")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "WickTracing",
+            dependencies: ["Wick", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "WickHTTPTypes",
+            dependencies: ["Wick", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "WickServiceLifecycle",
+            dependencies: ["Wick", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             swiftSettings: strict
         ),
         // The `wick` command's curl-compatible part: argument grammar, options, the transfer and
@@ -135,6 +188,60 @@ let package = Package(
         ),
         // The curl-compatible command: its parser alone, and golden runs of `wick` beside curl.
         .testTarget(name: "WickCLITests", dependencies: ["WickCLI", "Wick", "WickTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "WickLoggingTests",
+            dependencies: [
+                "Wick", "WickTestSupport", .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WickMetricsTests",
+            dependencies: [
+                "WickMetrics", "Wick", "WickTestSupport",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WickTracingTests",
+            dependencies: [
+                "WickTracing", "Wick", "WickTestSupport",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WickHTTPTypesTests",
+            dependencies: ["WickHTTPTypes", "Wick", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WickServiceLifecycleTests",
+            dependencies: [
+                "WickServiceLifecycle", "Wick", "WickTestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WickOpenAPITests",
+            dependencies: [
+                "WickOpenAPI", "Wick", "WickTestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            // The document the committed client in Generated/ was made from
+            // (Scripts/generate-openapi-client); the tests build only the generated Swift.
+            exclude: ["OpenAPI"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "WickTestSupportTests",
             dependencies: ["WickTestSupport"],

@@ -15,7 +15,12 @@ let package = Package(
         .executable(name: "wick-bench", targets: ["wick-bench"])
     ],
     dependencies: [
-        .package(name: "Wick", path: "..")
+        .package(name: "Wick", path: ".."),
+        // The integrations' own packages, for `wick-bench integrations` (their loggers, metrics
+        // factories and tracers; the same versions the Wick package resolves).
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
     ],
     targets: [
         // The peers' interface declarations, the allocation counter (it interposes malloc for the
@@ -50,6 +55,11 @@ let package = Package(
                 .product(name: "WickTLS", package: "Wick"),
                 .product(name: "WickTransport", package: "Wick"),
                 .product(name: "WickTestSupport", package: "Wick"),
+                .product(name: "WickMetrics", package: "Wick"),
+                .product(name: "WickTracing", package: "Wick"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict
         ),

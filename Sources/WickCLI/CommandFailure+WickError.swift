@@ -22,7 +22,7 @@ extension CommandFailure {
             }
         case .bodyTooLarge: .fileSizeExceeded
         case .requestAdaptationFailed, .parameterEncodingFailed, .parameterEncoderFailed, .createURLRequestFailed,
-            .urlRequestValidationFailed:
+            .urlRequestValidationFailed, .conversionFailed:
             .failedInitialization
         case .requestRetryFailed(_, let original): exitCode(for: original)
         case .invalidProxyConfiguration: .couldNotResolveProxy

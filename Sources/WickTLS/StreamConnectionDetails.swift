@@ -2,7 +2,7 @@
 public import WickReactor
 
 /// The addresses of a `StreamChannel` and, for a TLS stream, the negotiated protocol version and
-/// cipher suite. These never change while the stream is open, so channels keep the value once
+/// cipher suite, and whether the session was resumed. These never change while the stream is open, so channels keep the value once
 /// made and hand out copies.
 ///
 /// The fields live in one immutable object shared by every copy (copied on a change), made once
@@ -17,16 +17,18 @@ public struct StreamConnectionDetails: Sendable, Hashable {
         let tlsVersion: TLSVersion?
         let tlsCipherSuite: String?
         let serverTrust: EvaluatedServerTrust?
+        let tlsSessionResumed: Bool?
 
         init(
             localAddress: SocketAddress?, remoteAddress: SocketAddress, tlsVersion: TLSVersion?,
-            tlsCipherSuite: String?, serverTrust: EvaluatedServerTrust?
+            tlsCipherSuite: String?, serverTrust: EvaluatedServerTrust?, tlsSessionResumed: Bool?
         ) {
             self.localAddress = localAddress
             self.remoteAddress = remoteAddress
             self.tlsVersion = tlsVersion
             self.tlsCipherSuite = tlsCipherSuite
             self.serverTrust = serverTrust
+            self.tlsSessionResumed = tlsSessionResumed
         }
     }
 
@@ -60,25 +62,32 @@ public struct StreamConnectionDetails: Sendable, Hashable {
         set { update(serverTrust: newValue) }
     }
 
+    /// Whether the TLS handshake resumed a cached session (an abbreviated handshake) instead of
+    /// a full one; nil for a plain stream.
+    public var tlsSessionResumed: Bool? {
+        get { storage.tlsSessionResumed }
+        set { update(tlsSessionResumed: newValue) }
+    }
+
     /// Details of a stream.
     public init(
         localAddress: SocketAddress?, remoteAddress: SocketAddress, tlsVersion: TLSVersion? = nil,
-        tlsCipherSuite: String? = nil, serverTrust: EvaluatedServerTrust? = nil
+        tlsCipherSuite: String? = nil, serverTrust: EvaluatedServerTrust? = nil, tlsSessionResumed: Bool? = nil
     ) {
         storage = Storage(
             localAddress: localAddress, remoteAddress: remoteAddress, tlsVersion: tlsVersion,
-            tlsCipherSuite: tlsCipherSuite, serverTrust: serverTrust)
+            tlsCipherSuite: tlsCipherSuite, serverTrust: serverTrust, tlsSessionResumed: tlsSessionResumed)
     }
 
     /// Replaces the storage with one that differs in the fields given.
     private mutating func update(
         localAddress: SocketAddress?? = nil, remoteAddress: SocketAddress? = nil, tlsVersion: TLSVersion?? = nil,
-        tlsCipherSuite: String?? = nil, serverTrust: EvaluatedServerTrust?? = nil
+        tlsCipherSuite: String?? = nil, serverTrust: EvaluatedServerTrust?? = nil, tlsSessionResumed: Bool?? = nil
     ) {
         self = StreamConnectionDetails(
             localAddress: localAddress ?? storage.localAddress, remoteAddress: remoteAddress ?? storage.remoteAddress,
             tlsVersion: tlsVersion ?? storage.tlsVersion, tlsCipherSuite: tlsCipherSuite ?? storage.tlsCipherSuite,
-            serverTrust: serverTrust ?? storage.serverTrust)
+            serverTrust: serverTrust ?? storage.serverTrust, tlsSessionResumed: tlsSessionResumed ?? storage.tlsSessionResumed)
     }
 
     /// Equal when every field is.
@@ -86,7 +95,7 @@ public struct StreamConnectionDetails: Sendable, Hashable {
         lhs.storage === rhs.storage
             || (lhs.localAddress == rhs.localAddress && lhs.remoteAddress == rhs.remoteAddress
                 && lhs.tlsVersion == rhs.tlsVersion && lhs.tlsCipherSuite == rhs.tlsCipherSuite
-                && lhs.serverTrust == rhs.serverTrust)
+                && lhs.serverTrust == rhs.serverTrust && lhs.tlsSessionResumed == rhs.tlsSessionResumed)
     }
 
     /// Hashes every field.
@@ -96,5 +105,6 @@ public struct StreamConnectionDetails: Sendable, Hashable {
         hasher.combine(tlsVersion)
         hasher.combine(tlsCipherSuite)
         hasher.combine(serverTrust)
+        hasher.combine(tlsSessionResumed)
     }
 }

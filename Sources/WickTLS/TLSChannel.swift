@@ -271,7 +271,7 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
     /// The address the socket is connected to.
     public var remoteAddress: SocketAddress { channel.remoteAddress }
 
-    /// The socket's addresses with the negotiated version and cipher suite. Made at the first
+    /// The socket's addresses with the negotiated version, cipher suite and resumption. Made at the first
     /// call once the channel is handed over (trusted), then kept.
     public var connectionDetails: StreamConnectionDetails {
         loop.preconditionInEventLoop()
@@ -279,7 +279,7 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
         let made = StreamConnectionDetails(
             localAddress: channel.localAddress, remoteAddress: channel.remoteAddress,
             tlsVersion: engine.negotiatedVersion, tlsCipherSuite: engine.negotiatedCipherSuite,
-            serverTrust: evaluatedTrust)
+            serverTrust: evaluatedTrust, tlsSessionResumed: engine.isSessionReused)
         switch state {
         case .ready, .active: details = made
         case .handshaking, .evaluating, .closing, .closed: break

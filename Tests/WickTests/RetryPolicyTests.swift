@@ -118,7 +118,7 @@ import WickTestSupport
         var decisions: [RetryResult] = []
         for _ in 0..<3 {
             decisions.append(await Self.decision(policy, request, session, Self.validation))
-            request.countRetry(after: decisions.last?.delay ?? .zero)
+            request.countRetry(after: Self.validation, delay: decisions.last?.delay ?? .zero)
         }
         #expect(decisions.map(\.delay) == [.milliseconds(500), .seconds(1), nil])
         #expect(decisions.map(\.retryRequired) == [true, true, false])

@@ -160,6 +160,10 @@ do {
         // (a process-wide switch, hence a command of its own).
         let count = Int(options.rest.first ?? "") ?? 100_000
         try SessionAllocations.profileWithLoopsAsGlobalExecutor(requests: count, url: options.rest.dropFirst().first)
+    case "integrations":
+        // What logging, metrics and tracing cost a request, enabled and disabled (no table).
+        guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
+        try IntegrationCost.run()
     case "profile-downloads":
         // A quick A/B of the 10 MiB download paths beside libcurl (no table).
         try DownloadProbe.run(

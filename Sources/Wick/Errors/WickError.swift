@@ -58,6 +58,10 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     /// see `DownloadFailureReason` (a file not created, written or moved, a destination that
     /// exists, resume data that cannot be read).
     case downloadFailed(reason: DownloadFailureReason)
+    /// A value of another library's HTTP vocabulary (swift-http-types, through `WickHTTPTypes`)
+    /// cannot be expressed as Wick's, or Wick's as its: see `ConversionFailureReason` (a field
+    /// name or method that is not a token, a request without the parts of a URL).
+    case conversionFailed(reason: ConversionFailureReason)
 
     /// What went wrong, for people.
     public var description: String {
@@ -80,6 +84,7 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
         case .invalidProxyConfiguration(let error): "invalid proxy configuration: \(error)"
         case .multipartEncodingFailed(let reason): "multipart encoding failed: \(reason)"
         case .downloadFailed(let reason): "the download failed: \(reason)"
+        case .conversionFailed(let reason): "the conversion failed: \(reason)"
         }
     }
 }

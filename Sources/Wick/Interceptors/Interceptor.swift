@@ -28,6 +28,9 @@ public struct Interceptor: RequestInterceptor {
         self.init(adapter: Adapter(adaptHandler), retrier: Retrier(retryHandler))
     }
 
+    /// Whether every adapter completes without blocking.
+    public var adaptsWithoutBlocking: Bool { adapters.allSatisfy(\.adaptsWithoutBlocking) }
+
     /// Runs the adapters in order.
     public func adapt(
         _ request: HTTPRequest, for session: Session,

@@ -32,6 +32,13 @@ public protocol RequestAdapter: Sendable {
     func adapt(
         _ request: HTTPRequest, using state: RequestAdapterState,
         completion: @escaping @Sendable (Result<HTTPRequest, any Error>) -> Void)
+
+    /// Whether `adapt` completes before it returns, without blocking: no I/O, no waiting, no
+    /// lock held for long, no call into code that might. When every adapter of a request says
+    /// so, Wick calls them on the thread that starts the attempt (the one that resumed the
+    /// request, or the root queue for a retry) instead of hopping to `Session.rootQueue`, which
+    /// saves the request a thread wake-up. Default: false.
+    var adaptsWithoutBlocking: Bool { get }
 }
 
 extension RequestAdapter {
@@ -42,4 +49,7 @@ extension RequestAdapter {
     ) {
         adapt(request, for: state.session, completion: completion)
     }
+
+    /// False: `adapt` runs on `Session.rootQueue`.
+    public var adaptsWithoutBlocking: Bool { false }
 }

@@ -27,6 +27,9 @@ public struct ConnectionInfo: Sendable, Hashable, CustomStringConvertible {
     /// The TLS cipher suite negotiated, by OpenSSL's name (`TLS_AES_256_GCM_SHA384`); nil for
     /// plain http.
     public var tlsCipherSuite: String? { details.tlsCipherSuite }
+    /// Whether the TLS handshake resumed a cached session (abbreviated, no certificate chain
+    /// sent) instead of a full one; nil for plain http.
+    public var isTLSSessionResumed: Bool? { details.tlsSessionResumed }
 
     /// `new connection 127.0.0.1:54321 → 127.0.0.1:8443, TLSv1.3 TLS_AES_256_GCM_SHA384`.
     public var description: String {

@@ -43,7 +43,8 @@ extension Request {
     /// (no adapter, retrier, validation or redirect handler of the user's) then finishes on the
     /// loop, so a request costs one hop to the loop and one back to its awaiting task or handler
     /// queue. Code of the user's (adapters, validations, retriers, redirect handlers) runs on
-    /// `Session.rootQueue`, never on a loop.
+    /// `Session.rootQueue`, never on a loop; adapters that all declare `adaptsWithoutBlocking`
+    /// (a tracing span's context injected, say) run where the attempt starts instead.
     func run(_ step: HeldStep) {
         switch mutableState.withLock({ $0.lifecycle.stepReady(step) }) {
         case .proceed:
@@ -74,23 +75,27 @@ extension Request {
         guard session.interceptor != nil || interceptor != nil || last != nil else { return send(initial, progress) }
         // The request's adapter first, then the session's: Alamofire's order (its
         // `Session.adapter(for:)`), the same as the retriers'. Wick's own adapter comes last.
-        let adapters: [any RequestAdapter] = [interceptor, session.interceptor, last].compactMap { $0 }
-        session.rootQueue.async { [self] in
-            let state = RequestAdapterState(requestID: id, session: session)
-            Interceptor(adapters: adapters).adapt(initial, using: state) { [self] result in
-                switch result {
-                case .success(let adapted):
-                    session.eventMonitor.request(self, didAdaptInitialRequest: initial, to: adapted)
-                    // An adapter may produce any URL: checked here, where it is made, not per send.
-                    if let invalid = Session.invalidity(of: adapted) {
-                        return attemptEnded(Attempt(request: adapted, response: nil, error: invalid), progress)
-                    }
-                    send(adapted, progress)
-                case .failure(let error):
-                    let wrapped = (error as? WickError) ?? .requestAdaptationFailed(error: error)
-                    session.eventMonitor.request(self, didFailToAdaptRequest: initial, withError: wrapped)
-                    attemptEnded(Attempt(request: initial, response: nil, error: wrapped), progress)
+        let adapters = Interceptor(adapters: [interceptor, session.interceptor, last].compactMap { $0 })
+        // Adapters that complete at once without blocking run here; the others on the root queue.
+        if adapters.adaptsWithoutBlocking { return adapt(initial, with: adapters, progress) }
+        session.rootQueue.async { [self] in adapt(initial, with: adapters, progress) }
+    }
+
+    /// Runs `adapters` on `initial`, then sends the adapted request (or ends the attempt).
+    private func adapt(_ initial: HTTPRequest, with adapters: Interceptor, _ progress: AttemptProgress) {
+        adapters.adapt(initial, using: RequestAdapterState(requestID: id, session: session)) { [self] result in
+            switch result {
+            case .success(let adapted):
+                session.eventMonitor.request(self, didAdaptInitialRequest: initial, to: adapted)
+                // An adapter may produce any URL: checked here, where it is made, not per send.
+                if let invalid = Session.invalidity(of: adapted) {
+                    return attemptEnded(Attempt(request: adapted, response: nil, error: invalid), progress)
                 }
+                send(adapted, progress)
+            case .failure(let error):
+                let wrapped = (error as? WickError) ?? .requestAdaptationFailed(error: error)
+                session.eventMonitor.request(self, didFailToAdaptRequest: initial, withError: wrapped)
+                attemptEnded(Attempt(request: initial, response: nil, error: wrapped), progress)
             }
         }
     }
@@ -139,7 +144,8 @@ extension Request {
     /// Handles one exchange's end, as its response's verdict says: a challenge answer, a
     /// redirect, or the attempt's end.
     private func exchangeCompleted(_ result: Result<TransportResponse, TransportError>) {
-        guard let ended = mutableState.withLock({ $0.lifecycle.exchangeEnded() }) else {
+        let (exchange, logger) = mutableState.withLock { ($0.lifecycle.exchangeEnded(), $0.records.logger) }
+        guard let ended = exchange else {
             preconditionFailure("Request.exchangeCompleted: no exchange was in flight")
         }
         let request = ended.request
@@ -154,9 +160,19 @@ extension Request {
             if case .serverTrustEvaluationFailed(let refusal) = failure {
                 session.eventMonitor.request(self, didEvaluateServerTrust: ServerTrustEvaluation(refusal))
             }
+            effectiveLogger(logger).trace(
+                "exchange failed",
+                metadata: {
+                    var metadata = RequestLogMetadata.request(id: id, request)
+                    metadata["error.type"] = .string(failure.typeName)
+                    metadata["error.message"] = .string(failure.description)
+                    return metadata
+                }())
             return attemptEnded(Attempt(request: request, response: nil, error: failure), progress)
         }
-        progress.transactions.append(TransactionMetrics(request: request, response: response))
+        let transaction = TransactionMetrics(request: request, response: response)
+        progress.transactions.append(transaction)
+        effectiveLogger(logger).trace("exchange completed", metadata: RequestLogMetadata.exchange(id: id, transaction))
         let head = HTTPResponse(response, url: request.url)
         let monitor = session.eventMonitor
         if !monitor.monitors.isEmpty {
@@ -174,6 +190,7 @@ extension Request {
             attemptEnded(Attempt(request: request, response: response, error: .sessionTaskFailed(error: failure)), progress)
         case .redirect(let next, asksHandler: false):
             progress.redirects += 1
+            countRedirect()
             monitor.request(self, willRedirectTo: next, for: head)
             run(.send(next, progress))
         case .redirect(let next, asksHandler: true):
@@ -188,6 +205,7 @@ extension Request {
                     if let invalid = Session.invalidity(of: decided) {
                         return attemptEnded(Attempt(request: decided, response: nil, error: invalid), progress)
                     }
+                    countRedirect()
                     monitor.request(self, willRedirectTo: decided, for: head)
                     run(.send(decided, progress))
                 }
@@ -264,7 +282,7 @@ extension Request {
                         session.eventMonitor.requestRetryWasRefusedByBudget(self)
                         return finish(outcome)
                     }
-                    countRetry(after: delay)
+                    countRetry(after: error, delay: delay)
                     session.eventMonitor.requestIsRetrying(self)
                     if delay == .zero { return run(.startAttempt(next)) }
                     session.rootQueue.asyncAfter(deadline: .now() + delay.timeInterval) { [self, next] in

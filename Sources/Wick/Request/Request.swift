@@ -1,6 +1,7 @@
 // The base of every request: its state, what it has sent and received, and its controls.
 public import Dispatch
 public import FoundationEssentials
+import Logging
 import Synchronization
 import WickReactor
 
@@ -136,6 +137,9 @@ public class Request: @unchecked Sendable {
         /// The delay before the last retry (nil before the first): a decorrelated backoff
         /// grows from it.
         var lastRetryDelay: Duration?
+        var redirectCount = 0
+        /// The logger named by `logging(to:)`; nil logs to the session's.
+        var logger: Logger?
         var sent = InlineList<HTTPRequest>()
         var response: HTTPResponse?
         var error: WickError?
@@ -200,6 +204,9 @@ public class Request: @unchecked Sendable {
 
     /// How many times the request has been retried (0 on the first attempt).
     public var retryCount: Int { mutableState.withLock { $0.records.retryCount } }
+
+    /// How many redirects the request has followed, over all its attempts.
+    public var redirectCount: Int { mutableState.withLock { $0.records.redirectCount } }
 
     /// The last request sent (after adaptation and redirects); before the first attempt, the
     /// request as created; nil if it could not be built.
@@ -398,7 +405,8 @@ public class Request: @unchecked Sendable {
     /// Tells the monitors and `onURLRequestCreation` handlers about a request about to be sent.
     func announceSend(_ request: HTTPRequest) {
         session.eventMonitor.request(self, willSend: request)
-        let handlers = mutableState.withLock { $0.records.onRequestCreation }
+        let (handlers, logger) = mutableState.withLock { ($0.records.onRequestCreation, $0.records.logger) }
+        effectiveLogger(logger).trace("sending request", metadata: RequestLogMetadata.request(id: id, request))
         for (queue, handler) in handlers { queue.async { handler(request) } }
     }
 
@@ -410,12 +418,28 @@ public class Request: @unchecked Sendable {
         }
     }
 
-    /// Counts a retry made after `delay`.
-    func countRetry(after delay: Duration) {
-        mutableState.withLock { state in
+    /// Counts a retry of the attempt that failed with `error`, to start after `delay` (kept:
+    /// a decorrelated backoff grows from it), and logs it.
+    func countRetry(after error: WickError, delay: Duration) {
+        let (retries, logger) = mutableState.withLock { state in
             state.records.retryCount += 1
             state.records.lastRetryDelay = delay
+            return (state.records.retryCount, state.records.logger)
         }
+        effectiveLogger(logger).debug(
+            "retrying request",
+            metadata: {
+                var metadata = request.map { RequestLogMetadata.request(id: id, $0) } ?? [:]
+                metadata["http.request.resend_count"] = .stringConvertible(retries)
+                metadata["wick.retry.delay_ms"] = .string(RequestLogMetadata.milliseconds(delay))
+                metadata["error.type"] = .string(error.typeName)
+                return metadata
+            }())
+    }
+
+    /// Counts a redirect about to be followed.
+    func countRedirect() {
+        mutableState.withLock { $0.records.redirectCount += 1 }
     }
 
     /// The delay before the last retry, nil before the first.
@@ -443,13 +467,19 @@ public class Request: @unchecked Sendable {
     /// Records the outcome (a stop during finishing still replaces its error) and hands it to
     /// every waiter.
     private func record(_ outcome: Outcome) {
-        let recorded = mutableState.withLock { state -> (Outcome, RequestStateMachine.Waiters)? in
+        typealias Recorded = (Outcome, RequestStateMachine.Waiters, logger: Logger?, retries: Int, redirects: Int)
+        let recorded = mutableState.withLock { state -> Recorded? in
             guard let recorded = state.lifecycle.outcomeCompleted(outcome) else { return nil }
             state.records.error = recorded.0.error
-            return recorded
+            return (recorded.0, recorded.1, state.records.logger, state.records.retryCount, state.records.redirectCount)
         }
-        guard let (final, waiters) = recorded else { return }
+        guard let (final, waiters, logger, retries, redirects) = recorded else { return }
         session.unregister(self)
+        effectiveLogger(logger).debug(
+            final.error == nil ? "request finished" : "request failed",
+            metadata: RequestLogMetadata.finished(
+                id: id, request: final.request, metrics: final.metrics, error: final.error, retries: retries,
+                redirects: redirects))
         session.eventMonitor.requestDidFinish(self)
         waiters.deliver(final)
     }

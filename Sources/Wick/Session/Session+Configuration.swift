@@ -1,5 +1,6 @@
 // What a Session is built with: default headers, the request timeout, pool bounds, trust roots,
-// the proxy, the cookie storage.
+// the proxy, the cookie storage, the logger.
+public import Logging
 public import WickTLS
 
 extension Session {
@@ -129,6 +130,12 @@ extension Session {
         /// A limit on the retries the session's requests make (`RetryBudget`), whichever
         /// retrier asks for them; nil (the default, as in Alamofire) for none.
         public var retryBudget: RetryBudget? = nil
+        /// Where the session's requests log (swift-log), unless a request names its own
+        /// (`Request.logging(to:)`). Nothing is logged per request at `info` or above: each
+        /// request's summary (method, host, status, phase timings, reuse, retries, redirects) is
+        /// `debug`, the wire detail of each exchange `trace`. Default: `Logger.wickDisabled`,
+        /// which logs nothing and costs a request one level check per log point.
+        public var logger: Logger = .wickDisabled
 
         /// The defaults described on each property.
         public init() {}

@@ -1,0 +1,109 @@
+// Records every request's metrics from Wick's EventMonitor events into swift-metrics.
+import CoreMetrics
+public import Dispatch
+import FoundationEssentials
+import Synchronization
+public import Wick
+
+/// An `EventMonitor` that records the requests of a `Session` into swift-metrics: durations,
+/// queue (pool) waits, connect and TLS phases, bytes, connection reuse, retries, redirects,
+/// replays and the number of active requests, named as `WickMetricName` says. Give it to the
+/// session: `Session(eventMonitors: [MetricsMonitor()])`.
+///
+/// Each exchange (every attempt, redirect hop and challenge answer) is one
+/// `http.client.request.duration` sample labelled with its status, as OpenTelemetry counts
+/// HTTP requests; a request that fails without a response adds one sample labelled with its
+/// `error.type`, timed from its start. Memory is bounded: the monitor remembers the start of
+/// each running request only, and at most the host policy's number of hosts.
+public final class MetricsMonitor: EventMonitor {
+    /// The queue events arrive on: one of the monitor's own, so recording never waits behind
+    /// another monitor.
+    public let queue = DispatchQueue(label: "wick.metrics-monitor")
+    /// The settings it was made with.
+    public let configuration: MetricsConfiguration
+    private let dimensions: RequestDimensions
+    /// When each running request started, by identifier; removed when it finishes.
+    private let started = Mutex<[UUID: ContinuousClock.Instant]>([:])
+    private let activeRequests: Meter
+
+    /// A monitor recording into `configuration.factory` (nil: `MetricsSystem.factory`).
+    public init(configuration: MetricsConfiguration = MetricsConfiguration()) {
+        self.configuration = configuration
+        dimensions = RequestDimensions(
+            hosts: HostLabeller(policy: configuration.hostLabels), statusLabel: configuration.statusLabel)
+        activeRequests = Meter(
+            label: WickMetricName.activeRequests, dimensions: [],
+            factory: configuration.factory ?? MetricsSystem.factory)
+    }
+
+    private var factory: any MetricsFactory { configuration.factory ?? MetricsSystem.factory }
+
+    /// Counts the request as active from its first resume.
+    public func requestDidResume(_ request: Request) {
+        let isFirst = started.withLock { starts in
+            guard starts[request.id] == nil else { return false }
+            starts[request.id] = .now
+            return true
+        }
+        if isFirst { activeRequests.increment() }
+    }
+
+    /// Records the exchange that just ended: its duration, queue wait, new connection's phases,
+    /// bytes, and whether it was replayed.
+    public func request(_ request: Request, didGatherMetrics metrics: RequestMetrics) {
+        let exchange = metrics.last
+        let labels = dimensions.of(exchange.request)
+        if let total = exchange.total {
+            record(WickMetricName.requestDuration, dimensions.of(exchange.request, status: exchange.statusCode), total)
+        }
+        if let wait = exchange.poolWait { record(WickMetricName.timeInQueue, labels, wait) }
+        if let resolve = exchange.resolve { record(WickMetricName.resolveDuration, labels, resolve) }
+        if let connect = exchange.connect { record(WickMetricName.connectDuration, labels, connect) }
+        if let handshake = exchange.tlsHandshake {
+            record(WickMetricName.tlsHandshakeDuration, labels, handshake)
+            let resumed = exchange.connection.isTLSSessionResumed == true ? "true" : "false"
+            Counter(label: WickMetricName.tlsHandshakes, dimensions: labels + [("wick.tls.resumed", resumed)], factory: factory)
+                .increment()
+        }
+        Recorder(label: WickMetricName.requestBodySize, dimensions: labels, factory: factory)
+            .record(exchange.requestBytesSent)
+        Recorder(label: WickMetricName.responseBodySize, dimensions: labels, factory: factory)
+            .record(exchange.responseBytesReceived)
+        Counter(label: WickMetricName.bytesSent, dimensions: labels, factory: factory)
+            .increment(by: exchange.requestBytesSent)
+        Counter(label: WickMetricName.bytesReceived, dimensions: labels, factory: factory)
+            .increment(by: exchange.responseBytesReceived)
+        let reuse = labels + [("wick.connection.reused", exchange.isReused ? "true" : "false")]
+        Counter(label: WickMetricName.connectionLeases, dimensions: reuse, factory: factory).increment()
+        if exchange.wasReplayed { Counter(label: WickMetricName.replays, dimensions: labels, factory: factory).increment() }
+    }
+
+    /// Counts a redirect followed.
+    public func request(_ request: Request, willRedirectTo newRequest: HTTPRequest, for response: HTTPResponse) {
+        guard let sent = request.request else { return }
+        Counter(label: WickMetricName.redirects, dimensions: dimensions.of(sent), factory: factory).increment()
+    }
+
+    /// Counts a retry.
+    public func requestIsRetrying(_ request: Request) {
+        guard let sent = request.request else { return }
+        Counter(label: WickMetricName.retries, dimensions: dimensions.of(sent), factory: factory).increment()
+    }
+
+    /// Ends the request's activity; a failure without a response adds a duration sample
+    /// labelled with its `error.type`.
+    public func requestDidFinish(_ request: Request) {
+        guard let start = started.withLock({ $0.removeValue(forKey: request.id) }) else { return }
+        activeRequests.decrement()
+        guard let error = request.error, request.response == nil, let sent = request.request else { return }
+        record(WickMetricName.requestDuration, dimensions.of(sent, error: error), .now - start)
+    }
+
+    /// Records `duration` into the timer `label` with `labels`.
+    private func record(_ label: String, _ labels: [(String, String)], _ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        Timer(label: label, dimensions: labels, preferredDisplayUnit: .seconds, factory: factory)
+            .recordNanoseconds(nanoseconds)
+    }
+}

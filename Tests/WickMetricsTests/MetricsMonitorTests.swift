@@ -1,0 +1,112 @@
+// MetricsMonitor against httpbin, recorded into swift-metrics' TestMetrics.
+import CoreMetrics
+import Dispatch
+import FoundationEssentials
+import MetricsTestKit
+import Testing
+import Wick
+import WickMetrics
+import WickTestSupport
+
+@Suite struct MetricsMonitorTests {
+    /// A session whose events `monitor` records.
+    static func session(_ monitor: MetricsMonitor, interceptor: (any RequestInterceptor)? = nil) -> Session {
+        Session(interceptor: interceptor, eventMonitors: [monitor])
+    }
+
+    /// Awaits `request`'s response, then every event the monitor has been handed.
+    static func finish(_ request: DataRequest, _ monitor: MetricsMonitor) async -> DataResponse<Data, WickError> {
+        let response = await withCheckedContinuation { continuation in
+            request.responseData { continuation.resume(returning: $0) }
+        }
+        monitor.queue.sync {}
+        return response
+    }
+
+    /// The value of dimension `name` in `dimensions`.
+    static func value(_ name: String, in dimensions: [(String, String)]) -> String? {
+        dimensions.first { $0.0 == name }?.1
+    }
+
+    @Test(.enabled(if: TestEnvironment.wantsHTTPBin, "httpbin is started by Scripts/test"))
+    func everyExchangeIsTimedWithItsStatusAndHost() async throws {
+        let httpbin = try TestEnvironment.httpbin()
+        let metrics = TestMetrics()
+        let monitor = MetricsMonitor(configuration: MetricsConfiguration(factory: metrics))
+        let session = Self.session(monitor)
+        defer { Task { await session.shutdown() } }
+        let response = await Self.finish(session.request("\(httpbin.base)/redirect/1"), monitor)
+        #expect(response.response?.statusCode == 200)
+
+        let durations = metrics.timers(label: WickMetricName.requestDuration)
+        let statuses = durations.compactMap { Self.value("http.response.status_code", in: $0.dimensions) }.sorted()
+        #expect(statuses == ["200", "302"])
+        for timer in durations {
+            #expect(timer.values.count == 1)
+            #expect(timer.values.allSatisfy { $0 > 0 })
+            #expect(Self.value("http.request.method", in: timer.dimensions) == "GET")
+            #expect(Self.value("server.address", in: timer.dimensions) == "127.0.0.1")
+            #expect(Self.value("server.port", in: timer.dimensions) == String(httpbin.port))
+            #expect(Self.value("url.scheme", in: timer.dimensions) == "http")
+        }
+        #expect(metrics.counterTotal(label: WickMetricName.redirects) == 1)
+        #expect(metrics.counterTotal(label: WickMetricName.connectionLeases) == 2)
+        #expect(metrics.timers(label: WickMetricName.timeInQueue).flatMap(\.values).count == 2)
+        #expect(metrics.timers(label: WickMetricName.connectDuration).flatMap(\.values).count >= 1)
+        #expect(metrics.counterTotal(label: WickMetricName.bytesSent) > 0)
+        #expect(metrics.counterTotal(label: WickMetricName.bytesReceived) > 0)
+        let active = try metrics.expectMeter(WickMetricName.activeRequests)
+        #expect(active.values == [1, 0])
+    }
+
+    @Test(.enabled(if: TestEnvironment.wantsHTTPBin, "httpbin is started by Scripts/test"))
+    func retriesAreCountedAndStatusClassesGroup() async throws {
+        let httpbin = try TestEnvironment.httpbin()
+        let metrics = TestMetrics()
+        var configuration = MetricsConfiguration(factory: metrics)
+        configuration.statusLabel = .statusClass
+        let monitor = MetricsMonitor(configuration: configuration)
+        let retryOnce = Interceptor(
+            adaptHandler: { request, _, completion in completion(.success(request)) },
+            retryHandler: { request, _, _, completion in completion(request.retryCount < 1 ? .retry : .doNotRetry) })
+        let session = Self.session(monitor, interceptor: retryOnce)
+        defer { Task { await session.shutdown() } }
+        _ = await Self.finish(session.request("\(httpbin.base)/status/503").validate(), monitor)
+
+        #expect(metrics.counterTotal(label: WickMetricName.retries) == 1)
+        let timer = try #require(metrics.timers(label: WickMetricName.requestDuration).first)
+        #expect(Self.value("http.response.status_class", in: timer.dimensions) == "5xx")
+        #expect(timer.values.count == 2)
+    }
+
+    @Test func aFailureWithoutAResponseIsTimedWithItsErrorType() async throws {
+        let refusing = try RefusingPort()
+        let metrics = TestMetrics()
+        let monitor = MetricsMonitor(configuration: MetricsConfiguration(factory: metrics))
+        var configuration = Session.Configuration()
+        configuration.waitsForConnectivity = false
+        let session = Session(configuration: configuration, eventMonitors: [monitor])
+        defer { Task { await session.shutdown() } }
+        let response = await Self.finish(session.request("http://127.0.0.1:\(refusing.port)/"), monitor)
+        #expect(response.error != nil)
+
+        let timer = try #require(metrics.timers(label: WickMetricName.requestDuration).first)
+        #expect(Self.value("error.type", in: timer.dimensions) == "cannotConnectToHost")
+        #expect(Self.value("http.response.status_code", in: timer.dimensions) == nil)
+        #expect(timer.values.count == 1)
+        #expect(try metrics.expectMeter(WickMetricName.activeRequests).values == [1, 0])
+    }
+
+    @Test func customMethodsShareOneLabel() async throws {
+        let refusing = try RefusingPort()
+        let metrics = TestMetrics()
+        let monitor = MetricsMonitor(configuration: MetricsConfiguration(factory: metrics))
+        var configuration = Session.Configuration()
+        configuration.waitsForConnectivity = false
+        let session = Session(configuration: configuration, eventMonitors: [monitor])
+        defer { Task { await session.shutdown() } }
+        _ = await Self.finish(session.request("http://127.0.0.1:\(refusing.port)/", method: "BREW"), monitor)
+        let timer = try #require(metrics.timers(label: WickMetricName.requestDuration).first)
+        #expect(Self.value("http.request.method", in: timer.dimensions) == "_OTHER")
+    }
+}

@@ -57,3 +57,14 @@ public struct ResponseCacher: CachedResponseHandler {
         if case .cache = behavior { true } else { false }
     }
 }
+
+extension CachedResponseHandler where Self == ResponseCacher {
+    /// `ResponseCacher.cache`, as `.cache` where a handler is expected.
+    public static var cache: ResponseCacher { ResponseCacher.cache }
+    /// `ResponseCacher.doNotCache`, as `.doNotCache` where a handler is expected.
+    public static var doNotCache: ResponseCacher { ResponseCacher.doNotCache }
+    /// A `ResponseCacher` that stores what `closure` returns, as `.modify { ... }`.
+    public static func modify(using closure: @escaping @Sendable (Request, CachedResponse) -> CachedResponse?) -> ResponseCacher {
+        ResponseCacher(behavior: .modify(closure))
+    }
+}

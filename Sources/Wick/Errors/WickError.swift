@@ -58,6 +58,9 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     /// see `DownloadFailureReason` (a file not created, written or moved, a destination that
     /// exists, resume data that cannot be read).
     case downloadFailed(reason: DownloadFailureReason)
+    /// A `DiskResponseCache` could not use its directory: it could not be created or listed
+    /// (`path`; `reason` says why, as the file system did).
+    case responseCacheUnavailable(path: String, reason: String)
 
     /// What went wrong, for people.
     public var description: String {
@@ -80,6 +83,7 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
         case .invalidProxyConfiguration(let error): "invalid proxy configuration: \(error)"
         case .multipartEncodingFailed(let reason): "multipart encoding failed: \(reason)"
         case .downloadFailed(let reason): "the download failed: \(reason)"
+        case .responseCacheUnavailable(let path, let reason): "the response cache directory \(path) cannot be used: \(reason)"
         }
     }
 }

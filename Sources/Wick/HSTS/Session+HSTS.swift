@@ -9,16 +9,13 @@ extension Session {
     /// (RFC 6797 §8.3: the scheme becomes https, an explicit port 80 becomes 443, any other
     /// port is kept); `request` itself otherwise. Runs before every send (a first attempt, a
     /// redirect hop, a retry), so no byte goes to a known host in the clear. Unix-socket
-    /// requests are never changed. An empty store costs a lock and a count.
+    /// requests are never changed. An empty store costs a lock and a count. (A redirect's
+    /// `Location` is upgraded earlier, by `RedirectRules`, so an https page redirecting to
+    /// `http://` a known host is followed, not refused as insecure.)
     func upgradedForHSTS(_ request: HTTPRequest) -> HTTPRequest {
-        guard let storage = configuration.hstsStorage, !storage.isEmpty, request.unixSocketPath == nil,
-            request.url.scheme?.lowercased() == "http", let host = request.url.host,
-            storage.requiresHTTPS(forHost: host, now: Date()),
-            var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+        guard let storage = configuration.hstsStorage, request.unixSocketPath == nil,
+            let upgraded = HSTSUpgrade.upgraded(request.url, storage: storage, now: Date())
         else { return request }
-        components.scheme = "https"
-        if components.port == 80 { components.port = 443 }
-        guard let upgraded = components.url else { return request }
         var secure = request
         secure.url = upgraded
         return secure

@@ -203,7 +203,9 @@ public class Request: @unchecked Sendable {
         mutableState.withLock { $0.records.sent.last } ?? (try? initialRequest.get())
     }
 
-    /// Every request sent, in order: one per attempt and per redirect hop.
+    /// Every request sent, in order: one per attempt and per redirect hop (a request the
+    /// session's response cache answered without sending counts too, so the last is the one the
+    /// response answers).
     public var requests: [HTTPRequest] { mutableState.withLock { $0.records.sent.all } }
 
     /// The response head of the last attempt, if one arrived.

@@ -40,7 +40,8 @@ public struct CacheControl: Sendable, Equatable {
     public var immutable = false
     /// `stale-while-revalidate=N` (RFC 5861 §3). Parsed and kept; Wick's cache does not act on it.
     public var staleWhileRevalidate: Int?
-    /// `stale-if-error=N` (RFC 5861 §4). Parsed and kept; Wick's cache does not act on it.
+    /// `stale-if-error=N` (RFC 5861 §4): a stale response may answer for N seconds past its
+    /// lifetime when its validation fails (`CacheDecision.staleIfErrorAge`).
     public var staleIfError: Int?
 
     /// The most bytes of `Cache-Control` read from one message (all its fields together): 4096.

@@ -73,6 +73,19 @@ enum CacheDecision: Sendable, Equatable {
         return freshness.staleness <= maxStale
     }
 
+    /// The age of `stored` when RFC 5861 §4's `stale-if-error` lets it answer a request whose
+    /// validation failed (the network unreachable, or a 500, 502, 503 or 504) at `now`: the
+    /// response's or the request's `stale-if-error=N` covers its staleness, and the response
+    /// does not say `must-revalidate` (RFC 9111 §4.2.4 forbids serving it stale). Nil otherwise.
+    static func staleIfErrorAge(of stored: CachedResponse, requestHeaders: HTTPHeaders, now: Date) -> Int? {
+        let response = stored.cacheControl
+        guard !response.mustRevalidate else { return nil }
+        let window = max(response.staleIfError ?? -1, CacheControl(headers: requestHeaders).staleIfError ?? -1)
+        let freshness = CacheFreshness(of: stored, now: now)
+        guard window >= 0, freshness.staleness <= window else { return nil }
+        return freshness.age
+    }
+
     /// `If-None-Match` with the stored `ETag`, `If-Modified-Since` with its `Last-Modified`
     /// (§4.3.1 asks for both when both exist); empty without validators.
     static func conditionalFields(for stored: CachedResponse) -> HTTPHeaders {

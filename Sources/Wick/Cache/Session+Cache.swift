@@ -40,6 +40,15 @@ extension Session {
         return metrics
     }
 
+    /// The stored response a failed validation may deliver instead of the failure, by
+    /// `stale-if-error` (RFC 5861 §4, `CacheDecision.staleIfErrorAge`); nil when none may.
+    func staleResponseOnError(validating validation: CacheValidation?, request: HTTPRequest) -> TransportResponse? {
+        guard configuration.responseCache != nil, let validation,
+            let age = CacheDecision.staleIfErrorAge(of: validation.stored, requestHeaders: request.headers, now: Date())
+        else { return nil }
+        return Self.responseFromCache(validation.stored, age: age)
+    }
+
     /// What the cache does with `received`, the network's answer to `request` (sent by
     /// `owner`, validating `validation` when it was conditional), and the response to deliver.
     ///
@@ -47,6 +56,8 @@ extension Session {
     ///   other `ETag`), updates its fields and times in the store, and is delivered as it:
     ///   the stored status and body with the merged fields (`.revalidatedCache`). A 304 naming
     ///   another `ETag` selects nothing: the stored response is removed and the 304 delivered.
+    /// - A 500, 502, 503 or 504 to a validation delivers the stored response when its
+    ///   `stale-if-error` allows (RFC 5861 §4), as `.cache`.
     /// - An unsafe method's non-error response invalidates its URL and the same-origin URLs of
     ///   its `Location` and `Content-Location` (§4.4).
     /// - A storable response (§3, `CacheStorability`) is offered to the request's or the
@@ -58,6 +69,11 @@ extension Session {
         let responseDate = Date()
         let elapsed = (received.metrics.completed ?? .now()) - received.metrics.started
         let requestDate = responseDate.addingTimeInterval(-elapsed.timeInterval)
+        if [500, 502, 503, 504].contains(received.status.rawValue),
+            let stale = staleResponseOnError(validating: validation, request: request)
+        {
+            return (stale, .cache)
+        }
         if let validation, received.status.rawValue == 304 {
             let stored = validation.stored
             if let etag = received.headers.value(for: "ETag"), etag != stored.headers.value(for: "ETag") {
@@ -102,5 +118,12 @@ extension Session {
                 if let decided { cache.store(decided) }
             }
         }
+    }
+}
+
+extension TransportError {
+    /// Whether the exchange ended because it was cancelled (not a failure of the server's).
+    var isCancellation: Bool {
+        if case .cancelled = self { true } else { false }
     }
 }

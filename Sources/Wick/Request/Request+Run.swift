@@ -174,6 +174,13 @@ extension Request {
                 received, to: request, validation: ended.progress.validation, by: self)
             responseArrived(response, from: source, to: request, ended.progress, verdict: ended.verdict)
         case .failure(let error):
+            // RFC 5861 §4: a stale response the server allowed for errors answers instead
+            // (not for a cancellation, which is no error of the server's).
+            if !error.isCancellation,
+                let stale = session.staleResponseOnError(validating: ended.progress.validation, request: request)
+            {
+                return responseArrived(stale, from: .cache, to: request, ended.progress, verdict: nil)
+            }
             let failure = WickError(error)
             if case .serverTrustEvaluationFailed(let refusal) = failure {
                 session.eventMonitor.request(self, didEvaluateServerTrust: ServerTrustEvaluation(refusal))

@@ -163,3 +163,26 @@ struct CacheDecisionTests {
         #expect(fields == ["accept": "a,b", "accept-language": String?.none])
     }
 }
+
+/// RFC 5861 §4: stale-if-error, from the response or the request, within its window only, and
+/// never past must-revalidate.
+struct CacheStaleIfErrorTests {
+    static let t0 = CacheFreshnessTests.t0
+
+    @Test func theWindowOfTheResponseOrTheRequest() {
+        let stored = CacheDecisionTests.stored(["Cache-Control": "max-age=10, stale-if-error=60", "ETag": "\"v1\""])
+        // At 70 s the response is 60 s stale: inside the window; at 71 s, outside.
+        #expect(CacheDecision.staleIfErrorAge(of: stored, requestHeaders: [:], now: Self.t0.addingTimeInterval(70)) == 70)
+        #expect(CacheDecision.staleIfErrorAge(of: stored, requestHeaders: [:], now: Self.t0.addingTimeInterval(71)) == nil)
+        #expect(
+            CacheDecision.staleIfErrorAge(
+                of: stored, requestHeaders: ["Cache-Control": "stale-if-error=100"], now: Self.t0.addingTimeInterval(71)) == 71)
+        let plain = CacheDecisionTests.stored(["Cache-Control": "max-age=10", "ETag": "\"v1\""])
+        #expect(CacheDecision.staleIfErrorAge(of: plain, requestHeaders: [:], now: Self.t0.addingTimeInterval(11)) == nil)
+    }
+
+    @Test func mustRevalidateWins() {
+        let strict = CacheDecisionTests.stored(["Cache-Control": "max-age=10, stale-if-error=60, must-revalidate"])
+        #expect(CacheDecision.staleIfErrorAge(of: strict, requestHeaders: [:], now: Self.t0.addingTimeInterval(20)) == nil)
+    }
+}

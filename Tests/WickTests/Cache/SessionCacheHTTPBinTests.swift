@@ -191,3 +191,40 @@ struct SessionCacheHTTPBinTests {
         await session.shutdown()
     }
 }
+
+/// RFC 5861 §4 through a Session: a stale stored response with `stale-if-error` answers when
+/// its validation cannot reach the server, or the server answers 503.
+@Suite(.enabled(if: TestEnvironment.wantsHTTPBin, "httpbin is started by Scripts/test"))
+struct SessionStaleIfErrorTests {
+    static func stale(_ url: String) -> CachedResponse {
+        let old = Date().addingTimeInterval(-120)
+        return CachedResponse(
+            url: URL(string: url)!, statusCode: 200,
+            headers: ["Cache-Control": "max-age=60, stale-if-error=600", "ETag": "\"old\"", "Content-Type": "text/plain"],
+            data: Data("stored".utf8), requestDate: old, responseDate: old)
+    }
+
+    @Test func anUnreachableServer() async throws {
+        let refusing = try RefusingPort()
+        let url = "http://127.0.0.1:\(refusing.port)/gone"
+        let cache = MemoryResponseCache()
+        cache.store(Self.stale(url))
+        let session = makeSession {
+            $0.responseCache = cache
+            $0.waitsForConnectivity = false
+        }
+        let response = await session.request(url).serializingString().response
+        #expect(response.value == "stored" && response.metrics?.responseSource == .cache)
+        await session.shutdown()
+    }
+
+    @Test func a503() async throws {
+        let url = "\(try TestEnvironment.httpbin().base)/status/503"
+        let cache = MemoryResponseCache()
+        cache.store(Self.stale(url))
+        let session = makeSession { $0.responseCache = cache }
+        let response = await session.request(url).serializingString().response
+        #expect(response.value == "stored" && response.response?.statusCode == 200)
+        await session.shutdown()
+    }
+}

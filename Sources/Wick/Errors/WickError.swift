@@ -61,6 +61,9 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     /// A `DiskResponseCache` could not use its directory: it could not be created or listed
     /// (`path`; `reason` says why, as the file system did).
     case responseCacheUnavailable(path: String, reason: String)
+    /// A `FileHSTSStorage` could not read or write its file (`path`; `reason` names the call
+    /// and the system's reason). Lines that do not parse are not errors: they are skipped.
+    case hstsFileFailed(path: String, reason: String)
 
     /// What went wrong, for people.
     public var description: String {
@@ -84,6 +87,7 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
         case .multipartEncodingFailed(let reason): "multipart encoding failed: \(reason)"
         case .downloadFailed(let reason): "the download failed: \(reason)"
         case .responseCacheUnavailable(let path, let reason): "the response cache directory \(path) cannot be used: \(reason)"
+        case .hstsFileFailed(let path, let reason): "HSTS file \(path): \(reason)"
         }
     }
 }

@@ -64,6 +64,25 @@ public final class InMemoryHSTSStorage: HSTSStorage {
         }
     }
 
+    /// Every host recorded from responses (or restored) and not expired at `now`, by name.
+    func recordedHosts(now: Date) -> [(name: String, expiry: Date, includesSubdomains: Bool)] {
+        entries.withLock { entries in
+            entries.filter { $0.value.expiry > now }.map { ($0.key.name, $0.value.expiry, $0.value.includesSubdomains) }
+                .sorted { $0.name < $1.name }
+        }
+    }
+
+    /// Adds `host` with an absolute expiry (an entry read from a file); an IP literal is ignored.
+    func restore(host: String, expiry: Date, includesSubdomains: Bool) {
+        guard let host = HSTSHost(host) else { return }
+        entries.withLock { entries in
+            entries[host] = Entry(expiry: expiry, includesSubdomains: includesSubdomains)
+            if entries.count > maximumHosts, let soonest = entries.min(by: { $0.value.expiry < $1.value.expiry })?.key {
+                entries[soonest] = nil
+            }
+        }
+    }
+
     /// Whether `host` or a superdomain with `includeSubDomains` is known at `now` (§8.2);
     /// expired entries met on the way are forgotten.
     public func requiresHTTPS(forHost host: String, now: Date) -> Bool {

@@ -70,3 +70,31 @@ struct SessionHSTSNginxTests {
         await session.shutdown()
     }
 }
+
+/// The HSTS file shared with curl: curl records nginx's policy with `--hsts FILE` and Wick
+/// reads it, then Wick saves one and curl upgrades an http URL from it.
+@Suite(.enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
+struct FileHSTSStorageCurlTests {
+    @Test func curlAndWickShareTheFile() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wick-hsts-curl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let curlFile = directory.appendingPathComponent("curl-hsts.txt")
+        try runCommand(
+            "/usr/bin/curl", ["-s", "-o", "/dev/null", "--cacert", nginx.pki.root.certificate.path, "--hsts", curlFile.path,
+                "\(nginx.httpsBase)/hsts/1k"])
+        let read = try FileHSTSStorage(fileURL: curlFile)
+        #expect(read.skippedLines == 0 && read.requiresHTTPS(forHost: "localhost", now: Date()))
+
+        // Wick's file: curl sends http://localhost:<TLS port> as https because of it.
+        let wickFile = directory.appendingPathComponent("wick-hsts.txt")
+        let written = try FileHSTSStorage(fileURL: wickFile)
+        written.record(StrictTransportSecurity(maxAge: 600, includesSubdomains: false), forHost: "localhost", now: Date())
+        try written.save()
+        let code = try runCommand(
+            "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code} %{url_effective}", "--cacert",
+                nginx.pki.root.certificate.path, "--hsts", wickFile.path, "http://localhost:\(nginx.httpsPort)/bytes/1k"])
+        #expect(code.hasPrefix("200 https://"))
+    }
+}

@@ -1,13 +1,11 @@
 // Fuzzes the cache's header parsing from a hostile server's bytes: Cache-Control (RFC 9111
 // §5.2), the freshness and age arithmetic over any Date, Expires, Age and Last-Modified
-// (§4.2), Vary matching (§4.1) and Strict-Transport-Security (RFC 6797 §6.1).
+// (§4.2), and Strict-Transport-Security (RFC 6797 §6.1).
 //
 // Input: lines of `Name: value` response fields (any names; the interesting ones are those
 // above); a line starting with `>` is a request field instead. Checks: no trap; every
 // delta-seconds directive lies in 0...2³¹ (max-stale may be "any"); age and lifetime are never
-// negative and fresh means lifetime > age; a response compared against the request fields it
-// varies on always matches them, and `Vary: *` matches nothing; an STS policy has a max-age in
-// 0...2³¹.
+// negative and fresh means lifetime > age; an STS policy has a max-age in 0...2³¹.
 import CFuzzDriver
 import FoundationEssentials
 import Wick

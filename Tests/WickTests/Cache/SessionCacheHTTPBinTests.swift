@@ -46,9 +46,12 @@ struct SessionCacheHTTPBinTests {
         // RFC 9111 §4.3.1 and §4.3.4: /etag/{etag} has no freshness, so it is validated with
         // If-None-Match; httpbin answers 304 and the stored body is delivered as a 200.
         let base = try TestEnvironment.httpbin().base
-        let session = Self.cachingSession()
+        let cache = MemoryResponseCache()
+        let session = Self.cachingSession(cache)
         let first = try await Self.fetch(session.request("\(base)/etag/abc"))
         #expect(first.source == .network && first.status == 200)
+        let url = try #require(URL(string: "\(base)/etag/abc"))
+        let storedBefore = try #require(cache.cachedResponses(for: url).first)
         let request = session.request("\(base)/etag/abc")
         let second = await request.serializingData().response
         #expect(second.metrics?.responseSource == .revalidatedCache)
@@ -56,6 +59,9 @@ struct SessionCacheHTTPBinTests {
         #expect(second.metrics?.connection != nil)
         // The request value the user sees carries no conditional field of the cache's.
         #expect(request.request?.headers.contains(name: "If-None-Match") == false)
+        // §4.3.4: the 304 updated the stored response (its times restart; the body stays).
+        let storedAfter = try #require(cache.cachedResponses(for: url).first)
+        #expect(storedAfter.responseDate > storedBefore.responseDate && storedAfter.data == storedBefore.data)
         await session.shutdown()
     }
 

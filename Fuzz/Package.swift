@@ -7,6 +7,7 @@ import PackageDescription
 /// `@_cdecl("LLVMFuzzerTestOneInput")` function and a three-line `@main` that passes it to
 /// `cfuzz_run` (copy an existing target), and seeds in `Corpus/<Name>/`.
 let fuzzTargets = [
+    "FuzzCacheControl",
     "FuzzChunkedDecoder",
     "FuzzContentDecoder",
     "FuzzHPACKDecoder",
@@ -21,8 +22,8 @@ let fuzzTargets = [
 /// Targets whose oracle is the response-parser harness of WickTestSupport.
 let harnessTargets: Set = ["FuzzChunkedDecoder", "FuzzResponseParser"]
 /// Targets of code in the `Wick` module itself (the JSON parser, the cookie parser and store, the
-/// whole client), which the layers' products do not include.
-let wickTargets: Set = ["FuzzJSONParser", "FuzzSetCookieParser", "FuzzWholeClient"]
+/// cache's and HSTS's header parsing, the whole client), which the layers' products do not include.
+let wickTargets: Set = ["FuzzCacheControl", "FuzzJSONParser", "FuzzSetCookieParser", "FuzzWholeClient"]
 /// Targets of the HTTP/2 codec.
 let http2Targets: Set = ["FuzzHPACKDecoder", "FuzzHTTP2Connection"]
 /// Targets that script the kernel through the reactor's socket seam (SPI `WickSocketSeam` of

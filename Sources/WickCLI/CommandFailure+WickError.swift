@@ -27,7 +27,7 @@ extension CommandFailure {
         case .requestRetryFailed(_, let original): exitCode(for: original)
         case .invalidProxyConfiguration: .couldNotResolveProxy
         case .multipartEncodingFailed: .readError
-        case .downloadFailed: .writeError
+        case .downloadFailed, .responseCacheUnavailable, .hstsFileFailed: .writeError
         }
     }
 

@@ -61,7 +61,7 @@ public final class MetricsMonitor: EventMonitor {
         if let connect = exchange.connect { record(WickMetricName.connectDuration, labels, connect) }
         if let handshake = exchange.tlsHandshake {
             record(WickMetricName.tlsHandshakeDuration, labels, handshake)
-            let resumed = exchange.connection.isTLSSessionResumed == true ? "true" : "false"
+            let resumed = exchange.connection?.isTLSSessionResumed == true ? "true" : "false"
             Counter(label: WickMetricName.tlsHandshakes, dimensions: labels + [("wick.tls.resumed", resumed)], factory: factory)
                 .increment()
         }

@@ -15,6 +15,10 @@ public import Foundation
 ///   and with `Connection: close`.
 /// - `/upload/...`: `PUT` stores a file (any size), `DELETE` removes it.
 /// - `/post/...`: `POST` (any body size, read and dropped) answers 200 with the `/bytes/` file.
+/// - `/max-age-60/...`: the `/bytes/` files with `Cache-Control: max-age=60` (and `Expires`).
+/// - `/no-cache/...`: the `/bytes/` files with `Cache-Control: no-cache` (a cache validates them
+///   every time; nginx answers a matching `If-None-Match` or `If-Modified-Since` with 304).
+/// - `/hsts/...`: the `/bytes/` files with `Strict-Transport-Security: max-age=600`.
 /// - `/status`: nginx's stub_status (active connections, accepts, requests).
 /// - `/tls/protocol`: the connection's TLS version as nginx names it (`TLSv1.3`; empty over
 ///   plain HTTP).
@@ -121,6 +125,14 @@ public final class NginxServer: Sendable {
             location /close/ { keepalive_timeout 0; alias \(www)/bytes/; }
             location /upload/ { dav_methods PUT DELETE; create_full_put_path on; client_max_body_size 0; }
             location /post/ { client_max_body_size 0; error_page 405 =200 $uri; alias \(www)/bytes/; }
+            location /max-age-60/ { expires 60s; alias \(www)/bytes/; }
+            location /no-cache/ {
+                add_header Cache-Control no-cache; add_header X-Request-Id $http_x_request_id always; alias \(www)/bytes/;
+            }
+            location /hsts/ {
+                add_header Strict-Transport-Security max-age=600 always; add_header X-Request-Id $http_x_request_id always;
+                alias \(www)/bytes/;
+            }
             add_header X-Request-Id $http_x_request_id always;
             """
         return """

@@ -14,6 +14,20 @@ package struct TransportResponse: Sendable {
     /// The trailer fields of a chunked response, if it had some.
     package var trailers: HTTPHeaders?
     package var metrics: TransportMetrics
+
+    /// A response with these parts: the transport's own, or one no exchange produced (a
+    /// response cache's, whose metrics have no connection).
+    package init(
+        status: HTTPStatus, version: HTTPVersion, headers: HTTPHeaders, body: Data, trailers: HTTPHeaders?,
+        metrics: TransportMetrics
+    ) {
+        self.status = status
+        self.version = version
+        self.headers = headers
+        self.body = body
+        self.trailers = trailers
+        self.metrics = metrics
+    }
 }
 
 /// When each phase of one request happened (monotonic clock), for the last attempt when the
@@ -51,4 +65,9 @@ package struct TransportMetrics: Sendable {
     package var responseBytesReceived = 0
     /// Body bytes handed to a `TransportBodySink` rather than collected.
     package var streamedBodyBytes = 0
+
+    /// Metrics that start at `started`, every phase still to come.
+    package init(started: Deadline) {
+        self.started = started
+    }
 }

@@ -78,6 +78,20 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         let jar = try FileCookieStorage(fileURL: URL(fileURLWithPath: "cookies.txt"))  // curl's -b/-c format
         var withJar = Session.Configuration(); withJar.cookieStorage = jar   // later: try jar.save() (atomic, 0600)
 
+        // A response cache (RFC 9111), off unless given: fresh responses answer without a request, stale
+        // ones are validated (a 304 serves the stored body), POST/PUT/DELETE invalidate.
+        var caching = Session.Configuration()
+        caching.responseCache = MemoryResponseCache(maximumBytes: 32 << 20)      // or: try DiskResponseCache(directory: dir)
+        let cached = Session(configuration: caching, cachedResponseHandler: ResponseCacher.cache)  // Alamofire's handler
+        let items = await cached.request("https://api.example.com/items").serializingData().response
+        print(items.metrics?.responseSource ?? .network)        // .network, .cache or .revalidatedCache
+        _ = cached.request(url).cacheResponse(using: .doNotCache)                // per request, as in Alamofire
+        _ = cached.request(url) { $0.cachePolicy = .returnCacheDataElseLoad }    // URLRequest's four policies
+        _ = cached.request(url, headers: ["Cache-Control": "max-stale=60"])      // request directives count too
+        // HSTS (RFC 6797) is on by default: after a trusted https response with Strict-Transport-Security,
+        // http://host/... is sent as https://host/... (port 80 → 443). Preload hosts, or nil to turn it off:
+        var strict = Session.Configuration(); strict.hstsStorage = InMemoryHSTSStorage(preloaded: ["api.example.com": true])
+
         // Uploads read files and streams in pieces: memory stays flat whatever the size.
         session.upload(fileURL, to: "https://host/upload", method: .put).uploadProgress { print($0) }
         session.upload(multipartFormData: { form in
@@ -138,7 +152,7 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         await pinned.shutdown()                         // closes connections and stops the loop threads
 
         // README tour ends
-        _ = (resilient, guarded, docker, proxied, item, created, fileURL, cookieless, withJar)
+        _ = (resilient, guarded, docker, proxied, item, created, fileURL, cookieless, withJar, strict)
     }
 }
 

@@ -47,7 +47,7 @@ struct RetryAfterSessionTests {
         let response = await request.serializingData().response
         #expect(request.retryCount == 0)
         #expect(response.response?.statusCode == 503)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(60), "far below the 3,600 s asked for")
         await session.shutdown()
     }
 

@@ -4,8 +4,8 @@ import CBenchSupport
 import Foundation
 import Glibc
 
-/// Answers each request head (`\r\n\r\n`) on its one accepted connection with `200 OK` and 1,024
-/// body bytes, from a buffer built once, until the client closes.
+/// Answers each request head (`\r\n\r\n`) on its one accepted connection with the same response
+/// (by default `200 OK` and 1,024 body bytes), from a buffer built once, until the client closes.
 final class FixedResponseServer: @unchecked Sendable {
     /// The listening port on 127.0.0.1.
     let port: UInt16
@@ -15,9 +15,10 @@ final class FixedResponseServer: @unchecked Sendable {
         Array("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 1024\r\n\r\n".utf8)
         + [UInt8](repeating: UInt8(ascii: "x"), count: 1_024)
 
-    /// Listens with a kernel-chosen port and serves one connection on a thread of its own.
+    /// Listens with a kernel-chosen port and serves one connection on a thread of its own,
+    /// answering every request with `response` (whole HTTP/1.1 response bytes).
     /// - Throws: `SocketError` if the listener cannot be made.
-    init() throws {
+    init(response: [UInt8] = FixedResponseServer.response) throws {
         let listener = try EchoServer.listenOnLoopback()
         port = listener.port
         let thread = Thread {
@@ -25,13 +26,13 @@ final class FixedResponseServer: @unchecked Sendable {
             close(listener.fd)
             guard connection >= 0 else { return }
             EchoServer.setNoDelay(connection)
-            Self.serve(connection)
+            Self.serve(connection, response: response)
         }
         thread.start()
     }
 
     /// Answers every request head until the peer closes, then closes `fd`.
-    private static func serve(_ fd: Int32) {
+    private static func serve(_ fd: Int32, response: [UInt8]) {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 65_536, alignment: 16)
         defer {
             buffer.deallocate()

@@ -18,6 +18,8 @@
 //   wick-bench cost [--rounds N] [--keep-callgrind DIR] [--results FILE]
 //                                     one sequential keep-alive request's instructions, CPU time
 //                                     and allocations split by layer, Wick beside libcurl
+//   wick-bench cache [--rounds N]     a fresh cache hit and a 304 revalidation through Session
+//                                     beside the network, against an in-process server
 //   wick-bench check-allocations      exits 1 when a steady-state allocation count exceeds
 //                                     Thresholds/allocations.json
 //   wick-bench self-test              checks that the allocation counter counts
@@ -150,6 +152,9 @@ do {
         exit(ok ? 0 : 1)
     case "check-allocations":
         exit(try AllocationCheck.run() ? 0 : 1)
+    case "cache":
+        guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
+        try CacheBenchmark.run(rounds: options.explicitRounds ?? 5, requests: 2_000)
     case "profile-session":
         // For `perf record`: sequential async requests through Session against the in-process
         // server, nothing else (no peers, no table).

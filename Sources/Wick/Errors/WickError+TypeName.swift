@@ -25,6 +25,8 @@ extension WickError {
         case .multipartEncodingFailed: "multipartEncodingFailed"
         case .downloadFailed: "downloadFailed"
         case .conversionFailed: "conversionFailed"
+        case .responseCacheUnavailable: "responseCacheUnavailable"
+        case .hstsFileFailed: "hstsFileFailed"
         }
     }
 }

@@ -62,6 +62,12 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     /// cannot be expressed as Wick's, or Wick's as its: see `ConversionFailureReason` (a field
     /// name or method that is not a token, a request without the parts of a URL).
     case conversionFailed(reason: ConversionFailureReason)
+    /// A `DiskResponseCache` could not use its directory: it could not be created or listed
+    /// (`path`; `reason` says why, as the file system did).
+    case responseCacheUnavailable(path: String, reason: String)
+    /// A `FileHSTSStorage` could not read or write its file (`path`; `reason` names the call
+    /// and the system's reason). Lines that do not parse are not errors: they are skipped.
+    case hstsFileFailed(path: String, reason: String)
 
     /// What went wrong, for people.
     public var description: String {
@@ -85,6 +91,8 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
         case .multipartEncodingFailed(let reason): "multipart encoding failed: \(reason)"
         case .downloadFailed(let reason): "the download failed: \(reason)"
         case .conversionFailed(let reason): "the conversion failed: \(reason)"
+        case .responseCacheUnavailable(let path, let reason): "the response cache directory \(path) cannot be used: \(reason)"
+        case .hstsFileFailed(let path, let reason): "HSTS file \(path): \(reason)"
         }
     }
 }

@@ -23,6 +23,7 @@ public final class ClosureEventMonitor: EventMonitor {
         var requestWillSend: (@Sendable (Request, HTTPRequest) -> Void)?
         var requestDidEvaluateServerTrust: (@Sendable (Request, ServerTrustEvaluation) -> Void)?
         var requestDidAcquireConnection: (@Sendable (Request, ConnectionInfo) -> Void)?
+        var requestDidReceiveCachedResponse: (@Sendable (Request, HTTPResponse, ResponseSource) -> Void)?
         var requestDidReceiveResponse: (@Sendable (Request, HTTPResponse, Int) -> Void)?
         var requestDidGatherMetrics: (@Sendable (Request, RequestMetrics) -> Void)?
         var requestWillRedirect: (@Sendable (Request, HTTPRequest, HTTPResponse) -> Void)?
@@ -98,6 +99,11 @@ public final class ClosureEventMonitor: EventMonitor {
     public var requestDidAcquireConnection: (@Sendable (Request, ConnectionInfo) -> Void)? {
         get { self[\.requestDidAcquireConnection] }
         set { self[\.requestDidAcquireConnection] = newValue }
+    }
+    /// Called by `request(_:didReceiveCachedResponse:source:)`.
+    public var requestDidReceiveCachedResponse: (@Sendable (Request, HTTPResponse, ResponseSource) -> Void)? {
+        get { self[\.requestDidReceiveCachedResponse] }
+        set { self[\.requestDidReceiveCachedResponse] = newValue }
     }
     /// Called by `request(_:didReceiveResponse:bodyByteCount:)` with the body's size.
     public var requestDidReceiveResponse: (@Sendable (Request, HTTPResponse, Int) -> Void)? {
@@ -230,6 +236,10 @@ public final class ClosureEventMonitor: EventMonitor {
     /// Calls `requestDidAcquireConnection`.
     public func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {
         requestDidAcquireConnection?(request, connection)
+    }
+    /// Calls `requestDidReceiveCachedResponse`.
+    public func request(_ request: Request, didReceiveCachedResponse response: HTTPResponse, source: ResponseSource) {
+        requestDidReceiveCachedResponse?(request, response, source)
     }
     /// Calls `requestDidReceiveResponse`.
     public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {

@@ -58,6 +58,11 @@ public final class CompositeEventMonitor: EventMonitor {
         each { $0.request(request, didAcquireConnection: connection) }
     }
     /// Passes the event on.
+    public func request(_ request: Request, didReceiveCachedResponse response: HTTPResponse, source: ResponseSource) {
+        guard !monitors.isEmpty else { return }
+        each { $0.request(request, didReceiveCachedResponse: response, source: source) }
+    }
+    /// Passes the event on.
     public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {
         guard !monitors.isEmpty else { return }
         each { $0.request(request, didReceiveResponse: response, bodyByteCount: bodyByteCount) }

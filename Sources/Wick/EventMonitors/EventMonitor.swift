@@ -7,7 +7,7 @@ public import FoundationEssentials
 ///
 /// The order for one attempt: `didCreateInitialRequest` (once), `requestDidResume`,
 /// `didAdaptInitialRequest` (or `didFailToAdaptRequest`), then for each exchange `willSend`,
-/// `didEvaluateServerTrust` (on a new TLS connection), `didAcquireConnection`, `didReceiveResponse`, `didGatherMetrics`, then `willRedirect` and
+/// `didEvaluateServerTrust` (on a new TLS connection), `didAcquireConnection`, `didReceiveCachedResponse` (when the session's cache answered or a 304 confirmed it), `didReceiveResponse`, `didGatherMetrics`, then `willRedirect` and
 /// again from `willSend` for a redirect hop (or a challenge answer); `didValidate` for each
 /// validation; `didDecideRetry` when the attempt failed, then `requestIsRetrying` and the next
 /// attempt from `didAdaptInitialRequest` (or `requestRetryWasRefusedByBudget` when the session's
@@ -42,6 +42,10 @@ public protocol EventMonitor: Sendable {
     /// The exchange got `connection` (new or reused; its addresses and TLS parameters), at the
     /// moment the pool leased it.
     func request(_ request: Request, didAcquireConnection connection: ConnectionInfo)
+    /// The response came from the session's response cache: `source` is `.cache` when no
+    /// request was sent (nor `willSend` told), `.revalidatedCache` when the server confirmed
+    /// the stored response with a `304`. `didReceiveResponse` follows.
+    func request(_ request: Request, didReceiveCachedResponse response: HTTPResponse, source: ResponseSource)
     /// The transport answered `httpRequest` with `response` (the head; the body has arrived too).
     func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int)
     /// The metrics of every exchange so far are known (after each exchange).
@@ -113,6 +117,8 @@ extension EventMonitor {
     public func request(_ request: Request, didEvaluateServerTrust evaluation: ServerTrustEvaluation) {}
     /// Does nothing.
     public func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {}
+    /// Does nothing.
+    public func request(_ request: Request, didReceiveCachedResponse response: HTTPResponse, source: ResponseSource) {}
     /// Does nothing.
     public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {}
     /// Does nothing.

@@ -135,6 +135,10 @@ public struct LoggingEventMonitor: EventMonitor {
     public func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {
         log(.all) { "\(Self.name(request)) on \(connection)" }
     }
+    /// `GET http://host/path answered from the cache` (or `from the revalidated cache`).
+    public func request(_ request: Request, didReceiveCachedResponse response: HTTPResponse, source: ResponseSource) {
+        log(.all) { "\(Self.name(request)) answered from the \(source)" }
+    }
     /// `response 200 to GET http://host/path, 1024 body bytes`.
     public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {
         log(.all) { "response \(response.statusCode) to \(Self.name(request)), \(bodyByteCount) body bytes" }

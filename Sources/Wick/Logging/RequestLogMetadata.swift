@@ -29,7 +29,7 @@ enum RequestLogMetadata {
         metadata["http.response.status_code"] = .stringConvertible(metrics.statusCode)
         metadata["wick.connection.reused"] = .stringConvertible(metrics.isReused)
         if metrics.wasReplayed { metadata["wick.connection.replayed"] = .stringConvertible(true) }
-        metadata["network.peer.address"] = .string(metrics.remoteAddress)
+        if let address = metrics.remoteAddress { metadata["network.peer.address"] = .string(address) }
         metadata["wick.bytes.sent"] = .stringConvertible(metrics.requestBytesSent)
         metadata["wick.bytes.received"] = .stringConvertible(metrics.responseBytesReceived)
         let timings: [(String, Duration?)] = [

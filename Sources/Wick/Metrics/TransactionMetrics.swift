@@ -38,16 +38,23 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
     /// Whether the request was sent again on a fresh connection after a reused one failed
     /// before any response byte (only when that is safe).
     public var wasReplayed: Bool
-    /// The connection that carried the exchange: addresses and TLS parameters.
-    public var connection: ConnectionInfo
+    /// The connection that carried the exchange: addresses and TLS parameters; nil for a
+    /// response the session's cache gave without a request (`responseSource == .cache`).
+    public var connection: ConnectionInfo?
+    /// Where the response came from: the network, the cache, or the cache after a `304`
+    /// (then `statusCode` and `responseBodyBytes` are the stored response's, and the timings,
+    /// connection and byte counts the validation exchange's).
+    public var responseSource: ResponseSource
 
-    init(request: HTTPRequest, response: TransportResponse) {
+    /// The metrics of `response`, the answer to `request` from `source`. A response from the
+    /// network always has a connection.
+    init(request: HTTPRequest, response: TransportResponse, source: ResponseSource = .network) {
         let metrics = response.metrics
         let start = metrics.started
-        guard let details = metrics.connection else {
-            preconditionFailure("TransactionMetrics: a response without a connection")
-        }
+        precondition(
+            metrics.connection != nil || source == .cache, "TransactionMetrics: a network response without a connection")
         self.request = request
+        responseSource = source
         statusCode = response.status.rawValue
         poolWait = metrics.poolWait
         resolve = metrics.resolve
@@ -61,24 +68,26 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
         responseBytesReceived = metrics.responseBytesReceived
         isReused = metrics.isReused
         wasReplayed = metrics.wasReplayed
-        connection = ConnectionInfo(isReused: metrics.isReused, details: details)
+        connection = metrics.connection.map { ConnectionInfo(isReused: metrics.isReused, details: $0) }
     }
 
-    /// This end's address (`127.0.0.1:54321`); nil over a Unix socket.
-    public var localAddress: String? { connection.localAddress }
-    /// The server's address (`127.0.0.1:443`, `[::1]:8443`), or the Unix socket's path.
-    public var remoteAddress: String { connection.remoteAddress }
-    /// The TLS version negotiated; nil for plain http.
-    public var tlsVersion: TLSVersion? { connection.tlsVersion }
-    /// The TLS cipher suite negotiated, by OpenSSL's name; nil for plain http.
-    public var tlsCipherSuite: String? { connection.tlsCipherSuite }
+    /// This end's address (`127.0.0.1:54321`); nil over a Unix socket or from the cache.
+    public var localAddress: String? { connection?.localAddress }
+    /// The server's address (`127.0.0.1:443`, `[::1]:8443`), or the Unix socket's path; nil
+    /// for a response from the cache.
+    public var remoteAddress: String? { connection?.remoteAddress }
+    /// The TLS version negotiated; nil for plain http or a response from the cache.
+    public var tlsVersion: TLSVersion? { connection?.tlsVersion }
+    /// The TLS cipher suite negotiated, by OpenSSL's name; nil for plain http or the cache.
+    public var tlsCipherSuite: String? { connection?.tlsCipherSuite }
 
     /// `GET https://host/path → 200, new connection 127.0.0.1:51234 → 127.0.0.1:8443, TLSv1.3
     /// TLS_AES_256_GCM_SHA384, resolve 0.1 ms, connect 0.2 ms, TLS 1.9 ms, first byte 2.5 ms, total 2.6 ms,
     /// sent 97 B, received 1033 B` (on one line).
     public var description: String {
         var parts = ["\(request.method.rawValue) \(request.url.absoluteString) → \(statusCode)"]
-        parts.append(connection.description)
+        if responseSource != .network { parts.append("from the \(responseSource)") }
+        if let connection { parts.append(connection.description) }
         if wasReplayed { parts.append("replayed") }
         if let resolve { parts.append("resolve \(resolve)") }
         if let connect { parts.append("connect \(connect)") }

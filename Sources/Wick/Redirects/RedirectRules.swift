@@ -36,13 +36,21 @@ enum RedirectRules {
 
     /// The step after `response` to `request`.
     /// - Parameter allowsInsecureRedirects: follow https → http.
-    static func nextRequest(after request: HTTPRequest, response: HTTPResponse, allowsInsecureRedirects: Bool) -> Step {
+    /// - Parameter hsts: the known HSTS hosts: an http `Location` to one of them becomes https
+    ///   before anything else is decided (RFC 6797 §8.3), so it is never an insecure redirect.
+    static func nextRequest(
+        after request: HTTPRequest, response: HTTPResponse, allowsInsecureRedirects: Bool, hsts: (any HSTSStorage)? = nil
+    ) -> Step {
         guard [301, 302, 303, 307, 308].contains(response.statusCode),
             let location = response.headers.value(for: "Location")
         else { return .notARedirect }
-        guard let resolved = URL(string: location, relativeTo: request.url)?.absoluteURL,
-            let scheme = resolved.scheme?.lowercased(), resolved.host() != nil
+        guard var resolved = URL(string: location, relativeTo: request.url)?.absoluteURL,
+            var scheme = resolved.scheme?.lowercased(), resolved.host() != nil
         else { return .refused(.invalidRedirect(location: location, reason: "the Location is not a usable URL")) }
+        if let hsts, request.unixSocketPath == nil, let upgraded = HSTSUpgrade.upgraded(resolved, storage: hsts, now: Date()) {
+            resolved = upgraded
+            scheme = "https"
+        }
         guard scheme == "http" || scheme == "https" else {
             return .refused(.invalidRedirect(location: location, reason: "redirects go only to http and https"))
         }

@@ -1,5 +1,6 @@
 // A request's run: adapt, send (following redirects and answering challenges), validate, retry.
 import Dispatch
+import Logging
 import WickCore
 
 /// What an attempt carries from step to step: the request's shared deadline, the metrics of
@@ -11,6 +12,9 @@ struct AttemptProgress: Sendable {
     var redirects = 0
     /// Challenge answers sent in this attempt: one, plus one more after a stale Digest nonce.
     var challengeAnswers = 0
+    /// The stored response the exchange in flight validates (a conditional request the
+    /// session's cache made); nil for every other exchange.
+    var validation: CacheValidation?
 
     init(deadline: Deadline) {
         self.deadline = deadline
@@ -100,15 +104,33 @@ extension Request {
         }
     }
 
-    /// Sends `request` on the transport; `exchangeCompleted` continues on the pool's loop.
+    /// Sends `request` on the transport (as https when the HSTS store knows its host);
+    /// `exchangeCompleted` continues on the pool's loop. When the session's cache can answer
+    /// (`CacheDecision`), nothing is sent and the response goes on at once; when it validates, the
+    /// request carries the conditional fields.
     private func send(_ request: HTTPRequest, _ progress: AttemptProgress) {
+        let request = session.upgradedForHSTS(request)
+        var progress = progress
+        progress.validation = nil
+        if session.configuration.responseCache != nil, exchangeSink == nil, let decision = session.cacheDecision(for: request) {
+            switch decision {
+            case .network:
+                break
+            case .useStored(let stored, let age):
+                return servedFromCache(Session.responseFromCache(stored, age: age), to: request, progress)
+            case .gatewayTimeout:
+                return servedFromCache(Session.gatewayTimeoutFromCache(), to: request, progress)
+            case .validate(let stored, let fields):
+                progress.validation = CacheValidation(stored: stored, conditionalFields: fields)
+            }
+        }
         let source: (any TransportBodySource)?
         switch makeBodySource(for: request) {
         case .success(let made): source = made
         case .failure(let error): return attemptEnded(Attempt(request: request, response: nil, error: error), progress)
         }
         let transport: Session.PreparedSend
-        switch session.prepareSend(request, bodySource: source) {
+        switch session.prepareSend(request, bodySource: source, conditionalFields: progress.validation?.conditionalFields) {
         case .success(let prepared): transport = prepared
         case .failure(let error): return attemptEnded(Attempt(request: request, response: nil, error: error), progress)
         }
@@ -149,13 +171,25 @@ extension Request {
             preconditionFailure("Request.exchangeCompleted: no exchange was in flight")
         }
         let request = ended.request
-        var progress = ended.progress
-        let response: TransportResponse
         switch result {
         case .success(let received):
-            response = received
             session.storeCookies(from: received.headers, for: request)
+            session.recordHSTS(from: received, for: request)
+            guard session.configuration.responseCache != nil else {
+                return responseArrived(
+                    received, from: .network, to: request, ended.progress, verdict: ended.verdict, logger: logger)
+            }
+            let (response, source) = session.cacheAfterExchange(
+                received, to: request, validation: ended.progress.validation, by: self)
+            responseArrived(response, from: source, to: request, ended.progress, verdict: ended.verdict, logger: logger)
         case .failure(let error):
+            // RFC 5861 §4: a stale response the server allowed for errors answers instead
+            // (not for a cancellation, which is no error of the server's).
+            if !error.isCancellation,
+                let stale = session.staleResponseOnError(validating: ended.progress.validation, request: request)
+            {
+                return responseArrived(stale, from: .cache, to: request, ended.progress, verdict: nil, logger: logger)
+            }
             let failure = WickError(error)
             if case .serverTrustEvaluationFailed(let refusal) = failure {
                 session.eventMonitor.request(self, didEvaluateServerTrust: ServerTrustEvaluation(refusal))
@@ -168,19 +202,38 @@ extension Request {
                     metadata["error.message"] = .string(failure.description)
                     return metadata
                 }())
-            return attemptEnded(Attempt(request: request, response: nil, error: failure), progress)
+            attemptEnded(Attempt(request: request, response: nil, error: failure), ended.progress)
         }
-        let transaction = TransactionMetrics(request: request, response: response)
+    }
+
+    /// Goes on with a response the session's cache gave for `request` without sending it.
+    private func servedFromCache(_ response: TransportResponse, to request: HTTPRequest, _ progress: AttemptProgress) {
+        let logger = mutableState.withLock { state in
+            state.records.sent.append(request)
+            return state.records.logger
+        }
+        responseArrived(response, from: .cache, to: request, progress, verdict: nil, logger: logger)
+    }
+
+    /// Handles the response to `request` as its verdict says (`verdict`, when the body sink
+    /// asked at the head; else decided now): a challenge answer, a redirect, or the attempt's end.
+    private func responseArrived(
+        _ response: TransportResponse, from source: ResponseSource, to request: HTTPRequest, _ progress: AttemptProgress,
+        verdict headVerdict: ResponseVerdict?, logger: Logger?
+    ) {
+        var progress = progress
+        progress.validation = nil
+        let transaction = TransactionMetrics(request: request, response: response, source: source)
         progress.transactions.append(transaction)
         effectiveLogger(logger).trace("exchange completed", metadata: RequestLogMetadata.exchange(id: id, transaction))
         let head = HTTPResponse(response, url: request.url)
         let monitor = session.eventMonitor
         if !monitor.monitors.isEmpty {
+            if source != .network { monitor.request(self, didReceiveCachedResponse: head, source: source) }
             monitor.request(self, didReceiveResponse: head, bodyByteCount: response.body.count)
             monitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))
         }
-        // The sink may have asked at the head; otherwise nobody has, and the run decides now.
-        switch ended.verdict ?? verdict(on: head, to: ended) {
+        switch headVerdict ?? verdict(on: head, to: request, progress) {
         case .final:
             validateThenEnd(Attempt(request: request, response: response, error: nil), progress)
         case .answerChallenge(let answer):
@@ -213,22 +266,22 @@ extension Request {
         }
     }
 
-    /// The verdict on `head`, the response to the exchange `inFlight`, with the request's
-    /// credential and redirect handler as they are now.
-    private func verdict(on head: HTTPResponse, to inFlight: RequestStateMachine.InFlight) -> ResponseVerdict {
+    /// The verdict on `head`, the response to `request` in the attempt `progress`, with the
+    /// request's credential and redirect handler as they are now.
+    private func verdict(on head: HTTPResponse, to request: HTTPRequest, _ progress: AttemptProgress) -> ResponseVerdict {
         guard ResponseVerdict.mayFollow(head.status) else { return .final }
         let (credential, handler) = mutableState.withLock { ($0.records.credential, $0.records.redirectHandler) }
-        return decideVerdict(head, inFlight, credential: credential, handler: handler)
+        return decideVerdict(head, request, progress, credential: credential, handler: handler)
     }
 
-    /// `ResponseVerdict.decide` for `head`, the response to `inFlight`, with the request's
-    /// credential and redirect handler (nil: the session's).
+    /// `ResponseVerdict.decide` for `head`, the response to `request` in the attempt
+    /// `progress`, with the request's credential and redirect handler (nil: the session's).
     private func decideVerdict(
-        _ head: HTTPResponse, _ inFlight: RequestStateMachine.InFlight, credential: HTTPCredential?,
+        _ head: HTTPResponse, _ request: HTTPRequest, _ progress: AttemptProgress, credential: HTTPCredential?,
         handler: (any RedirectHandler)?
     ) -> ResponseVerdict {
         ResponseVerdict.decide(
-            request: inFlight.request, head: head, progress: inFlight.progress, credential: credential,
+            request: request, head: head, progress: progress, credential: credential,
             redirects: handler ?? session.redirectHandler, configuration: session.configuration)
     }
 
@@ -315,7 +368,7 @@ extension Request {
         let verdict = mutableState.withLock { state -> ResponseVerdict? in
             let (credential, handler) = (state.records.credential, state.records.redirectHandler)
             return state.lifecycle.verdict { inFlight in
-                decideVerdict(head, inFlight, credential: credential, handler: handler)
+                decideVerdict(head, inFlight.request, inFlight.progress, credential: credential, handler: handler)
             }
         }
         // No exchange in flight: the run has stopped and the exchange is being cancelled.

@@ -146,6 +146,7 @@ public class Request: @unchecked Sendable {
         var validators: [StoredValidation] = []
         var credential: HTTPCredential?
         var redirectHandler: (any RedirectHandler)?
+        var cachedResponseHandler: (any CachedResponseHandler)?
         var onRequestCreation: [(queue: DispatchQueue, handler: @Sendable (HTTPRequest) -> Void)] = []
     }
 
@@ -214,7 +215,9 @@ public class Request: @unchecked Sendable {
         mutableState.withLock { $0.records.sent.last } ?? (try? initialRequest.get())
     }
 
-    /// Every request sent, in order: one per attempt and per redirect hop.
+    /// Every request sent, in order: one per attempt and per redirect hop (a request the
+    /// session's response cache answered without sending counts too, so the last is the one the
+    /// response answers).
     public var requests: [HTTPRequest] { mutableState.withLock { $0.records.sent.all } }
 
     /// The response head of the last attempt, if one arrived.
@@ -321,6 +324,20 @@ public class Request: @unchecked Sendable {
     public func redirect(using handler: any RedirectHandler) -> Self {
         mutableState.withLock { $0.records.redirectHandler = handler }
         return self
+    }
+
+    /// Decides what this request's responses put into the session's response cache, instead of
+    /// `Session.cachedResponseHandler` (Alamofire's `cacheResponse(using:)`): e.g.
+    /// `ResponseCacher.doNotCache`, or `.modify` to change what is stored.
+    @discardableResult
+    public func cacheResponse(using handler: any CachedResponseHandler) -> Self {
+        mutableState.withLock { $0.records.cachedResponseHandler = handler }
+        return self
+    }
+
+    /// The request's own `CachedResponseHandler`; nil uses the session's.
+    var cachedResponseHandler: (any CachedResponseHandler)? {
+        mutableState.withLock { $0.records.cachedResponseHandler }
     }
 
     /// Calls `handler` on `queue` (nil: `session.responseQueue`) with every request about to be

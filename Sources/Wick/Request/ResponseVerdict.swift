@@ -48,7 +48,8 @@ enum ResponseVerdict: Sendable {
             return .answerChallenge(answer)
         }
         switch RedirectRules.nextRequest(
-            after: request, response: head, allowsInsecureRedirects: configuration.allowsInsecureRedirects)
+            after: request, response: head, allowsInsecureRedirects: configuration.allowsInsecureRedirects,
+            hsts: configuration.hstsStorage)
         {
         case .notARedirect:
             return .final

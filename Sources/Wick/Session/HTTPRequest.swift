@@ -92,6 +92,18 @@ public struct HTTPRequest: Sendable {
         }
     }
 
+    /// How the request uses the session's response cache (URLRequest's `cachePolicy`):
+    /// `.useProtocolCachePolicy` (RFC 9111, the default), `.reloadIgnoringLocalCacheData`,
+    /// `.returnCacheDataElseLoad`, `.returnCacheDataDontLoad`. Without a
+    /// `Session.Configuration.responseCache` it changes nothing. A redirect keeps it.
+    public var cachePolicy: RequestCachePolicy {
+        get { storage.cachePolicy }
+        _modify {
+            makeUnique()
+            yield &storage.cachePolicy
+        }
+    }
+
     /// The request sends its `UploadRequest`'s body (`Uploadable`) rather than `body`. Cleared
     /// when a redirect turns the request into a GET.
     var carriesUpload: Bool {
@@ -108,7 +120,7 @@ public struct HTTPRequest: Sendable {
     public init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, unixSocketPath: String? = nil) {
         storage = Storage(
             method: method, url: url, unixSocketPath: unixSocketPath, headers: headers, body: body, carriesUpload: false,
-            timeout: nil, httpShouldHandleCookies: true)
+            timeout: nil, httpShouldHandleCookies: true, cachePolicy: .useProtocolCachePolicy)
     }
 
     /// Gives this value a box of its own before a change, when another value shares it.
@@ -127,10 +139,11 @@ public struct HTTPRequest: Sendable {
         @exclusivity(unchecked) var carriesUpload: Bool
         @exclusivity(unchecked) var timeout: Duration?
         @exclusivity(unchecked) var httpShouldHandleCookies: Bool
+        @exclusivity(unchecked) var cachePolicy: RequestCachePolicy
 
         init(
             method: HTTPMethod, url: URL, unixSocketPath: String?, headers: HTTPHeaders, body: Data?,
-            carriesUpload: Bool, timeout: Duration?, httpShouldHandleCookies: Bool
+            carriesUpload: Bool, timeout: Duration?, httpShouldHandleCookies: Bool, cachePolicy: RequestCachePolicy
         ) {
             self.method = method
             self.url = url
@@ -140,23 +153,26 @@ public struct HTTPRequest: Sendable {
             self.carriesUpload = carriesUpload
             self.timeout = timeout
             self.httpShouldHandleCookies = httpShouldHandleCookies
+            self.cachePolicy = cachePolicy
         }
 
         func copy() -> Storage {
             Storage(
                 method: method, url: url, unixSocketPath: unixSocketPath, headers: headers, body: body,
-                carriesUpload: carriesUpload, timeout: timeout, httpShouldHandleCookies: httpShouldHandleCookies)
+                carriesUpload: carriesUpload, timeout: timeout, httpShouldHandleCookies: httpShouldHandleCookies,
+                cachePolicy: cachePolicy)
         }
     }
 }
 
 extension HTTPRequest: Equatable {
     /// Whether two requests would send the same thing: method, URL, Unix socket, header fields
-    /// (in order), body, timeout. Values sharing one box are equal at once.
+    /// (in order), body, timeout, cookie and cache settings. Values sharing one box are equal at once.
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         if lhs.storage === rhs.storage { return true }
         return lhs.method == rhs.method && lhs.url == rhs.url && lhs.unixSocketPath == rhs.unixSocketPath
             && lhs.headers == rhs.headers && lhs.body == rhs.body && lhs.timeout == rhs.timeout
             && lhs.carriesUpload == rhs.carriesUpload && lhs.httpShouldHandleCookies == rhs.httpShouldHandleCookies
+            && lhs.cachePolicy == rhs.cachePolicy
     }
 }

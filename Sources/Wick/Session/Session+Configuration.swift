@@ -1,5 +1,5 @@
 // What a Session is built with: default headers, the request timeout, pool bounds, trust roots,
-// the proxy, the cookie storage, the logger.
+// the proxy, the cookie storage, the response cache, the HSTS store, the logger.
 public import Logging
 public import WickTLS
 
@@ -127,6 +127,22 @@ extension Session {
         /// value share it, and any store given here may be shared on purpose). nil: no cookies
         /// are sent or stored. `HTTPRequest.httpShouldHandleCookies` opts one request out.
         public var cookieStorage: (any CookieStorage)? = InMemoryCookieStorage()
+        /// Where responses are kept for reuse (RFC 9111, a private cache): a fresh stored
+        /// response answers a GET without a request, a stale one is validated with
+        /// `If-None-Match`/`If-Modified-Since` and a `304` serves it, unsafe methods invalidate,
+        /// and every storable response is stored (as `Session`'s `CachedResponseHandler`
+        /// decides). `HTTPRequest.cachePolicy` and the request's `Cache-Control` directives
+        /// steer one request. Default nil: no cache (a daemon opts in, e.g. with
+        /// `MemoryResponseCache()` or `DiskResponseCache(directory:)`). Data requests take part;
+        /// downloads, streams and requests with `onHTTPResponse` or `downloadProgress`
+        /// handlers bypass it.
+        public var responseCache: (any ResponseCache)? = nil
+        /// The known HSTS hosts (RFC 6797): a trusted https response's
+        /// `Strict-Transport-Security` field is recorded, and every later http request to such a
+        /// host (a redirect hop included) is sent as https before a byte leaves. Default: a new,
+        /// empty `InMemoryHSTSStorage` for each `Configuration` value (URLSession keeps HSTS on
+        /// too). nil: no HSTS.
+        public var hstsStorage: (any HSTSStorage)? = InMemoryHSTSStorage()
         /// A limit on the retries the session's requests make (`RetryBudget`), whichever
         /// retrier asks for them; nil (the default, as in Alamofire) for none.
         public var retryBudget: RetryBudget? = nil

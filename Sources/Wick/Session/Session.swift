@@ -43,6 +43,9 @@ public final class Session: Sendable {
     public let interceptor: (any RequestInterceptor)?
     /// Decides redirects for requests that set no handler of their own. Default: follow.
     public let redirectHandler: any RedirectHandler
+    /// Decides whether and how storable responses go into `configuration.responseCache` for
+    /// requests that set no handler of their own. Default: `ResponseCacher.cache`.
+    public let cachedResponseHandler: any CachedResponseHandler
     /// Receives every request's events: the monitors given at creation.
     public let eventMonitor: CompositeEventMonitor
 
@@ -65,16 +68,20 @@ public final class Session: Sendable {
     ///   is added; false waits for `resume()`.
     /// - Parameter interceptor: adapts and retries every request.
     /// - Parameter redirectHandler: decides redirects; nil follows them (`Redirector.follow`).
+    /// - Parameter cachedResponseHandler: decides what goes into `configuration.responseCache`;
+    ///   nil stores every storable response (`ResponseCacher.cache`).
     /// - Parameter eventMonitors: receive every request's events, each on its own queue.
     public convenience init(
         configuration: Configuration = .default, serverTrustManager: ServerTrustManager? = nil,
         startRequestsImmediately: Bool = true, interceptor: (any RequestInterceptor)? = nil,
-        redirectHandler: (any RedirectHandler)? = nil, eventMonitors: [any EventMonitor] = []
+        redirectHandler: (any RedirectHandler)? = nil, cachedResponseHandler: (any CachedResponseHandler)? = nil,
+        eventMonitors: [any EventMonitor] = []
     ) {
         self.init(
             configuration: configuration, serverTrustManager: serverTrustManager,
             startRequestsImmediately: startRequestsImmediately, interceptor: interceptor,
-            redirectHandler: redirectHandler, eventMonitors: eventMonitors, dialer: nil)
+            redirectHandler: redirectHandler, cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors,
+            dialer: nil)
     }
 
     /// A Session with `configuration` and nothing more (no trust manager, interceptor, redirect
@@ -87,7 +94,7 @@ public final class Session: Sendable {
     @_spi(WickSocketSeam) public convenience init(configuration: Configuration, dialer: TransportDialer) {
         self.init(
             configuration: configuration, serverTrustManager: nil, startRequestsImmediately: true, interceptor: nil,
-            redirectHandler: nil, eventMonitors: [], dialer: dialer)
+            redirectHandler: nil, cachedResponseHandler: nil, eventMonitors: [], dialer: dialer)
     }
 
     /// The one designated initializer: the public one's parameters, plus the dialer (nil opens
@@ -95,7 +102,7 @@ public final class Session: Sendable {
     private init(
         configuration: Configuration, serverTrustManager: ServerTrustManager?, startRequestsImmediately: Bool,
         interceptor: (any RequestInterceptor)?, redirectHandler: (any RedirectHandler)?,
-        eventMonitors: [any EventMonitor], dialer: TransportDialer?
+        cachedResponseHandler: (any CachedResponseHandler)?, eventMonitors: [any EventMonitor], dialer: TransportDialer?
     ) {
         precondition(configuration.eventLoopCount >= 1, "Session: eventLoopCount must be at least 1")
         self.configuration = configuration
@@ -104,6 +111,7 @@ public final class Session: Sendable {
         self.startRequestsImmediately = startRequestsImmediately
         self.interceptor = interceptor
         self.redirectHandler = redirectHandler ?? Redirector.follow
+        self.cachedResponseHandler = cachedResponseHandler ?? ResponseCacher.cache
         eventMonitor = CompositeEventMonitor(monitors: eventMonitors)
         responseQueue = DispatchQueue(label: "wick.session.response")
         rootQueue = DispatchQueue(label: "wick.session.root")
@@ -174,14 +182,19 @@ public final class Session: Sendable {
     typealias PreparedSend = TransportClient.PreparedSend
 
     /// `request` checked and made ready for the transport, with `bodySource` (an upload) sent
-    /// instead of `request.body` and the cookie storage's `Cookie` field added
-    /// (`headersWithCookies`): `TransportClient.prepareSend` with the failure made public.
-    /// `request` has passed `invalidity(of:)` where it was made (created, adapted, redirected).
+    /// instead of `request.body`, the cookie storage's `Cookie` field added
+    /// (`headersWithCookies`) and, for a cache validation, its `conditionalFields`:
+    /// `TransportClient.prepareSend` with the failure made public. `request` has passed
+    /// `invalidity(of:)` where it was made (created, adapted, redirected).
     func prepareSend(
-        _ request: HTTPRequest, bodySource: (any TransportBodySource)? = nil
+        _ request: HTTPRequest, bodySource: (any TransportBodySource)? = nil, conditionalFields: HTTPHeaders? = nil
     ) -> Result<PreparedSend, WickError> {
-        transport.prepareSend(
-            request.method, url: request.url, headers: headersWithCookies(request), body: request.body.map { [UInt8]($0) },
+        var headers = headersWithCookies(request)
+        if let conditionalFields {
+            for field in conditionalFields { headers.update(field) }
+        }
+        return transport.prepareSend(
+            request.method, url: request.url, headers: headers, body: request.body.map { [UInt8]($0) },
             unixSocketPath: request.unixSocketPath, bodySource: bodySource
         ).mapError(WickError.init(preparing:))
     }

@@ -83,16 +83,16 @@ extension Session {
         /// The limit applies to the body as delivered, so to the decoded size of a gzip or
         /// deflate body when `automaticallyDecodesResponseBodies` is on.
         public var maximumResponseBodyBytes: Int = 64 * 1024 * 1024
-        /// Decode `gzip` and `deflate` response bodies, as URLSession does. Default true.
+        /// Decode `gzip`, `deflate`, `br` and `zstd` response bodies, as URLSession does. Default true.
         ///
         /// When on, every request that has no `Accept-Encoding` of its own (in `headers` or the
-        /// request's) is sent with `Accept-Encoding: gzip, deflate` (`HTTPHeader
+        /// request's) is sent with `Accept-Encoding: gzip, deflate, br, zstd` (`HTTPHeader
         /// .defaultAcceptEncoding`), and a body whose `Content-Encoding` lists only those
         /// codings arrives decoded: `DataResponse.data` is the decoded body, while
         /// `HTTPResponse.headers` still carries the server's `Content-Encoding` and
         /// `Content-Length` (those describe the bytes on the wire, not `data`). A request that
         /// sets `Accept-Encoding` itself sends exactly that; a body in a coding Wick cannot
-        /// decode (`br`, `zstd`) is delivered as sent, with its `Content-Encoding`. A body that
+        /// decode (`compress`, `dcb`) is delivered as sent, with its `Content-Encoding`. A body that
         /// fails to decode (corrupt, truncated, an expansion ratio past 100:1 above 1 MiB
         /// decoded) fails the request with `SessionTaskFailure.contentDecodingFailed`, never a
         /// partial body. When off, nothing is added and nothing is decoded.

@@ -42,6 +42,8 @@ public struct CurlExitCode: RawRepresentable, Hashable, Sendable {
     public static let abortedByCallback = CurlExitCode(rawValue: 42)
     /// 47: more redirects than `--max-redirs`.
     public static let tooManyRedirects = CurlExitCode(rawValue: 47)
+    /// 49: an option's value has the wrong syntax (a `--resolve` or `--connect-to` entry).
+    public static let optionSyntaxError = CurlExitCode(rawValue: 49)
     /// 52: the server closed the connection without a byte of response.
     public static let gotNothing = CurlExitCode(rawValue: 52)
     /// 55: the request could not be sent.

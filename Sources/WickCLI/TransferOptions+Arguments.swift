@@ -107,6 +107,8 @@ extension TransferOptions {
         case .proxy: proxy = value
         case .noProxy: noProxy = value
         case .unixSocket: unixSocket = value
+        case .resolve: resolveEntries.append(value)
+        case .connectTo: connectToEntries.append(value)
         case .continueAt:
             guard value == "-" || Int(value).map({ $0 >= 0 }) == true else {
                 throw .usage("option --continue-at: expected a proper numerical parameter")

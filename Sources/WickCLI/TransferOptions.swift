@@ -95,6 +95,10 @@ public struct TransferOptions: Sendable {
     public var noProxy: String?
     /// `--unix-socket`: the socket the request goes to instead of the URL's host.
     public var unixSocket: String?
+    /// `--resolve host:port:address[,address]...`, each given: addresses used for `host:port`.
+    public var resolveEntries: [String] = []
+    /// `--connect-to HOST1:PORT1:HOST2:PORT2`, each given: where requests to HOST1:PORT1 connect.
+    public var connectToEntries: [String] = []
     /// `--print-swift`: print the Wick code of the request instead of sending it.
     public var printsSwift = false
     /// Warnings met while reading the command line (an unreadable `-d @file`), for stderr;

@@ -118,6 +118,12 @@ extension Session {
         /// read when the Session is created. `.none` always goes direct; `.proxy(_:noProxy:)`
         /// and `.rules(_:)` name the proxies. Unix-socket requests never use a proxy.
         public var proxy: ProxySetting = .environment
+        /// How request hosts become addresses: curl's `--resolve` (`ResolveOverride`) and
+        /// `--connect-to` (`ConnectToOverride`) entries, and your own `NameResolver` in place of
+        /// the system's `getaddrinfo`. Default: none, and the system resolver. TLS still verifies
+        /// the request's host and the `Host` field is the request's; only where connections go
+        /// changes. The rules apply to every connection of the session (the pool is per session).
+        public var nameResolution = NameResolution()
         /// Where requests keep cookies (RFC 6265bis): each request with no `Cookie` field of its
         /// own is sent with the cookies stored for its URL, and every response's `Set-Cookie`
         /// fields, a redirect's included, are stored, so a redirected request carries the

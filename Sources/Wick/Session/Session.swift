@@ -123,6 +123,7 @@ public final class Session: Sendable {
         settings.tls.handshakeTimeout = configuration.tlsHandshakeTimeout
         settings.driver.continueTimeout = configuration.continueTimeout
         settings.dialer = dialer
+        settings.nameResolution = configuration.nameResolution
         transportConfiguration.settings = settings
         transportConfiguration.tls = configuration.tls
         transportConfiguration.trustManager = serverTrustManager

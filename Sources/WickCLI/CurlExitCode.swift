@@ -40,6 +40,8 @@ public struct CurlExitCode: RawRepresentable, Hashable, Sendable {
     public static let sslConnectError = CurlExitCode(rawValue: 35)
     /// 42: the transfer was cancelled.
     public static let abortedByCallback = CurlExitCode(rawValue: 42)
+    /// 45: `--interface` names no usable local address.
+    public static let interfaceFailed = CurlExitCode(rawValue: 45)
     /// 47: more redirects than `--max-redirs`.
     public static let tooManyRedirects = CurlExitCode(rawValue: 47)
     /// 49: an option's value has the wrong syntax (a `--resolve` or `--connect-to` entry).

@@ -52,7 +52,19 @@ extension TransferOptions {
         configuration.cookieStorage = cookieEngine()
         configuration.proxy = try proxySetting()
         configuration.nameResolution = try nameResolution()
+        configuration.sourceBinding = try sourceBinding()
         return configuration
+    }
+
+    /// `--interface` (an IP address) and `--local-port`; nil when neither is given.
+    /// - Throws: `CommandFailure` (45) for an interface that is not an IP address, in curl's words.
+    private func sourceBinding() throws(CommandFailure) -> SourceBinding? {
+        guard interface != nil || localPorts != nil else { return nil }
+        do {
+            return try SourceBinding(address: interface, ports: localPorts)
+        } catch {
+            throw CommandFailure(.interfaceFailed, "Couldn't bind to '\(interface ?? "")': \(error)")
+        }
     }
 
     /// `--resolve` and `--connect-to`, as curl reads them.

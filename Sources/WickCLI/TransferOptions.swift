@@ -99,6 +99,11 @@ public struct TransferOptions: Sendable {
     public var resolveEntries: [String] = []
     /// `--connect-to HOST1:PORT1:HOST2:PORT2`, each given: where requests to HOST1:PORT1 connect.
     public var connectToEntries: [String] = []
+    /// `--interface`: the local IP address connections are made from (interface names are not
+    /// supported).
+    public var interface: String?
+    /// `--local-port N[-M]`: the local ports connections may use.
+    public var localPorts: ClosedRange<Int>?
     /// `--print-swift`: print the Wick code of the request instead of sending it.
     public var printsSwift = false
     /// Warnings met while reading the command line (an unreadable `-d @file`), for stderr;

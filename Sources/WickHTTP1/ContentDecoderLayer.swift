@@ -8,7 +8,9 @@
 //   bytes decide: CM = 8, CINFO <= 7 and (CMF * 256 + FLG) % 31 == 0 mean zlib, anything else raw.
 // - br: one brotli stream; nothing may follow its last meta-block.
 // - zstd: frames follow each other back to back (RFC 8878 §3.1) and decode as one stream, skippable
-//   frames included; bytes after a frame that do not start another are trailing garbage. The window
+//   frames included; each frame's magic is checked here, so the library's legacy formats (which it
+//   would detect only with the whole magic in one piece) are refused however the input is cut;
+//   bytes after a frame that do not start another are trailing garbage. The window
 //   is capped at 8 MiB (RFC 9659 §3), which bounds the decoder's memory; a larger one is an invalid
 //   header.
 // - an empty body decodes to nothing, whatever the coding (servers label empty bodies too).
@@ -22,8 +24,11 @@ final class ContentDecoderLayer {
         case sniffingDeflate(first: UInt8?)
         /// gzip: waiting for the next member's magic `1f 8b`; `seen` bytes of it matched.
         case awaitingMember(seen: Int)
-        /// br, zstd: waiting for the first byte of the stream (zstd: of the next frame).
+        /// br: waiting for the first byte of the stream.
         case awaitingStream
+        /// zstd: waiting for the next frame's 4-byte magic; `seen` bytes of it so far, packed
+        /// little-endian into `magic`.
+        case awaitingFrame(seen: Int, magic: UInt32)
         /// The library is inside a stream.
         case inflating
         /// A deflate or brotli stream ended; nothing may follow.
@@ -105,7 +110,8 @@ final class ContentDecoderLayer {
         switch coding {
         case .gzip: .awaitingMember(seen: 0)
         case .deflate: .sniffingDeflate(first: nil)
-        case .brotli, .zstd: .awaitingStream
+        case .brotli: .awaitingStream
+        case .zstd: .awaitingFrame(seen: 0, magic: 0)
         case .identity, .unsupported: preconditionFailure("no decoding layer for \(coding)")
         }
     }
@@ -152,13 +158,31 @@ final class ContentDecoderLayer {
                 }
             case .awaitingStream:
                 state = .inflating
+            case .awaitingFrame(let seen, let magic):
+                let packed = magic | UInt32(rest.removeFirst()) << (8 * seen)
+                encodedCount += 1
+                guard seen + 1 == 4 else {
+                    state = .awaitingFrame(seen: seen + 1, magic: packed)
+                    continue
+                }
+                guard Self.isZstdFrameMagic(packed) else {
+                    throw membersEnded == 0
+                        ? .invalidHeader(coding: coding, offset: encodedCount - 4)
+                        : .trailingGarbage(coding: coding, offset: endOfLastStream)
+                }
+                state = .inflating
+                // The magic was counted as it was taken; replay it to zstd.
+                let bytes = (0..<4).map { UInt8(truncatingIfNeeded: packed >> (8 * $0)) }
+                if let after = try inflate(bytes[...], counting: false, emit: emit) {
+                    preconditionFailure("zstd frame ended after its magic with \(after.count) left")
+                }
             case .inflating:
                 guard let after = try inflate(rest, counting: true, emit: emit) else { return }
                 membersEnded += 1
                 endOfLastStream = encodedCount
                 switch coding {
                 case .gzip: state = .awaitingMember(seen: 0)
-                case .zstd: state = .awaitingStream
+                case .zstd: state = .awaitingFrame(seen: 0, magic: 0)
                 case .deflate, .brotli: state = .ended
                 case .identity, .unsupported: preconditionFailure("no decoding layer for \(coding)")
                 }
@@ -170,12 +194,12 @@ final class ContentDecoderLayer {
     }
 
     /// Checks that the body ended at the end of a stream.
-    /// - Throws: `ContentDecodingError.truncated` if a stream (or a gzip magic) was cut short.
+    /// - Throws: `ContentDecodingError.truncated` if a stream (or a gzip or zstd magic) was cut short.
     func finish() throws(ContentDecodingError) {
         switch state {
-        case .sniffingDeflate(first: nil), .awaitingMember(seen: 0), .awaitingStream, .ended:
+        case .sniffingDeflate(first: nil), .awaitingMember(seen: 0), .awaitingStream, .awaitingFrame(seen: 0, _), .ended:
             return
-        case .sniffingDeflate(first: .some), .awaitingMember, .inflating:
+        case .sniffingDeflate(first: .some), .awaitingMember, .awaitingFrame, .inflating:
             throw .truncated(coding: coding, offset: encodedCount)
         }
     }
@@ -218,9 +242,6 @@ final class ContentDecoderLayer {
                     step.status == .progressed || rest.isEmpty,
                     "inflate made no progress with \(rest.count) bytes in and \(room) bytes of room"
                 )
-            case .invalidHeader where coding == .zstd && membersEnded > 0:
-                // What follows a zstd frame is not another frame.
-                throw .trailingGarbage(coding: coding, offset: endOfLastStream)
             case .invalidHeader:
                 throw .invalidHeader(coding: coding, offset: encodedCount)
             case .invalidData:
@@ -231,6 +252,13 @@ final class ContentDecoderLayer {
                 throw .outOfMemory
             }
         }
+    }
+
+    /// RFC 8878 §3.1.1 and §3.1.2: a Zstandard frame starts with 0xFD2FB528, a skippable frame
+    /// with 0x184D2A50 to 0x184D2A5F (little-endian). Anything else, the library's legacy formats
+    /// included, is not the `zstd` content coding.
+    static func isZstdFrameMagic(_ magic: UInt32) -> Bool {
+        magic == 0xFD2F_B528 || magic & 0xFFFF_FFF0 == 0x184D_2A50
     }
 
     /// RFC 1950 §2.2: CM (low nibble of CMF) is 8, CINFO (high nibble) at most 7, and

@@ -23,6 +23,9 @@ public import WickTLS
 /// inside the tunnel with the origin's `host` as the SNI name and the name trust is evaluated
 /// for, never the proxy's. The CONNECT exchange counts as part of the connect time.
 ///
+/// An origin's `source` binds every TCP connection made for it (to the server or to its proxy)
+/// to that local address and ports before connecting.
+///
 /// A `ConnectToOverride` that matches the origin's `host:port` changes where TCP connections go
 /// (and, through a proxy, the CONNECT target), never the SNI name or the name trust is evaluated
 /// for; `ResolveOverride`s and a user's `NameResolver` act inside `connector`'s resolver.
@@ -180,6 +183,8 @@ public import WickTLS
         _ completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
     ) {
         let target = nameResolution.connectTarget(host: origin.host, port: origin.port)
+        var connector = self.connector
+        if let source = origin.source { connector.options.socket = source.applied(to: connector.options.socket) }
         if let dialer {
             let (host, port) = origin.proxy.map { ($0.host, $0.port) } ?? target
             dialer.dial(host, port, loop, completion)

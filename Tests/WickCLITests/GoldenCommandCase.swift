@@ -102,6 +102,10 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "--connect-to, -w the address really used", arguments: ["-s", "-o", "/dev/null", "-w", "%{remote_ip} %{remote_port} %{http_code}", "--connect-to", "wick.test:1:127.0.0.1:{nginxport}", "http://wick.test:1/index.html"], comparison: .writeOut),
         .init(name: "60 --resolve to a name the certificate lacks", arguments: ["-s", "--cacert", "{root}", "--resolve", "other.wick.test:{nginxsport}:127.0.0.1", "https://other.wick.test:{nginxsport}/index.html"], comparison: .statusOnly),
         .init(name: "49 --resolve with a name for an address", arguments: ["-s", "--resolve", "a.test:80:not-an-ip", "{nginx}/index.html"], comparison: .statusOnly),
+        .init(name: "--interface with an address, -w the local address", arguments: ["-s", "-o", "/dev/null", "--interface", "127.0.0.1", "-w", "%{local_ip} %{http_code}", "{nginx}/index.html"], comparison: .writeOut),
+        .init(name: "45 --interface that names no address", arguments: ["-s", "--interface", "no-such-if0", "{nginx}/index.html"], comparison: .statusOnly),
+        .init(name: "45 --interface with another host's address", arguments: ["-s", "--interface", "192.0.2.1", "{nginx}/index.html"], comparison: .statusOnly),
+        .init(name: "2 --local-port out of order", arguments: ["-s", "--local-port", "5-3", "{nginx}/index.html"], comparison: .statusOnly),
         .init(name: "49 --connect-to with a port that is not a number", arguments: ["-s", "--connect-to", "127.0.0.1:{nginxport}:localhost:x", "{nginx}/index.html"], comparison: .statusOnly),
 
         // Several URLs: one session (the second reuses the connection), outputs in order.

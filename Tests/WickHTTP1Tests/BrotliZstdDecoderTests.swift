@@ -109,6 +109,23 @@ import WickTestSupport
         }
     }
 
+    /// Found by FuzzZstdDecoder: libzstd decodes its legacy v0.7 format (magic 0xFD2FB527) when
+    /// the magic arrives in one piece but not when it is cut, so whole and split deliveries
+    /// disagreed. The layer checks each frame's magic itself: not the zstd coding, however cut.
+    @Test func aLegacyZstdFrameIsAnInvalidHeaderHoweverItIsCut() throws {
+        let legacy: [UInt8] = [0x27, 0xB5, 0x2F, 0xFD, 0x00, 0x63, 0x40, 0x00, 0x00]
+        try Self.expectEveryDelivery(legacy, codings: [.zstd], .failure(.invalidHeader(coding: .zstd, offset: 0)))
+        let frame = TestZstdEncoder.compress(sampleText)
+        try Self.expectEveryDelivery(
+            frame + legacy, codings: [.zstd], .failure(.trailingGarbage(coding: .zstd, offset: frame.count)))
+    }
+
+    @Test func aSkippableZstdFrameIsSkipped() throws {
+        let skippable: [UInt8] = [0x5A, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 0xAA, 0xBB, 0xCC]
+        try Self.expectEveryDelivery(
+            skippable + TestZstdEncoder.compress(sampleText), codings: [.zstd], .success(sampleText))
+    }
+
     @Test func corruptBrotliDataIsInvalidData() throws {
         var encoded = TestBrotliEncoder.compress(ContentDecoderLimitTests.text(count: 3_000))
         for index in stride(from: 4, to: encoded.count - 1, by: 3) { encoded[index] ^= 0xA5 }

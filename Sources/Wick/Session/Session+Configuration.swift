@@ -124,6 +124,11 @@ extension Session {
         /// the request's host and the `Host` field is the request's; only where connections go
         /// changes. The rules apply to every connection of the session (the pool is per session).
         public var nameResolution = NameResolution()
+        /// The local address and ports every TCP connection is made from (curl's `--interface`
+        /// with an address, and `--local-port`), unless a request sets its own
+        /// (`HTTPRequest.sourceBinding`). Default nil: the kernel chooses. Part of the pool's
+        /// key, so connections from different sources are never shared.
+        public var sourceBinding: SourceBinding?
         /// Where requests keep cookies (RFC 6265bis): each request with no `Cookie` field of its
         /// own is sent with the cookies stored for its URL, and every response's `Set-Cookie`
         /// fields, a redirect's included, are stored, so a redirected request carries the

@@ -127,6 +127,7 @@ public final class Session: Sendable {
         transportConfiguration.settings = settings
         transportConfiguration.tls = configuration.tls
         transportConfiguration.trustManager = serverTrustManager
+        transportConfiguration.sourceBinding = configuration.sourceBinding
         transportConfiguration.revocationFetchTimeout = configuration.revocationFetchTimeout
         transportConfiguration.userAgent = HTTPHeader.defaultUserAgent.value
         transportConfiguration.proxyRules = configuration.proxy.resolved(
@@ -183,7 +184,7 @@ public final class Session: Sendable {
     ) -> Result<PreparedSend, WickError> {
         transport.prepareSend(
             request.method, url: request.url, headers: headersWithCookies(request), body: request.body.map { [UInt8]($0) },
-            unixSocketPath: request.unixSocketPath, bodySource: bodySource
+            unixSocketPath: request.unixSocketPath, source: request.sourceBinding, bodySource: bodySource
         ).mapError(WickError.init(preparing:))
     }
 

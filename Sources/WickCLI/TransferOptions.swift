@@ -59,7 +59,7 @@ public struct TransferOptions: Sendable {
     public var userAgent: String?
     /// `-e`: the Referer.
     public var referer: String?
-    /// `--compressed`: ask for gzip and deflate, and decode them.
+    /// `--compressed`: ask for gzip, deflate, br and zstd, and decode them.
     public var compressed = false
     /// `-i`: write the response head before the body.
     public var includesHead = false

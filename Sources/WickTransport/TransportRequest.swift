@@ -37,8 +37,8 @@ struct TransportRequest: Sendable {
     var proxy: ProxyConfiguration?
     /// The local address and ports TCP connections are made from; nil lets the kernel choose.
     var source: SourceBinding?
-    /// Decode the response body's `gzip`, `deflate`, `br` and `zstd` codings within these limits (the
-    /// consumer then gets decoded bytes); nil passes the body through as sent. Other codings
+    /// Decode the response body's `gzip`, `deflate`, `br` and `zstd` codings within these limits
+    /// (the consumer then gets decoded bytes); nil passes the body through as sent. Other codings
     /// always pass through.
     var decoding: ContentDecoderLimits?
 

@@ -90,7 +90,9 @@ import WickTestSupport
         encoded[encoded.count - 1] ^= 0x01  // the frame's content checksum is its last 4 bytes
         let decoder = try ContentDecoder(codings: [.zstd])
         var largest = 0
-        guard case .failure(.checksumMismatch(coding: .zstd, offset: _)) = run(decoder, .whole(encoded), maxPiece: &largest)
+        guard
+            case .failure(.checksumMismatch(coding: .zstd, offset: _)) = run(
+                decoder, .whole(encoded), maxPiece: &largest)
         else {
             Issue.record("expected a checksum mismatch")
             return
@@ -147,7 +149,9 @@ import WickTestSupport
             encoder.compress(Array(sampleText.dropFirst(10)), finish: true) { encoded += $0 }
             return encoded
         }
-        #expect(decodeAll(frame(windowLog: ZstdDecompressor.maximumWindowLog), fieldValues: ["zstd"]) == .success(sampleText))
+        #expect(
+            decodeAll(frame(windowLog: ZstdDecompressor.maximumWindowLog), fieldValues: ["zstd"])
+                == .success(sampleText))
         let result = decodeAll(frame(windowLog: ZstdDecompressor.maximumWindowLog + 1), fieldValues: ["zstd"])
         guard case .failure(.invalidHeader(coding: .zstd, offset: _)) = result else {
             Issue.record("expected the window to be refused, got \(result)")
@@ -175,7 +179,9 @@ import WickTestSupport
         // A body cut short leaves nothing behind for the next one.
         try decoder.reset(codings: [.zstd])
         let zstd = TestZstdEncoder.compress(sampleText)
-        #expect(run(decoder, .whole(Array(zstd.prefix(9))), maxPiece: &largest) == .failure(.truncated(coding: .zstd, offset: 9)))
+        #expect(
+            run(decoder, .whole(Array(zstd.prefix(9))), maxPiece: &largest)
+                == .failure(.truncated(coding: .zstd, offset: 9)))
         try decoder.reset(codings: [.zstd])
         #expect(run(decoder, .whole(zstd), maxPiece: &largest) == .success(sampleText))
     }

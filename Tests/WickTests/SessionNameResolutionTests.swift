@@ -6,7 +6,10 @@ import Testing
 import Wick
 import WickTestSupport
 
-@Suite(.enabled(if: TestEnvironment.wantsNginx && TestEnvironment.wantsHTTPBin, "nginx and httpbin are started by Scripts/test"))
+@Suite(
+    .enabled(
+        if: TestEnvironment.wantsNginx && TestEnvironment.wantsHTTPBin, "nginx and httpbin are started by Scripts/test")
+)
 struct SessionNameResolutionTests {
     /// Answers `*.wick.test` with 127.0.0.1 and refuses everything else.
     struct ServiceDirectory: NameResolver {
@@ -42,7 +45,9 @@ struct SessionNameResolutionTests {
         // certificate is for localhost.
         let session = makeSession {
             $0.trustRoots = roots
-            $0.nameResolution.connectToOverrides = [try! ConnectToOverride(curlArgument: "localhost:1:127.0.0.1:\(nginx.httpsPort)")]
+            $0.nameResolution.connectToOverrides = [
+                try! ConnectToOverride(curlArgument: "localhost:1:127.0.0.1:\(nginx.httpsPort)")
+            ]
         }
         let response = await session.request("https://localhost:1/bytes/1k").serializingData().response
         #expect(response.value?.count == 1_024)
@@ -60,7 +65,8 @@ struct SessionNameResolutionTests {
                 try! ResolveOverride(host: "other.wick.test", port: nginx.httpsPort, addresses: ["127.0.0.1"])
             ]
         }
-        let result = await session.request("https://other.wick.test:\(nginx.httpsPort)/bytes/1k").serializingData().result
+        let result = await session.request("https://other.wick.test:\(nginx.httpsPort)/bytes/1k").serializingData()
+            .result
         guard case .failure(.serverTrustEvaluationFailed(let reason)) = result else {
             Issue.record("expected the certificate (for localhost) to be refused for other.wick.test, got \(result)")
             return
@@ -92,7 +98,9 @@ struct SessionNameResolutionTests {
         let session = makeSession { $0.nameResolution.resolver = ServiceDirectory() }
         let ok = await session.request("http://svc.wick.test:\(nginx.httpPort)/bytes/1k").serializingData().response
         #expect(ok.value?.count == 1_024)
-        for (host, kind) in [("gone.wick.test", ConnectionFailure.Kind.unknownHost), ("elsewhere.test", .resolutionFailed)] {
+        for (host, kind) in [
+            ("gone.wick.test", ConnectionFailure.Kind.unknownHost), ("elsewhere.test", .resolutionFailed),
+        ] {
             let result = await session.request("http://\(host):\(nginx.httpPort)/").serializingData().result
             guard case .failure(.sessionTaskFailed(.connectionFailed(let failure))) = result else {
                 Issue.record("\(host): expected connectionFailed, got \(result)")
@@ -112,7 +120,9 @@ struct SessionNameResolutionTests {
         let session = makeSession {
             $0.trustRoots = roots
             $0.proxy = .proxy(ProxyConfiguration(host: "127.0.0.1", port: UInt16(proxy.port)))
-            $0.nameResolution.connectToOverrides = [try! ConnectToOverride(curlArgument: "localhost:1:localhost:\(nginx.httpsPort)")]
+            $0.nameResolution.connectToOverrides = [
+                try! ConnectToOverride(curlArgument: "localhost:1:localhost:\(nginx.httpsPort)")
+            ]
         }
         let response = await session.request("https://localhost:1/bytes/1k").serializingData().response
         #expect(response.value?.count == 1_024)

@@ -42,14 +42,16 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        ("a.test:443:b.test:8443", "a.test", 443, "b.test", 8443),
-        ("::127.0.0.1:", nil, nil, "127.0.0.1", nil),
-        ("a.test:::9000", "a.test", nil, nil, 9000),
-        ("[::1]:443:[::2]:", "::1", 443, "::2", nil),
-        (":::", nil, nil, nil, nil),
-    ] as [(String, String?, Int?, String?, Int?)])
-    func connectToEntriesParse(_ entry: String, fromHost: String?, fromPort: Int?, toHost: String?, toPort: Int?) throws {
+    @Test(
+        arguments: [
+            ("a.test:443:b.test:8443", "a.test", 443, "b.test", 8443),
+            ("::127.0.0.1:", nil, nil, "127.0.0.1", nil),
+            ("a.test:::9000", "a.test", nil, nil, 9000),
+            ("[::1]:443:[::2]:", "::1", 443, "::2", nil),
+            (":::", nil, nil, nil, nil),
+        ] as [(String, String?, Int?, String?, Int?)])
+    func connectToEntriesParse(_ entry: String, fromHost: String?, fromPort: Int?, toHost: String?, toPort: Int?) throws
+    {
         let parsed = try ConnectToOverride(curlArgument: entry)
         #expect(parsed.requestHost == fromHost && parsed.requestPort == fromPort)
         #expect(parsed.connectHost == toHost && parsed.connectPort == toPort)

@@ -57,7 +57,8 @@ import WickReactor
         #expect(try await Self.resolve(resolver, "SVC.test").get() == Self.addresses(["127.0.0.2", "::1"]))
         #expect(custom.calls.withLock { $0 } == 0)
         // Another port is not overridden: the user's resolver answers.
-        #expect(try await Self.resolve(resolver, "svc.test", port: 9090).get() == Self.addresses(["10.1.1.1"], port: 9090))
+        #expect(
+            try await Self.resolve(resolver, "svc.test", port: 9090).get() == Self.addresses(["10.1.1.1"], port: 9090))
         #expect(custom.calls.withLock { $0 } == 1)
     }
 
@@ -73,7 +74,8 @@ import WickReactor
         #expect(
             try await Self.resolve(resolver, "bad.test")
                 == .failure(
-                    .resolutionFailed(host: "bad.test", reason: "TableResolver answered 'backend.internal', not an IP address")))
+                    .resolutionFailed(
+                        host: "bad.test", reason: "TableResolver answered 'backend.internal', not an IP address")))
         #expect(
             try await Self.resolve(resolver, "gone.test")
                 == .failure(.resolutionFailed(host: "gone.test", reason: "TableResolver: registry says no")))

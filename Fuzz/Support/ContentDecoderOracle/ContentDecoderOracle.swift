@@ -47,7 +47,9 @@ private func limits(from byte: UInt8) -> ContentDecoderLimits {
 nonisolated(unsafe) private var reusedDecoders: [UInt8: ContentDecoder] = [:]
 
 /// A fresh decoder, or the one kept for `limitsByte` reset to `codings`.
-private func makeDecoder(codings: [ContentCoding], limitsByte: UInt8, reuse: Bool) throws(ContentDecodingError) -> ContentDecoder {
+private func makeDecoder(codings: [ContentCoding], limitsByte: UInt8, reuse: Bool) throws(ContentDecodingError)
+    -> ContentDecoder
+{
     guard reuse, let kept = reusedDecoders[limitsByte] else {
         let fresh = try ContentDecoder(codings: codings, limits: limits(from: limitsByte))
         if reuse { reusedDecoders[limitsByte] = fresh }

@@ -10,6 +10,7 @@ import ContentDecoderOracle
 
 private let codingLists: [[String]] = [["br"], ["br"], ["br"], ["br, br"], ["gzip, br"], ["br, gzip"]]
 
+/// libFuzzer's entry point: checks one input with the shared oracle; never returns non-zero.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBrotliDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // SAFETY: libFuzzer passes `size` readable bytes at `data` (nil only when size is 0) for the

@@ -13,6 +13,7 @@ private let codingLists: [[String]] = [
     ["gzip, gzip, gzip, gzip"],
 ]
 
+/// libFuzzer's entry point: checks one input with the shared oracle; never returns non-zero.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzContentDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // SAFETY: libFuzzer passes `size` readable bytes at `data` (nil only when size is 0) for the

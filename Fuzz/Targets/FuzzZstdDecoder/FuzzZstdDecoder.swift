@@ -10,6 +10,7 @@ import ContentDecoderOracle
 
 private let codingLists: [[String]] = [["zstd"], ["zstd"], ["zstd"], ["zstd, zstd"], ["gzip, zstd"], ["br, zstd"]]
 
+/// libFuzzer's entry point: checks one input with the shared oracle; never returns non-zero.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzZstdDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // SAFETY: libFuzzer passes `size` readable bytes at `data` (nil only when size is 0) for the

@@ -68,7 +68,10 @@ public struct ConnectToOverride: Hashable, Sendable, CustomStringConvertible {
     /// The entry in curl's syntax, IPv6 literals bracketed.
     public var description: String {
         let bracket = { (text: String) in text.contains(":") ? "[\(text)]" : text }
-        return [requestHost.map(bracket), requestPort.map(String.init), connectHost.map(bracket), connectPort.map(String.init)]
-            .map { $0 ?? "" }.joined(separator: ":")
+        return [
+            requestHost.map(bracket), requestPort.map(String.init), connectHost.map(bracket),
+            connectPort.map(String.init),
+        ]
+        .map { $0 ?? "" }.joined(separator: ":")
     }
 }

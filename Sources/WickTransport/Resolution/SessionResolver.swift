@@ -70,7 +70,8 @@ struct SessionResolver: HostResolving {
             let bare = text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
             guard let address = SocketAddress(numericHost: bare, port: port) else {
                 return .failure(
-                    .resolutionFailed(host: host, reason: "\(type(of: resolver)) answered '\(text)', not an IP address"))
+                    .resolutionFailed(host: host, reason: "\(type(of: resolver)) answered '\(text)', not an IP address")
+                )
             }
             addresses.append(address)
         }

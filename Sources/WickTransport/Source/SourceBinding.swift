@@ -24,7 +24,8 @@ public struct SourceBinding: Hashable, Sendable, CustomStringConvertible {
     public init(address: String? = nil, ports: ClosedRange<Int>? = nil) throws(SourceBindingError) {
         guard address != nil || ports != nil else { throw .empty }
         if let address {
-            let bare = address.hasPrefix("[") && address.hasSuffix("]") ? String(address.dropFirst().dropLast()) : address
+            let bare =
+                address.hasPrefix("[") && address.hasSuffix("]") ? String(address.dropFirst().dropLast()) : address
             guard SocketAddress(numericHost: bare, port: 0) != nil else { throw .invalidAddress(address) }
             self.address = bare
         } else {
@@ -41,9 +42,11 @@ public struct SourceBinding: Hashable, Sendable, CustomStringConvertible {
     public static func ports(curlArgument text: String) throws(SourceBindingError) -> ClosedRange<Int> {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         let numbers = parts.compactMap { part in
-            part.utf8.count <= 5 && !part.isEmpty && part.utf8.allSatisfy { (0x30...0x39).contains($0) } ? Int(part) : nil
+            part.utf8.count <= 5 && !part.isEmpty && part.utf8.allSatisfy { (0x30...0x39).contains($0) }
+                ? Int(part) : nil
         }
-        guard (1...2).contains(parts.count), numbers.count == parts.count, let low = numbers.first, let high = numbers.last,
+        guard (1...2).contains(parts.count), numbers.count == parts.count, let low = numbers.first,
+            let high = numbers.last,
             low >= 1, low <= high, high <= 65_535
         else { throw .invalidPortRange(text) }
         return low...high

@@ -47,6 +47,9 @@ final class ContentDecoderLayer {
     private var engine: any Decompressor
     private var output: [UInt8]
     private var maximumOutput: Int
+    /// A zstd frame's magic as taken, replayed to the library: one buffer, so a frame allocates
+    /// nothing.
+    private var frameMagic: [UInt8] = [0, 0, 0, 0]
 
     /// Bytes of this layer's input taken so far.
     private(set) var encodedCount = 0
@@ -172,8 +175,8 @@ final class ContentDecoderLayer {
                 }
                 state = .inflating
                 // The magic was counted as it was taken; replay it to zstd.
-                let bytes = (0..<4).map { UInt8(truncatingIfNeeded: packed >> (8 * $0)) }
-                if let after = try inflate(bytes[...], counting: false, emit: emit) {
+                for index in 0..<4 { frameMagic[index] = UInt8(truncatingIfNeeded: packed >> (8 * index)) }
+                if let after = try inflate(frameMagic[...], counting: false, emit: emit) {
                     preconditionFailure("zstd frame ended after its magic with \(after.count) left")
                 }
             case .inflating:

@@ -57,13 +57,22 @@ let package = Package(
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
         ),
         .target(name: "CWickZlib", linkerSettings: [.linkedLibrary("z")]),
+        // brotli's and zstd's decoders: headers only, so system library targets (Debian's
+        // libbrotli-dev and libzstd-dev, installed by Scripts/setup).
+        .systemLibrary(name: "CWickBrotli", providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(name: "CWickZstd", providers: [.apt(["libzstd-dev"])]),
+        // brotli's encoder, for test bodies only (WickTestSupport).
+        .systemLibrary(name: "CWickBrotliEncoder", providers: [.apt(["libbrotli-dev"])]),
         .target(name: "CWickSystem"),
 
         // Shared vocabulary: methods, headers, versions, status, deadlines.
         .target(name: "WickCore", swiftSettings: strict),
 
-        // Sans-I/O: these may import only WickCore (and, for WickHTTP1, zlib).
-        .target(name: "WickHTTP1", dependencies: ["WickCore", "CWickZlib"], swiftSettings: strict),
+        // Sans-I/O: these two may import only WickCore (and, for WickHTTP1, the decompression
+        // libraries: zlib, brotli, zstd).
+        .target(
+            name: "WickHTTP1", dependencies: ["WickCore", "CWickZlib", "CWickBrotli", "CWickZstd"],
+            swiftSettings: strict),
         .target(name: "WickHTTP2", dependencies: ["WickCore"], swiftSettings: strict),
         .target(name: "WickPool", dependencies: ["WickCore"], swiftSettings: strict),
 
@@ -131,7 +140,7 @@ let package = Package(
         // Test doubles and real-server launchers; used only by tests, Fuzz/ and Benchmarks/.
         .target(
             name: "WickTestSupport",
-            dependencies: ["WickCore", "WickHTTP1", "CWickSystem"],
+            dependencies: ["WickCore", "WickHTTP1", "CWickSystem", "CWickBrotliEncoder", "CWickZstd"],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -1,6 +1,6 @@
 // swift-tools-version: 6.2
-// Wick's benchmarks: a package of its own so that its peers (picohttpparser, zlib, valgrind's
-// client requests) and its malloc interposer never reach the library's users. `Scripts/bench`
+// Wick's benchmarks: a package of its own so that its peers (picohttpparser, zlib, brotli, zstd,
+// valgrind's client requests) and its malloc interposer never reach the library's users. `Scripts/bench`
 // builds it in release and runs `wick-bench`.
 import PackageDescription
 
@@ -27,7 +27,9 @@ let package = Package(
         // whole process) and callgrind's client requests. No benchmark logic lives in C.
         .target(
             name: "CBenchSupport",
-            linkerSettings: [.linkedLibrary("h2o-evloop"), .linkedLibrary("z")]
+            linkerSettings: [
+                .linkedLibrary("h2o-evloop"), .linkedLibrary("z"), .linkedLibrary("brotlidec"), .linkedLibrary("zstd"),
+            ]
         ),
         // libcurl's variadic calls and the discarding write callback for the `tls` suite's
         // libcurl peer (Debian's libcurl4-openssl-dev; libssl tells whether a session resumed).

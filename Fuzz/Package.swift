@@ -7,6 +7,7 @@ import PackageDescription
 /// `@_cdecl("LLVMFuzzerTestOneInput")` function and a three-line `@main` that passes it to
 /// `cfuzz_run` (copy an existing target), and seeds in `Corpus/<Name>/`.
 let fuzzTargets = [
+    "FuzzBrotliDecoder",
     "FuzzCacheControl",
     "FuzzChunkedDecoder",
     "FuzzContentDecoder",
@@ -17,8 +18,11 @@ let fuzzTargets = [
     "FuzzResponseParser",
     "FuzzSetCookieParser",
     "FuzzWholeClient",
+    "FuzzZstdDecoder",
 ]
 
+/// Targets whose oracle is ContentDecoderOracle (one oracle, each target its own codings and seeds).
+let decoderTargets: Set = ["FuzzBrotliDecoder", "FuzzContentDecoder", "FuzzZstdDecoder"]
 /// Targets whose oracle is the response-parser harness of WickTestSupport.
 let harnessTargets: Set = ["FuzzChunkedDecoder", "FuzzResponseParser"]
 /// Targets of code in the `Wick` module itself (the JSON parser, the cookie parser and store, the
@@ -37,6 +41,17 @@ let package = Package(
         // libFuzzer's driver entry: SwiftPM links each executable with its own `main`, so the
         // targets call LLVMFuzzerRunDriver instead of relying on libFuzzer's `main`.
         .target(name: "CFuzzDriver", path: "Support/CFuzzDriver"),
+        // The content decoders' oracle: whole against split, limits kept, nothing changed that is
+        // not decoded.
+        .target(
+            name: "ContentDecoderOracle",
+            dependencies: [
+                .product(name: "WickHTTP1", package: "Wick"),
+                .product(name: "WickCore", package: "Wick"),
+            ],
+            path: "Support/ContentDecoderOracle",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         // Writes every golden case of Tests/WickHTTP1Tests/Fixtures into the parser targets'
         // corpora (`Scripts/fuzz --export-seeds`).
         .executableTarget(
@@ -52,7 +67,8 @@ let package = Package(
                 "CFuzzDriver",
                 .product(name: "WickHTTP1", package: "Wick"),
                 .product(name: "WickCore", package: "Wick"),
-            ] + (harnessTargets.contains(name) ? [.product(name: "WickTestSupport", package: "Wick")] : [])
+            ] + (decoderTargets.contains(name) ? ["ContentDecoderOracle"] : [])
+                + (harnessTargets.contains(name) ? [.product(name: "WickTestSupport", package: "Wick")] : [])
                 + (wickTargets.contains(name) ? [.product(name: "Wick", package: "Wick")] : [])
                 + (http2Targets.contains(name) ? [.product(name: "WickHTTP2", package: "Wick")] : [])
                 + (seamTargets.contains(name)

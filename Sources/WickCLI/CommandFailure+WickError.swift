@@ -62,6 +62,10 @@ extension CommandFailure {
         case .tlsHandshakeFailed: .sslConnectError
         case .serverTrustRefused: .peerFailedVerification
         case .tlsConfigurationInvalid: .badCACertificateFile
+        // Mostly a bind's failure (`--interface` not this host's address, every `--local-port`
+        // taken), which curl reports as 45; ephemeral ports running out looks the same, where
+        // curl would say 7.
+        case .addressUnavailable: .interfaceFailed
         case .proxyRefused, .proxyAuthenticationRequired, .proxyInvalidResponse, .proxyClosed: .receiveError
         default: .couldNotConnect
         }

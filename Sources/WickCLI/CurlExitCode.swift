@@ -40,8 +40,12 @@ public struct CurlExitCode: RawRepresentable, Hashable, Sendable {
     public static let sslConnectError = CurlExitCode(rawValue: 35)
     /// 42: the transfer was cancelled.
     public static let abortedByCallback = CurlExitCode(rawValue: 42)
+    /// 45: `--interface` names no usable local address.
+    public static let interfaceFailed = CurlExitCode(rawValue: 45)
     /// 47: more redirects than `--max-redirs`.
     public static let tooManyRedirects = CurlExitCode(rawValue: 47)
+    /// 49: an option's value has the wrong syntax (a `--resolve` or `--connect-to` entry).
+    public static let optionSyntaxError = CurlExitCode(rawValue: 49)
     /// 52: the server closed the connection without a byte of response.
     public static let gotNothing = CurlExitCode(rawValue: 52)
     /// 55: the request could not be sent.

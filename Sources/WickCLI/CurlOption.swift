@@ -12,6 +12,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case writeOut = "write-out", maximumTime = "max-time", connectTimeout = "connect-timeout", retry
     case retryDelay = "retry-delay", retryMaximumTime = "retry-max-time", proxy, noProxy = "noproxy"
     case unixSocket = "unix-socket", url, config, continueAt = "continue-at"
+    case resolve, connectTo = "connect-to", interface, localPort = "local-port"
     // Switches.
     case get, remoteName = "remote-name", createDirectories = "create-dirs", location, insecure, compressed
     case include, head, verbose, silent, showError = "show-error", fail, failWithBody = "fail-with-body"

@@ -1,4 +1,5 @@
 // Reading a command line into TransferOptions: each scanned option applied by curl's rules.
+import Wick
 
 extension TransferOptions {
     /// The options `words` (the arguments after the program name) ask for.
@@ -107,6 +108,15 @@ extension TransferOptions {
         case .proxy: proxy = value
         case .noProxy: noProxy = value
         case .unixSocket: unixSocket = value
+        case .resolve: resolveEntries.append(value)
+        case .connectTo: connectToEntries.append(value)
+        case .interface: interface = value
+        case .localPort:
+            do {
+                localPorts = try SourceBinding.ports(curlArgument: value)
+            } catch {
+                throw .usage("option --local-port: is badly used here")
+            }
         case .continueAt:
             guard value == "-" || Int(value).map({ $0 >= 0 }) == true else {
                 throw .usage("option --continue-at: expected a proper numerical parameter")

@@ -91,7 +91,7 @@ extension TransferOptions {
         added.append(("Accept", "*/*"))
         if let referer { added.append(("Referer", referer)) }
         if !literalCookies.isEmpty { added.append(("Cookie", literalCookies.joined(separator: "; "))) }
-        if compressed { added.append(("Accept-Encoding", "gzip, deflate")) }
+        if compressed { added.append((HTTPHeader.defaultAcceptEncoding.name, HTTPHeader.defaultAcceptEncoding.value)) }
         if isJSON {
             added.removeAll { $0.name == "Accept" }
             added += [("Content-Type", "application/json"), ("Accept", "application/json")]

@@ -51,7 +51,41 @@ extension TransferOptions {
         configuration.tls.clientIdentity = try clientIdentity()
         configuration.cookieStorage = cookieEngine()
         configuration.proxy = try proxySetting()
+        configuration.nameResolution = try nameResolution()
+        configuration.sourceBinding = try sourceBinding()
         return configuration
+    }
+
+    /// `--interface` (an IP address) and `--local-port`; nil when neither is given.
+    /// - Throws: `CommandFailure` (45) for an interface that is not an IP address, in curl's words.
+    private func sourceBinding() throws(CommandFailure) -> SourceBinding? {
+        guard interface != nil || localPorts != nil else { return nil }
+        do {
+            return try SourceBinding(address: interface, ports: localPorts)
+        } catch {
+            throw CommandFailure(.interfaceFailed, "Couldn't bind to '\(interface ?? "")': \(error)")
+        }
+    }
+
+    /// `--resolve` and `--connect-to`, as curl reads them.
+    /// - Throws: `CommandFailure` (49) naming the first entry that does not parse, in curl's words.
+    private func nameResolution() throws(CommandFailure) -> NameResolution {
+        var resolution = NameResolution()
+        for entry in resolveEntries {
+            do {
+                resolution.resolveOverrides.append(try ResolveOverride(curlArgument: entry))
+            } catch {
+                throw CommandFailure(.optionSyntaxError, "Couldn't parse CURLOPT_RESOLVE entry '\(entry)': \(error)")
+            }
+        }
+        for entry in connectToEntries {
+            do {
+                resolution.connectToOverrides.append(try ConnectToOverride(curlArgument: entry))
+            } catch {
+                throw CommandFailure(.optionSyntaxError, "Couldn't parse CURLOPT_CONNECT_TO entry '\(entry)': \(error)")
+            }
+        }
+        return resolution
     }
 
     /// The cookie engine, as curl's: off (nil) unless `-b` or `-c` is given; then a store with

@@ -21,6 +21,17 @@ extension TransferOptions {
             lines.append("configuration.trustRoots = .certificates(")
             lines.append("    try Certificate.chain(pemEncoded: String(decoding: try Data(contentsOf: URL(fileURLWithPath: \(Self.literal(caCertificateFile)))), as: UTF8.self)))")
         }
+        if interface != nil || localPorts != nil {
+            let address = interface.map { "address: \(Self.literal($0))" }
+            let ports = localPorts.map { "ports: \($0.lowerBound)...\($0.upperBound)" }
+            lines.append("configuration.sourceBinding = try SourceBinding(\([address, ports].compactMap { $0 }.joined(separator: ", ")))")
+        }
+        for entry in resolveEntries {
+            lines.append("configuration.nameResolution.resolveOverrides.append(try ResolveOverride(curlArgument: \(Self.literal(entry))))")
+        }
+        for entry in connectToEntries {
+            lines.append("configuration.nameResolution.connectToOverrides.append(try ConnectToOverride(curlArgument: \(Self.literal(entry))))")
+        }
         if let proxy { lines.append("configuration.proxy = .proxy(try ProxyConfiguration(url: \(Self.literal(proxy.contains("://") ? proxy : "http://" + proxy))))") }
         var sessionArguments = ["configuration: configuration"]
         if let pinnedPublicKeys {

@@ -59,7 +59,7 @@ public struct TransferOptions: Sendable {
     public var userAgent: String?
     /// `-e`: the Referer.
     public var referer: String?
-    /// `--compressed`: ask for gzip and deflate, and decode them.
+    /// `--compressed`: ask for gzip, deflate, br and zstd, and decode them.
     public var compressed = false
     /// `-i`: write the response head before the body.
     public var includesHead = false
@@ -95,6 +95,15 @@ public struct TransferOptions: Sendable {
     public var noProxy: String?
     /// `--unix-socket`: the socket the request goes to instead of the URL's host.
     public var unixSocket: String?
+    /// `--resolve host:port:address[,address]...`, each given: addresses used for `host:port`.
+    public var resolveEntries: [String] = []
+    /// `--connect-to HOST1:PORT1:HOST2:PORT2`, each given: where requests to HOST1:PORT1 connect.
+    public var connectToEntries: [String] = []
+    /// `--interface`: the local IP address connections are made from (interface names are not
+    /// supported).
+    public var interface: String?
+    /// `--local-port N[-M]`: the local ports connections may use.
+    public var localPorts: ClosedRange<Int>?
     /// `--print-swift`: print the Wick code of the request instead of sending it.
     public var printsSwift = false
     /// Warnings met while reading the command line (an unreadable `-d @file`), for stderr;

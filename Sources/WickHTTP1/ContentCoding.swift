@@ -3,8 +3,8 @@
 /// A content coding named in `Content-Encoding` (RFC 9110 §8.4.1).
 ///
 /// Tokens compare case-insensitively; `x-gzip` is `gzip` (RFC 9110 §8.4.1.3). Codings Wick cannot
-/// decode (`br`, `zstd`, `compress`, ...) are kept, lowercased, in `unsupported` so that a body
-/// carrying one is passed through untouched.
+/// decode (`compress`, `dcb`, ...) are kept, lowercased, in `unsupported` so that a body carrying
+/// one is passed through untouched.
 public enum ContentCoding: Hashable, Sendable, CustomStringConvertible {
     /// No transformation.
     case identity
@@ -13,6 +13,10 @@ public enum ContentCoding: Hashable, Sendable, CustomStringConvertible {
     /// "deflate": RFC 1950 zlib-wrapped by the standard, raw RFC 1951 from some servers; the
     /// decoder detects which from the first two bytes.
     case deflate
+    /// "br": brotli (RFC 7932).
+    case brotli
+    /// "zstd": Zstandard (RFC 8878), with the window capped at 8 MiB as RFC 9659 §3 asks.
+    case zstd
     /// Any other coding, lowercased: the body cannot be decoded.
     case unsupported(String)
 
@@ -22,6 +26,10 @@ public enum ContentCoding: Hashable, Sendable, CustomStringConvertible {
             self = .gzip
         } else if token.equalsIgnoringASCIICase("deflate") {
             self = .deflate
+        } else if token.equalsIgnoringASCIICase("br") {
+            self = .brotli
+        } else if token.equalsIgnoringASCIICase("zstd") {
+            self = .zstd
         } else if token.equalsIgnoringASCIICase("identity") {
             self = .identity
         } else {
@@ -43,12 +51,21 @@ public enum ContentCoding: Hashable, Sendable, CustomStringConvertible {
         return codings
     }
 
-    /// The coding's token: `gzip`, `deflate`, `identity`, or the unsupported token.
+    /// Every coding `ContentDecoder` decodes, in the order Wick prefers them.
+    public static let decodable: [ContentCoding] = [.gzip, .deflate, .brotli, .zstd]
+
+    /// The `Accept-Encoding` value that advertises exactly the decodable codings:
+    /// `gzip, deflate, br, zstd`.
+    public static let acceptEncodingValue = decodable.map(\.description).joined(separator: ", ")
+
+    /// The coding's token: `gzip`, `deflate`, `br`, `zstd`, `identity`, or the unsupported token.
     public var description: String {
         switch self {
         case .identity: "identity"
         case .gzip: "gzip"
         case .deflate: "deflate"
+        case .brotli: "br"
+        case .zstd: "zstd"
         case .unsupported(let token): token
         }
     }

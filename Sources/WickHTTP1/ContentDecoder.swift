@@ -1,4 +1,5 @@
-// Streaming decoder for a response body's Content-Encoding: stacked gzip/deflate layers with limits.
+// Streaming decoder for a response body's Content-Encoding: stacked gzip/deflate/br/zstd layers with
+// limits.
 //
 // Codings are listed in the order they were applied, so they are undone last first (RFC 9110
 // §8.4): for `gzip, deflate` the wire bytes go through deflate's layer, its output through gzip's.
@@ -8,13 +9,15 @@ public import WickCore
 
 /// Decodes a content-coded body as it arrives, in bounded memory.
 ///
-/// Output is handed out in pieces of at most `limits.outputPieceSize` bytes as soon as zlib
-/// produces them; the whole body is never held. Limits are checked before a piece is handed out.
+/// Output is handed out in pieces of at most `limits.outputPieceSize` bytes as soon as the coding's
+/// library (zlib, brotli, zstd) produces them; the whole body is never held. Limits are checked
+/// before a piece is handed out. Each library's own state is bounded too: zlib's 32 KiB window,
+/// brotli's at most 16 MiB, zstd's capped at 8 MiB.
 ///
-/// A final class, not a noncopyable struct: each layer owns a zlib stream that must not move and
+/// A final class, not a noncopyable struct: each layer owns a library stream that must not move and
 /// is released in `deinit` on every path (success, error, or the decoder simply being dropped),
 /// and a class can live in the connection driver's state without ownership ceremony. Reuse it
-/// across responses with `reset(codings:)`, which keeps zlib's allocations.
+/// across responses with `reset(codings:)`, which keeps the libraries' allocations.
 ///
 /// Not Sendable: one connection's event loop owns it. After `finish()`, or after a method throws,
 /// the decoder must be reset or dropped; calling `decode` or `finish` again traps.
@@ -28,7 +31,7 @@ public final class ContentDecoder {
     public private(set) var decodesBody = false
 
     /// Every layer allocated so far; the first `activeLayerCount` serve the current body, wire
-    /// side first. Kept across `reset` so that zlib's state is reused.
+    /// side first. Kept across `reset` so that the libraries' state is reused.
     private var layers: [ContentDecoderLayer] = []
     private var activeLayerCount = 0
 
@@ -43,7 +46,7 @@ public final class ContentDecoder {
 
     /// A decoder for the codings in the order they were applied.
     /// - Throws: `ContentDecodingError.tooManyCodings` beyond `limits.maximumCodingLayers`,
-    ///   `.outOfMemory` if zlib cannot allocate.
+    ///   `.outOfMemory` if a library cannot allocate.
     public init(codings: [ContentCoding], limits: ContentDecoderLimits = .default) throws(ContentDecodingError) {
         self.limits = limits
         try reset(codings: codings)
@@ -59,7 +62,7 @@ public final class ContentDecoder {
         )
     }
 
-    /// Makes the decoder ready for another body, reusing its zlib streams.
+    /// Makes the decoder ready for another body, reusing its libraries' streams.
     /// - Throws: as `init(codings:limits:)`; the decoder then stays unusable until a `reset` that
     ///   succeeds.
     public func reset(codings newCodings: [ContentCoding]) throws(ContentDecodingError) {
@@ -79,7 +82,7 @@ public final class ContentDecoder {
         }
         for (index, coding) in applied.reversed().enumerated() {
             if index < layers.count {
-                layers[index].reset(
+                try layers[index].reset(
                     coding: coding,
                     pieceSize: limits.outputPieceSize,
                     maximumOutput: limits.maximumDecodedSize
@@ -151,7 +154,7 @@ public final class ContentDecoder {
     }
 
     /// Checks a layer's decoded total, above the floor, against the ratio to the bytes read from the
-    /// wire so far. (Each layer enforces the size limit itself, capping zlib's output.)
+    /// wire so far. (Each layer enforces the size limit itself, capping its library's output.)
     private func checkRatio(decoded: Int) throws(ContentDecodingError) {
         guard decoded > limits.expansionRatioFloor else { return }
         let encoded = layers[0].encodedCount

@@ -1,12 +1,21 @@
-// One coding layer of a content decoder: gzip (multi-member) or deflate (zlib-wrapped or raw).
+// One coding layer of a content decoder: gzip (multi-member), deflate (zlib-wrapped or raw),
+// brotli (RFC 7932) or zstd (RFC 8878, RFC 9659).
 //
 // Rules this layer enforces, whatever the cut of its input:
 // - gzip: members follow each other back to back (RFC 1952 §2.2) and decode as one stream; after
-//   the last member only the end of the body may follow. An empty body decodes to nothing.
+//   the last member only the end of the body may follow.
 // - deflate: RFC 9110 §8.4.1.2 says zlib-wrapped, some servers send raw deflate; the first two
 //   bytes decide: CM = 8, CINFO <= 7 and (CMF * 256 + FLG) % 31 == 0 mean zlib, anything else raw.
+// - br: one brotli stream; nothing may follow its last meta-block.
+// - zstd: frames follow each other back to back (RFC 8878 §3.1) and decode as one stream, skippable
+//   frames included; each frame's magic is checked here, so the library's legacy formats (which it
+//   would detect only with the whole magic in one piece) are refused however the input is cut;
+//   bytes after a frame that do not start another are trailing garbage. The window
+//   is capped at 8 MiB (RFC 9659 §3), which bounds the decoder's memory; a larger one is an invalid
+//   header.
+// - an empty body decodes to nothing, whatever the coding (servers label empty bodies too).
 // - the end of the body before the end of the stream is `truncated`.
-// zlib emits all the output it can on every call, so `finish()` only checks the state.
+// Every library emits all the output it can on every call, so `finish()` only checks the state.
 
 /// Decodes one coding, handing out its output in pieces of at most the output buffer's size.
 final class ContentDecoderLayer {
@@ -15,9 +24,14 @@ final class ContentDecoderLayer {
         case sniffingDeflate(first: UInt8?)
         /// gzip: waiting for the next member's magic `1f 8b`; `seen` bytes of it matched.
         case awaitingMember(seen: Int)
-        /// zlib is inside a stream.
+        /// br: waiting for the first byte of the stream.
+        case awaitingStream
+        /// zstd: waiting for the next frame's 4-byte magic; `seen` bytes of it so far, packed
+        /// little-endian into `magic`.
+        case awaitingFrame(seen: Int, magic: UInt32)
+        /// The library is inside a stream.
         case inflating
-        /// A zlib or raw stream ended; nothing may follow.
+        /// A deflate or brotli stream ended; nothing may follow.
         case ended
     }
 
@@ -25,41 +39,82 @@ final class ContentDecoderLayer {
 
     private(set) var coding: ContentCoding
     private var state: State
+    /// Streams (gzip members, zstd frames) that ended in the current body.
     private var membersEnded = 0
-    private let inflater: Inflater
+    /// The input offset just past the last stream that ended.
+    private var endOfLastStream = 0
+    /// The library decoding the current body; kept across bodies in the same library's codings.
+    private var engine: any Decompressor
     private var output: [UInt8]
     private var maximumOutput: Int
+    /// A zstd frame's magic as taken, replayed to the library: one buffer, so a frame allocates
+    /// nothing.
+    private var frameMagic: [UInt8] = [0, 0, 0, 0]
 
     /// Bytes of this layer's input taken so far.
     private(set) var encodedCount = 0
     /// Bytes this layer has produced so far.
     private(set) var decodedCount = 0
 
-    /// A layer for `coding` (gzip or deflate) with output pieces of at most `pieceSize` bytes and
-    /// at most `maximumOutput` bytes in all.
+    /// A layer for `coding` (gzip, deflate, br or zstd) with output pieces of at most `pieceSize`
+    /// bytes and at most `maximumOutput` bytes in all.
+    /// - Throws: `ContentDecodingError.outOfMemory` if the library cannot allocate its state.
     init(coding: ContentCoding, pieceSize: Int, maximumOutput: Int) throws(ContentDecodingError) {
-        inflater = try Inflater(format: .gzip)
         output = [UInt8](repeating: 0, count: pieceSize)
         self.maximumOutput = maximumOutput
         self.coding = coding
         state = Self.initialState(for: coding)
+        engine = try Self.makeEngine(for: coding)
     }
 
-    /// Makes the layer ready for a new body in `coding`, keeping zlib's allocations.
-    func reset(coding: ContentCoding, pieceSize: Int, maximumOutput: Int) {
+    /// Makes the layer ready for a new body in `coding`, keeping the library's allocations when the
+    /// coding is decoded by the same library as the last body's (brotli has no reset: its state is
+    /// made anew).
+    /// - Throws: `ContentDecodingError.outOfMemory` if a library cannot allocate its state.
+    func reset(coding: ContentCoding, pieceSize: Int, maximumOutput: Int) throws(ContentDecodingError) {
         if output.count != pieceSize { output = [UInt8](repeating: 0, count: pieceSize) }
         self.maximumOutput = maximumOutput
         self.coding = coding
         state = Self.initialState(for: coding)
         membersEnded = 0
+        endOfLastStream = 0
         encodedCount = 0
         decodedCount = 0
+        switch (coding, engine) {
+        case (.gzip, is Inflater), (.deflate, is Inflater):
+            // zlib's stream is reset, with its format, when the body's first bytes arrive.
+            break
+        case (.brotli, let brotli as BrotliDecompressor):
+            try brotli.restart()
+        case (.zstd, let zstd as ZstdDecompressor):
+            zstd.restart()
+        default:
+            engine = try Self.makeEngine(for: coding)
+        }
+    }
+
+    /// A fresh library stream for `coding`.
+    private static func makeEngine(for coding: ContentCoding) throws(ContentDecodingError) -> any Decompressor {
+        switch coding {
+        case .gzip, .deflate: try Inflater(format: .gzip)
+        case .brotli: try BrotliDecompressor()
+        case .zstd: try ZstdDecompressor()
+        case .identity, .unsupported: preconditionFailure("no decoding layer for \(coding)")
+        }
+    }
+
+    /// The zlib stream of a gzip or deflate body.
+    private var zlib: Inflater {
+        guard let inflater = engine as? Inflater else { preconditionFailure("\(coding) is not decoded by zlib") }
+        return inflater
     }
 
     private static func initialState(for coding: ContentCoding) -> State {
         switch coding {
         case .gzip: .awaitingMember(seen: 0)
         case .deflate: .sniffingDeflate(first: nil)
+        case .brotli: .awaitingStream
+        case .zstd: .awaitingFrame(seen: 0, magic: 0)
         case .identity, .unsupported: preconditionFailure("no decoding layer for \(coding)")
         }
     }
@@ -80,7 +135,7 @@ final class ContentDecoderLayer {
                 encodedCount += 1
             case .sniffingDeflate(first: let first?):
                 let second = rest[rest.startIndex]
-                inflater.reset(format: Self.looksLikeZlibHeader(first, second) ? .zlib : .raw)
+                zlib.reset(format: Self.looksLikeZlibHeader(first, second) ? .zlib : .raw)
                 state = .inflating
                 // The first byte was counted when it was taken; replay it to zlib.
                 if let after = try inflate([first][...], counting: false, emit: emit) {
@@ -98,16 +153,42 @@ final class ContentDecoderLayer {
                 if seen + 1 < Self.gzipMagic.count {
                     state = .awaitingMember(seen: seen + 1)
                 } else {
-                    inflater.reset(format: .gzip)
+                    zlib.reset(format: .gzip)
                     state = .inflating
                     if let after = try inflate(Self.gzipMagic[...], counting: false, emit: emit) {
                         preconditionFailure("gzip member ended after its magic with \(after.count) left")
                     }
                 }
+            case .awaitingStream:
+                state = .inflating
+            case .awaitingFrame(let seen, let magic):
+                let packed = magic | UInt32(rest.removeFirst()) << (8 * seen)
+                encodedCount += 1
+                guard seen + 1 == 4 else {
+                    state = .awaitingFrame(seen: seen + 1, magic: packed)
+                    continue
+                }
+                guard Self.isZstdFrameMagic(packed) else {
+                    throw membersEnded == 0
+                        ? .invalidHeader(coding: coding, offset: encodedCount - 4)
+                        : .trailingGarbage(coding: coding, offset: endOfLastStream)
+                }
+                state = .inflating
+                // The magic was counted as it was taken; replay it to zstd.
+                for index in 0..<4 { frameMagic[index] = UInt8(truncatingIfNeeded: packed >> (8 * index)) }
+                if let after = try inflate(frameMagic[...], counting: false, emit: emit) {
+                    preconditionFailure("zstd frame ended after its magic with \(after.count) left")
+                }
             case .inflating:
                 guard let after = try inflate(rest, counting: true, emit: emit) else { return }
                 membersEnded += 1
-                state = coding == .gzip ? .awaitingMember(seen: 0) : .ended
+                endOfLastStream = encodedCount
+                switch coding {
+                case .gzip: state = .awaitingMember(seen: 0)
+                case .zstd: state = .awaitingFrame(seen: 0, magic: 0)
+                case .deflate, .brotli: state = .ended
+                case .identity, .unsupported: preconditionFailure("no decoding layer for \(coding)")
+                }
                 rest = after
             case .ended:
                 throw .trailingGarbage(coding: coding, offset: encodedCount)
@@ -116,20 +197,20 @@ final class ContentDecoderLayer {
     }
 
     /// Checks that the body ended at the end of a stream.
-    /// - Throws: `ContentDecodingError.truncated` if a stream (or a gzip magic) was cut short.
+    /// - Throws: `ContentDecodingError.truncated` if a stream (or a gzip or zstd magic) was cut short.
     func finish() throws(ContentDecodingError) {
         switch state {
-        case .sniffingDeflate(first: nil), .awaitingMember(seen: 0), .ended:
+        case .sniffingDeflate(first: nil), .awaitingMember(seen: 0), .awaitingStream, .awaitingFrame(seen: 0, _), .ended:
             return
-        case .sniffingDeflate(first: .some), .awaitingMember, .inflating:
+        case .sniffingDeflate(first: .some), .awaitingMember, .awaitingFrame, .inflating:
             throw .truncated(coding: coding, offset: encodedCount)
         }
     }
 
-    /// Feeds `input` to zlib until it is consumed or the stream ends.
+    /// Feeds `input` to the coding's library until it is consumed or the stream ends.
     ///
-    /// zlib is given room for at most one byte past `maximumOutput`, so output beyond the limit
-    /// is never even produced: the byte that crosses it ends decoding.
+    /// The library is given room for at most one byte past `maximumOutput`, so output beyond the
+    /// limit is never even produced: the byte that crosses it ends decoding.
     /// - Returns: nil if all of `input` went into the stream, or the bytes after the stream's end.
     private func inflate(
         _ input: ArraySlice<UInt8>,
@@ -140,7 +221,7 @@ final class ContentDecoderLayer {
         while true {
             let remaining = maximumOutput - decodedCount
             let room = remaining < output.count ? remaining + 1 : output.count
-            let step = inflater.inflate(rest, into: &output, room: room)
+            let step = engine.decompress(rest, into: &output, room: room)
             rest = rest.dropFirst(step.consumed)
             if counting { encodedCount += step.consumed }
             if step.produced > remaining {
@@ -158,7 +239,7 @@ final class ContentDecoderLayer {
             case .streamEnd:
                 return rest
             case .progressed, .needsInput:
-                // Room left and input used up: zlib has flushed everything it can.
+                // Room left and input used up: the library has flushed everything it can.
                 if rest.isEmpty && step.produced < room { return nil }
                 precondition(
                     step.status == .progressed || rest.isEmpty,
@@ -174,6 +255,13 @@ final class ContentDecoderLayer {
                 throw .outOfMemory
             }
         }
+    }
+
+    /// RFC 8878 §3.1.1 and §3.1.2: a Zstandard frame starts with 0xFD2FB528, a skippable frame
+    /// with 0x184D2A50 to 0x184D2A5F (little-endian). Anything else, the library's legacy formats
+    /// included, is not the `zstd` content coding.
+    static func isZstdFrameMagic(_ magic: UInt32) -> Bool {
+        magic == 0xFD2F_B528 || magic & 0xFFFF_FFF0 == 0x184D_2A50
     }
 
     /// RFC 1950 §2.2: CM (low nibble of CMF) is 8, CINFO (high nibble) at most 7, and

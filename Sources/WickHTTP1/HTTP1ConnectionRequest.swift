@@ -11,7 +11,7 @@ public struct HTTP1ConnectionRequest: Sendable {
     /// Send `Expect: 100-continue` and hold the body back until 100 Continue or the driver's
     /// timer (RFC 9110 §10.1.1). Ignored for a request without body bytes.
     public var expectContinue: Bool
-    /// Decode a gzip/deflate `Content-Encoding` with these limits; nil leaves the body as sent.
+    /// Decode a gzip/deflate/br/zstd `Content-Encoding` with these limits; nil leaves the body as sent.
     public var decoding: ContentDecoderLimits?
 
     /// A request.

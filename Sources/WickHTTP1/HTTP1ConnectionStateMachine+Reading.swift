@@ -253,6 +253,8 @@ extension HTTP1ConnectionStateMachine {
         }
         if matches("gzip") || matches("x-gzip") { return .gzip }
         if matches("deflate") { return .deflate }
+        if matches("br") { return .brotli }
+        if matches("zstd") { return .zstd }
         if matches("identity") { return .identity }
         return ContentCoding(token: String(decoding: token, as: UTF8.self))
     }

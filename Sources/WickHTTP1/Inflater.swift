@@ -27,41 +27,13 @@ enum InflateFormat: Sendable {
     }
 }
 
-/// What one `inflate` call did.
-struct InflateStep {
-    /// How zlib's call ended.
-    enum Status: Equatable {
-        /// Progress was made; the stream goes on.
-        case progressed
-        /// The end of the stream (and, for gzip and zlib, a matching trailer) was reached.
-        case streamEnd
-        /// No progress was possible: all input consumed and all output flushed.
-        case needsInput
-        /// The header was invalid, or a preset dictionary was asked for.
-        case invalidHeader
-        /// The compressed data was invalid.
-        case invalidData
-        /// The trailer's CRC-32, Adler-32 or length did not match.
-        case checksumMismatch
-        /// zlib could not allocate memory.
-        case outOfMemory
-    }
-
-    /// Input bytes zlib consumed.
-    var consumed: Int
-    /// Output bytes zlib wrote at the start of the output buffer.
-    var produced: Int
-    /// How the call ended.
-    var status: Status
-}
-
 /// An owned zlib inflate stream. A final class rather than a noncopyable struct: the z_stream must
 /// stay at one address for its whole life (see the file's invariant), so it is on the heap either
 /// way, and a class lets `ContentDecoder` keep its layers in an array and be stored by the
 /// connection driver without ownership ceremony. `deinit` calls `inflateEnd` on every path.
 ///
 /// Not Sendable: one connection's loop owns it.
-final class Inflater {
+final class Inflater: Decompressor {
     private let stream: UnsafeMutablePointer<z_stream>
 
     /// A stream ready for `format`.
@@ -96,7 +68,7 @@ final class Inflater {
 
     /// Runs one `inflate(Z_NO_FLUSH)` over `input`, writing at most `room` bytes at the start of
     /// `output`.
-    func inflate(_ input: ArraySlice<UInt8>, into output: inout [UInt8], room: Int) -> InflateStep {
+    func decompress(_ input: ArraySlice<UInt8>, into output: inout [UInt8], room: Int) -> DecompressionStep {
         precondition(input.count <= Int(UInt32.max), "inflate input of \(input.count) bytes exceeds uInt")
         precondition(
             (1...min(output.count, Int(UInt32.max))).contains(room), "inflate room \(room) for \(output.count) bytes")
@@ -116,7 +88,7 @@ final class Inflater {
                 stream.pointee.avail_out = UInt32(room)
                 // SAFETY: `stream` is a live inflate stream with valid next_in/next_out set above.
                 let result = CWickZlib.inflate(stream, Z_NO_FLUSH)
-                let step = InflateStep(
+                let step = DecompressionStep(
                     consumed: inBuffer.count - Int(stream.pointee.avail_in),
                     produced: room - Int(stream.pointee.avail_out),
                     status: Self.status(of: result, message: stream.pointee.msg)
@@ -135,7 +107,7 @@ final class Inflater {
 
     /// Classifies zlib's result; for Z_DATA_ERROR the message tells a header fault, a checksum fault
     /// and a data fault apart (these strings have been stable in zlib since 1.2.0).
-    private static func status(of result: Int32, message: UnsafeMutablePointer<CChar>?) -> InflateStep.Status {
+    private static func status(of result: Int32, message: UnsafeMutablePointer<CChar>?) -> DecompressionStep.Status {
         switch result {
         case Z_OK: return .progressed
         case Z_STREAM_END: return .streamEnd

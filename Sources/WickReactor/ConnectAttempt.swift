@@ -54,6 +54,7 @@ final class ConnectAttempt {
         let started: IOResult<Int32>
         do {
             try applyOptions()
+            try bindSource()
             started = try address.withSockAddr { (pointer, length) throws(ReactorError) in
                 do throws(SyscallError) {
                     return try Syscalls.connect(fd, pointer, length)
@@ -68,6 +69,32 @@ final class ConnectAttempt {
             return
         }
         if case .processed = started { succeed() }
+    }
+
+    /// Binds the socket to `options.sourceAddress` and the first free port of
+    /// `options.sourcePorts`, when either is set (TCP only).
+    private func bindSource() throws(ReactorError) {
+        guard address.family != AF_UNIX, options.sourceAddress != nil || options.sourcePorts != nil else { return }
+        let host = options.sourceAddress ?? (address.isIPv6 ? "::" : "0.0.0.0")
+        guard let probe = SocketAddress(numericHost: host, port: 0), probe.isIPv6 == address.isIPv6 else {
+            throw .invalidAddress("the source address \(host) cannot reach \(address): another address family")
+        }
+        let ports = options.sourcePorts ?? 0...0
+        for port in ports {
+            let local = SocketAddress(numericHost: host, port: port) ?? probe
+            do {
+                try local.withSockAddr { (pointer, length) throws(ReactorError) in
+                    do throws(SyscallError) {
+                        try Syscalls.bind(fd, pointer, length)
+                    } catch {
+                        throw ReactorError(error)
+                    }
+                }
+                return
+            } catch .addressInUse where port != ports.upperBound {
+                continue
+            }
+        }
     }
 
     private func applyOptions() throws(ReactorError) {

@@ -29,13 +29,13 @@ public struct ConnectOptions: Sendable, Hashable {
 /// `channel.start(delegate:)`. Nothing is read before that. When `connect` is called on the
 /// loop itself, the completion may run before `connect` returns (an address that fails at once).
 public struct Connector: Sendable {
-    /// Where host names are resolved.
-    public let resolver: Resolver
+    /// Where host names are resolved: the group's `Resolver`, or any other `HostResolving`.
+    public let resolver: any HostResolving
     /// How connects are made.
     public var options: ConnectOptions
 
     /// A connector resolving through `resolver` (usually `group.resolver`).
-    public init(resolver: Resolver, options: ConnectOptions = ConnectOptions()) {
+    public init(resolver: any HostResolving, options: ConnectOptions = ConnectOptions()) {
         self.resolver = resolver
         self.options = options
     }
@@ -151,7 +151,7 @@ final class HappyEyeballsConnect: @unchecked Sendable {
     }
 
     /// Arms the overall timeout and asks the resolver for addresses.
-    func start(resolver: Resolver) {
+    func start(resolver: any HostResolving) {
         armTimeout()
         // A numeric host is not looked up (the resolver answers at once), so it has no resolve time.
         let resolveStarted: Deadline? = SocketAddress(numericHost: host, port: port) == nil ? .now() : nil

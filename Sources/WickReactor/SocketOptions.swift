@@ -32,6 +32,14 @@ public struct SocketOptions: Sendable, Hashable {
     /// The most bytes a channel queues; a write that would exceed it throws
     /// `ReactorError.writeBufferFull` instead of buffering without bound. 4 MiB default.
     public var maximumBufferedBytes: Int
+    /// The local IP literal TCP connections are made from (`bind(2)` before `connect`); nil lets
+    /// the kernel choose. A connection to an address of the other family fails its attempt with
+    /// `ReactorError.invalidAddress`. Ignored for Unix sockets.
+    public var sourceAddress: String?
+    /// The local ports TCP connections may use, tried in order until one is free (curl's
+    /// `--local-port`); all in use fails the attempt with `ReactorError.addressInUse`. nil lets
+    /// the kernel choose. Ignored for Unix sockets.
+    public var sourcePorts: ClosedRange<UInt16>?
 
     /// The defaults described on each property.
     public init(
@@ -46,6 +54,8 @@ public struct SocketOptions: Sendable, Hashable {
         self.highWatermark = highWatermark
         self.lowWatermark = lowWatermark
         self.maximumBufferedBytes = maximumBufferedBytes
+        sourceAddress = nil
+        sourcePorts = nil
         validate()
     }
 
@@ -57,5 +67,8 @@ public struct SocketOptions: Sendable, Hashable {
             0 <= lowWatermark && lowWatermark <= highWatermark, "SocketOptions: need 0 <= lowWatermark <= highWatermark"
         )
         precondition(highWatermark <= maximumBufferedBytes, "SocketOptions: need highWatermark <= maximumBufferedBytes")
+        precondition(
+            sourceAddress.map { SocketAddress(numericHost: $0, port: 0) != nil } ?? true,
+            "SocketOptions: sourceAddress \(sourceAddress ?? "") is not an IP literal")
     }
 }

@@ -185,6 +185,12 @@ enum Syscalls {
         return try nonBlocking("socket") { Glibc.socket(family, type, 0) }
     }
 
+    /// `bind(2)`: gives the socket its local address before it connects.
+    static func bind(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) throws(SyscallError) {
+        // SAFETY: address points to `length` bytes of a sockaddr the caller keeps alive.
+        _ = try nonBlocking("bind") { Glibc.bind(fd, address, length) }
+    }
+
     /// `connect(2)` on a non-blocking socket. `.processed` means connected at once; `.wouldBlock`
     /// means in progress (`EINPROGRESS`): wait for writability, then read `SO_ERROR`.
     /// `EAGAIN` is an error here (a Unix socket whose listener's backlog is full).

@@ -113,7 +113,12 @@ extension StreamChannelError {
             Classification(.reset, retryable: true)
         case .hostUnreachable, .timedOut: Classification(.hostUnreachable, retryable: true)
         case .networkUnreachable: Classification(.networkUnreachable, retryable: true)
-        case .connectFailed(_, let attempts): Classification(kind(ofAttempts: attempts), retryable: true)
+        // Retryable unless every attempt failed in a way that cannot heal (a source address of
+        // the wrong family for each address, say).
+        case .connectFailed(_, let attempts):
+            Classification(
+                kind(ofAttempts: attempts),
+                retryable: attempts.isEmpty || attempts.contains { classification(of: $0.error).isRetryable })
         case .connectTimedOut, .resolutionTimedOut: Classification(.timedOut, retryable: true, timeoutPhase: .connect)
         case .unknownHost: Classification(.unknownHost, retryable: false)
         case .resolutionFailed: Classification(.resolutionFailed, retryable: false)

@@ -11,6 +11,10 @@ public import Foundation
 ///   (`application/octet-stream`, never gzipped, `Content-Length` framing).
 /// - `/text/1m.txt`: 1 MiB of `TestPayload.text` (`text/plain`; gzipped when asked).
 /// - `/chunked/1m.txt`: the same text sent with `Transfer-Encoding: chunked`.
+/// - `/br/...` and `/zstd/...`: precompressed files sent with `Content-Encoding: br` and `zstd`
+///   (Debian's nginx has no brotli or zstd module, so the files are compressed here and labelled
+///   by `add_header`): `1m.txt` (the 1 MiB text), `truncated.txt` (its first half) and `bomb.txt`
+///   (64 MiB of zeros).
 /// - `/keepalive-1s/...` and `/close/...`: the `/bytes/` files with `Keep-Alive: timeout=1`
 ///   and with `Connection: close`.
 /// - `/upload/...`: `PUT` stores a file (any size), `DELETE` removes it.
@@ -63,7 +67,7 @@ public final class NginxServer: Sendable {
         let fileManager = FileManager.default
         documentRoot = directory.appendingPathComponent("www")
         accessLog = directory.appendingPathComponent("access.log")
-        for folder in ["www/bytes", "www/text", "www/chunked", "www/upload", "tmp"] {
+        for folder in ["www/bytes", "www/text", "www/chunked", "www/upload", "www/br", "www/zstd", "tmp"] {
             try fileManager.createDirectory(
                 at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
@@ -74,6 +78,7 @@ public final class NginxServer: Sendable {
         try text.write(to: documentRoot.appendingPathComponent("text/1m.txt"))
         try text.write(to: documentRoot.appendingPathComponent("chunked/1m.txt"))
         try Data("Wick test server\n".utf8).write(to: documentRoot.appendingPathComponent("index.html"))
+        try Self.writeCodedFiles(text: Array(text), into: documentRoot)
 
         httpPort = try LoopbackPort.free()
         httpsPort = try LoopbackPort.free()
@@ -103,6 +108,28 @@ public final class NginxServer: Sendable {
         }
     }
 
+    /// Writes `br/` and `zstd/`: the text compressed, its first half, and 64 MiB of zeros.
+    private static func writeCodedFiles(text: [UInt8], into root: URL) throws {
+        let megabyte = [UInt8](repeating: 0, count: 1 << 20)
+        let bombMegabytes = 64
+        var brotliBomb: [UInt8] = []
+        var zstdBomb: [UInt8] = []
+        let brotli = TestBrotliEncoder(quality: 1)
+        let zstd = TestZstdEncoder(level: 1)
+        for index in 0..<bombMegabytes {
+            brotli.compress(megabyte, finish: index == bombMegabytes - 1) { brotliBomb += $0 }
+            zstd.compress(megabyte, finish: index == bombMegabytes - 1) { zstdBomb += $0 }
+        }
+        for (folder, coded, bomb) in [
+            ("br", TestBrotliEncoder.compress(text), brotliBomb), ("zstd", TestZstdEncoder.compress(text), zstdBomb),
+        ] {
+            let directory = root.appendingPathComponent(folder)
+            try Data(coded).write(to: directory.appendingPathComponent("1m.txt"))
+            try Data(coded.prefix(coded.count / 2)).write(to: directory.appendingPathComponent("truncated.txt"))
+            try Data(bomb).write(to: directory.appendingPathComponent("bomb.txt"))
+        }
+    }
+
     /// Stops nginx (SIGTERM, then SIGKILL after the grace period).
     public func stop() {
         process.stop()
@@ -123,6 +150,8 @@ public final class NginxServer: Sendable {
             location /chunked/ { sub_filter_types *; sub_filter 'wick' 'wick'; sub_filter_once off; }
             location /keepalive-1s/ { keepalive_timeout 1s 1; alias \(www)/bytes/; }
             location /close/ { keepalive_timeout 0; alias \(www)/bytes/; }
+            location /br/ { gzip off; add_header Content-Encoding br; add_header X-Request-Id $http_x_request_id always; }
+            location /zstd/ { gzip off; add_header Content-Encoding zstd; add_header X-Request-Id $http_x_request_id always; }
             location /upload/ { dav_methods PUT DELETE; create_full_put_path on; client_max_body_size 0; }
             location /post/ { client_max_body_size 0; error_page 405 =200 $uri; alias \(www)/bytes/; }
             location /max-age-60/ { expires 60s; alias \(www)/bytes/; }

@@ -79,9 +79,13 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
     package init(group: EventLoopGroup, settings: TransportSettings = TransportSettings()) {
         loop = group.next()
         self.settings = settings
+        let resolver: any HostResolving =
+            settings.nameResolution.isSystemDefault
+            ? group.resolver : SessionResolver(resolution: settings.nameResolution, system: group.resolver)
         var connector = TransportConnector(
-            connector: Connector(resolver: group.resolver, options: settings.connect), tlsOptions: settings.tls)
+            connector: Connector(resolver: resolver, options: settings.connect), tlsOptions: settings.tls)
         connector.dialer = settings.dialer
+        connector.nameResolution = settings.nameResolution
         self.connector = connector
         machine = Pool(settings: settings.pool)
     }

@@ -42,6 +42,8 @@ package final class TransportClient: Sendable {
         /// The proxy rules, resolved: nil goes direct; a failure fails every request that would
         /// consult them (every one not sent to a Unix socket).
         package var proxyRules: Result<ProxyRules?, ProxyConfigurationError> = .success(nil)
+        /// The local address and ports of every TCP connection, unless a request names its own.
+        package var sourceBinding: SourceBinding?
         /// Decode `gzip` and `deflate` response bodies (within `decodingLimits`).
         package var decodesResponseBodies = true
         /// Bodies from a `TransportBodySource` of at least this many bytes, or of unknown length,
@@ -108,10 +110,10 @@ package final class TransportClient: Sendable {
     /// sent instead of `body`.
     package func prepareSend(
         _ method: HTTPMethod, url: URL, headers: HTTPHeaders, body: [UInt8]?, unixSocketPath: String?,
-        bodySource: (any TransportBodySource)? = nil
+        source: SourceBinding? = nil, bodySource: (any TransportBodySource)? = nil
     ) -> Result<PreparedSend, TransportPreparationError> {
         // A switch rather than `map`: the request moves into the exchange instead of being copied.
-        switch prepare(method, url: url, headers: headers, body: body, unixSocketPath: unixSocketPath) {
+        switch prepare(method, url: url, headers: headers, body: body, unixSocketPath: unixSocketPath, source: source) {
         case .failure(let error):
             return .failure(error)
         case .success(var prepared):
@@ -132,11 +134,12 @@ package final class TransportClient: Sendable {
     }
 
     /// The transport's form of a request: its destination (`TransportDestination`, the one
-    /// reading of the URL), the proxy `proxyRules` choose for a TCP origin, the decoding limits
-    /// and, for https, the TLS rules. A URL that passed `TransportDestination` where the request
+    /// reading of the URL), the proxy `proxyRules` choose for a TCP origin, its source binding
+    /// (`source`, else the configuration's), the decoding limits and, for https, the TLS rules. A URL that passed `TransportDestination` where the request
     /// was made fails here only on a port out of range.
     func prepare(
-        _ method: HTTPMethod, url: URL, headers: HTTPHeaders, body: [UInt8]?, unixSocketPath: String?
+        _ method: HTTPMethod, url: URL, headers: HTTPHeaders, body: [UInt8]?, unixSocketPath: String?,
+        source: SourceBinding? = nil
     ) -> Result<TransportRequest, TransportPreparationError> {
         let destination: TransportDestination
         let port: UInt16
@@ -156,6 +159,7 @@ package final class TransportClient: Sendable {
             case .failure(let error): return .failure(.invalidProxyConfiguration(error))
             }
         }
+        request.source = source ?? configuration.sourceBinding
         request.decoding = configuration.decodingLimits
         if request.scheme == .https {
             switch transportTLS() {

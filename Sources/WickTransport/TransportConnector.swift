@@ -22,6 +22,13 @@ public import WickTLS
 /// for a CONNECT tunnel to `host:port`, within what remains of the connect timeout; TLS then runs
 /// inside the tunnel with the origin's `host` as the SNI name and the name trust is evaluated
 /// for, never the proxy's. The CONNECT exchange counts as part of the connect time.
+///
+/// An origin's `source` binds every TCP connection made for it (to the server or to its proxy)
+/// to that local address and ports before connecting.
+///
+/// A `ConnectToOverride` that matches the origin's `host:port` changes where TCP connections go
+/// (and, through a proxy, the CONNECT target), never the SNI name or the name trust is evaluated
+/// for; `ResolveOverride`s and a user's `NameResolver` act inside `connector`'s resolver.
 @_spi(WickDirectConnect) public struct TransportConnector: Sendable {
     /// A connected stream and how long each step took.
     struct Connected: Sendable {
@@ -34,6 +41,9 @@ public import WickTLS
     let evaluationPool: TrustEvaluationPool
     /// Opens plain streams in place of `connector` when set (`TransportDialer`).
     var dialer: TransportDialer?
+    /// The session's name-resolution rules; the connector reads its `--connect-to` entries (the
+    /// rest act inside `connector`'s resolver).
+    var nameResolution = NameResolution()
 
     /// A connector: `connector` resolves and connects sockets (its `options.timeout` bounds the
     /// whole connect), `tlsOptions` bound the TLS phase, and evaluations that may block run on
@@ -172,16 +182,26 @@ public import WickTLS
         _ origin: TransportOrigin, deadline: Deadline, on loop: EventLoop,
         _ completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
     ) {
+        let target = nameResolution.connectTarget(host: origin.host, port: origin.port)
+        var connector = self.connector
+        if let source = origin.source { connector.options.socket = source.applied(to: connector.options.socket) }
         if let dialer {
-            let (host, port) = origin.proxy.map { ($0.host, $0.port) } ?? (origin.host, origin.port)
+            let (host, port) = origin.proxy.map { ($0.host, $0.port) } ?? target
             dialer.dial(host, port, loop, completion)
         } else if let socket = origin.unixSocketPath {
             connector.connect(to: socket.address, deadline: deadline, on: loop, completion)
         } else if let proxy = origin.proxy {
             connector.connect(host: proxy.host, port: proxy.port, deadline: deadline, on: loop, completion)
         } else {
-            connector.connect(host: origin.host, port: origin.port, deadline: deadline, on: loop, completion)
+            connector.connect(host: target.host, port: target.port, deadline: deadline, on: loop, completion)
         }
+    }
+
+    /// The CONNECT target for `origin` through a proxy: its `host:port`, or a matching
+    /// `ConnectToOverride`'s target (an IPv6 host bracketed).
+    private func tunnelAuthority(for origin: TransportOrigin) -> String {
+        let target = nameResolution.connectTarget(host: origin.host, port: origin.port)
+        return "\(target.host.utf8.contains(UInt8(ascii: ":")) ? "[\(target.host)]" : target.host):\(target.port)"
     }
 
     /// The stream TLS runs over: `dial`'s, and through a proxy the CONNECT tunnel opened on it,
@@ -197,7 +217,8 @@ public import WickTLS
                 guard let proxy = origin.proxy else { return completion(.success(channel)) }
                 phase(.proxyConnect)
                 ProxyTunnel.open(
-                    over: channel, authority: origin.authority, proxy: proxy, deadline: deadline, completion)
+                    over: channel, authority: tunnelAuthority(for: origin), proxy: proxy, deadline: deadline,
+                    completion)
             case .failure(let error):
                 completion(.failure(.reactor(error)))
             }

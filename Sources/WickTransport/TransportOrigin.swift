@@ -25,6 +25,11 @@ import WickTLS
 /// only this one: the conservative choice), and `https` connections are CONNECT tunnels to
 /// `host:port` with TLS to `host` inside, under the TLS rules in the key as without a proxy.
 ///
+/// The contract for source bindings: `source` (a local address and port range) is in the key, so
+/// a connection made from one local address never serves a request that asked for another, nor
+/// one that asked for none. Name-resolution overrides are not in the key: they belong to the
+/// session, as its pool does, so within one pool a host always goes to the same place.
+///
 /// The contract for Unix domain sockets (`http+unix`, `https+unix`, or a request's socket-path
 /// override): `unixSocketPath` is where connections go, instead of `host:port`, and it is in the
 /// key, so two sockets never share a connection, nor a socket and a TCP origin with the same
@@ -52,13 +57,16 @@ package struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
     let tls: TransportTLS?
     /// The HTTP proxy connections go through; nil for direct ones and always for Unix sockets.
     let proxy: ProxyConfiguration?
+    /// The local address and ports TCP connections are made from; nil for the kernel's choice
+    /// and always for Unix sockets.
+    let source: SourceBinding?
 
     /// An origin. `tls` is required for `https` (traps without) and dropped for `http`. With a
     /// `unixSocketPath`, connections go to that socket and `host:port` only name the server
     /// (a proxy is then dropped: a socket is never proxied).
     init(
         scheme: Scheme, host: String, port: UInt16, unixSocketPath: UnixSocketPath? = nil, tls: TransportTLS?,
-        proxy: ProxyConfiguration? = nil
+        proxy: ProxyConfiguration? = nil, source: SourceBinding? = nil
     ) {
         precondition(scheme == .http || tls != nil, "TransportOrigin: https needs TLS rules")
         self.scheme = scheme
@@ -67,6 +75,7 @@ package struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
         self.unixSocketPath = unixSocketPath
         self.tls = scheme == .https ? tls : nil
         self.proxy = unixSocketPath == nil ? proxy : nil
+        self.source = unixSocketPath == nil ? source : nil
     }
 
     /// `host` without the brackets of an IPv6 literal (`[::1]` is `::1`); any other host as given.
@@ -80,7 +89,7 @@ package struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
     /// `https://example.com:443`, `http://localhost:80 via unix:/run/app.sock`, or
     /// `https://example.com:443 via proxy http://proxy:3128` (never the credentials).
     package var description: String {
-        let tcp = "\(scheme)://\(authority)"
+        let tcp = "\(scheme)://\(authority)" + (source.map { " from \($0)" } ?? "")
         if let proxy { return "\(tcp) via proxy \(proxy)" }
         return unixSocketPath.map { "\(tcp) via unix:\($0.path)" } ?? tcp
     }

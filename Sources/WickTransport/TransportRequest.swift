@@ -35,8 +35,10 @@ struct TransportRequest: Sendable {
     var unixSocketPath: UnixSocketPath?
     /// The HTTP proxy to go through; nil goes direct.
     var proxy: ProxyConfiguration?
-    /// Decode the response body's `gzip` and `deflate` codings within these limits (the
-    /// consumer then gets decoded bytes); nil passes the body through as sent. Other codings
+    /// The local address and ports TCP connections are made from; nil lets the kernel choose.
+    var source: SourceBinding?
+    /// Decode the response body's `gzip`, `deflate`, `br` and `zstd` codings within these limits
+    /// (the consumer then gets decoded bytes); nil passes the body through as sent. Other codings
     /// always pass through.
     var decoding: ContentDecoderLimits?
 
@@ -61,7 +63,9 @@ struct TransportRequest: Sendable {
 
     /// The pool key this request's connections are made under.
     var origin: TransportOrigin {
-        TransportOrigin(scheme: scheme, host: host, port: port, unixSocketPath: unixSocketPath, tls: tls, proxy: proxy)
+        TransportOrigin(
+            scheme: scheme, host: host, port: port, unixSocketPath: unixSocketPath, tls: tls, proxy: proxy,
+            source: source)
     }
 
     /// The `Host` field value: the host (bracketed if it is an IPv6 literal), with the port

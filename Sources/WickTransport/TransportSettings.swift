@@ -17,6 +17,8 @@ package struct TransportSettings: Sendable {
     /// `responseBodyTooLarge` and closes the connection. Default 64 MiB: the body is held in
     /// memory whole, so the bound is what one response may cost.
     package var maximumResponseBodyBytes = 64 * 1024 * 1024
+    /// curl's `--resolve` and `--connect-to` overrides and the resolver behind them.
+    package var nameResolution = NameResolution()
     /// Opens connections' plain streams instead of the connector's sockets; nil (the default,
     /// and always in production) connects for real. See `TransportDialer`.
     package var dialer: TransportDialer?

@@ -58,7 +58,7 @@ struct DemoTour {
             await session.request("\(httpbin)/post", method: .post, headers: ["Content-Type": "text/plain"], body: Data("hello from Wick".utf8))
                 .serializingData().response,
             showHeaders: false, bodyPreview: 90)
-        // Session asks for `gzip, deflate` and decodes: the body is the JSON, the header stays.
+        // Session asks for `gzip, deflate, br, zstd` and decodes: the body is the JSON, the header stays.
         try await get(session, "\(httpbin)/gzip", showHeaders: false, preview: 120)
         try await get(session, "\(httpbin)/deflate", showHeaders: false, preview: 120)
         // Asking for `identity` yourself gets exactly that: no coding at all.

@@ -18,13 +18,14 @@ enum ExchangeReport {
         if let data = response.data {
             var line = "  body: \(data.count.grouped) bytes"
             if let head = response.response, let coding = head.headers["Content-Encoding"] {
-                // `wick`'s sessions decode (the default): gzip and deflate arrive decoded, others as sent.
+                // `wick`'s sessions decode (the default): gzip, deflate, br and zstd arrive decoded,
+                // others as sent.
                 let codings = coding.split(separator: ",").map { $0.filter { $0 != " " && $0 != "\t" }.lowercased() }
-                if codings.allSatisfy({ ["gzip", "x-gzip", "deflate", "identity"].contains($0) }) {
+                if codings.allSatisfy({ ["gzip", "x-gzip", "deflate", "br", "zstd", "identity"].contains($0) }) {
                     let wire = head.headers["Content-Length"].map { ", \(Int($0)?.grouped ?? $0) bytes on the wire" } ?? ""
                     line += " decoded (Content-Encoding: \(coding)\(wire))"
                 } else {
-                    line += " (Content-Encoding: \(coding): delivered as sent, Wick decodes only gzip and deflate)"
+                    line += " (Content-Encoding: \(coding): delivered as sent, Wick decodes gzip, deflate, br and zstd)"
                 }
             }
             Swift.print(line)

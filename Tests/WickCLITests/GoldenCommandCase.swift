@@ -5,7 +5,8 @@ import Testing
 /// may name the servers: `{httpbin}`, `{nginx}` (http), `{nginxs}` (https, localhost),
 /// `{root}` (the test CA's PEM), `{www}` (nginx's document root), `{capath}` (a directory of it, hashed), `{sock}` (nginx's Unix socket), `{pin}` (nginx's key pin),
 /// `{mtls}` (nginx's listener that requires a client certificate), `{clientchain}` and `{clientkey}` (the PKI's client identity),
-/// `{refused}` (a port nothing listens on).
+/// `{refused}` (a port nothing listens on), `{httpbinport}`, `{nginxport}`, `{nginxsport}` (the
+/// ports alone, for `--resolve` and `--connect-to`).
 struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
     /// How standard output is compared (exit status and written files always are, exactly).
     enum Comparison: Sendable {
@@ -94,6 +95,18 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "-K - reads stdin", arguments: ["--config", "-", "{httpbin}/post"], comparison: .json(ignoringHeaders: []), standardInput: "wick.cfg"),
         .init(name: "26 -K missing", arguments: ["-s", "-K", "missing.cfg", "{httpbin}/get"], comparison: .statusOnly),
         .init(name: "-x through a proxy", arguments: ["-s", "-x", "{nginx}", "http://example.invalid/index.html"], comparison: .exact),
+
+        // Name-resolution overrides: where connections go changes, the Host field and the name TLS verifies do not.
+        .init(name: "--resolve keeps the Host field", arguments: ["-s", "--resolve", "golden.wick.test:{httpbinport}:127.0.0.1", "http://golden.wick.test:{httpbinport}/headers"], comparison: .json(ignoringHeaders: [])),
+        .init(name: "--connect-to over TLS verifies the URL's host", arguments: ["-s", "--cacert", "{root}", "--connect-to", "localhost:1:127.0.0.1:{nginxsport}", "https://localhost:1/index.html"], comparison: .exact),
+        .init(name: "--connect-to, -w the address really used", arguments: ["-s", "-o", "/dev/null", "-w", "%{remote_ip} %{remote_port} %{http_code}", "--connect-to", "wick.test:1:127.0.0.1:{nginxport}", "http://wick.test:1/index.html"], comparison: .writeOut),
+        .init(name: "60 --resolve to a name the certificate lacks", arguments: ["-s", "--cacert", "{root}", "--resolve", "other.wick.test:{nginxsport}:127.0.0.1", "https://other.wick.test:{nginxsport}/index.html"], comparison: .statusOnly),
+        .init(name: "49 --resolve with a name for an address", arguments: ["-s", "--resolve", "a.test:80:not-an-ip", "{nginx}/index.html"], comparison: .statusOnly),
+        .init(name: "--interface with an address, -w the local address", arguments: ["-s", "-o", "/dev/null", "--interface", "127.0.0.1", "-w", "%{local_ip} %{http_code}", "{nginx}/index.html"], comparison: .writeOut),
+        .init(name: "45 --interface that names no address", arguments: ["-s", "--interface", "no-such-if0", "{nginx}/index.html"], comparison: .statusOnly),
+        .init(name: "45 --interface with another host's address", arguments: ["-s", "--interface", "192.0.2.1", "{nginx}/index.html"], comparison: .statusOnly),
+        .init(name: "2 --local-port out of order", arguments: ["-s", "--local-port", "5-3", "{nginx}/index.html"], comparison: .statusOnly),
+        .init(name: "49 --connect-to with a port that is not a number", arguments: ["-s", "--connect-to", "127.0.0.1:{nginxport}:localhost:x", "{nginx}/index.html"], comparison: .statusOnly),
 
         // Several URLs: one session (the second reuses the connection), outputs in order.
         .init(name: "two URLs, -w each", arguments: ["-s", "-w", "[%{http_code} %{num_connects}]\\n", "{nginx}/index.html", "{nginx}/bytes/1k"], comparison: .writeOut),

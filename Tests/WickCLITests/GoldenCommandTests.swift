@@ -20,7 +20,8 @@ private func placeholders() throws -> (values: [String: String], refused: Refusi
         "{root}": nginx.pki.root.certificate.path, "{sock}": nginx.unixSocket, "{pin}": pin,
         "{refused}": "http://127.0.0.1:\(refused.port)/", "{capath}": try caDirectory.get(),
         "{mtls}": "https://localhost:\(nginx.mutualTLSPort)", "{clientchain}": nginx.pki.clientChain.path,
-        "{clientkey}": nginx.pki.client.privateKey.path,
+        "{clientkey}": nginx.pki.client.privateKey.path, "{httpbinport}": "\(httpbin.port)",
+        "{nginxport}": "\(nginx.httpPort)", "{nginxsport}": "\(nginx.httpsPort)",
     ]
     return (values, refused)
 }

@@ -17,8 +17,9 @@ import Testing
             ([" gzip ,\tgzip\t"], [.gzip, .gzip]),
             ([",,gzip,, ,"], [.gzip]),
             ([""], []),
-            (["BR"], [.unsupported("br")]),
-            (["zstd, gzip"], [.unsupported("zstd"), .gzip]),
+            (["BR"], [.brotli]),
+            (["zstd, gzip"], [.zstd, .gzip]),
+            (["Compress, gzip"], [.unsupported("compress"), .gzip]),
             (["gzip;q=1"], [.unsupported("gzip;q=1")]),
         ] as [([String], [ContentCoding])])
     func parsesFieldValuesInTheOrderApplied(_ values: [String], _ expected: [ContentCoding]) {
@@ -27,8 +28,8 @@ import Testing
 
     @Test func descriptionsAreTheTokens() {
         #expect(
-            [ContentCoding.gzip, .deflate, .identity, .unsupported("br")].map(\.description) == [
-                "gzip", "deflate", "identity", "br",
+            [ContentCoding.gzip, .deflate, .brotli, .zstd, .identity, .unsupported("compress")].map(\.description) == [
+                "gzip", "deflate", "br", "zstd", "identity", "compress",
             ])
     }
 

@@ -754,7 +754,7 @@ import WickTestSupport
     }
 
     @Test func anUnsupportedCodingPassesThrough() {
-        let response = Wire.bytes("HTTP/1.1 200 OK\r\nContent-Encoding: br\r\nContent-Length: 5\r\n\r\nhello")
+        let response = Wire.bytes("HTTP/1.1 200 OK\r\nContent-Encoding: compress\r\nContent-Length: 5\r\n\r\nhello")
         let driver = MockConnectionDriver()
         driver.start(Wire.post(.contentLength(0), decoding: .default))
         driver.read(response)

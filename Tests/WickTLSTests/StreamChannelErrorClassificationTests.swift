@@ -50,7 +50,13 @@ struct StreamChannelErrorClassificationTests {
             .reset, true, nil
         ),
         (.reactor(.connectFailed(host: "h", attempts: [attempt(.networkUnreachable)])), .networkUnreachable, true, nil),
-        (.reactor(.connectFailed(host: "h", attempts: [attempt(.permissionDenied)])), .permissionDenied, true, nil),
+        // Every attempt failed in a way that cannot heal: so does the connect.
+        (.reactor(.connectFailed(host: "h", attempts: [attempt(.permissionDenied)])), .permissionDenied, false, nil),
+        (
+            .reactor(.connectFailed(host: "h", attempts: [attempt(.invalidAddress("family")), attempt(.connectionRefused)])),
+            .refused, true, nil
+        ),
+        (.reactor(.connectFailed(host: "h", attempts: [attempt(.invalidAddress("family"))])), .invalidAddress, false, nil),
         // Local shortages can pass.
         (.reactor(.addressInUse), .addressUnavailable, true, nil),
         (.reactor(.addressNotAvailable), .addressUnavailable, true, nil),

@@ -70,7 +70,7 @@ struct CURLDescriptionTests {
         #expect(
             arguments == [
                 "-v", "--head", "--http1.1", "-H", "Accept: application/json", "-H", "User-Agent: me/1", "-H",
-                "Accept-Encoding: gzip, deflate", "--compressed", "http://example.com/a?b=c",
+                "Accept-Encoding: gzip, deflate, br, zstd", "--compressed", "http://example.com/a?b=c",
             ])
         let (other, _) = try curlArguments(
             of: Request.cURLCommand(for: request(headers: [.acceptEncoding("br")]), credential: nil))

@@ -27,7 +27,7 @@ struct SessionDecodingTests {
         #expect(response.response?.headers.value(for: "Content-Encoding") == coding)
         #expect(response.response?.headers.value(for: "Content-Length") == "\(encoded.count)")
         let sent = String(decoding: server.received(onConnection: 0), as: UTF8.self)
-        #expect(sent.contains("\r\nAccept-Encoding: gzip, deflate\r\n"))
+        #expect(sent.contains("\r\nAccept-Encoding: gzip, deflate, br, zstd\r\n"))
         await session.shutdown()
     }
 
@@ -91,16 +91,16 @@ struct SessionDecodingTests {
     }
 
     @Test func aRequestsOwnAcceptEncodingIsSentAsIsAndAnUnknownCodingPassesThrough() async throws {
-        let brotliLike: [UInt8] = [0x0b, 0x02, 0x80, 0x68, 0x69, 0x03]
-        let server = try Self.server(Self.coded(brotliLike, coding: "br"))
+        let lzwLike: [UInt8] = [0x1f, 0x9d, 0x90, 0x68, 0x69, 0x03]
+        let server = try Self.server(Self.coded(lzwLike, coding: "compress"))
         defer { server.stop() }
         let session = Session()
-        let response = await session.request("http://127.0.0.1:\(server.port)/", headers: ["Accept-Encoding": "br"])
+        let response = await session.request("http://127.0.0.1:\(server.port)/", headers: ["Accept-Encoding": "compress"])
             .serializingData().response
-        #expect(response.value == Data(brotliLike))
-        #expect(response.response?.headers.value(for: "Content-Encoding") == "br")
+        #expect(response.value == Data(lzwLike))
+        #expect(response.response?.headers.value(for: "Content-Encoding") == "compress")
         let sent = String(decoding: server.received(onConnection: 0), as: UTF8.self)
-        #expect(sent.contains("\r\nAccept-Encoding: br\r\n") && !sent.contains("gzip"))
+        #expect(sent.contains("\r\nAccept-Encoding: compress\r\n") && !sent.contains("gzip"))
         await session.shutdown()
     }
 

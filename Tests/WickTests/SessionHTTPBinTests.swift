@@ -19,7 +19,7 @@ struct SessionHTTPBinTests {
         let agent = try #require(headers["User-Agent"])
         #expect(agent.hasPrefix("\(ProcessInfo.processInfo.processName) (Linux ") && agent.hasSuffix(") Wick/0.1"))
         #expect(headers["Accept-Language"] == "en;q=1.0")
-        #expect(headers["Accept-Encoding"] == "gzip, deflate")
+        #expect(headers["Accept-Encoding"] == "gzip, deflate, br, zstd")
         #expect((json["args"] as? [String: String])?["q"] == "wick")
         #expect(response.request?.method == .get)
         #expect(response.metrics?.isReused == false)

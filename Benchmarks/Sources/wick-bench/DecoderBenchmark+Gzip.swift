@@ -4,7 +4,8 @@ extension DecoderBenchmark {
     /// Wick's gzip path beside raw zlib inflate, on the same compressed bytes in the same pieces.
     static func gzipCases(body: [UInt8]) throws -> [Case] {
         let compressed = BodyFixtures.gzip(body)
-        let wick = try WickGzipRunner(compressed: compressed, pieceSize: compressedPieceSize, decodedCount: body.count)
+        let wick = try WickContentDecoderRunner(
+            coding: .gzip, compressed: compressed, pieceSize: compressedPieceSize, decodedCount: body.count)
         let zlib = ZlibInflateRunner(
             compressed: compressed, pieceSize: compressedPieceSize, decodedCount: body.count, outputSize: 64 * 1024)
         let ratio = Double(body.count) / Double(compressed.count)

@@ -1,7 +1,9 @@
 // The body-decoding benchmark: chunked through Wick's parser beside picohttpparser's
-// phr_decode_chunked, and gzip through Wick's ContentDecoder beside raw zlib inflate.
+// phr_decode_chunked, and gzip, br and zstd through Wick's ContentDecoder beside raw zlib inflate,
+// libbrotlidec and libzstd.
 
-/// Decodes a 1 MiB body: chunk-framed (8 KiB and 16 KiB chunks) and gzip-compressed.
+/// Decodes a 1 MiB body: chunk-framed (8 KiB and 16 KiB chunks), and gzip-, br- and
+/// zstd-compressed.
 struct DecoderBenchmark {
     /// One workload, run by Wick and by its peer.
     struct Case {
@@ -41,6 +43,7 @@ struct DecoderBenchmark {
                     peer: Workload(name: "pico.chunked.\(chunkSize / 1024)k") { pico.run($0) }))
         }
         cases.append(contentsOf: try Self.gzipCases(body: body))
+        cases.append(contentsOf: try Self.brotliZstdCases(body: body))
         self.cases = cases
     }
 
@@ -87,6 +90,7 @@ struct DecoderBenchmark {
             "\(rounds.summary), Wick and its peer alternating; the speed ratio is the median of the per-round ratios (Wick ÷ peer).",
             "Chunked: the whole response (small head, JSON-like body, last chunk) is copied read by read into a 64 KiB buffer, standing in for read(2), for both. Wick hands body bytes out as ranges of that buffer; picohttpparser moves each chunk's data down over the framing, in place.",
             "gzip: \(Self.compressedPieceSize / 1024) KiB pieces of the compressed body (zlib level 6) go to Wick's ContentDecoder (reset between bodies, default limits) and to zlib's inflate with a 64 KiB output buffer (inflateReset between bodies). The goal is Wick at 0.90× or better; instructions per byte (callgrind) are the steady figure when the machine is busy. A reused ContentDecoder allocates nothing per body.",
+            "br and zstd: the same pieces to Wick's ContentDecoder and to libbrotlidec (a fresh state per body in both: brotli has no reset) and libzstd (one context, ZSTD_DCtx_reset between bodies), each with a 64 KiB output buffer; brotli quality 5, zstd level 3. A br body's allocations are brotli's own state and window.",
         ]
         return table
     }

@@ -42,7 +42,7 @@ public struct ContentDecodingFailure: Error, Sendable, CustomStringConvertible {
     public let kind: Kind
     /// The decoder's account, as text (`invalidData(coding: ..., offset: 10)`).
     public let reason: String
-    /// The coding that failed (`gzip`, `deflate`), when one did.
+    /// The coding that failed (`gzip`, `deflate`, `br`, `zstd`), when one did.
     public let coding: String?
     /// Bytes of the failing coding's input read when the problem was found (for stacked codings,
     /// the output of the coding applied after it), when the failure has a place.

@@ -13,7 +13,7 @@ extension HTTPHeader {
         HTTPHeader(name: "Accept-Language", value: value)
     }
 
-    /// `Accept-Encoding: value`. Session decodes only gzip and deflate; a request carrying its
+    /// `Accept-Encoding: value`. Session decodes gzip, deflate, br and zstd; a request carrying its
     /// own `Accept-Encoding` gets the body as the server coded it unless that is one of them.
     public static func acceptEncoding(_ value: String) -> HTTPHeader {
         HTTPHeader(name: "Accept-Encoding", value: value)

@@ -1,5 +1,6 @@
 // The header fields every Session request carries unless overridden.
 import FoundationEssentials
+internal import WickHTTP1
 
 extension HTTPHeaders {
     /// `Accept-Language: en;q=1.0` and `HTTPHeader.defaultUserAgent`. `Accept-Encoding` is not
@@ -14,9 +15,11 @@ extension HTTPHeaders {
 extension HTTPHeader {
     /// `Accept-Language: en;q=1.0`. Linux daemons have no user locale to ask, so this is fixed.
     public static var defaultAcceptLanguage: HTTPHeader { HTTPHeader(name: "Accept-Language", value: "en;q=1.0") }
-    /// `Accept-Encoding: gzip, deflate`: the codings `Session` decodes (see
+    /// `Accept-Encoding: gzip, deflate, br, zstd`: exactly the codings `Session` decodes (see
     /// `Session.Configuration.automaticallyDecodesResponseBodies`).
-    public static var defaultAcceptEncoding: HTTPHeader { HTTPHeader(name: "Accept-Encoding", value: "gzip, deflate") }
+    public static var defaultAcceptEncoding: HTTPHeader {
+        HTTPHeader(name: "Accept-Encoding", value: ContentCoding.acceptEncodingValue)
+    }
     /// `User-Agent: <program> (Linux <kernel version>) Wick/0.1`, e.g. `inventoryd (Linux 6.1.0)
     /// Wick/0.1`: the program and the system first, then the library, as Alamofire's names the
     /// app, its bundle and OS version, then `Alamofire/5.x`.

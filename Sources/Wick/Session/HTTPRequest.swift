@@ -38,6 +38,17 @@ public struct HTTPRequest: Sendable {
         }
     }
 
+    /// The local address and ports this request's connection is made from, in place of
+    /// `Session.Configuration.sourceBinding`; nil uses the session's. Connections from different
+    /// sources are never shared.
+    public var sourceBinding: SourceBinding? {
+        get { storage.sourceBinding }
+        _modify {
+            makeUnique()
+            yield &storage.sourceBinding
+        }
+    }
+
     /// Every header field sent, except `Host` and the body's framing (`Content-Length`), which
     /// the transport adds.
     public var headers: HTTPHeaders {
@@ -134,6 +145,7 @@ public struct HTTPRequest: Sendable {
         @exclusivity(unchecked) var method: HTTPMethod
         @exclusivity(unchecked) var url: URL
         @exclusivity(unchecked) var unixSocketPath: String?
+        @exclusivity(unchecked) var sourceBinding: SourceBinding?
         @exclusivity(unchecked) var headers: HTTPHeaders
         @exclusivity(unchecked) var body: Data?
         @exclusivity(unchecked) var carriesUpload: Bool
@@ -157,20 +169,24 @@ public struct HTTPRequest: Sendable {
         }
 
         func copy() -> Storage {
-            Storage(
+            let copied = Storage(
                 method: method, url: url, unixSocketPath: unixSocketPath, headers: headers, body: body,
                 carriesUpload: carriesUpload, timeout: timeout, httpShouldHandleCookies: httpShouldHandleCookies,
                 cachePolicy: cachePolicy)
+            copied.sourceBinding = sourceBinding
+            return copied
         }
     }
 }
 
 extension HTTPRequest: Equatable {
-    /// Whether two requests would send the same thing: method, URL, Unix socket, header fields
-    /// (in order), body, timeout, cookie and cache settings. Values sharing one box are equal at once.
+    /// Whether two requests would send the same thing: method, URL, Unix socket, source binding,
+    /// header fields (in order), body, timeout, cookie and cache settings. Values sharing one box
+    /// are equal at once.
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         if lhs.storage === rhs.storage { return true }
         return lhs.method == rhs.method && lhs.url == rhs.url && lhs.unixSocketPath == rhs.unixSocketPath
+            && lhs.sourceBinding == rhs.sourceBinding
             && lhs.headers == rhs.headers && lhs.body == rhs.body && lhs.timeout == rhs.timeout
             && lhs.carriesUpload == rhs.carriesUpload && lhs.httpShouldHandleCookies == rhs.httpShouldHandleCookies
             && lhs.cachePolicy == rhs.cachePolicy

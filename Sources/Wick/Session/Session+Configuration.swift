@@ -84,16 +84,16 @@ extension Session {
         /// The limit applies to the body as delivered, so to the decoded size of a gzip or
         /// deflate body when `automaticallyDecodesResponseBodies` is on.
         public var maximumResponseBodyBytes: Int = 64 * 1024 * 1024
-        /// Decode `gzip` and `deflate` response bodies, as URLSession does. Default true.
+        /// Decode `gzip`, `deflate`, `br` and `zstd` response bodies, as URLSession does. Default true.
         ///
         /// When on, every request that has no `Accept-Encoding` of its own (in `headers` or the
-        /// request's) is sent with `Accept-Encoding: gzip, deflate` (`HTTPHeader
+        /// request's) is sent with `Accept-Encoding: gzip, deflate, br, zstd` (`HTTPHeader
         /// .defaultAcceptEncoding`), and a body whose `Content-Encoding` lists only those
         /// codings arrives decoded: `DataResponse.data` is the decoded body, while
         /// `HTTPResponse.headers` still carries the server's `Content-Encoding` and
         /// `Content-Length` (those describe the bytes on the wire, not `data`). A request that
         /// sets `Accept-Encoding` itself sends exactly that; a body in a coding Wick cannot
-        /// decode (`br`, `zstd`) is delivered as sent, with its `Content-Encoding`. A body that
+        /// decode (`compress`, `dcb`) is delivered as sent, with its `Content-Encoding`. A body that
         /// fails to decode (corrupt, truncated, an expansion ratio past 100:1 above 1 MiB
         /// decoded) fails the request with `SessionTaskFailure.contentDecodingFailed`, never a
         /// partial body. When off, nothing is added and nothing is decoded.
@@ -119,6 +119,17 @@ extension Session {
         /// read when the Session is created. `.none` always goes direct; `.proxy(_:noProxy:)`
         /// and `.rules(_:)` name the proxies. Unix-socket requests never use a proxy.
         public var proxy: ProxySetting = .environment
+        /// How request hosts become addresses: curl's `--resolve` (`ResolveOverride`) and
+        /// `--connect-to` (`ConnectToOverride`) entries, and your own `NameResolver` in place of
+        /// the system's `getaddrinfo`. Default: none, and the system resolver. TLS still verifies
+        /// the request's host and the `Host` field is the request's; only where connections go
+        /// changes. The rules apply to every connection of the session (the pool is per session).
+        public var nameResolution = NameResolution()
+        /// The local address and ports every TCP connection is made from (curl's `--interface`
+        /// with an address, and `--local-port`), unless a request sets its own
+        /// (`HTTPRequest.sourceBinding`). Default nil: the kernel chooses. Part of the pool's
+        /// key, so connections from different sources are never shared.
+        public var sourceBinding: SourceBinding?
         /// Where requests keep cookies (RFC 6265bis): each request with no `Cookie` field of its
         /// own is sent with the cookies stored for its URL, and every response's `Set-Cookie`
         /// fields, a redirect's included, are stored, so a redirected request carries the

@@ -131,9 +131,11 @@ public final class Session: Sendable {
         settings.tls.handshakeTimeout = configuration.tlsHandshakeTimeout
         settings.driver.continueTimeout = configuration.continueTimeout
         settings.dialer = dialer
+        settings.nameResolution = configuration.nameResolution
         transportConfiguration.settings = settings
         transportConfiguration.tls = configuration.tls
         transportConfiguration.trustManager = serverTrustManager
+        transportConfiguration.sourceBinding = configuration.sourceBinding
         transportConfiguration.revocationFetchTimeout = configuration.revocationFetchTimeout
         transportConfiguration.userAgent = HTTPHeader.defaultUserAgent.value
         transportConfiguration.proxyRules = configuration.proxy.resolved(
@@ -195,7 +197,7 @@ public final class Session: Sendable {
         }
         return transport.prepareSend(
             request.method, url: request.url, headers: headers, body: request.body.map { [UInt8]($0) },
-            unixSocketPath: request.unixSocketPath, bodySource: bodySource
+            unixSocketPath: request.unixSocketPath, source: request.sourceBinding, bodySource: bodySource
         ).mapError(WickError.init(preparing:))
     }
 

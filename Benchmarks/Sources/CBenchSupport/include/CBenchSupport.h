@@ -1,6 +1,6 @@
 // CBenchSupport: what wick-bench calls in C. picohttpparser's interface as Debian's libh2o-evloop
 // exports it (that package ships no header, so the declarations are restated here), zlib macro
-// wrappers, the process-wide allocation counters and callgrind's client requests.
+// wrappers, brotli's and zstd's decoder headers (the br and zstd peers), the process-wide allocation counters and callgrind's client requests.
 #ifndef CBENCH_SUPPORT_H
 #define CBENCH_SUPPORT_H
 
@@ -12,6 +12,8 @@
 #include <sys/eventfd.h>
 #include <sys/types.h>
 #include <zlib.h>
+#include <brotli/decode.h>
+#include <zstd.h>
 
 // MARK: picohttpparser (libh2o-evloop.so exports phr_*)
 

@@ -1,21 +1,23 @@
-// Wick's gzip path: ContentDecoder (one per connection, reset between bodies) over the same
-// compressed pieces that raw zlib inflates.
+// Wick's content-decoding path: ContentDecoder (one per connection, reset between bodies) over the
+// same compressed pieces that the raw library (zlib, brotli, zstd) decodes.
 import WickHTTP1
 
-/// Decodes a gzip body with Wick's `ContentDecoder`, counting the decoded bytes it hands out.
-final class WickGzipRunner {
+/// Decodes a body in one coding with Wick's `ContentDecoder`, counting the decoded bytes it hands
+/// out.
+final class WickContentDecoderRunner {
     let compressed: [UInt8]
     let pieceSize: Int
     let decodedCount: Int
     private let decoder: ContentDecoder
     /// The codings list, made once (a connection driver builds it from the head's fields).
-    private let codings: [ContentCoding] = [.gzip]
+    private let codings: [ContentCoding]
 
-    init(compressed: [UInt8], pieceSize: Int, decodedCount: Int) throws {
+    init(coding: ContentCoding, compressed: [UInt8], pieceSize: Int, decodedCount: Int) throws {
         self.compressed = compressed
         self.pieceSize = pieceSize
         self.decodedCount = decodedCount
-        decoder = try ContentDecoder(codings: [.gzip])
+        codings = [coding]
+        decoder = try ContentDecoder(codings: codings)
     }
 
     /// Decodes the body `iterations` times; returns the decoded bytes.
@@ -44,7 +46,7 @@ final class WickGzipRunner {
             }
             try decoder.finish()
         } catch {
-            fatalError("Wick's ContentDecoder rejected the gzip body: \(error)")
+            fatalError("Wick's ContentDecoder rejected the \(codings) body: \(error)")
         }
         return decoded
     }

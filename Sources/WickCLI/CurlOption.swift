@@ -18,6 +18,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case remoteHeaderName = "remote-header-name", digest, basic, retryAllErrors = "retry-all-errors"
     case printSwift = "print-swift"
     case http1_1 = "http1.1", globOff = "globoff", progressMeter = "progress-meter"
+    case progressBar = "progress-bar"
 
     /// The option's long name: `--data-binary` is `data-binary`.
     public var longName: String { rawValue }
@@ -53,6 +54,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
         case .showError: "S"
         case .fail: "f"
         case .globOff: "g"
+        case .progressBar: "#"
         default: nil
         }
     }
@@ -62,7 +64,8 @@ public enum CurlOption: String, CaseIterable, Sendable {
         switch self {
         case .get, .remoteName, .createDirectories, .location, .insecure, .compressed, .include, .head, .verbose,
             .silent, .showError, .fail, .failWithBody, .remoteHeaderName, .digest, .basic, .retryAllErrors, .printSwift, .http1_1,
-            .globOff, .progressMeter:
+            .globOff, .progressMeter,
+            .progressBar:
             false
         default: true
         }

@@ -43,14 +43,16 @@ public struct Transfer {
             while true {
                 let started = ContinuousClock.now
                 var outcome = TransferOutcome(url: url)
+                let progress = progressReporter(for: target)
                 do {
                     try await send(
-                        url, to: target, over: session, recorder: recorder,
+                        url, to: target, over: session, recorder: recorder, progress: progress,
                         retries: (left: options.retries - retries, deadline: retryDeadline), into: &outcome)
                 } catch {
                     outcome.failure = error
                 }
                 outcome.elapsed = ContinuousClock.now - started
+                progress?.finish()
                 retries += outcome.retries
                 if let delay = retryDelay(after: outcome, retries: retries, deadline: retryDeadline) {
                     retries += 1
@@ -91,6 +93,17 @@ public struct Transfer {
         return delay
     }
 
+    /// The progress meter or bar for a transfer whose output goes to `target`, or nil when
+    /// none is drawn (`TransferOptions.progressStyle`).
+    private func progressReporter(for target: OutputTarget?) -> ProgressReporter? {
+        let writesToFile = target != nil && target != .file("-")
+        guard
+            let style = options.progressStyle(
+                writesToFile: writesToFile, standardOutputIsTerminal: TransferOptions.standardOutputIsTerminal)
+        else { return nil }
+        return ProgressReporter(style: style, columns: ProcessInfo.processInfo.environment["COLUMNS"])
+    }
+
     /// Writes `-w` and the error line of one URL's outcome, and returns its exit code.
     private func report(_ outcome: TransferOutcome) -> CurlExitCode {
         if let template = options.writeOut { writeOut(template, outcome) }
@@ -103,10 +116,11 @@ public struct Transfer {
 
     /// Sends the request for `argument` over `session`, writes its output (to `target`'s file,
     /// else standard output) as the body arrives, and records what came back. The session's
-    /// retrier may retry it `retries.left` times, starting none past `retries.deadline`.
+    /// retrier may retry it `retries.left` times, starting none past `retries.deadline`. The
+    /// counts go to `progress` as the body arrives.
     private func send(
         _ argument: String, to target: OutputTarget?, over session: Session, recorder: ExchangeRecorder,
-        retries: (left: Int, deadline: ContinuousClock.Instant?), into outcome: inout TransferOutcome
+        progress: ProgressReporter?, retries: (left: Int, deadline: ContinuousClock.Instant?), into outcome: inout TransferOutcome
     ) async throws(CommandFailure) {
         let began = ContinuousClock.now
         outcome.url = try options.effectiveURL(argument)
@@ -119,6 +133,7 @@ public struct Transfer {
         var headers = options.headerFields(bodyContentType: body?.contentType)
         let resumeOffset =
             options.continueAt == nil ? nil : options.resumeOffset(outputPath: try options.outputPath(target, url: url))
+        progress?.begin(resumedFrom: resumeOffset, uploadSize: body?.bytes.count)
         if let resumeOffset, !headers.contains(name: "Range") { headers.add(name: "Range", value: "bytes=\(resumeOffset)-") }
         let request = HTTPRequest(
             method: options.effectiveMethod, url: url, headers: headers, body: body?.bytes, unixSocketPath: options.unixSocket)
@@ -150,11 +165,15 @@ public struct Transfer {
                 if sink == nil { sink = try begin(stream, target, outcome.url, resumeOffset, recorder.exchangesSoFar()) }
                 try sink?.write(chunk)
                 outcome.bodyBytes += chunk.count
+                progress?.update(receivedProgress(outcome.bodyBytes, of: stream.response, uploaded: body?.bytes.count))
             } catch {
                 failure = error
                 stream.cancel()
                 break
             }
+        }
+        if stream.response != nil {
+            progress?.update(receivedProgress(outcome.bodyBytes, of: stream.response, uploaded: body?.bytes.count))
         }
         let record = await recorder.finishedRecord()
         outcome.exchanges = record.exchanges
@@ -191,6 +210,16 @@ public struct Transfer {
         if let status = stream.response?.statusCode, status >= 400, options.failsWithBody {
             throw CommandFailure(.httpReturnedError, "The requested URL returned error: \(status)")
         }
+    }
+
+    /// The counts for the meter once `response` has come: its body's `received` bytes of its
+    /// Content-Length (unknown for `-I`, or a body `--compressed` decodes), the request body's
+    /// `uploaded` bytes all sent.
+    private func receivedProgress(_ received: Int, of response: HTTPResponse?, uploaded: Int?) -> TransferProgress {
+        let decoded = options.compressed && response?.headers["Content-Encoding"] != nil
+        let length = options.headOnly || decoded ? nil : response?.headers["Content-Length"].flatMap { Int($0) }
+        return TransferProgress(
+            downloaded: received, expectedDownload: length, uploaded: uploaded ?? 0, expectedUpload: uploaded)
     }
 
     /// The output begins: the trace (`-v`), the `-f` verdict (`--fail-with-body`'s comes after

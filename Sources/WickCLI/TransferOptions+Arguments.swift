@@ -137,9 +137,11 @@ extension TransferOptions {
         case .showError: showsError = on
         case .fail: failsOnHTTPError = on
         case .failWithBody: failsWithBody = on
-        // HTTP/1.1 is the only version Wick speaks, URLs are never globbed, and no progress
-        // meter is drawn yet: these switches change nothing.
-        case .http1_1, .globOff, .progressMeter: break
+        case .progressMeter: drawsProgress = on
+        case .progressBar: drawsProgressBar = on
+        // HTTP/1.1 is the only version Wick speaks and URLs are never globbed: these switches
+        // change nothing.
+        case .http1_1, .globOff: break
         default: preconditionFailure("TransferOptions: \(option) takes a value")
         }
     }

@@ -69,6 +69,10 @@ public struct TransferOptions: Sendable {
     public var verbose = false
     /// `-s`: no progress and no error messages.
     public var silent = false
+    /// `--progress-meter` (the default); `--no-progress-meter` turns the meter and bar off.
+    public var drawsProgress = true
+    /// `-#`/`--progress-bar`: the bar instead of the meter.
+    public var drawsProgressBar = false
     /// `-S`: error messages even with `-s`.
     public var showsError = false
     /// `-f`: a status of 400 or more writes no body and exits 22.

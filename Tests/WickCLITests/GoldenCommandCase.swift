@@ -26,6 +26,10 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         case statusOnly
         /// Standard output exactly, and standard error's lines that start with `Warning:`.
         case warnings
+        /// Standard output exactly; on standard error the progress meter's (or bar's) header
+        /// exactly, and its last line's length and first 33 columns (percentages and sizes:
+        /// the speeds and times after them depend on the clock).
+        case progress
     }
 
     /// What the case shows.
@@ -125,6 +129,13 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "--unix-socket", arguments: ["-s", "--unix-socket", "{sock}", "http://localhost/index.html"], comparison: .exact),
         .init(name: "-v heads", arguments: ["-sv", "-A", "golden", "{nginx}/index.html"], comparison: .verbose),
         .init(name: "-v with a body", arguments: ["-sv", "-A", "golden", "-d", "a=b", "{httpbin}/post"], comparison: .verbose),
+
+        // The progress meter and bar on standard error.
+        .init(name: "-o draws the meter", arguments: ["-o", "out.html", "{nginx}/index.html"], comparison: .progress),
+        .init(name: "a pipe draws the meter", arguments: ["{nginx}/bytes/64k"], comparison: .progress),
+        .init(name: "-# draws the bar", arguments: ["-#", "-o", "out.bin", "{nginx}/bytes/64k"], comparison: .progress),
+        .init(name: "--no-progress-meter draws nothing", arguments: ["--no-progress-meter", "-o", "out.html", "{nginx}/index.html"], comparison: .progress),
+        .init(name: "the meter after a resume", arguments: ["-C", "-", "-o", "partial.bin", "{nginx}/bytes/1k"], comparison: .progress, seeds: [.init(name: "partial.bin", source: "{www}/bytes/1k", length: 100)]),
 
         // -w.
         .init(

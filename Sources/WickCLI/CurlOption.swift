@@ -19,6 +19,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case printSwift = "print-swift"
     case http1_1 = "http1.1", globOff = "globoff", progressMeter = "progress-meter"
     case progressBar = "progress-bar"
+    case parallel, parallelMaximum = "parallel-max", parallelImmediate = "parallel-immediate"
 
     /// The option's long name: `--data-binary` is `data-binary`.
     public var longName: String { rawValue }
@@ -55,6 +56,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
         case .fail: "f"
         case .globOff: "g"
         case .progressBar: "#"
+        case .parallel: "Z"
         default: nil
         }
     }
@@ -65,7 +67,8 @@ public enum CurlOption: String, CaseIterable, Sendable {
         case .get, .remoteName, .createDirectories, .location, .insecure, .compressed, .include, .head, .verbose,
             .silent, .showError, .fail, .failWithBody, .remoteHeaderName, .digest, .basic, .retryAllErrors, .printSwift, .http1_1,
             .globOff, .progressMeter,
-            .progressBar:
+            .progressBar,
+            .parallel, .parallelImmediate:
             false
         default: true
         }

@@ -5,7 +5,7 @@ import FoundationEssentials
 import Wick
 
 /// Runs what a `wick` command line asks for and writes curl's output for it.
-public struct Transfer {
+public struct Transfer: Sendable {
     /// The command line's settings.
     public let options: TransferOptions
     /// Where `@file` arguments are read from.
@@ -17,11 +17,13 @@ public struct Transfer {
         self.input = input
     }
 
-    /// Fetches each URL in turn over one session (so a later URL reuses an earlier one's
-    /// connection, as curl's do), writing each one's output, `-w` and error line as it ends.
-    /// - Returns: the exit code of the last URL (curl's for the same outcome), or of the
-    ///   settings when no session could be made. Never throws: every failure is written to
-    ///   standard error (unless `-s` without `-S`), after the command line's warnings.
+    /// Fetches the URLs over one session, each in turn (so a later URL reuses an earlier one's
+    /// connection, as curl's do) or with `-Z` up to `--parallel-max` at once, writing each one's
+    /// output, `-w` and error line as it ends.
+    /// - Returns: the exit code of the last URL, or with `-Z` of the last transfer to fail (0
+    ///   when none did), as curl 7.88's; or of the settings when no session could be made.
+    ///   Never throws: every failure is written to standard error (unless `-s` without `-S`),
+    ///   after the command line's warnings.
     public func run() async -> CurlExitCode {
         for warning in options.warnings { StandardStreams.write("Warning: \(warning)\n", to: StandardStreams.error) }
         let recorder = ExchangeRecorder()
@@ -35,32 +37,28 @@ public struct Transfer {
             return report(TransferOutcome(url: options.urls[0], failure: error))
         }
         var code = CurlExitCode.ok
-        for (index, url) in options.urls.enumerated() {
-            let target = index < options.outputs.count ? options.outputs[index] : nil
-            let first = ContinuousClock.now
-            let retryDeadline = options.retryMaximumTime.map { first + .seconds($0) }
-            var retries = 0
-            while true {
-                let started = ContinuousClock.now
-                var outcome = TransferOutcome(url: url)
-                let progress = progressReporter(for: target)
-                do {
-                    try await send(
-                        url, to: target, over: session, recorder: recorder, progress: progress,
-                        retries: (left: options.retries - retries, deadline: retryDeadline), into: &outcome)
-                } catch {
-                    outcome.failure = error
+        if options.isParallel {
+            code = await withTaskGroup(of: CurlExitCode.self) { group in
+                var next = 0
+                var code = CurlExitCode.ok
+                while next < options.urls.count && next < options.parallelMaximum {
+                    let index = next
+                    group.addTask { await self.transfer(index, over: session, recorder: recorder) }
+                    next += 1
                 }
-                outcome.elapsed = ContinuousClock.now - started
-                progress?.finish()
-                retries += outcome.retries
-                if let delay = retryDelay(after: outcome, retries: retries, deadline: retryDeadline) {
-                    retries += 1
-                    try? await Task.sleep(for: delay)
-                    continue
+                for await finished in group {
+                    if finished != .ok { code = finished }
+                    if next < options.urls.count {
+                        let index = next
+                        group.addTask { await self.transfer(index, over: session, recorder: recorder) }
+                        next += 1
+                    }
                 }
-                code = report(outcome)
-                break
+                return code
+            }
+        } else {
+            for index in options.urls.indices {
+                code = await transfer(index, over: session, recorder: recorder)
             }
         }
         if let warning = options.saveCookieJar(session.configuration.cookieStorage) {
@@ -68,6 +66,38 @@ public struct Transfer {
         }
         await session.shutdown()
         return code
+    }
+
+    /// Fetches the URL at `index` (to the `index`-th `-o`/`-O`, if any) over `session`, sending
+    /// it again as `--retry` says, and writes its `-w` and error line.
+    /// - Returns: its exit code.
+    private func transfer(_ index: Int, over session: Session, recorder: ExchangeRecorder) async -> CurlExitCode {
+        let url = options.urls[index]
+        let target = index < options.outputs.count ? options.outputs[index] : nil
+        let first = ContinuousClock.now
+        let retryDeadline = options.retryMaximumTime.map { first + .seconds($0) }
+        var retries = 0
+        while true {
+            let started = ContinuousClock.now
+            var outcome = TransferOutcome(url: url)
+            let progress = progressReporter(for: target)
+            do {
+                try await send(
+                    url, to: target, over: session, recorder: recorder, progress: progress,
+                    retries: (left: options.retries - retries, deadline: retryDeadline), into: &outcome)
+            } catch {
+                outcome.failure = error
+            }
+            outcome.elapsed = ContinuousClock.now - started
+            progress?.finish()
+            retries += outcome.retries
+            if let delay = retryDelay(after: outcome, retries: retries, deadline: retryDeadline) {
+                retries += 1
+                try? await Task.sleep(for: delay)
+                continue
+            }
+            return report(outcome)
+        }
     }
 
     /// How long to wait before sending again a transfer that failed where the session's
@@ -142,7 +172,6 @@ public struct Transfer {
             ? TransientFailureRetrier(
                 limit: retries.left, fixedDelay: options.retryDelay.map { .seconds($0) },
                 retriesAllErrors: options.retriesAllErrors, deadline: retries.deadline) : nil
-        recorder.reset()
         var stream = session.streamRequest(request, interceptor: retrier)
         if options.usesDigest, let (user, password) = options.credentials {
             stream = stream.authenticate(username: user, password: password)
@@ -162,7 +191,7 @@ public struct Transfer {
             }
             guard let chunk else { break }
             do {
-                if sink == nil { sink = try begin(stream, target, outcome.url, resumeOffset, recorder.exchangesSoFar()) }
+                if sink == nil { sink = try begin(stream, target, outcome.url, resumeOffset, recorder.exchangesSoFar(of: stream)) }
                 try sink?.write(chunk)
                 outcome.bodyBytes += chunk.count
                 progress?.update(receivedProgress(outcome.bodyBytes, of: stream.response, uploaded: body?.bytes.count))
@@ -175,7 +204,7 @@ public struct Transfer {
         if stream.response != nil {
             progress?.update(receivedProgress(outcome.bodyBytes, of: stream.response, uploaded: body?.bytes.count))
         }
-        let record = await recorder.finishedRecord()
+        let record = await recorder.finishedRecord(of: stream)
         outcome.exchanges = record.exchanges
         outcome.metrics = record.metrics
         outcome.response = stream.response

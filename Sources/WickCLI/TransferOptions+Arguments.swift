@@ -107,6 +107,9 @@ extension TransferOptions {
         case .proxy: proxy = value
         case .noProxy: noProxy = value
         case .unixSocket: unixSocket = value
+        case .parallelMaximum:
+            let number = try Self.integer(value, option)
+            parallelMaximum = number < 1 ? Self.defaultParallelMaximum : min(number, Self.largestParallelMaximum)
         case .continueAt:
             guard value == "-" || Int(value).map({ $0 >= 0 }) == true else {
                 throw .usage("option --continue-at: expected a proper numerical parameter")
@@ -139,6 +142,8 @@ extension TransferOptions {
         case .failWithBody: failsWithBody = on
         case .progressMeter: drawsProgress = on
         case .progressBar: drawsProgressBar = on
+        case .parallel: isParallel = on
+        case .parallelImmediate: opensConnectionsImmediately = on
         // HTTP/1.1 is the only version Wick speaks and URLs are never globbed: these switches
         // change nothing.
         case .http1_1, .globOff: break

@@ -105,6 +105,13 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "the last URL's exit code", arguments: ["-s", "{refused}", "{nginx}/index.html"], comparison: .exact),
         .init(name: "a failed last URL", arguments: ["-s", "{nginx}/index.html", "{refused}"], comparison: .exact),
 
+        // -Z: each URL to its own -o; the exit code is the last failure's, not the last URL's.
+        .init(name: "-Z to two files", arguments: ["-sZ", "-o", "a.html", "-o", "b.bin", "{nginx}/index.html", "{nginx}/bytes/64k"], comparison: .exact),
+        .init(name: "-Z --parallel-max 1: -w in order", arguments: ["-sZ", "--parallel-max", "1", "-o", "/dev/null", "-o", "/dev/null", "-w", "[%{http_code} %{url_effective}]\\n", "{nginx}/index.html", "{httpbin}/status/418"], comparison: .writeOut),
+        .init(name: "-Z keeps an earlier failure", arguments: ["-sZ", "--parallel-max", "1", "-o", "/dev/null", "{refused}", "{nginx}/index.html"], comparison: .exact),
+        .init(name: "-Z: the later of two failures", arguments: ["-sfZ", "--parallel-max", "1", "{httpbin}/status/404", "{refused}"], comparison: .exact),
+        .init(name: "-Z --parallel-immediate", arguments: ["-sZ", "--parallel-immediate", "-o", "x.html", "{nginx}/index.html"], comparison: .exact),
+
         // Heads and files.
         .init(name: "-i", arguments: ["-s", "-i", "{nginx}/index.html"], comparison: .exact),
         .init(name: "-i without -L shows the redirect", arguments: ["-si", "{nginx}/text"], comparison: .exact),

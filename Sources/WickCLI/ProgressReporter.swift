@@ -2,7 +2,7 @@
 // pure `ProgressMeter`/`ProgressBar`, writes what they return to standard error.
 
 /// Draws one transfer's progress on standard error. Used from the transfer's task only.
-final class ProgressReporter {
+final class ProgressReporter: TransferProgressSink {
     /// The meter or the bar, whichever the options chose.
     private enum Display {
         case meter(ProgressMeter)

@@ -38,27 +38,39 @@ public struct Transfer: Sendable {
         }
         var code = CurlExitCode.ok
         if options.isParallel {
+            let progress = parallelProgressReporter()
+            let ticks = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(500))
+                    progress?.tick()
+                }
+            }
             code = await withTaskGroup(of: CurlExitCode.self) { group in
                 var next = 0
                 var code = CurlExitCode.ok
+                // The first batch counts as started before any of it can draw a line.
+                for _ in 0..<min(options.urls.count, options.parallelMaximum) { progress?.add() }
                 while next < options.urls.count && next < options.parallelMaximum {
                     let index = next
-                    group.addTask { await self.transfer(index, over: session, recorder: recorder) }
+                    group.addTask { await self.transfer(index, over: session, recorder: recorder, progress: progress) }
                     next += 1
                 }
                 for await finished in group {
                     if finished != .ok { code = finished }
                     if next < options.urls.count {
                         let index = next
-                        group.addTask { await self.transfer(index, over: session, recorder: recorder) }
+                        progress?.add()
+                        group.addTask { await self.transfer(index, over: session, recorder: recorder, progress: progress) }
                         next += 1
                     }
                 }
                 return code
             }
+            ticks.cancel()
+            progress?.finish()
         } else {
             for index in options.urls.indices {
-                code = await transfer(index, over: session, recorder: recorder)
+                code = await transfer(index, over: session, recorder: recorder, progress: nil)
             }
         }
         if let warning = options.saveCookieJar(session.configuration.cookieStorage) {
@@ -69,9 +81,12 @@ public struct Transfer: Sendable {
     }
 
     /// Fetches the URL at `index` (to the `index`-th `-o`/`-O`, if any) over `session`, sending
-    /// it again as `--retry` says, and writes its `-w` and error line.
+    /// it again as `--retry` says, and writes its `-w` and error line. Its progress goes to its
+    /// lane of `parallelProgress` (`-Z`), else to a meter or bar of its own.
     /// - Returns: its exit code.
-    private func transfer(_ index: Int, over session: Session, recorder: ExchangeRecorder) async -> CurlExitCode {
+    private func transfer(
+        _ index: Int, over session: Session, recorder: ExchangeRecorder, progress parallelProgress: ParallelProgressReporter?
+    ) async -> CurlExitCode {
         let url = options.urls[index]
         let target = index < options.outputs.count ? options.outputs[index] : nil
         let first = ContinuousClock.now
@@ -80,7 +95,8 @@ public struct Transfer: Sendable {
         while true {
             let started = ContinuousClock.now
             var outcome = TransferOutcome(url: url)
-            let progress = progressReporter(for: target)
+            let progress: (any TransferProgressSink)? =
+                options.isParallel ? parallelProgress?.lane(index) : progressReporter(for: target)
             do {
                 try await send(
                     url, to: target, over: session, recorder: recorder, progress: progress,
@@ -134,6 +150,15 @@ public struct Transfer: Sendable {
         return ProgressReporter(style: style, columns: ProcessInfo.processInfo.environment["COLUMNS"])
     }
 
+    /// `-Z`'s meter for all transfers, or nil when none is drawn: by `progressStyle`'s rule, the
+    /// body going to a file only when every URL has its `-o`/`-O`.
+    private func parallelProgressReporter() -> ParallelProgressReporter? {
+        let everyURLToAFile = options.urls.indices.allSatisfy { $0 < options.outputs.count && options.outputs[$0] != .file("-") }
+        let style = options.progressStyle(
+            writesToFile: everyURLToAFile, standardOutputIsTerminal: TransferOptions.standardOutputIsTerminal)
+        return style == nil ? nil : ParallelProgressReporter()
+    }
+
     /// Writes `-w` and the error line of one URL's outcome, and returns its exit code.
     private func report(_ outcome: TransferOutcome) -> CurlExitCode {
         if let template = options.writeOut { writeOut(template, outcome) }
@@ -150,7 +175,7 @@ public struct Transfer: Sendable {
     /// counts go to `progress` as the body arrives.
     private func send(
         _ argument: String, to target: OutputTarget?, over session: Session, recorder: ExchangeRecorder,
-        progress: ProgressReporter?, retries: (left: Int, deadline: ContinuousClock.Instant?), into outcome: inout TransferOutcome
+        progress: (any TransferProgressSink)?, retries: (left: Int, deadline: ContinuousClock.Instant?), into outcome: inout TransferOutcome
     ) async throws(CommandFailure) {
         let began = ContinuousClock.now
         outcome.url = try options.effectiveURL(argument)

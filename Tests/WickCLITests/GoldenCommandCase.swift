@@ -110,6 +110,7 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "-Z --parallel-max 1: -w in order", arguments: ["-sZ", "--parallel-max", "1", "-o", "/dev/null", "-o", "/dev/null", "-w", "[%{http_code} %{url_effective}]\\n", "{nginx}/index.html", "{httpbin}/status/418"], comparison: .writeOut),
         .init(name: "-Z keeps an earlier failure", arguments: ["-sZ", "--parallel-max", "1", "-o", "/dev/null", "{refused}", "{nginx}/index.html"], comparison: .exact),
         .init(name: "-Z: the later of two failures", arguments: ["-sfZ", "--parallel-max", "1", "{httpbin}/status/404", "{refused}"], comparison: .exact),
+        .init(name: "-Z draws one meter for all", arguments: ["-Z", "-o", "a.html", "-o", "b.bin", "{nginx}/index.html", "{nginx}/bytes/64k"], comparison: .progress),
         .init(name: "-Z --parallel-immediate", arguments: ["-sZ", "--parallel-immediate", "-o", "x.html", "{nginx}/index.html"], comparison: .exact),
 
         // Heads and files.

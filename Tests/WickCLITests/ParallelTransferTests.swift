@@ -22,7 +22,7 @@ struct ParallelTransferTests {
     }
 
     /// Three two-second responses take about two seconds with `-Z` (six one after the other),
-    /// each in its own `-o` file; with `--parallel-max 1` they take six again.
+    /// each in its own `-o` file with its own `-w`; with `--parallel-max 1` they take six again.
     @Test(.enabled(if: TestEnvironment.wantsHTTPBin, "needs httpbin: use Scripts/test"))
     func transfersOverlapUpToTheMaximum() throws {
         let base = try TestEnvironment.httpbin().base
@@ -30,9 +30,11 @@ struct ParallelTransferTests {
         let outputs = ["-o", "1.json", "-o", "2.json", "-o", "3.json"]
 
         let began = Date()
-        let parallel = try CommandRun(CommandRun.wickPath, ["-sZ"] + outputs + urls)
+        let parallel = try CommandRun(CommandRun.wickPath, ["-sZ", "-w", "%{url_effective} %{http_code}\\n"] + outputs + urls)
         let parallelSeconds = Date().timeIntervalSince(began)
         #expect(parallel.status == 0, "\(parallel.errorText)")
+        // Each transfer's -w reports its own exchange, whichever order they ended in.
+        #expect(parallel.outputText.split(separator: "\n").sorted() == urls.map { "\($0) 200" }.sorted())
         #expect(parallelSeconds < 5, "three 2 s responses at once took \(parallelSeconds) s")
         for n in 1...3 {
             let file = try #require(parallel.files["\(n).json"])

@@ -92,11 +92,12 @@ public struct Transfer: Sendable {
         let first = ContinuousClock.now
         let retryDeadline = options.retryMaximumTime.map { first + .seconds($0) }
         var retries = 0
+        // One lane of `-Z`'s meter for every attempt; a meter or bar of its own per attempt else.
+        let lane = parallelProgress?.lane(index)
         while true {
             let started = ContinuousClock.now
             var outcome = TransferOutcome(url: url)
-            let progress: (any TransferProgressSink)? =
-                options.isParallel ? parallelProgress?.lane(index) : progressReporter(for: target)
+            let progress: (any TransferProgressSink)? = options.isParallel ? lane : progressReporter(for: target)
             do {
                 try await send(
                     url, to: target, over: session, recorder: recorder, progress: progress,
@@ -105,13 +106,14 @@ public struct Transfer: Sendable {
                 outcome.failure = error
             }
             outcome.elapsed = ContinuousClock.now - started
-            progress?.finish()
+            if lane == nil { progress?.finish() }
             retries += outcome.retries
             if let delay = retryDelay(after: outcome, retries: retries, deadline: retryDeadline) {
                 retries += 1
                 try? await Task.sleep(for: delay)
                 continue
             }
+            lane?.finish()
             return report(outcome)
         }
     }

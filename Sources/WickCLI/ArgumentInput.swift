@@ -4,7 +4,7 @@ import FoundationEssentials
 
 /// Reads the files an argument names (`-d @file`, `-H @file`, `-F name=<file`); `-` is
 /// standard input. Tests give a table instead of the file system.
-public protocol ArgumentInput {
+public protocol ArgumentInput: Sendable {
     /// The bytes of the file at `path` (standard input for `-`), or nil when it cannot be read.
     func contents(ofFile path: String) -> [UInt8]?
 }

@@ -24,6 +24,8 @@ public enum CurlCommand {
           --unix-socket PATH          -v, --verbose            -s, --silent  -S, --show-error
           -f, --fail                  --fail-with-body         -w, --write-out FORMAT|@file
           -K, --config FILE|-         --print-swift (the Wick code of the request, not sent)
+          -#, --progress-bar          --no-progress-meter
+          -Z, --parallel              --parallel-max N         --parallel-immediate
         Exit codes are curl's (README, "The wick command").
         Also: wick bench URL [-c N] [-n N | -d 30s] [--rate R] (a load generator), wick get URL, wick demo ...
 

@@ -19,6 +19,8 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case remoteHeaderName = "remote-header-name", digest, basic, retryAllErrors = "retry-all-errors"
     case printSwift = "print-swift"
     case http1_1 = "http1.1", globOff = "globoff", progressMeter = "progress-meter"
+    case progressBar = "progress-bar"
+    case parallel, parallelMaximum = "parallel-max", parallelImmediate = "parallel-immediate"
 
     /// The option's long name: `--data-binary` is `data-binary`.
     public var longName: String { rawValue }
@@ -54,6 +56,8 @@ public enum CurlOption: String, CaseIterable, Sendable {
         case .showError: "S"
         case .fail: "f"
         case .globOff: "g"
+        case .progressBar: "#"
+        case .parallel: "Z"
         default: nil
         }
     }
@@ -63,7 +67,9 @@ public enum CurlOption: String, CaseIterable, Sendable {
         switch self {
         case .get, .remoteName, .createDirectories, .location, .insecure, .compressed, .include, .head, .verbose,
             .silent, .showError, .fail, .failWithBody, .remoteHeaderName, .digest, .basic, .retryAllErrors, .printSwift, .http1_1,
-            .globOff, .progressMeter:
+            .globOff, .progressMeter,
+            .progressBar,
+            .parallel, .parallelImmediate:
             false
         default: true
         }

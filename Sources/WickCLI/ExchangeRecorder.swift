@@ -1,11 +1,12 @@
-// Every exchange of one transfer as the session's events report it (redirect hops and retries
-// included), for `-i`, `-v` and `-w`.
+// Every exchange of each transfer as the session's events report them (redirect hops and
+// retries included), for `-i`, `-v` and `-w`; transfers may run at once (`-Z`).
 import Dispatch
+import FoundationEssentials
 import Synchronization
 import Wick
 
-/// Records each exchange's request, connection, trust evaluation and response, in order, and
-/// the request's metrics, and says when the request has finished (its last event).
+/// Records, per request, each exchange's request, connection, trust evaluation and response, in
+/// order, and the request's metrics, and says when the request has finished (its last event).
 final class ExchangeRecorder: EventMonitor {
     /// One request sent and what came of it.
     struct Exchange: Sendable {
@@ -27,8 +28,8 @@ final class ExchangeRecorder: EventMonitor {
         var metrics: RequestMetrics?
     }
 
-    /// The record so far, and who waits for the end.
-    private struct State {
+    /// One request's record so far, and who waits for its end.
+    private struct Entry {
         var record = Record()
         var finished = false
         var waiters: [CheckedContinuation<Record, Never>] = []
@@ -36,68 +37,71 @@ final class ExchangeRecorder: EventMonitor {
 
     /// The events arrive here, in order.
     let queue = DispatchQueue(label: "wick.cli.exchanges")
-    private let state = Mutex(State())
+    /// Each request's entry by its id, from its first event until `finishedRecord(of:)` took it.
+    private let entries = Mutex([UUID: Entry]())
 
-    /// An empty record.
+    /// No records.
     init() {}
 
-    /// Forgets the last request's record, before the next one starts (requests run one at a
-    /// time, and the last one's `requestDidFinish` has been delivered).
-    func reset() {
-        state.withLock { $0 = State() }
+    /// Changes the entry of `request`, making it on its first event.
+    private func change<Result>(_ request: Request, _ body: (inout Entry) -> Result) -> Result {
+        entries.withLock { body(&$0[request.id, default: Entry()]) }
     }
 
     /// Starts a new exchange.
     func request(_ request: Request, willSend httpRequest: HTTPRequest) {
-        state.withLock { $0.record.exchanges.append(Exchange(request: httpRequest)) }
+        change(request) { $0.record.exchanges.append(Exchange(request: httpRequest)) }
     }
 
     /// Notes the trust evaluation of the current exchange's new connection.
     func request(_ request: Request, didEvaluateServerTrust evaluation: ServerTrustEvaluation) {
-        state.withLock { $0.record.exchanges.mutateLast { $0.trust = evaluation } }
+        change(request) { $0.record.exchanges.mutateLast { $0.trust = evaluation } }
     }
 
     /// Notes the current exchange's connection.
     func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {
-        state.withLock { $0.record.exchanges.mutateLast { $0.connection = connection } }
+        change(request) { $0.record.exchanges.mutateLast { $0.connection = connection } }
     }
 
     /// Notes the current exchange's response head.
     func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {
-        state.withLock { $0.record.exchanges.mutateLast { $0.response = response } }
+        change(request) { $0.record.exchanges.mutateLast { $0.response = response } }
     }
 
     /// Keeps the request's metrics as they grow.
     func request(_ request: Request, didGatherMetrics metrics: RequestMetrics) {
-        state.withLock { $0.record.metrics = metrics }
+        change(request) { $0.record.metrics = metrics }
     }
 
     /// The last event: hands the record to whoever waits.
     func requestDidFinish(_ request: Request) {
-        let (record, waiters) = state.withLock { state in
-            state.finished = true
-            defer { state.waiters = [] }
-            return (state.record, state.waiters)
+        let (record, waiters) = entries.withLock { entries in
+            var entry = entries[request.id, default: Entry()]
+            entry.finished = true
+            // Whoever waits takes the record now; else `finishedRecord(of:)` takes it later.
+            entries[request.id] = entry.waiters.isEmpty ? entry : nil
+            return (entry.record, entry.waiters)
         }
         for waiter in waiters { waiter.resume(returning: record) }
     }
 
-    /// The exchanges of every event sent so far: waits until the queue has delivered the
+    /// The exchanges of `request`'s events sent so far: waits until the queue has delivered the
     /// events already on it (a response head is on it before its body reaches the reader).
-    func exchangesSoFar() -> [Exchange] {
+    func exchangesSoFar(of request: Request) -> [Exchange] {
         queue.sync {}
-        return state.withLock { $0.record.exchanges }
+        return entries.withLock { $0[request.id]?.record.exchanges ?? [] }
     }
 
-    /// The whole record, once the request has finished.
-    func finishedRecord() async -> Record {
+    /// The whole record of `request`, once it has finished; its entry is then forgotten.
+    func finishedRecord(of request: Request) async -> Record {
         await withCheckedContinuation { continuation in
-            let ready: Record? = state.withLock { state in
-                guard state.finished else {
-                    state.waiters.append(continuation)
+            let ready: Record? = entries.withLock { entries in
+                guard let entry = entries[request.id], entry.finished else {
+                    entries[request.id, default: Entry()].waiters.append(continuation)
                     return nil
                 }
-                return state.record
+                entries[request.id] = nil
+                return entry.record
             }
             if let ready { continuation.resume(returning: ready) }
         }

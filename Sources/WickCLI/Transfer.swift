@@ -5,7 +5,7 @@ import FoundationEssentials
 import Wick
 
 /// Runs what a `wick` command line asks for and writes curl's output for it.
-public struct Transfer {
+public struct Transfer: Sendable {
     /// The command line's settings.
     public let options: TransferOptions
     /// Where `@file` arguments are read from.
@@ -17,11 +17,13 @@ public struct Transfer {
         self.input = input
     }
 
-    /// Fetches each URL in turn over one session (so a later URL reuses an earlier one's
-    /// connection, as curl's do), writing each one's output, `-w` and error line as it ends.
-    /// - Returns: the exit code of the last URL (curl's for the same outcome), or of the
-    ///   settings when no session could be made. Never throws: every failure is written to
-    ///   standard error (unless `-s` without `-S`), after the command line's warnings.
+    /// Fetches the URLs over one session, each in turn (so a later URL reuses an earlier one's
+    /// connection, as curl's do) or with `-Z` up to `--parallel-max` at once, writing each one's
+    /// output, `-w` and error line as it ends.
+    /// - Returns: the exit code of the last URL, or with `-Z` of the last transfer to fail (0
+    ///   when none did), as curl 7.88's; or of the settings when no session could be made.
+    ///   Never throws: every failure is written to standard error (unless `-s` without `-S`),
+    ///   after the command line's warnings.
     public func run() async -> CurlExitCode {
         for warning in options.warnings { StandardStreams.write("Warning: \(warning)\n", to: StandardStreams.error) }
         let recorder = ExchangeRecorder()
@@ -35,30 +37,40 @@ public struct Transfer {
             return report(TransferOutcome(url: options.urls[0], failure: error))
         }
         var code = CurlExitCode.ok
-        for (index, url) in options.urls.enumerated() {
-            let target = index < options.outputs.count ? options.outputs[index] : nil
-            let first = ContinuousClock.now
-            let retryDeadline = options.retryMaximumTime.map { first + .seconds($0) }
-            var retries = 0
-            while true {
-                let started = ContinuousClock.now
-                var outcome = TransferOutcome(url: url)
-                do {
-                    try await send(
-                        url, to: target, over: session, recorder: recorder,
-                        retries: (left: options.retries - retries, deadline: retryDeadline), into: &outcome)
-                } catch {
-                    outcome.failure = error
+        if options.isParallel {
+            let progress = parallelProgressReporter()
+            let ticks = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(500))
+                    progress?.tick()
                 }
-                outcome.elapsed = ContinuousClock.now - started
-                retries += outcome.retries
-                if let delay = retryDelay(after: outcome, retries: retries, deadline: retryDeadline) {
-                    retries += 1
-                    try? await Task.sleep(for: delay)
-                    continue
+            }
+            code = await withTaskGroup(of: CurlExitCode.self) { group in
+                var next = 0
+                var code = CurlExitCode.ok
+                // The first batch counts as started before any of it can draw a line.
+                for _ in 0..<min(options.urls.count, options.parallelMaximum) { progress?.add() }
+                while next < options.urls.count && next < options.parallelMaximum {
+                    let index = next
+                    group.addTask { await self.transfer(index, over: session, recorder: recorder, progress: progress) }
+                    next += 1
                 }
-                code = report(outcome)
-                break
+                for await finished in group {
+                    if finished != .ok { code = finished }
+                    if next < options.urls.count {
+                        let index = next
+                        progress?.add()
+                        group.addTask { await self.transfer(index, over: session, recorder: recorder, progress: progress) }
+                        next += 1
+                    }
+                }
+                return code
+            }
+            ticks.cancel()
+            progress?.finish()
+        } else {
+            for index in options.urls.indices {
+                code = await transfer(index, over: session, recorder: recorder, progress: nil)
             }
         }
         if let warning = options.saveCookieJar(session.configuration.cookieStorage) {
@@ -66,6 +78,44 @@ public struct Transfer {
         }
         await session.shutdown()
         return code
+    }
+
+    /// Fetches the URL at `index` (to the `index`-th `-o`/`-O`, if any) over `session`, sending
+    /// it again as `--retry` says, and writes its `-w` and error line. Its progress goes to its
+    /// lane of `parallelProgress` (`-Z`), else to a meter or bar of its own.
+    /// - Returns: its exit code.
+    private func transfer(
+        _ index: Int, over session: Session, recorder: ExchangeRecorder, progress parallelProgress: ParallelProgressReporter?
+    ) async -> CurlExitCode {
+        let url = options.urls[index]
+        let target = index < options.outputs.count ? options.outputs[index] : nil
+        let first = ContinuousClock.now
+        let retryDeadline = options.retryMaximumTime.map { first + .seconds($0) }
+        var retries = 0
+        // One lane of `-Z`'s meter for every attempt; a meter or bar of its own per attempt else.
+        let lane = parallelProgress?.lane(index)
+        while true {
+            let started = ContinuousClock.now
+            var outcome = TransferOutcome(url: url)
+            let progress: (any TransferProgressSink)? = options.isParallel ? lane : progressReporter(for: target)
+            do {
+                try await send(
+                    url, to: target, over: session, recorder: recorder, progress: progress,
+                    retries: (left: options.retries - retries, deadline: retryDeadline), into: &outcome)
+            } catch {
+                outcome.failure = error
+            }
+            outcome.elapsed = ContinuousClock.now - started
+            if lane == nil { progress?.finish() }
+            retries += outcome.retries
+            if let delay = retryDelay(after: outcome, retries: retries, deadline: retryDeadline) {
+                retries += 1
+                try? await Task.sleep(for: delay)
+                continue
+            }
+            lane?.finish()
+            return report(outcome)
+        }
     }
 
     /// How long to wait before sending again a transfer that failed where the session's
@@ -91,6 +141,26 @@ public struct Transfer {
         return delay
     }
 
+    /// The progress meter or bar for a transfer whose output goes to `target`, or nil when
+    /// none is drawn (`TransferOptions.progressStyle`).
+    private func progressReporter(for target: OutputTarget?) -> ProgressReporter? {
+        let writesToFile = target != nil && target != .file("-")
+        guard
+            let style = options.progressStyle(
+                writesToFile: writesToFile, standardOutputIsTerminal: TransferOptions.standardOutputIsTerminal)
+        else { return nil }
+        return ProgressReporter(style: style, columns: ProcessInfo.processInfo.environment["COLUMNS"])
+    }
+
+    /// `-Z`'s meter for all transfers, or nil when none is drawn: by `progressStyle`'s rule, the
+    /// body going to a file only when every URL has its `-o`/`-O`.
+    private func parallelProgressReporter() -> ParallelProgressReporter? {
+        let everyURLToAFile = options.urls.indices.allSatisfy { $0 < options.outputs.count && options.outputs[$0] != .file("-") }
+        let style = options.progressStyle(
+            writesToFile: everyURLToAFile, standardOutputIsTerminal: TransferOptions.standardOutputIsTerminal)
+        return style == nil ? nil : ParallelProgressReporter()
+    }
+
     /// Writes `-w` and the error line of one URL's outcome, and returns its exit code.
     private func report(_ outcome: TransferOutcome) -> CurlExitCode {
         if let template = options.writeOut { writeOut(template, outcome) }
@@ -103,10 +173,11 @@ public struct Transfer {
 
     /// Sends the request for `argument` over `session`, writes its output (to `target`'s file,
     /// else standard output) as the body arrives, and records what came back. The session's
-    /// retrier may retry it `retries.left` times, starting none past `retries.deadline`.
+    /// retrier may retry it `retries.left` times, starting none past `retries.deadline`. The
+    /// counts go to `progress` as the body arrives.
     private func send(
         _ argument: String, to target: OutputTarget?, over session: Session, recorder: ExchangeRecorder,
-        retries: (left: Int, deadline: ContinuousClock.Instant?), into outcome: inout TransferOutcome
+        progress: (any TransferProgressSink)?, retries: (left: Int, deadline: ContinuousClock.Instant?), into outcome: inout TransferOutcome
     ) async throws(CommandFailure) {
         let began = ContinuousClock.now
         outcome.url = try options.effectiveURL(argument)
@@ -119,6 +190,7 @@ public struct Transfer {
         var headers = options.headerFields(bodyContentType: body?.contentType)
         let resumeOffset =
             options.continueAt == nil ? nil : options.resumeOffset(outputPath: try options.outputPath(target, url: url))
+        progress?.begin(resumedFrom: resumeOffset, uploadSize: body?.bytes.count)
         if let resumeOffset, !headers.contains(name: "Range") { headers.add(name: "Range", value: "bytes=\(resumeOffset)-") }
         let request = HTTPRequest(
             method: options.effectiveMethod, url: url, headers: headers, body: body?.bytes, unixSocketPath: options.unixSocket)
@@ -127,7 +199,6 @@ public struct Transfer {
             ? TransientFailureRetrier(
                 limit: retries.left, fixedDelay: options.retryDelay.map { .seconds($0) },
                 retriesAllErrors: options.retriesAllErrors, deadline: retries.deadline) : nil
-        recorder.reset()
         var stream = session.streamRequest(request, interceptor: retrier)
         if options.usesDigest, let (user, password) = options.credentials {
             stream = stream.authenticate(username: user, password: password)
@@ -147,16 +218,20 @@ public struct Transfer {
             }
             guard let chunk else { break }
             do {
-                if sink == nil { sink = try begin(stream, target, outcome.url, resumeOffset, recorder.exchangesSoFar()) }
+                if sink == nil { sink = try begin(stream, target, outcome.url, resumeOffset, recorder.exchangesSoFar(of: stream)) }
                 try sink?.write(chunk)
                 outcome.bodyBytes += chunk.count
+                progress?.update(receivedProgress(outcome.bodyBytes, of: stream.response, uploaded: body?.bytes.count))
             } catch {
                 failure = error
                 stream.cancel()
                 break
             }
         }
-        let record = await recorder.finishedRecord()
+        if stream.response != nil {
+            progress?.update(receivedProgress(outcome.bodyBytes, of: stream.response, uploaded: body?.bytes.count))
+        }
+        let record = await recorder.finishedRecord(of: stream)
         outcome.exchanges = record.exchanges
         outcome.metrics = record.metrics
         outcome.response = stream.response
@@ -191,6 +266,16 @@ public struct Transfer {
         if let status = stream.response?.statusCode, status >= 400, options.failsWithBody {
             throw CommandFailure(.httpReturnedError, "The requested URL returned error: \(status)")
         }
+    }
+
+    /// The counts for the meter once `response` has come: its body's `received` bytes of its
+    /// Content-Length (unknown for `-I`, or a body `--compressed` decodes), the request body's
+    /// `uploaded` bytes all sent.
+    private func receivedProgress(_ received: Int, of response: HTTPResponse?, uploaded: Int?) -> TransferProgress {
+        let decoded = options.compressed && response?.headers["Content-Encoding"] != nil
+        let length = options.headOnly || decoded ? nil : response?.headers["Content-Length"].flatMap { Int($0) }
+        return TransferProgress(
+            downloaded: received, expectedDownload: length, uploaded: uploaded ?? 0, expectedUpload: uploaded)
     }
 
     /// The output begins: the trace (`-v`), the `-f` verdict (`--fail-with-body`'s comes after

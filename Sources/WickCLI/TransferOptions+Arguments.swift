@@ -117,6 +117,9 @@ extension TransferOptions {
             } catch {
                 throw .usage("option --local-port: is badly used here")
             }
+        case .parallelMaximum:
+            let number = try Self.integer(value, option)
+            parallelMaximum = number < 1 ? Self.defaultParallelMaximum : min(number, Self.largestParallelMaximum)
         case .continueAt:
             guard value == "-" || Int(value).map({ $0 >= 0 }) == true else {
                 throw .usage("option --continue-at: expected a proper numerical parameter")
@@ -147,9 +150,13 @@ extension TransferOptions {
         case .showError: showsError = on
         case .fail: failsOnHTTPError = on
         case .failWithBody: failsWithBody = on
-        // HTTP/1.1 is the only version Wick speaks, URLs are never globbed, and no progress
-        // meter is drawn yet: these switches change nothing.
-        case .http1_1, .globOff, .progressMeter: break
+        case .progressMeter: drawsProgress = on
+        case .progressBar: drawsProgressBar = on
+        case .parallel: isParallel = on
+        case .parallelImmediate: opensConnectionsImmediately = on
+        // HTTP/1.1 is the only version Wick speaks and URLs are never globbed: these switches
+        // change nothing.
+        case .http1_1, .globOff: break
         default: preconditionFailure("TransferOptions: \(option) takes a value")
         }
     }

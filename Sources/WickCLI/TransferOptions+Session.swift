@@ -29,6 +29,8 @@ extension TransferOptions {
         configuration.maximumRedirects = maximumRedirects < 0 ? Int.max : maximumRedirects
         configuration.allowsInsecureRedirects = true
         configuration.maximumResponseBodyBytes = Int.max
+        // curl has no per-host limit: `-Z` runs as many connections as transfers.
+        if isParallel { configuration.maximumConnectionsPerHost = max(configuration.maximumConnectionsPerHost, parallelMaximum) }
         var roots: [Certificate] = []
         if let caCertificateFile {
             guard case .certificates(let certificates)? = TrustRoots.certificates(inPEMFile: caCertificateFile) else {

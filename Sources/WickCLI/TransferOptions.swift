@@ -69,6 +69,17 @@ public struct TransferOptions: Sendable {
     public var verbose = false
     /// `-s`: no progress and no error messages.
     public var silent = false
+    /// `--progress-meter` (the default); `--no-progress-meter` turns the meter and bar off.
+    public var drawsProgress = true
+    /// `-#`/`--progress-bar`: the bar instead of the meter.
+    public var drawsProgressBar = false
+    /// `-Z`/`--parallel`: the URLs are transferred at once, not one after the other.
+    public var isParallel = false
+    /// `--parallel-max`: the most transfers `-Z` runs at once (curl's default 50, at most 300).
+    public var parallelMaximum = TransferOptions.defaultParallelMaximum
+    /// `--parallel-immediate`: open new connections rather than wait to share one. Wick's
+    /// HTTP/1.1 connections are never shared, so `-Z` always does.
+    public var opensConnectionsImmediately = false
     /// `-S`: error messages even with `-s`.
     public var showsError = false
     /// `-f`: a status of 400 or more writes no body and exits 22.
@@ -109,6 +120,11 @@ public struct TransferOptions: Sendable {
     /// Warnings met while reading the command line (an unreadable `-d @file`), for stderr;
     /// none after a `-s`.
     public var warnings: [String] = []
+
+    /// curl's `--parallel-max` when none (or less than 1) is given.
+    public static let defaultParallelMaximum = 50
+    /// The largest `--parallel-max` curl takes; a larger one is this.
+    public static let largestParallelMaximum = 300
 
     /// Defaults: a GET of no URL.
     public init() {}

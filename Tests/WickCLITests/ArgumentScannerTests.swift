@@ -41,7 +41,7 @@ struct ArgumentScannerTests {
         #expect(throws: CommandFailure.usage("option --frobnicate: is unknown")) {
             try ArgumentScanner.scan(["--frobnicate"])
         }
-        #expect(throws: CommandFailure.usage("option -sZ: is unknown")) { try ArgumentScanner.scan(["-sZ"]) }
+        #expect(throws: CommandFailure.usage("option -sQ: is unknown")) { try ArgumentScanner.scan(["-sQ"]) }
         #expect(throws: CommandFailure.usage("option -d: requires parameter")) { try ArgumentScanner.scan(["-d"]) }
         #expect(throws: CommandFailure.usage("option --header: requires parameter")) {
             try ArgumentScanner.scan(["--header"])

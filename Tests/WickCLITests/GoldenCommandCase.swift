@@ -27,6 +27,10 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         case statusOnly
         /// Standard output exactly, and standard error's lines that start with `Warning:`.
         case warnings
+        /// Standard output exactly; on standard error the progress meter's (or bar's) header
+        /// exactly, and its last line's length and first 33 columns (percentages and sizes:
+        /// the speeds and times after them depend on the clock).
+        case progress
     }
 
     /// What the case shows.
@@ -114,6 +118,14 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "the last URL's exit code", arguments: ["-s", "{refused}", "{nginx}/index.html"], comparison: .exact),
         .init(name: "a failed last URL", arguments: ["-s", "{nginx}/index.html", "{refused}"], comparison: .exact),
 
+        // -Z: each URL to its own -o; the exit code is the last failure's, not the last URL's.
+        .init(name: "-Z to two files", arguments: ["-sZ", "-o", "a.html", "-o", "b.bin", "{nginx}/index.html", "{nginx}/bytes/64k"], comparison: .exact),
+        .init(name: "-Z --parallel-max 1: -w in order", arguments: ["-sZ", "--parallel-max", "1", "-o", "/dev/null", "-o", "/dev/null", "-w", "[%{http_code} %{url_effective}]\\n", "{nginx}/index.html", "{httpbin}/status/418"], comparison: .writeOut),
+        .init(name: "-Z keeps an earlier failure", arguments: ["-sZ", "--parallel-max", "1", "-o", "/dev/null", "{refused}", "{nginx}/index.html"], comparison: .exact),
+        .init(name: "-Z: the later of two failures", arguments: ["-sfZ", "--parallel-max", "1", "{httpbin}/status/404", "{refused}"], comparison: .exact),
+        .init(name: "-Z draws one meter for all", arguments: ["-Z", "-o", "a.html", "-o", "b.bin", "{nginx}/index.html", "{nginx}/bytes/64k"], comparison: .progress),
+        .init(name: "-Z --parallel-immediate", arguments: ["-sZ", "--parallel-immediate", "-o", "x.html", "{nginx}/index.html"], comparison: .exact),
+
         // Heads and files.
         .init(name: "-i", arguments: ["-s", "-i", "{nginx}/index.html"], comparison: .exact),
         .init(name: "-i without -L shows the redirect", arguments: ["-si", "{nginx}/text"], comparison: .exact),
@@ -138,6 +150,13 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "--unix-socket", arguments: ["-s", "--unix-socket", "{sock}", "http://localhost/index.html"], comparison: .exact),
         .init(name: "-v heads", arguments: ["-sv", "-A", "golden", "{nginx}/index.html"], comparison: .verbose),
         .init(name: "-v with a body", arguments: ["-sv", "-A", "golden", "-d", "a=b", "{httpbin}/post"], comparison: .verbose),
+
+        // The progress meter and bar on standard error.
+        .init(name: "-o draws the meter", arguments: ["-o", "out.html", "{nginx}/index.html"], comparison: .progress),
+        .init(name: "a pipe draws the meter", arguments: ["{nginx}/bytes/64k"], comparison: .progress),
+        .init(name: "-# draws the bar", arguments: ["-#", "-o", "out.bin", "{nginx}/bytes/64k"], comparison: .progress),
+        .init(name: "--no-progress-meter draws nothing", arguments: ["--no-progress-meter", "-o", "out.html", "{nginx}/index.html"], comparison: .progress),
+        .init(name: "the meter after a resume", arguments: ["-C", "-", "-o", "partial.bin", "{nginx}/bytes/1k"], comparison: .progress, seeds: [.init(name: "partial.bin", source: "{www}/bytes/1k", length: 100)]),
 
         // -w.
         .init(

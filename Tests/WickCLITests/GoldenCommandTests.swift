@@ -89,9 +89,23 @@ struct GoldenCommandTests {
         case .warnings:
             #expect(wick.outputText == curl.outputText)
             #expect(Self.lines(wick.errorText).filter { $0.hasPrefix("Warning:") } == Self.lines(curl.errorText).filter { $0.hasPrefix("Warning:") })
+        case .progress:
+            #expect(wick.outputText == curl.outputText)
+            let (wickHeader, wickLast) = Self.progressShape(wick.errorText)
+            let (curlHeader, curlLast) = Self.progressShape(curl.errorText)
+            #expect(wickHeader == curlHeader)
+            #expect(wickLast.count == curlLast.count, "wick's last line: \(wickLast)")
+            #expect(wickLast.prefix(33) == curlLast.prefix(33))
         case .statusOnly:
             break
         }
+    }
+
+    /// A progress display's text before its first `\r` (the meter's header, the resume line),
+    /// and its last `\r` line.
+    static func progressShape(_ text: String) -> (header: Substring, last: Substring) {
+        let segments = text.split(separator: "\r", omittingEmptySubsequences: false)
+        return (segments.first ?? "", segments.count > 1 ? segments[segments.count - 1] : "")
     }
 
     /// `text` without its `Date:` lines, and with status lines' reason phrases in lowercase:

@@ -183,18 +183,29 @@ extension TransferOptions {
 
     /// The trust manager for `-k` and `--pinnedpubkey`, the same for every host; nil for the
     /// default evaluation.
-    /// - Throws: `CommandFailure` (2) for a pin that is not `sha256//BASE64`.
+    /// - Throws: `CommandFailure` (2) for a pin that is not `sha256//BASE64`; (90) for a key file
+    ///   that cannot be read or holds no public key.
     public func trustManager() throws(CommandFailure) -> ServerTrustManager? {
         guard let pinnedPublicKeys else {
             return insecure ? EveryHostTrustManager(evaluator: DisabledTrustEvaluator()) : nil
         }
         let keys: [PublicKey]
-        do {
-            keys = try PublicKey.pins(fromList: pinnedPublicKeys)
-        } catch .invalidPin(let pin) {
-            throw .usage("--pinnedpubkey takes sha256//BASE64 hashes separated by ';' (key files are not supported yet): \(pin)")
-        } catch {
-            throw .usage("--pinnedpubkey: \(error)")
+        if pinnedPublicKeys.hasPrefix("sha256//") {
+            do {
+                keys = try PublicKey.pins(fromList: pinnedPublicKeys)
+            } catch {
+                throw .usage("--pinnedpubkey takes a key file or sha256//BASE64 hashes separated by ';': \(error)")
+            }
+        } else {
+            // curl's other form: the path of a file holding one public key, PEM or DER.
+            guard let bytes = FileManager.default.contents(atPath: pinnedPublicKeys) else {
+                throw CommandFailure(.pinnedPublicKeyMismatch, "--pinnedpubkey: cannot read \(pinnedPublicKeys)")
+            }
+            do {
+                keys = [try PublicKey(keyFile: [UInt8](bytes))]
+            } catch {
+                throw CommandFailure(.pinnedPublicKeyMismatch, "--pinnedpubkey \(pinnedPublicKeys): \(error)")
+            }
         }
         return EveryHostTrustManager(
             evaluator: PublicKeysTrustEvaluator(keys: keys, performDefaultValidation: !insecure, validateHost: !insecure))

@@ -132,6 +132,8 @@ public enum CertificateError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidPin(String)
     /// A private key could not be read or does not match its certificate.
     case invalidPrivateKey(reason: String)
+    /// A public key file is neither a PEM `PUBLIC KEY` block nor a DER SubjectPublicKeyInfo.
+    case invalidPublicKey(reason: String)
 
     /// A readable account.
     public var description: String {
@@ -141,6 +143,7 @@ public enum CertificateError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidPEM(let reason): "damaged PEM certificate: \(reason)"
         case .invalidPin(let pin): "not a sha256// public key pin: \(pin)"
         case .invalidPrivateKey(let reason): "unusable private key: \(reason)"
+        case .invalidPublicKey(let reason): "unusable public key: \(reason)"
         }
     }
 }

@@ -28,6 +28,39 @@ enum OpenSSLKeys {
         }
     }
 
+    /// The DER SubjectPublicKeyInfo of a public key file, PEM (`PUBLIC KEY`) or DER, as OpenSSL
+    /// re-encodes it (so only a key OpenSSL can read passes, and both forms of one key agree).
+    static func subjectPublicKeyInfo(ofKeyFile bytes: [UInt8]) throws(CertificateError) -> [UInt8] {
+        let fromPEM: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
+            // SAFETY: the memory BIO reads our buffer, which outlives it (freed before return).
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_PUBKEY(bio, nil, nil, nil)
+        }
+        if fromPEM == nil { ERR_clear_error() }
+        // SAFETY: d2i_PUBKEY reads at most `count` bytes of our buffer, valid inside the closure.
+        let key: OpaquePointer? =
+            fromPEM
+            ?? bytes.withUnsafeBufferPointer { buffer in
+                var cursor = buffer.baseAddress
+                return d2i_PUBKEY(nil, &cursor, buffer.count)
+            }
+        guard let key else {
+            throw .invalidPublicKey(reason: "neither a PEM PUBLIC KEY nor a DER key: " + OpenSSLErrorQueue.drain())
+        }
+        defer { EVP_PKEY_free(key) }
+        let length = i2d_PUBKEY(key, nil)
+        guard length > 0 else { throw .invalidPublicKey(reason: OpenSSLErrorQueue.drain()) }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        // SAFETY: i2d writes exactly `length` bytes (the size it reported) into `der`'s buffer.
+        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor = buffer.baseAddress
+            return i2d_PUBKEY(key, &cursor)
+        }
+        guard written == length else { throw .invalidPublicKey(reason: OpenSSLErrorQueue.drain()) }
+        return der
+    }
+
     /// The chain (leaf first) and the PEM private key of a PKCS#12 archive.
     static func openPKCS12(_ bytes: [UInt8], passphrase: String) throws(CertificateError) -> ([Certificate], [UInt8]) {
         // SAFETY: d2i_PKCS12 reads `count` bytes of our buffer; every object it and PKCS12_parse

@@ -24,6 +24,14 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
         self.spkiSHA256 = digest
     }
 
+    /// The key in a public key file, PEM (`-----BEGIN PUBLIC KEY-----`) or DER
+    /// SubjectPublicKeyInfo, as curl's `--pinnedpubkey FILE` takes it (`openssl pkey -pubout`
+    /// writes one).
+    /// - Throws: `CertificateError.invalidPublicKey` if OpenSSL reads no public key from it.
+    public init(keyFile bytes: [UInt8]) throws(CertificateError) {
+        self.init(spkiSHA256: MessageDigest.sha256.hash(try OpenSSLKeys.subjectPublicKeyInfo(ofKeyFile: bytes)))
+    }
+
     /// The keys of a `;`-separated list of pins, curl's `--pinnedpubkey` form
     /// (`sha256//A;sha256//B`); spaces around each pin and empty entries are ignored.
     /// - Throws: `CertificateError.invalidPin` for the first pin not in the `sha256//` form, or

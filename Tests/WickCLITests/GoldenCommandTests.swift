@@ -22,8 +22,24 @@ private func placeholders() throws -> (values: [String: String], refused: Refusi
         "{mtls}": "https://localhost:\(nginx.mutualTLSPort)", "{clientchain}": nginx.pki.clientChain.path,
         "{clientkey}": nginx.pki.client.privateKey.path, "{httpbinport}": "\(httpbin.port)",
         "{nginxport}": "\(nginx.httpPort)", "{nginxsport}": "\(nginx.httpsPort)",
+        "{serverkeypem}": try publicKeyFiles.get().pem, "{serverkeyder}": try publicKeyFiles.get().der,
+        "{clientkeypem}": try publicKeyFiles.get().otherPEM,
     ]
     return (values, refused)
+}
+
+/// Public key files for `--pinnedpubkey FILE`: the server's key as PEM and as DER, and another
+/// key (the client's) as PEM, written by `openssl pkey -pubout` into the PKI's directory. Made once.
+private let publicKeyFiles = Result { () throws -> (pem: String, der: String, otherPEM: String) in
+    let pki = try TestEnvironment.nginx().pki
+    let pem = pki.directory.appendingPathComponent("server-public.pem").path
+    let der = pki.directory.appendingPathComponent("server-public.der").path
+    let other = pki.directory.appendingPathComponent("client-public.pem").path
+    try runCommand("/usr/bin/openssl", ["pkey", "-in", pki.server.privateKey.path, "-pubout", "-out", pem])
+    try runCommand(
+        "/usr/bin/openssl", ["pkey", "-in", pki.server.privateKey.path, "-pubout", "-outform", "DER", "-out", der])
+    try runCommand("/usr/bin/openssl", ["pkey", "-in", pki.client.privateKey.path, "-pubout", "-out", other])
+    return (pem, der, other)
 }
 
 /// A `--capath` directory as curl needs it (the root under its OpenSSL subject-hash name too), in

@@ -6,18 +6,18 @@ import WickMetrics
 import WickTestSupport
 
 @Suite struct PoolGaugeReporterTests {
-    @Test(.enabled(if: TestEnvironment.wantsHTTPBin, "httpbin is started by Scripts/test"))
+    @Test(.enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
     func anIdleConnectionIsReportedForItsOrigin() async throws {
-        let httpbin = try TestEnvironment.httpbin()
+        let nginx = try TestEnvironment.nginx()
         let metrics = TestMetrics()
         let session = Session()
         let reporter = PoolGaugeReporter(session: session, configuration: MetricsConfiguration(factory: metrics))
-        // gunicorn may close the connection after the response; a prewarmed connection stays.
-        try session.prewarm(httpbin.base, connections: 1)
-        let origin = [("wick.pool.origin", "http://127.0.0.1:\(httpbin.port)")]
+        // nginx keeps an idle connection open (gunicorn's busy workers may not).
+        try session.prewarm(nginx.httpBase, connections: 1)
+        let origin = [("wick.pool.origin", "http://127.0.0.1:\(nginx.httpPort)")]
         let idle = origin + [("http.connection.state", "idle")]
         var sampled = false
-        for _ in 0..<200 where !sampled {
+        for _ in 0..<1_000 where !sampled {
             await reporter.sample()
             sampled = (try? metrics.expectGauge(WickMetricName.openConnections, idle).lastValue) == 1
             if !sampled { try await Task.sleep(for: .milliseconds(10)) }

@@ -121,4 +121,23 @@ import WickTestSupport
         ])
         #expect(try composite.evaluateReporting(trust, forHost: "localhost").count == 2)
     }
+
+    @Test func aKeyFileInPEMOrDERIsTheCertificatesKey() async throws {
+        let fixture = try await TLSFixture.get()
+        let certificate = try fixture.certificate(fixture.valid)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wick-keyfile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pem = directory.appendingPathComponent("public.pem").path
+        let der = directory.appendingPathComponent("public.der").path
+        try runCommand("/usr/bin/openssl", ["pkey", "-in", fixture.valid.privateKey.path, "-pubout", "-out", pem])
+        try runCommand(
+            "/usr/bin/openssl", ["pkey", "-in", fixture.valid.privateKey.path, "-pubout", "-outform", "DER", "-out", der])
+        for path in [pem, der] {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(try PublicKey(keyFile: bytes) == certificate.publicKey, "\(path)")
+        }
+        #expect(throws: CertificateError.self) { try PublicKey(keyFile: Array("not a key".utf8)) }
+        #expect(throws: CertificateError.self) { try PublicKey(keyFile: certificate.derBytes) }
+    }
 }

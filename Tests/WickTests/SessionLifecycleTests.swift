@@ -48,8 +48,9 @@ struct SessionLifecycleTests {
             Issue.record("expected explicitlyCancelled, got \(String(describing: error))")
             return
         }
-        // Measured from the cancel, not the start: a loaded machine may start the test late.
-        #expect(ContinuousClock.now - cancelled < .seconds(5))
+        // Measured from the cancel, not the start: a loaded machine may start the test late. Well
+        // under the server's 10 s, with room for a test run that starves the cooperative pool.
+        #expect(ContinuousClock.now - cancelled < .seconds(9))
         #expect(request.state == .cancelled && request.isCancelled)
         await session.shutdown()
     }

@@ -3,6 +3,8 @@ internal import CWickOpenSSL
 import Dispatch
 import Synchronization
 
+import WickReactor
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -146,40 +148,13 @@ final class TLSSessionFile: Sendable {
 
     /// The file's text, nil if it cannot be read, is too large or is not UTF-8.
     private static func readText(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while bytes.count <= maximumFileBytes {
-            // SAFETY: read writes at most chunk.count bytes into chunk's buffer.
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return String(validating: bytes, as: UTF8.self) }
-            bytes += chunk[..<count]
-        }
-        return nil
+        guard let bytes = try? FileIO.system.contentsOfFile(path, limit: maximumFileBytes) else { return nil }
+        return bytes.flatMap { String(validating: $0, as: UTF8.self) }
     }
 
-    /// Replaces the file with `entries`: a temporary file (0600) written, synced and renamed
-    /// over it, so a reader or a crash sees the old file or the new one, never half of one.
+    /// Replaces the file with `entries`, atomically (`FileIO.replaceAtomically`, mode 0600).
     /// Failures leave the old file; they are not reported (the cache works without the file).
     private func replaceFile(with entries: [Entry]) {
-        let bytes = Array(encode(entries).utf8)
-        let temporary = "\(path).\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        var offset = 0
-        while offset < bytes.count {
-            // SAFETY: write reads bytes.count - offset bytes from inside bytes' buffer.
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            offset += count
-        }
-        let complete = offset == bytes.count && fsync(fd) == 0
-        close(fd)
-        if !complete || rename(temporary, path) != 0 { unlink(temporary) }
+        try? FileIO.system.replaceAtomically(path, with: Array(encode(entries).utf8), permissions: 0o600)
     }
 }

@@ -49,20 +49,9 @@ public final class FileHSTSStorage: HSTSStorage {
                 expiry: host.expiry == .distantFuture ? nil : host.expiry)
         }
         let path = fileURL.path
-        let temporary = path + ".wick-\(UInt64.random(in: 0...UInt64.max))"
-        let io = FileIO.system
         do throws(FileIOError) {
-            let fd = try io.open(temporary, .creatingExclusively(permissions: 0o600))
-            do throws(FileIOError) {
-                try io.writeAll(fd, Array(HSTSFile.serialize(entries).utf8), path: temporary)
-                try io.close(fd, path: temporary)
-            } catch {
-                try? io.close(fd, path: temporary)
-                throw error
-            }
-            try io.rename(temporary, to: path)
+            try FileIO.system.replaceAtomically(path, with: Array(HSTSFile.serialize(entries).utf8), permissions: 0o600)
         } catch {
-            try? io.unlink(temporary)
             throw .hstsFileFailed(path: path, reason: error.description)
         }
     }

@@ -54,9 +54,9 @@ extension FileIO {
                     try read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]), path: path)
                 }
             }
-            let read = try outcome.get()
-            if read == 0 { break }
-            count += read
+            let bytesRead = try outcome.get()
+            if bytesRead == 0 { break }
+            count += bytesRead
             // The file grew after fstat: refuse rather than read without bound.
             guard count <= limit else { throw FileIOError(call: "read", path: path, errno: EFBIG) }
         }

@@ -149,7 +149,7 @@ final class TLSSessionFile: Sendable {
     /// The file's text, nil if it cannot be read, is too large or is not UTF-8.
     private static func readText(_ path: String) -> String? {
         guard let bytes = try? FileIO.system.contentsOfFile(path, limit: maximumFileBytes) else { return nil }
-        return bytes.flatMap { String(validating: $0, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// Replaces the file with `entries`, atomically (`FileIO.replaceAtomically`, mode 0600).

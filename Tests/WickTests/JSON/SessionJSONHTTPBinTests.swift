@@ -5,6 +5,7 @@ import Testing
 import Wick
 import WickTestSupport
 
+@Suite(.enabled(if: TestEnvironment.wantsHTTPBin, "httpbin is started by Scripts/test"))
 struct SessionJSONHTTPBinTests {
     @Test func serializingJSONReadsHTTPBinsDocument() async throws {
         let base = try TestEnvironment.httpbin().base

@@ -4,7 +4,12 @@ public import WickTLS
 
 /// Why a request made through `Session` failed. Every failure of the public API is one of these
 /// cases; transport errors are mapped into them in one place (`WickError.init(_: TransportError)`).
-public enum WickError: Error, Sendable, CustomStringConvertible {
+///
+/// `indirect`: every case's payload lives in a box, so the value is one reference. A request
+/// carries an optional error through every step of its run, and a 74-byte enum was copied
+/// through its value witnesses at each (about 2,000 instructions per request); an error is made
+/// rarely, so the box it costs then is the cheaper side.
+public indirect enum WickError: Error, Sendable, CustomStringConvertible {
     /// The `URLConvertible` gave no usable URL, for `reason`: it did not parse, it has no host,
     /// its scheme is not `http`, `https`, `http+unix`, `https+unix` or `unix`, or its Unix socket
     /// path is unusable (empty, too long, a NUL byte, bad percent-encoding). Nothing is sent.
@@ -37,7 +42,7 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     case requestAdaptationFailed(error: any Error)
     /// A `RequestRetrier` chose to finish the request with `retryError`
     /// (`RetryResult.doNotRetryWithError`) after the attempt failed with `originalError`.
-    indirect case requestRetryFailed(retryError: any Error, originalError: WickError)
+    case requestRetryFailed(retryError: any Error, originalError: WickError)
     /// A response arrived but a validation (`DataRequest.validate`) refused it.
     case responseValidationFailed(reason: ResponseValidationFailureReason)
     /// A `ParameterEncoding` (`URLEncoding`, `JSONEncoding`) or `JSONParameterEncoder` could not
@@ -97,8 +102,9 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Why a request failed in the transport (`WickError.sessionTaskFailed`).
-public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
+/// Why a request failed in the transport (`WickError.sessionTaskFailed`). `indirect`, as
+/// `WickError` is, so that a verdict or an error holding one stays one reference.
+public indirect enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
     /// No connection could be made: the name did not resolve, the connect was refused or
     /// reset, or the TLS handshake failed (not trust: that is `serverTrustEvaluationFailed`).
     /// The failure's `kind` says which.

@@ -99,6 +99,12 @@ extension StreamChannelError {
         case .proxy(.invalidResponse), .proxy(.unexpectedBytes): Classification(.proxyInvalidResponse, retryable: false)
         case .proxy(.closedBeforeResponse): Classification(.proxyClosed, retryable: false)
         case .proxy(.timedOut): Classification(.proxyTimedOut, retryable: true)
+        case .proxy(.socks(_, .noAcceptableMethod)), .proxy(.socks(_, .authenticationFailed)):
+            Classification(.proxyAuthenticationRequired, retryable: false)
+        case .proxy(.socks(_, .connectRefused)): Classification(.proxyRefused, retryable: false)
+        case .proxy(.socks(_, .invalidReply)), .proxy(.socks(_, .unexpectedBytes)):
+            Classification(.proxyInvalidResponse, retryable: false)
+        case .proxy(.socks(_, .closed)): Classification(.proxyClosed, retryable: false)
         }
     }
 

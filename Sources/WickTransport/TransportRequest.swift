@@ -114,7 +114,7 @@ struct TransportRequest: Sendable {
             else { body.map { .contentLength($0.count) } ?? .none }
         var head = HTTPRequestHead(
             method: method, target: .origin(target), host: hostFieldValue, headers: headers, framing: framing)
-        if let proxy, scheme == .http, unixSocketPath == nil {
+        if let proxy, proxy.scheme == .http, scheme == .http, unixSocketPath == nil {
             head.target = .absolute("http://\(hostFieldValue)\(target)")
             if let credentials = proxy.credentials {
                 head.headers.add(name: "Proxy-Authorization", value: credentials.authorizationValue)

@@ -141,6 +141,12 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
     /// `proxyInvalidResponse`, `proxyClosed`, `proxyTimedOut`). (A plain http request through a
     /// proxy gets the proxy's answer as its response, 407 included, as curl does.)
     case proxyConnectFailed(ConnectionFailure)
+    /// The SOCKS proxy (`proxy` is its `host:port`) did not open the tunnel: `failure` names
+    /// the step it stopped at (method negotiation, authentication, connect) and why (the
+    /// methods it refused, the RFC 1929 status, the connect reply code and its meaning, a
+    /// close, a reply that breaks the protocol). Nothing reached the origin. (A SOCKS proxy
+    /// that does not answer in time is `proxyConnectFailed`, kind `proxyTimedOut`.)
+    case socksProxyFailed(proxy: String, failure: SOCKSFailure)
 
     /// What went wrong, for people.
     public var description: String {
@@ -158,6 +164,7 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
             "proxy \(proxy) requires authentication (407) and no credentials were configured"
         case .proxyAuthenticationRequired(let proxy, true): "proxy \(proxy) refused the credentials (407)"
         case .proxyConnectFailed(let error): "\(error)"
+        case .socksProxyFailed(let proxy, let failure): "SOCKS proxy \(proxy) \(failure)"
         }
     }
 }

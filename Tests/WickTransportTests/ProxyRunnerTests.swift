@@ -112,27 +112,4 @@ struct SOCKSRunnerNginxTests {
         #expect(total.created == 4)
         await client.close()
     }
-
-    @Test func aSOCKS5HandshakeThatNeverEndsIsBoundedByTheConnectTimeout() async throws {
-        // A listener that accepts and never answers: the handshake waits for the method choice.
-        let silent = try TestProxy(connectBehavior: .stall)
-        defer { silent.stop() }
-        let client = try TestRunner { $0.connect.timeout = .milliseconds(300) }
-        var request = TransportRequest(.get, .http, host: "origin.invalid", port: 80, target: "/")
-        request.proxy = ProxyConfiguration(.socks5h, host: "127.0.0.1", port: UInt16(silent.port))
-        let started = ContinuousClock.now
-        do {
-            _ = try await client.runner.execute(request, deadline: .now() + .seconds(1))
-            Issue.record("a silent SOCKS proxy let the request through")
-        } catch {
-            switch error {
-            case .timedOut(.connect(.proxyConnect)): break
-            case .poolWaitTimeout(.proxy(.timedOut(_, let after))?):
-                #expect(after >= .milliseconds(250) && after < .seconds(5))
-            default: Issue.record("expected a timeout in the proxy phase, got \(error)")
-            }
-        }
-        #expect(ContinuousClock.now - started < .seconds(10))
-        await client.close()
-    }
 }

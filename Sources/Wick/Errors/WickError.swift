@@ -47,7 +47,7 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     /// parameters into the request; nothing is sent.
     case parameterEncoderFailed(reason: ParameterEncoderFailureReason)
     /// The proxy the request would use is configured wrongly (`Session.Configuration.proxy`,
-    /// or a proxy environment variable it reads: a socks proxy, a bad URL). Nothing is sent:
+    /// or a proxy environment variable it reads: an unsupported scheme, a bad URL). Nothing is sent:
     /// the request neither goes through the proxy nor around it.
     case invalidProxyConfiguration(ProxyConfigurationError)
     /// A `MultipartFormData` could not be encoded, for `reason`: an appended part was unusable
@@ -175,8 +175,8 @@ public enum TimeoutPhase: Sendable, Equatable, CustomStringConvertible {
     case waitingForConnection
     /// Name resolution and the TCP connect (with Happy Eyeballs) of a new connection.
     case connect
-    /// A new connection's CONNECT exchange with an HTTP proxy (the request's deadline passed
-    /// before the proxy answered; the proxy's own limit is `proxyConnectFailed`, kind
+    /// A new connection's CONNECT exchange with an HTTP proxy, or its SOCKS handshake (the
+    /// request's deadline passed before the proxy answered; the proxy's own limit is `proxyConnectFailed`, kind
     /// `proxyTimedOut`).
     case proxyConnect
     /// The TLS handshake of a new connection.

@@ -52,7 +52,7 @@ public indirect enum WickError: Error, Sendable, CustomStringConvertible {
     /// parameters into the request; nothing is sent.
     case parameterEncoderFailed(reason: ParameterEncoderFailureReason)
     /// The proxy the request would use is configured wrongly (`Session.Configuration.proxy`,
-    /// or a proxy environment variable it reads: a socks proxy, a bad URL). Nothing is sent:
+    /// or a proxy environment variable it reads: an unsupported scheme, a bad URL). Nothing is sent:
     /// the request neither goes through the proxy nor around it.
     case invalidProxyConfiguration(ProxyConfigurationError)
     /// A `MultipartFormData` could not be encoded, for `reason`: an appended part was unusable
@@ -147,6 +147,12 @@ public indirect enum SessionTaskFailure: Error, Sendable, CustomStringConvertibl
     /// `proxyInvalidResponse`, `proxyClosed`, `proxyTimedOut`). (A plain http request through a
     /// proxy gets the proxy's answer as its response, 407 included, as curl does.)
     case proxyConnectFailed(ConnectionFailure)
+    /// The SOCKS proxy (`proxy` is its `host:port`) did not open the tunnel: `failure` names
+    /// the step it stopped at (method negotiation, authentication, connect) and why (the
+    /// methods it refused, the RFC 1929 status, the connect reply code and its meaning, a
+    /// close, a reply that breaks the protocol). Nothing reached the origin. (A SOCKS proxy
+    /// that does not answer in time is `proxyConnectFailed`, kind `proxyTimedOut`.)
+    case socksProxyFailed(proxy: String, failure: SOCKSFailure)
 
     /// What went wrong, for people.
     public var description: String {
@@ -164,6 +170,7 @@ public indirect enum SessionTaskFailure: Error, Sendable, CustomStringConvertibl
             "proxy \(proxy) requires authentication (407) and no credentials were configured"
         case .proxyAuthenticationRequired(let proxy, true): "proxy \(proxy) refused the credentials (407)"
         case .proxyConnectFailed(let error): "\(error)"
+        case .socksProxyFailed(let proxy, let failure): "SOCKS proxy \(proxy) \(failure)"
         }
     }
 }
@@ -174,8 +181,8 @@ public enum TimeoutPhase: Sendable, Equatable, CustomStringConvertible {
     case waitingForConnection
     /// Name resolution and the TCP connect (with Happy Eyeballs) of a new connection.
     case connect
-    /// A new connection's CONNECT exchange with an HTTP proxy (the request's deadline passed
-    /// before the proxy answered; the proxy's own limit is `proxyConnectFailed`, kind
+    /// A new connection's CONNECT exchange with an HTTP proxy, or its SOCKS handshake (the
+    /// request's deadline passed before the proxy answered; the proxy's own limit is `proxyConnectFailed`, kind
     /// `proxyTimedOut`).
     case proxyConnect
     /// The TLS handshake of a new connection.

@@ -129,8 +129,15 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         do {
             streamID = try machine.openStream(head, endStream: !hasBody)
         } catch {
+            if error == .streamIDsExhausted {
+                // The connection can open no more streams: it goes away once its streams end.
+                machine.closeGracefully()
+                flush()
+                reportGoingAway()
+            }
             reportStreamReleased()
             consumer.streamFinished(failure: .refused(error), requestBytesWritten: 0, responseBytesReceived: 0)
+            closeIfFinished()
             return
         }
         handle.streamID = streamID
@@ -141,6 +148,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         if deadline != .distantFuture {
             stream.deadlineTimer = channel.loop.schedule(at: deadline) { [self] in
                 fail(streamID, .timedOut, reset: true)
+                closeIfFinished()
             }
         }
         streams[streamID] = stream
@@ -153,6 +161,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     func cancelStream(_ streamID: HTTP2StreamID) {
         channel.loop.preconditionInEventLoop()
         fail(streamID, .cancelled, reset: true)
+        closeIfFinished()
     }
 
     /// The stream's consumer cannot take more for now: its deliveries wait, unconsumed.
@@ -179,6 +188,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         }
         streams[streamID]?.consumer.responseReadComplete()
         flush()
+        closeIfFinished()
     }
 
     /// Closes the connection (the owner asked): every open stream fails with
@@ -199,7 +209,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         let events = machine.bytesReceived(copy[...], at: .now())
         for event in events { handle(event) }
         flush()
-        if machine.isFinished && !isChannelClosed { channel.close() }
+        closeIfFinished()
     }
 
     func streamReadComplete(_ stream: any StreamChannel) {
@@ -216,6 +226,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         let waiting = waitingForWritable.sorted()
         waitingForWritable = []
         for streamID in waiting { produceBody(streamID) }
+        closeIfFinished()
     }
 
     func streamClosed(_ stream: any StreamChannel, error: StreamChannelError?) {
@@ -411,9 +422,11 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
             stream.consumer.requestSent()
             flush()
             if closed { deliverOrHold(.end, on: streamID) }
+            closeIfFinished()
         case .success(let bytes):
             streams[streamID]?.body = bytes[...]
             produceBody(streamID)
+            closeIfFinished()
         case .failure(let error):
             stream.consumer.requestBodyFailed(error)
         }
@@ -441,7 +454,14 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         ended.consumer.streamFinished(
             failure: failure, requestBytesWritten: ended.requestBytesWritten,
             responseBytesReceived: ended.responseBytesReceived)
-        if machine.isFinished && !isChannelClosed { channel.close() }
+    }
+
+    /// Closes the channel once the machine is finished (going away with no stream open, or
+    /// failed) and no stream waits here for its consumer. Called at the end of each input, never
+    /// in the middle of a batch of events, whose later events may still concern open streams.
+    private func closeIfFinished() {
+        guard machine.isFinished, streams.isEmpty, !isChannelClosed else { return }
+        channel.close()
     }
 
     // MARK: - Output and owner
@@ -459,18 +479,16 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         }
     }
 
+    // A release or GOAWAY is reported even when the channel closed since: the owner hears
+    // `connectionClosed` after it (queued later), and until then a request must not be given
+    // a stream the connection no longer has.
+
     private func reportStreamReleased() {
-        channel.loop.execute { [self] in
-            guard !isChannelClosed else { return }
-            owner?.streamReleased(self)
-        }
+        channel.loop.execute { [self] in owner?.streamReleased(self) }
     }
 
     private func reportGoingAway() {
-        channel.loop.execute { [self] in
-            guard !isChannelClosed else { return }
-            owner?.connectionGoingAway(self)
-        }
+        channel.loop.execute { [self] in owner?.connectionGoingAway(self) }
     }
 
     private func reportClosed(error: StreamChannelError?) {

@@ -71,9 +71,12 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     @exclusivity(unchecked) var phase = Phase.created
     /// The pool must give this attempt a connection that never carried a request.
     @exclusivity(unchecked) private(set) var isReplay = false
-    /// The request was sent again after an HTTP/2 server refused it unprocessed (GOAWAY,
-    /// REFUSED_STREAM): at most once, on any connection.
-    @exclusivity(unchecked) private var wasResentUnprocessed = false
+    /// How many times the request was sent again after an HTTP/2 connection refused it
+    /// unprocessed (GOAWAY, REFUSED_STREAM, or refused before writing: a lease that raced the
+    /// connection's end); at most `maximumUnprocessedResends`, on any connection.
+    @exclusivity(unchecked) private var unprocessedResends = 0
+    /// The bound on `unprocessedResends`: a server that refuses every stream fails the request.
+    static let maximumUnprocessedResends = 3
     /// The Swift task was cancelled.
     @exclusivity(unchecked) private(set) var isCancelled = false
     /// The request's deadline passed while it waited for a connection in this phase of being
@@ -383,12 +386,12 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
                 else { .receivingResponse }
             finish(.failure(.timedOut(phase)))
         case _ where failure.wasUnprocessed:
-            // RFC 9113 §8.7: the server did not process it, so any method may go again, once.
+            // RFC 9113 §8.7: the server did not process it, so any method may go again (bounded).
             if isCancelled { return finish(.failure(.cancelled)) }
-            guard !wasResentUnprocessed, request.bodySource?.rewind() ?? true else {
+            guard unprocessedResends < Self.maximumUnprocessedResends, request.bodySource?.rewind() ?? true else {
                 return finish(.failure(.streamFailed(failure, requestMayHaveBeenProcessed: false)))
             }
-            wasResentUnprocessed = true
+            unprocessedResends += 1
             sendAgain(inLaterTask: true)
         case .connectionClosed, .writeFailed:
             let decision = ReplayPolicy.decide(

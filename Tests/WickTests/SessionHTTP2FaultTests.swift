@@ -45,8 +45,8 @@ struct SessionHTTP2FaultTests {
         let (first, second) = try await Self.twoRequests(session, "\(base)/a", "\(base)/b")
         let one = await first.serializingData().response
         let two = await second.serializingData().response
-        #expect(one.value.map { String(decoding: $0, as: UTF8.self) } == "hello world")
-        #expect(two.value.map { String(decoding: $0, as: UTF8.self) } == "again")
+        #expect(one.value.map { String(decoding: $0, as: UTF8.self) } == "hello world", "\(String(describing: one.error))")
+        #expect(two.value.map { String(decoding: $0, as: UTF8.self) } == "again", "\(String(describing: two.error))")
         #expect(two.metrics?.wasReplayed == true && one.metrics?.wasReplayed == false)
         #expect(server.acceptedConnections == 2)
         await session.shutdown()

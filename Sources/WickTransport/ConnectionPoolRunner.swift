@@ -369,7 +369,9 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
             }
             if speaksHTTP2 {
                 // Established once the server's first SETTINGS say how many streams it takes.
-                let driver = HTTP2ConnectionDriver(channel: connected.channel, settings: settings.http2, owner: connection)
+                var http2 = settings.http2
+                http2.idleTimeout = settings.driver.idleTimeout
+                let driver = HTTP2ConnectionDriver(channel: connected.channel, settings: http2, owner: connection)
                 connection.driver = .http2(driver)
                 driver.start()
                 if connection.closeRequested { driver.close() }

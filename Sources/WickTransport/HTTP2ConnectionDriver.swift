@@ -33,6 +33,10 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         package var configuration = HTTP2Configuration()
         /// The most request-body bytes asked of a body source at once. Default 64 KiB.
         package var requestBodyPartSize = 64 * 1024
+        /// The longest a stream may go without a frame of its own read or a body byte of it
+        /// written; past it the stream fails with `.timedOut` (and is reset). Time its consumer
+        /// holds it full does not count. nil: only the request's deadline.
+        package var idleTimeout: Duration?
 
         package init() {}
     }
@@ -66,7 +70,12 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         var requestBytesWritten = 0
         /// Response body bytes received (before decoding) and the final head's decoded field bytes.
         var responseBytesReceived = 0
-        var deadlineTimer: Scheduled?
+        /// When the stream fails with `.timedOut` (`.distantFuture`: never).
+        let deadline: Deadline
+        /// When a frame of the stream was last read or a body byte of it written.
+        var lastProgress = Deadline.now()
+        /// The stream's one timer for its deadline and idle checks (`watchdogFired`).
+        var watchdog: Scheduled?
     }
 
     let channel: any StreamChannel
@@ -142,16 +151,12 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         }
         handle.streamID = streamID
         var stream = Stream(
-            consumer: consumer, body: body[...], source: source, isSending: hasBody, decodingLimits: decoding)
+            consumer: consumer, body: body[...], source: source, isSending: hasBody, decodingLimits: decoding,
+            deadline: deadline)
         // Counted as one byte: what matters to the replay decision is that something was sent.
         stream.requestBytesWritten = 1
-        if deadline != .distantFuture {
-            stream.deadlineTimer = channel.loop.schedule(at: deadline) { [self] in
-                fail(streamID, .timedOut, reset: true)
-                closeIfFinished()
-            }
-        }
         streams[streamID] = stream
+        armWatchdog(streamID)
         if !hasBody { consumer.requestSent() }
         flush()
         if hasBody { produceBody(streamID) }
@@ -175,6 +180,8 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         channel.loop.preconditionInEventLoop()
         guard var stream = streams[streamID], stream.isConsumerFull else { return }
         stream.isConsumerFull = false
+        // The idle period starts again now that the consumer reads.
+        stream.lastProgress = .now()
         let held = stream.held
         stream.held = []
         streams[streamID] = stream
@@ -241,6 +248,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     /// Hands one machine event to the stream it concerns, or to the owner.
     private func handle(_ event: HTTP2ConnectionEvent, channelError: StreamChannelError? = nil) {
+        if settings.idleTimeout != nil, let streamID = event.progressingStream { streams[streamID]?.lastProgress = .now() }
         switch event {
         case .informationalResponse(let streamID, _):
             markResponseStarted(streamID)
@@ -398,6 +406,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
             let (sent, closed) = machine.sendBody(stream.body, on: streamID, endStream: isLast)
             streams[streamID]?.body = stream.body.dropFirst(sent)
             streams[streamID]?.requestBytesWritten += sent
+            if sent > 0, settings.idleTimeout != nil { streams[streamID]?.lastProgress = .now() }
             let allSent = sent == stream.body.count
             if allSent && isLast {
                 streams[streamID]?.isSending = false
@@ -448,7 +457,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     /// Removes the stream, queues the owner's news of the free slot, then tells the consumer.
     private func finish(_ streamID: HTTP2StreamID, failure: HTTP2StreamFailure?) {
         guard let ended = streams.removeValue(forKey: streamID) else { return }
-        ended.deadlineTimer?.cancel()
+        ended.watchdog?.cancel()
         waitingForWritable.remove(streamID)
         reportStreamReleased()
         ended.consumer.streamFinished(
@@ -462,6 +471,37 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     private func closeIfFinished() {
         guard machine.isFinished, streams.isEmpty, !isChannelClosed else { return }
         channel.close()
+    }
+
+    // MARK: - Timers
+
+    /// When `stream` must next be checked, seen at `now`: its deadline, or the end of its idle
+    /// period (counted from now while its consumer is full); nil when neither applies.
+    private func nextCheck(of stream: Stream, at now: Deadline) -> Deadline? {
+        var due = stream.deadline == .distantFuture ? nil : stream.deadline
+        if let idleTimeout = settings.idleTimeout {
+            let idleDue = stream.isConsumerFull ? now + idleTimeout : stream.lastProgress + idleTimeout
+            due = min(due ?? idleDue, idleDue)
+        }
+        return due
+    }
+
+    private func armWatchdog(_ streamID: HTTP2StreamID) {
+        guard let stream = streams[streamID], let due = nextCheck(of: stream, at: .now()) else { return }
+        streams[streamID]?.watchdog = channel.loop.schedule(at: due) { [self] in watchdogFired(streamID) }
+    }
+
+    /// Fails the stream if its deadline passed or it made no progress for `idleTimeout`;
+    /// otherwise arms again for when one of them could be due (progress only moves
+    /// `lastProgress`, so a busy stream costs no timer operations).
+    private func watchdogFired(_ streamID: HTTP2StreamID) {
+        guard let stream = streams[streamID] else { return }
+        streams[streamID]?.watchdog = nil
+        let now = Deadline.now()
+        guard let due = nextCheck(of: stream, at: now) else { return }
+        guard now >= due else { return armWatchdog(streamID) }
+        fail(streamID, .timedOut, reset: true)
+        closeIfFinished()
     }
 
     // MARK: - Output and owner

@@ -380,8 +380,10 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
         case .cancelled:
             finish(.failure(.cancelled))
         case .timedOut:
+            // The watchdog fails a stream at `deadline`, or before it only for idleness.
             let phase: ExchangeTimeout =
-                if metrics.requestSent == nil { .sendingRequest }
+                if Deadline.now() < deadline { .idle }
+                else if metrics.requestSent == nil { .sendingRequest }
                 else if metrics.firstByte == nil { .waitingForResponse }
                 else { .receivingResponse }
             finish(.failure(.timedOut(phase)))

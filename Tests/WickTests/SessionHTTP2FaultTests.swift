@@ -15,7 +15,8 @@ struct SessionHTTP2FaultTests {
         }
     }
 
-    /// Starts `first`, waits for it to open its stream, then starts `second`: stream 1, then 3.
+    /// Starts `first`, waits for it to open its stream, then starts `second`: stream 1, then 3
+    /// (the scripts also wait for both HEADERS before answering, so a slow machine only slows them).
     static func twoRequests(_ session: Session, _ first: String, _ second: String) async throws -> (
         DataRequest, DataRequest
     ) {
@@ -31,12 +32,12 @@ struct SessionHTTP2FaultTests {
         let server = try FaultServer(connectionTimeLimit: .seconds(10)) { index in
             index == 0
                 ? [
-                    .http2Settings(), .pause(.milliseconds(300)),
+                    .http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .readHTTP2Frame(type: 0x1, stream: 3),
                     .http2OKHeaders(stream: 1), .http2Data("hello ", stream: 1), .http2GoAway(lastStream: 1),
                     .http2Data("world", stream: 1, endStream: true), .pause(.milliseconds(300)), .close,
                 ]
                 : [
-                    .http2Settings(), .pause(.milliseconds(200)), .http2OKHeaders(stream: 1),
+                    .http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .http2OKHeaders(stream: 1),
                     .http2Data("again", stream: 1, endStream: true), .pause(.seconds(1)), .close,
                 ]
         }
@@ -56,7 +57,7 @@ struct SessionHTTP2FaultTests {
     @Test func aResetMidBodyFailsThatStreamOnlyAndNamesTheCode() async throws {
         let server = try FaultServer(connectionTimeLimit: .seconds(10)) { _ in
             [
-                .http2Settings(), .pause(.milliseconds(300)),
+                .http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .readHTTP2Frame(type: 0x1, stream: 3),
                 .http2OKHeaders(stream: 1), .http2Data("part", stream: 1), .http2Reset(stream: 1, code: 2),
                 .http2OKHeaders(stream: 3), .http2Data("whole", stream: 3, endStream: true),
                 .pause(.milliseconds(500)), .close,
@@ -82,8 +83,8 @@ struct SessionHTTP2FaultTests {
     @Test func aRefusedStreamIsSentAgainOnTheSameConnection() async throws {
         let server = try FaultServer(connectionTimeLimit: .seconds(10)) { _ in
             [
-                .http2Settings(), .pause(.milliseconds(200)), .http2Reset(stream: 1, code: 7),
-                .pause(.milliseconds(200)), .http2OKHeaders(stream: 3), .http2Data("ok", stream: 3, endStream: true),
+                .http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .http2Reset(stream: 1, code: 7),
+                .readHTTP2Frame(type: 0x1, stream: 3), .http2OKHeaders(stream: 3), .http2Data("ok", stream: 3, endStream: true),
                 .pause(.milliseconds(500)), .close,
             ]
         }
@@ -98,7 +99,7 @@ struct SessionHTTP2FaultTests {
 
     @Test func aFrameOnAStreamTheClientNeverOpenedIsAConnectionError() async throws {
         let server = try FaultServer(connectionTimeLimit: .seconds(10)) { _ in
-            [.http2Settings(), .pause(.milliseconds(200)), .http2Data("stray", stream: 2), .pause(.milliseconds(500))]
+            [.http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .http2Data("stray", stream: 2), .pause(.milliseconds(500))]
         }
         let session = Self.session()
         let result = await session.request("http://127.0.0.1:\(server.port)/a").serializingData().result
@@ -107,6 +108,27 @@ struct SessionHTTP2FaultTests {
             return
         }
         #expect(loss.cause == .http2ProtocolError)
+        await session.shutdown()
+        server.stop()
+    }
+
+    @Test func aStreamSilentPastTheIdleTimeoutFailsAsIdleWhileTheConnectionLives() async throws {
+        let server = try FaultServer(connectionTimeLimit: .seconds(10)) { _ in
+            [
+                .http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .http2OKHeaders(stream: 1),
+                .http2Data("then nothing", stream: 1), .pause(.seconds(3)),
+            ]
+        }
+        let session = makeSession {
+            $0.http2PriorKnowledge = true
+            $0.idleTransferTimeout = .milliseconds(400)
+        }
+        let result = await session.request("http://127.0.0.1:\(server.port)/a").serializingData().result
+        guard case .failure(.sessionTaskFailed(.timedOut(let phase, _))) = result else {
+            Issue.record("expected a timeout, got \(result)")
+            return
+        }
+        #expect(phase == .idleTransfer)
         await session.shutdown()
         server.stop()
     }

@@ -53,6 +53,7 @@ extension CommandFailure {
         case .tooManyRedirects: .tooManyRedirects
         case .invalidRedirect: .unsupportedProtocol
         case .proxyAuthenticationRequired: .receiveError
+        case .socksProxyFailed: .proxyHandshakeFailed
         }
     }
 

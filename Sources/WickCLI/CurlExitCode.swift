@@ -68,4 +68,6 @@ public struct CurlExitCode: RawRepresentable, Hashable, Sendable {
     public static let pinnedPublicKeyMismatch = CurlExitCode(rawValue: 90)
     /// 92: the server reset or refused the request's HTTP/2 stream.
     public static let http2Stream = CurlExitCode(rawValue: 92)
+    /// 97: the SOCKS proxy's handshake failed (curl's `CURLE_PROXY`).
+    public static let proxyHandshakeFailed = CurlExitCode(rawValue: 97)
 }

@@ -88,7 +88,7 @@ let package = Package(
         // tunnel, and the translation of a request into its terms. It never sees the API above.
         .target(
             name: "WickTransport",
-            dependencies: ["WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS"],
+            dependencies: ["WickCore", "WickHTTP1", "WickHTTP2", "WickPool", "WickReactor", "WickTLS"],
             swiftSettings: strict
         ),
 
@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "Wick",
             dependencies: [
-                "WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS", "WickTransport",
+                "WickCore", "WickHTTP1", "WickHTTP2", "WickPool", "WickReactor", "WickTLS", "WickTransport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

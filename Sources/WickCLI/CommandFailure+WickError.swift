@@ -43,6 +43,8 @@ extension CommandFailure {
             case .writeFailed: .sendError
             case .invalidResponse, .unexpectedProtocolSwitch: .weirdServerReply
             case .invalidRequest: .failedInitialization
+            case .http2ProtocolError: .http2
+            case .streamReset, .streamRefused: .http2Stream
             default: .receiveError
             }
         case .tlsUnavailable: .badCACertificateFile

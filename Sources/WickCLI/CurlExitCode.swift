@@ -24,6 +24,8 @@ public struct CurlExitCode: RawRepresentable, Hashable, Sendable {
     public static let couldNotConnect = CurlExitCode(rawValue: 7)
     /// 8: the server's reply is not HTTP as expected.
     public static let weirdServerReply = CurlExitCode(rawValue: 8)
+    /// 16: the HTTP/2 framing layer failed (the server broke HTTP/2).
+    public static let http2 = CurlExitCode(rawValue: 16)
     /// 18: the connection closed before the whole body arrived.
     public static let partialFile = CurlExitCode(rawValue: 18)
     /// 22: `-f`/`--fail-with-body` and a status of 400 or more.
@@ -64,6 +66,8 @@ public struct CurlExitCode: RawRepresentable, Hashable, Sendable {
     public static let badCACertificateFile = CurlExitCode(rawValue: 77)
     /// 90: the server's public key does not match `--pinnedpubkey`.
     public static let pinnedPublicKeyMismatch = CurlExitCode(rawValue: 90)
+    /// 92: the server reset or refused the request's HTTP/2 stream.
+    public static let http2Stream = CurlExitCode(rawValue: 92)
     /// 97: the SOCKS proxy's handshake failed (curl's `CURLE_PROXY`).
     public static let proxyHandshakeFailed = CurlExitCode(rawValue: 97)
 }

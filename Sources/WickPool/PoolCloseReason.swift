@@ -20,6 +20,9 @@ public enum PoolCloseReason: Hashable, Sendable {
     /// A replayed request needs a fresh connection and the origin is at its connection limit,
     /// so the oldest idle, already used connection makes room.
     case madeRoomForFreshConnection
+    /// The server sent GOAWAY (HTTP/2): the connection took no more streams and its last one
+    /// has ended.
+    case serverGoingAway
     /// The pool is shutting down.
     case shutdown
 }

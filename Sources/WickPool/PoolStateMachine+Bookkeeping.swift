@@ -12,22 +12,36 @@ extension PoolStateMachine {
             case idle(timer: PoolTimerID, until: Deadline, retireReason: PoolCloseReason)
             /// Carrying this request.
             case leased(PoolRequestID)
+            /// A multiplexed connection carrying this many requests (at least one), each on a
+            /// stream of its own; it takes more while they are fewer than `streamCapacity`.
+            /// Zero only inside `streamReleased`, between its last stream's end and its next phase.
+            case multiplexing(streams: Int)
+            /// A multiplexed connection the server is closing (GOAWAY): it finishes this many
+            /// streams (at least one) and takes no more; it counts as closing.
+            case draining(streams: Int)
             /// The pool asked the runner to close it.
             case closing
         }
 
+        @usableFromInline let id: PoolConnectionID
         /// Its origin's slot in `PoolStateMachine.pools`.
         @usableFromInline let slot: Int
         @usableFromInline var phase: Phase = .connecting
         @usableFromInline var establishedAt = Deadline.distantPast
         /// Requests leased on it so far.
         @usableFromInline var uses = 0
+        /// How many requests it carries at once: 1 for HTTP/1.1; for a multiplexed (HTTP/2)
+        /// connection, the streams its server allows.
+        @usableFromInline var streamCapacity = 1
+        /// Established as multiplexed: its requests are streams (rules 13–16).
+        @usableFromInline var isMultiplexed = false
         /// What the server's latest `Keep-Alive: max=` left, less the leases since.
         @usableFromInline var serverRemainingRequests: Int?
         /// The server's latest `Keep-Alive: timeout=`, if the last response carried one.
         @usableFromInline var serverKeepAliveTimeout: Duration?
 
-        @inlinable init(slot: Int) {
+        @inlinable init(id: PoolConnectionID, slot: Int) {
+            self.id = id
             self.slot = slot
         }
     }
@@ -62,7 +76,17 @@ extension PoolStateMachine {
         /// warmest connection is reused and the coldest ones age out through their idle timers.
         @usableFromInline var idle: [PoolConnectionID] = []
         @usableFromInline var connecting = 0
+        /// Connections carrying requests: leased HTTP/1.1 ones and multiplexing ones.
         @usableFromInline var leased = 0
+        /// The multiplexing connections, oldest first: a request takes a stream on the first
+        /// with room (rule 13).
+        @usableFromInline var multiplexing: [PoolConnectionID] = []
+        /// The stream capacity of the origin's latest multiplexed connection: an attempt under
+        /// way is expected to serve that many waiters (rule 13). nil until one was established.
+        @usableFromInline var expectedStreamCapacity: Int?
+        /// A connection of the origin was established, so `expectedStreamCapacity` is known
+        /// rather than hinted (rule 13).
+        @usableFromInline var knowsProtocol = false
         @usableFromInline var closing = 0
         /// Requests that any connection may serve.
         @usableFromInline var waiters = WaitQueue()

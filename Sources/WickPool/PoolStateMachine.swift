@@ -48,9 +48,29 @@
 // 12. Anything else, such as a report about a connection in a phase where it cannot happen, is a
 //    bug in the runner: it traps with a message naming the pool's state, the connection's phase
 //    and the event.
+// 13. Multiplexed connections (HTTP/2). A connection established with a stream capacity carries
+//    up to that many requests at once, one per stream. A request takes a stream on the oldest
+//    multiplexing connection of its origin with room before it takes an idle connection (the
+//    busy one is warm; the idle ones age out). An established multiplexed connection serves
+//    waiters in FIFO order until it is full, and parks idle (rule 4) when nobody waits. The
+//    origin remembers the capacity, so an attempt under way counts for that many waiters in
+//    rule 5: a new connection opens only when every stream of the origin's connections is
+//    taken. Before its first connection is established, a request's `multiplexingHint` stands
+//    in for the capacity, so a burst of requests to an origin expected to speak HTTP/2 opens
+//    one connection, not one each; an HTTP/1.1 connection established there drops the hint. `maximumRequestsPerConnection` and `maximumConnectionLifetime` stop new streams;
+//    the connection retires (rule 6) when its last stream ends. A replay (rule 8) takes only a
+//    multiplexed connection that never carried a request.
+// 14. `streamReleased` frees one stream: the oldest waiter takes it at once. The last stream's
+//    end makes the connection idle (rules 4 and 6), or closes it during shutdown.
+// 15. `streamCapacityChanged` (the server's SETTINGS): a larger capacity serves waiters at once;
+//    a smaller one takes effect as streams end.
+// 16. `connectionGoingAway` (GOAWAY): the connection takes no more streams and counts as
+//    closing; an idle one closes now, a busy one once its last stream ends. Waiters get a new
+//    connection by rule 5.
 public import WickCore
 
-/// The connection pool's decisions for HTTP/1.1, as a value type that performs no I/O.
+/// The connection pool's decisions for HTTP/1.1 and multiplexed HTTP/2 connections, as a value
+/// type that performs no I/O.
 ///
 /// The runner (in `Wick`'s transport) owns the sockets and the clock. It calls one input per
 /// event, always with the current time, and performs the returned actions in order, reporting
@@ -163,19 +183,28 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     ///     `poolWaitTimeout` from now.
     ///   - isReplay: the request is being sent again after `ReplayPolicy` allowed it, so it needs
     ///     a connection that never carried a request.
+    ///   - multiplexingHint: the stream capacity the runner expects a new connection to the
+    ///     origin to have (it will offer HTTP/2), or nil; used until one is established (rule 13).
     @inlinable public mutating func requestArrived(
         _ request: PoolRequestID,
         origin: Origin,
         deadline: Deadline = .distantFuture,
         isReplay: Bool = false,
+        multiplexingHint: Int? = nil,
         at now: Deadline
     ) -> [Action] {
         guard case .running = state else { return [.failRequest(request, .shutdown)] }
         if waitingRequests[request] != nil { trap("requestArrived(\(request))", "the request is already waiting") }
+        if let multiplexingHint, multiplexingHint < 1 {
+            trap("requestArrived(\(request))", "a multiplexing hint of \(multiplexingHint)")
+        }
         var actions = actionBuffer()
         var pool = takeOrMakePool(for: origin)
+        if !pool.knowsProtocol, let multiplexingHint { pool.expectedStreamCapacity = multiplexingHint }
         if isReplay { pool.counts.replayed += 1 }
-        if let index = idleIndex(in: pool, freshOnly: isReplay) {
+        if !isReplay, let id = multiplexingConnectionWithRoom(in: pool, now: now) {
+            lease(id, to: request, arrivedAt: now, pool: &pool, now: now, actions: &actions)
+        } else if let index = idleIndex(in: pool, freshOnly: isReplay) {
             let id = pool.idle.remove(at: index)
             unpark(id, actions: &actions)
             lease(id, to: request, arrivedAt: now, pool: &pool, now: now, actions: &actions)
@@ -215,18 +244,31 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
 
     /// A connection the pool asked for is ready for requests (connected, TLS done, trust
     /// evaluated). It goes to the oldest waiter or parks (rule 4); the origin's failures reset.
-    @inlinable public mutating func connectionEstablished(_ id: PoolConnectionID, at now: Deadline) -> [Action] {
+    /// - Parameter streamCapacity: for a multiplexed (HTTP/2) connection, how many requests it
+    ///   may carry at once (the server's SETTINGS_MAX_CONCURRENT_STREAMS, at least 1): it then
+    ///   serves that many waiters (rule 13). nil for a connection that carries one at a time.
+    @inlinable public mutating func connectionEstablished(
+        _ id: PoolConnectionID, streamCapacity: Int? = nil, at now: Deadline
+    ) -> [Action] {
         let event = { "connectionEstablished(\(id))" }
+        if let streamCapacity, streamCapacity < 1 { trap(event(), "a stream capacity of \(streamCapacity)") }
         var connection = lookUp(id, event: event())
         switch connection.phase {
         case .connecting: break
         case .closing: return []
-        case .idle, .leased: trap(event(), "the connection is \(connection.phase), not connecting")
+        case .idle, .leased, .multiplexing, .draining:
+            trap(event(), "the connection is \(connection.phase), not connecting")
         }
         var actions = actionBuffer()
         var pool = takePool(connection.slot, event: event())
         pool.connecting -= 1
         pool.counts.created += 1
+        pool.knowsProtocol = true
+        pool.expectedStreamCapacity = streamCapacity
+        if let streamCapacity {
+            connection.isMultiplexed = true
+            connection.streamCapacity = streamCapacity
+        }
         pool.consecutiveFailures = 0
         pool.lastFailure = nil
         if let backoff = pool.backoffTimer {
@@ -258,7 +300,8 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         switch connection.phase {
         case .connecting: break
         case .closing: return []
-        case .idle, .leased: trap(event(), "the connection is \(connection.phase), not connecting")
+        case .idle, .leased, .multiplexing, .draining:
+            trap(event(), "the connection is \(connection.phase), not connecting")
         }
         connections[id] = nil
         var actions = actionBuffer()
@@ -300,7 +343,8 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         switch connection.phase {
         case .leased: break
         case .closing: return []
-        case .connecting, .idle: trap(event(), "the connection is \(connection.phase), not leased")
+        case .connecting, .idle, .multiplexing, .draining:
+            trap(event(), "the connection is \(connection.phase), not leased (a stream ends with streamReleased)")
         }
         var actions = actionBuffer()
         var pool = takePool(connection.slot, event: event())
@@ -347,6 +391,13 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         case .leased:
             if isLocal { trap(event(), "the pool never asked to close this leased connection") }
             pool.leased -= 1
+        case .multiplexing:
+            if isLocal { trap(event(), "the pool never asked to close this multiplexing connection") }
+            pool.leased -= 1
+            pool.multiplexing.removeAll { $0 == id }
+        case .draining:
+            if isLocal { trap(event(), "the pool never asked to close this draining connection") }
+            pool.closing -= 1
         case .closing:
             pool.closing -= 1
         }
@@ -457,7 +508,14 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
             case .leased where closeLeased:
                 pool.leased -= 1
                 close(id, .shutdown, pool: &pool, actions: &actions)
-            case .leased, .closing:
+            case .multiplexing where closeLeased:
+                pool.leased -= 1
+                pool.multiplexing.removeAll { $0 == id }
+                close(id, .shutdown, pool: &pool, actions: &actions)
+            case .draining where closeLeased:
+                pool.closing -= 1
+                close(id, .shutdown, pool: &pool, actions: &actions)
+            case .leased, .multiplexing, .draining, .closing:
                 break
             }
             store(pool)
@@ -466,7 +524,131 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         return actions
     }
 
+    /// A stream of a multiplexed connection ended, whichever way (rule 14): the oldest waiter
+    /// takes it, or, when it was the last, the connection becomes idle as `connectionBecameIdle`
+    /// says (a draining one closes). A report that races the pool's close is ignored.
+    @inlinable public mutating func streamReleased(on id: PoolConnectionID, at now: Deadline) -> [Action] {
+        let event = { "streamReleased(on: \(id))" }
+        let connection = lookUp(id, event: event())
+        var actions = actionBuffer()
+        var pool = takePool(connection.slot, event: event())
+        switch connection.phase {
+        case .multiplexing(let streams):
+            if streams > 1 {
+                connections[id]!.phase = .multiplexing(streams: streams - 1)
+                if case .running = state { serveWaiters(on: id, pool: &pool, now: now, actions: &actions) }
+            } else {
+                pool.leased -= 1
+                pool.multiplexing.removeAll { $0 == id }
+                // Carrying nothing and in no count, until it is leased, parked or closed below.
+                connections[id]!.phase = .multiplexing(streams: 0)
+                if case .shuttingDown = state {
+                    close(id, .shutdown, pool: &pool, actions: &actions)
+                } else if let reason = retirement(of: connection, isReusable: true, now: now) {
+                    close(id, reason, pool: &pool, actions: &actions)
+                } else {
+                    makeAvailable(id, pool: &pool, now: now, actions: &actions)
+                }
+            }
+        case .draining(let streams):
+            if streams > 1 {
+                connections[id]!.phase = .draining(streams: streams - 1)
+            } else {
+                // Already counted as closing (rule 16).
+                connections[id]!.phase = .closing
+                pool.counts.retired += 1
+                actions.append(.closeConnection(id, .serverGoingAway))
+            }
+        case .closing:
+            break
+        case .connecting, .idle, .leased:
+            trap(event(), "the connection is \(connection.phase), not carrying streams")
+        }
+        startConnectionsIfNeeded(pool: &pool, actions: &actions)
+        store(pool)
+        completeShutdownIfDone(actions: &actions)
+        return actions
+    }
+
+    /// The server changed how many streams a multiplexed connection may carry (rule 15).
+    @inlinable public mutating func streamCapacityChanged(
+        _ id: PoolConnectionID, to capacity: Int, at now: Deadline
+    ) -> [Action] {
+        let event = { "streamCapacityChanged(\(id), to: \(capacity))" }
+        let connection = lookUp(id, event: event())
+        if capacity < 1 { trap(event(), "a stream capacity below 1") }
+        guard connection.isMultiplexed else { trap(event(), "the connection is not multiplexed") }
+        var actions = actionBuffer()
+        var pool = takePool(connection.slot, event: event())
+        connections[id]!.streamCapacity = capacity
+        pool.expectedStreamCapacity = capacity
+        if case .multiplexing = connection.phase, case .running = state {
+            serveWaiters(on: id, pool: &pool, now: now, actions: &actions)
+        }
+        startConnectionsIfNeeded(pool: &pool, actions: &actions)
+        store(pool)
+        return actions
+    }
+
+    /// The server is closing a multiplexed connection (GOAWAY, rule 16): it takes no more
+    /// streams; an idle one closes now, a busy one when its last stream ends.
+    @inlinable public mutating func connectionGoingAway(_ id: PoolConnectionID, at now: Deadline) -> [Action] {
+        let event = { "connectionGoingAway(\(id))" }
+        let connection = lookUp(id, event: event())
+        guard connection.isMultiplexed else { trap(event(), "the connection is not multiplexed") }
+        var actions = actionBuffer()
+        var pool = takePool(connection.slot, event: event())
+        switch connection.phase {
+        case .multiplexing(let streams):
+            pool.leased -= 1
+            pool.multiplexing.removeAll { $0 == id }
+            pool.closing += 1
+            connections[id]!.phase = .draining(streams: streams)
+        case .idle:
+            guard let index = pool.idle.firstIndex(of: id) else { trap(event(), "idle connection missing from its stack") }
+            pool.idle.remove(at: index)
+            unpark(id, actions: &actions)
+            close(id, .serverGoingAway, pool: &pool, actions: &actions)
+        case .draining, .closing:
+            break
+        case .connecting, .leased:
+            trap(event(), "the connection is \(connection.phase)")
+        }
+        startConnectionsIfNeeded(pool: &pool, actions: &actions)
+        store(pool)
+        return actions
+    }
+
     // MARK: - Decisions
+
+    /// Rule 13: the oldest multiplexing connection of the origin that may take another stream.
+    @inlinable func multiplexingConnectionWithRoom(in pool: OriginPool, now: Deadline) -> PoolConnectionID? {
+        pool.multiplexing.first { hasRoom(connections[$0]!, now: now) }
+    }
+
+    /// Whether a multiplexing connection may take another stream: below its capacity, its
+    /// request limit and the end of its lifetime.
+    @inlinable func hasRoom(_ connection: Connection, now: Deadline) -> Bool {
+        guard case .multiplexing(let streams) = connection.phase, streams < connection.streamCapacity else {
+            return false
+        }
+        if let limit = settings.maximumRequestsPerConnection, connection.uses >= limit { return false }
+        if let lifetime = settings.maximumConnectionLifetime, (connection.establishedAt + lifetime).hasPassed(at: now) {
+            return false
+        }
+        return true
+    }
+
+    /// Rules 13–15: a multiplexing connection takes the oldest plain waiters while it has room.
+    @inlinable mutating func serveWaiters(
+        on id: PoolConnectionID, pool: inout OriginPool, now: Deadline, actions: inout [Action]
+    ) {
+        while hasRoom(connections[id]!, now: now), let waiter = pool.waiters.popFirst() {
+            waitingRequests[waiter.request] = nil
+            cancel(waiter.timer, actions: &actions)
+            lease(id, to: waiter.request, arrivedAt: waiter.arrivedAt, pool: &pool, now: now, actions: &actions)
+        }
+    }
 
     /// Rule 4: hand a connection that is ready (and in no stack) to the oldest waiter it may
     /// serve, or park it, or close it if the idle stack is full. The caller has taken it out of
@@ -492,6 +674,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
             waitingRequests[waiter.request] = nil
             cancel(waiter.timer, actions: &actions)
             lease(id, to: waiter.request, arrivedAt: waiter.arrivedAt, pool: &pool, now: now, actions: &actions)
+            if connection.isMultiplexed { serveWaiters(on: id, pool: &pool, now: now, actions: &actions) }
         } else if pool.idle.count >= settings.maximumIdleConnectionsPerOrigin {
             close(id, .tooManyIdle, pool: &pool, actions: &actions)
         } else {
@@ -505,10 +688,12 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         pool: inout OriginPool,
         actions: inout [Action]
     ) {
-        var unmet = pool.waiting - pool.connecting
+        // Each attempt is expected to serve as many waiters as a connection carries streams.
+        let perConnection = pool.expectedStreamCapacity ?? 1
+        var unmet = pool.waiting - pool.connecting * perConnection
         while unmet > 0 && canStartConnection(pool) {
             startConnection(pool: &pool, actions: &actions)
-            unmet -= 1
+            unmet -= perConnection
         }
         guard unmet > 0, pool.freshWaiters.count > 0, pool.live >= settings.maximumConnectionsPerOrigin,
             canStartConnection(pool, ignoringLimit: true)
@@ -554,7 +739,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     @inlinable mutating func startConnection(pool: inout OriginPool, actions: inout [Action]) {
         lastConnectionID += 1
         let id = PoolConnectionID(lastConnectionID)
-        connections[id] = Connection(slot: pool.slot)
+        connections[id] = Connection(id: id, slot: pool.slot)
         pool.connecting += 1
         actions.append(.createConnection(id, origin: pool.origin))
     }
@@ -567,21 +752,34 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         now: Deadline,
         actions: inout [Action]
     ) {
-        let isReused = Self.leasing(&connections[id]!, to: request)
-        pool.leased += 1
+        let isReused = Self.leasing(&connections[id]!, to: request, pool: &pool)
         pool.counts.leases += 1
         if isReused { pool.counts.reused += 1 }
         pool.counts.totalPoolWait += now - arrivedAt
         actions.append(.leaseConnection(id, to: request, isReused: isReused))
     }
 
-    /// Marks `connection` leased to `request` in place (one dictionary lookup); returns whether
-    /// it had carried a request before.
-    @inlinable static func leasing(_ connection: inout Connection, to request: PoolRequestID) -> Bool {
+    /// Marks `connection` leased to `request` in place (one dictionary lookup), counting it in
+    /// `pool` when it was not carrying requests already (rule 13); returns whether it had
+    /// carried a request before.
+    @inlinable static func leasing(
+        _ connection: inout Connection, to request: PoolRequestID, pool: inout OriginPool
+    ) -> Bool {
         let isReused = connection.uses > 0
         connection.uses += 1
         if let remaining = connection.serverRemainingRequests { connection.serverRemainingRequests = remaining - 1 }
-        connection.phase = .leased(request)
+        guard connection.isMultiplexed else {
+            connection.phase = .leased(request)
+            pool.leased += 1
+            return isReused
+        }
+        if case .multiplexing(let streams) = connection.phase, streams > 0 {
+            connection.phase = .multiplexing(streams: streams + 1)
+        } else {
+            connection.phase = .multiplexing(streams: 1)
+            pool.leased += 1
+            pool.multiplexing.append(connection.id)
+        }
         return isReused
     }
 

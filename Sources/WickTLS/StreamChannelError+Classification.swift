@@ -94,6 +94,7 @@ extension StreamChannelError {
         case .tls(.handshakeFailed), .tls(.protocolError), .tls(.truncated):
             Classification(.tlsHandshakeFailed, retryable: false)
         case .tls(.serverTrustFailed): Classification(.serverTrustRefused, retryable: false)
+        case .tls(.applicationProtocolNotSelected): Classification(.tlsHandshakeFailed, retryable: false)
         case .tlsTimedOut(_, .handshake, _): Classification(.timedOut, retryable: true, timeoutPhase: .tlsHandshake)
         case .tlsTimedOut(_, .trustEvaluation, _):
             Classification(.timedOut, retryable: true, timeoutPhase: .trustEvaluation)

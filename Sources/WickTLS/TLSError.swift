@@ -12,6 +12,9 @@ public enum TLSError: Error, Sendable, Equatable, CustomStringConvertible {
     case protocolError(String)
     /// The server's certificate chain was refused by trust evaluation.
     case serverTrustFailed(ServerTrustError)
+    /// The server selected none of the application protocols that had to be used (ALPN: an
+    /// HTTP/2-only client and a server without `h2`); `selected` is what it chose, if anything.
+    case applicationProtocolNotSelected(required: String, selected: String?)
 
     /// A readable account.
     public var description: String {
@@ -21,6 +24,10 @@ public enum TLSError: Error, Sendable, Equatable, CustomStringConvertible {
         case .truncated: "the peer closed the connection without close_notify: the response may be truncated"
         case .protocolError(let reason): "TLS protocol error: \(reason)"
         case .serverTrustFailed(let error): "server trust failed: \(error)"
+        case .applicationProtocolNotSelected(let required, let selected?):
+            "the server selected \(selected) where \(required) is required (ALPN)"
+        case .applicationProtocolNotSelected(let required, nil):
+            "the server selected no application protocol where \(required) is required (ALPN)"
         }
     }
 }

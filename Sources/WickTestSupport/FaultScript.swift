@@ -14,6 +14,10 @@ public indirect enum FaultStep: Sendable, Equatable {
     case readRequest
     /// Reads exactly `count` bytes, or until EOF.
     case read(count: Int)
+    /// Reads HTTP/2 frames (after the client preface, if it comes first) through the first
+    /// frame of `type` on `stream`, or `limit` bytes: a scripted HTTP/2 server that waits for a
+    /// request's HEADERS (type 1) before it answers.
+    case readHTTP2Frame(type: UInt8, stream: UInt32, limit: Int = 1 << 20)
     /// Reads and discards until the client closes, up to `limit`: a server that never answers.
     case waitForClientClose(limit: Duration)
     /// Shuts down the server's sending side (FIN) but keeps reading.

@@ -209,6 +209,8 @@ private struct FaultPlayer {
             return run(responder.steps(for: FaultPlayer.request(head: head, body: body)))
         case .read(let count):
             return readUntil(limit: count) { $0.count >= count ? count : nil }.outcome
+        case .readHTTP2Frame(let type, let stream, let limit):
+            return readUntil(limit: limit) { FaultPlayer.http2FrameEnd(in: $0, type: type, stream: stream) }.outcome
         case .waitForClientClose(let limit):
             let until = min(deadline, ContinuousClock.now + limit)
             var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -286,6 +288,25 @@ private struct FaultPlayer {
                 return ([], .ended(.failed("recv: errno \(error)")))
             }
         }
+    }
+
+    /// The end of the first HTTP/2 frame of `type` on `stream` in `bytes` (frames from the start,
+    /// after the client preface when it is there), if it has arrived whole.
+    static func http2FrameEnd(in bytes: [UInt8], type: UInt8, stream: UInt32) -> Int? {
+        let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+        var offset = bytes.starts(with: preface) ? preface.count : 0
+        if bytes.count < preface.count && preface.starts(with: bytes) { return nil }
+        while offset + 9 <= bytes.count {
+            let length = Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
+            let frameStream =
+                UInt32(bytes[offset + 5] & 0x7F) << 24 | UInt32(bytes[offset + 6]) << 16
+                | UInt32(bytes[offset + 7]) << 8 | UInt32(bytes[offset + 8])
+            let end = offset + 9 + length
+            guard end <= bytes.count else { return nil }
+            if bytes[offset + 3] == type && frameStream == stream { return end }
+            offset = end
+        }
+        return nil
     }
 
     /// The length of a request head (through CRLF CRLF) at the start of `bytes`, if complete.

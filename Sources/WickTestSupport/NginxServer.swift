@@ -23,11 +23,18 @@ public import Foundation
 /// - `/no-cache/...`: the `/bytes/` files with `Cache-Control: no-cache` (a cache validates them
 ///   every time; nginx answers a matching `If-None-Match` or `If-Modified-Since` with 304).
 /// - `/hsts/...`: the `/bytes/` files with `Strict-Transport-Security: max-age=600`.
+/// - `/slow/...`: the `/bytes/` files sent at 256 KiB/s (`limit_rate`), for requests that
+///   must stay open while others run.
+/// - `/redirect/bytes-1k`: 302 to `/bytes/1k`.
 /// - `/status`: nginx's stub_status (active connections, accepts, requests).
 /// - `/tls/protocol`: the connection's TLS version as nginx names it (`TLSv1.3`; empty over
 ///   plain HTTP).
 ///
-/// A third listener, `mutualTLSPort`, requires a client certificate the test PKI issued and
+/// Two listeners speak HTTP/2 and serve the same paths: `http2Port` over TLS (ALPN `h2` and
+/// `http/1.1`, nginx's default of 128 concurrent streams) and `h2cPort` in cleartext with prior
+/// knowledge only (no HTTP/1.1), allowing 8 concurrent streams per connection.
+///
+/// Another listener, `mutualTLSPort`, requires a client certificate the test PKI issued and
 /// answers every path with 200 and the client's subject (`CN=Wick Test Client`), or with 400
 /// when the client sent none.
 ///
@@ -48,6 +55,10 @@ public final class NginxServer: Sendable {
     public let httpsPort: Int
     /// The HTTPS port that requires a client certificate (mutual TLS).
     public let mutualTLSPort: Int
+    /// The HTTPS port that offers HTTP/2 (ALPN `h2`, then `http/1.1`).
+    public let http2Port: Int
+    /// The cleartext HTTP/2 port (prior knowledge, 8 concurrent streams per connection).
+    public let h2cPort: Int
     /// The Unix domain socket of the plain-HTTP server (`<directory>/http.sock`).
     public let httpUnixSocket: URL
     /// The Unix domain socket of the HTTPS server (`<directory>/https.sock`).
@@ -83,11 +94,14 @@ public final class NginxServer: Sendable {
         httpPort = try LoopbackPort.free()
         httpsPort = try LoopbackPort.free()
         mutualTLSPort = try LoopbackPort.free()
+        http2Port = try LoopbackPort.free()
+        h2cPort = try LoopbackPort.free()
         httpUnixSocket = directory.appendingPathComponent("http.sock")
         httpsUnixSocket = directory.appendingPathComponent("https.sock")
         let configuration = directory.appendingPathComponent("nginx.conf")
         try Self.configuration(
-            directory: directory, httpPort: httpPort, httpsPort: httpsPort, mutualTLSPort: mutualTLSPort, pki: pki
+            directory: directory, httpPort: httpPort, httpsPort: httpsPort, mutualTLSPort: mutualTLSPort,
+            http2Port: http2Port, h2cPort: h2cPort, pki: pki
         ).write(to: configuration, atomically: true, encoding: .utf8)
         process = try ChildProcess(
             executable: "/usr/sbin/nginx",
@@ -97,7 +111,7 @@ public final class NginxServer: Sendable {
             ],
             workingDirectory: directory, logFile: directory.appendingPathComponent("nginx.out"))
         let process = self.process
-        for port in [httpPort, httpsPort, mutualTLSPort] {
+        for port in [httpPort, httpsPort, mutualTLSPort, http2Port, h2cPort] {
             guard LoopbackPort.waitUntilAccepting(port, timeout: .seconds(15), stillRunning: { process.isRunning })
             else {
                 let log =
@@ -136,7 +150,7 @@ public final class NginxServer: Sendable {
     }
 
     private static func configuration(
-        directory: URL, httpPort: Int, httpsPort: Int, mutualTLSPort: Int, pki: TestPKI
+        directory: URL, httpPort: Int, httpsPort: Int, mutualTLSPort: Int, http2Port: Int, h2cPort: Int, pki: TestPKI
     ) -> String {
         let dir = directory.path
         let www = "\(dir)/www"
@@ -154,6 +168,8 @@ public final class NginxServer: Sendable {
             location /zstd/ { gzip off; add_header Content-Encoding zstd; add_header X-Request-Id $http_x_request_id always; }
             location /upload/ { dav_methods PUT DELETE; create_full_put_path on; client_max_body_size 0; }
             location /post/ { client_max_body_size 0; error_page 405 =200 $uri; alias \(www)/bytes/; }
+            location /slow/ { limit_rate 256k; alias \(www)/bytes/; }
+            location = /redirect/bytes-1k { return 302 /bytes/1k; }
             location /max-age-60/ { expires 60s; alias \(www)/bytes/; }
             location /no-cache/ {
                 add_header Cache-Control no-cache; add_header X-Request-Id $http_x_request_id always; alias \(www)/bytes/;
@@ -203,6 +219,18 @@ public final class NginxServer: Sendable {
                     ssl_protocols TLSv1.2 TLSv1.3;
                     ssl_session_cache shared:WICK:1m;
                     ssl_session_tickets on;
+                    \(locations)
+                }
+                server {
+                    listen 127.0.0.1:\(http2Port) ssl http2;
+                    ssl_certificate \(pki.serverChain.path);
+                    ssl_certificate_key \(pki.server.privateKey.path);
+                    ssl_protocols TLSv1.2 TLSv1.3;
+                    \(locations)
+                }
+                server {
+                    listen 127.0.0.1:\(h2cPort) http2;
+                    http2_max_concurrent_streams 8;
                     \(locations)
                 }
                 server {

@@ -17,6 +17,10 @@ public enum TestEnvironment {
         public static let nginxHTTPSPort = "WICK_NGINX_HTTPS_PORT"
         /// nginx's mutual-TLS port (a client certificate required).
         public static let nginxMutualTLSPort = "WICK_NGINX_MTLS_PORT"
+        /// nginx's HTTP/2 port over TLS.
+        public static let nginxHTTP2Port = "WICK_NGINX_HTTP2_PORT"
+        /// nginx's cleartext HTTP/2 (prior knowledge) port.
+        public static let nginxH2CPort = "WICK_NGINX_H2C_PORT"
         /// nginx's plain-HTTP Unix domain socket path.
         public static let nginxUnixSocket = "WICK_NGINX_UNIX_SOCKET"
         /// nginx's HTTPS Unix domain socket path.
@@ -47,6 +51,10 @@ public enum TestEnvironment {
         public let httpsPort: Int
         /// The HTTPS port on 127.0.0.1 that requires the PKI's `client` certificate.
         public let mutualTLSPort: Int
+        /// The HTTPS port on 127.0.0.1 that offers HTTP/2 (ALPN `h2`, then `http/1.1`).
+        public let http2Port: Int
+        /// The cleartext HTTP/2 port on 127.0.0.1 (prior knowledge; 8 streams per connection).
+        public let h2cPort: Int
         /// The plain-HTTP server's Unix domain socket path.
         public let unixSocket: String
         /// The HTTPS server's Unix domain socket path.
@@ -111,6 +119,8 @@ public enum TestEnvironment {
             httpPort: try port(Variable.nginxHTTPPort, server: "nginx"),
             httpsPort: try port(Variable.nginxHTTPSPort, server: "nginx"),
             mutualTLSPort: try port(Variable.nginxMutualTLSPort, server: "nginx"),
+            http2Port: try port(Variable.nginxHTTP2Port, server: "nginx"),
+            h2cPort: try port(Variable.nginxH2CPort, server: "nginx"),
             unixSocket: try require(Variable.nginxUnixSocket, server: "nginx"),
             tlsUnixSocket: try require(Variable.nginxTLSUnixSocket, server: "nginx"),
             documentRoot: URL(fileURLWithPath: try require(Variable.nginxRoot, server: "nginx")),

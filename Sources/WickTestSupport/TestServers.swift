@@ -76,6 +76,8 @@ public final class TestServers: Sendable {
                 (V.nginxHTTPPort, String(nginx.httpPort)),
                 (V.nginxHTTPSPort, String(nginx.httpsPort)),
                 (V.nginxMutualTLSPort, String(nginx.mutualTLSPort)),
+                (V.nginxHTTP2Port, String(nginx.http2Port)),
+                (V.nginxH2CPort, String(nginx.h2cPort)),
                 (V.nginxUnixSocket, nginx.httpUnixSocket.path),
                 (V.nginxTLSUnixSocket, nginx.httpsUnixSocket.path),
                 (V.nginxRoot, nginx.documentRoot.path),

@@ -1,6 +1,7 @@
 // Performs the pool state machine's actions on the reactor: connects, leases, timers, closes.
 import WickCore
 import WickHTTP1
+import WickHTTP2
 package import WickPool
 package import WickReactor
 import WickTLS
@@ -39,9 +40,13 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
     private enum Event {
         case requestArrived(TransportExchange)
         case requestCancelled(TransportExchange)
-        case established(PoolConnectionID)
+        /// Established; with a stream capacity for a multiplexed (HTTP/2) connection.
+        case established(PoolConnectionID, streamCapacity: Int?)
         case attemptFailed(PoolConnectionID, StreamChannelError)
         case becameIdle(PoolConnectionID, KeepAliveHint?)
+        case streamReleased(PoolConnectionID)
+        case streamCapacityChanged(PoolConnectionID, Int)
+        case goingAway(PoolConnectionID)
         case closed(PoolConnectionID, Pool.ClosedBy)
         case timerFired(Pool.Timer)
         case shutdown(PoolShutdownMode)
@@ -224,8 +229,10 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
         switch event {
         case .requestArrived(let exchange):
             guard case .waiting(let id) = exchange.phase else { return }
+            let origin = exchange.request.origin
             actions = machine.requestArrived(
-                id, origin: exchange.request.origin, deadline: exchange.deadline, isReplay: exchange.isReplay, at: now)
+                id, origin: origin, deadline: exchange.deadline, isReplay: exchange.isReplay,
+                multiplexingHint: settings.expectedStreamCapacity(of: origin), at: now)
         case .requestCancelled(let exchange):
             switch exchange.phase {
             case .waiting(let id): actions = machine.requestCancelled(id, at: now)
@@ -234,12 +241,18 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
                 return
             case .created, .finished: return
             }
-        case .established(let id):
-            actions = machine.connectionEstablished(id, at: now)
+        case .established(let id, let capacity):
+            actions = machine.connectionEstablished(id, streamCapacity: capacity, at: now)
         case .attemptFailed(let id, let error):
             actions = machine.connectionAttemptFailed(id, error: error, isRetryable: Self.isRetryable(error), at: now)
         case .becameIdle(let id, let keepAlive):
             actions = machine.connectionBecameIdle(id, keepAlive: keepAlive, isReusable: true, at: now)
+        case .streamReleased(let id):
+            actions = machine.streamReleased(on: id, at: now)
+        case .streamCapacityChanged(let id, let capacity):
+            actions = machine.streamCapacityChanged(id, to: capacity, at: now)
+        case .goingAway(let id):
+            actions = machine.connectionGoingAway(id, at: now)
         case .closed(let id, let closer):
             connections[id] = nil
             actions = machine.connectionClosed(id, by: closer, at: now)
@@ -264,7 +277,7 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
             else {
                 preconditionFailure("ConnectionPoolRunner: lease of \(id) to \(requestID), one of them unknown")
             }
-            exchange.leased(driver, isReused: isReused, timings: connection.timings)
+            exchange.leased(driver.leased, isReused: isReused, timings: connection.timings)
         case .enqueueRequest:
             break
         case .failRequest(let requestID, let failure):
@@ -347,14 +360,32 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
         switch result {
         case .success(let connected):
             connection.timings = connected.timings
+            let speaksHTTP2: Bool
+            switch settings.speaksHTTP2(on: connected.channel, origin: connection.origin) {
+            case .success(let isHTTP2): speaksHTTP2 = isHTTP2
+            case .failure(let error):
+                connected.channel.close()
+                return self.connected(connection, .failure(error))
+            }
+            if speaksHTTP2 {
+                // Established once the server's first SETTINGS say how many streams it takes.
+                var http2 = settings.http2
+                http2.idleTimeout = settings.driver.idleTimeout
+                let driver = HTTP2ConnectionDriver(channel: connected.channel, settings: http2, owner: connection)
+                connection.driver = .http2(driver)
+                driver.start()
+                if connection.closeRequested { driver.close() }
+                return
+            }
             let driver = HTTP1ConnectionDriver(channel: connected.channel, settings: settings.driver, owner: connection)
-            connection.driver = driver
+            connection.driver = .http1(driver)
             driver.start()
             if connection.closeRequested {
                 // The pool abandoned the attempt; the driver's close report answers it.
                 driver.close()
             } else {
-                submit(.established(connection.id))
+                connection.isEstablished = true
+                submit(.established(connection.id, streamCapacity: nil))
             }
         case .failure(let error):
             if connection.closeRequested {
@@ -392,11 +423,37 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
         return furthest
     }
 
-    /// A connection's driver reported its end.
+    /// A connection's driver reported its end. An HTTP/2 connection that closed before the
+    /// server's first SETTINGS was never established: its attempt failed.
     fileprivate func connectionEnded(_ connection: PooledConnection, error: StreamChannelError?) {
+        if !connection.closeRequested, case .http2 = connection.driver, !connection.isEstablished {
+            connections[connection.id] = nil
+            return submit(.attemptFailed(connection.id, error ?? .reactor(.channelClosed)))
+        }
         let closer: Pool.ClosedBy =
             if connection.closeRequested { .local } else if let error { .error(error) } else { .peer }
         submit(.closed(connection.id, closer))
+    }
+
+    fileprivate func http2ConnectionReady(_ connection: PooledConnection, streamCapacity: Int) {
+        guard !connection.closeRequested else { return }
+        connection.isEstablished = true
+        submit(.established(connection.id, streamCapacity: max(1, streamCapacity)))
+    }
+
+    fileprivate func streamCapacityChanged(_ connection: PooledConnection, streamCapacity: Int) {
+        guard connection.isEstablished else { return }
+        submit(.streamCapacityChanged(connection.id, max(1, streamCapacity)))
+    }
+
+    fileprivate func streamReleased(_ connection: PooledConnection) {
+        guard connection.isEstablished else { return }
+        submit(.streamReleased(connection.id))
+    }
+
+    fileprivate func connectionGoingAway(_ connection: PooledConnection) {
+        guard connection.isEstablished else { return }
+        submit(.goingAway(connection.id))
     }
 
     fileprivate func connectionReleased(_ connection: PooledConnection, keepAlive: KeepAliveHint?) {
@@ -435,7 +492,28 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
 
 /// One connection of the pool: its driver once connected, and whether the pool asked to close it.
 /// Loop-confined like the runner.
-final class PooledConnection: HTTP1ConnectionDriverOwner {
+final class PooledConnection: HTTP1ConnectionDriverOwner, HTTP2ConnectionDriverOwner {
+    /// The driver of either protocol.
+    enum Driver {
+        case http1(HTTP1ConnectionDriver)
+        case http2(HTTP2ConnectionDriver)
+
+        /// What a request leased this connection runs on.
+        var leased: LeasedConnection {
+            switch self {
+            case .http1(let driver): .http1(driver)
+            case .http2(let driver): .http2(driver)
+            }
+        }
+
+        func close() {
+            switch self {
+            case .http1(let driver): driver.close()
+            case .http2(let driver): driver.close()
+            }
+        }
+    }
+
     let id: PoolConnectionID
     let origin: TransportOrigin
     unowned let runner: ConnectionPoolRunner
@@ -445,7 +523,10 @@ final class PooledConnection: HTTP1ConnectionDriverOwner {
     @exclusivity(unchecked) var attemptDeadline = Deadline.distantFuture
     /// How long resolving, connecting and the TLS handshake took, once connected.
     @exclusivity(unchecked) var timings: ConnectionTimings?
-    @exclusivity(unchecked) var driver: HTTP1ConnectionDriver?
+    @exclusivity(unchecked) var driver: Driver?
+    /// The pool was told the connection is established (for HTTP/2, after the server's first
+    /// SETTINGS; for HTTP/1.1, once connected).
+    @exclusivity(unchecked) var isEstablished = false
     /// The pool asked for the close (or abandoned the attempt): its end is reported `.local`.
     @exclusivity(unchecked) var closeRequested = false
 
@@ -460,6 +541,26 @@ final class PooledConnection: HTTP1ConnectionDriverOwner {
     }
 
     func connectionClosed(_ driver: HTTP1ConnectionDriver, error: StreamChannelError?) {
+        runner.connectionEnded(self, error: error)
+    }
+
+    func connectionReady(_ driver: HTTP2ConnectionDriver, streamCapacity: Int) {
+        runner.http2ConnectionReady(self, streamCapacity: streamCapacity)
+    }
+
+    func streamCapacityChanged(_ driver: HTTP2ConnectionDriver, streamCapacity: Int) {
+        runner.streamCapacityChanged(self, streamCapacity: streamCapacity)
+    }
+
+    func streamReleased(_ driver: HTTP2ConnectionDriver) {
+        runner.streamReleased(self)
+    }
+
+    func connectionGoingAway(_ driver: HTTP2ConnectionDriver) {
+        runner.connectionGoingAway(self)
+    }
+
+    func connectionClosed(_ driver: HTTP2ConnectionDriver, error: StreamChannelError?) {
         runner.connectionEnded(self, error: error)
     }
 }

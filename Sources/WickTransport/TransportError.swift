@@ -22,6 +22,10 @@ package indirect enum TransportError: Error, Sendable, CustomStringConvertible {
     /// The exchange failed on the connection. `requestMayHaveBeenProcessed` is false only when
     /// no request byte was written, so the server cannot have seen it.
     case requestFailed(HTTP1ConnectionError, requestMayHaveBeenProcessed: Bool)
+    /// The exchange failed on an HTTP/2 stream or its connection. `requestMayHaveBeenProcessed`
+    /// is false when the server cannot have acted on it (nothing written, REFUSED_STREAM, above
+    /// a GOAWAY's last stream).
+    case streamFailed(HTTP2StreamFailure, requestMayHaveBeenProcessed: Bool)
     /// The response body passed `TransportSettings.maximumResponseBodyBytes`.
     case responseBodyTooLarge(limit: Int)
     /// The TLS context for https could not be built (`TransportClient`, on the first https
@@ -42,6 +46,8 @@ package indirect enum TransportError: Error, Sendable, CustomStringConvertible {
         case .requestFailed(let error, true):
             "\(error); the request may have been processed by the server"
         case .requestFailed(let error, false): "\(error); the server did not receive the request"
+        case .streamFailed(let error, true): "\(error); the request may have been processed by the server"
+        case .streamFailed(let error, false): "\(error); the server did not process the request"
         case .responseBodyTooLarge(let limit): "the response body is larger than the limit of \(limit) bytes"
         case .tlsUnavailable(let error): "TLS is unavailable: \(error)"
         case .requestBodyFailed(let reason): "the request body could not be read: \(reason)"

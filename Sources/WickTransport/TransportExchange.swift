@@ -2,6 +2,7 @@
 import FoundationEssentials
 import WickCore
 import WickHTTP1
+import WickHTTP2
 import WickPool
 import WickReactor
 package import WickTLS
@@ -15,7 +16,7 @@ package import WickTLS
 /// `loopWork`; the loop's inbox lock orders those writes before every read there). The exchange
 /// queues itself on the loop (`LoopRunnable`), so going there allocates nothing, and it is its
 /// own cancellation handle (`TransportCancellation`). The completion is called once, on the loop.
-package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unchecked Sendable {
+package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsumer, LoopRunnable, @unchecked Sendable {
     /// What `runOnLoop` does next.
     enum LoopWork {
         /// Nothing is queued.
@@ -39,8 +40,8 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
         case created
         /// In the pool under this id (waiting for, or about to get, a connection).
         case waiting(PoolRequestID)
-        /// On a connection.
-        case running(HTTP1ConnectionDriver)
+        /// On a connection (HTTP/1.1) or one of its streams (HTTP/2).
+        case running(any ExchangeCarrier)
         /// Completed; nothing more happens.
         case finished
     }
@@ -70,6 +71,12 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
     @exclusivity(unchecked) var phase = Phase.created
     /// The pool must give this attempt a connection that never carried a request.
     @exclusivity(unchecked) private(set) var isReplay = false
+    /// How many times the request was sent again after an HTTP/2 connection refused it
+    /// unprocessed (GOAWAY, REFUSED_STREAM, or refused before writing: a lease that raced the
+    /// connection's end); at most `maximumUnprocessedResends`, on any connection.
+    @exclusivity(unchecked) private var unprocessedResends = 0
+    /// The bound on `unprocessedResends`: a server that refuses every stream fails the request.
+    static let maximumUnprocessedResends = 3
     /// The Swift task was cancelled.
     @exclusivity(unchecked) private(set) var isCancelled = false
     /// The request's deadline passed while it waited for a connection in this phase of being
@@ -80,7 +87,8 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
     @exclusivity(unchecked) private(set) var metrics: TransportMetrics
     /// A failure decided here rather than by the connection (a body over the limit).
     @exclusivity(unchecked) private var localFailure: TransportError?
-    @exclusivity(unchecked) private var head: HTTPResponseHead?
+    /// The final response head: status, version and fields.
+    @exclusivity(unchecked) private var head: (status: HTTPStatus, version: HTTPVersion, headers: HTTPHeaders)?
     /// The body as it arrives, in the `Data` the caller receives (no copy at the end).
     @exclusivity(unchecked) private var body = Data()
     @exclusivity(unchecked) private var trailers: HTTPHeaders?
@@ -114,23 +122,41 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
         loopWork = .enterPool
     }
 
-    /// The request got `driver`; `timings` are the connection's, which count for this request
-    /// when the connection is new.
-    func leased(_ driver: HTTP1ConnectionDriver, isReused: Bool, timings: ConnectionTimings?) {
-        phase = .running(driver)
+    /// The request got `connection`; `timings` are the connection's, which count for this
+    /// request when the connection is new. An HTTP/2 connection gives it a stream of its own.
+    func leased(_ connection: LeasedConnection, isReused: Bool, timings: ConnectionTimings?) {
+        switch connection {
+        case .http1(let driver):
+            metrics.httpVersion = .http1_1
+            phase = .running(driver)
+            recordLease(connectionDetails: driver.connectionDetails, isReused: isReused, timings: timings)
+            driver.execute(
+                request.connectionRequest, body: request.body ?? [], source: request.bodySource, deadline: deadline,
+                consumer: self)
+            if isPausedByCaller { driver.consumerBecameFull() }
+        case .http2(let driver):
+            metrics.httpVersion = .http2
+            recordLease(connectionDetails: driver.connectionDetails, isReused: isReused, timings: timings)
+            let handle = HTTP2StreamHandle(driver: driver, connectionDetails: driver.connectionDetails)
+            phase = .running(handle)
+            driver.execute(
+                request.http2Head, body: request.body ?? [], source: request.bodySource, decoding: request.decoding,
+                deadline: deadline, handle: handle, consumer: self)
+            // A stream refused at once has finished the exchange already (or sent it back to the pool).
+            if isPausedByCaller, case .running = phase { handle.consumerBecameFull() }
+        }
+    }
+
+    /// Fills in the lease's part of the metrics and tells the lease observer.
+    private func recordLease(connectionDetails connection: StreamConnectionDetails, isReused: Bool, timings: ConnectionTimings?) {
         let now = Deadline.now()
         metrics.poolWait = enteredPool.map { now - $0 }
         metrics.isReused = isReused
         metrics.resolve = isReused ? nil : timings?.resolve
         metrics.connect = isReused ? nil : timings?.connect
         metrics.tlsHandshake = isReused ? nil : timings?.tlsHandshake
-        let connection = driver.connectionDetails
         metrics.connection = connection
         leaseObserver?(isReused, connection)
-        driver.execute(
-            request.connectionRequest, body: request.body ?? [], source: request.bodySource, deadline: deadline,
-            consumer: self)
-        if isPausedByCaller { driver.consumerBecameFull() }
     }
 
     /// The sink can take body bytes again: reading resumes unless the caller paused it.
@@ -195,9 +221,18 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
     }
 
     func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool) {
+        let length: UInt64? = if case .contentLength(let length) = head.framing { length } else { nil }
+        responseHeadArrived(status: head.status, version: head.version, headers: head.headers, contentLength: length, isBodyDecoded: isBodyDecoded)
+    }
+
+    /// The final head of either protocol: kept, shown to the sink, and its declared length
+    /// sizes the body buffer.
+    private func responseHeadArrived(
+        status: HTTPStatus, version: HTTPVersion, headers: HTTPHeaders, contentLength: UInt64?, isBodyDecoded: Bool
+    ) {
         metrics.responseHead = .now()
-        self.head = head
-        let handling = sink?.responseHead(status: head.status, headers: head.headers)
+        head = (status, version, headers)
+        let handling = sink?.responseHead(status: status, headers: headers)
         isStreaming = handling == .stream
         isObserved = handling == .observe
         if isStreaming { return }
@@ -205,8 +240,8 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
         // body again each time). A decoded body's final size is unknown. The body limit and a
         // fixed cap bound what a hostile Content-Length can make us reserve up front; past the
         // cap the buffer grows as bytes really arrive.
-        if !isBodyDecoded, case .contentLength(let length) = head.framing {
-            body.reserveCapacity(Int(min(length, UInt64(maximumBodyBytes), Self.maximumUpFrontReservation)))
+        if !isBodyDecoded, let contentLength {
+            body.reserveCapacity(Int(min(contentLength, UInt64(maximumBodyBytes), Self.maximumUpFrontReservation)))
         }
     }
 
@@ -241,6 +276,10 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
 
     func responseTrailers(_ fields: HTTPFieldList) {
         trailers = fields.headers
+    }
+
+    func responseTrailers(_ headers: HTTPHeaders) {
+        trailers = headers
     }
 
     func requestBodyFailed(_ error: any Error) {
@@ -287,14 +326,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
                 finish(.failure(.requestFailed(failure, requestMayHaveBeenProcessed: facts.requestBytesWritten > 0)))
             case .replayOnFreshConnection where !isCancelled:
                 isReplay = true
-                metrics.wasReplayed = true
-                head = nil
-                body = Data()
-                isStreaming = false
-                isObserved = false
-                trailers = nil
-                phase = .created
-                if let runner { runner.enterPool(self) } else { finish(.failure(.shutdown)) }
+                sendAgain()
             case .replayOnFreshConnection:
                 finish(.failure(.cancelled))
             case .fail(let mayHaveBeenProcessed):
@@ -303,6 +335,87 @@ package final class TransportExchange: HTTP1ResponseConsumer, LoopRunnable, @unc
         case .requestHeadRefused, .requestTrailersRefused, .requestBodyTooLong, .requestBodyTooShort,
             .trailersNeedChunkedBody, .invalidResponse, .undecodableBody, .unexpectedProtocolSwitch:
             finish(.failure(.requestFailed(failure, requestMayHaveBeenProcessed: facts.requestBytesWritten > 0)))
+        }
+    }
+
+    /// Sends the request again through the pool, everything received for it forgotten. From an
+    /// HTTP/2 stream (`inLaterTask`) it enters the pool in a loop task of its own, after the
+    /// connection's news queued before it (GOAWAY, the stream's release) reached the pool, so
+    /// it is not leased the connection that just refused it.
+    private func sendAgain(inLaterTask: Bool = false) {
+        metrics.wasReplayed = true
+        head = nil
+        body = Data()
+        isStreaming = false
+        isObserved = false
+        trailers = nil
+        phase = .created
+        guard let runner else { return finish(.failure(.shutdown)) }
+        guard inLaterTask else { return runner.enterPool(self) }
+        loopWork = .enterPool
+        if !loop.execute(self) { finish(.failure(.shutdown)) }
+    }
+
+    // MARK: - HTTP2StreamConsumer
+
+    func responseHead(status: HTTPStatus, headers: HTTPHeaders, contentLength: UInt64?, isBodyDecoded: Bool) {
+        responseHeadArrived(
+            status: status, version: .http2, headers: headers, contentLength: contentLength, isBodyDecoded: isBodyDecoded)
+    }
+
+    func streamFinished(failure: HTTP2StreamFailure?, requestBytesWritten: Int, responseBytesReceived: Int) {
+        metrics.completed = .now()
+        metrics.requestBytesSent = requestBytesWritten
+        metrics.responseBytesReceived = responseBytesReceived
+        if let localFailure { return finish(.failure(localFailure)) }
+        guard let failure else {
+            guard let head else { preconditionFailure("TransportExchange: a stream ended without a head") }
+            return finish(
+                .success(
+                    TransportResponse(
+                        status: head.status, version: head.version, headers: head.headers, body: body,
+                        trailers: trailers, metrics: metrics)))
+        }
+        switch failure {
+        case .cancelled:
+            finish(.failure(.cancelled))
+        case .timedOut:
+            // The watchdog fails a stream at `deadline`, or before it only for idleness.
+            let phase: ExchangeTimeout =
+                if Deadline.now() < deadline { .idle }
+                else if metrics.requestSent == nil { .sendingRequest }
+                else if metrics.firstByte == nil { .waitingForResponse }
+                else { .receivingResponse }
+            finish(.failure(.timedOut(phase)))
+        case _ where failure.wasUnprocessed:
+            // RFC 9113 §8.7: the server did not process it, so any method may go again (bounded).
+            if isCancelled { return finish(.failure(.cancelled)) }
+            guard unprocessedResends < Self.maximumUnprocessedResends, request.bodySource?.rewind() ?? true else {
+                return finish(.failure(.streamFailed(failure, requestMayHaveBeenProcessed: false)))
+            }
+            unprocessedResends += 1
+            sendAgain(inLaterTask: true)
+        case .connectionClosed, .writeFailed:
+            let decision = ReplayPolicy.decide(
+                method: request.method,
+                hasIdempotencyKey: request.headers.contains(name: "Idempotency-Key"),
+                requestBytesWritten: requestBytesWritten,
+                responseBytesReceived: responseBytesReceived,
+                connectionWasReused: metrics.isReused,
+                alreadyReplayed: isReplay)
+            switch decision {
+            case .replayOnFreshConnection where !isCancelled && request.bodySource?.rewind() ?? true:
+                isReplay = true
+                sendAgain(inLaterTask: true)
+            case .replayOnFreshConnection where isCancelled:
+                finish(.failure(.cancelled))
+            case .replayOnFreshConnection:
+                finish(.failure(.streamFailed(failure, requestMayHaveBeenProcessed: true)))
+            case .fail(let mayHaveBeenProcessed):
+                finish(.failure(.streamFailed(failure, requestMayHaveBeenProcessed: mayHaveBeenProcessed)))
+            }
+        case .refused, .reset, .protocolError, .goAway, .undecodableBody:
+            finish(.failure(.streamFailed(failure, requestMayHaveBeenProcessed: !failure.wasUnprocessed)))
         }
     }
 }

@@ -1,6 +1,7 @@
 // What the transport sends: a method, an origin, a target, headers and an optional body.
 import WickCore
 import WickHTTP1
+import WickHTTP2
 
 /// A request for `ConnectionPoolRunner.execute`: everything to reach the origin and write the
 /// request. The body, when given, is sent with `Content-Length`.
@@ -123,5 +124,22 @@ struct TransportRequest: Sendable {
             }
         }
         return HTTP1ConnectionRequest(head: head, expectContinue: expectContinue, decoding: decoding)
+    }
+}
+
+extension TransportRequest {
+    /// The request as an HTTP/2 stream opens it: `:scheme`, `:authority` (the `Host` value) and
+    /// `:path` (origin form, also through a CONNECT tunnel), the headers, and `content-length`
+    /// when the body's length is known. `Expect: 100-continue` is not used on HTTP/2: the
+    /// stream's flow control already holds the body back.
+    var http2Head: HTTP2RequestHead {
+        var fields = headers
+        let length = bodySource.map(\.length) ?? body.map(\.count)
+        if let length, !fields.contains(name: "Content-Length") {
+            fields.add(name: "content-length", value: String(length))
+        }
+        return HTTP2RequestHead(
+            method: method, scheme: scheme == .https ? "https" : "http", authority: hostFieldValue, path: target,
+            headers: fields)
     }
 }

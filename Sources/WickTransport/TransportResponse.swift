@@ -52,8 +52,10 @@ package struct TransportMetrics: Sendable {
     package var responseHead: Deadline?
     /// When the response ended.
     package var completed: Deadline?
-    /// Whether the connection had carried an earlier request.
+    /// Whether the connection had carried an earlier request (on HTTP/2: another stream).
     package var isReused = false
+    /// The protocol the exchange ran over (the last attempt's): `.http1_1` or `.http2`.
+    package var httpVersion = HTTPVersion.http1_1
     /// Whether the request was sent again on a fresh connection (`ReplayPolicy`).
     package var wasReplayed = false
     /// The connection's addresses and TLS parameters (the last attempt's); nil until leased.

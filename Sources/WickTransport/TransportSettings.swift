@@ -9,6 +9,13 @@ package struct TransportSettings: Sendable {
     package var pool = PoolSettings()
     /// Request-body part size, 100-continue timeout, parser limits.
     package var driver = HTTP1ConnectionDriver.Settings()
+    /// The HTTP/2 codec's limits and the body part size, for connections that speak HTTP/2.
+    package var http2 = HTTP2ConnectionDriver.Settings()
+    /// Which HTTP versions connections speak; TLS offers the matching ALPN list (the
+    /// `TLSConfiguration` the requests carry must offer it). Default `.http1Only`.
+    package var httpVersion = HTTPVersionPreference.http1Only
+    /// Cleartext origins (without a proxy) speak HTTP/2 with prior knowledge (`h2c`). Default off.
+    package var http2PriorKnowledge = false
     /// Connect timeout, Happy Eyeballs delay, socket options.
     package var connect = ConnectOptions()
     /// TLS handshake and close timeouts.

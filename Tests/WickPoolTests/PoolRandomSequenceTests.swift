@@ -62,6 +62,33 @@ struct PoolRandomSequenceTests {
             run.outcomes.poolWaitTimeouts > 10 && run.outcomes.cancellations > 10 && run.outcomes.connectionFailures > 5
         )
     }
+
+    @Test(
+        "With multiplexed (HTTP/2) origins beside an HTTP/1.1 one: the same invariants, no waiter while a stream is free, no stream past a capacity, every drained connection closed",
+        arguments: seeds
+    )
+    func invariantsHoldWithMultiplexedConnections(seed: UInt64) throws {
+        var run = RandomRun(
+            seed: seed, settings: Self.settings,
+            multiplexedOrigins: ["https://a.example": 1...6, "http://c.example:8080": 2...3])
+        do {
+            try run.play(steps: Self.stepsBeforeShutdown)
+        } catch {
+            Issue.record("seed \(seed), step \(run.step): \(error)")
+            return
+        }
+        let world = run.world
+        #expect(world.shutdownCompletions == 1)
+        #expect(world.connections.isEmpty)
+        #expect(world.armedTimers.isEmpty, "timers neither fired nor cancelled: \(world.armedTimers.values)")
+        let unfinished = world.requests.keys.filter { world.completions[$0] != 1 }
+        #expect(unfinished.isEmpty, "requests not completed exactly once: \(unfinished.sorted())")
+        let total = world.pool.statistics.total
+        #expect(total.reused > 100 && total.failedAttempts > 50 && total.replayed > 50)
+        #expect(world.sharedStreamLeases > 200, "streams shared \(world.sharedStreamLeases) times")
+        #expect(run.outcomes.goAwaysWithStreams > 10 && run.outcomes.capacityChanges > 20)
+        #expect(run.outcomes.poolWaitTimeouts > 5 && run.outcomes.cancellations > 5)
+    }
 }
 
 /// One random run: a world, a generator, and the step count for error messages.
@@ -71,6 +98,8 @@ struct RandomRun {
         var cancellations = 0
         var connectionFailures = 0
         var shutdownFailures = 0
+        var goAwaysWithStreams = 0
+        var capacityChanges = 0
     }
 
     var world: PoolWorld
@@ -81,8 +110,12 @@ struct RandomRun {
     private let origins = ["https://a.example", "https://b.example", "http://c.example:8080"]
 
     private let shutdownMode: PoolShutdownMode
+    /// Origins whose connections are multiplexed, with the range their stream capacity is
+    /// drawn from; the others carry one request at a time.
+    private let multiplexedOrigins: [String: ClosedRange<Int>]
 
-    init(seed: UInt64, settings: PoolSettings) {
+    init(seed: UInt64, settings: PoolSettings, multiplexedOrigins: [String: ClosedRange<Int>] = [:]) {
+        self.multiplexedOrigins = multiplexedOrigins
         world = PoolWorld(settings: settings)
         random = SplitMix64(seed: seed)
         shutdownMode = seed % 2 == 0 ? .drain : .cancel
@@ -106,7 +139,7 @@ struct RandomRun {
 
     private mutating func randomStep(afterShutdown: Bool = false) throws {
         step += 1
-        let roll = Int.random(in: 0..<100, using: &random)
+        let roll = Int.random(in: 0..<(multiplexedOrigins.isEmpty ? 100 : 112), using: &random)
         switch roll {
         case 0..<22 where !afterShutdown || roll < 2:
             nextRequest += 1
@@ -115,24 +148,44 @@ struct RandomRun {
                 Bool.random(using: &random)
                 ? .distantFuture : world.now + .milliseconds(Int.random(in: -100...12_000, using: &random))
             let isReplay = Int.random(in: 0..<10, using: &random) == 0
-            try count(world.arrive(nextRequest, at: origin, deadline: deadline, isReplay: isReplay))
+            let hint = multiplexedOrigins[origin].map(\.upperBound)
+            try count(
+                world.arrive(nextRequest, at: origin, deadline: deadline, isReplay: isReplay, multiplexingHint: hint))
         case 22..<27:
             if let request = pick(world.waitingRequests()) { try count(world.cancel(request.rawValue)) }
         case 27..<45:
-            if let id = pick(world.connections { $0 == .connecting }) { try count(world.establish(id)) }
+            if let id = pick(world.connections { $0 == .connecting }) {
+                let capacity = try multiplexedOrigins[origin(of: id)].map { Int.random(in: $0, using: &random) }
+                try count(world.establish(id, streamCapacity: capacity))
+            }
         case 45..<50:
             if let id = pick(world.connections { $0 == .connecting }) {
                 let permanent = Int.random(in: 0..<8, using: &random) == 0
                 try count(world.failAttempt(id, permanent ? .trustRejected : .refused, isRetryable: !permanent))
             }
         case 50..<72:
-            if let id = pick(world.connections { if case .leased = $0 { true } else { false } }) {
+            let busy = world.connections {
+                switch $0 {
+                case .leased, .multiplexing, .draining: true
+                default: false
+                }
+            }
+            guard let id = pick(busy) else { break }
+            switch world.connections[id]!.state {
+            case .multiplexing(let requests), .draining(let requests):
+                if let request = pick(requests.sorted()) { try count(world.releaseStream(of: request, on: id)) }
+            default:
                 try count(
                     world.finish(id, keepAlive: randomHint(), isReusable: Int.random(in: 0..<8, using: &random) != 0))
             }
         case 72..<76:
-            if let id = pick(world.connections { $0 == .idle || { if case .leased = $0 { true } else { false } }($0) })
-            {
+            let open = world.connections {
+                switch $0 {
+                case .idle, .leased, .multiplexing, .draining: true
+                default: false
+                }
+            }
+            if let id = pick(open) {
                 try count(world.serverCloses(id, error: Bool.random(using: &random) ? nil : .reset))
             }
         case 76..<86:
@@ -152,13 +205,35 @@ struct RandomRun {
         case 97..<99:
             let origin = origins[Int.random(in: 0..<origins.count, using: &random)]
             try count(world.prewarm(origin, connections: Int.random(in: 0...4, using: &random)))
-        default:
+        case 99:
             // A fire that lost the race with its cancellation: the pool must ignore it.
             if let stale = pick(world.finishedTimerList) {
                 try world.fireStale(stale)
             }
+        case 100..<104:
+            let multiplexed = world.connections {
+                switch $0 {
+                case .idle, .multiplexing: true
+                default: false
+                }
+            }.filter { world.connections[$0]!.streamCapacity != nil }
+            if let id = pick(multiplexed) {
+                if case .multiplexing = world.connections[id]!.state { outcomes.goAwaysWithStreams += 1 }
+                try count(world.goAway(id))
+            }
+        default:
+            let multiplexed = world.connections { _ in true }.filter { world.connections[$0]!.streamCapacity != nil }
+            if let id = pick(multiplexed), let range = try multiplexedOrigins[origin(of: id)] {
+                outcomes.capacityChanges += 1
+                try count(world.changeCapacity(of: id, to: Int.random(in: range, using: &random)))
+            }
         }
         try world.checkInvariants()
+    }
+
+    private func origin(of id: PoolConnectionID) throws -> String {
+        guard let connection = world.connections[id] else { throw WorldViolation("no connection \(id)") }
+        return connection.origin
     }
 
     private mutating func randomHint() -> KeepAliveHint? {

@@ -27,15 +27,22 @@ struct PoolWorld {
         /// Established or back from a request, not carrying one.
         case idle
         case leased(PoolRequestID)
-        /// The pool asked to close it; `wasConnecting`/`wasLeased` say which stray report may race.
+        /// Multiplexed, carrying these requests (at least one), one stream each.
+        case multiplexing(Set<PoolRequestID>)
+        /// Multiplexed after GOAWAY, finishing these requests (at least one).
+        case draining(Set<PoolRequestID>)
+        /// The pool asked to close it; `was` says which stray report may race.
         case closing(was: Was)
-        enum Was: Equatable { case connecting, idle, leased }
+        enum Was: Equatable { case connecting, idle, leased, multiplexing, draining }
     }
 
     struct Connection {
         let origin: String
         var state: ConnectionState
         var uses = 0
+        /// The streams it may carry at once; nil for an HTTP/1.1 connection.
+        var streamCapacity: Int?
+        var establishedAt = Deadline.distantPast
     }
 
     enum RequestState: Equatable {
@@ -61,6 +68,8 @@ struct PoolWorld {
     /// How many times each request was completed (leased or failed); must end at exactly one.
     private(set) var completions: [PoolRequestID: Int] = [:]
     private(set) var shutdownCompletions = 0
+    /// Leases of a stream on a multiplexed connection that already carried others at the time.
+    private(set) var sharedStreamLeases = 0
     /// The world's own tally of what the pool's counters count.
     private(set) var tally = PoolStatistics<String>.Counts()
     private var everCreated: Set<PoolConnectionID> = []
@@ -78,12 +87,14 @@ struct PoolWorld {
         _ request: UInt64,
         at origin: String = "a",
         deadline: Deadline = .distantFuture,
-        isReplay: Bool = false
+        isReplay: Bool = false,
+        multiplexingHint: Int? = nil
     ) throws -> [Action] {
         let id = PoolRequestID(request)
         guard requests[id] == nil else { throw WorldViolation("the test reused request \(id)") }
         setState(of: id, to: .arriving(origin: origin, fresh: isReplay))
-        let actions = pool.requestArrived(id, origin: origin, deadline: deadline, isReplay: isReplay, at: now)
+        let actions = pool.requestArrived(
+            id, origin: origin, deadline: deadline, isReplay: isReplay, multiplexingHint: multiplexingHint, at: now)
         // A replay counts once the pool accepts it; one refused at shutdown never ran.
         if isReplay && actions != [.failRequest(id, .shutdown)] { tally.replayed += 1 }
         try apply(actions)
@@ -98,12 +109,15 @@ struct PoolWorld {
         return actions
     }
 
+    /// The attempt succeeded; with a stream capacity, as a multiplexed (HTTP/2) connection.
     @discardableResult
-    mutating func establish(_ connection: PoolConnectionID) throws -> [Action] {
+    mutating func establish(_ connection: PoolConnectionID, streamCapacity: Int? = nil) throws -> [Action] {
         try expect(connection, in: .connecting)
         connections[connection]!.state = .idle
+        connections[connection]!.streamCapacity = streamCapacity
+        connections[connection]!.establishedAt = now
         tally.created += 1
-        let actions = pool.connectionEstablished(connection, at: now)
+        let actions = pool.connectionEstablished(connection, streamCapacity: streamCapacity, at: now)
         try apply(actions)
         return actions
     }
@@ -138,12 +152,57 @@ struct PoolWorld {
         return actions
     }
 
-    /// The server (or an error) closed an idle or leased connection.
+    /// One stream of a multiplexed connection ended (the request's, whichever way).
+    @discardableResult
+    mutating func releaseStream(of request: PoolRequestID, on connection: PoolConnectionID) throws -> [Action] {
+        switch connections[connection]?.state {
+        case .multiplexing(var requests) where requests.remove(request) != nil:
+            connections[connection]!.state = requests.isEmpty ? .idle : .multiplexing(requests)
+        case .draining(var requests) where requests.remove(request) != nil:
+            connections[connection]!.state = .draining(requests)
+        default:
+            throw WorldViolation("the test released \(request) on \(connection), which does not carry it")
+        }
+        let actions = pool.streamReleased(on: connection, at: now)
+        try apply(actions)
+        if case .draining(let left) = connections[connection]?.state, left.isEmpty {
+            throw WorldViolation("\(connection) drained its last stream and the pool did not close it")
+        }
+        return actions
+    }
+
+    /// The server's SETTINGS changed a multiplexed connection's stream capacity.
+    @discardableResult
+    mutating func changeCapacity(of connection: PoolConnectionID, to capacity: Int) throws -> [Action] {
+        guard connections[connection]?.streamCapacity != nil else {
+            throw WorldViolation("the test changed the capacity of \(connection), which is not multiplexed")
+        }
+        connections[connection]!.streamCapacity = capacity
+        let actions = pool.streamCapacityChanged(connection, to: capacity, at: now)
+        try apply(actions)
+        return actions
+    }
+
+    /// The server sent GOAWAY on a multiplexed connection.
+    @discardableResult
+    mutating func goAway(_ connection: PoolConnectionID) throws -> [Action] {
+        guard connections[connection]?.streamCapacity != nil else {
+            throw WorldViolation("the test sent GOAWAY on \(connection), which is not multiplexed")
+        }
+        if case .multiplexing(let requests) = connections[connection]?.state {
+            connections[connection]!.state = .draining(requests)
+        }
+        let actions = pool.connectionGoingAway(connection, at: now)
+        try apply(actions)
+        return actions
+    }
+
+    /// The server (or an error) closed an idle or busy connection.
     @discardableResult
     mutating func serverCloses(_ connection: PoolConnectionID, error: TestFailure? = nil) throws -> [Action] {
         switch connections[connection]?.state {
         case .idle: tally.evicted += 1
-        case .leased: break
+        case .leased, .multiplexing, .draining: break
         default: throw WorldViolation("the test made the server close \(connection), which is not open")
         }
         connections[connection] = nil
@@ -177,6 +236,7 @@ struct PoolWorld {
             case .connecting where connection.rawValue % 2 == 0: pool.connectionEstablished(connection, at: now)
             case .connecting: pool.connectionAttemptFailed(connection, error: .reset, isRetryable: true, at: now)
             case .leased: pool.connectionBecameIdle(connection, isReusable: true, at: now)
+            case .multiplexing, .draining: pool.streamReleased(on: connection, at: now)
             // An idle connection has no report that could race: its end is `connectionClosed`.
             case .idle: []
             }
@@ -250,8 +310,13 @@ struct PoolWorld {
             connections[id] = Connection(origin: origin, state: .connecting)
 
         case .leaseConnection(let id, let request, let isReused):
-            guard var connection = connections[id], connection.state == .idle else {
-                throw WorldViolation("lease of \(id), which is \(String(describing: connections[id]?.state))")
+            guard var connection = connections[id] else { throw WorldViolation("lease of unknown \(id)") }
+            var carried: Set<PoolRequestID>?
+            switch connection.state {
+            case .idle where connection.streamCapacity != nil: carried = []
+            case .idle: carried = nil
+            case .multiplexing(let requests) where requests.count < connection.streamCapacity ?? 0: carried = requests
+            default: throw WorldViolation("lease of \(id), which is \(connection.state)")
             }
             let (origin, fresh) = try waitingOrArriving(request, for: "lease")
             guard origin == connection.origin else {
@@ -261,8 +326,12 @@ struct PoolWorld {
                 throw WorldViolation("lease of \(id) says isReused \(isReused) after \(connection.uses) uses")
             }
             if fresh && connection.uses > 0 { throw WorldViolation("replay \(request) got used connection \(id)") }
+            if let limit = settings.maximumRequestsPerConnection, connection.uses >= limit {
+                throw WorldViolation("lease of \(id) past its request limit")
+            }
+            if let carried, !carried.isEmpty { sharedStreamLeases += 1 }
             connection.uses += 1
-            connection.state = .leased(request)
+            connection.state = carried.map { .multiplexing($0.union([request])) } ?? .leased(request)
             tally.leases += 1
             if isReused { tally.reused += 1 }
             connections[id] = connection
@@ -286,6 +355,8 @@ struct PoolWorld {
             case .connecting: was = .connecting
             case .idle: was = .idle
             case .leased: was = .leased
+            case .multiplexing: was = .multiplexing
+            case .draining: was = .draining
             default: throw WorldViolation("close of \(id), which is \(String(describing: connections[id]?.state))")
             }
             connections[id]!.state = .closing(was: was)
@@ -372,13 +443,25 @@ struct PoolWorld {
         for connection in connections.values where origin == nil || connection.origin == origin {
             switch connection.state {
             case .idle: gauges.idle += 1
-            case .leased: gauges.leased += 1
+            case .leased, .multiplexing: gauges.leased += 1
             case .connecting: gauges.connecting += 1
-            case .closing: gauges.closing += 1
+            case .closing, .draining: gauges.closing += 1
             }
         }
         gauges.waiting = waitingRequests(origin).count
         return gauges
+    }
+
+    /// Whether a multiplexing connection may take another stream (rule 13).
+    func hasRoom(_ id: PoolConnectionID) -> Bool {
+        guard let connection = connections[id], case .multiplexing(let requests) = connection.state,
+            requests.count < connection.streamCapacity ?? 0
+        else { return false }
+        if let limit = settings.maximumRequestsPerConnection, connection.uses >= limit { return false }
+        if let lifetime = settings.maximumConnectionLifetime, connection.establishedAt + lifetime <= now {
+            return false
+        }
+        return true
     }
 
     /// Rules that must hold between any two events; throws naming the first one broken.
@@ -406,6 +489,11 @@ struct PoolWorld {
             }
             if !waiters.isEmpty && idle.contains(where: { connections[$0]!.uses == 0 }) {
                 throw WorldViolation("\(origin): a never-used idle connection while \(waiters) wait")
+            }
+            let roomy = self.connections(origin) { if case .multiplexing = $0 { true } else { false } }
+                .filter { hasRoom($0) }
+            if plainWaiting && !roomy.isEmpty {
+                throw WorldViolation("\(origin): \(roomy) have free streams while \(waiters) wait")
             }
             let backingOff = timer(for: .backoff(origin)) != nil
             if !waiters.isEmpty && mine.connecting == 0 && !backingOff && live < settings.maximumConnectionsPerOrigin {
@@ -435,9 +523,12 @@ struct PoolWorld {
             )
         }
         let leasedRequests = Set(
-            connections.values.compactMap { connection -> PoolRequestID? in
-                if case .leased(let request) = connection.state { return request }
-                return nil
+            connections.values.flatMap { connection -> [PoolRequestID] in
+                switch connection.state {
+                case .leased(let request): [request]
+                case .multiplexing(let requests), .draining(let requests): Array(requests)
+                default: []
+                }
             })
         if let both = leasedRequests.first(where: { if case .waiting = requests[$0] { true } else { false } }) {
             throw WorldViolation("\(both) is both waiting and leased")

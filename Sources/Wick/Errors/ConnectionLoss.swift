@@ -36,6 +36,15 @@ public struct ConnectionLoss: Error, Sendable, CustomStringConvertible {
         /// The request itself could not be written as given: a head or trailers the encoder
         /// refused, or a body longer or shorter than its `Content-Length`.
         public static let invalidRequest = Cause("invalidRequest")
+        /// The server reset the request's HTTP/2 stream (RST_STREAM) before its response was
+        /// complete; `reason` names the error code. The connection's other requests go on.
+        public static let streamReset = Cause("streamReset")
+        /// The HTTP/2 server refused the request without processing it (REFUSED_STREAM, or a
+        /// GOAWAY below its stream) even after Wick sent it once more; safe to retry.
+        public static let streamRefused = Cause("streamRefused")
+        /// The server broke HTTP/2 (framing, HPACK, flow control, a limit against floods):
+        /// `reason` names the rule and the error code Wick sent (RFC 9113 §7).
+        public static let http2ProtocolError = Cause("http2ProtocolError")
         /// Anything else (the connection closed under the request for a reason of its own).
         public static let other = Cause("other")
     }

@@ -2,6 +2,7 @@
 // become Wick's own failure values. Connect failures are sorted by `StreamChannelError`'s
 // classification (WickTLS), not here.
 import WickHTTP1
+import WickHTTP2
 import WickReactor
 import WickTLS
 
@@ -35,6 +36,11 @@ extension WickError {
         case .requestFailed(.undecodableBody(let failure), _):
             self = .sessionTaskFailed(error: .contentDecodingFailed(ContentDecodingFailure(failure)))
         case .requestFailed(let failure, let mayHaveBeenProcessed):
+            self = .sessionTaskFailed(
+                error: .connectionLost(ConnectionLoss(failure, requestMayHaveBeenProcessed: mayHaveBeenProcessed)))
+        case .streamFailed(.undecodableBody(let failure), _):
+            self = .sessionTaskFailed(error: .contentDecodingFailed(ContentDecodingFailure(failure)))
+        case .streamFailed(let failure, let mayHaveBeenProcessed):
             self = .sessionTaskFailed(
                 error: .connectionLost(ConnectionLoss(failure, requestMayHaveBeenProcessed: mayHaveBeenProcessed)))
         case .responseBodyTooLarge(let limit): self = .bodyTooLarge(limit: limit)
@@ -154,6 +160,26 @@ extension ConnectionLoss {
         self.init(
             cause: cause, reason: "\(error)", requestMayHaveBeenProcessed: requestMayHaveBeenProcessed,
             responseOffset: offset, underlyingError: error)
+    }
+
+    /// `failure`, which ended an HTTP/2 stream, as a public loss.
+    init(_ failure: HTTP2StreamFailure, requestMayHaveBeenProcessed: Bool) {
+        let cause: Cause =
+            switch failure {
+            case .refused(.invalidFieldName), .refused(.invalidFieldValue), .refused(.headerListTooLarge):
+                .invalidRequest
+            case .refused, .goAway: .streamRefused
+            case .reset(let code) where code == .refusedStream: .streamRefused
+            case .reset: .streamReset
+            case .protocolError: .http2ProtocolError
+            case .connectionClosed(let error?): Self.cause(of: error)
+            case .connectionClosed(nil): .other
+            case .writeFailed: .writeFailed
+            case .undecodableBody, .timedOut, .cancelled: .other
+            }
+        self.init(
+            cause: cause, reason: "\(failure)", requestMayHaveBeenProcessed: requestMayHaveBeenProcessed,
+            underlyingError: failure)
     }
 
     /// The cause of a channel failure under an exchange (the driver's error).

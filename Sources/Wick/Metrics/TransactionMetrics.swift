@@ -33,8 +33,11 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
     /// Response bytes read off the connection for this exchange: head, body and framing as
     /// received, before content decoding (after TLS decryption).
     public var responseBytesReceived: Int
-    /// Whether the connection had carried an earlier request.
+    /// Whether the connection had carried an earlier request (over HTTP/2, another stream).
     public var isReused: Bool
+    /// The protocol the exchange ran over: `.http1_1`, or `.http2`; a response from the cache
+    /// has the version of the exchange that stored or validated it.
+    public var httpVersion: HTTPVersion
     /// Whether the request was sent again on a fresh connection after a reused one failed
     /// before any response byte (only when that is safe).
     public var wasReplayed: Bool
@@ -67,6 +70,7 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
         requestBytesSent = metrics.requestBytesSent
         responseBytesReceived = metrics.responseBytesReceived
         isReused = metrics.isReused
+        httpVersion = metrics.httpVersion
         wasReplayed = metrics.wasReplayed
         connection = metrics.connection.map { ConnectionInfo(isReused: metrics.isReused, details: $0) }
     }
@@ -88,6 +92,7 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
         var parts = ["\(request.method.rawValue) \(request.url.absoluteString) → \(statusCode)"]
         if responseSource != .network { parts.append("from the \(responseSource)") }
         if let connection { parts.append(connection.description) }
+        if httpVersion == .http2 { parts.append("HTTP/2") }
         if wasReplayed { parts.append("replayed") }
         if let resolve { parts.append("resolve \(resolve)") }
         if let connect { parts.append("connect \(connect)") }

@@ -25,7 +25,9 @@ extension Request {
     /// The last request sent (or, before the first attempt, the request as created) as a curl
     /// command that sends the same request when pasted into a POSIX shell, byte for byte. Every
     /// argument is single-quoted, and lines are joined with ` \` continuations:
-    /// - `-X METHOD` (`--head` for HEAD, so that curl does not wait for a body), `--http1.1`;
+    /// - `-X METHOD` (`--head` for HEAD, so that curl does not wait for a body), `--http1.1`, or
+    ///   `--http2` (`--http2-prior-knowledge` for cleartext) when the last exchange used
+    ///   HTTP/2 or, before any, the session would;
     /// - `-H 'Name: value'` for every field in order (`-H 'Name;'` for an empty value), with
     ///   the `Cookie` field the session's cookie storage would add now (as Alamofire adds the
     ///   storage's cookies; reading them marks them used), and
@@ -47,7 +49,11 @@ extension Request {
         // The Cookie field the session's cookie storage adds when sending (Alamofire's `-b`).
         var described = request
         described.headers = session.headersWithCookies(request)
-        return Self.cURLCommand(for: described, credential: mutableState.withLock { $0.records.credential })
+        let (credential, lastVersion) = mutableState.withLock { ($0.records.credential, $0.records.response?.version) }
+        return Self.cURLCommand(
+            for: described, credential: credential,
+            versionOption: Self.curlVersionOption(
+                for: described.url, used: lastVersion, configuration: session.configuration))
     }
 
     /// Calls `handler` on `queue` once with `cURLDescription()` as soon as the request that will
@@ -88,9 +94,24 @@ extension Request {
     ]
 
     /// The command for `request` (see `cURLDescription()`).
-    static func cURLCommand(for request: HTTPRequest, credential: HTTPCredential?) -> String {
+    /// curl's option for the HTTP version: the one the last exchange used (`--http2` over TLS,
+    /// `--http2-prior-knowledge` in cleartext) by its response, or before any response what `configuration`
+    /// would use for `url`; `--http1.1` otherwise.
+    static func curlVersionOption(for url: URL, used: HTTPVersion?, configuration: Session.Configuration) -> String {
+        let isCleartext = url.scheme?.lowercased() == "http"
+        let speaksHTTP2: Bool =
+            if let used { used == .http2 }
+            else if isCleartext { configuration.http2PriorKnowledge || configuration.httpVersion == .http2Only }
+            else { configuration.httpVersion != .http1Only }
+        guard speaksHTTP2 else { return "--http1.1" }
+        return isCleartext ? "--http2-prior-knowledge" : "--http2"
+    }
+
+    static func cURLCommand(for request: HTTPRequest, credential: HTTPCredential?, versionOption: String = "--http1.1")
+        -> String
+    {
         var pipe: String?
-        var components = ["curl -v", request.method == .head ? "--head" : "-X \(request.method.rawValue)", "--http1.1"]
+        var components = ["curl -v", request.method == .head ? "--head" : "-X \(request.method.rawValue)", versionOption]
         var url = request.url.absoluteString
         if let socket = request.unixSocketPath {
             components.append("--unix-socket \(shellQuoted(socket))")

@@ -69,6 +69,17 @@ extension Session {
         /// whole value (every field affects security), and a `ServerTrustManager` evaluates on
         /// top of it.
         public var tls = TLSConfiguration()
+        /// Which HTTP versions the session's connections speak. Default `.http1Only`.
+        /// `.preferHTTP2` offers `h2` then `http/1.1` in TLS's ALPN and uses what the server
+        /// selects; `.http2Only` offers `h2` alone and fails a connection whose server does
+        /// not select it. Either replaces `tls.applicationProtocols`. Over HTTP/2 one
+        /// connection per origin carries up to the server's `SETTINGS_MAX_CONCURRENT_STREAMS`
+        /// requests at once; a second opens only when every stream is taken.
+        public var httpVersion: HTTPVersionPreference = .http1Only
+        /// Cleartext (`http`) origins speak HTTP/2 with prior knowledge (`h2c`, RFC 9113 §3.3,
+        /// curl's `--http2-prior-knowledge`): no upgrade, the server must speak HTTP/2. Off by
+        /// default; requests through an HTTP proxy keep HTTP/1.1. `.http2Only` implies it.
+        public var http2PriorKnowledge = false
         /// The certificates https servers are verified against (`tls.trustRoots`). Default
         /// `.system`.
         public var trustRoots: TrustRoots {

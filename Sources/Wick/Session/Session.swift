@@ -134,8 +134,13 @@ public final class Session: Sendable {
         settings.driver.continueTimeout = configuration.continueTimeout
         settings.dialer = dialer
         settings.nameResolution = configuration.nameResolution
+        settings.httpVersion = configuration.httpVersion
+        settings.http2PriorKnowledge = configuration.http2PriorKnowledge
         transportConfiguration.settings = settings
         transportConfiguration.tls = configuration.tls
+        if configuration.httpVersion != .http1Only {
+            transportConfiguration.tls.applicationProtocols = configuration.httpVersion.applicationProtocols
+        }
         transportConfiguration.trustManager = serverTrustManager
         transportConfiguration.sourceBinding = configuration.sourceBinding
         transportConfiguration.revocationFetchTimeout = configuration.revocationFetchTimeout

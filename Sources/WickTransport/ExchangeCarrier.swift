@@ -1,0 +1,26 @@
+// What a running exchange holds: the HTTP/1.1 connection or the HTTP/2 stream that carries it.
+import WickTLS
+
+/// The connection-side handle of a request in progress: an `HTTP1ConnectionDriver` (the whole
+/// connection is the request's) or an `HTTP2StreamHandle` (one stream of a shared connection).
+/// `TransportExchange` uses it to cancel the request and to pause and resume its response body,
+/// without knowing which protocol runs underneath. Used on the connection's loop only.
+protocol ExchangeCarrier: AnyObject {
+    /// The connection's addresses and TLS parameters.
+    var connectionDetails: StreamConnectionDetails { get }
+    /// Cancels the request: HTTP/1.1 closes the connection, HTTP/2 resets only this stream.
+    func cancelRequest()
+    /// The consumer cannot take more body bytes for now.
+    func consumerBecameFull()
+    /// The consumer can take body bytes again.
+    func consumerWantsMore()
+}
+
+extension HTTP1ConnectionDriver: ExchangeCarrier {}
+
+/// The connection the pool leased a request: an HTTP/1.1 connection, whole, or an HTTP/2
+/// connection, on which the request opens a stream of its own.
+enum LeasedConnection {
+    case http1(HTTP1ConnectionDriver)
+    case http2(HTTP2ConnectionDriver)
+}

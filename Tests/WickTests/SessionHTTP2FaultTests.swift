@@ -1,0 +1,153 @@
+// Session over HTTP/2 (prior knowledge) against a scripted server: GOAWAY mid-stream, resets,
+// refused streams, protocol errors, a send window that never opens.
+import Foundation
+import Testing
+import Wick
+import WickTestSupport
+
+@Suite("HTTP/2 faults")
+struct SessionHTTP2FaultTests {
+    /// A session that speaks HTTP/2 with prior knowledge to cleartext origins.
+    static func session(requestTimeout: Duration = .seconds(10)) -> Session {
+        makeSession {
+            $0.http2PriorKnowledge = true
+            $0.requestTimeout = requestTimeout
+        }
+    }
+
+    /// Starts `first`, waits for it to open its stream, then starts `second`: stream 1, then 3
+    /// (the scripts also wait for both HEADERS before answering, so a slow machine only slows them).
+    static func twoRequests(_ session: Session, _ first: String, _ second: String) async throws -> (
+        DataRequest, DataRequest
+    ) {
+        let a = session.request(first)
+        a.resume()
+        try await Task.sleep(for: .milliseconds(100))
+        let b = session.request(second)
+        b.resume()
+        return (a, b)
+    }
+
+    @Test func goAwayMidStreamFinishesTheOldStreamAndReplaysTheUnprocessedOneOnANewConnection() async throws {
+        let server = try FaultServer(connectionTimeLimit: .seconds(10)) { index in
+            index == 0
+                ? [
+                    .http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .readHTTP2Frame(type: 0x1, stream: 3),
+                    .http2OKHeaders(stream: 1), .http2Data("hello ", stream: 1), .http2GoAway(lastStream: 1),
+                    .http2Data("world", stream: 1, endStream: true), .pause(.milliseconds(300)), .close,
+                ]
+                : [
+                    .http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .http2OKHeaders(stream: 1),
+                    .http2Data("again", stream: 1, endStream: true), .pause(.seconds(1)), .close,
+                ]
+        }
+        let session = Self.session()
+        let base = "http://127.0.0.1:\(server.port)"
+        let (first, second) = try await Self.twoRequests(session, "\(base)/a", "\(base)/b")
+        let one = await first.serializingData().response
+        let two = await second.serializingData().response
+        #expect(one.value.map { String(decoding: $0, as: UTF8.self) } == "hello world", "\(String(describing: one.error))")
+        #expect(two.value.map { String(decoding: $0, as: UTF8.self) } == "again", "\(String(describing: two.error))")
+        #expect(two.metrics?.wasReplayed == true && one.metrics?.wasReplayed == false)
+        #expect(server.acceptedConnections == 2)
+        await session.shutdown()
+        server.stop()
+    }
+
+    @Test func aResetMidBodyFailsThatStreamOnlyAndNamesTheCode() async throws {
+        let server = try FaultServer(connectionTimeLimit: .seconds(10)) { _ in
+            [
+                .http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .readHTTP2Frame(type: 0x1, stream: 3),
+                .http2OKHeaders(stream: 1), .http2Data("part", stream: 1), .http2Reset(stream: 1, code: 2),
+                .http2OKHeaders(stream: 3), .http2Data("whole", stream: 3, endStream: true),
+                .pause(.milliseconds(500)), .close,
+            ]
+        }
+        let session = Self.session()
+        let base = "http://127.0.0.1:\(server.port)"
+        let (first, second) = try await Self.twoRequests(session, "\(base)/a", "\(base)/b")
+        let failed = await first.serializingData().result
+        let fine = await second.serializingData().response
+        guard case .failure(.sessionTaskFailed(.connectionLost(let loss))) = failed else {
+            Issue.record("expected a lost stream, got \(failed)")
+            return
+        }
+        #expect(loss.cause == .streamReset && loss.requestMayHaveBeenProcessed)
+        #expect(loss.reason.contains("INTERNAL_ERROR"))
+        #expect(fine.value.map { String(decoding: $0, as: UTF8.self) } == "whole")
+        #expect(server.acceptedConnections == 1)
+        await session.shutdown()
+        server.stop()
+    }
+
+    @Test func aRefusedStreamIsSentAgainOnTheSameConnection() async throws {
+        let server = try FaultServer(connectionTimeLimit: .seconds(10)) { _ in
+            [
+                .http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .http2Reset(stream: 1, code: 7),
+                .readHTTP2Frame(type: 0x1, stream: 3), .http2OKHeaders(stream: 3), .http2Data("ok", stream: 3, endStream: true),
+                .pause(.milliseconds(500)), .close,
+            ]
+        }
+        let session = Self.session()
+        let response = await session.request("http://127.0.0.1:\(server.port)/a").serializingData().response
+        #expect(response.value.map { String(decoding: $0, as: UTF8.self) } == "ok")
+        #expect(response.metrics?.wasReplayed == true)
+        #expect(server.acceptedConnections == 1)
+        await session.shutdown()
+        server.stop()
+    }
+
+    @Test func aFrameOnAStreamTheClientNeverOpenedIsAConnectionError() async throws {
+        let server = try FaultServer(connectionTimeLimit: .seconds(10)) { _ in
+            [.http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .http2Data("stray", stream: 2), .pause(.milliseconds(500))]
+        }
+        let session = Self.session()
+        let result = await session.request("http://127.0.0.1:\(server.port)/a").serializingData().result
+        guard case .failure(.sessionTaskFailed(.connectionLost(let loss))) = result else {
+            Issue.record("expected a protocol error, got \(result)")
+            return
+        }
+        #expect(loss.cause == .http2ProtocolError)
+        await session.shutdown()
+        server.stop()
+    }
+
+    @Test func aStreamSilentPastTheIdleTimeoutFailsAsIdleWhileTheConnectionLives() async throws {
+        let server = try FaultServer(connectionTimeLimit: .seconds(10)) { _ in
+            [
+                .http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .http2OKHeaders(stream: 1),
+                .http2Data("then nothing", stream: 1), .pause(.seconds(3)),
+            ]
+        }
+        let session = makeSession {
+            $0.http2PriorKnowledge = true
+            $0.idleTransferTimeout = .milliseconds(400)
+        }
+        let result = await session.request("http://127.0.0.1:\(server.port)/a").serializingData().result
+        guard case .failure(.sessionTaskFailed(.timedOut(let phase, _))) = result else {
+            Issue.record("expected a timeout, got \(result)")
+            return
+        }
+        #expect(phase == .idleTransfer)
+        await session.shutdown()
+        server.stop()
+    }
+
+    @Test func aSendWindowThatNeverOpensEndsAtTheDeadlineWhileSending() async throws {
+        // SETTINGS_INITIAL_WINDOW_SIZE (4) = 0: the request body can never go.
+        let server = try FaultServer(connectionTimeLimit: .seconds(10)) { _ in
+            [.http2Settings([(0x4, 0)]), .pause(.seconds(3))]
+        }
+        let session = Self.session(requestTimeout: .milliseconds(500))
+        let result = await session.request(
+            "http://127.0.0.1:\(server.port)/upload", method: .post, body: Data(repeating: 7, count: 1_000)
+        ).serializingData().result
+        guard case .failure(.sessionTaskFailed(.timedOut(let phase, _))) = result else {
+            Issue.record("expected a timeout, got \(result)")
+            return
+        }
+        #expect(phase == .sendingRequest)
+        await session.shutdown()
+        server.stop()
+    }
+}

@@ -264,6 +264,7 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
             else {
                 preconditionFailure("ConnectionPoolRunner: lease of \(id) to \(requestID), one of them unknown")
             }
+            if let injector = settings.faultInjector { injectFault(from: injector, into: exchange, on: driver) }
             exchange.leased(driver, isReused: isReused, timings: connection.timings)
         case .enqueueRequest:
             break
@@ -329,8 +330,9 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
             latest = max(latest ?? exchange.deadline, exchange.deadline)
         }
         connection.attemptDeadline = latest ?? .distantFuture
+        connection.injectedFault = settings.faultInjector?.connectFault(host: origin.host)
         connector.connect(
-            to: origin, deadline: connection.attemptDeadline, on: loop,
+            to: origin, deadline: connection.attemptDeadline, on: loop, fault: connection.injectedFault?.fault,
             phase: { [self] phase in connections[id]?.connectPhase = phase }
         ) { [self] result in
             // Off the loop only when it has shut down: nothing is left to report to.
@@ -347,7 +349,9 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
         switch result {
         case .success(let connected):
             connection.timings = connected.timings
-            let driver = HTTP1ConnectionDriver(channel: connected.channel, settings: settings.driver, owner: connection)
+            let channel: any StreamChannel =
+                settings.faultInjector == nil ? connected.channel : FaultInjectingChannel(wrapping: connected.channel)
+            let driver = HTTP1ConnectionDriver(channel: channel, settings: settings.driver, owner: connection)
             connection.driver = driver
             driver.start()
             if connection.closeRequested {
@@ -361,12 +365,28 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
                 submit(.closed(connection.id, .local))
             } else {
                 connections[connection.id] = nil
+                if let injected = connection.injectedFault {
+                    for exchange in requests.values where exchange.request.origin == connection.origin {
+                        exchange.injectedFaults.append(injected)
+                    }
+                }
                 if let phase, connection.attemptDeadline.hasPassed(at: .now()) {
                     expireWaiters(of: connection.origin, in: phase)
                 }
                 submit(.attemptFailed(connection.id, error))
             }
         }
+    }
+
+    /// Asks `injector` for the fault of the exchange about to start on `driver` and arms the
+    /// connection with it (or with none); the exchange records what was injected.
+    private func injectFault(from injector: FaultInjector, into exchange: TransportExchange, on driver: HTTP1ConnectionDriver) {
+        guard let channel = driver.channel as? FaultInjectingChannel else {
+            preconditionFailure("ConnectionPoolRunner: a connection made with a fault injector is not wrapped")
+        }
+        let injected = injector.exchangeFault(host: exchange.request.host)
+        channel.arm(injected?.fault)
+        if let injected { exchange.injectedFaults.append(injected) }
     }
 
     /// The attempt ended at the deadline of the requests it was made for: those whose deadline
@@ -448,6 +468,8 @@ final class PooledConnection: HTTP1ConnectionDriverOwner {
     @exclusivity(unchecked) var driver: HTTP1ConnectionDriver?
     /// The pool asked for the close (or abandoned the attempt): its end is reported `.local`.
     @exclusivity(unchecked) var closeRequested = false
+    /// The connect fault a `FaultInjector` chose for this connection's dial, if any.
+    @exclusivity(unchecked) var injectedFault: InjectedFault?
 
     init(id: PoolConnectionID, origin: TransportOrigin, runner: ConnectionPoolRunner) {
         self.id = id

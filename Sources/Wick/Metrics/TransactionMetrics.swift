@@ -45,6 +45,15 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
     /// (then `statusCode` and `responseBodyBytes` are the stored response's, and the timings,
     /// connection and byte counts the validation exchange's).
     public var responseSource: ResponseSource
+    /// The faults the session's `FaultInjector` injected into this exchange (a latency, a
+    /// synthesized status, ...) and into the dials of connections it waited for; empty
+    /// without an injector. An exchange a fault failed has no metrics of its own: the event
+    /// monitors hear of it (`EventMonitor.request(_:didInjectFault:)`).
+    public var injectedFaults: [InjectedFault]
+    /// What the session's `HedgingPolicy` did for the request: not needed, refused by its
+    /// budget, or which attempt won (the phases and connection are the winner's); nil without
+    /// a policy, or for a request it does not hedge.
+    public var hedge: HedgeOutcome?
 
     /// The metrics of `response`, the answer to `request` from `source`. A response from the
     /// network always has a connection.
@@ -68,6 +77,8 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
         responseBytesReceived = metrics.responseBytesReceived
         isReused = metrics.isReused
         wasReplayed = metrics.wasReplayed
+        injectedFaults = metrics.injectedFaults
+        hedge = metrics.hedge
         connection = metrics.connection.map { ConnectionInfo(isReused: metrics.isReused, details: $0) }
     }
 
@@ -89,6 +100,8 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
         if responseSource != .network { parts.append("from the \(responseSource)") }
         if let connection { parts.append(connection.description) }
         if wasReplayed { parts.append("replayed") }
+        if let hedge, hedge != .notNeeded { parts.append("\(hedge)") }
+        for fault in injectedFaults { parts.append("injected \(fault.fault)") }
         if let resolve { parts.append("resolve \(resolve)") }
         if let connect { parts.append("connect \(connect)") }
         if let tlsHandshake { parts.append("TLS \(tlsHandshake)") }

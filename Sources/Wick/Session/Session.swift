@@ -131,6 +131,8 @@ public final class Session: Sendable {
         settings.tls.handshakeTimeout = configuration.tlsHandshakeTimeout
         settings.driver.continueTimeout = configuration.continueTimeout
         settings.dialer = dialer
+        settings.faultInjector = configuration.faultInjector
+        settings.hedging = configuration.hedging
         settings.nameResolution = configuration.nameResolution
         transportConfiguration.settings = settings
         transportConfiguration.tls = configuration.tls

@@ -19,4 +19,16 @@ public protocol HTTPFieldSource: AnyObject {
     /// Whether the field at `position` (`0..<fieldCount`) is named `name`, comparing ASCII
     /// letters without case. Does not allocate.
     func hasName(_ name: String, at position: Int) -> Bool
+    /// The position of the first field named `name` (ASCII letters compared without case), or
+    /// nil. Does not allocate. The default asks `hasName` at each position in turn; a source that
+    /// can compare lengths before bytes should do better, as every response's lookups of
+    /// `Set-Cookie` and `Strict-Transport-Security` go through it.
+    func firstPosition(ofName name: String) -> Int?
+}
+
+extension HTTPFieldSource {
+    /// The first position whose field `hasName(name, at:)`, or nil.
+    public func firstPosition(ofName name: String) -> Int? {
+        (0..<fieldCount).first { hasName(name, at: $0) }
+    }
 }

@@ -139,7 +139,7 @@ public struct HTTPHeaders: @unchecked Sendable {
     }
 
     private func firstIndex(of name: String) -> Int? {
-        if let source { return (0..<source.fieldCount).first { source.hasName(name, at: $0) } }
+        if let source { return source.firstPosition(ofName: name) }
         return fields.firstIndex { $0.name.equalsIgnoringASCIICase(name) }
     }
 }

@@ -5,6 +5,8 @@ extension StringProtocol {
     /// bytes must match exactly: header names are ASCII tokens, so no Unicode folding applies.
     @inlinable
     public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+        // Lengths first (constant time for native strings): most names compared differ in length.
+        guard utf8.count == other.utf8.count else { return false }
         var lhs = utf8.makeIterator()
         var rhs = other.utf8.makeIterator()
         while true {

@@ -88,6 +88,28 @@ extension HTTPFieldBlock: HTTPFieldSource {
         }
     }
 
+    func firstPosition(ofName name: String) -> Int? {
+        var name = name
+        let size = header
+        // SAFETY: `name` is a local String whose UTF-8 buffer is valid inside the closure; the
+        // first size.fields elements are the ranges initialized in `copying`, the bytes follow
+        // them and are size.bytes long, and every range lies inside them.
+        return name.withUTF8 { name in
+            withUnsafeMutablePointerToElements { elements in
+                let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(elements + size.fields), count: size.bytes)
+                for position in 0..<size.fields {
+                    let field = elements[position]
+                    // Lengths first: most names differ in length from the one asked for.
+                    guard field.nameEnd - field.nameStart == name.count else { continue }
+                    if UnsafeRawBufferPointer(rebasing: bytes[field.nameStart..<field.nameEnd]).equalsIgnoringASCIICase(name) {
+                        return position
+                    }
+                }
+                return nil
+            }
+        }
+    }
+
     func hasName(_ name: String, at position: Int) -> Bool {
         var name = name
         // SAFETY: `name` is a local String whose UTF-8 buffer is valid inside the closure; the

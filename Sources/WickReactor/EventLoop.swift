@@ -11,11 +11,16 @@
 //   ~1 ms late and never early (no busy wake-ups before a deadline). No extra descriptor and no
 //   `timerfd_settime` call each time the earliest deadline changes; millisecond precision is ample
 //   for network timeouts and the 250 ms Happy Eyeballs delay.
-// - **An eventfd wakes the loop** when another thread submits a task. A `wakeupPending` flag
-//   under the inbox lock makes that one `write` per batch, not per task. The write happens under
-//   that lock too: the loop closes the eventfd only after marking itself shut down under it, so
-//   a late wake-up can never hit a closed descriptor, or a reused one that belongs to someone
-//   else (it once did, between a submitter's unlock and its write, and trapped on EBADF).
+// - **An eventfd wakes the loop** when another thread submits a task, and only when the loop
+//   sleeps or is about to: before a blocking `epoll_wait` the loop sets `isWaiting` under the
+//   inbox lock (unless tasks are already queued, then it does not block), and clears it when the
+//   wait returns. A submitter that finds the loop awake writes nothing: the loop drains the inbox
+//   before it next sleeps. A `wakeupPending` flag makes it one `write` per sleep, not per task.
+//   The write happens after the submitter unlocks, so the loop, woken early, never blocks on
+//   the lock its waker still holds (with both on one core that cost two futex calls per
+//   request). The eventfd is therefore closed in `deinit`, not at shutdown: a late write can
+//   never hit a closed descriptor, or a reused one that belongs to someone else (it once did,
+//   and trapped on EBADF).
 // - **Generations in `epoll_data`.** Each registration stores `generation << 32 | fd` in
 //   `epoll_data.u64`; an event whose generation no longer matches the table (the descriptor was
 //   closed and its number reused within one `epoll_wait` batch) is dropped.
@@ -72,6 +77,10 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     let epollFD: Int32
     private let wakeFD: Int32
     private let inbox = Locked(Inbox())
+    /// Whether the loop sleeps in `epoll_wait`, or is about to: set under `inbox`'s lock once the
+    /// loop found no queued task, cleared (without the lock) when the wait returns. Read under
+    /// the lock by submitters; a stale `true` costs one spurious wake-up, never a lost one.
+    private let isWaiting = Atomic<Bool>(false)
     private let threadID = Atomic<UInt>(0)
     private let nextTimerID = Atomic<UInt64>(1)
     /// The loop's reusable read buffer; channels read into it and lend it to their delegate.
@@ -128,6 +137,8 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     }
 
     deinit {
+        // No thread holds a reference, so no submitter can be writing the wake-up eventfd.
+        try? Syscalls.close(wakeFD)
         // SAFETY: the loop thread has exited (it holds a strong reference while it runs).
         readBuffer.deallocate()
         scratchBuffer.deallocate()
@@ -176,24 +187,23 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         enqueueWork(.runnable(runnable))
     }
 
-    /// Queues `work`: locally on the loop's own thread, else in the inbox with one wake-up per batch.
+    /// Queues `work`: locally on the loop's own thread, else in the inbox, waking the loop only
+    /// if it sleeps (once per sleep).
     func enqueueWork(_ work: LoopWork) -> Bool {
         if inEventLoop {
             localTasks.append(work)
             return true
         }
-        // The wake-up is written under the lock: the loop closes its eventfd only after marking
-        // itself shut down under the same lock, so a wake-up can never reach a closed (or
-        // reused) descriptor.
-        return inbox.withLock { inbox -> Bool in
-            guard inbox.lifecycle != .shutDown else { return false }
+        let (accepted, wakes) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard inbox.lifecycle != .shutDown else { return (false, false) }
             inbox.tasks.append(work)
-            if !inbox.wakeupPending {
-                inbox.wakeupPending = true
-                wakeUp()
-            }
-            return true
+            guard isWaiting.load(ordering: .relaxed), !inbox.wakeupPending else { return (true, false) }
+            inbox.wakeupPending = true
+            return (true, true)
         }
+        // Outside the lock (see the file's comment): the eventfd stays open until deinit.
+        if wakes { wakeUp() }
+        return accepted
     }
 
     /// Runs `body` on the loop and returns its result. Throws `ReactorError.loopShutDown` if the
@@ -212,7 +222,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         localTasks.append(.closure(task))
     }
 
-    /// Writes the eventfd; only under `inbox`'s lock while the loop is not shut down.
+    /// Writes the eventfd (open until deinit, so any thread holding the loop may).
     private func wakeUp() {
         do {
             _ = try Syscalls.eventfdWrite(wakeFD, 1)
@@ -375,12 +385,22 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     func run() {
         threadID.store(JoinableThread.currentID, ordering: .relaxed)
         while true {
-            let batch = waitForEvents()
+            // One lock per iteration: whether shutdown began, and whether the loop may sleep,
+            // which it promises submitters (`isWaiting`) only when no task is queued.
+            let hasOwnWork = !localTasks.isEmpty || !pendingFlushes.isEmpty
+            let (stops, sleeps) = inbox.withLock { inbox -> (Bool, Bool) in
+                guard inbox.lifecycle != .shuttingDown else { return (true, false) }
+                guard !hasOwnWork, inbox.tasks.isEmpty else { return (false, false) }
+                isWaiting.store(true, ordering: .relaxed)
+                return (false, true)
+            }
+            if stops { break }
+            let batch = waitForEvents(mayBlock: sleeps)
+            if sleeps { isWaiting.store(false, ordering: .relaxed) }
             dispatch(batch)
             runDueTimers()
             runTasks()
             flushPending()
-            if inbox.withLock({ $0.lifecycle == .shuttingDown }) { break }
         }
         closeEverything()
     }
@@ -388,16 +408,19 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     /// Begins shutdown from another thread: the loop closes its channels, runs every accepted
     /// task, cancels its timers, closes its descriptors and returns from `run()`.
     func initiateShutdown() {
-        inbox.withLock { inbox in
-            guard inbox.lifecycle == .running else { return }
+        let begins = inbox.withLock { inbox -> Bool in
+            guard inbox.lifecycle == .running else { return false }
             inbox.lifecycle = .shuttingDown
-            wakeUp()  // under the lock, as in `execute`
+            return true
         }
+        if begins { wakeUp() }
     }
 
-    private func waitForEvents() -> Int {
+    /// Waits for readiness: not at all when `mayBlock` is false (work is queued), else until
+    /// the next timer or, with none, until woken.
+    private func waitForEvents(mayBlock: Bool) -> Int {
         let timeout: Int32
-        if !localTasks.isEmpty || !pendingFlushes.isEmpty {
+        if !mayBlock {
             timeout = 0
         } else if let next = timers.nextDeadline() {
             let remaining = next.timeRemaining(at: .now()).wholeNanosecondsClamped
@@ -513,7 +536,6 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
 
         // Handlers registered by tasks during shutdown were refused (`isClosing`), so this holds.
         precondition(registrations.isEmpty, "\(name): descriptors still registered after shutdown")
-        try? Syscalls.close(wakeFD)
         try? Syscalls.close(epollFD)
     }
 }

@@ -111,13 +111,18 @@ package final class TransportClient: Sendable {
     // MARK: - Requests
 
     /// The request in transport terms, made ready for its runner, with `bodySource` (an upload)
-    /// sent instead of `body`.
+    /// sent instead of `body`. `destination`, when given, is `url` and `unixSocketPath` as
+    /// `TransportDestination` already read them (the session checked the request), so they
+    /// are not read again.
     package func prepareSend(
         _ method: HTTPMethod, url: URL, headers: HTTPHeaders, body: [UInt8]?, unixSocketPath: String?,
-        source: SourceBinding? = nil, bodySource: (any TransportBodySource)? = nil
+        destination: TransportDestination? = nil, source: SourceBinding? = nil, bodySource: (any TransportBodySource)? = nil
     ) -> Result<PreparedSend, TransportPreparationError> {
         // A switch rather than `map`: the request moves into the exchange instead of being copied.
-        switch prepare(method, url: url, headers: headers, body: body, unixSocketPath: unixSocketPath, source: source) {
+        switch prepare(
+            method, url: url, headers: headers, body: body, unixSocketPath: unixSocketPath, destination: destination,
+            source: source)
+        {
         case .failure(let error):
             return .failure(error)
         case .success(var prepared):
@@ -147,12 +152,16 @@ package final class TransportClient: Sendable {
     /// was made fails here only on a port out of range.
     func prepare(
         _ method: HTTPMethod, url: URL, headers: HTTPHeaders, body: [UInt8]?, unixSocketPath: String?,
-        source: SourceBinding? = nil
+        destination checked: TransportDestination? = nil, source: SourceBinding? = nil
     ) -> Result<TransportRequest, TransportPreparationError> {
         let destination: TransportDestination
         let port: UInt16
         do throws(TransportPreparationError) {
-            destination = try TransportDestination(url: url, unixSocketPath: unixSocketPath)
+            if let checked {
+                destination = checked
+            } else {
+                destination = try TransportDestination(url: url, unixSocketPath: unixSocketPath)
+            }
             port = try destination.checkedPort()
         } catch {
             return .failure(error)
@@ -178,9 +187,11 @@ package final class TransportClient: Sendable {
         return .success(request)
     }
 
-    /// The runner an origin always uses (stable within the process).
-    func runner(for origin: TransportOrigin) -> ConnectionPoolRunner {
+    /// The runner an origin always uses (stable within the process). An autoclosure: with one
+    /// runner (the default) the origin is never made.
+    func runner(for origin: @autoclosure () -> TransportOrigin) -> ConnectionPoolRunner {
         guard runners.count > 1 else { return runners[0] }
+        let origin = origin()
         var hasher = Hasher()
         hasher.combine(origin.unixSocketPath?.path ?? origin.host.lowercasedIfNeeded())
         hasher.combine(origin.port)

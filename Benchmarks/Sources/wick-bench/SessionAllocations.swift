@@ -29,16 +29,18 @@ enum SessionAllocations {
 
     /// Runs `requests` sequential async requests to `given` (nil: an in-process server's
     /// `/bytes/1k`), from Swift's pool and then with the task on Wick's loop, and prints the rate,
-    /// CPU and allocations per request.
+    /// CPU and allocations per request; with `given`, libcurl's figures for the same requests too
+    /// (one reused easy handle), so a quick A/B has its peer beside it.
     /// - Throws: as `perRequest`.
-    static func profile(requests: Int, url given: String?) throws {
+    /// `only`: "pool", "loop" or "curl" runs that form alone (for `perf record` or `strace`).
+    static func profile(requests: Int, url given: String?, only: String? = nil) throws {
         let server = given == nil ? try FixedResponseServer() : nil
         var configuration = Session.Configuration()
         configuration.maximumConnectionsPerHost = 1
         let session = Session(configuration: configuration)
         defer { try? blocking { await session.shutdown() } }
         let url = given ?? "http://127.0.0.1:\(server?.port ?? 0)/bytes/1k"
-        for onLoop in [false, true] {
+        for onLoop in [false, true] where only == nil || only == (onLoop ? "loop" : "pool") {
             let round = try RequestsBenchmark.wickSequentialAsync(
                 session, url: url, count: requests, executor: onLoop ? session.taskExecutor : nil)
             let seconds = Double(round.wallNanoseconds) / 1e9
@@ -47,6 +49,18 @@ enum SessionAllocations {
                 + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
                 + "\(Double(round.allocations) / Double(requests)) allocations per request")
         }
+        guard let given, only == nil || only == "curl" else { return }
+        let curl = try CurlClient(
+            .init(url: given, caFile: "", tlsVersion: 13, newConnectionPerRequest: false, sessionCache: false))
+        _ = try curl.get()
+        let allocations = AllocationCounter.allocations
+        let cpu = processCPUNanoseconds()
+        let start = monotonicNanoseconds()
+        for _ in 0..<requests { _ = try curl.get() }
+        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        print("profile-session (libcurl): \(requests) requests, \(Int(Double(requests) / seconds)) per second, "
+            + "\((processCPUNanoseconds() - cpu) / UInt64(requests) / 1_000) µs CPU and "
+            + "\(Double(AllocationCounter.allocations - allocations) / Double(requests)) allocations per request")
     }
 
     /// Runs `requests` sequential async requests from an ordinary task after making the

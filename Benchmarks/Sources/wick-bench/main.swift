@@ -159,7 +159,8 @@ do {
         // For `perf record`: sequential async requests through Session against the in-process
         // server, nothing else (no peers, no table).
         let count = Int(options.rest.first ?? "") ?? 100_000
-        try SessionAllocations.profile(requests: count, url: options.rest.dropFirst().first)
+        try SessionAllocations.profile(
+            requests: count, url: options.rest.dropFirst().first, only: options.rest.dropFirst(2).first)
     case "profile-session-global-executor":
         // The same from an ordinary task with the session's loops as Swift's global executor
         // (a process-wide switch, hence a command of its own).

@@ -26,8 +26,10 @@ extension Session {
     /// evaluation took place and was not `DisabledTrustEvaluator` (§8.1: "no underlying secure
     /// transport errors or warnings"). Plain http responses' fields are ignored (§8.1).
     func recordHSTS(from response: TransportResponse, for request: HTTPRequest) {
-        guard let storage = configuration.hstsStorage, let field = response.headers.value(for: "Strict-Transport-Security"),
-            let trust = response.metrics.connection?.serverTrust, trust.evaluator != "\(DisabledTrustEvaluator.self)",
+        // The connection's trust first: a plain-HTTP response (no trust) is never read.
+        guard let storage = configuration.hstsStorage, let trust = response.metrics.connection?.serverTrust,
+            trust.evaluator != "\(DisabledTrustEvaluator.self)",
+            let field = response.headers.value(for: "Strict-Transport-Security"),
             request.unixSocketPath == nil, request.url.scheme?.lowercased() == "https", let host = request.url.host,
             let policy = StrictTransportSecurity(field)
         else { return }

@@ -92,7 +92,8 @@ extension Request {
             case .success(let adapted):
                 session.eventMonitor.request(self, didAdaptInitialRequest: initial, to: adapted)
                 // An adapter may produce any URL: checked here, where it is made, not per send.
-                if let invalid = Session.invalidity(of: adapted) {
+                var adapted = adapted
+                if let invalid = Session.validate(&adapted) {
                     return attemptEnded(Attempt(request: adapted, response: nil, error: invalid), progress)
                 }
                 send(adapted, progress)

@@ -1,5 +1,6 @@
 // The request as Wick sent it: method, URL, headers (the session's defaults merged in) and body.
 public import FoundationEssentials
+import WickTransport
 
 /// What a `Request` sends, with `Session.Configuration.headers` already merged under the
 /// request's own headers. Carried by `DataResponse.request`.
@@ -22,6 +23,7 @@ public struct HTTPRequest: Sendable {
         get { storage.url }
         _modify {
             makeUnique()
+            storage.destination = nil
             yield &storage.url
         }
     }
@@ -34,6 +36,7 @@ public struct HTTPRequest: Sendable {
         get { storage.unixSocketPath }
         _modify {
             makeUnique()
+            storage.destination = nil
             yield &storage.unixSocketPath
         }
     }
@@ -125,6 +128,19 @@ public struct HTTPRequest: Sendable {
         }
     }
 
+    /// The transport's reading of `url` and `unixSocketPath`, once `Session.validate(_:)`
+    /// accepted them, so that the send does not read the URL again; nil before that, and again
+    /// after either changes.
+    var checkedDestination: TransportDestination? { storage.destination }
+
+    /// Keeps `destination`, read from this value's `url` and `unixSocketPath`, when this value
+    /// holds its box alone. A shared box may be read on other threads, so it is left as it is
+    /// (the send then reads the URL itself).
+    mutating func keep(_ destination: TransportDestination) {
+        guard isKnownUniquelyReferenced(&storage) else { return }
+        storage.destination = destination
+    }
+
     private var storage: Storage
 
     /// A request value; nothing is sent.
@@ -152,6 +168,8 @@ public struct HTTPRequest: Sendable {
         @exclusivity(unchecked) var timeout: Duration?
         @exclusivity(unchecked) var httpShouldHandleCookies: Bool
         @exclusivity(unchecked) var cachePolicy: RequestCachePolicy
+        /// `checkedDestination`: a function of `url` and `unixSocketPath`, cleared with them.
+        @exclusivity(unchecked) var destination: TransportDestination?
 
         init(
             method: HTTPMethod, url: URL, unixSocketPath: String?, headers: HTTPHeaders, body: Data?,
@@ -174,6 +192,7 @@ public struct HTTPRequest: Sendable {
                 carriesUpload: carriesUpload, timeout: timeout, httpShouldHandleCookies: httpShouldHandleCookies,
                 cachePolicy: cachePolicy)
             copied.sourceBinding = sourceBinding
+            copied.destination = destination
             return copied
         }
     }

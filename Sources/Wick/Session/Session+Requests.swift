@@ -146,7 +146,7 @@ extension Session {
                 }
             }
             merged.headers = mergedHeaders(merged.headers)
-            if let invalid = Self.invalidity(of: merged) {
+            if let invalid = Self.validate(&merged) {
                 checked = .failure(invalid)
             } else {
                 checked = .success(merged)
@@ -187,11 +187,18 @@ extension Session {
     /// Why `request` cannot be sent, or nil: a GET with a body (Alamofire's validation), or what
     /// `TransportDestination`, the transport's one reading of a request URL, refuses.
     static func invalidity(of request: HTTPRequest) -> WickError? {
+        var checked = request
+        return validate(&checked)
+    }
+
+    /// `invalidity(of:)`, keeping the transport's reading of the URL in `request` when it is
+    /// usable (`HTTPRequest.checkedDestination`), so that sending it does not read it again.
+    static func validate(_ request: inout HTTPRequest) -> WickError? {
         if request.method == .get, let body = request.body {
             return .urlRequestValidationFailed(reason: .bodyDataInGETRequest(body))
         }
         do throws(TransportPreparationError) {
-            _ = try TransportDestination(url: request.url, unixSocketPath: request.unixSocketPath)
+            request.keep(try TransportDestination(url: request.url, unixSocketPath: request.unixSocketPath))
             return nil
         } catch {
             return WickError(preparing: error)

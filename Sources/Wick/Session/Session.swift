@@ -199,7 +199,8 @@ public final class Session: Sendable {
         }
         return transport.prepareSend(
             request.method, url: request.url, headers: headers, body: request.body.map { [UInt8]($0) },
-            unixSocketPath: request.unixSocketPath, source: request.sourceBinding, bodySource: bodySource
+            unixSocketPath: request.unixSocketPath, destination: request.checkedDestination, source: request.sourceBinding,
+            bodySource: bodySource
         ).mapError(WickError.init(preparing:))
     }
 

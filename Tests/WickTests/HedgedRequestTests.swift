@@ -50,6 +50,23 @@ struct HedgedRequestTests {
         await session.shutdown()
     }
 
+    @Test func aHedgeBeatsAnInjectedLatencyAndTheSessionShutsDown() async throws {
+        let server = try FaultServer(steps: [.repeating([.readRequest, Self.ok], times: 10)])
+        defer { server.stop() }
+        var configuration = Session.Configuration()
+        configuration.hedging = HedgingPolicy(delay: .fixed(.milliseconds(50)))
+        configuration.faultInjector = FaultInjector(
+            seed: 1, rules: [FaultRule(.latency(.fixed(.seconds(2))), limit: 1)])
+        let session = Session(configuration: configuration)
+        let started = ContinuousClock.now
+        let response = await session.request("http://127.0.0.1:\(server.port)/").serializingData().response
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(response.metrics?.transactions.last?.hedge == .hedgeWon)
+        // The loser, its response held back, closed without waiting for the hold to end.
+        await session.shutdown()
+        #expect(ContinuousClock.now - started < .milliseconds(1_500))
+    }
+
     @Test func aResponseBeforeTheDelayIsNotHedged() async throws {
         let server = try FaultServer(steps: [.repeating([.readRequest, Self.ok], times: 10)])
         defer { server.stop() }

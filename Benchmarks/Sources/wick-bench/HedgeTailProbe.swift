@@ -13,6 +13,11 @@ import WickTestSupport
 /// delay; prints p50, p90, p99 and the worst latency, requests per second, and hedges sent and
 /// won.
 enum HedgeTailProbe {
+    /// Every request's latency, shared by the client tasks.
+    final class Latencies: Sendable {
+        let values = Mutex<[Duration]>([])
+    }
+
     static func run(requests: Int, clients: Int) throws {
         let ok = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8)
         let server = try FaultServer(connectionTimeLimit: .seconds(600), recordsReceivedBytes: false) { _ in
@@ -33,7 +38,7 @@ enum HedgeTailProbe {
             configuration.faultInjector = FaultInjector(
                 seed: 1, rules: [FaultRule(.latency(.fixed(.milliseconds(200))), fraction: 0.05)])
             let session = Session(configuration: configuration)
-            let latencies = Mutex<[Duration]>([])
+            let latencies = Latencies()
             let started = ContinuousClock.now
             try blocking {
                 await withTaskGroup(of: Void.self) { group in
@@ -43,7 +48,7 @@ enum HedgeTailProbe {
                                 let sent = ContinuousClock.now
                                 _ = await session.request(url).serializingData().response
                                 let latency = ContinuousClock.now - sent
-                                latencies.withLock { $0.append(latency) }
+                                latencies.values.withLock { $0.append(latency) }
                             }
                         }
                     }
@@ -51,7 +56,7 @@ enum HedgeTailProbe {
                 await session.shutdown()
             }
             let elapsed = ContinuousClock.now - started
-            let sorted = latencies.withLock { $0 }.sorted()
+            let sorted = latencies.values.withLock { $0 }.sorted()
             func milliseconds(_ percentile: Double) -> Double {
                 let index = min(sorted.count - 1, Int((Double(sorted.count) * percentile).rounded(.up)) - 1)
                 let (seconds, attoseconds) = sorted[max(0, index)].components

@@ -226,8 +226,9 @@ final class FaultInjectingChannel: StreamChannel, StreamChannelDelegate, @unchec
 
     func streamClosed(_ stream: any StreamChannel, error: StreamChannelError?) {
         innerClosed = true
-        // Held bytes go first; the close follows them when the hold ends.
-        if !held.isEmpty { return heldClose = .some(error) }
+        // Held bytes go first; the close follows them when the hold ends (unless the delegate
+        // closed the stream itself: then nothing more is delivered).
+        if !held.isEmpty, !isClosing { return heldClose = .some(error) }
         holdTimer?.cancel()
         holdTimer = nil
         // A stalled or truncated stream stays silent until the driver closes it.

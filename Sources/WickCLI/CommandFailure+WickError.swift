@@ -51,6 +51,7 @@ extension CommandFailure {
         case .tooManyRedirects: .tooManyRedirects
         case .invalidRedirect: .unsupportedProtocol
         case .proxyAuthenticationRequired: .receiveError
+        case .socksProxyFailed: .proxyHandshakeFailed
         }
     }
 

@@ -64,4 +64,6 @@ public struct CurlExitCode: RawRepresentable, Hashable, Sendable {
     public static let badCACertificateFile = CurlExitCode(rawValue: 77)
     /// 90: the server's public key does not match `--pinnedpubkey`.
     public static let pinnedPublicKeyMismatch = CurlExitCode(rawValue: 90)
+    /// 97: the SOCKS proxy's handshake failed (curl's `CURLE_PROXY`).
+    public static let proxyHandshakeFailed = CurlExitCode(rawValue: 97)
 }

@@ -11,6 +11,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case certificate = "cert", key, cookie, cookieJar = "cookie-jar"
     case writeOut = "write-out", maximumTime = "max-time", connectTimeout = "connect-timeout", retry
     case retryDelay = "retry-delay", retryMaximumTime = "retry-max-time", proxy, noProxy = "noproxy"
+    case proxyUser = "proxy-user", socks5, socks5Hostname = "socks5-hostname", socks4, socks4a
     case unixSocket = "unix-socket", url, config, continueAt = "continue-at"
     case resolve, connectTo = "connect-to", interface, localPort = "local-port"
     // Switches.
@@ -42,6 +43,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
         case .writeOut: "w"
         case .maximumTime: "m"
         case .proxy: "x"
+        case .proxyUser: "U"
         case .get: "G"
         case .remoteName: "O"
         case .remoteHeaderName: "J"

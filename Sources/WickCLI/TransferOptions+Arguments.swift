@@ -106,6 +106,12 @@ extension TransferOptions {
         // `--retry-max-time 0` is curl's default: no limit.
         case .retryMaximumTime: retryMaximumTime = try Self.seconds(value, option).nonZero
         case .proxy: proxy = value
+        // curl: a SOCKS option and `-x` exclude each other, and the last one given wins.
+        case .socks5: proxy = Self.proxyURL(value, scheme: .socks5)
+        case .socks5Hostname: proxy = Self.proxyURL(value, scheme: .socks5h)
+        case .socks4: proxy = Self.proxyURL(value, scheme: .socks4)
+        case .socks4a: proxy = Self.proxyURL(value, scheme: .socks4a)
+        case .proxyUser: proxyUser = value
         case .noProxy: noProxy = value
         case .unixSocket: unixSocket = value
         case .resolve: resolveEntries.append(value)
@@ -159,6 +165,12 @@ extension TransferOptions {
         case .http1_1, .globOff: break
         default: preconditionFailure("TransferOptions: \(option) takes a value")
         }
+    }
+
+    /// The proxy URL of a `--socks5`-style option's `HOST[:PORT]`: `scheme://` put before it,
+    /// unless it names a scheme of its own.
+    private static func proxyURL(_ value: String, scheme: ProxyScheme) -> String {
+        value.contains("://") ? value : "\(scheme)://\(value)"
     }
 
     /// A whole number, as curl's numeric options take it.

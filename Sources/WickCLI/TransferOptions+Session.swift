@@ -160,25 +160,41 @@ extension TransferOptions {
     }
 
     /// `-x` (a bare `host:port` is http) with `--noproxy`, or the environment's variables with
-    /// `--noproxy` in place of theirs.
+    /// `--noproxy` in place of theirs; `--proxy-user` replaces the credentials of either.
     private func proxySetting() throws(CommandFailure) -> ProxySetting {
         let noProxyList = noProxy.map(NoProxyList.init)
         if let proxy {
             do {
-                let configuration = try ProxyConfiguration(url: proxy.contains("://") ? proxy : "http://" + proxy)
+                var configuration = try ProxyConfiguration(url: proxy.contains("://") ? proxy : "http://" + proxy)
+                configuration.credentials = proxyCredentials ?? configuration.credentials
                 return .proxy(configuration, noProxy: noProxyList ?? .empty)
             } catch {
                 throw CommandFailure(.couldNotResolveProxy, "Unsupported proxy \(proxy): \(error)")
             }
         }
-        guard let noProxyList else { return .environment }
+        guard noProxyList != nil || proxyCredentials != nil else { return .environment }
         do {
             var rules = try ProxyRules(environment: ProcessInfo.processInfo.environment)
-            rules.noProxy = noProxyList
+            rules.noProxy = noProxyList ?? rules.noProxy
+            if let proxyCredentials {
+                rules.http?.credentials = proxyCredentials
+                rules.https?.credentials = proxyCredentials
+            }
             return .rules(rules)
         } catch {
             throw CommandFailure(.couldNotResolveProxy, "Unsupported proxy: \(error)")
         }
+    }
+
+    /// `--proxy-user USER[:PASSWORD]` as credentials (the first colon ends the user name; none
+    /// means an empty password).
+    var proxyCredentials: ProxyCredentials? {
+        guard let proxyUser else { return nil }
+        guard let colon = proxyUser.firstIndex(of: ":") else {
+            return ProxyCredentials(username: proxyUser, password: "")
+        }
+        return ProxyCredentials(
+            username: String(proxyUser[..<colon]), password: String(proxyUser[proxyUser.index(after: colon)...]))
     }
 
     /// The trust manager for `-k` and `--pinnedpubkey`, the same for every host; nil for the

@@ -32,7 +32,16 @@ extension TransferOptions {
         for entry in connectToEntries {
             lines.append("configuration.nameResolution.connectToOverrides.append(try ConnectToOverride(curlArgument: \(Self.literal(entry))))")
         }
-        if let proxy { lines.append("configuration.proxy = .proxy(try ProxyConfiguration(url: \(Self.literal(proxy.contains("://") ? proxy : "http://" + proxy))))") }
+        if let proxy {
+            let url = Self.literal(proxy.contains("://") ? proxy : "http://" + proxy)
+            if let credentials = proxyCredentials {
+                lines.append("var proxy = try ProxyConfiguration(url: \(url))")
+                lines.append("proxy.credentials = ProxyCredentials(username: \(Self.literal(credentials.username)), password: \(Self.literal(credentials.password)))")
+                lines.append("configuration.proxy = .proxy(proxy)")
+            } else {
+                lines.append("configuration.proxy = .proxy(try ProxyConfiguration(url: \(url)))")
+            }
+        }
         var sessionArguments = ["configuration: configuration"]
         if let pinnedPublicKeys {
             let keys = pinnedPublicKeys.split(separator: ";").map { "try PublicKey(pin: \(Self.literal(String($0))))" }

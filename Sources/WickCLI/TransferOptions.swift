@@ -100,8 +100,11 @@ public struct TransferOptions: Sendable {
     public var retryMaximumTime: Double?
     /// `--retry-all-errors`: every failure is retried, not only the transient ones.
     public var retriesAllErrors = false
-    /// `-x`: the proxy URL (`http://host:port`; a bare `host:port` is http).
+    /// `-x`: the proxy URL (`http://host:port`, `socks5h://host:port`; a bare `host:port` is
+    /// http). `--socks5`, `--socks5-hostname`, `--socks4` and `--socks4a` set it too.
     public var proxy: String?
+    /// `-U`/`--proxy-user USER:PASSWORD`: the proxy's credentials, in place of any in its URL.
+    public var proxyUser: String?
     /// `--noproxy`: hosts reached directly, comma-separated (`*`: all).
     public var noProxy: String?
     /// `--unix-socket`: the socket the request goes to instead of the URL's host.

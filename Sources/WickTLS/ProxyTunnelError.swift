@@ -1,7 +1,7 @@
-// Why a proxy's CONNECT tunnel to an origin could not be opened.
+// Why a proxy's tunnel to an origin (HTTP CONNECT or a SOCKS handshake) could not be opened.
 
-/// A CONNECT tunnel through an HTTP proxy failed before TLS to the origin began. `proxy` is the
-/// proxy's `host:port`; no byte meant for the origin was sent.
+/// A tunnel through a proxy failed before anything meant for the origin was sent: an HTTP
+/// proxy's CONNECT, or a SOCKS proxy's handshake (`socks`). `proxy` is the proxy's `host:port`.
 public enum ProxyTunnelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The proxy answered CONNECT with a status other than 2xx (407: it wants credentials, or
     /// refused the ones sent; 403: not allowed; 502: it could not reach the origin).
@@ -14,9 +14,11 @@ public enum ProxyTunnelError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Bytes followed the proxy's 2xx head before the client spoke: they belong to no protocol
     /// the client started, so the tunnel is not trusted.
     case unexpectedBytes(proxy: String, count: Int)
-    /// The proxy did not answer CONNECT before the connect deadline; `after` is how long the
-    /// CONNECT phase ran.
+    /// The proxy did not answer CONNECT (or finish its SOCKS handshake) before the connect
+    /// deadline; `after` is how long that phase ran.
     case timedOut(proxy: String, after: Duration)
+    /// The SOCKS proxy stopped the handshake: the failure names the step and the reason.
+    case socks(proxy: String, SOCKSFailure)
 
     /// A readable account.
     public var description: String {
@@ -32,6 +34,7 @@ public enum ProxyTunnelError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unexpectedBytes(let proxy, let count):
             "proxy \(proxy) sent \(count) unexpected bytes after accepting CONNECT"
         case .timedOut(let proxy, let after): "proxy \(proxy) did not answer CONNECT within \(after)"
+        case .socks(let proxy, let failure): "SOCKS proxy \(proxy) \(failure)"
         }
     }
 }

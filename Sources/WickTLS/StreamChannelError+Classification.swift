@@ -35,15 +35,18 @@ extension StreamChannelError {
         case serverTrustRefused
         /// The TLS configuration cannot be made into a context.
         case tlsConfigurationInvalid
-        /// The HTTP proxy refused the CONNECT tunnel with a status other than 2xx and 407.
+        /// The HTTP proxy refused the CONNECT tunnel with a status other than 2xx and 407, or a
+        /// SOCKS proxy refused the connect (its reply code).
         case proxyRefused
-        /// The HTTP proxy answered CONNECT with 407.
+        /// The HTTP proxy answered CONNECT with 407, or a SOCKS5 proxy refused every method
+        /// offered or the user name and password.
         case proxyAuthenticationRequired
-        /// The HTTP proxy's answer to CONNECT was not valid HTTP/1.1, or bytes followed its 2xx.
+        /// The HTTP proxy's answer to CONNECT was not valid HTTP/1.1, or bytes followed its 2xx;
+        /// or a SOCKS proxy's reply broke its protocol, or bytes followed its success reply.
         case proxyInvalidResponse
-        /// The HTTP proxy closed the connection before answering CONNECT.
+        /// The proxy closed the connection before answering CONNECT or ending its SOCKS handshake.
         case proxyClosed
-        /// The HTTP proxy did not answer CONNECT before the connect deadline.
+        /// The proxy did not answer CONNECT, or end its SOCKS handshake, before the connect deadline.
         case proxyTimedOut
         /// Anything else: the loop shutting down, an unexpected system call failure.
         case other
@@ -99,6 +102,12 @@ extension StreamChannelError {
         case .proxy(.invalidResponse), .proxy(.unexpectedBytes): Classification(.proxyInvalidResponse, retryable: false)
         case .proxy(.closedBeforeResponse): Classification(.proxyClosed, retryable: false)
         case .proxy(.timedOut): Classification(.proxyTimedOut, retryable: true)
+        case .proxy(.socks(_, .noAcceptableMethod)), .proxy(.socks(_, .authenticationFailed)):
+            Classification(.proxyAuthenticationRequired, retryable: false)
+        case .proxy(.socks(_, .connectRefused)): Classification(.proxyRefused, retryable: false)
+        case .proxy(.socks(_, .invalidReply)), .proxy(.socks(_, .unexpectedBytes)):
+            Classification(.proxyInvalidResponse, retryable: false)
+        case .proxy(.socks(_, .closed)): Classification(.proxyClosed, retryable: false)
         }
     }
 

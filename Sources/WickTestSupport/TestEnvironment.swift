@@ -29,6 +29,14 @@ public enum TestEnvironment {
         public static let httpbinPort = "WICK_HTTPBIN_PORT"
         /// gunicorn master's PID.
         public static let httpbinPID = "WICK_HTTPBIN_PID"
+        /// The SOCKS5 proxy's port (no authentication).
+        public static let socksPort = "WICK_SOCKS_PORT"
+        /// That proxy's PID.
+        public static let socksPID = "WICK_SOCKS_PID"
+        /// The port of the SOCKS5 proxy that demands `SOCKSServer.username` and `.password`.
+        public static let authenticatingSOCKSPort = "WICK_SOCKS_AUTH_PORT"
+        /// That proxy's PID.
+        public static let authenticatingSOCKSPID = "WICK_SOCKS_AUTH_PID"
     }
 
     /// nginx as a test sees it.
@@ -62,6 +70,18 @@ public enum TestEnvironment {
         public var base: String { "http://127.0.0.1:\(port)" }
     }
 
+    /// The SOCKS5 proxies as a test sees them.
+    public struct SOCKS: Sendable {
+        /// The port on 127.0.0.1 of the proxy without authentication.
+        public let port: Int
+        /// The port on 127.0.0.1 of the proxy that demands `username` and `password`.
+        public let authenticatingPort: Int
+        /// The user name the authenticating proxy accepts.
+        public var username: String { SOCKSServer.username }
+        /// The password the authenticating proxy accepts.
+        public var password: String { SOCKSServer.password }
+    }
+
     /// Whether this is a CI run (`CI=true`), where a missing server is a failure.
     public static var isCI: Bool {
         ProcessInfo.processInfo.environment["CI"] == "true"
@@ -72,6 +92,17 @@ public enum TestEnvironment {
 
     /// Whether httpbin tests should run: it was started, or this is CI.
     public static var wantsHTTPBin: Bool { isCI || value(Variable.httpbinPort) != nil }
+
+    /// Whether SOCKS tests should run: the proxies were started, or this is CI.
+    public static var wantsSOCKS: Bool { isCI || value(Variable.socksPort) != nil }
+
+    /// The running SOCKS5 proxies.
+    /// - Throws: `TestSupportError.serverNotConfigured` if Scripts/test did not start them.
+    public static func socks() throws -> SOCKS {
+        SOCKS(
+            port: try port(Variable.socksPort, server: "microsocks"),
+            authenticatingPort: try port(Variable.authenticatingSOCKSPort, server: "microsocks"))
+    }
 
     /// The running nginx.
     /// - Throws: `TestSupportError.serverNotConfigured` if Scripts/test did not start it.

@@ -5,7 +5,7 @@
 package enum ConnectPhase: Sendable, Equatable, Comparable, CustomStringConvertible {
     /// Resolving the name and connecting the socket (Happy Eyeballs), or a Unix socket's connect.
     case connecting
-    /// Waiting for an HTTP proxy's answer to CONNECT.
+    /// Waiting for an HTTP proxy's answer to CONNECT, or for a SOCKS proxy's handshake to end.
     case proxyConnect
     /// The TLS handshake and the evaluation of the server's trust.
     case tlsHandshake

@@ -17,11 +17,14 @@ public import WickTLS
 /// resolver, no Happy Eyeballs, within the connector's timeout. TLS over it (`https+unix`) then
 /// runs as over TCP, with the origin's `host` as the SNI name and the name trust is evaluated for.
 ///
-/// An origin with a `proxy` is dialled at the proxy's `host:port`. For `http` that is all: the
-/// requests go to the proxy in absolute form. For `https`, `ProxyTunnel` first asks the proxy
-/// for a CONNECT tunnel to `host:port`, within what remains of the connect timeout; TLS then runs
-/// inside the tunnel with the origin's `host` as the SNI name and the name trust is evaluated
-/// for, never the proxy's. The CONNECT exchange counts as part of the connect time.
+/// An origin with a `proxy` is dialled at the proxy's `host:port`. Through an HTTP proxy, for
+/// `http` that is all: the requests go to the proxy in absolute form; for `https`,
+/// `ProxyTunnel` first asks the proxy for a CONNECT tunnel to `host:port`. Through a SOCKS proxy,
+/// `SOCKSTunnel` opens a tunnel to `host:port` for either scheme (resolving the name first for
+/// `socks5` and `socks4`, with the connector's resolver). Either tunnel is opened within what
+/// remains of the connect timeout, and counts as part of the connect time; TLS then runs inside
+/// it with the origin's `host` as the SNI name and the name trust is evaluated for, never the
+/// proxy's.
 ///
 /// An origin's `source` binds every TCP connection made for it (to the server or to its proxy)
 /// to that local address and ports before connecting.
@@ -61,12 +64,12 @@ public import WickTLS
     /// if the loop has shut down), with the not yet started stream or the failure: `.reactor`
     /// for resolution and connect (a Unix socket's failure is `.connectFailed` or
     /// `.connectTimedOut` whose host is `unix:<path>`), `.proxy` when a proxy refuses or breaks
-    /// the CONNECT tunnel, `.tls` (`.serverTrustFailed` when the trust manager has no
+    /// the tunnel (CONNECT or SOCKS), `.tls` (`.serverTrustFailed` when the trust manager has no
     /// evaluator for the host and requires one, or the evaluator refuses the server;
     /// `.handshakeFailed`), `.tlsTimedOut`.
     ///
     /// Every phase ends at the earliest of its own limit and `deadline`: resolution and the
-    /// socket's connect at the connector's `options.timeout`, the CONNECT exchange at what
+    /// socket's connect at the connector's `options.timeout`, the proxy's tunnel at what
     /// remains of it, the TLS phase at `tlsOptions.handshakeTimeout` and what then remains of it.
     /// `phase` is told, on `loop`, as each phase begins (`.connecting` before this returns).
     /// `fault`, a connect fault a `FaultInjector` chose, makes the dial fail as it says instead.
@@ -78,15 +81,15 @@ public import WickTLS
         let started = Deadline.now()
         phase(.connecting)
         guard let tls = origin.tls else {
-            dial(origin, deadline: deadline, on: loop, fault: fault) { result in
+            let overall = (started + connector.options.timeout).earliest(deadline)
+            tunnel(to: origin, on: loop, deadline: overall, fault: fault, phase: phase) { result in
                 completion(
                     result.map { channel in
                         Connected(
                             channel: channel,
                             timings: ConnectionTimings(
                                 started: started, resolve: channel.resolveDuration, connected: .now(), tlsHandshake: nil))
-                    }
-                    .mapError { .reactor($0) })
+                    })
             }
             return
         }
@@ -226,8 +229,9 @@ public import WickTLS
         return "\(target.host.utf8.contains(UInt8(ascii: ":")) ? "[\(target.host)]" : target.host):\(target.port)"
     }
 
-    /// The stream TLS runs over: `dial`'s, and through a proxy the CONNECT tunnel opened on it,
-    /// all by `deadline`.
+    /// The stream requests (or TLS) run over, by `deadline`: `dial`'s; through a SOCKS proxy the
+    /// tunnel its handshake opens on it; through an HTTP proxy, for https, the CONNECT tunnel
+    /// (plain http goes to an HTTP proxy as it is, in absolute form).
     private func tunnel(
         to origin: TransportOrigin, on loop: EventLoop, deadline: Deadline, fault: Fault?,
         phase: @escaping @Sendable (ConnectPhase) -> Void,
@@ -236,11 +240,20 @@ public import WickTLS
         dial(origin, deadline: deadline, on: loop, fault: fault) { result in
             switch result {
             case .success(let channel):
-                guard let proxy = origin.proxy else { return completion(.success(channel)) }
+                guard let proxy = origin.proxy, proxy.scheme.isSOCKS || origin.tls != nil else {
+                    return completion(.success(channel))
+                }
                 phase(.proxyConnect)
-                ProxyTunnel.open(
-                    over: channel, authority: tunnelAuthority(for: origin), proxy: proxy, deadline: deadline,
-                    completion)
+                if proxy.scheme.isSOCKS {
+                    let target = nameResolution.connectTarget(host: origin.host, port: origin.port)
+                    SOCKSTunnel.open(
+                        over: channel, host: target.host, port: target.port, proxy: proxy,
+                        resolver: connector.resolver, deadline: deadline, completion)
+                } else {
+                    ProxyTunnel.open(
+                        over: channel, authority: tunnelAuthority(for: origin), proxy: proxy, deadline: deadline,
+                        completion)
+                }
             case .failure(let error):
                 completion(.failure(.reactor(error)))
             }

@@ -2,8 +2,10 @@
 package import WickHTTP1
 package import WickTLS
 
-/// Why `ConnectionPoolRunner.execute` failed.
-package enum TransportError: Error, Sendable, CustomStringConvertible {
+/// Why `ConnectionPoolRunner.execute` failed. `indirect` (payloads boxed, the value one
+/// reference): every exchange's completion carries a `Result` with this error type, and the
+/// unboxed enum made every copy of that result go through value witnesses.
+package indirect enum TransportError: Error, Sendable, CustomStringConvertible {
     /// A connection to the origin could not be made, and retrying would fail the same way
     /// (unknown host, TLS handshake or trust refused).
     case connectFailed(StreamChannelError)

@@ -18,12 +18,14 @@ import WickTLS
 /// connections: the safe direction. SNI and the name trust is evaluated for are `host`, which is
 /// in the key.
 ///
-/// The contract for proxies: `proxy` (its host, port and credentials, compared by value) is in
-/// the key, so a proxied and a direct request never share a connection, nor two proxies, nor
-/// one proxy under two sets of credentials. Through a proxy, `http` connections lead to the
-/// proxy (requests go in absolute form, so a connection could serve any origin, but it serves
-/// only this one: the conservative choice), and `https` connections are CONNECT tunnels to
-/// `host:port` with TLS to `host` inside, under the TLS rules in the key as without a proxy.
+/// The contract for proxies: `proxy` (its scheme, host, port and credentials, compared by
+/// value) is in the key, so a proxied and a direct request never share a connection, nor two
+/// proxies, nor one proxy under two sets of credentials. Through an HTTP proxy, `http`
+/// connections lead to the proxy (requests go in absolute form, so a connection could serve any
+/// origin, but it serves only this one: the conservative choice), and `https` connections are
+/// CONNECT tunnels to `host:port`; through a SOCKS proxy, connections of both schemes are
+/// tunnels to `host:port`. TLS to `host` runs inside a tunnel under the TLS rules in the key, as
+/// without a proxy.
 ///
 /// The contract for source bindings: `source` (a local address and port range) is in the key, so
 /// a connection made from one local address never serves a request that asked for another, nor
@@ -55,7 +57,7 @@ package struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
     package let unixSocketPath: UnixSocketPath?
     /// The TLS rules connections are made under; nil for `http`.
     let tls: TransportTLS?
-    /// The HTTP proxy connections go through; nil for direct ones and always for Unix sockets.
+    /// The proxy connections go through; nil for direct ones and always for Unix sockets.
     let proxy: ProxyConfiguration?
     /// The local address and ports TCP connections are made from; nil for the kernel's choice
     /// and always for Unix sockets.

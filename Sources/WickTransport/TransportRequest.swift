@@ -10,10 +10,12 @@ import WickHTTP1
 /// trust is evaluated for. `init(_:unixURL:...)` (in `TransportDestination+UnixSocket.swift`)
 /// builds such a request from an `http+unix://`, `https+unix://` or `unix://` URL.
 ///
-/// With `proxy` (ignored with `unixSocketPath`) the connection goes to that HTTP proxy: an
-/// `http` request is written in absolute form (`GET http://host:port/path HTTP/1.1`) with the
-/// proxy's `Proxy-Authorization`; an `https` request goes in origin form inside the CONNECT
-/// tunnel, and the credentials only in the CONNECT, never to the origin.
+/// With `proxy` (ignored with `unixSocketPath`) the connection goes to that proxy. Through an
+/// HTTP proxy, an `http` request is written in absolute form (`GET http://host:port/path
+/// HTTP/1.1`) with the proxy's `Proxy-Authorization`; an `https` request goes in origin form
+/// inside the CONNECT tunnel, and the credentials only in the CONNECT, never to the origin.
+/// Through a SOCKS proxy, both go in origin form inside its tunnel, the credentials only in its
+/// handshake.
 struct TransportRequest: Sendable {
     var method: HTTPMethod
     var scheme: TransportOrigin.Scheme
@@ -33,7 +35,7 @@ struct TransportRequest: Sendable {
     var tls: TransportTLS?
     /// The Unix domain socket to connect to instead of `host:port`; nil for TCP.
     var unixSocketPath: UnixSocketPath?
-    /// The HTTP proxy to go through; nil goes direct.
+    /// The proxy (HTTP or SOCKS) to go through; nil goes direct.
     var proxy: ProxyConfiguration?
     /// The local address and ports TCP connections are made from; nil lets the kernel choose.
     var source: SourceBinding?
@@ -114,7 +116,7 @@ struct TransportRequest: Sendable {
             else { body.map { .contentLength($0.count) } ?? .none }
         var head = HTTPRequestHead(
             method: method, target: .origin(target), host: hostFieldValue, headers: headers, framing: framing)
-        if let proxy, scheme == .http, unixSocketPath == nil {
+        if let proxy, proxy.scheme == .http, scheme == .http, unixSocketPath == nil {
             head.target = .absolute("http://\(hostFieldValue)\(target)")
             if let credentials = proxy.credentials {
                 head.headers.add(name: "Proxy-Authorization", value: credentials.authorizationValue)

@@ -1,8 +1,8 @@
-// wick-test-servers: starts nginx and httpbin for Scripts/test and Scripts/demo, writes their
+// wick-test-servers: starts nginx, httpbin and two microsocks for Scripts/test and Scripts/demo, writes their
 // ports to a shell-sourceable file, and stops them on SIGTERM/SIGINT or when the watched
 // process (the script that started it) is gone.
 //
-//   wick-test-servers --dir DIR --env-file FILE [--only nginx|httpbin] [--watch-pid PID]
+//   wick-test-servers --dir DIR --env-file FILE [--only nginx|httpbin|socks] [--watch-pid PID]
 import Dispatch
 import Foundation
 import WickTestSupport
@@ -25,14 +25,15 @@ struct Options {
                 switch value {
                 case "nginx": selection = .nginx
                 case "httpbin": selection = .httpbin
-                default: throw UsageError(message: "--only takes nginx or httpbin")
+                case "socks": selection = .socks
+                default: throw UsageError(message: "--only takes nginx, httpbin or socks")
                 }
             default: throw UsageError(message: "unknown option \(argument)")
             }
         }
         guard directory != nil, environmentFile != nil else {
             throw UsageError(
-                message: "usage: wick-test-servers --dir DIR --env-file FILE [--only nginx|httpbin] [--watch-pid PID]")
+                message: "usage: wick-test-servers --dir DIR --env-file FILE [--only nginx|httpbin|socks] [--watch-pid PID]")
         }
     }
 }

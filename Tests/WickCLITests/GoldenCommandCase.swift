@@ -5,7 +5,8 @@ import Testing
 /// may name the servers: `{httpbin}`, `{nginx}` (http), `{nginxs}` (https, localhost),
 /// `{root}` (the test CA's PEM), `{www}` (nginx's document root), `{capath}` (a directory of it, hashed), `{sock}` (nginx's Unix socket), `{pin}` (nginx's key pin),
 /// `{mtls}` (nginx's listener that requires a client certificate), `{clientchain}` and `{clientkey}` (the PKI's client identity),
-/// `{refused}` (a port nothing listens on), `{httpbinport}`, `{nginxport}`, `{nginxsport}` (the
+/// `{refused}` (a URL whose port nothing listens on; `{refusedauthority}` its `host:port`),
+/// `{socks}` and `{socksauth}` (microsocks' `host:port`, open and demanding `{socksuser}`), `{httpbinport}`, `{nginxport}`, `{nginxsport}` (the
 /// ports alone, for `--resolve` and `--connect-to`).
 struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
     /// How standard output is compared (exit status and written files always are, exactly).
@@ -99,6 +100,16 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "-K - reads stdin", arguments: ["--config", "-", "{httpbin}/post"], comparison: .json(ignoringHeaders: []), standardInput: "wick.cfg"),
         .init(name: "26 -K missing", arguments: ["-s", "-K", "missing.cfg", "{httpbin}/get"], comparison: .statusOnly),
         .init(name: "-x through a proxy", arguments: ["-s", "-x", "{nginx}", "http://example.invalid/index.html"], comparison: .exact),
+
+        // SOCKS proxies (microsocks): the proxy resolves the name or wick does, http and https, credentials, each refusal.
+        .init(name: "-x socks5h://", arguments: ["-s", "-x", "socks5h://{socks}", "{nginx}/index.html"], comparison: .exact),
+        .init(name: "--socks5 resolves the name itself", arguments: ["-s", "--socks5", "{socks}", "http://localhost:{nginxport}/index.html"], comparison: .exact),
+        .init(name: "--socks5-hostname, TLS to the origin inside", arguments: ["-s", "--cacert", "{root}", "--socks5-hostname", "{socks}", "{nginxs}/index.html"], comparison: .exact),
+        .init(name: "--proxy-user for a SOCKS5 proxy", arguments: ["-s", "-x", "socks5://{socksauth}", "--proxy-user", "{socksuser}", "{nginx}/index.html"], comparison: .exact),
+        .init(name: "97 a wrong SOCKS5 password", arguments: ["-s", "-x", "socks5h://{socksauth}", "-U", "wick:guess", "{nginx}/index.html"], comparison: .statusOnly),
+        .init(name: "97 no credentials for a SOCKS5 proxy that wants them", arguments: ["-s", "--socks5-hostname", "{socksauth}", "{nginx}/index.html"], comparison: .statusOnly),
+        .init(name: "97 the SOCKS5 proxy cannot connect", arguments: ["-s", "--socks5-hostname", "{socks}", "{refused}"], comparison: .statusOnly),
+        .init(name: "7 the SOCKS5 proxy is not listening", arguments: ["-s", "-x", "socks5h://{refusedauthority}", "{nginx}/index.html"], comparison: .statusOnly),
 
         // Name-resolution overrides: where connections go changes, the Host field and the name TLS verifies do not.
         .init(name: "--resolve keeps the Host field", arguments: ["-s", "--resolve", "golden.wick.test:{httpbinport}:127.0.0.1", "http://golden.wick.test:{httpbinport}/headers"], comparison: .json(ignoringHeaders: [])),

@@ -11,6 +11,7 @@ import WickTestSupport
 private func placeholders() throws -> (values: [String: String], refused: RefusingPort) {
     let nginx = try TestEnvironment.nginx()
     let httpbin = try TestEnvironment.httpbin()
+    let socks = try TestEnvironment.socks()
     let pem = try String(contentsOf: nginx.pki.server.certificate, encoding: .utf8)
     let pin = try Certificate.chain(pemEncoded: pem)[0].publicKey.pin
     let refused = try RefusingPort()
@@ -24,6 +25,8 @@ private func placeholders() throws -> (values: [String: String], refused: Refusi
         "{nginxport}": "\(nginx.httpPort)", "{nginxsport}": "\(nginx.httpsPort)",
         "{serverkeypem}": try publicKeyFiles.get().pem, "{serverkeyder}": try publicKeyFiles.get().der,
         "{clientkeypem}": try publicKeyFiles.get().otherPEM,
+        "{socks}": "127.0.0.1:\(socks.port)", "{socksauth}": "127.0.0.1:\(socks.authenticatingPort)",
+        "{socksuser}": "\(socks.username):\(socks.password)", "{refusedauthority}": "127.0.0.1:\(refused.port)",
     ]
     return (values, refused)
 }
@@ -57,7 +60,9 @@ private let caDirectory = Result { () throws -> String in
 /// Serialized: each case starts two processes, and 80 cases at once beside the rest of the run
 /// loaded a shared machine enough to push other suites' timing-bound tests past their waits.
 @Suite(
-    .enabled(if: TestEnvironment.wantsNginx && TestEnvironment.wantsHTTPBin, "needs nginx and httpbin: use Scripts/test"),
+    .enabled(
+        if: TestEnvironment.wantsNginx && TestEnvironment.wantsHTTPBin && TestEnvironment.wantsSOCKS,
+        "needs nginx, httpbin and microsocks: use Scripts/test"),
     .serialized)
 struct GoldenCommandTests {
     @Test(arguments: GoldenCommandCase.all)

@@ -20,6 +20,13 @@ struct SwiftCodeTests {
         #expect(lines.contains(#"    headers: headers, body: Data("a=b".utf8))"#))
     }
 
+    @Test func aSOCKSProxyWithItsCredentials() throws {
+        let lines = try code(["--socks5-hostname", "p:1080", "-U", "u:pw", "http://h/"])
+        #expect(lines.contains(#"var proxy = try ProxyConfiguration(url: "socks5h://p:1080")"#))
+        #expect(lines.contains(#"proxy.credentials = ProxyCredentials(username: "u", password: "pw")"#))
+        #expect(lines.contains("configuration.proxy = .proxy(proxy)"))
+    }
+
     @Test func trustDigestFormsAndSockets() throws {
         let pinned = try code(["-k", "--pinnedpubkey", "sha256//a;sha256//b", "https://h/"])
         #expect(pinned.contains(#"    keys: [try PublicKey(pin: "sha256//a"), try PublicKey(pin: "sha256//b")], performDefaultValidation: false, validateHost: false)"#))

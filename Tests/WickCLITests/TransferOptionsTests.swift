@@ -209,3 +209,32 @@ struct TransferOptionsTests {
         #expect(read.cookieFieldValue(for: URL(string: "http://h.test/x")!, now: Date()) == "sid=abc")
     }
 }
+
+struct ProxyOptionsTests {
+    /// The proxy a command line's session configuration sends http requests through.
+    private static func proxy(_ arguments: [String]) throws -> ProxyConfiguration? {
+        let configuration = try TransferOptions.parsing(arguments + ["u"]).sessionConfiguration()
+        guard case .rules(let rules) = configuration.proxy else { return nil }
+        return rules.http
+    }
+
+    @Test func socksOptionsNameTheirScheme() throws {
+        #expect(try Self.proxy(["--socks5", "p:1"]) == ProxyConfiguration(.socks5, host: "p", port: 1))
+        #expect(try Self.proxy(["--socks5-hostname", "p:2"]) == ProxyConfiguration(.socks5h, host: "p", port: 2))
+        #expect(try Self.proxy(["--socks4", "p"]) == ProxyConfiguration(.socks4, host: "p"))
+        #expect(try Self.proxy(["--socks4a", "p:4"]) == ProxyConfiguration(.socks4a, host: "p", port: 4))
+        #expect(try Self.proxy(["-x", "socks5h://p:5"]) == ProxyConfiguration(.socks5h, host: "p", port: 5))
+    }
+
+    @Test func theLastOfXAndASocksOptionWins() throws {
+        #expect(try Self.proxy(["-x", "h:1", "--socks5", "s:2"])?.scheme == .socks5)
+        #expect(try Self.proxy(["--socks5", "s:2", "-x", "h:1"])?.scheme == .http)
+    }
+
+    @Test func proxyUserReplacesTheURLsCredentials() throws {
+        let proxy = try Self.proxy(["-x", "socks5://a:b@p:1", "-U", "alice:pa:ss"])
+        #expect(proxy?.credentials == ProxyCredentials(username: "alice", password: "pa:ss"))
+        let userOnly = try Self.proxy(["--socks5-hostname", "p:1", "--proxy-user", "bob"])
+        #expect(userOnly?.credentials == ProxyCredentials(username: "bob", password: ""))
+    }
+}

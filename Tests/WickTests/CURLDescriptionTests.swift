@@ -116,6 +116,20 @@ struct CURLDescriptionTests {
         await session.shutdown()
     }
 
+    /// Alamofire calls the handler once the `URLRequest` exists, before the request runs; with
+    /// no adapter that could change it, so does Wick, even for a request never started.
+    @Test func theHandlerRunsWhenTheRequestExistsNotWhenItStarts() async {
+        let session = Session(startRequestsImmediately: false)
+        let request = session.request("http://example.com/path")
+        let described = await withCheckedContinuation { continuation in
+            request.cURLDescription { continuation.resume(returning: $0) }
+        }
+        #expect(described.hasPrefix("$ curl -v"))
+        #expect(described.hasSuffix(#""http://example.com/path""#))
+        #expect(request.state == .initialized)
+        await session.shutdown()
+    }
+
     /// Alamofire's format, which logs and tests written for Alamofire compare against.
     @Test func theDescriptionIsInAlamofiresFormat() {
         let headers: HTTPHeaders = [

@@ -103,18 +103,25 @@ struct ProxyEnvironmentTests {
         #expect(proxy.host == "proxy.local" && proxy.port == 3128)
     }
 
-    @Test func aSocksProxyIsAClearErrorNamingTheVariable() {
+    @Test func aSocksProxyInAllProxyServesBothSchemes() throws {
+        let rules = try ProxyRules(environment: ["ALL_PROXY": "socks5h://user:secret@tor:9050"])
+        let expected = ProxyConfiguration(
+            .socks5h, host: "tor", port: 9050, credentials: ProxyCredentials(username: "user", password: "secret"))
+        #expect(rules.http == expected && rules.https == expected)
+    }
+
+    @Test func anUnsupportedSchemeIsAClearErrorNamingTheVariable() {
         #expect(
             throws: ProxyConfigurationError.environmentVariable(
-                name: "ALL_PROXY", error: .unsupportedScheme("socks5", url: "socks5://user:***@tor:9050"))
+                name: "ALL_PROXY", error: .unsupportedScheme("socks", url: "socks://user:***@tor:9050"))
         ) {
-            try ProxyRules(environment: ["ALL_PROXY": "socks5://user:secret@tor:9050"])
+            try ProxyRules(environment: ["ALL_PROXY": "socks://user:secret@tor:9050"])
         }
     }
 
     @Test func anUnusedBadVariableDoesNotMatter() throws {
         let rules = try ProxyRules(
-            environment: ["http_proxy": "a:1", "https_proxy": "b:2", "all_proxy": "socks5://tor:9050"])
+            environment: ["http_proxy": "a:1", "https_proxy": "b:2", "all_proxy": "ftp://tor:9050"])
         #expect(rules.http?.host == "a" && rules.https?.host == "b")
     }
 
@@ -131,22 +138,22 @@ struct ProxyEnvironmentTests {
     // MARK: - What a Session makes of its setting
 
     @Test func aSessionSettingResolvesToRulesOrDirect() throws {
-        let socks = ["all_proxy": "socks5://tor:9050"]
-        #expect(try ProxySetting.none.resolved(environment: socks).get() == nil)
+        let unusable = ["all_proxy": "ftp://tor:9050"]
+        #expect(try ProxySetting.none.resolved(environment: unusable).get() == nil)
         #expect(try ProxySetting.environment.resolved(environment: [:]).get() == nil)
         #expect(try ProxySetting.environment.resolved(environment: ["NO_PROXY": "*"]).get() == nil)
-        #expect(try ProxySetting.rules(ProxyRules()).resolved(environment: socks).get() == nil)
+        #expect(try ProxySetting.rules(ProxyRules()).resolved(environment: unusable).get() == nil)
         let explicit = ProxySetting.proxy(ProxyConfiguration(host: "p", port: 1), noProxy: NoProxyList("a.b"))
-        let rules = try #require(try explicit.resolved(environment: socks).get())
+        let rules = try #require(try explicit.resolved(environment: unusable).get())
         #expect(rules.http?.host == "p" && rules.https?.host == "p" && rules.noProxy.matches(host: "x.a.b"))
         let fromEnvironment = try #require(
             try ProxySetting.environment.resolved(environment: ["https_proxy": "q:2"]).get())
         #expect(fromEnvironment.http == nil && fromEnvironment.https?.port == 2)
         guard
             case .failure(.environmentVariable(name: "all_proxy", _)) = ProxySetting.environment.resolved(
-                environment: socks)
+                environment: unusable)
         else {
-            Issue.record("a socks all_proxy resolved")
+            Issue.record("an ftp all_proxy resolved")
             return
         }
     }

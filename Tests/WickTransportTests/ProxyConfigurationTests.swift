@@ -28,14 +28,32 @@ struct ProxyConfigurationTests {
         #expect(userOnly.credentials == ProxyCredentials(username: "user", password: ""))
     }
 
-    @Test(arguments: ["socks5://proxy:1080", "socks4a://proxy", "https://proxy:443", "socks5h://proxy"])
-    func onlyHTTPProxiesAreSupported(_ url: String) {
+    @Test(arguments: [
+        ("socks5://proxy:1080", ProxyScheme.socks5), ("SOCKS5H://proxy", .socks5h), ("socks4://proxy", .socks4),
+        ("socks4a://proxy:9050", .socks4a), ("http://proxy", .http), ("proxy", .http),
+    ])
+    func theSchemeNamesTheProtocol(_ url: String, scheme: ProxyScheme) throws {
+        let proxy = try ProxyConfiguration(url: url)
+        #expect(proxy.scheme == scheme && proxy.host == "proxy")
+        #expect(proxy.description.hasPrefix("\(scheme)://proxy:"))
+    }
+
+    @Test(arguments: ["https://proxy:443", "socks://proxy", "ftp://proxy"])
+    func otherSchemesAreRefusedNamingTheSupportedOnes(_ url: String) {
         #expect {
             try ProxyConfiguration(url: url)
         } throws: { error in
             guard case ProxyConfigurationError.unsupportedScheme = error else { return false }
-            return "\(error)".contains("only http:// proxies")
+            return "\(error)".contains("socks5h://")
         }
+    }
+
+    @Test func socks5CredentialsOver255BytesAreRefused() throws {
+        let long = String(repeating: "u", count: 256)
+        #expect(throws: ProxyConfigurationError.self) { try ProxyConfiguration(url: "socks5://\(long):p@proxy") }
+        #expect(throws: ProxyConfigurationError.self) { try ProxyConfiguration(url: "socks5h://u:\(long)@proxy") }
+        let limit = String(repeating: "u", count: 255)
+        #expect(try ProxyConfiguration(url: "socks5://\(limit):\(limit)@proxy").credentials?.username == limit)
     }
 
     @Test(arguments: [

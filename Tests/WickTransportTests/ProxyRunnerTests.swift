@@ -83,3 +83,33 @@ struct ProxyRunnerNginxTests {
         await client.close()
     }
 }
+
+@Suite(.enabled(if: TestEnvironment.wantsNginx && TestEnvironment.wantsSOCKS, "nginx and microsocks are started by Scripts/test"))
+struct SOCKSRunnerNginxTests {
+    @Test func eachProxyAndDirectHaveConnectionsOfTheirOwn() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let socks = try TestEnvironment.socks()
+        let client = try TestRunner()
+        let direct = TransportRequest(.get, .http, host: "127.0.0.1", port: UInt16(nginx.httpPort), target: "/bytes/1k")
+        let proxies: [ProxyConfiguration?] = [
+            nil,
+            ProxyConfiguration(.socks5, host: "127.0.0.1", port: UInt16(socks.port)),
+            ProxyConfiguration(.socks5h, host: "127.0.0.1", port: UInt16(socks.port)),
+            ProxyConfiguration(
+                .socks5, host: "127.0.0.1", port: UInt16(socks.authenticatingPort),
+                credentials: ProxyCredentials(username: socks.username, password: socks.password)),
+        ]
+        var reused: [Bool] = []
+        for proxy in proxies + proxies {
+            var request = direct
+            request.proxy = proxy
+            let response = try await client.runner.execute(request)
+            #expect(response.body.count == 1_024)
+            reused.append(response.metrics.isReused)
+        }
+        #expect(reused == [false, false, false, false, true, true, true, true])
+        let total = try await client.runner.statistics().total
+        #expect(total.created == 4)
+        await client.close()
+    }
+}

@@ -204,7 +204,9 @@ extension SessionTaskFailure {
         case .timedOut(_, let last): last
         case .connectionLost(let loss): loss
         case .contentDecodingFailed(let failure): failure
-        case .requestBodyFailed, .tooManyRedirects, .invalidRedirect, .proxyAuthenticationRequired: nil
+        case .requestBodyFailed, .tooManyRedirects, .invalidRedirect, .proxyAuthenticationRequired,
+            .socksProxyFailed:
+            nil
         }
     }
 }

@@ -18,7 +18,7 @@ extension Session {
         to destination: DownloadRequest.Destination? = nil
     ) -> DownloadRequest {
         let built = Result { () throws(WickError) in
-            HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: body)
+            HTTPRequest(method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: body)
         }
         return makeDownload(built, interceptor: interceptor, requestModifier: requestModifier, destination: destination)
     }
@@ -33,7 +33,7 @@ extension Session {
     ) -> DownloadRequest {
         let built = Result { () throws(WickError) in
             let plain = HTTPRequest(
-                method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
+                method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: nil)
             return try encoder.encode(parameters, into: try Self.modified(plain, by: requestModifier))
         }
         return makeDownload(built, interceptor: interceptor, requestModifier: nil, destination: destination)
@@ -49,7 +49,7 @@ extension Session {
     ) -> DownloadRequest {
         let built = Result { () throws(WickError) in
             let plain = HTTPRequest(
-                method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
+                method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: nil)
             return try encoding.encode(try Self.modified(plain, by: requestModifier), with: parameters)
         }
         return makeDownload(built, interceptor: interceptor, requestModifier: nil, destination: destination)

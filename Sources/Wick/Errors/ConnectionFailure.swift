@@ -52,16 +52,18 @@ public struct ConnectionFailure: Error, Sendable, CustomStringConvertible {
         public static let tlsConfigurationInvalid = Kind("tlsConfigurationInvalid")
         /// The HTTP proxy refused the CONNECT tunnel with a status other than 2xx (and other
         /// than 407, which is `SessionTaskFailure.proxyAuthenticationRequired`); `description`
-        /// names the status.
+        /// names the status. Also a SOCKS proxy's refusal of the connect, as a timeout's
+        /// `lastConnectionFailure` (a request it fails is `SessionTaskFailure.socksProxyFailed`).
         public static let proxyRefused = Kind("proxyRefused")
-        /// The HTTP proxy answered CONNECT with 407.
+        /// The HTTP proxy answered CONNECT with 407, or a SOCKS5 proxy refused every method
+        /// offered or the user name and password.
         public static let proxyAuthenticationRequired = Kind("proxyAuthenticationRequired")
         /// The HTTP proxy answered CONNECT with something that is not HTTP/1.1, or sent bytes
-        /// after accepting it before the client spoke.
+        /// after accepting it before the client spoke; or a SOCKS proxy broke its protocol.
         public static let proxyInvalidResponse = Kind("proxyInvalidResponse")
-        /// The HTTP proxy closed the connection before answering CONNECT.
+        /// The proxy closed the connection before answering CONNECT or ending its SOCKS handshake.
         public static let proxyClosed = Kind("proxyClosed")
-        /// The HTTP proxy did not answer CONNECT before the connect deadline.
+        /// The proxy did not answer CONNECT, or end its SOCKS handshake, before the connect deadline.
         public static let proxyTimedOut = Kind("proxyTimedOut")
         /// Anything else: the event loop shutting down, an unexpected system call failure.
         public static let other = Kind("other")

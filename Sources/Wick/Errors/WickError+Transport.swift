@@ -44,7 +44,8 @@ extension WickError {
     }
 
     /// A failed connect. Trust refusals and 407s get cases of their own, which carry what the
-    /// lower error knows (the evaluator's reason, the proxy and whether credentials were sent);
+    /// lower error knows (the evaluator's reason, the proxy and whether credentials were sent),
+    /// and so do a SOCKS proxy's refusals (the step and the reason);
     /// a connect-phase timeout is `timedOut` naming its phase; a proxy's other failures are
     /// `proxyConnectFailed`; the rest `connectionFailed`.
     private static func connectFailure(_ failure: StreamChannelError) -> WickError {
@@ -53,6 +54,8 @@ extension WickError {
         case .proxy(.refused(let proxy, 407, _, let credentialsSent)):
             return .sessionTaskFailed(
                 error: .proxyAuthenticationRequired(proxy: proxy, credentialsSent: credentialsSent))
+        case .proxy(.socks(let proxy, let failure)):
+            return .sessionTaskFailed(error: .socksProxyFailed(proxy: proxy, failure: failure))
         default: break
         }
         let classification = failure.classification

@@ -4,7 +4,12 @@ public import WickTLS
 
 /// Why a request made through `Session` failed. Every failure of the public API is one of these
 /// cases; transport errors are mapped into them in one place (`WickError.init(_: TransportError)`).
-public enum WickError: Error, Sendable, CustomStringConvertible {
+///
+/// `indirect`: every case's payload lives in a box, so the value is one reference. A request
+/// carries an optional error through every step of its run, and a 74-byte enum was copied
+/// through its value witnesses at each (about 2,000 instructions per request); an error is made
+/// rarely, so the box it costs then is the cheaper side.
+public indirect enum WickError: Error, Sendable, CustomStringConvertible {
     /// The `URLConvertible` gave no usable URL, for `reason`: it did not parse, it has no host,
     /// its scheme is not `http`, `https`, `http+unix`, `https+unix` or `unix`, or its Unix socket
     /// path is unusable (empty, too long, a NUL byte, bad percent-encoding). Nothing is sent.
@@ -37,7 +42,7 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     case requestAdaptationFailed(error: any Error)
     /// A `RequestRetrier` chose to finish the request with `retryError`
     /// (`RetryResult.doNotRetryWithError`) after the attempt failed with `originalError`.
-    indirect case requestRetryFailed(retryError: any Error, originalError: WickError)
+    case requestRetryFailed(retryError: any Error, originalError: WickError)
     /// A response arrived but a validation (`DataRequest.validate`) refused it.
     case responseValidationFailed(reason: ResponseValidationFailureReason)
     /// A `ParameterEncoding` (`URLEncoding`, `JSONEncoding`) or `JSONParameterEncoder` could not
@@ -47,7 +52,7 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     /// parameters into the request; nothing is sent.
     case parameterEncoderFailed(reason: ParameterEncoderFailureReason)
     /// The proxy the request would use is configured wrongly (`Session.Configuration.proxy`,
-    /// or a proxy environment variable it reads: a socks proxy, a bad URL). Nothing is sent:
+    /// or a proxy environment variable it reads: an unsupported scheme, a bad URL). Nothing is sent:
     /// the request neither goes through the proxy nor around it.
     case invalidProxyConfiguration(ProxyConfigurationError)
     /// A `MultipartFormData` could not be encoded, for `reason`: an appended part was unusable
@@ -97,8 +102,9 @@ public enum WickError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Why a request failed in the transport (`WickError.sessionTaskFailed`).
-public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
+/// Why a request failed in the transport (`WickError.sessionTaskFailed`). `indirect`, as
+/// `WickError` is, so that a verdict or an error holding one stays one reference.
+public indirect enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
     /// No connection could be made: the name did not resolve, the connect was refused or
     /// reset, or the TLS handshake failed (not trust: that is `serverTrustEvaluationFailed`).
     /// The failure's `kind` says which.
@@ -141,6 +147,12 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
     /// `proxyInvalidResponse`, `proxyClosed`, `proxyTimedOut`). (A plain http request through a
     /// proxy gets the proxy's answer as its response, 407 included, as curl does.)
     case proxyConnectFailed(ConnectionFailure)
+    /// The SOCKS proxy (`proxy` is its `host:port`) did not open the tunnel: `failure` names
+    /// the step it stopped at (method negotiation, authentication, connect) and why (the
+    /// methods it refused, the RFC 1929 status, the connect reply code and its meaning, a
+    /// close, a reply that breaks the protocol). Nothing reached the origin. (A SOCKS proxy
+    /// that does not answer in time is `proxyConnectFailed`, kind `proxyTimedOut`.)
+    case socksProxyFailed(proxy: String, failure: SOCKSFailure)
 
     /// What went wrong, for people.
     public var description: String {
@@ -158,6 +170,7 @@ public enum SessionTaskFailure: Error, Sendable, CustomStringConvertible {
             "proxy \(proxy) requires authentication (407) and no credentials were configured"
         case .proxyAuthenticationRequired(let proxy, true): "proxy \(proxy) refused the credentials (407)"
         case .proxyConnectFailed(let error): "\(error)"
+        case .socksProxyFailed(let proxy, let failure): "SOCKS proxy \(proxy) \(failure)"
         }
     }
 }
@@ -168,8 +181,8 @@ public enum TimeoutPhase: Sendable, Equatable, CustomStringConvertible {
     case waitingForConnection
     /// Name resolution and the TCP connect (with Happy Eyeballs) of a new connection.
     case connect
-    /// A new connection's CONNECT exchange with an HTTP proxy (the request's deadline passed
-    /// before the proxy answered; the proxy's own limit is `proxyConnectFailed`, kind
+    /// A new connection's CONNECT exchange with an HTTP proxy, or its SOCKS handshake (the
+    /// request's deadline passed before the proxy answered; the proxy's own limit is `proxyConnectFailed`, kind
     /// `proxyTimedOut`).
     case proxyConnect
     /// The TLS handshake of a new connection.

@@ -33,9 +33,10 @@ extension SessionTaskFailure {
         case tooManyRedirects
         /// A redirect was refused (`redirectToNonExistentLocation`, insecure or unusable).
         case invalidRedirect
-        /// The HTTP proxy wants credentials, or refused the ones sent (407).
+        /// The proxy wants credentials, or refused the ones sent (an HTTP proxy's 407, a SOCKS5
+        /// proxy's refusal of every method offered or of the user name and password).
         case proxyAuthenticationRequired
-        /// The HTTP proxy refused or broke the CONNECT tunnel.
+        /// The proxy refused or broke the tunnel (HTTP CONNECT or the SOCKS handshake).
         case proxyFailed
 
         /// The case name.
@@ -72,6 +73,9 @@ extension SessionTaskFailure {
         case .invalidRedirect: .invalidRedirect
         case .proxyAuthenticationRequired: .proxyAuthenticationRequired
         case .proxyConnectFailed: .proxyFailed
+        case .socksProxyFailed(_, .noAcceptableMethod), .socksProxyFailed(_, .authenticationFailed):
+            .proxyAuthenticationRequired
+        case .socksProxyFailed: .proxyFailed
         case .requestBodyFailed: .localFailure
         }
     }
@@ -82,7 +86,8 @@ extension SessionTaskFailure {
     /// written (`connectionLost` with `requestMayHaveBeenProcessed` false).
     public var requestWasNotSent: Bool {
         switch self {
-        case .connectionFailed, .tlsUnavailable, .proxyAuthenticationRequired, .proxyConnectFailed: true
+        case .connectionFailed, .tlsUnavailable, .proxyAuthenticationRequired, .proxyConnectFailed, .socksProxyFailed:
+            true
         case .timedOut(let phase, _):
             switch phase {
             case .waitingForConnection, .connect, .proxyConnect, .tlsHandshake, .trustEvaluation: true

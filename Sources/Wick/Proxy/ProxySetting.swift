@@ -9,7 +9,7 @@ public enum ProxySetting: Hashable, Sendable {
     /// `http_proxy`, `https_proxy`/`HTTPS_PROXY`, `all_proxy`/`ALL_PROXY` and
     /// `no_proxy`/`NO_PROXY`, read once when the Session is created, with curl's rules
     /// (`ProxyRules.init(environment:)`; `HTTP_PROXY` is ignored). If a variable in use is
-    /// unusable (a socks proxy, a bad URL), requests fail with
+    /// unusable (an unsupported scheme, a bad URL), requests fail with
     /// `WickError.invalidProxyConfiguration` instead of going direct.
     case environment
     /// Every request goes direct; the environment is not read.

@@ -50,12 +50,14 @@ extension Request {
         return Self.cURLCommand(for: described, credential: mutableState.withLock { $0.records.credential })
     }
 
-    /// Calls `handler` on `queue` once with `cURLDescription()`: at once if a request has been
-    /// sent, else when the first one is about to be (after adaptation), as in Alamofire. Wick
-    /// adapts when the request starts (Alamofire, as soon as it is created), so for a request
-    /// not started yet the handler waits for its start. A request that could not be built (an
-    /// invalid URL) calls it at once with `$ curl command could not be created`, as Alamofire's
-    /// does when its `URLRequest` cannot be made.
+    /// Calls `handler` on `queue` once with `cURLDescription()` as soon as the request that will
+    /// be sent exists, as Alamofire does once its `URLRequest` is created: at once if a request
+    /// has been sent, or if no adapter can change the request as created (neither the request
+    /// nor the session has an interceptor), even before the request starts; otherwise when the
+    /// first request is about to be sent, after adaptation (Wick adapts when the request starts,
+    /// Alamofire as soon as it is created). A request that could not be built (an invalid URL)
+    /// calls it at once with `$ curl command could not be created`, as Alamofire's does when its
+    /// `URLRequest` cannot be made.
     @discardableResult
     public func cURLDescription(on queue: DispatchQueue, calling handler: @escaping @Sendable (String) -> Void) -> Self
     {
@@ -66,8 +68,11 @@ extension Request {
             queue.async { handler(description) }
         }
         onURLRequestCreation(on: queue) { _ in callOnce() }
-        if case .failure = initialRequest { callOnce() }
-        if !requests.isEmpty { callOnce() }
+        switch initialRequest {
+        case .failure: callOnce()
+        case .success where interceptor == nil && session.interceptor == nil && finalAdapter == nil: callOnce()
+        case .success: if !requests.isEmpty { callOnce() }
+        }
         return self
     }
 

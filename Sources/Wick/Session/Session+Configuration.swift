@@ -114,7 +114,7 @@ extension Session {
         /// with `SessionTaskFailure.invalidRedirect`, so a response meant to be private is never
         /// fetched in the clear by accident.
         public var allowsInsecureRedirects: Bool = false
-        /// Which HTTP proxy requests go through. Default `.environment`: curl's variables
+        /// Which proxy (HTTP or SOCKS) requests go through. Default `.environment`: curl's variables
         /// (`http_proxy`, `https_proxy`, `all_proxy`, `no_proxy`; `HTTP_PROXY` is ignored),
         /// read when the Session is created. `.none` always goes direct; `.proxy(_:noProxy:)`
         /// and `.rules(_:)` name the proxies. Unix-socket requests never use a proxy.

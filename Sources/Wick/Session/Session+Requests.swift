@@ -42,7 +42,7 @@ extension Session {
         interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil
     ) -> DataRequest {
         let built = Result { () throws(WickError) in
-            HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: body)
+            HTTPRequest(method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: body)
         }
         return makeRequest(built, interceptor: interceptor, requestModifier: requestModifier)
     }
@@ -59,7 +59,7 @@ extension Session {
         interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil
     ) -> DataRequest {
         let built = Result { () throws(WickError) in
-            let plain = HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
+            let plain = HTTPRequest(method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: nil)
             return try encoder.encode(parameters, into: try Self.modified(plain, by: requestModifier))
         }
         return makeRequest(built, interceptor: interceptor, requestModifier: nil)
@@ -74,7 +74,7 @@ extension Session {
         interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil
     ) -> DataRequest {
         let built = Result { () throws(WickError) in
-            let plain = HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
+            let plain = HTTPRequest(method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: nil)
             return try encoding.encode(try Self.modified(plain, by: requestModifier), with: parameters)
         }
         return makeRequest(built, interceptor: interceptor, requestModifier: nil)
@@ -91,7 +91,7 @@ extension Session {
     ) -> DataRequest {
         let built = Result { () throws(WickError) in
             HTTPRequest(
-                method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: body,
+                method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: body,
                 unixSocketPath: unixSocketPath)
         }
         return makeRequest(built, interceptor: interceptor, requestModifier: nil)

@@ -52,6 +52,8 @@ public final class Session: Sendable {
     /// The header fields of a request that brings none of its own: the configuration's, with
     /// `Accept-Encoding` while bodies are decoded. Built once, shared by every such request.
     let defaultRequestHeaders: HTTPHeaders
+    /// The last URL string a request was made from, parsed (`url(from:)`).
+    let recentURL = RecentURL()
 
     /// Every request created and not yet finished, by identifier.
     private let activeRequests = Locked<[UUID: Request]>([:])

@@ -19,7 +19,7 @@ extension Session {
         requestModifier: RequestModifier? = nil
     ) -> DataStreamRequest {
         let built = Result { () throws(WickError) in
-            HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: body)
+            HTTPRequest(method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: body)
         }
         return makeRequest(built, requestModifier: requestModifier) { checked in
             DataStreamRequest(
@@ -41,7 +41,7 @@ extension Session {
     ) -> DataStreamRequest {
         let built = Result { () throws(WickError) in
             let plain = HTTPRequest(
-                method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
+                method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: nil)
             return try encoder.encode(parameters, into: try Self.modified(plain, by: requestModifier))
         }
         return makeRequest(built, requestModifier: nil) { checked in

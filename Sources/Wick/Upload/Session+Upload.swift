@@ -67,7 +67,7 @@ extension Session {
         requestModifier: RequestModifier? = nil
     ) -> UploadRequest {
         let built = Result { () throws(WickError) in
-            HTTPRequest(method: method, url: try convertible.asURL(), headers: headers ?? HTTPHeaders(), body: nil)
+            HTTPRequest(method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: nil)
         }
         return makeUpload(uploadable, built, interceptor: interceptor, requestModifier: requestModifier)
     }

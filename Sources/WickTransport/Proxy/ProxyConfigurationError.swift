@@ -5,8 +5,8 @@
 /// `WickError.invalidProxyConfiguration` rather than going direct. Passwords never appear in
 /// the messages.
 public indirect enum ProxyConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The proxy URL's scheme is not `http` (`socks5`, `socks4`, `https`...): Wick speaks only to
-    /// HTTP proxies. `url` is the URL with any password masked.
+    /// The proxy URL's scheme is not one `ProxyScheme` names (`https`, `socks`...). `url` is the
+    /// URL with any password masked.
     case unsupportedScheme(String, url: String)
     /// The proxy URL does not parse: `reason` says why. `url` is masked as above.
     case malformedURL(String, reason: String)
@@ -17,7 +17,8 @@ public indirect enum ProxyConfigurationError: Error, Sendable, Equatable, Custom
     public var description: String {
         switch self {
         case .unsupportedScheme(let scheme, let url):
-            "unsupported proxy scheme \(scheme) in \(url): only http:// proxies are supported"
+            "unsupported proxy scheme \(scheme) in \(url): the schemes supported are "
+                + ProxyScheme.allCases.map { "\($0)://" }.joined(separator: ", ")
         case .malformedURL(let url, let reason): "invalid proxy URL \(url): \(reason)"
         case .environmentVariable(let name, let error): "\(name): \(error)"
         }

@@ -1,11 +1,13 @@
-// The user name and password an HTTP proxy asks for, sent as Basic authentication.
+// The user name and password a proxy asks for: HTTP Basic, or a SOCKS5 user name and password.
 
-/// Credentials for an HTTP proxy, sent as `Proxy-Authorization: Basic ...` (RFC 7617) on every
-/// request that goes through it: each absolute-form request, and each CONNECT. They never reach
-/// the origin: a tunnelled (https) request carries them only in the CONNECT, outside TLS.
+/// Credentials for a proxy. An HTTP proxy gets them as `Proxy-Authorization: Basic ...` (RFC
+/// 7617) on every request that goes through it: each absolute-form request, and each CONNECT.
+/// A SOCKS5 proxy gets them in its handshake (RFC 1929), a SOCKS4 proxy the user name as its
+/// user id. They never reach the origin: a tunnelled request carries them only in the CONNECT or
+/// the handshake, outside TLS.
 ///
-/// Basic sends the password in base64, readable by anyone who sees the connection to the proxy;
-/// only an `http://` proxy is supported, so use credentials with a proxy on a trusted network.
+/// Both ways send the password readable by anyone who sees the connection to the proxy (Basic
+/// in base64, RFC 1929 in clear text), so use credentials with a proxy on a trusted network.
 public struct ProxyCredentials: Hashable, Sendable, CustomStringConvertible {
     /// The user name; RFC 7617 forbids a colon in it (the first colon ends the user name).
     public var username: String

@@ -13,7 +13,7 @@ extension ProxyRules {
     ///
     /// Pass `ProcessInfo.processInfo.environment`, or a dictionary in tests.
     /// - Throws: `ProxyConfigurationError.environmentVariable` naming the first variable in use
-    ///   whose URL is unusable (a socks proxy, a bad port): requests must not quietly go direct
+    ///   whose URL is unusable (an unsupported scheme, a bad port): requests must not quietly go direct
     ///   when the environment asks for a proxy Wick cannot speak to.
     public init(environment: [String: String]) throws(ProxyConfigurationError) {
         /// The first of `names` that is set and not empty.

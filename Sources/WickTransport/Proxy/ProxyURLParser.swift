@@ -1,15 +1,20 @@
 // Parses a proxy URL the way curl reads `-x` and the proxy environment variables.
 
 /// `[scheme://][user[:password]@]host[:port][/]` into a `ProxyConfiguration`.
+///
+/// RFC 1929 §2 gives a SOCKS5 user name and password one length byte each, so longer ones are
+/// refused here, where the URL is named, rather than at the handshake.
 enum ProxyURLParser {
     /// Parses `url` (see `ProxyConfiguration.init(url:)`).
     /// - Throws: `ProxyConfigurationError.unsupportedScheme` or `.malformedURL`.
     static func parse(_ url: String) throws(ProxyConfigurationError) -> ProxyConfiguration {
         let masked = masked(url)
         var rest = Substring(url)
+        var scheme = ProxyScheme.http
         if let separator = rest.firstRange(of: "://") {
-            let scheme = rest[..<separator.lowerBound].lowercased()
-            guard scheme == "http" else { throw .unsupportedScheme(scheme, url: masked) }
+            let name = rest[..<separator.lowerBound].lowercased()
+            guard let known = ProxyScheme(rawValue: name) else { throw .unsupportedScheme(name, url: masked) }
+            scheme = known
             rest = rest[separator.upperBound...]
         }
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
@@ -28,6 +33,9 @@ enum ProxyURLParser {
                 try decode(userinfo[userinfo.index(after: index)...], url: masked)
             }
             credentials = ProxyCredentials(username: user, password: password ?? "")
+            if scheme == .socks5 || scheme == .socks5h, user.utf8.count > 255 || (password?.utf8.count ?? 0) > 255 {
+                throw .malformedURL(masked, reason: "a SOCKS5 user name and password are at most 255 bytes each")
+            }
         }
         let (host, portText) = try splitHostPort(authority, url: masked)
         guard !host.isEmpty else { throw .malformedURL(masked, reason: "the proxy URL has no host") }
@@ -38,7 +46,7 @@ enum ProxyURLParser {
             }
             port = number
         }
-        return ProxyConfiguration(host: String(host), port: port, credentials: credentials)
+        return ProxyConfiguration(scheme, host: String(host), port: port, credentials: credentials)
     }
 
     /// `host` and the text after its `:`, if any; an IPv6 host is bracketed.

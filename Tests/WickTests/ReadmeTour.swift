@@ -126,8 +126,10 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
 
         // Unix domain sockets and proxies.
         let docker = try await session.request("http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.43/info").serializingData().value
-        var proxied = Session.Configuration()           // curl's http_proxy/https_proxy/no_proxy by default
+        var proxied = Session.Configuration()           // curl's http_proxy/https_proxy/all_proxy/no_proxy by default
         proxied.proxy = .proxy(try ProxyConfiguration(url: "http://user:pass@proxy.internal:3128"), noProxy: NoProxyList(".internal"))
+        proxied.proxy = .proxy(try ProxyConfiguration(url: "socks5h://user:pass@bastion:1080"))  // the proxy resolves names
+        proxied.proxy = .proxy(ProxyConfiguration(.socks5, host: "127.0.0.1", port: 9050))   // Wick resolves, sends the address
 
         // Pinning, deadlines, pools.
         var configuration = Session.Configuration()

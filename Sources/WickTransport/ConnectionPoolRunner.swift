@@ -277,6 +277,11 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
             else {
                 preconditionFailure("ConnectionPoolRunner: lease of \(id) to \(requestID), one of them unknown")
             }
+            // Exchange faults act on an HTTP/1.1 connection's byte stream; an HTTP/2 connection
+            // carries other requests' streams too, so only connect faults reach it.
+            if let injector = settings.faultInjector, case .http1(let http1) = driver {
+                injectFault(from: injector, into: exchange, on: http1)
+            }
             exchange.leased(driver.leased, isReused: isReused, timings: connection.timings)
         case .enqueueRequest:
             break
@@ -342,8 +347,9 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
             latest = max(latest ?? exchange.deadline, exchange.deadline)
         }
         connection.attemptDeadline = latest ?? .distantFuture
+        connection.injectedFault = settings.faultInjector?.connectFault(host: origin.host)
         connector.connect(
-            to: origin, deadline: connection.attemptDeadline, on: loop,
+            to: origin, deadline: connection.attemptDeadline, on: loop, fault: connection.injectedFault?.fault,
             phase: { [self] phase in connections[id]?.connectPhase = phase }
         ) { [self] result in
             // Off the loop only when it has shut down: nothing is left to report to.
@@ -377,7 +383,9 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
                 if connection.closeRequested { driver.close() }
                 return
             }
-            let driver = HTTP1ConnectionDriver(channel: connected.channel, settings: settings.driver, owner: connection)
+            let channel: any StreamChannel =
+                settings.faultInjector == nil ? connected.channel : FaultInjectingChannel(wrapping: connected.channel)
+            let driver = HTTP1ConnectionDriver(channel: channel, settings: settings.driver, owner: connection)
             connection.driver = .http1(driver)
             driver.start()
             if connection.closeRequested {
@@ -392,12 +400,28 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
                 submit(.closed(connection.id, .local))
             } else {
                 connections[connection.id] = nil
+                if let injected = connection.injectedFault {
+                    for exchange in requests.values where exchange.request.origin == connection.origin {
+                        exchange.injectedFaults.append(injected)
+                    }
+                }
                 if let phase, connection.attemptDeadline.hasPassed(at: .now()) {
                     expireWaiters(of: connection.origin, in: phase)
                 }
                 submit(.attemptFailed(connection.id, error))
             }
         }
+    }
+
+    /// Asks `injector` for the fault of the exchange about to start on `driver` and arms the
+    /// connection with it (or with none); the exchange records what was injected.
+    private func injectFault(from injector: FaultInjector, into exchange: TransportExchange, on driver: HTTP1ConnectionDriver) {
+        guard let channel = driver.channel as? FaultInjectingChannel else {
+            preconditionFailure("ConnectionPoolRunner: a connection made with a fault injector is not wrapped")
+        }
+        let injected = injector.exchangeFault(host: exchange.request.host)
+        channel.arm(injected?.fault)
+        if let injected { exchange.injectedFaults.append(injected) }
     }
 
     /// The attempt ended at the deadline of the requests it was made for: those whose deadline
@@ -529,6 +553,8 @@ final class PooledConnection: HTTP1ConnectionDriverOwner, HTTP2ConnectionDriverO
     @exclusivity(unchecked) var isEstablished = false
     /// The pool asked for the close (or abandoned the attempt): its end is reported `.local`.
     @exclusivity(unchecked) var closeRequested = false
+    /// The connect fault a `FaultInjector` chose for this connection's dial, if any.
+    @exclusivity(unchecked) var injectedFault: InjectedFault?
 
     init(id: PoolConnectionID, origin: TransportOrigin, runner: ConnectionPoolRunner) {
         self.id = id

@@ -4,11 +4,19 @@
 package struct TransportCancellation: Sendable {
     let runner: ConnectionPoolRunner
     let handle: TransportExchange
+    /// The hedged run `handle` is the first attempt of, when the request may be hedged.
+    var hedged: HedgedExchange?
 
-    /// Cancels the exchange; it completes with `TransportError.cancelled`.
+    /// Cancels the exchange (both attempts of a hedged one); it completes with
+    /// `TransportError.cancelled`.
     package func cancel() {
+        if let hedged { return hedged.cancel() }
         runner.cancel(handle)
     }
+
+    /// The faults injected into the exchange so far (`TransportExchange.injectedFaults`); read
+    /// on the runner's loop, where the exchange's completion runs.
+    package var injectedFaults: [InjectedFault] { hedged?.injectedFaults ?? handle.injectedFaults }
 
     /// Tells the exchange its body sink takes bytes again.
     package func demandMore() {

@@ -79,6 +79,10 @@ package final class TransportClient: Sendable {
             deadline: Deadline, sink: (any TransportBodySink)?, leaseObserver: TransportExchange.LeaseObserver?,
             completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
         ) {
+            // A collected response may be hedged; a streamed one goes to its sink once.
+            if let hedged = cancellation.hedged, sink == nil {
+                return hedged.start(deadline: deadline, leaseObserver: leaseObserver, completion: completion)
+            }
             runner.start(
                 cancellation.handle, deadline: deadline, sink: sink, leaseObserver: leaseObserver, completion: completion)
         }
@@ -131,10 +135,14 @@ package final class TransportClient: Sendable {
                     } ?? false
             }
             let runner = runner(for: prepared.origin)
-            return .success(
-                PreparedSend(
-                    runner: runner,
-                    cancellation: TransportCancellation(runner: runner, handle: runner.makeExchange(prepared))))
+            let exchange = runner.makeExchange(prepared)
+            var cancellation = TransportCancellation(runner: runner, handle: exchange)
+            if let policy = configuration.settings.hedging, exchange.request.bodySource == nil,
+                policy.methods.contains(exchange.request.method)
+            {
+                cancellation.hedged = HedgedExchange(policy: policy, runner: runner, primary: exchange)
+            }
+            return .success(PreparedSend(runner: runner, cancellation: cancellation))
         }
     }
 

@@ -72,8 +72,9 @@ public import WickTLS
     /// socket's connect at the connector's `options.timeout`, the proxy's tunnel at what
     /// remains of it, the TLS phase at `tlsOptions.handshakeTimeout` and what then remains of it.
     /// `phase` is told, on `loop`, as each phase begins (`.connecting` before this returns).
+    /// `fault`, a connect fault a `FaultInjector` chose, makes the dial fail as it says instead.
     func connect(
-        to origin: TransportOrigin, deadline: Deadline = .distantFuture, on loop: EventLoop,
+        to origin: TransportOrigin, deadline: Deadline = .distantFuture, on loop: EventLoop, fault: Fault? = nil,
         phase: @escaping @Sendable (ConnectPhase) -> Void = { _ in },
         _ completion: @escaping @Sendable (Result<Connected, StreamChannelError>) -> Void
     ) {
@@ -81,7 +82,7 @@ public import WickTLS
         phase(.connecting)
         guard let tls = origin.tls else {
             let overall = (started + connector.options.timeout).earliest(deadline)
-            tunnel(to: origin, on: loop, deadline: overall, phase: phase) { result in
+            tunnel(to: origin, on: loop, deadline: overall, fault: fault, phase: phase) { result in
                 completion(
                     result.map { channel in
                         Connected(
@@ -92,7 +93,8 @@ public import WickTLS
             }
             return
         }
-        connectTLS(to: origin, tls: tls, started: started, deadline: deadline, on: loop, phase: phase) { result in
+        connectTLS(to: origin, tls: tls, started: started, deadline: deadline, on: loop, fault: fault, phase: phase) {
+            result in
             completion(result.map { Connected(channel: $0.channel, timings: $0.timings) })
         }
     }
@@ -131,7 +133,7 @@ public import WickTLS
     /// the handshake and trust evaluation, bounded as `connect(to:on:_:)` says.
     private func connectTLS(
         to origin: TransportOrigin, tls: TransportTLS, started: Deadline, deadline: Deadline, on loop: EventLoop,
-        phase: @escaping @Sendable (ConnectPhase) -> Void,
+        fault: Fault? = nil, phase: @escaping @Sendable (ConnectPhase) -> Void,
         _ completion: @escaping @Sendable (Result<(channel: TLSChannel, timings: ConnectionTimings), StreamChannelError>) ->
             Void
     ) {
@@ -146,7 +148,7 @@ public import WickTLS
         }
         let overall = (started + connector.options.timeout).earliest(deadline)
         let (options, pool) = (tlsOptions, evaluationPool)
-        tunnel(to: origin, on: loop, deadline: overall, phase: phase) { result in
+        tunnel(to: origin, on: loop, deadline: overall, fault: fault, phase: phase) { result in
             let channel: Channel
             switch result {
             case .success(let connected): channel = connected
@@ -180,15 +182,18 @@ public import WickTLS
 
     /// Opens the plain stream to `origin` by `deadline` (or the connector's timeout): its Unix
     /// socket, its proxy, or `host:port` resolved and raced; with a `dialer`, whatever it opens
-    /// for the same host and port (a test seam: it answers at once, so no deadline applies).
+    /// for the same host and port (a test seam: it answers at once, so no deadline applies);
+    /// with a connect `fault`, that fault's failure.
     private func dial(
-        _ origin: TransportOrigin, deadline: Deadline, on loop: EventLoop,
+        _ origin: TransportOrigin, deadline: Deadline, on loop: EventLoop, fault: Fault?,
         _ completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
     ) {
         let target = nameResolution.connectTarget(host: origin.host, port: origin.port)
         var connector = self.connector
         if let source = origin.source { connector.options.socket = source.applied(to: connector.options.socket) }
-        if let dialer {
+        if let fault, fault.isConnectFault {
+            failDial(with: fault, host: origin.proxy?.host ?? target.host, deadline: deadline, on: loop, completion)
+        } else if let dialer {
             let (host, port) = origin.proxy.map { ($0.host, $0.port) } ?? target
             dialer.dial(host, port, loop, completion)
         } else if let socket = origin.unixSocketPath {
@@ -197,6 +202,23 @@ public import WickTLS
             connector.connect(host: proxy.host, port: proxy.port, deadline: deadline, on: loop, completion)
         } else {
             connector.connect(host: target.host, port: target.port, deadline: deadline, on: loop, completion)
+        }
+    }
+
+    /// Fails a dial as an injected connect `fault` says, on `loop`: refused at once, or timed
+    /// out when the connect timeout or `deadline` passes, whichever is first, with no socket
+    /// opened either way.
+    private func failDial(
+        with fault: Fault, host: String, deadline: Deadline, on loop: EventLoop,
+        _ completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
+    ) {
+        let timeout = connector.options.timeout
+        if case .connectTimeout = fault {
+            _ = loop.schedule(at: (Deadline.now() + timeout).earliest(deadline)) {
+                completion(.failure(.connectTimedOut(host: host, timeout: timeout, attempts: [])))
+            }
+        } else if !loop.execute({ completion(.failure(.connectionRefused)) }) {
+            completion(.failure(.loopShutDown))
         }
     }
 
@@ -211,11 +233,11 @@ public import WickTLS
     /// tunnel its handshake opens on it; through an HTTP proxy, for https, the CONNECT tunnel
     /// (plain http goes to an HTTP proxy as it is, in absolute form).
     private func tunnel(
-        to origin: TransportOrigin, on loop: EventLoop, deadline: Deadline,
+        to origin: TransportOrigin, on loop: EventLoop, deadline: Deadline, fault: Fault?,
         phase: @escaping @Sendable (ConnectPhase) -> Void,
         _ completion: @escaping @Sendable (Result<Channel, StreamChannelError>) -> Void
     ) {
-        dial(origin, deadline: deadline, on: loop) { result in
+        dial(origin, deadline: deadline, on: loop, fault: fault) { result in
             switch result {
             case .success(let channel):
                 guard let proxy = origin.proxy, proxy.scheme.isSOCKS || origin.tls != nil else {

@@ -98,6 +98,9 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     @exclusivity(unchecked) private var leaseObserver: LeaseObserver?
     /// What the next `runOnLoop` does.
     @exclusivity(unchecked) var loopWork = LoopWork.none
+    /// The faults a `FaultInjector` injected into this request's dials and attempts, in order
+    /// (empty, and unallocated, without an injector). Read on the loop, where the completion runs.
+    @exclusivity(unchecked) package var injectedFaults: [InjectedFault] = []
 
     /// An exchange for `request` on `runner`, not started (`ConnectionPoolRunner.start`).
     init(request: TransportRequest, runner: ConnectionPoolRunner, maximumBodyBytes: Int) {
@@ -290,6 +293,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
 
     func requestFinished(failure: HTTP1ConnectionError?, facts: HTTP1ExchangeFacts) {
         metrics.completed = .now()
+        if !injectedFaults.isEmpty { metrics.injectedFaults = injectedFaults }
         metrics.requestBytesSent = facts.requestBytesWritten
         metrics.responseBytesReceived = facts.responseBytesReceived
         if let localFailure { return finish(.failure(localFailure)) }

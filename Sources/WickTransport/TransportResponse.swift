@@ -67,6 +67,11 @@ package struct TransportMetrics: Sendable {
     package var responseBytesReceived = 0
     /// Body bytes handed to a `TransportBodySink` rather than collected.
     package var streamedBodyBytes = 0
+    /// The faults a `FaultInjector` injected into this request's dials and attempts, up to the
+    /// end of this response; empty without one.
+    package var injectedFaults: [InjectedFault] = []
+    /// What hedging did for the request; nil when it was not hedgeable (or no policy is set).
+    package var hedge: HedgeOutcome?
 
     /// Metrics that start at `started`, every phase still to come.
     package init(started: Deadline) {

@@ -29,6 +29,12 @@ package struct TransportSettings: Sendable {
     /// Opens connections' plain streams instead of the connector's sockets; nil (the default,
     /// and always in production) connects for real. See `TransportDialer`.
     package var dialer: TransportDialer?
+    /// Injects faults into dials and exchanges (`FaultInjector`); nil (the default) injects
+    /// none, at the cost of one nil check per request.
+    package var faultInjector: FaultInjector?
+    /// Sends a second attempt for slow idempotent requests (`HedgingPolicy`); nil (the
+    /// default) never does, at the cost of one nil check per request.
+    package var hedging: HedgingPolicy?
 
     package init() {}
 }

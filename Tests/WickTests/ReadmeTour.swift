@@ -66,6 +66,16 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         // Retry-After on 429/503 is honoured (up to 60 s); jitter spreads retries; a budget caps their share.
         var budgeted = Session.Configuration(); budgeted.retryBudget = RetryBudget(ratio: 0.2, scope: .host)
         let polite = Session(configuration: budgeted, interceptor: RetryPolicy(jitter: .full))
+        // Hedged requests: a GET whose response head is late (past the host's p95) gets a second attempt
+        // on another connection; the first response wins, the loser's connection closes; ≤ 10 % extra load.
+        var hedged = Session.Configuration(); hedged.hedging = HedgingPolicy(delay: .percentile(0.95, fallback: .milliseconds(50)))
+        // Fault injection for your own tests: real failures on the real transport path, drawn from a seed.
+        var faulty = Session.Configuration()
+        faulty.faultInjector = FaultInjector(seed: 42, rules: [
+            FaultRule(.reset(afterResponseBytes: 100), hosts: ["api.example.com"], fraction: 0.1),
+            FaultRule(.tooManyRequests(retryAfter: 1), limit: 2),         // then connectRefused, connectTimeout,
+            FaultRule(.latency(.exponential(mean: .milliseconds(20), maximum: .seconds(1))))])  // truncatedBody, stall
+        print(faulty.faultInjector?.injectedFaults ?? [])  // also TransactionMetrics.injectedFaults, EventMonitor.request(_:didInjectFault:)
 
         // Redirects follow RFC 9110 (303 → GET, 307/308 keep the body, credentials dropped across origins,
         // https → http refused, at most 10); or decide yourself.
@@ -116,8 +126,10 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
 
         // Unix domain sockets and proxies.
         let docker = try await session.request("http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.43/info").serializingData().value
-        var proxied = Session.Configuration()           // curl's http_proxy/https_proxy/no_proxy by default
+        var proxied = Session.Configuration()           // curl's http_proxy/https_proxy/all_proxy/no_proxy by default
         proxied.proxy = .proxy(try ProxyConfiguration(url: "http://user:pass@proxy.internal:3128"), noProxy: NoProxyList(".internal"))
+        proxied.proxy = .proxy(try ProxyConfiguration(url: "socks5h://user:pass@bastion:1080"))  // the proxy resolves names
+        proxied.proxy = .proxy(ProxyConfiguration(.socks5, host: "127.0.0.1", port: 9050))   // Wick resolves, sends the address
 
         // Pinning, deadlines, pools.
         var configuration = Session.Configuration()

@@ -183,6 +183,10 @@ do {
         // What a backend in an outage receives, with and without a retry budget (no table).
         try RetryStormProbe.run(
             seconds: Int(options.rest.first ?? "") ?? 5, clients: Int(options.rest.dropFirst().first ?? "") ?? 8)
+    case "hedge-tail":
+        // Tail latency behind a slow replica, with and without hedged requests (no table).
+        try HedgeTailProbe.run(
+            requests: Int(options.rest.first ?? "") ?? 2_000, clients: Int(options.rest.dropFirst().first ?? "") ?? 4)
     case "session-churn":
         // Heap and descriptors left behind by sessions created, used and shut down (no table).
         try SessionChurnProbe.run(sessions: Int(options.rest.first ?? "") ?? 2_000)

@@ -32,6 +32,7 @@ public final class ClosureEventMonitor: EventMonitor {
         var requestDidDecideRetry: (@Sendable (Request, RetryResult, WickError) -> Void)?
         var requestIsRetrying: (@Sendable (Request) -> Void)?
         var requestRetryWasRefusedByBudget: (@Sendable (Request) -> Void)?
+        var requestDidInjectFault: (@Sendable (Request, InjectedFault) -> Void)?
         var requestDidResume: (@Sendable (Request) -> Void)?
         var requestDidSuspend: (@Sendable (Request) -> Void)?
         var requestDidCancel: (@Sendable (Request) -> Void)?
@@ -141,6 +142,11 @@ public final class ClosureEventMonitor: EventMonitor {
     public var requestRetryWasRefusedByBudget: (@Sendable (Request) -> Void)? {
         get { self[\.requestRetryWasRefusedByBudget] }
         set { self[\.requestRetryWasRefusedByBudget] = newValue }
+    }
+    /// Called by `request(_:didInjectFault:)`.
+    public var requestDidInjectFault: (@Sendable (Request, InjectedFault) -> Void)? {
+        get { self[\.requestDidInjectFault] }
+        set { self[\.requestDidInjectFault] = newValue }
     }
     /// Called by `requestDidResume(_:)`.
     public var requestDidResume: (@Sendable (Request) -> Void)? {
@@ -271,6 +277,10 @@ public final class ClosureEventMonitor: EventMonitor {
     /// Calls `requestRetryWasRefusedByBudget`.
     public func requestRetryWasRefusedByBudget(_ request: Request) {
         requestRetryWasRefusedByBudget?(request)
+    }
+    /// Calls `requestDidInjectFault`.
+    public func request(_ request: Request, didInjectFault fault: InjectedFault) {
+        requestDidInjectFault?(request, fault)
     }
     /// Calls `requestDidResume`.
     public func requestDidResume(_ request: Request) {

@@ -101,6 +101,11 @@ public final class CompositeEventMonitor: EventMonitor {
         each { $0.requestRetryWasRefusedByBudget(request) }
     }
     /// Passes the event on.
+    public func request(_ request: Request, didInjectFault fault: InjectedFault) {
+        guard !monitors.isEmpty else { return }
+        each { $0.request(request, didInjectFault: fault) }
+    }
+    /// Passes the event on.
     public func requestDidResume(_ request: Request) {
         guard !monitors.isEmpty else { return }
         each { $0.requestDidResume(request) }

@@ -63,6 +63,10 @@ public protocol EventMonitor: Sendable {
     /// The retriers decided to retry, but the session's `RetryBudget` refused: the request
     /// finishes with the attempt's error.
     func requestRetryWasRefusedByBudget(_ request: Request)
+    /// The session's `FaultInjector` injected `fault` into one of the request's exchanges, or
+    /// into the dial of a connection it waited for (a connect fault). Told when the exchange
+    /// ends, before its `didReceiveResponse` or its failure's `didDecideRetry`.
+    func request(_ request: Request, didInjectFault fault: InjectedFault)
     /// `resume()` started or continued the request.
     func requestDidResume(_ request: Request)
     /// `suspend()` held the request.
@@ -136,6 +140,8 @@ extension EventMonitor {
     public func requestIsRetrying(_ request: Request) {}
     /// Does nothing.
     public func requestRetryWasRefusedByBudget(_ request: Request) {}
+    /// Does nothing.
+    public func request(_ request: Request, didInjectFault fault: InjectedFault) {}
     /// Does nothing.
     public func requestDidResume(_ request: Request) {}
     /// Does nothing.

@@ -135,6 +135,10 @@ public struct LoggingEventMonitor: EventMonitor {
     public func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {
         log(.all) { "\(Self.name(request)) on \(connection)" }
     }
+    /// `GET http://host/path: injected #2 host: reset after 10 response bytes`.
+    public func request(_ request: Request, didInjectFault fault: InjectedFault) {
+        log(.all) { "\(Self.name(request)): injected \(fault)" }
+    }
     /// `GET http://host/path answered from the cache` (or `from the revalidated cache`).
     public func request(_ request: Request, didReceiveCachedResponse response: HTTPResponse, source: ResponseSource) {
         log(.all) { "\(Self.name(request)) answered from the \(source)" }

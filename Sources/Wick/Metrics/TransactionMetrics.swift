@@ -48,6 +48,15 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
     /// (then `statusCode` and `responseBodyBytes` are the stored response's, and the timings,
     /// connection and byte counts the validation exchange's).
     public var responseSource: ResponseSource
+    /// The faults the session's `FaultInjector` injected into this exchange (a latency, a
+    /// synthesized status, ...) and into the dials of connections it waited for; empty
+    /// without an injector. An exchange a fault failed has no metrics of its own: the event
+    /// monitors hear of it (`EventMonitor.request(_:didInjectFault:)`).
+    public var injectedFaults: [InjectedFault]
+    /// What the session's `HedgingPolicy` did for the request: not needed, refused by its
+    /// budget, or which attempt won (the phases and connection are the winner's); nil without
+    /// a policy, or for a request it does not hedge.
+    public var hedge: HedgeOutcome?
 
     /// The metrics of `response`, the answer to `request` from `source`. A response from the
     /// network always has a connection.
@@ -72,6 +81,8 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
         isReused = metrics.isReused
         httpVersion = metrics.httpVersion
         wasReplayed = metrics.wasReplayed
+        injectedFaults = metrics.injectedFaults
+        hedge = metrics.hedge
         connection = metrics.connection.map { ConnectionInfo(isReused: metrics.isReused, details: $0) }
     }
 
@@ -94,6 +105,8 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
         if let connection { parts.append(connection.description) }
         if httpVersion == .http2 { parts.append("HTTP/2") }
         if wasReplayed { parts.append("replayed") }
+        if let hedge, hedge != .notNeeded { parts.append("\(hedge)") }
+        for fault in injectedFaults { parts.append("injected \(fault.fault)") }
         if let resolve { parts.append("resolve \(resolve)") }
         if let connect { parts.append("connect \(connect)") }
         if let tlsHandshake { parts.append("TLS \(tlsHandshake)") }

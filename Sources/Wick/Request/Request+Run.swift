@@ -172,6 +172,10 @@ extension Request {
             preconditionFailure("Request.exchangeCompleted: no exchange was in flight")
         }
         let request = ended.request
+        let faults = ended.cancellation.injectedFaults
+        if !faults.isEmpty {
+            for fault in faults { session.eventMonitor.request(self, didInjectFault: fault) }
+        }
         switch result {
         case .success(let received):
             session.storeCookies(from: received.headers, for: request)

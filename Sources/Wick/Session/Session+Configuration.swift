@@ -168,6 +168,15 @@ extension Session {
         /// A limit on the retries the session's requests make (`RetryBudget`), whichever
         /// retrier asks for them; nil (the default, as in Alamofire) for none.
         public var retryBudget: RetryBudget? = nil
+        /// Faults to inject into the session's own connections and exchanges, for tests of the
+        /// code that uses the session (`FaultInjector`: refused and timed-out connects,
+        /// latency, resets, truncated bodies, stalls, synthesized statuses, per host or for a
+        /// fraction of requests, from a seed). Default nil: none, and nothing else enables it.
+        public var faultInjector: FaultInjector? = nil
+        /// Hedged requests (`HedgingPolicy`): a data request with an idempotent method whose
+        /// response head is late sends a second attempt on another connection, and the first
+        /// response wins, within a budget of extra load. Default nil: never.
+        public var hedging: HedgingPolicy? = nil
         /// Where the session's requests log (swift-log), unless a request names its own
         /// (`Request.logging(to:)`). Nothing is logged per request at `info` or above: each
         /// request's summary (method, host, status, phase timings, reuse, retries, redirects) is

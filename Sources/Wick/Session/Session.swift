@@ -133,6 +133,8 @@ public final class Session: Sendable {
         settings.tls.handshakeTimeout = configuration.tlsHandshakeTimeout
         settings.driver.continueTimeout = configuration.continueTimeout
         settings.dialer = dialer
+        settings.faultInjector = configuration.faultInjector
+        settings.hedging = configuration.hedging
         settings.nameResolution = configuration.nameResolution
         settings.httpVersion = configuration.httpVersion
         settings.http2PriorKnowledge = configuration.http2PriorKnowledge

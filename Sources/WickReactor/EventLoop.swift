@@ -18,9 +18,12 @@
 //   before it next sleeps. A `wakeupPending` flag makes it one `write` per sleep, not per task.
 //   The write happens after the submitter unlocks, so the loop, woken early, never blocks on
 //   the lock its waker still holds (with both on one core that cost two futex calls per
-//   request). The eventfd is therefore closed in `deinit`, not at shutdown: a late write can
-//   never hit a closed descriptor, or a reused one that belongs to someone else (it once did,
-//   and trapped on EBADF).
+//   request). A waker counts itself in `wakesInFlight` under the lock before it unlocks and
+//   out again, under the lock, once written; the loop closes the eventfd at shutdown only when
+//   none is in flight, after refusing new tasks, so a late write can never hit a closed
+//   descriptor, or a reused one that belongs to someone else (it once did, and trapped on
+//   EBADF). The count is kept under the lock, not in an atomic, so ThreadSanitizer sees the
+//   order between the last write and the close.
 // - **Generations in `epoll_data`.** Each registration stores `generation << 32 | fd` in
 //   `epoll_data.u64`; an event whose generation no longer matches the table (the descriptor was
 //   closed and its number reused within one `epoll_wait` batch) is dropped.
@@ -56,6 +59,8 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     private struct Inbox {
         var tasks: [LoopWork] = []
         var wakeupPending = false
+        /// Submitters that decided to write the eventfd and have not finished writing.
+        var wakesInFlight = 0
         var lifecycle = Lifecycle.running
     }
 
@@ -137,8 +142,6 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     }
 
     deinit {
-        // No thread holds a reference, so no submitter can be writing the wake-up eventfd.
-        try? Syscalls.close(wakeFD)
         // SAFETY: the loop thread has exited (it holds a strong reference while it runs).
         readBuffer.deallocate()
         scratchBuffer.deallocate()
@@ -199,10 +202,11 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
             inbox.tasks.append(work)
             guard isWaiting.load(ordering: .relaxed), !inbox.wakeupPending else { return (true, false) }
             inbox.wakeupPending = true
+            inbox.wakesInFlight += 1
             return (true, true)
         }
-        // Outside the lock (see the file's comment): the eventfd stays open until deinit.
-        if wakes { wakeUp() }
+        // Outside the lock (see the file's comment); the count keeps the eventfd open meanwhile.
+        if wakes { wakeUpOutsideTheLock() }
         return accepted
     }
 
@@ -222,7 +226,14 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         localTasks.append(.closure(task))
     }
 
-    /// Writes the eventfd (open until deinit, so any thread holding the loop may).
+    /// Writes the eventfd for a waker counted in `wakesInFlight`, then counts it out.
+    private func wakeUpOutsideTheLock() {
+        wakeUp()
+        inbox.withLock { $0.wakesInFlight -= 1 }
+    }
+
+    /// Writes the eventfd: only by a waker counted in `wakesInFlight` (the loop closes the
+    /// descriptor once none is).
     private func wakeUp() {
         do {
             _ = try Syscalls.eventfdWrite(wakeFD, 1)
@@ -411,9 +422,10 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         let begins = inbox.withLock { inbox -> Bool in
             guard inbox.lifecycle == .running else { return false }
             inbox.lifecycle = .shuttingDown
+            inbox.wakesInFlight += 1
             return true
         }
-        if begins { wakeUp() }
+        if begins { wakeUpOutsideTheLock() }
     }
 
     /// Waits for readiness: not at all when `mayBlock` is false (work is queued), else until
@@ -536,6 +548,10 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
 
         // Handlers registered by tasks during shutdown were refused (`isClosing`), so this holds.
         precondition(registrations.isEmpty, "\(name): descriptors still registered after shutdown")
+        // No task is accepted any more, so no new waker can start; those already counted finish
+        // one `write` each before the eventfd closes.
+        while inbox.withLock({ $0.wakesInFlight > 0 }) { sched_yield() }
+        try? Syscalls.close(wakeFD)
         try? Syscalls.close(epollFD)
     }
 }

@@ -388,13 +388,22 @@ public class Request: @unchecked Sendable {
     /// The task waits as itself (an unsafe continuation the lifecycle resumes exactly once, rule
     /// 4), so awaiting costs no allocation.
     func awaitOutcome(cancellingWithTask: Bool) async -> Outcome {
-        await withTaskCancellationHandler {
+        let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Outcome, Never>) in
                 addWaiter(.task(continuation))
             }
         } onCancel: {
             if cancellingWithTask { cancel() }
         }
+        #if WICK_TSAN
+            // For ThreadSanitizer only: when the loop resumes the continuation before the task has
+            // suspended, the concurrency runtime hands the outcome over through its own atomics,
+            // which TSan (the runtime is not instrumented) cannot see, and it reports the outcome's
+            // fields as racing. The loop recorded the outcome under this lock before resuming, so
+            // taking it once here shows TSan the order that the runtime already guarantees.
+            mutableState.withLock { _ in }
+        #endif
+        return outcome
     }
 
     /// Adds a validation, run on every response before the request finishes.

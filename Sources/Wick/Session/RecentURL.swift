@@ -1,6 +1,7 @@
 // The last URL string a session parsed, so a daemon calling one endpoint parses it once.
 import FoundationEssentials
 import Synchronization
+import WickReactor
 
 /// A one-entry memo of `URL(string:)` for the URL strings a session's requests are made from.
 ///
@@ -11,7 +12,9 @@ import Synchronization
 /// the URL, any other string is parsed and replaces it. The same string always parses to the
 /// same URL, so the memo changes no result.
 final class RecentURL: Sendable {
-    private let last = Mutex<(string: String, url: URL)?>(nil)
+    /// `RequestStateLock`: `Synchronization.Mutex`, or under ThreadSanitizer the pthread-based
+    /// lock whose ordering TSan sees.
+    private let last = RequestStateLock<(string: String, url: URL)?>(nil)
 
     /// The URL `string` parses to.
     /// - Throws: `WickError.invalidURL` when it does not parse.

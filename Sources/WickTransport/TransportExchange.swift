@@ -223,6 +223,26 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
         metrics.firstByte = .now()
     }
 
+    /// Completes with the response gathered (either protocol); `what` names it in the trap
+    /// for an end without a head, which a connection never reports.
+    private func finishWithResponse(ended what: StaticString) {
+        guard let head else { preconditionFailure("TransportExchange: \(what) ended without a head") }
+        finish(
+            .success(
+                TransportResponse(
+                    status: head.status, version: head.version, headers: head.headers, body: body, trailers: trailers,
+                    metrics: metrics)))
+    }
+
+    /// The phase a timeout ends the exchange in: idleness before the deadline, else how far
+    /// the exchange had come.
+    private var timeoutPhase: ExchangeTimeout {
+        if Deadline.now() < deadline { .idle }
+        else if metrics.requestSent == nil { .sendingRequest }
+        else if metrics.firstByte == nil { .waitingForResponse }
+        else { .receivingResponse }
+    }
+
     func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool) {
         let length: UInt64? = if case .contentLength(let length) = head.framing { length } else { nil }
         responseHeadArrived(status: head.status, version: head.version, headers: head.headers, contentLength: length, isBodyDecoded: isBodyDecoded)
@@ -298,23 +318,14 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
         metrics.responseBytesReceived = facts.responseBytesReceived
         if let localFailure { return finish(.failure(localFailure)) }
         guard let failure else {
-            guard let head else { preconditionFailure("TransportExchange: a response ended without a head") }
-            return finish(
-                .success(
-                    TransportResponse(
-                        status: head.status, version: head.version, headers: head.headers, body: body, trailers: trailers, metrics: metrics)))
+            return finishWithResponse(ended: "a response")
         }
         switch failure {
         case .cancelled:
             finish(.failure(.cancelled))
         case .timedOut:
             // The deadline timer fires at `deadline`; the driver's idle timer only before it.
-            let phase: ExchangeTimeout =
-                if Deadline.now() < deadline { .idle }
-                else if metrics.requestSent == nil { .sendingRequest }
-                else if metrics.firstByte == nil { .waitingForResponse }
-                else { .receivingResponse }
-            finish(.failure(.timedOut(phase)))
+            finish(.failure(.timedOut(timeoutPhase)))
         case .closedBeforeResponse, .connectionClosedBeforeRequest, .writeFailed, .connectionFailed:
             let decision = ReplayPolicy.decide(
                 method: request.method,
@@ -373,24 +384,14 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
         metrics.responseBytesReceived = responseBytesReceived
         if let localFailure { return finish(.failure(localFailure)) }
         guard let failure else {
-            guard let head else { preconditionFailure("TransportExchange: a stream ended without a head") }
-            return finish(
-                .success(
-                    TransportResponse(
-                        status: head.status, version: head.version, headers: head.headers, body: body,
-                        trailers: trailers, metrics: metrics)))
+            return finishWithResponse(ended: "a stream")
         }
         switch failure {
         case .cancelled:
             finish(.failure(.cancelled))
         case .timedOut:
             // The watchdog fails a stream at `deadline`, or before it only for idleness.
-            let phase: ExchangeTimeout =
-                if Deadline.now() < deadline { .idle }
-                else if metrics.requestSent == nil { .sendingRequest }
-                else if metrics.firstByte == nil { .waitingForResponse }
-                else { .receivingResponse }
-            finish(.failure(.timedOut(phase)))
+            finish(.failure(.timedOut(timeoutPhase)))
         case _ where failure.wasUnprocessed:
             // RFC 9113 §8.7: the server did not process it, so any method may go again (bounded).
             if isCancelled { return finish(.failure(.cancelled)) }

@@ -20,6 +20,8 @@ public final class FaultServer: Sendable {
         var received: [UInt8] = []
         var end: FaultConnectionEnd = .running
         var fd: Int32?
+        /// How many of the script's top-level steps have finished.
+        var stepsDone = 0
     }
 
     private struct State {
@@ -90,6 +92,22 @@ public final class FaultServer: Sendable {
         state.withLock { index < $0.connections.count ? $0.connections[index].end : nil }
     }
 
+    /// Waits up to `timeout` until the n-th connection has finished `count` of its script's
+    /// top-level steps (a test cancels after the server's send, not before it); returns
+    /// whether it did. Polls with `Task.sleep` (see `waitForConnections`).
+    public func waitForSteps(_ count: Int, ofConnection index: Int, timeout: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while stepsDone(onConnection: index) < count {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return true
+    }
+
+    private func stepsDone(onConnection index: Int) -> Int {
+        state.withLock { index < $0.connections.count ? $0.connections[index].stepsDone : 0 }
+    }
+
     /// Waits up to `timeout` until the n-th connection's script has ended; returns how it ended.
     /// Polls with `Task.sleep` (see `waitForConnections`).
     public func waitForEnd(ofConnection index: Int, timeout: Duration = .seconds(10)) async -> FaultConnectionEnd? {
@@ -150,6 +168,10 @@ public final class FaultServer: Sendable {
         state.withLock { $0.connections[index].received.append(contentsOf: bytes) }
     }
 
+    fileprivate func stepDone(onConnection index: Int) {
+        state.withLock { $0.connections[index].stepsDone += 1 }
+    }
+
     fileprivate var stopRequested: Bool { isStopped }
 }
 
@@ -170,7 +192,7 @@ private struct FaultPlayer {
     }
 
     mutating func play(_ steps: [FaultStep]) -> FaultConnectionEnd {
-        let end = run(steps)
+        let end = run(steps, counted: true)
         if case .closed = end { return .completed }
         if case .ended(let reason) = end { return reason }
         return .completed
@@ -178,11 +200,13 @@ private struct FaultPlayer {
 
     private enum Outcome { case next, closed, ended(FaultConnectionEnd) }
 
-    private mutating func run(_ steps: [FaultStep]) -> Outcome {
+    /// Plays `steps`; `counted` (the script's top level) tells the server as each one ends.
+    private mutating func run(_ steps: [FaultStep], counted: Bool = false) -> Outcome {
         for step in steps {
             if server.stopRequested { return .ended(.interrupted) }
             let outcome = perform(step)
             guard case .next = outcome else { return outcome }
+            if counted { server.stepDone(onConnection: index) }
         }
         return .next
     }

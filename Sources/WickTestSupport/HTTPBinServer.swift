@@ -19,6 +19,10 @@ public final class HTTPBinServer: Sendable {
             arguments: [
                 "python3", "-m", "gunicorn", "--bind", "127.0.0.1:\(port)", "--workers", "2",
                 "--worker-class", "gthread", "--threads", "16", "--graceful-timeout", "2",
+                // gunicorn closes an idle keep-alive connection after 2 s by default; a test
+                // slowed by 1,500 others then races a POST against that close and reads a
+                // reset (which a client must not retry). nginx's 75 s keeps that race out.
+                "--keep-alive", "75",
                 "--log-level", "warning", "httpbin:app",
             ],
             workingDirectory: directory, logFile: log)

@@ -46,9 +46,10 @@ extension Request {
     /// attempt and hands it to the connection pool's loop, which completes it; the default path
     /// (no adapter, retrier, validation or redirect handler of the user's) then finishes on the
     /// loop, so a request costs one hop to the loop and one back to its awaiting task or handler
-    /// queue. Code of the user's (adapters, validations, retriers, redirect handlers) runs on
-    /// `Session.rootQueue`, never on a loop; adapters that all declare `adaptsWithoutBlocking`
-    /// (a tracing span's context injected, say) run where the attempt starts instead.
+    /// queue. Code of the user's runs on the session's queues, never on a loop: adapters on
+    /// `Session.requestQueue` (the root queue by default), validations, retriers and redirect
+    /// handlers on `Session.rootQueue`; adapters that all declare `adaptsWithoutBlocking` (a
+    /// tracing span's context injected, say) run where the attempt starts instead.
     func run(_ step: HeldStep) {
         switch mutableState.withLock({ $0.lifecycle.stepReady(step) }) {
         case .proceed:
@@ -80,9 +81,10 @@ extension Request {
         // The request's adapter first, then the session's: Alamofire's order (its
         // `Session.adapter(for:)`), the same as the retriers'. Wick's own adapter comes last.
         let adapters = Interceptor(adapters: [interceptor, session.interceptor, last].compactMap { $0 })
-        // Adapters that complete at once without blocking run here; the others on the root queue.
+        // Adapters that complete at once without blocking run here; the others on the request
+        // queue (the root queue unless the session was given another).
         if adapters.adaptsWithoutBlocking { return adapt(initial, with: adapters, progress) }
-        session.rootQueue.async { [self] in adapt(initial, with: adapters, progress) }
+        session.requestQueue.async { [self] in adapt(initial, with: adapters, progress) }
     }
 
     /// Runs `adapters` on `initial`, then sends the adapted request (or ends the attempt).

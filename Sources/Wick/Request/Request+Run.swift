@@ -115,7 +115,9 @@ extension Request {
         let request = session.upgradedForHSTS(request)
         var progress = progress
         progress.validation = nil
-        if session.configuration.responseCache != nil, exchangeSink == nil, let decision = session.cacheDecision(for: request) {
+        if session.configuration.responseCache != nil, exchangeSink == nil,
+            let decision = session.cacheDecision(for: session.withSessionHeaders(request))
+        {
             switch decision {
             case .network:
                 break
@@ -186,14 +188,16 @@ extension Request {
                 return responseArrived(
                     received, from: .network, to: request, ended.progress, verdict: ended.verdict, logger: logger)
             }
+            // The cache matches `Vary` against the fields sent, the session's included.
             let (response, source) = session.cacheAfterExchange(
-                received, to: request, validation: ended.progress.validation, by: self)
+                received, to: session.withSessionHeaders(request), validation: ended.progress.validation, by: self)
             responseArrived(response, from: source, to: request, ended.progress, verdict: ended.verdict, logger: logger)
         case .failure(let error):
             // RFC 5861 §4: a stale response the server allowed for errors answers instead
             // (not for a cancellation, which is no error of the server's).
             if !error.isCancellation,
-                let stale = session.staleResponseOnError(validating: ended.progress.validation, request: request)
+                let stale = session.staleResponseOnError(
+                    validating: ended.progress.validation, request: session.withSessionHeaders(request))
             {
                 return responseArrived(stale, from: .cache, to: request, ended.progress, verdict: nil, logger: logger)
             }

@@ -147,8 +147,9 @@ extension Session {
     }
 
     /// A request of any kind (`make` builds it from the checked request): `requestModifier`
-    /// applied (forms with parameters apply it themselves, before encoding them), the session's
-    /// fields merged in, the URL checked, the request registered and announced to the monitors.
+    /// applied (forms with parameters apply it themselves, before encoding them), the URL
+    /// checked, the request registered and announced to the monitors. The session's fields are
+    /// not merged in here but when sending (`headersAsSent`).
     func makeRequest<Made: Request>(
         _ built: consuming Result<HTTPRequest, WickError>, requestModifier: RequestModifier?,
         make: (Result<HTTPRequest, WickError>) -> Made
@@ -167,7 +168,6 @@ extension Session {
                     break
                 }
             }
-            merged.headers = mergedHeaders(merged.headers)
             if let invalid = Self.validate(&merged) {
                 checked = .failure(invalid)
             } else {
@@ -183,9 +183,19 @@ extension Session {
         return request
     }
 
+    /// `request` with the fields it is sent with before cookies: the configuration's, replaced
+    /// by name by its own (see `mergedHeaders`). A request keeps only its own fields, as
+    /// Alamofire's `URLRequest` does (URLSession adds its configuration's when sending): this
+    /// is what the cache's `Vary` matching and the wire see.
+    func withSessionHeaders(_ request: HTTPRequest) -> HTTPRequest {
+        var sent = request
+        sent.headers = mergedHeaders(request.headers)
+        return sent
+    }
+
     /// The configuration's fields, replaced by name by `own`, plus `Accept-Encoding` while
     /// bodies are decoded.
-    private func mergedHeaders(_ own: HTTPHeaders) -> HTTPHeaders {
+    func mergedHeaders(_ own: HTTPHeaders) -> HTTPHeaders {
         // The usual request brings no fields: it shares the session's list, built once.
         if own.isEmpty { return defaultRequestHeaders }
         var merged = configuration.headers

@@ -214,13 +214,13 @@ public final class Session: Sendable {
 
     /// `request` checked and made ready for the transport, with `bodySource` (an upload) sent
     /// instead of `request.body`, the cookie storage's `Cookie` field added
-    /// (`headersWithCookies`) and, for a cache validation, its `conditionalFields`:
+    /// (`headersAsSent`) and, for a cache validation, its `conditionalFields`:
     /// `TransportClient.prepareSend` with the failure made public. `request` has passed
     /// `invalidity(of:)` where it was made (created, adapted, redirected).
     func prepareSend(
         _ request: HTTPRequest, bodySource: (any TransportBodySource)? = nil, conditionalFields: HTTPHeaders? = nil
     ) -> Result<PreparedSend, WickError> {
-        var headers = headersWithCookies(request)
+        var headers = headersAsSent(request)
         if let conditionalFields {
             for field in conditionalFields { headers.update(field) }
         }

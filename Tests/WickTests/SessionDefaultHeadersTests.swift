@@ -38,7 +38,8 @@ struct SessionDefaultHeadersTests {
         let server = try FaultServer(steps: [.readRequest, .respond(body: "ok")])
         defer { server.stop() }
         let session = Self.session()
-        _ = await session.request("http://127.0.0.1:\(server.port)/", headers: ["x-team": "edge"]).serializingData().response
+        _ = await session.request("http://127.0.0.1:\(server.port)/", headers: ["x-team": "edge"]).serializingData()
+            .response
         let sent = Self.head(server).lowercased()
         #expect(sent.contains("\r\nx-team: edge\r\n") && !sent.contains("x-team: core"))
         await session.shutdown()

@@ -143,8 +143,11 @@ public struct HTTPRequest: Sendable {
 
     private var storage: Storage
 
-    /// A request value; nothing is sent.
-    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, unixSocketPath: String? = nil) {
+    /// A request value; nothing is sent. `HTTPRequest(url:)` is a GET without fields or body,
+    /// as `URLRequest(url:)` is.
+    public init(
+        method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, unixSocketPath: String? = nil
+    ) {
         storage = Storage(
             method: method, url: url, unixSocketPath: unixSocketPath, headers: headers, body: body, carriesUpload: false,
             timeout: nil, httpShouldHandleCookies: true, cachePolicy: .useProtocolCachePolicy)

@@ -16,7 +16,8 @@ struct ShouldAutomaticallyResumeTests {
     @Test func theDefaultFollowsTheSession() async throws {
         let session = Session(startRequestsImmediately: false)
         #expect(session.request("http://127.0.0.1:1/").shouldAutomaticallyResume == nil)
-        #expect(session.request("http://127.0.0.1:1/", shouldAutomaticallyResume: true).shouldAutomaticallyResume == true)
+        #expect(
+            session.request("http://127.0.0.1:1/", shouldAutomaticallyResume: true).shouldAutomaticallyResume == true)
         await session.shutdown()
     }
 

@@ -105,23 +105,36 @@ struct SessionStaleWhileRevalidateTests {
         #expect(try await waitUntil { revalidations.count == 2 })
         await session.shutdown()
     }
+}
 
+/// The one-in-flight rule, with a background request that never gets its connection: it ends
+/// at its request's deadline (1 s), so this suite waits on real time and runs with the timing
+/// suites (Scripts/test).
+struct SessionStaleWhileRevalidateTimingTests {
     @Test func oneRevalidationInFlightPerStoredResponse() async throws {
         // The listener never completes a connect, so the first background request stays in
-        // flight while three more requests are served stale.
+        // flight while three more requests are served stale, then fails at its deadline.
         let stalled = try StalledListener()
         let url = "http://127.0.0.1:\(stalled.port)/slow"
         let cache = MemoryResponseCache()
-        cache.store(Self.stale(url))
+        cache.store(SessionStaleWhileRevalidateTests.stale(url))
         let revalidations = BackgroundRevalidations()
-        let session = Self.session(cache, revalidations)
+        let session = SessionStaleWhileRevalidateTests.session(cache, revalidations)
         for _ in 0..<4 {
-            let served = await session.request(url).serializingString().response
+            let served = await session.request(url) { $0.timeout = .seconds(1) }.serializingString().response
             #expect(served.metrics?.responseSource == .staleWhileRevalidating && served.value == "stored")
         }
         #expect(session.revalidationsInFlight.withLock { $0.count } == 1)
         #expect(revalidations.count == 0)
+        // The deadline ends it: a failure nobody awaited, heard by the monitor, and the gate reopens.
+        #expect(try await waitUntil { revalidations.count == 1 })
+        guard case .failure = revalidations.first else {
+            Issue.record("a connect that never completes must fail the background request")
+            return
+        }
+        #expect(session.revalidationsInFlight.withLock { $0.count } == 0)
         await session.shutdown()
+        #expect(revalidations.count == 1)
     }
 }
 

@@ -20,25 +20,31 @@ struct HedgedRequestTests {
     /// A server whose first connection answers after `stall`, and the others at once.
     static func server(stallingFirstBy stall: Duration) throws -> FaultServer {
         try FaultServer { index in
-            index == 0 ? [.readRequest, .pause(stall), ok, .waitForClientClose(limit: .seconds(5))]
+            index == 0
+                ? [.readRequest, .pause(stall), ok, .waitForClientClose(limit: .seconds(5))]
                 : [.repeating([.readRequest, ok], times: 10)]
         }
     }
 
     @Test func theHedgeWinsOverAStalledFirstAttemptWhoseConnectionCloses() async throws {
-        let server = try Self.server(stallingFirstBy: .seconds(2))
+        // The first connection never answers (it waits, up to far longer than the bound below,
+        // for the client to close): only a hedge answers, and a busy machine has seconds of slack.
+        let server = try FaultServer { index in
+            index == 0
+                ? [.readRequest, .waitForClientClose(limit: .seconds(6))]
+                : [.repeating([.readRequest, Self.ok], times: 10)]
+        }
         defer { server.stop() }
         let policy = HedgingPolicy(delay: .fixed(.milliseconds(100)))
         let session = Self.session(policy)
         let started = ContinuousClock.now
         let response = await session.request("http://127.0.0.1:\(server.port)/").serializingData().response
-        #expect(ContinuousClock.now - started < .milliseconds(1_500))
+        #expect(ContinuousClock.now - started < .seconds(4))
         #expect(response.value == Data("ok".utf8))
         #expect(response.metrics?.transactions.last?.hedge == .hedgeWon)
         #expect(policy.statistics == HedgingPolicy.Statistics(requests: 1, hedgesSent: 1, hedgesWon: 1))
         // The loser was cancelled: its connection is closed, not leased nor kept idle.
-        let end = await server.waitForEnd(ofConnection: 0, timeout: .seconds(5))
-        #expect(end != .running && end != nil)
+        #expect(await server.waitForEnd(ofConnection: 0, timeout: .seconds(5)) == .clientClosed)
         var statistics = await session.poolStatistics()
         for _ in 0..<100 where statistics.total.live != 1 {
             try await Task.sleep(for: .milliseconds(10))
@@ -56,15 +62,15 @@ struct HedgedRequestTests {
         var configuration = Session.Configuration()
         configuration.hedging = HedgingPolicy(delay: .fixed(.milliseconds(50)))
         configuration.faultInjector = FaultInjector(
-            seed: 1, rules: [FaultRule(.latency(.fixed(.seconds(2))), limit: 1)])
+            seed: 1, rules: [FaultRule(.latency(.fixed(.seconds(6))), limit: 1)])
         let session = Session(configuration: configuration)
         let started = ContinuousClock.now
         let response = await session.request("http://127.0.0.1:\(server.port)/").serializingData().response
-        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(ContinuousClock.now - started < .seconds(4))
         #expect(response.metrics?.transactions.last?.hedge == .hedgeWon)
         // The loser, its response held back, closed without waiting for the hold to end.
         await session.shutdown()
-        #expect(ContinuousClock.now - started < .milliseconds(1_500))
+        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func aResponseBeforeTheDelayIsNotHedged() async throws {
@@ -85,7 +91,8 @@ struct HedgedRequestTests {
         defer { server.stop() }
         let policy = HedgingPolicy(delay: .fixed(.milliseconds(50)))
         let session = Self.session(policy)
-        let response = await session.request("http://127.0.0.1:\(server.port)/", method: .post).serializingData().response
+        let response = await session.request("http://127.0.0.1:\(server.port)/", method: .post).serializingData()
+            .response
         #expect(response.value == Data("ok".utf8))
         #expect(response.metrics?.transactions.last?.hedge == nil)
         #expect(policy.statistics == HedgingPolicy.Statistics())
@@ -129,7 +136,9 @@ struct HedgingPolicyTests {
     @Test func aPercentileDelayFollowsTheHostsRecentLatencies() {
         let policy = HedgingPolicy(delay: .percentile(0.9, minimumSamples: 10, fallback: .seconds(1)))
         #expect(policy.requestStarted(host: "a") == .seconds(1))
-        for millisecond in 1...20 { policy.requestEnded(host: "A", latency: .milliseconds(millisecond), hedgeWon: false) }
+        for millisecond in 1...20 {
+            policy.requestEnded(host: "A", latency: .milliseconds(millisecond), hedgeWon: false)
+        }
         #expect(policy.requestStarted(host: "a") == .milliseconds(18))
         #expect(policy.requestStarted(host: "b") == .seconds(1))
     }

@@ -3,15 +3,16 @@
 import FoundationEssentials
 
 extension Session {
-    /// The fields `request` is sent with: its own, plus a `Cookie` field with the storage's
-    /// cookies for its URL when the session has a storage, the request handles cookies, and it
-    /// has no `Cookie` field of its own (a field the caller set wins). Without cookies to add it
-    /// returns `request.headers` as they are: a lock and a look-up per label of the host.
-    func headersWithCookies(_ request: HTTPRequest) -> HTTPHeaders {
+    /// The fields `request` is sent with: the session's and its own (`mergedHeaders`), plus a
+    /// `Cookie` field with the storage's cookies for its URL when the session has a storage,
+    /// the request handles cookies, and it has no `Cookie` field of its own (a field the caller
+    /// set wins). Without cookies to add, a lock and a look-up per label of the host.
+    func headersAsSent(_ request: HTTPRequest) -> HTTPHeaders {
+        let merged = mergedHeaders(request.headers)
         guard let storage = configuration.cookieStorage, request.httpShouldHandleCookies,
-            !request.headers.contains(name: "Cookie"), let cookies = storage.cookieFieldValue(for: request.url, now: Date())
-        else { return request.headers }
-        var headers = request.headers
+            !merged.contains(name: "Cookie"), let cookies = storage.cookieFieldValue(for: request.url, now: Date())
+        else { return merged }
+        var headers = merged
         headers.add(name: "Cookie", value: cookies)
         return headers
     }

@@ -15,7 +15,8 @@ extension DownloadRequest {
 
     /// Calls `completionHandler` on `queue` (nil: `session.responseQueue`) with the download
     /// serialized by `responseSerializer` (Alamofire's `response(queue:responseSerializer:)`),
-    /// and starts the request. The serializer runs on `queue`.
+    /// and starts the request. The serializer runs on the session's `serializationQueue`, or on
+    /// `queue` when it has none.
     @discardableResult
     public func response<Serializer: DownloadResponseSerializerProtocol>(
         queue: DispatchQueue? = nil, responseSerializer: Serializer,
@@ -85,17 +86,18 @@ extension DownloadRequest {
     }
 
     /// `response(queue:responseSerializer:completionHandler:)`, under a name that its public
-    /// overloads call. Serializes on `queue`: the outcome may arrive on a writer queue.
+    /// overloads call. Serializes on a queue (see `serialize(on:then:_:)`): the outcome may
+    /// arrive on a writer queue.
     func response<Serializer: DownloadResponseSerializerProtocol>(
         queue: DispatchQueue?, downloadSerializer serializer: Serializer,
         completionHandler: @escaping @Sendable (DownloadResponse<Serializer.SerializedObject, WickError>) -> Void
     ) -> Self {
         let queue = queue ?? session.responseQueue
         whenFinished { [self] outcome in
-            queue.async { [self] in
+            serialize(on: queue, then: completionHandler) { [self] in
                 let response = Self.serialize(outcome, with: serializer)
                 session.eventMonitor.request(self, didParseResponse: response)
-                completionHandler(response)
+                return response
             }
         }
         return self
@@ -106,7 +108,7 @@ extension DownloadRequest {
     func serializingDownload<Serializer: DownloadResponseSerializerProtocol>(
         downloadSerializer serializer: Serializer, automaticallyCancelling: Bool
     ) -> DownloadTask<Serializer.SerializedObject> {
-        resume()
+        resumeIfAutomatic()
         return DownloadTask(request: self, automaticallyCancelling: automaticallyCancelling) { outcome in
             Self.serialize(outcome, with: serializer)
         }

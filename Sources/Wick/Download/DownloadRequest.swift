@@ -59,7 +59,7 @@ public final class DownloadRequest: Request, @unchecked Sendable {
     /// A download of `initialRequest`; `resume` is what resume data said is already on disk.
     init(
         session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
-        destination: Destination?, resume: DownloadResumeData?
+        shouldAutomaticallyResume: Bool?, destination: Destination?, resume: DownloadResumeData?
     ) {
         let sink: DownloadSink
         var composed = interceptor
@@ -83,7 +83,9 @@ public final class DownloadRequest: Request, @unchecked Sendable {
         }
         self.sink = sink
         self.destination = destination
-        super.init(session: session, initialRequest: initialRequest, interceptor: composed, bodySink: sink)
+        super.init(
+            session: session, initialRequest: initialRequest, interceptor: composed,
+            shouldAutomaticallyResume: shouldAutomaticallyResume, bodySink: sink)
         sink.request = self
         if resume != nil {
             // Runs before the user's validations: a 416 for another length fails the attempt,

@@ -14,13 +14,16 @@ extension Session {
     ///   (`DownloadRequest.temporaryDirectory`/`<UUID>.download`), which the caller then owns.
     public func download(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
-        interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil,
+        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        requestModifier: RequestModifier? = nil,
         to destination: DownloadRequest.Destination? = nil
     ) -> DownloadRequest {
         let built = Result { () throws(WickError) in
             HTTPRequest(method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: body)
         }
-        return makeDownload(built, interceptor: interceptor, requestModifier: requestModifier, destination: destination)
+        return makeDownload(
+            built, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+            requestModifier: requestModifier, destination: destination)
     }
 
     /// Creates a download whose `Encodable` parameters `encoder` puts in the query or the body
@@ -28,7 +31,8 @@ extension Session {
     public func download<Parameters: Encodable & Sendable>(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, parameters: Parameters?,
         encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default, headers: HTTPHeaders? = nil,
-        interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil,
+        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        requestModifier: RequestModifier? = nil,
         to destination: DownloadRequest.Destination? = nil
     ) -> DownloadRequest {
         let built = Result { () throws(WickError) in
@@ -36,7 +40,9 @@ extension Session {
                 method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: nil)
             return try encoder.encode(parameters, into: try Self.modified(plain, by: requestModifier))
         }
-        return makeDownload(built, interceptor: interceptor, requestModifier: nil, destination: destination)
+        return makeDownload(
+            built, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume, requestModifier: nil,
+            destination: destination)
     }
 
     /// Creates a download whose `Parameters` dictionary `encoding` puts in the query or the body
@@ -44,7 +50,8 @@ extension Session {
     public func download(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, parameters: Wick.Parameters?,
         encoding: any ParameterEncoding = URLEncoding.default, headers: HTTPHeaders? = nil,
-        interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil,
+        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        requestModifier: RequestModifier? = nil,
         to destination: DownloadRequest.Destination? = nil
     ) -> DownloadRequest {
         let built = Result { () throws(WickError) in
@@ -52,17 +59,21 @@ extension Session {
                 method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: nil)
             return try encoding.encode(try Self.modified(plain, by: requestModifier), with: parameters)
         }
-        return makeDownload(built, interceptor: interceptor, requestModifier: nil, destination: destination)
+        return makeDownload(
+            built, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume, requestModifier: nil,
+            destination: destination)
     }
 
     /// Creates a download from a `URLRequestConvertible` (a router, or an `HTTPRequest`). A
     /// conversion that throws finishes the request with `invalidURL` (or the `WickError` thrown).
     public func download(
         _ convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+        shouldAutomaticallyResume: Bool? = nil,
         to destination: DownloadRequest.Destination? = nil
     ) -> DownloadRequest {
         return makeDownload(
-            convertible.builtRequest, interceptor: interceptor, requestModifier: nil, destination: destination)
+            convertible.builtRequest, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+            requestModifier: nil, destination: destination)
     }
 
     /// Continues a download from its `resumeData` (`DownloadRequest.resumeData`): the request
@@ -83,7 +94,7 @@ extension Session {
     /// a longer one is cut back to N. Data that is not Wick's resume data finishes the request
     /// with `downloadFailed(reason: .invalidResumeData)`, sending nothing.
     public func download(
-        resumingWith data: Data, interceptor: (any RequestInterceptor)? = nil,
+        resumingWith data: Data, interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
         to destination: DownloadRequest.Destination? = nil
     ) -> DownloadRequest {
         let resume: DownloadResumeData
@@ -93,23 +104,27 @@ extension Session {
             built = .success(try resume.request())
         } catch {
             return makeDownload(
-                .failure(.downloadFailed(reason: error)), interceptor: interceptor, requestModifier: nil,
+                .failure(.downloadFailed(reason: error)), interceptor: interceptor,
+                shouldAutomaticallyResume: shouldAutomaticallyResume, requestModifier: nil,
                 destination: destination)
         }
         return makeRequest(built, requestModifier: nil) { checked in
             DownloadRequest(
-                session: self, initialRequest: checked, interceptor: interceptor, destination: destination,
+                session: self, initialRequest: checked, interceptor: interceptor,
+                shouldAutomaticallyResume: shouldAutomaticallyResume, destination: destination,
                 resume: resume)
         }
     }
 
     private func makeDownload(
         _ built: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        shouldAutomaticallyResume: Bool?,
         requestModifier: RequestModifier?, destination: DownloadRequest.Destination?
     ) -> DownloadRequest {
         makeRequest(built, requestModifier: requestModifier) { checked in
             DownloadRequest(
-                session: self, initialRequest: checked, interceptor: interceptor, destination: destination, resume: nil)
+                session: self, initialRequest: checked, interceptor: interceptor,
+                shouldAutomaticallyResume: shouldAutomaticallyResume, destination: destination, resume: nil)
         }
     }
 }

@@ -16,8 +16,13 @@ public class DataRequest: Request, @unchecked Sendable {
     /// (no cost) until the first such handler is added.
     let observerSlot = RequestStateLock<ResponseObserver?>(nil)
 
-    init(session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?) {
-        super.init(session: session, initialRequest: initialRequest, interceptor: interceptor)
+    init(
+        session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        shouldAutomaticallyResume: Bool?
+    ) {
+        super.init(
+            session: session, initialRequest: initialRequest, interceptor: interceptor,
+            shouldAutomaticallyResume: shouldAutomaticallyResume)
     }
 
     /// The observer, when a handler installed one: the exchange collects the body and shows it.
@@ -45,7 +50,8 @@ public class DataRequest: Request, @unchecked Sendable {
     }
 
     /// Calls `completionHandler` on `queue` (nil: `session.responseQueue`) with the response
-    /// serialized by `responseSerializer`, and starts the request.
+    /// serialized by `responseSerializer` (on the session's `serializationQueue`, or on `queue`
+    /// when it has none), and starts the request.
     @discardableResult
     public func response<Serializer: DataResponseSerializerProtocol>(
         queue: DispatchQueue? = nil, responseSerializer: Serializer,
@@ -62,11 +68,11 @@ public class DataRequest: Request, @unchecked Sendable {
     ) -> Self {
         let queue = queue ?? session.responseQueue
         whenFinished { outcome in
-            // The outcome may arrive on an event loop: serializing happens on `queue` instead.
-            queue.async {
+            // The outcome may arrive on an event loop: serializing happens on a queue instead.
+            self.serialize(on: queue, then: completionHandler) {
                 let response = Self.serialize(outcome, with: responseSerializer)
                 self.session.eventMonitor.request(self, didParseResponse: response)
-                completionHandler(response)
+                return response
             }
         }
         return self
@@ -122,7 +128,7 @@ public class DataRequest: Request, @unchecked Sendable {
     func serializingResponse<Serializer: DataResponseSerializerProtocol>(
         dataSerializer serializer: Serializer, automaticallyCancelling: Bool
     ) -> DataTask<Serializer.SerializedObject> {
-        resume()
+        resumeIfAutomatic()
         return DataTask(request: self, automaticallyCancelling: automaticallyCancelling) { outcome in
             Self.serialize(outcome, with: serializer)
         }

@@ -46,9 +46,10 @@ extension Request {
     /// attempt and hands it to the connection pool's loop, which completes it; the default path
     /// (no adapter, retrier, validation or redirect handler of the user's) then finishes on the
     /// loop, so a request costs one hop to the loop and one back to its awaiting task or handler
-    /// queue. Code of the user's (adapters, validations, retriers, redirect handlers) runs on
-    /// `Session.rootQueue`, never on a loop; adapters that all declare `adaptsWithoutBlocking`
-    /// (a tracing span's context injected, say) run where the attempt starts instead.
+    /// queue. Code of the user's runs on the session's queues, never on a loop: adapters on
+    /// `Session.requestQueue` (the root queue by default), validations, retriers and redirect
+    /// handlers on `Session.rootQueue`; adapters that all declare `adaptsWithoutBlocking` (a
+    /// tracing span's context injected, say) run where the attempt starts instead.
     func run(_ step: HeldStep) {
         switch mutableState.withLock({ $0.lifecycle.stepReady(step) }) {
         case .proceed:
@@ -80,9 +81,10 @@ extension Request {
         // The request's adapter first, then the session's: Alamofire's order (its
         // `Session.adapter(for:)`), the same as the retriers'. Wick's own adapter comes last.
         let adapters = Interceptor(adapters: [interceptor, session.interceptor, last].compactMap { $0 })
-        // Adapters that complete at once without blocking run here; the others on the root queue.
+        // Adapters that complete at once without blocking run here; the others on the request
+        // queue (the root queue unless the session was given another).
         if adapters.adaptsWithoutBlocking { return adapt(initial, with: adapters, progress) }
-        session.rootQueue.async { [self] in adapt(initial, with: adapters, progress) }
+        session.requestQueue.async { [self] in adapt(initial, with: adapters, progress) }
     }
 
     /// Runs `adapters` on `initial`, then sends the adapted request (or ends the attempt).
@@ -113,7 +115,9 @@ extension Request {
         let request = session.upgradedForHSTS(request)
         var progress = progress
         progress.validation = nil
-        if session.configuration.responseCache != nil, exchangeSink == nil, let decision = session.cacheDecision(for: request) {
+        if session.configuration.responseCache != nil, exchangeSink == nil,
+            let decision = session.cacheDecision(for: session.withSessionHeaders(request))
+        {
             switch decision {
             case .network:
                 break
@@ -190,14 +194,16 @@ extension Request {
                 return responseArrived(
                     received, from: .network, to: request, ended.progress, verdict: ended.verdict, logger: logger)
             }
+            // The cache matches `Vary` against the fields sent, the session's included.
             let (response, source) = session.cacheAfterExchange(
-                received, to: request, validation: ended.progress.validation, by: self)
+                received, to: session.withSessionHeaders(request), validation: ended.progress.validation, by: self)
             responseArrived(response, from: source, to: request, ended.progress, verdict: ended.verdict, logger: logger)
         case .failure(let error):
             // RFC 5861 §4: a stale response the server allowed for errors answers instead
             // (not for a cancellation, which is no error of the server's).
             if !error.isCancellation,
-                let stale = session.staleResponseOnError(validating: ended.progress.validation, request: request)
+                let stale = session.staleResponseOnError(
+                    validating: ended.progress.validation, request: session.withSessionHeaders(request))
             {
                 return responseArrived(stale, from: .cache, to: request, ended.progress, verdict: nil, logger: logger)
             }

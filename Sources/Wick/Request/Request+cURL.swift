@@ -17,9 +17,12 @@ extension Request {
     /// A request that could not be built gives `$ curl command could not be created`.
     public func cURLDescription() -> String {
         guard let request else { return "$ curl command could not be created" }
-        let cookies = session.headersWithCookies(request).value(for: "Cookie")
+        // As sent: with the session's fields (Alamofire adds its configuration's) and cookies.
+        var described = request
+        described.headers = session.headersAsSent(request)
+        let cookies = described.headers.value(for: "Cookie")
         return Self.alamofireCURLDescription(
-            of: request, credential: mutableState.withLock { $0.records.credential }, cookies: cookies)
+            of: described, credential: mutableState.withLock { $0.records.credential }, cookies: cookies)
     }
 
     /// The last request sent (or, before the first attempt, the request as created) as a curl
@@ -46,9 +49,9 @@ extension Request {
         guard let request else {
             return "curl command could not be created: \(error.map { "\($0)" } ?? "no request")"
         }
-        // The Cookie field the session's cookie storage adds when sending (Alamofire's `-b`).
+        // The session's fields and the Cookie field its cookie storage adds when sending.
         var described = request
-        described.headers = session.headersWithCookies(request)
+        described.headers = session.headersAsSent(request)
         let (credential, lastVersion) = mutableState.withLock { ($0.records.credential, $0.records.response?.version) }
         return Self.cURLCommand(
             for: described, credential: credential,

@@ -9,9 +9,10 @@ import WickReactor
 /// (`resume`, `suspend`, `cancel`). Subclasses (`DataRequest`) add the ways to read the response.
 ///
 /// A request runs once: attempts (adapted, sent, redirected, validated, maybe retried) until an
-/// outcome is known. It starts on `resume()`, or, when `Session.startRequestsImmediately` is on
-/// (the default), when its first response handler is added; every handler added, before or
-/// after it finished, receives the same outcome.
+/// outcome is known. It starts on `resume()`, or, when it starts on its own (its
+/// `shouldAutomaticallyResume`, else `Session.startRequestsImmediately`: on by default), when its
+/// first response handler, task or sequence is added (what the docs call "starts the request");
+/// every handler added, before or after it finished, receives the same outcome.
 ///
 /// `@unchecked Sendable`: the mutable state is behind `mutableState`'s lock; the other stored
 /// properties are immutable and Sendable.
@@ -164,6 +165,11 @@ public class Request: @unchecked Sendable {
     /// The request's own interceptor, used with the session's (`Session.interceptor`): its
     /// adapter runs before the session's and its retrier is asked first, as in Alamofire.
     public let interceptor: (any RequestInterceptor)?
+    /// Whether the request starts on its own when its first response handler, task
+    /// (`serializingData()`) or sequence (`streamingData()`) is added: true starts it, false
+    /// leaves it to `resume()`, nil (the default) follows `Session.startRequestsImmediately`.
+    /// Set by the `shouldAutomaticallyResume` argument of the `Session` call that made it.
+    public let shouldAutomaticallyResume: Bool?
     /// The request as created (before adaptation), or why it could not be.
     let initialRequest: Result<HTTPRequest, WickError>
     /// Where streamed response bodies go (set by `DownloadRequest` and `DataStreamRequest`);
@@ -176,11 +182,12 @@ public class Request: @unchecked Sendable {
 
     init(
         session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
-        bodySink: (any TransportBodySink)? = nil
+        shouldAutomaticallyResume: Bool?, bodySink: (any TransportBodySink)? = nil
     ) {
         self.session = session
         self.initialRequest = initialRequest
         self.interceptor = interceptor
+        self.shouldAutomaticallyResume = shouldAutomaticallyResume
         self.bodySink = bodySink
     }
 
@@ -367,13 +374,23 @@ public class Request: @unchecked Sendable {
         }
     }
 
+    /// Whether adding a handler starts the request (`shouldAutomaticallyResume`, else the
+    /// session's `startRequestsImmediately`).
+    private var startsAutomatically: Bool { shouldAutomaticallyResume ?? session.startRequestsImmediately }
+
+    /// Starts (or continues) the request if it starts on its own, as adding a handler does:
+    /// for the tasks and sequences, which start it when made, before they are awaited.
+    func resumeIfAutomatic() {
+        if startsAutomatically { resume() }
+    }
+
     /// Adds a waiter for the outcome (see `whenFinished`).
     private func addWaiter(_ waiter: RequestStateMachine.Waiter) {
         switch mutableState.withLock({ $0.lifecycle.waiterAdded(waiter) }) {
         case .deliver(let outcome):
             waiter.deliver(outcome)
         case .wait(let mayStart):
-            if mayStart, session.startRequestsImmediately { resume() }
+            if mayStart, startsAutomatically { resume() }
         }
     }
 

@@ -24,7 +24,8 @@ extension Session {
     }
 
     /// Creates a request; it starts when its first response handler (`responseData`,
-    /// `serializingData`) is added (unless `startRequestsImmediately` is off), or on `resume()`.
+    /// `serializingData`) is added (unless `shouldAutomaticallyResume` or else
+    /// `startRequestsImmediately` says otherwise), or on `resume()`.
     /// An invalid URL does not throw here: the request finishes with `WickError.invalidURL`.
     ///
     /// Besides `http` and `https`, the URL may name a Unix domain socket, in async-http-client's
@@ -36,15 +37,21 @@ extension Session {
     ///   kept, so a name may repeat).
     /// - Parameter body: sent with `Content-Length`.
     /// - Parameter interceptor: this request's adapter and retrier, used with the session's.
+    /// - Parameter shouldAutomaticallyResume: whether adding the first handler starts the
+    ///   request (nil: the session's `startRequestsImmediately`); every form of `request`,
+    ///   `streamRequest`, `download` and `upload` takes it (see `Request.shouldAutomaticallyResume`).
     /// - Parameter requestModifier: changes the request as created.
     public func request(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
-        interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil
+        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        requestModifier: RequestModifier? = nil
     ) -> DataRequest {
         let built = Result { () throws(WickError) in
             HTTPRequest(method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: body)
         }
-        return makeRequest(built, interceptor: interceptor, requestModifier: requestModifier)
+        return makeRequest(
+            built, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+            requestModifier: requestModifier)
     }
 
     /// Creates a request whose `Encodable` parameters `encoder` puts in the query or the body
@@ -56,13 +63,16 @@ extension Session {
     public func request<Parameters: Encodable & Sendable>(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, parameters: Parameters?,
         encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default, headers: HTTPHeaders? = nil,
-        interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil
+        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        requestModifier: RequestModifier? = nil
     ) -> DataRequest {
         let built = Result { () throws(WickError) in
-            let plain = HTTPRequest(method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: nil)
+            let plain = HTTPRequest(
+                method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: nil)
             return try encoder.encode(parameters, into: try Self.modified(plain, by: requestModifier))
         }
-        return makeRequest(built, interceptor: interceptor, requestModifier: nil)
+        return makeRequest(
+            built, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume, requestModifier: nil)
     }
 
     /// Creates a request whose `Parameters` dictionary `encoding` puts in the query or the body
@@ -71,13 +81,16 @@ extension Session {
     public func request(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, parameters: Wick.Parameters?,
         encoding: any ParameterEncoding = URLEncoding.default, headers: HTTPHeaders? = nil,
-        interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil
+        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        requestModifier: RequestModifier? = nil
     ) -> DataRequest {
         let built = Result { () throws(WickError) in
-            let plain = HTTPRequest(method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: nil)
+            let plain = HTTPRequest(
+                method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: nil)
             return try encoding.encode(try Self.modified(plain, by: requestModifier), with: parameters)
         }
-        return makeRequest(built, interceptor: interceptor, requestModifier: nil)
+        return makeRequest(
+            built, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume, requestModifier: nil)
     }
 
     /// Creates a request for an `http` or `https` URL sent over the Unix domain socket at
@@ -87,46 +100,56 @@ extension Session {
     /// - Parameter unixSocketPath: the socket's file-system path, e.g. `/run/app.sock`.
     public func request(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
-        unixSocketPath: String, interceptor: (any RequestInterceptor)? = nil
+        unixSocketPath: String, interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
     ) -> DataRequest {
         let built = Result { () throws(WickError) in
             HTTPRequest(
                 method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: body,
                 unixSocketPath: unixSocketPath)
         }
-        return makeRequest(built, interceptor: interceptor, requestModifier: nil)
+        return makeRequest(
+            built, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume, requestModifier: nil)
     }
 
     /// The same as `request(_:method:headers:body:)` with the body as bytes.
     public func request(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: [UInt8],
-        interceptor: (any RequestInterceptor)? = nil
+        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
     ) -> DataRequest {
-        request(convertible, method: method, headers: headers, body: Data(body), interceptor: interceptor)
+        request(
+            convertible, method: method, headers: headers, body: Data(body), interceptor: interceptor,
+            shouldAutomaticallyResume: shouldAutomaticallyResume)
     }
 
     /// Creates a request from a `URLRequestConvertible` (a router, or an `HTTPRequest`); the
     /// session's header fields are added under the request's own. A conversion that throws
     /// finishes the request with `invalidURL` (or the `WickError` thrown).
     public func request(
-        _ convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil
+        _ convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+        shouldAutomaticallyResume: Bool? = nil
     ) -> DataRequest {
-        return makeRequest(convertible.builtRequest, interceptor: interceptor, requestModifier: nil)
+        return makeRequest(
+            convertible.builtRequest, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+            requestModifier: nil)
     }
 
     /// The request with the session's fields merged in and checked, modified, registered.
     func makeRequest(
         _ built: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        shouldAutomaticallyResume: Bool?,
         requestModifier: RequestModifier?
     ) -> DataRequest {
         makeRequest(built, requestModifier: requestModifier) { checked in
-            DataRequest(session: self, initialRequest: checked, interceptor: interceptor)
+            DataRequest(
+                session: self, initialRequest: checked, interceptor: interceptor,
+                shouldAutomaticallyResume: shouldAutomaticallyResume)
         }
     }
 
     /// A request of any kind (`make` builds it from the checked request): `requestModifier`
-    /// applied (forms with parameters apply it themselves, before encoding them), the session's
-    /// fields merged in, the URL checked, the request registered and announced to the monitors.
+    /// applied (forms with parameters apply it themselves, before encoding them), the URL
+    /// checked, the request registered and announced to the monitors. The session's fields are
+    /// not merged in here but when sending (`headersAsSent`).
     func makeRequest<Made: Request>(
         _ built: consuming Result<HTTPRequest, WickError>, requestModifier: RequestModifier?,
         make: (Result<HTTPRequest, WickError>) -> Made
@@ -145,7 +168,6 @@ extension Session {
                     break
                 }
             }
-            merged.headers = mergedHeaders(merged.headers)
             if let invalid = Self.validate(&merged) {
                 checked = .failure(invalid)
             } else {
@@ -161,9 +183,19 @@ extension Session {
         return request
     }
 
+    /// `request` with the fields it is sent with before cookies: the configuration's, replaced
+    /// by name by its own (see `mergedHeaders`). A request keeps only its own fields, as
+    /// Alamofire's `URLRequest` does (URLSession adds its configuration's when sending): this
+    /// is what the cache's `Vary` matching and the wire see.
+    func withSessionHeaders(_ request: HTTPRequest) -> HTTPRequest {
+        var sent = request
+        sent.headers = mergedHeaders(request.headers)
+        return sent
+    }
+
     /// The configuration's fields, replaced by name by `own`, plus `Accept-Encoding` while
     /// bodies are decoded.
-    private func mergedHeaders(_ own: HTTPHeaders) -> HTTPHeaders {
+    func mergedHeaders(_ own: HTTPHeaders) -> HTTPHeaders {
         // The usual request brings no fields: it shares the session's list, built once.
         if own.isEmpty { return defaultRequestHeaders }
         var merged = configuration.headers

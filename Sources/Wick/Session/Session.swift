@@ -35,9 +35,16 @@ public final class Session: Sendable {
     /// Whether a request starts when its first response handler is added (true, the default),
     /// or only on `resume()`.
     public let startRequestsImmediately: Bool
-    /// The serial queue the user's request code runs on: adapters, validations, retriers and
-    /// redirect handlers (never an event loop, so slow code there delays no connection).
+    /// The serial queue the user's request code runs on: validations, retriers and redirect
+    /// handlers (never an event loop, so slow code there delays no connection).
     public let rootQueue: DispatchQueue
+    /// The queue adapters run on (Alamofire's request queue, where each attempt's request is
+    /// made): `rootQueue` unless another was given.
+    public let requestQueue: DispatchQueue
+    /// The queue response serializers run on before their completion handler is called on its
+    /// own queue (Alamofire's serialization queue); nil (the default) serializes on the
+    /// handler's queue, which saves a thread hop per response.
+    public let serializationQueue: DispatchQueue?
     /// Adapts and retries every request, around each request's own interceptor: its adapter
     /// runs first, its retrier is asked last.
     public let interceptor: (any RequestInterceptor)?
@@ -68,26 +75,34 @@ public final class Session: Sendable {
     ///
     /// Traps if the loop threads cannot be started (the process is out of file descriptors or
     /// threads): a client without its loops cannot do anything useful.
+    /// The parameters come in Alamofire's order, so its `Session(...)` calls compile as written.
+    /// - Parameter rootQueue: a serial queue for the user's request code (validations, retriers,
+    ///   redirect handlers); a concurrent queue would break their ordering.
+    /// - Parameter startRequestsImmediately: start each request when its first response handler
+    ///   is added; false waits for `resume()` (a request's `shouldAutomaticallyResume` overrides
+    ///   it).
+    /// - Parameter requestQueue: where adapters run; nil: `rootQueue`.
+    /// - Parameter serializationQueue: where response serializers run; nil: each handler's queue.
+    /// - Parameter interceptor: adapts and retries every request.
     /// - Parameter serverTrustManager: per-host trust evaluators (pinning, revocation); nil
     ///   evaluates every host by default against `configuration.trustRoots`.
-    /// - Parameter startRequestsImmediately: start each request when its first response handler
-    ///   is added; false waits for `resume()`.
-    /// - Parameter interceptor: adapts and retries every request.
     /// - Parameter redirectHandler: decides redirects; nil follows them (`Redirector.follow`).
     /// - Parameter cachedResponseHandler: decides what goes into `configuration.responseCache`;
     ///   nil stores every storable response (`ResponseCacher.cache`).
     /// - Parameter eventMonitors: receive every request's events, each on its own queue.
     public convenience init(
-        configuration: Configuration = .default, serverTrustManager: ServerTrustManager? = nil,
-        startRequestsImmediately: Bool = true, interceptor: (any RequestInterceptor)? = nil,
-        redirectHandler: (any RedirectHandler)? = nil, cachedResponseHandler: (any CachedResponseHandler)? = nil,
-        eventMonitors: [any EventMonitor] = []
+        configuration: Configuration = .default, rootQueue: DispatchQueue = DispatchQueue(label: "wick.session.root"),
+        startRequestsImmediately: Bool = true, requestQueue: DispatchQueue? = nil,
+        serializationQueue: DispatchQueue? = nil, interceptor: (any RequestInterceptor)? = nil,
+        serverTrustManager: ServerTrustManager? = nil, redirectHandler: (any RedirectHandler)? = nil,
+        cachedResponseHandler: (any CachedResponseHandler)? = nil, eventMonitors: [any EventMonitor] = []
     ) {
         self.init(
-            configuration: configuration, serverTrustManager: serverTrustManager,
-            startRequestsImmediately: startRequestsImmediately, interceptor: interceptor,
-            redirectHandler: redirectHandler, cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors,
-            dialer: nil)
+            configuration: configuration,
+            queues: (root: rootQueue, request: requestQueue ?? rootQueue, serialization: serializationQueue),
+            serverTrustManager: serverTrustManager, startRequestsImmediately: startRequestsImmediately,
+            interceptor: interceptor, redirectHandler: redirectHandler, cachedResponseHandler: cachedResponseHandler,
+            eventMonitors: eventMonitors, dialer: nil)
     }
 
     /// A Session with `configuration` and nothing more (no trust manager, interceptor, redirect
@@ -98,15 +113,18 @@ public final class Session: Sendable {
     /// server through it, with the kernel replaced by the reactor's socket seam. Traps as
     /// `init(configuration:...)` does.
     @_spi(WickSocketSeam) public convenience init(configuration: Configuration, dialer: TransportDialer) {
+        let root = DispatchQueue(label: "wick.session.root")
         self.init(
-            configuration: configuration, serverTrustManager: nil, startRequestsImmediately: true, interceptor: nil,
-            redirectHandler: nil, cachedResponseHandler: nil, eventMonitors: [], dialer: dialer)
+            configuration: configuration, queues: (root, root, nil), serverTrustManager: nil,
+            startRequestsImmediately: true, interceptor: nil, redirectHandler: nil, cachedResponseHandler: nil,
+            eventMonitors: [], dialer: dialer)
     }
 
     /// The one designated initializer: the public one's parameters, plus the dialer (nil opens
     /// real sockets).
     private init(
-        configuration: Configuration, serverTrustManager: ServerTrustManager?, startRequestsImmediately: Bool,
+        configuration: Configuration, queues: (root: DispatchQueue, request: DispatchQueue, serialization: DispatchQueue?),
+        serverTrustManager: ServerTrustManager?, startRequestsImmediately: Bool,
         interceptor: (any RequestInterceptor)?, redirectHandler: (any RedirectHandler)?,
         cachedResponseHandler: (any CachedResponseHandler)?, eventMonitors: [any EventMonitor], dialer: TransportDialer?
     ) {
@@ -120,7 +138,9 @@ public final class Session: Sendable {
         self.cachedResponseHandler = cachedResponseHandler ?? ResponseCacher.cache
         eventMonitor = CompositeEventMonitor(monitors: eventMonitors)
         responseQueue = DispatchQueue(label: "wick.session.response")
-        rootQueue = DispatchQueue(label: "wick.session.root")
+        rootQueue = queues.root
+        requestQueue = queues.request
+        serializationQueue = queues.serialization
         var transportConfiguration = TransportClient.Configuration()
         transportConfiguration.eventLoopCount = configuration.eventLoopCount
         var settings = TransportSettings()
@@ -198,13 +218,13 @@ public final class Session: Sendable {
 
     /// `request` checked and made ready for the transport, with `bodySource` (an upload) sent
     /// instead of `request.body`, the cookie storage's `Cookie` field added
-    /// (`headersWithCookies`) and, for a cache validation, its `conditionalFields`:
+    /// (`headersAsSent`) and, for a cache validation, its `conditionalFields`:
     /// `TransportClient.prepareSend` with the failure made public. `request` has passed
     /// `invalidity(of:)` where it was made (created, adapted, redirected).
     func prepareSend(
         _ request: HTTPRequest, bodySource: (any TransportBodySource)? = nil, conditionalFields: HTTPHeaders? = nil
     ) -> Result<PreparedSend, WickError> {
-        var headers = headersWithCookies(request)
+        var headers = headersAsSent(request)
         if let conditionalFields {
             for field in conditionalFields { headers.update(field) }
         }

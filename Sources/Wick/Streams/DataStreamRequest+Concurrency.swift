@@ -54,7 +54,7 @@ extension DataStreamRequest {
         let buffer = DataStreamBuffer(policy: bufferingPolicy, request: self)
         _ = register(buffer)
         whenFinished { outcome in buffer.finished(outcome.error) }
-        resume()
+        resumeIfAutomatic()
         return DataStreamSequence(
             reader: DataStreamReader(buffer: buffer, request: self), makeParser: parser, failure: failure)
     }

@@ -90,11 +90,13 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
 
     init(
         session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
-        automaticallyCancelOnStreamError: Bool
+        shouldAutomaticallyResume: Bool?, automaticallyCancelOnStreamError: Bool
     ) {
         let sink = DataStreamSink()
         self.automaticallyCancelOnStreamError = automaticallyCancelOnStreamError
-        super.init(session: session, initialRequest: initialRequest, interceptor: interceptor, bodySink: sink)
+        super.init(
+            session: session, initialRequest: initialRequest, interceptor: interceptor,
+            shouldAutomaticallyResume: shouldAutomaticallyResume, bodySink: sink)
         sink.request = self
     }
 

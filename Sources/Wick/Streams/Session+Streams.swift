@@ -4,7 +4,7 @@ public import FoundationEssentials
 extension Session {
     /// Creates a request whose response body is read as it arrives (see `DataStreamRequest`);
     /// it starts when its first reader (`responseStream`, `streamingData`...) is added, unless
-    /// `startRequestsImmediately` is off, or on `resume()`. An invalid URL does not throw here:
+    /// `shouldAutomaticallyResume` or else `startRequestsImmediately` is off, or on `resume()`. An invalid URL does not throw here:
     /// the request finishes with `WickError.invalidURL`.
     /// - Parameters:
     ///   - headers: fields that replace the configuration's by name.
@@ -12,10 +12,13 @@ extension Session {
     ///   - automaticallyCancelOnStreamError: end the request when a reader fails to turn a
     ///     chunk into a value (a line of JSON that does not decode).
     ///   - interceptor: this request's adapter and retrier, used with the session's.
+    ///   - shouldAutomaticallyResume: whether adding the first reader starts the request (nil:
+    ///     the session's `startRequestsImmediately`).
     ///   - requestModifier: changes the request as created.
     public func streamRequest(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
         automaticallyCancelOnStreamError: Bool = false, interceptor: (any RequestInterceptor)? = nil,
+        shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> DataStreamRequest {
         let built = Result { () throws(WickError) in
@@ -24,6 +27,7 @@ extension Session {
         return makeRequest(built, requestModifier: requestModifier) { checked in
             DataStreamRequest(
                 session: self, initialRequest: checked, interceptor: interceptor,
+                shouldAutomaticallyResume: shouldAutomaticallyResume,
                 automaticallyCancelOnStreamError: automaticallyCancelOnStreamError)
         }
     }
@@ -37,6 +41,7 @@ extension Session {
         _ convertible: some URLConvertible, method: HTTPMethod = .get, parameters: Parameters?,
         encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default, headers: HTTPHeaders? = nil,
         automaticallyCancelOnStreamError: Bool = false, interceptor: (any RequestInterceptor)? = nil,
+        shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> DataStreamRequest {
         let built = Result { () throws(WickError) in
@@ -47,6 +52,7 @@ extension Session {
         return makeRequest(built, requestModifier: nil) { checked in
             DataStreamRequest(
                 session: self, initialRequest: checked, interceptor: interceptor,
+                shouldAutomaticallyResume: shouldAutomaticallyResume,
                 automaticallyCancelOnStreamError: automaticallyCancelOnStreamError)
         }
     }
@@ -57,11 +63,12 @@ extension Session {
     /// `streamRequest(_:method:headers:body:automaticallyCancelOnStreamError:interceptor:requestModifier:)`.
     public func streamRequest(
         _ convertible: some URLRequestConvertible, automaticallyCancelOnStreamError: Bool = false,
-        interceptor: (any RequestInterceptor)? = nil
+        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
     ) -> DataStreamRequest {
         return makeRequest(convertible.builtRequest, requestModifier: nil) { checked in
             DataStreamRequest(
                 session: self, initialRequest: checked, interceptor: interceptor,
+                shouldAutomaticallyResume: shouldAutomaticallyResume,
                 automaticallyCancelOnStreamError: automaticallyCancelOnStreamError)
         }
     }

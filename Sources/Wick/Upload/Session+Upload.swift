@@ -7,9 +7,12 @@ extension Session {
     /// - Parameter headers: as for `request`; `Content-Length` is set from the body.
     public func upload(
         _ data: Data, to convertible: some URLConvertible, method: HTTPMethod = .post, headers: HTTPHeaders? = nil,
-        interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil
+        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        requestModifier: RequestModifier? = nil
     ) -> UploadRequest {
-        upload(.data(data), to: convertible, method: method, headers: headers, interceptor: interceptor,
+        upload(
+            .data(data), to: convertible, method: method, headers: headers, interceptor: interceptor,
+            shouldAutomaticallyResume: shouldAutomaticallyResume,
             requestModifier: requestModifier)
     }
 
@@ -18,20 +21,26 @@ extension Session {
     /// `SessionTaskFailure.requestBodyFailed`, sending nothing.
     public func upload(
         _ fileURL: URL, to convertible: some URLConvertible, method: HTTPMethod = .post, headers: HTTPHeaders? = nil,
-        interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil
+        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        requestModifier: RequestModifier? = nil
     ) -> UploadRequest {
-        upload(.file(fileURL, shouldRemove: false), to: convertible, method: method, headers: headers,
-            interceptor: interceptor, requestModifier: requestModifier)
+        upload(
+            .file(fileURL, shouldRemove: false), to: convertible, method: method, headers: headers,
+            interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+            requestModifier: requestModifier)
     }
 
     /// Uploads the chunks of `stream` with `Transfer-Encoding: chunked` (its length is unknown).
     /// The stream is read once: a request that must send again fails (`Uploadable.stream`).
     public func upload<Chunks: AsyncSequence & Sendable>(
         stream: Chunks, to convertible: some URLConvertible, method: HTTPMethod = .post, headers: HTTPHeaders? = nil,
-        interceptor: (any RequestInterceptor)? = nil, requestModifier: RequestModifier? = nil
+        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        requestModifier: RequestModifier? = nil
     ) -> UploadRequest where Chunks.Element == Data {
-        upload(.stream(UploadStream(stream)), to: convertible, method: method, headers: headers,
-            interceptor: interceptor, requestModifier: requestModifier)
+        upload(
+            .stream(UploadStream(stream)), to: convertible, method: method, headers: headers,
+            interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+            requestModifier: requestModifier)
     }
 
     /// Uploads a multipart form (RFC 7578) built by `multipartFormData`, read part by part (files
@@ -41,22 +50,28 @@ extension Session {
     public func upload(
         multipartFormData: MultipartFormData, to convertible: some URLConvertible, method: HTTPMethod = .post,
         headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
+        shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> UploadRequest {
-        upload(.multipart(multipartFormData), to: convertible, method: method, headers: headers,
-            interceptor: interceptor, requestModifier: requestModifier)
+        upload(
+            .multipart(multipartFormData), to: convertible, method: method, headers: headers,
+            interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+            requestModifier: requestModifier)
     }
 
     /// Uploads the multipart form that `multipartFormData` fills in (Alamofire's closure form).
     public func upload(
         multipartFormData: (MultipartFormData) -> Void, to convertible: some URLConvertible, method: HTTPMethod = .post,
         headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
+        shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> UploadRequest {
         let form = MultipartFormData()
         multipartFormData(form)
-        return upload(multipartFormData: form, to: convertible, method: method, headers: headers,
-            interceptor: interceptor, requestModifier: requestModifier)
+        return upload(
+            multipartFormData: form, to: convertible, method: method, headers: headers,
+            interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+            requestModifier: requestModifier)
     }
 
     /// Uploads `uploadable` to `convertible`. A multipart form is sent with its `Content-Type`
@@ -64,12 +79,15 @@ extension Session {
     public func upload(
         _ uploadable: Uploadable, to convertible: some URLConvertible, method: HTTPMethod = .post,
         headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
+        shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> UploadRequest {
         let built = Result { () throws(WickError) in
             HTTPRequest(method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: nil)
         }
-        return makeUpload(uploadable, built, interceptor: interceptor, requestModifier: requestModifier)
+        return makeUpload(
+            uploadable, built, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+            requestModifier: requestModifier)
     }
 
     // MARK: - With a whole request
@@ -78,59 +96,75 @@ extension Session {
     /// its method, URL and headers; its own body, if any, is replaced by `data`. A conversion
     /// that throws finishes the request with `invalidURL` (or the `WickError` thrown).
     public func upload(
-        _ data: Data, with convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil
+        _ data: Data, with convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+        shouldAutomaticallyResume: Bool? = nil
     ) -> UploadRequest {
-        upload(.data(data), with: convertible, interceptor: interceptor)
+        upload(
+            .data(data), with: convertible, interceptor: interceptor,
+            shouldAutomaticallyResume: shouldAutomaticallyResume)
     }
 
     /// Uploads the file at `fileURL` (read in pieces) with the request `convertible` builds (see
     /// `upload(_:with:interceptor:)` for `Data`).
     public func upload(
-        _ fileURL: URL, with convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil
+        _ fileURL: URL, with convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+        shouldAutomaticallyResume: Bool? = nil
     ) -> UploadRequest {
-        upload(.file(fileURL, shouldRemove: false), with: convertible, interceptor: interceptor)
+        upload(
+            .file(fileURL, shouldRemove: false), with: convertible, interceptor: interceptor,
+            shouldAutomaticallyResume: shouldAutomaticallyResume)
     }
 
     /// Uploads the chunks of `stream` (`Transfer-Encoding: chunked`, read once) with the request
     /// `convertible` builds (see `upload(stream:to:)`).
     public func upload<Chunks: AsyncSequence & Sendable>(
-        stream: Chunks, with convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil
+        stream: Chunks, with convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+        shouldAutomaticallyResume: Bool? = nil
     ) -> UploadRequest where Chunks.Element == Data {
-        upload(.stream(UploadStream(stream)), with: convertible, interceptor: interceptor)
+        upload(
+            .stream(UploadStream(stream)), with: convertible, interceptor: interceptor,
+            shouldAutomaticallyResume: shouldAutomaticallyResume)
     }
 
     /// Uploads a multipart form with the request `convertible` builds, sent with the form's
     /// `Content-Type` unless the request has one (see `upload(multipartFormData:to:)`).
     public func upload(
         multipartFormData: MultipartFormData, with convertible: some URLRequestConvertible,
-        interceptor: (any RequestInterceptor)? = nil
+        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
     ) -> UploadRequest {
-        upload(.multipart(multipartFormData), with: convertible, interceptor: interceptor)
+        upload(
+            .multipart(multipartFormData), with: convertible, interceptor: interceptor,
+            shouldAutomaticallyResume: shouldAutomaticallyResume)
     }
 
     /// Uploads the multipart form that `multipartFormData` fills in, with the request
     /// `convertible` builds (Alamofire's closure form).
     public func upload(
         multipartFormData: (MultipartFormData) -> Void, with convertible: some URLRequestConvertible,
-        interceptor: (any RequestInterceptor)? = nil
+        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
     ) -> UploadRequest {
         let form = MultipartFormData()
         multipartFormData(form)
-        return upload(multipartFormData: form, with: convertible, interceptor: interceptor)
+        return upload(
+            multipartFormData: form, with: convertible, interceptor: interceptor,
+            shouldAutomaticallyResume: shouldAutomaticallyResume)
     }
 
     /// Uploads `uploadable` with the request `convertible` builds.
     public func upload(
         _ uploadable: Uploadable, with convertible: some URLRequestConvertible,
-        interceptor: (any RequestInterceptor)? = nil
+        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
     ) -> UploadRequest {
-        makeUpload(uploadable, convertible.builtRequest, interceptor: interceptor, requestModifier: nil)
+        makeUpload(
+            uploadable, convertible.builtRequest, interceptor: interceptor,
+            shouldAutomaticallyResume: shouldAutomaticallyResume, requestModifier: nil)
     }
 
     /// The upload of `uploadable` with `built` (its body dropped; a form's `Content-Type` added
     /// where it has none), made as every request is.
     private func makeUpload(
         _ uploadable: Uploadable, _ built: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        shouldAutomaticallyResume: Bool?,
         requestModifier: RequestModifier?
     ) -> UploadRequest {
         let carrying = built.map { request in
@@ -143,7 +177,9 @@ extension Session {
             return carrying
         }
         return makeRequest(carrying, requestModifier: requestModifier) { checked in
-            UploadRequest(session: self, initialRequest: checked, uploadable: uploadable, interceptor: interceptor)
+            UploadRequest(
+                session: self, initialRequest: checked, uploadable: uploadable, interceptor: interceptor,
+                shouldAutomaticallyResume: shouldAutomaticallyResume)
         }
     }
 }

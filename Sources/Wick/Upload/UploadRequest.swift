@@ -18,10 +18,12 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
 
     init(
         session: Session, initialRequest: Result<HTTPRequest, WickError>, uploadable: Uploadable,
-        interceptor: (any RequestInterceptor)?
+        interceptor: (any RequestInterceptor)?, shouldAutomaticallyResume: Bool?
     ) {
         self.uploadable = uploadable
-        super.init(session: session, initialRequest: initialRequest, interceptor: interceptor)
+        super.init(
+            session: session, initialRequest: initialRequest, interceptor: interceptor,
+            shouldAutomaticallyResume: shouldAutomaticallyResume)
     }
 
     /// Calls `closure` on `queue` (nil: `session.responseQueue`) as the body is read for sending:

@@ -20,13 +20,17 @@ struct SessionCookieHookTests {
         let storage = InMemoryCookieStorage()
         storage.storeCookies(from: ["a=1", "b=2; Path=/x"], for: URL(string: "http://h.test/")!)
         let session = Self.session(storage)
-        #expect(session.headersWithCookies(Self.request("http://h.test/x/y", headers: ["Accept": "*/*"]))
-            == ["Accept": "*/*", "Cookie": "b=2; a=1"])
-        #expect(session.headersWithCookies(Self.request("http://h.test/", headers: ["cookie": "mine=1"])) == ["cookie": "mine=1"])
-        #expect(session.headersWithCookies(Self.request("http://other.test/")) == [:])
+        // The session's own fields come first, as when sending.
+        var withCookie = session.mergedHeaders(["Accept": "*/*"])
+        withCookie.add(name: "Cookie", value: "b=2; a=1")
+        #expect(session.headersAsSent(Self.request("http://h.test/x/y", headers: ["Accept": "*/*"])) == withCookie)
+        #expect(
+            session.headersAsSent(Self.request("http://h.test/", headers: ["cookie": "mine=1"]))
+                == session.mergedHeaders(["cookie": "mine=1"]))
+        #expect(session.headersAsSent(Self.request("http://other.test/")) == session.defaultRequestHeaders)
         var optedOut = Self.request("http://h.test/")
         optedOut.httpShouldHandleCookies = false
-        #expect(session.headersWithCookies(optedOut) == [:])
+        #expect(session.headersAsSent(optedOut) == session.defaultRequestHeaders)
         await session.shutdown()
     }
 
@@ -48,7 +52,7 @@ struct SessionCookieHookTests {
     @Test func aSessionWithoutStorageAddsAndStoresNothing() async {
         let session = Self.session(nil)
         session.storeCookies(from: [HTTPHeader(name: "Set-Cookie", value: "a=1")], for: Self.request("http://h.test/"))
-        #expect(session.headersWithCookies(Self.request("http://h.test/")) == [:])
+        #expect(session.headersAsSent(Self.request("http://h.test/")) == session.defaultRequestHeaders)
         await session.shutdown()
     }
 

@@ -44,7 +44,9 @@ extension Session {
             case .success(let received):
                 storeCookies(from: received.headers, for: request)
                 recordHSTS(from: received, for: request)
-                let (merged, source) = cacheAfterExchange(received, to: request, validation: validation, by: owner)
+                // `Vary` is matched against the fields sent, the session's included.
+                let (merged, source) = cacheAfterExchange(
+                    received, to: withSessionHeaders(request), validation: validation, by: owner)
                 // A 304 reports the refreshed response, as a validation in the foreground does;
                 // anything else (a stale-if-error stand-in included) reports what the server sent.
                 let metrics =

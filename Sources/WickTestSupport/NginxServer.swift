@@ -22,6 +22,9 @@ public import Foundation
 /// - `/max-age-60/...`: the `/bytes/` files with `Cache-Control: max-age=60` (and `Expires`).
 /// - `/no-cache/...`: the `/bytes/` files with `Cache-Control: no-cache` (a cache validates them
 ///   every time; nginx answers a matching `If-None-Match` or `If-Modified-Since` with 304).
+/// - `/stale-while-revalidate/...`: the `/bytes/` files with `Cache-Control: max-age=0,
+///   stale-while-revalidate=600` (stale at once, then usable stale for ten minutes while a
+///   cache revalidates it; 304s as for `/no-cache/`).
 /// - `/hsts/...`: the `/bytes/` files with `Strict-Transport-Security: max-age=600`.
 /// - `/slow/...`: the `/bytes/` files sent at 256 KiB/s (`limit_rate`), for requests that
 ///   must stay open while others run.
@@ -173,6 +176,9 @@ public final class NginxServer: Sendable {
             location /max-age-60/ { expires 60s; alias \(www)/bytes/; }
             location /no-cache/ {
                 add_header Cache-Control no-cache; add_header X-Request-Id $http_x_request_id always; alias \(www)/bytes/;
+            }
+            location /stale-while-revalidate/ {
+                add_header Cache-Control "max-age=0, stale-while-revalidate=600"; alias \(www)/bytes/;
             }
             location /hsts/ {
                 add_header Strict-Transport-Security max-age=600 always; add_header X-Request-Id $http_x_request_id always;

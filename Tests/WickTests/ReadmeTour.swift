@@ -92,9 +92,10 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         // ones are validated (a 304 serves the stored body), POST/PUT/DELETE invalidate.
         var caching = Session.Configuration()
         caching.responseCache = MemoryResponseCache(maximumBytes: 32 << 20)      // or: try DiskResponseCache(directory: dir)
+        caching.staleWhileRevalidate = true   // RFC 5861: serve stale-while-revalidate at once, refresh in the background
         let cached = Session(configuration: caching, cachedResponseHandler: ResponseCacher.cache)  // Alamofire's handler
         let items = await cached.request("https://api.example.com/items").serializingData().response
-        print(items.metrics?.responseSource ?? .network)        // .network, .cache or .revalidatedCache
+        print(items.metrics?.responseSource ?? .network)        // .network, .cache, .revalidatedCache, .staleWhileRevalidating
         _ = cached.request(url).cacheResponse(using: .doNotCache)                // per request, as in Alamofire
         _ = cached.request(url) { $0.cachePolicy = .returnCacheDataElseLoad }    // URLRequest's four policies
         _ = cached.request(url, headers: ["Cache-Control": "max-stale=60"])      // request directives count too

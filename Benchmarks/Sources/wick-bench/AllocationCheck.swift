@@ -22,6 +22,9 @@ enum AllocationCheck {
         for (key, value) in HPACKBenchmark().allocationsPerList() {
             measured["hpack.list.\(key)"] = value
         }
+        for (key, value) in CookieBenchmark().allocationsPerCase() {
+            measured["cookies.\(key)"] = value
+        }
         for (key, value) in try SessionAllocations.perRequest() {
             measured["session.request.\(key)"] = value
         }

@@ -1,6 +1,6 @@
 // wick-bench: Wick's benchmarks beside their peers, measured in the same run.
 //
-//   wick-bench [parser|decoders|reactor|hpack|all] [--rounds N] [--round-ms MS] [--wall-clock]
+//   wick-bench [parser|decoders|reactor|hpack|cookies|all] [--rounds N] [--round-ms MS] [--wall-clock]
 //              [--no-callgrind] [--results FILE]
 //   wick-bench tls [--rounds N] [--peers PATH] [--results FILE]
 //                                     TLS against a local nginx beside libcurl and, with --peers
@@ -104,6 +104,8 @@ func runSuite(_ suite: String, _ options: Options) throws {
         table = try ReactorBenchmark().run()
     case "hpack":
         table = HPACKBenchmark().run(rounds: options.rounds)
+    case "cookies":
+        table = CookieBenchmark().run(rounds: options.rounds)
     case "tls":
         var benchmark = TLSBenchmark()
         benchmark.peersExecutable = options.peersExecutable
@@ -197,7 +199,7 @@ do {
     case "all":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         for suite in ["parser", "decoders", "reactor"] { try runSuite(suite, options) }
-    case "parser", "decoders", "reactor", "hpack", "tls", "requests", "transfers", "cost":
+    case "parser", "decoders", "reactor", "hpack", "cookies", "tls", "requests", "transfers", "cost":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         try runSuite(options.command, options)
     default:

@@ -38,7 +38,9 @@ public struct CacheControl: Sendable, Equatable {
     public var isPublic = false
     /// `immutable` (RFC 8246): the body will not change while fresh.
     public var immutable = false
-    /// `stale-while-revalidate=N` (RFC 5861 §3). Parsed and kept; Wick's cache does not act on it.
+    /// `stale-while-revalidate=N` (RFC 5861 §3): a response stale by at most N seconds may be
+    /// served while it is revalidated in the background, when the session opts in
+    /// (`Session.Configuration.staleWhileRevalidate`, `CacheDecision`).
     public var staleWhileRevalidate: Int?
     /// `stale-if-error=N` (RFC 5861 §4): a stale response may answer for N seconds past its
     /// lifetime when its validation fails (`CacheDecision.staleIfErrorAge`).

@@ -9,6 +9,10 @@ enum CacheStorability {
 
     /// Whether the response to a request may be stored (§3), for a private cache:
     /// - the method is GET (the only method whose responses Wick's cache stores and reuses);
+    /// - the request carries no `Range`: its answer is a part (`206`, never combined, §3.3) or
+    ///   about the range (a `416` would then answer requests without one); a `200` to it would
+    ///   be whole, but Wick's cache keeps range requests out altogether, neither storing their
+    ///   responses nor answering them (`CacheDecision`, rule 1);
     /// - the status is final and not 206 (partial content is not combined, §3.3) or 304;
     /// - neither the request nor the response says `no-store` (§5.2.1.5, §5.2.2.5);
     /// - `private` does not prevent it: this cache is private (§5.2.2.7);
@@ -19,7 +23,9 @@ enum CacheStorability {
     static func mayStore(
         method: HTTPMethod, requestHeaders: HTTPHeaders, status: Int, responseHeaders: HTTPHeaders
     ) -> Bool {
-        guard method == .get, status >= 200, status != 206, status != 304 else { return false }
+        guard method == .get, !requestHeaders.contains(name: "Range"), status >= 200, status != 206, status != 304 else {
+            return false
+        }
         let response = CacheControl(headers: responseHeaders)
         guard !response.noStore, !CacheControl(headers: requestHeaders).noStore else { return false }
         guard !CachedResponse.varyNames(responseHeaders).contains("*") else { return false }

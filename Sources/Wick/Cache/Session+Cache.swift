@@ -5,24 +5,26 @@ import WickCore
 import WickTransport
 
 extension Session {
-    /// What the cache decides for `request` (RFC 9111 §4, `CacheDecision`), or nil when the
-    /// session has no cache.
+    /// What the cache decides for `request` (RFC 9111 §4, `CacheDecision`, with the session's
+    /// `staleWhileRevalidate`), or nil when the session has no cache.
     func cacheDecision(for request: HTTPRequest) -> CacheDecision? {
         guard let cache = configuration.responseCache else { return nil }
-        guard request.method == .get, request.unixSocketPath == nil else { return .network }
+        guard request.method == .get || request.method == .head, request.unixSocketPath == nil else { return .network }
         return CacheDecision.decide(
             method: request.method, headers: request.headers, policy: request.cachePolicy,
-            stored: cache.cachedResponses(for: request.url), now: Date())
+            stored: cache.cachedResponses(for: request.url), now: Date(),
+            staleWhileRevalidate: configuration.staleWhileRevalidate)
     }
 
-    /// `stored` as a response served without a request, with an `Age` field of `age` seconds
-    /// (RFC 9111 §5.1: a cache sends `Age` with a stored response).
-    static func responseFromCache(_ stored: CachedResponse, age: Int) -> TransportResponse {
+    /// `stored` as the response to a `method` request served without a request, with an `Age`
+    /// field of `age` seconds (RFC 9111 §5.1: a cache sends `Age` with a stored response).
+    /// A HEAD gets the stored GET response's fields and no body (RFC 9110 §9.3.2).
+    static func responseFromCache(_ stored: CachedResponse, age: Int, to method: HTTPMethod) -> TransportResponse {
         var headers = stored.headers
         headers.update(name: "Age", value: String(age))
         return TransportResponse(
-            status: HTTPStatus(rawValue: stored.statusCode), version: .http1_1, headers: headers, body: stored.data,
-            trailers: nil, metrics: cacheMetrics())
+            status: HTTPStatus(rawValue: stored.statusCode), version: .http1_1, headers: headers,
+            body: method == .head ? Data() : stored.data, trailers: nil, metrics: cacheMetrics())
     }
 
     /// The `504 Gateway Timeout` of a request that allows only the cache and finds nothing
@@ -46,7 +48,7 @@ extension Session {
         guard configuration.responseCache != nil, let validation,
             let age = CacheDecision.staleIfErrorAge(of: validation.stored, requestHeaders: request.headers, now: Date())
         else { return nil }
-        return Self.responseFromCache(validation.stored, age: age)
+        return Self.responseFromCache(validation.stored, age: age, to: request.method)
     }
 
     /// What the cache does with `received`, the network's answer to `request` (sent by
@@ -58,6 +60,8 @@ extension Session {
     ///   another `ETag` selects nothing: the stored response is removed and the 304 delivered.
     /// - A 500, 502, 503 or 504 to a validation delivers the stored response when its
     ///   `stale-if-error` allows (RFC 5861 §4), as `.cache`.
+    /// - A `200` to a HEAD updates or forgets the stored GET responses the HEAD could have
+    ///   selected (§4.3.5, `CacheHeadFreshening`); a HEAD's response is never stored.
     /// - An unsafe method's non-error response invalidates its URL and the same-origin URLs of
     ///   its `Location` and `Content-Location` (§4.4).
     /// - A storable response (§3, `CacheStorability`) is offered to the request's or the
@@ -90,6 +94,13 @@ extension Session {
                 body: updated.data, trailers: nil, metrics: received.metrics)
             return (response, .revalidatedCache)
         }
+        if request.method == .head {
+            if received.status.rawValue == 200 {
+                freshenStoredResponses(
+                    of: request, from: received.headers, in: cache, requestDate: requestDate, responseDate: responseDate)
+            }
+            return (received, .network)
+        }
         if !request.method.isSafe, (200..<400).contains(received.status.rawValue) {
             for url in CacheInvalidation.targets(of: request.url, responseHeaders: received.headers) {
                 cache.removeCachedResponses(for: url)
@@ -106,6 +117,32 @@ extension Session {
             varyingRequestFields: CachedResponse.varyingFields(of: request.headers, for: received.headers))
         offerToCache(cached, cache, by: owner)
         return (received, .network)
+    }
+
+    /// Applies `CacheHeadFreshening` to each stored GET response for the URL of `head` (a HEAD
+    /// request answered `200` with `fields`) that the HEAD could have selected; the others are
+    /// kept as they are. The store can only forget a whole URL, so when one response must go,
+    /// the URL is emptied and the rest stored again.
+    private func freshenStoredResponses(
+        of head: HTTPRequest, from fields: HTTPHeaders, in cache: any ResponseCache, requestDate: Date, responseDate: Date
+    ) {
+        let stored = cache.cachedResponses(for: head.url)
+        var kept: [CachedResponse] = []
+        var forgotAny = false
+        for response in stored {
+            guard response.matches(requestHeaders: head.headers) else {
+                kept.append(response)
+                continue
+            }
+            switch CacheHeadFreshening.outcome(
+                of: response, headResponse: fields, requestDate: requestDate, responseDate: responseDate)
+            {
+            case .update(let updated): kept.append(updated)
+            case .invalidate: forgotAny = true
+            }
+        }
+        if forgotAny { cache.removeCachedResponses(for: head.url) }
+        for response in kept { cache.store(response) }
     }
 
     /// Stores `cached` as the request's (or else the session's) `CachedResponseHandler`

@@ -71,7 +71,9 @@ struct CookieJar {
 
     /// The bounds.
     let limits: Limits
-    /// The cookies, by their domain field; each list in storing order.
+    /// The cookies, by their domain field; each list in §5.8.3's retrieval order (longer paths
+    /// first, then earlier creation, then storing order), kept so on every insert, so a request
+    /// whose cookies come from one domain sorts nothing.
     private var buckets: [Substring: [Entry]] = [:]
     /// How many cookies there are (expired ones not yet removed included).
     private(set) var count = 0
@@ -84,6 +86,13 @@ struct CookieJar {
     private struct Entry {
         var cookie: Cookie
         var sequence: UInt64
+
+        /// Whether it comes before `other` in a `Cookie` field (§5.8.3).
+        func precedes(_ other: Entry) -> Bool {
+            let (length, otherLength) = (cookie.path.utf8.count, other.cookie.path.utf8.count)
+            if length != otherLength { return length > otherLength }
+            return (cookie.creationTime, sequence) < (other.cookie.creationTime, other.sequence)
+        }
     }
 
     /// An empty jar with these bounds.
@@ -147,7 +156,13 @@ struct CookieJar {
             nextSequence += 1
         }
         guard !cookie.isExpired(at: now) else { return .expired }
-        buckets[key, default: []].append(Entry(cookie: cookie, sequence: sequence))
+        let entry = Entry(cookie: cookie, sequence: sequence)
+        // In retrieval order: a new cookie usually goes last, so the scan starts at the end.
+        var entries = buckets.removeValue(forKey: key) ?? []
+        var position = entries.endIndex
+        while position > entries.startIndex, entry.precedes(entries[position - 1]) { position -= 1 }
+        entries.insert(entry, at: position)
+        buckets[key] = entries
         count += 1
         if cookie.isSecure { secureCount += 1 }
         applyLimits(after: key, now: now)
@@ -253,6 +268,12 @@ struct CookieJar {
         var sequence: UInt64
         /// The bytes of `name=value` (of the value alone when the name is empty).
         var pairLength: Int
+
+        /// Whether it comes before `other` in the `Cookie` field (§5.8.3).
+        func precedes(_ other: Match) -> Bool {
+            if pathLength != other.pathLength { return pathLength > other.pathLength }
+            return (creationTime, sequence) < (other.creationTime, other.sequence)
+        }
     }
 
     /// The cookies a request to `url` at `now` sends, in the order of its `Cookie` field; their
@@ -266,43 +287,51 @@ struct CookieJar {
 
     /// The `Cookie` field's value for a request to `url` at `now` (§5.8.3's serialization:
     /// `name=value`, or the value alone for a nameless cookie, joined by `; `), or nil when no
-    /// cookie is sent; their access time becomes `now`. Three allocations when cookies match
-    /// (the matches, the bytes, the string), none otherwise.
+    /// cookie is sent; their access time becomes `now`. Two allocations when cookies match (the
+    /// matches; the string, reserved at its exact length and filled by bulk appends), none
+    /// otherwise.
     mutating func cookieFieldValue(for url: CookieRequestURL, now: Date) -> String? {
         let (matches, expired) = self.matches(for: url, now: now)
         defer { removeExpired(in: expired, now: now) }
         guard !matches.isEmpty else { return nil }
-        // The field's exact length first, then its bytes written once into that capacity.
         var length = 2 * (matches.count - 1)
         for match in matches { length += match.pairLength }
-        let bytes = [UInt8](capacity: length) { output in
-            for match in matches {
-                if !output.isEmpty {
-                    output.append(UInt8(ascii: ";"))
-                    output.append(UInt8(ascii: " "))
-                }
-                let name = buckets.values[match.bucket][match.entry].cookie.name.utf8.span
-                if !name.isEmpty {
-                    for index in name.indices { output.append(name[index]) }
-                    output.append(UInt8(ascii: "="))
-                }
-                let value = buckets.values[match.bucket][match.entry].cookie.value.utf8.span
-                for index in value.indices { output.append(value[index]) }
+        var field = ""
+        field.reserveCapacity(length)
+        for (position, match) in matches.enumerated() {
+            if position > 0 { field += "; " }
+            let name = buckets.values[match.bucket][match.entry].cookie.name
+            if !name.isEmpty {
+                field += name
+                field += "="
             }
+            field += buckets.values[match.bucket][match.entry].cookie.value
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return field
     }
 
     /// §5.8.3's cookie-list for a request to `url` at `now`, sorted (longer paths first, then
     /// earlier creation, then storing order), each marked accessed; and the domains where
     /// expired cookies were met, for the caller to clean once it has read the matches. Costs
     /// one look-up per label of the host when none match, and nothing at all when the jar is
-    /// empty.
+    /// empty. Each domain's matches arrive in order (its list is kept so), so only a request
+    /// whose cookies come from two domains or more merges them (an insertion pass over the
+    /// runs, with no buffer); the list is reserved once, from a first pass over the labels.
     private mutating func matches(for url: CookieRequestURL, now: Date) -> (matches: [Match], expired: [Substring]) {
         guard count > 0 else { return ([], []) }
-        var found: [Match] = []
-        var expired: [Substring] = []
+        var capacity = 0
         var key = url.host
+        while true {
+            capacity += buckets[key]?.count ?? 0
+            guard let parent = Self.parentDomain(of: key, in: url) else { break }
+            key = parent
+        }
+        guard capacity > 0 else { return ([], []) }
+        var found: [Match] = []
+        found.reserveCapacity(capacity)
+        var expired: [Substring] = []
+        var firstRunEnd: Int?
+        key = url.host
         while true {
             if let bucket = buckets.index(forKey: key) {
                 // Host-only cookies sit under their host's own key, so only there do they match.
@@ -310,16 +339,35 @@ struct CookieJar {
                 if Self.collect(from: &buckets.values[bucket], at: bucket, isHost: isHost, url: url, now: now, into: &found) {
                     expired.append(key)
                 }
+                if firstRunEnd == nil, !found.isEmpty { firstRunEnd = found.endIndex }
             }
-            // An IP address has no parent domains; a name's are what follows each dot.
-            guard !url.isIPAddress, let dot = key.utf8.firstIndex(of: UInt8(ascii: ".")) else { break }
-            key = Substring(key.utf8[key.utf8.index(after: dot)...])
+            guard let parent = Self.parentDomain(of: key, in: url) else { break }
+            key = parent
         }
-        found.sort { a, b in
-            if a.pathLength != b.pathLength { return a.pathLength > b.pathLength }
-            return (a.creationTime, a.sequence) < (b.creationTime, b.sequence)
-        }
+        if let firstRunEnd, firstRunEnd < found.endIndex { Self.mergeRuns(&found, from: firstRunEnd) }
         return (found, expired)
+    }
+
+    /// The domain after the first dot of `key` (a label of `url`'s host), or nil at the last
+    /// label and for an IP address, which has no parent domains.
+    private static func parentDomain(of key: Substring, in url: CookieRequestURL) -> Substring? {
+        guard !url.isIPAddress, let dot = key.utf8.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+        return Substring(key.utf8[key.utf8.index(after: dot)...])
+    }
+
+    /// Sorts `found`, whose elements before `start` are in order and whose later ones are
+    /// sorted runs, by inserting each later element into place: no buffer, and about one
+    /// comparison per element when the runs do not interleave.
+    private static func mergeRuns(_ found: inout [Match], from start: Int) {
+        for index in start..<found.endIndex {
+            let match = found[index]
+            var position = index
+            while position > 0, match.precedes(found[position - 1]) {
+                found[position] = found[position - 1]
+                position -= 1
+            }
+            found[position] = match
+        }
     }
 
     /// Appends the matches among one domain's cookies (the list at `bucket`) for a request to
@@ -331,7 +379,6 @@ struct CookieJar {
     ) -> Bool {
         var sawExpired = false
         let requestPath = url.path.utf8.span
-        found.reserveCapacity(found.count + entries.count)
         for index in entries.indices {
             if entries[index].cookie.isExpired(at: now) {
                 sawExpired = true

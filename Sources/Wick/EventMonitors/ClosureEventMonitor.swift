@@ -24,6 +24,7 @@ public final class ClosureEventMonitor: EventMonitor {
         var requestDidEvaluateServerTrust: (@Sendable (Request, ServerTrustEvaluation) -> Void)?
         var requestDidAcquireConnection: (@Sendable (Request, ConnectionInfo) -> Void)?
         var requestDidReceiveCachedResponse: (@Sendable (Request, HTTPResponse, ResponseSource) -> Void)?
+        var requestDidRevalidateInBackground: (@Sendable (Request, Result<TransactionMetrics, WickError>) -> Void)?
         var requestDidReceiveResponse: (@Sendable (Request, HTTPResponse, Int) -> Void)?
         var requestDidGatherMetrics: (@Sendable (Request, RequestMetrics) -> Void)?
         var requestWillRedirect: (@Sendable (Request, HTTPRequest, HTTPResponse) -> Void)?
@@ -105,6 +106,11 @@ public final class ClosureEventMonitor: EventMonitor {
     public var requestDidReceiveCachedResponse: (@Sendable (Request, HTTPResponse, ResponseSource) -> Void)? {
         get { self[\.requestDidReceiveCachedResponse] }
         set { self[\.requestDidReceiveCachedResponse] = newValue }
+    }
+    /// Called by `request(_:didRevalidateInBackground:)`.
+    public var requestDidRevalidateInBackground: (@Sendable (Request, Result<TransactionMetrics, WickError>) -> Void)? {
+        get { self[\.requestDidRevalidateInBackground] }
+        set { self[\.requestDidRevalidateInBackground] = newValue }
     }
     /// Called by `request(_:didReceiveResponse:bodyByteCount:)` with the body's size.
     public var requestDidReceiveResponse: (@Sendable (Request, HTTPResponse, Int) -> Void)? {
@@ -246,6 +252,10 @@ public final class ClosureEventMonitor: EventMonitor {
     /// Calls `requestDidReceiveCachedResponse`.
     public func request(_ request: Request, didReceiveCachedResponse response: HTTPResponse, source: ResponseSource) {
         requestDidReceiveCachedResponse?(request, response, source)
+    }
+    /// Calls `requestDidRevalidateInBackground`.
+    public func request(_ request: Request, didRevalidateInBackground result: Result<TransactionMetrics, WickError>) {
+        requestDidRevalidateInBackground?(request, result)
     }
     /// Calls `requestDidReceiveResponse`.
     public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {

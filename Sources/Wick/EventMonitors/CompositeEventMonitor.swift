@@ -63,6 +63,11 @@ public final class CompositeEventMonitor: EventMonitor {
         each { $0.request(request, didReceiveCachedResponse: response, source: source) }
     }
     /// Passes the event on.
+    public func request(_ request: Request, didRevalidateInBackground result: Result<TransactionMetrics, WickError>) {
+        guard !monitors.isEmpty else { return }
+        each { $0.request(request, didRevalidateInBackground: result) }
+    }
+    /// Passes the event on.
     public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {
         guard !monitors.isEmpty else { return }
         each { $0.request(request, didReceiveResponse: response, bodyByteCount: bodyByteCount) }

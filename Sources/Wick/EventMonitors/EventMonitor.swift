@@ -46,6 +46,12 @@ public protocol EventMonitor: Sendable {
     /// request was sent (nor `willSend` told), `.revalidatedCache` when the server confirmed
     /// the stored response with a `304`. `didReceiveResponse` follows.
     func request(_ request: Request, didReceiveCachedResponse response: HTTPResponse, source: ResponseSource)
+    /// The background revalidation that serving `request` a stale response started
+    /// (`ResponseSource.staleWhileRevalidating`, RFC 5861 §3) ended, after `request` finished:
+    /// `.success` with the exchange's metrics (`responseSource` `.revalidatedCache` when a 304
+    /// refreshed the stored response, `.network` when the server sent another one, which was
+    /// stored if storable), or `.failure` with the error, which reached no caller.
+    func request(_ request: Request, didRevalidateInBackground result: Result<TransactionMetrics, WickError>)
     /// The transport answered `httpRequest` with `response` (the head; the body has arrived too).
     func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int)
     /// The metrics of every exchange so far are known (after each exchange).
@@ -123,6 +129,8 @@ extension EventMonitor {
     public func request(_ request: Request, didAcquireConnection connection: ConnectionInfo) {}
     /// Does nothing.
     public func request(_ request: Request, didReceiveCachedResponse response: HTTPResponse, source: ResponseSource) {}
+    /// Does nothing.
+    public func request(_ request: Request, didRevalidateInBackground result: Result<TransactionMetrics, WickError>) {}
     /// Does nothing.
     public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {}
     /// Does nothing.

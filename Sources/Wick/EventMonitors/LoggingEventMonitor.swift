@@ -143,6 +143,17 @@ public struct LoggingEventMonitor: EventMonitor {
     public func request(_ request: Request, didReceiveCachedResponse response: HTTPResponse, source: ResponseSource) {
         log(.all) { "\(Self.name(request)) answered from the \(source)" }
     }
+    /// `GET http://host/path revalidated in the background: 200 from the revalidated cache`,
+    /// or `... failed: <error>`.
+    public func request(_ request: Request, didRevalidateInBackground result: Result<TransactionMetrics, WickError>) {
+        log(.all) {
+            switch result {
+            case .success(let metrics):
+                "\(Self.name(request)) revalidated in the background: \(metrics.statusCode) from the \(metrics.responseSource)"
+            case .failure(let error): "\(Self.name(request)) revalidation in the background failed: \(error)"
+            }
+        }
+    }
     /// `response 200 to GET http://host/path, 1024 body bytes`.
     public func request(_ request: Request, didReceiveResponse response: HTTPResponse, bodyByteCount: Int) {
         log(.all) { "response \(response.statusCode) to \(Self.name(request)), \(bodyByteCount) body bytes" }

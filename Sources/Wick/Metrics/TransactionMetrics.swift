@@ -42,9 +42,11 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
     /// before any response byte (only when that is safe).
     public var wasReplayed: Bool
     /// The connection that carried the exchange: addresses and TLS parameters; nil for a
-    /// response the session's cache gave without a request (`responseSource == .cache`).
+    /// response the session's cache gave without a request (`responseSource` `.cache` or
+    /// `.staleWhileRevalidating`).
     public var connection: ConnectionInfo?
-    /// Where the response came from: the network, the cache, or the cache after a `304`
+    /// Where the response came from: the network, the cache (fresh, or stale while a background
+    /// request revalidates it), or the cache after a `304`
     /// (then `statusCode` and `responseBodyBytes` are the stored response's, and the timings,
     /// connection and byte counts the validation exchange's).
     public var responseSource: ResponseSource
@@ -64,7 +66,8 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
         let metrics = response.metrics
         let start = metrics.started
         precondition(
-            metrics.connection != nil || source == .cache, "TransactionMetrics: a network response without a connection")
+            metrics.connection != nil || source == .cache || source == .staleWhileRevalidating,
+            "TransactionMetrics: a network response without a connection")
         self.request = request
         responseSource = source
         statusCode = response.status.rawValue

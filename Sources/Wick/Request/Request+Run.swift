@@ -122,9 +122,15 @@ extension Request {
             case .network:
                 break
             case .useStored(let stored, let age):
-                return servedFromCache(Session.responseFromCache(stored, age: age), to: request, progress)
+                return servedFromCache(
+                    Session.responseFromCache(stored, age: age, to: request.method), from: .cache, to: request, progress)
+            case .useStaleWhileRevalidating(let stored, let age, let fields):
+                session.revalidateInBackground(stored, conditionalFields: fields, request: request, progress.deadline, for: self)
+                return servedFromCache(
+                    Session.responseFromCache(stored, age: age, to: request.method), from: .staleWhileRevalidating,
+                    to: request, progress)
             case .gatewayTimeout:
-                return servedFromCache(Session.gatewayTimeoutFromCache(), to: request, progress)
+                return servedFromCache(Session.gatewayTimeoutFromCache(), from: .cache, to: request, progress)
             case .validate(let stored, let fields):
                 progress.validation = CacheValidation(stored: stored, conditionalFields: fields)
             }
@@ -218,12 +224,14 @@ extension Request {
     }
 
     /// Goes on with a response the session's cache gave for `request` without sending it.
-    private func servedFromCache(_ response: TransportResponse, to request: HTTPRequest, _ progress: AttemptProgress) {
+    private func servedFromCache(
+        _ response: TransportResponse, from source: ResponseSource, to request: HTTPRequest, _ progress: AttemptProgress
+    ) {
         let logger = mutableState.withLock { state in
             state.records.sent.append(request)
             return state.records.logger
         }
-        responseArrived(response, from: .cache, to: request, progress, verdict: nil, logger: logger)
+        responseArrived(response, from: source, to: request, progress, verdict: nil, logger: logger)
     }
 
     /// Handles the response to `request` as its verdict says (`verdict`, when the body sink

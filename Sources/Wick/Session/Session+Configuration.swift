@@ -159,6 +159,17 @@ extension Session {
         /// downloads, streams and requests with `onHTTPResponse` or `downloadProgress`
         /// handlers bypass it.
         public var responseCache: (any ResponseCache)? = nil
+        /// Whether `responseCache` serves stale responses while it revalidates them (RFC 5861
+        /// §3): a GET whose stored response is stale, but by no more than the response's
+        /// `stale-while-revalidate=N` seconds, is answered at once from the cache
+        /// (`ResponseSource.staleWhileRevalidating`), and one conditional request in the
+        /// background (at most one in flight per stored response) refreshes the stored entry.
+        /// That request's end, a failure included, reaches no caller: event monitors hear it
+        /// (`EventMonitor.request(_:didRevalidateInBackground:)`). Nothing that forbids a stale
+        /// response is overridden: `must-revalidate`, `no-cache`, and a request's `max-age`,
+        /// `min-fresh` or `max-stale` validate first, as without this option. Default false:
+        /// a stale response is validated before it is delivered.
+        public var staleWhileRevalidate = false
         /// The known HSTS hosts (RFC 6797): a trusted https response's
         /// `Strict-Transport-Security` field is recorded, and every later http request to such a
         /// host (a redirect hop included) is sent as https before a byte leaves. Default: a new,

@@ -62,6 +62,10 @@ public final class Session: Sendable {
     /// The last URL string a request was made from, parsed (`url(from:)`).
     let recentURL = RecentURL()
 
+    /// The stored responses a background request is revalidating now (`staleWhileRevalidate`):
+    /// at most one such request per stored response.
+    let revalidationsInFlight = Locked<Set<CacheEntryKey>>([])
+
     /// Every request created and not yet finished, by identifier.
     private let activeRequests = Locked<[UUID: Request]>([:])
     /// The loops, the pools, the TLS rules, and the translation of a request into their terms.

@@ -17,9 +17,11 @@ struct CacheDecisionTests {
 
     static func decide(
         _ stored: [CachedResponse], request: HTTPHeaders = [:], method: HTTPMethod = .get,
-        policy: RequestCachePolicy = .useProtocolCachePolicy, at seconds: Double = 10
+        policy: RequestCachePolicy = .useProtocolCachePolicy, at seconds: Double = 10, staleWhileRevalidate: Bool = false
     ) -> CacheDecision {
-        CacheDecision.decide(method: method, headers: request, policy: policy, stored: stored, now: t0.addingTimeInterval(seconds))
+        CacheDecision.decide(
+            method: method, headers: request, policy: policy, stored: stored, now: t0.addingTimeInterval(seconds),
+            staleWhileRevalidate: staleWhileRevalidate)
     }
 
     static let fresh = stored(["Cache-Control": "max-age=60", "ETag": "\"v1\""])
@@ -50,9 +52,11 @@ struct CacheDecisionTests {
         #expect(Self.decide([]) == .network)
     }
 
-    @Test func onlyGETReadsTheCache() {
-        #expect(Self.decide([Self.fresh], method: .post) == .network)
-        #expect(Self.decide([Self.fresh], method: .head) == .network)
+    @Test func onlyGETAndHEADReadTheCache() {
+        for method in [HTTPMethod.post, .put, .delete, .patch, .options] {
+            #expect(Self.decide([Self.fresh], method: method) == .network, "\(method)")
+        }
+        #expect(Self.decide([Self.fresh], method: .head) == .useStored(Self.fresh, age: 10))
     }
 
     @Test func theCallersOwnConditionalOrRangeRequestIsLeftAlone() {
@@ -184,5 +188,133 @@ struct CacheStaleIfErrorTests {
     @Test func mustRevalidateWins() {
         let strict = CacheDecisionTests.stored(["Cache-Control": "max-age=10, stale-if-error=60, must-revalidate"])
         #expect(CacheDecision.staleIfErrorAge(of: strict, requestHeaders: [:], now: Self.t0.addingTimeInterval(20)) == nil)
+    }
+}
+
+/// RFC 9111 §4 and RFC 9110 §9.3.2: a HEAD answered from a stored GET; a stale one is not
+/// validated with a conditional HEAD but sent as it is, and its 200 freshens the stored GET
+/// (§4.3.5, `CacheHeadFresheningTests`).
+struct CacheHeadDecisionTests {
+    @Test func aFreshStoredGETAnswersAHEAD() {
+        #expect(CacheDecisionTests.decide([CacheDecisionTests.fresh], method: .head) == .useStored(CacheDecisionTests.fresh, age: 10))
+    }
+
+    @Test func aStaleOneSendsTheHEADUnconditionally() {
+        #expect(CacheDecisionTests.decide([CacheDecisionTests.validators], method: .head) == .network)
+        // Even where a GET would be served stale while it is revalidated.
+        let swr = CacheDecisionTests.stored(["Cache-Control": "max-age=5, stale-while-revalidate=60", "ETag": "\"v1\""])
+        #expect(CacheDecisionTests.decide([swr], method: .head, staleWhileRevalidate: true) == .network)
+    }
+
+    @Test func theRequestsDirectivesAndPoliciesCountAsForAGET() {
+        let stale = CacheDecisionTests.validators
+        #expect(CacheDecisionTests.decide([stale], request: ["Cache-Control": "only-if-cached"], method: .head) == .gatewayTimeout)
+        #expect(CacheDecisionTests.decide([stale], request: ["Cache-Control": "max-stale"], method: .head) == .useStored(stale, age: 10))
+        #expect(CacheDecisionTests.decide([stale], method: .head, policy: .returnCacheDataElseLoad) == .useStored(stale, age: 10))
+        #expect(CacheDecisionTests.decide([CacheDecisionTests.fresh], request: ["Range": "bytes=0-1"], method: .head) == .network)
+    }
+
+    @Test func theHEADGetsTheStoredFieldsAndNoBody() {
+        var stored = CacheDecisionTests.fresh
+        stored.data = Data("hello".utf8)
+        stored.headers.update(name: "Content-Length", value: "5")
+        let head = Session.responseFromCache(stored, age: 3, to: .head)
+        #expect(head.body.isEmpty && head.headers.value(for: "Content-Length") == "5" && head.headers.value(for: "Age") == "3")
+        #expect(head.status.rawValue == 200 && head.headers.value(for: "ETag") == "\"v1\"")
+        #expect(Session.responseFromCache(stored, age: 3, to: .get).body == stored.data)
+    }
+}
+
+/// RFC 5861 §3 with RFC 9111 §4.2.4: a stale response within its `stale-while-revalidate`
+/// window is used at once and revalidated in the background, only when the session opts in
+/// and nothing forbids serving it stale.
+struct CacheStaleWhileRevalidateDecisionTests {
+    /// Fresh for 5 s, then usable stale for 60 s more; stored at t0 with both validators.
+    static let swr = CacheDecisionTests.stored([
+        "Cache-Control": "max-age=5, stale-while-revalidate=60", "ETag": "\"v1\"",
+        "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT",
+    ])
+
+    static func decide(
+        _ stored: CachedResponse = swr, request: HTTPHeaders = [:], policy: RequestCachePolicy = .useProtocolCachePolicy,
+        at seconds: Double = 10, enabled: Bool = true
+    ) -> CacheDecision {
+        CacheDecisionTests.decide([stored], request: request, policy: policy, at: seconds, staleWhileRevalidate: enabled)
+    }
+
+    @Test func withinTheWindowTheStaleResponseIsUsedAndRevalidated() {
+        guard case .useStaleWhileRevalidating(let stored, let age, let fields) = Self.decide() else {
+            Issue.record("expected the stale response while revalidating")
+            return
+        }
+        #expect(stored == Self.swr && age == 10)
+        #expect(fields == CacheDecision.conditionalFields(for: Self.swr))
+        #expect(fields.value(for: "If-None-Match") == "\"v1\"")
+        // Stale by exactly 60 s (65 s old) is the window's last second; 61 s is past it.
+        guard case .useStaleWhileRevalidating = Self.decide(at: 65) else {
+            Issue.record("65 s is within the window")
+            return
+        }
+        guard case .validate = Self.decide(at: 66) else {
+            Issue.record("past the window, the response is validated first")
+            return
+        }
+    }
+
+    @Test func whileFreshTheResponseIsSimplyUsed() {
+        #expect(Self.decide(at: 4) == .useStored(Self.swr, age: 4))
+    }
+
+    @Test func offByDefault() {
+        guard case .validate = Self.decide(enabled: false) else {
+            Issue.record("without the option a stale response is validated first")
+            return
+        }
+    }
+
+    @Test func withoutValidatorsTheBackgroundRequestFetchesAnew() {
+        let bare = CacheDecisionTests.stored(["Cache-Control": "max-age=5, stale-while-revalidate=60"])
+        #expect(Self.decide(bare) == .useStaleWhileRevalidating(bare, age: 10, conditionalFields: [:]))
+    }
+
+    @Test func aResponseWithoutTheDirectiveIsValidated() {
+        guard case .validate = Self.decide(CacheDecisionTests.validators) else {
+            Issue.record("no stale-while-revalidate, no stale response")
+            return
+        }
+    }
+
+    @Test func whatForbidsAStaleResponseWins() {
+        // §4.2.4: must-revalidate and no-cache in the response; no-cache (and Pragma) in the request.
+        let forbidding: [(CachedResponse, HTTPHeaders)] = [
+            (CacheDecisionTests.stored(["Cache-Control": "max-age=5, stale-while-revalidate=60, must-revalidate", "ETag": "\"v1\""]), [:]),
+            (CacheDecisionTests.stored(["Cache-Control": "max-age=5, stale-while-revalidate=60, no-cache", "ETag": "\"v1\""]), [:]),
+            (Self.swr, ["Cache-Control": "no-cache"]),
+            (Self.swr, ["Pragma": "no-cache"]),
+            // §5.2.1.1: max-age without max-stale: "the client does not wish to receive a stale response".
+            (Self.swr, ["Cache-Control": "max-age=0"]),
+            (Self.swr, ["Cache-Control": "max-age=3600"]),
+            // §5.2.1.3: min-fresh asks for a response fresh a while longer.
+            (Self.swr, ["Cache-Control": "min-fresh=1"]),
+            // §5.2.1.2: the client accepts 2 s of staleness; the response is 5 s stale.
+            (Self.swr, ["Cache-Control": "max-stale=2"]),
+        ]
+        for (stored, request) in forbidding {
+            guard case .validate = Self.decide(stored, request: request) else {
+                Issue.record("\(stored.headers) with request \(request) must validate")
+                continue
+            }
+        }
+    }
+
+    @Test func maxStaleThatAcceptsTheStalenessUsesItWithoutARevalidation() {
+        #expect(Self.decide(request: ["Cache-Control": "max-stale=30"]) == .useStored(Self.swr, age: 10))
+    }
+
+    @Test func onlyIfCachedAndThePoliciesAreUnchanged() {
+        #expect(Self.decide(request: ["Cache-Control": "only-if-cached"]) == .gatewayTimeout)
+        #expect(Self.decide(policy: .returnCacheDataElseLoad) == .useStored(Self.swr, age: 10))
+        #expect(Self.decide(policy: .reloadIgnoringLocalCacheData) == .network)
+        #expect(Self.decide(request: ["Range": "bytes=0-9"]) == .network)
     }
 }

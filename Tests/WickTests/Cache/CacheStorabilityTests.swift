@@ -32,6 +32,17 @@ struct CacheStorabilityTests {
         }
     }
 
+    @Test func nothingAnsweringARangeRequestIsStored() {
+        // §3.3: a 206 is a part, never stored as the whole; a 416 or even a whole 200 to a
+        // request with Range stays out too (the cache neither stores nor answers ranges).
+        let fresh: HTTPHeaders = ["Cache-Control": "max-age=60"]
+        #expect(!Self.mayStore(status: 206, response: fresh))
+        for status in [200, 206, 416] {
+            #expect(!Self.mayStore(request: ["Range": "bytes=0-99"], status: status, response: fresh), "\(status)")
+        }
+        #expect(Self.mayStore(status: 200, response: fresh))
+    }
+
     @Test func noStoreInTheRequestOrTheResponse() {
         // §5.2.1.5 and §5.2.2.5.
         #expect(!Self.mayStore(response: ["Cache-Control": "max-age=60, no-store"]))

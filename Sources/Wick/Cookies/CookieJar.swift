@@ -296,18 +296,26 @@ struct CookieJar {
         guard !matches.isEmpty else { return nil }
         var length = 2 * (matches.count - 1)
         for match in matches { length += match.pairLength }
-        var field = ""
-        field.reserveCapacity(length)
-        for (position, match) in matches.enumerated() {
-            if position > 0 { field += "; " }
-            let name = buckets.values[match.bucket][match.entry].cookie.name
-            if !name.isEmpty {
-                field += name
-                field += "="
+        let buckets = buckets.values
+        // The field is written byte by byte into one string of its exact length: appending to a
+        // reserved String costs several checks per piece, half the call's time with 50 cookies.
+        // SAFETY: `buffer` has room for `length` bytes: every match's `pairLength` (its name, its
+        // "=" when named, its value) and "; " between matches, which is exactly what the copies
+        // below write, in order, each from a String's own UTF-8; the closure returns the count.
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var count = 0
+            func copy(_ bytes: some Collection<UInt8>) { count = buffer[count...].initialize(fromContentsOf: bytes) }
+            for (position, match) in matches.enumerated() {
+                if position > 0 { copy("; ".utf8) }
+                let name = buckets[match.bucket][match.entry].cookie.name
+                if !name.isEmpty {
+                    copy(name.utf8)
+                    copy("=".utf8)
+                }
+                copy(buckets[match.bucket][match.entry].cookie.value.utf8)
             }
-            field += buckets.values[match.bucket][match.entry].cookie.value
+            return count
         }
-        return field
     }
 
     /// §5.8.3's cookie-list for a request to `url` at `now`, sorted (longer paths first, then

@@ -323,8 +323,8 @@ struct CookieJar {
     /// expired cookies were met, for the caller to clean once it has read the matches. Costs
     /// one look-up per label of the host when none match, and nothing at all when the jar is
     /// empty. Each domain's matches arrive in order (its list is kept so), so only a request
-    /// whose cookies come from two domains or more merges them (an insertion pass over the
-    /// runs, with no buffer); the list is reserved once, from a first pass over the labels.
+    /// whose cookies come from two domains or more merges them (`merge(_:runFrom:)`, in the
+    /// list's own spare capacity); the list is reserved once, from a first pass over the labels.
     private mutating func matches(for url: CookieRequestURL, now: Date) -> (matches: [Match], expired: [Substring]) {
         guard count > 0 else { return ([], []) }
         var capacity = 0
@@ -336,23 +336,23 @@ struct CookieJar {
         }
         guard capacity > 0 else { return ([], []) }
         var found: [Match] = []
-        found.reserveCapacity(capacity)
+        // Twice the matches at most: a domain's run is copied past the end while it is merged.
+        found.reserveCapacity(2 * capacity)
         var expired: [Substring] = []
-        var firstRunEnd: Int?
         key = url.host
         while true {
             if let bucket = buckets.index(forKey: key) {
                 // Host-only cookies sit under their host's own key, so only there do they match.
                 let isHost = key.startIndex == url.host.startIndex
+                let runStart = found.endIndex
                 if Self.collect(from: &buckets.values[bucket], at: bucket, isHost: isHost, url: url, now: now, into: &found) {
                     expired.append(key)
                 }
-                if firstRunEnd == nil, !found.isEmpty { firstRunEnd = found.endIndex }
+                if runStart > 0, runStart < found.endIndex { Self.merge(&found, runFrom: runStart) }
             }
             guard let parent = Self.parentDomain(of: key, in: url) else { break }
             key = parent
         }
-        if let firstRunEnd, firstRunEnd < found.endIndex { Self.mergeRuns(&found, from: firstRunEnd) }
         return (found, expired)
     }
 
@@ -363,19 +363,27 @@ struct CookieJar {
         return Substring(key.utf8[key.utf8.index(after: dot)...])
     }
 
-    /// Sorts `found`, whose elements before `start` are in order and whose later ones are
-    /// sorted runs, by inserting each later element into place: no buffer, and about one
-    /// comparison per element when the runs do not interleave.
-    private static func mergeRuns(_ found: inout [Match], from start: Int) {
-        for index in start..<found.endIndex {
-            let match = found[index]
-            var position = index
-            while position > 0, match.precedes(found[position - 1]) {
-                found[position] = found[position - 1]
-                position -= 1
+    /// Merges `found`'s two sorted runs, the one before `start` and the one from it, into one:
+    /// the second run is copied past the end (within the reserved capacity: no allocation),
+    /// then both are merged from the back into place, one move per element.
+    private static func merge(_ found: inout [Match], runFrom start: Int) {
+        let end = found.endIndex
+        // One by one: appending a slice of `found` would share its buffer and copy it whole.
+        for index in start..<end { found.append(found[index]) }
+        var write = end - 1
+        var first = start - 1
+        var second = found.endIndex - 1
+        while second >= end {
+            if first >= 0, found[second].precedes(found[first]) {
+                found[write] = found[first]
+                first -= 1
+            } else {
+                found[write] = found[second]
+                second -= 1
             }
-            found[position] = match
+            write -= 1
         }
+        found.removeLast(end - start)
     }
 
     /// Appends the matches among one domain's cookies (the list at `bucket`) for a request to

@@ -298,6 +298,21 @@ struct CookieJarTests {
         #expect(world.header("http://h.test/a/b", at: Self.t0 + 11) == "domDeep=1; domMid=1; domRoot=1")
     }
 
+    @Test func threeDomainsRunsMergeIntoOneOrder() {
+        // The host's run, then its parent's, then the grandparent's: each merged into the
+        // order so far as it is collected.
+        var world = World()
+        world.set("hostRoot=1; Path=/", from: "http://x.www.h.test/", at: Self.t0 + 5)
+        world.set("hostDeep=1; Path=/a/b", from: "http://x.www.h.test/", at: Self.t0 + 6)
+        world.set("wwwRoot=1; Domain=www.h.test; Path=/", from: "http://x.www.h.test/", at: Self.t0 + 1)
+        world.set("wwwMid=1; Domain=www.h.test; Path=/a", from: "http://x.www.h.test/", at: Self.t0 + 7)
+        world.set("topRoot=1; Domain=h.test; Path=/", from: "http://x.www.h.test/", at: Self.t0 + 3)
+        world.set("topDeep=1; Domain=h.test; Path=/a/b", from: "http://x.www.h.test/", at: Self.t0 + 2)
+        #expect(
+            world.header("http://x.www.h.test/a/b", at: Self.t0 + 8)
+                == "topDeep=1; hostDeep=1; wwwMid=1; wwwRoot=1; topRoot=1; hostRoot=1")
+    }
+
     @Test func sendingMarksTheCookiesAccessed() {
         var world = World()
         world.set("a=1; Path=/a", from: "http://h/")

@@ -19,7 +19,8 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case include, head, verbose, silent, showError = "show-error", fail, failWithBody = "fail-with-body"
     case remoteHeaderName = "remote-header-name", digest, basic, retryAllErrors = "retry-all-errors"
     case printSwift = "print-swift"
-    case http1_1 = "http1.1", globOff = "globoff", progressMeter = "progress-meter"
+    case http1_1 = "http1.1", http2, http2PriorKnowledge = "http2-prior-knowledge", globOff = "globoff"
+    case progressMeter = "progress-meter"
     case progressBar = "progress-bar"
     case parallel, parallelMaximum = "parallel-max", parallelImmediate = "parallel-immediate"
 
@@ -69,7 +70,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
         switch self {
         case .get, .remoteName, .createDirectories, .location, .insecure, .compressed, .include, .head, .verbose,
             .silent, .showError, .fail, .failWithBody, .remoteHeaderName, .digest, .basic, .retryAllErrors, .printSwift, .http1_1,
-            .globOff, .progressMeter,
+            .http2, .http2PriorKnowledge, .globOff, .progressMeter,
             .progressBar,
             .parallel, .parallelImmediate:
             false

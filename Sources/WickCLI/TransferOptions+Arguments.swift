@@ -160,9 +160,13 @@ extension TransferOptions {
         case .progressBar: drawsProgressBar = on
         case .parallel: isParallel = on
         case .parallelImmediate: opensConnectionsImmediately = on
-        // HTTP/1.1 is the only version Wick speaks and URLs are never globbed: these switches
-        // change nothing.
-        case .http1_1, .globOff: break
+        case .http1_1:
+            httpVersion = .http1Only
+            http2PriorKnowledge = false
+        case .http2: httpVersion = on ? .preferHTTP2 : .http1Only
+        case .http2PriorKnowledge: http2PriorKnowledge = on
+        // URLs are never globbed: the switch changes nothing.
+        case .globOff: break
         default: preconditionFailure("TransferOptions: \(option) takes a value")
         }
     }

@@ -18,6 +18,8 @@ extension TransferOptions {
         var configuration = Session.Configuration()
         configuration.headers = HTTPHeaders()
         configuration.automaticallyDecodesResponseBodies = compressed
+        configuration.httpVersion = httpVersion
+        configuration.http2PriorKnowledge = http2PriorKnowledge
         configuration.requestTimeout = maximumTime.map { .seconds($0) } ?? Self.unlimitedTime
         // The body streams to its output: `-m` bounds that transfer too.
         configuration.streamAndDownloadTimeout = maximumTime.map { .seconds($0) }

@@ -14,6 +14,8 @@ extension TransferOptions {
         var lines = ["import FoundationEssentials", "import Wick", "", "var configuration = Session.Configuration()"]
         lines.append("configuration.headers = HTTPHeaders()")
         lines.append("configuration.automaticallyDecodesResponseBodies = \(compressed)")
+        if httpVersion != .http1Only { lines.append("configuration.httpVersion = .\(httpVersion)") }
+        if http2PriorKnowledge { lines.append("configuration.http2PriorKnowledge = true") }
         if followsRedirects { lines.append("configuration.maximumRedirects = \(maximumRedirects < 0 ? "Int.max" : String(maximumRedirects))") }
         if let maximumTime { lines.append("configuration.requestTimeout = .seconds(\(maximumTime))") }
         if let connectTimeout { lines.append("configuration.connectTimeout = .seconds(\(connectTimeout))") }

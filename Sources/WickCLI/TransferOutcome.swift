@@ -52,7 +52,8 @@ struct TransferOutcome {
             "exitcode": .integer(Int(failure?.code.rawValue ?? 0)),
             "filename_effective": .text(outputPath),
             "http_code": .statusCode(response?.statusCode ?? 0),
-            "http_version": .text(response.map { "\($0.version.major).\($0.version.minor)" } ?? "0"),
+            // curl's spelling: "1.1", and "2" (not "2.0") for HTTP/2.
+            "http_version": .text(response.map { String($0.version.description.dropFirst("HTTP/".count)) } ?? "0"),
             "local_ip": .text(localIP),
             "local_port": .integer(localPort),
             "method": .text(finalRequest?.method.rawValue),

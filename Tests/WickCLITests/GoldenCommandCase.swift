@@ -179,6 +179,9 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "-w sizes with --compressed", arguments: ["-s", "--compressed", "-A", "golden", "-o", "/dev/null", "-H", "Accept-Encoding: gzip", "-w", "%{size_download} %{size_header} %{size_request} %{size_upload}", "{httpbin}/gzip"], comparison: .writeOut),
         .init(name: "-w sizes of a POST", arguments: ["-s", "-A", "golden", "-d", "abc", "-o", "/dev/null", "-w", "%{size_download} %{size_header} %{size_request} %{size_upload}", "{httpbin}/post"], comparison: .writeOut),
         .init(name: "-w %{json}", arguments: ["-s", "-o", "/dev/null", "-A", "golden", "-w", "%{json}", "{httpbin}/get"], comparison: .writeOutJSON),
+        .init(name: "--http2 over TLS", arguments: ["-s", "--http2", "--cacert", "{root}", "-o", "/dev/null", "-w", "%{http_code} %{http_version}", "{nginxh2}/index.html"], comparison: .writeOut),
+        .init(name: "--http2 then --http1.1", arguments: ["-s", "--http2", "--http1.1", "--cacert", "{root}", "-o", "/dev/null", "-w", "%{http_code} %{http_version}", "{nginxh2}/index.html"], comparison: .writeOut),
+        .init(name: "--http2-prior-knowledge (h2c)", arguments: ["-sS", "--http2-prior-knowledge", "-w", "%{http_version}", "{nginxh2c}/index.html"], comparison: .exact),
         .init(name: "-w https times", arguments: ["-s", "--cacert", "{root}", "-o", "/dev/null", "-w", "%{http_code} %{scheme} %{time_appconnect}", "{nginxs}/index.html"], comparison: .writeOut),
 
         // Failures and their exit codes.

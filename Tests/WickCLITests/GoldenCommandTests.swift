@@ -23,6 +23,7 @@ private func placeholders() throws -> (values: [String: String], refused: Refusi
         "{mtls}": "https://localhost:\(nginx.mutualTLSPort)", "{clientchain}": nginx.pki.clientChain.path,
         "{clientkey}": nginx.pki.client.privateKey.path, "{httpbinport}": "\(httpbin.port)",
         "{nginxport}": "\(nginx.httpPort)", "{nginxsport}": "\(nginx.httpsPort)",
+        "{nginxh2}": "https://localhost:\(nginx.http2Port)", "{nginxh2c}": "http://127.0.0.1:\(nginx.h2cPort)",
         "{serverkeypem}": try publicKeyFiles.get().pem, "{serverkeyder}": try publicKeyFiles.get().der,
         "{clientkeypem}": try publicKeyFiles.get().otherPEM,
         "{socks}": "127.0.0.1:\(socks.port)", "{socksauth}": "127.0.0.1:\(socks.authenticatingPort)",

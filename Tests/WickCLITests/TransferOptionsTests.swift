@@ -57,7 +57,10 @@ struct TransferOptionsTests {
 
     @Test func headerFieldsComeInCurlsOrderWithReplacementsAndRemovals() throws {
         let options = try TransferOptions.parsing(
-            ["-u", "me:pw", "-e", "http://r/", "--compressed", "-H", "accept: text/plain", "-H", "User-Agent:", "-H", "X-Y: z", "-d", "a", "u"])
+            [
+                "-u", "me:pw", "-e", "http://r/", "--compressed", "-H", "accept: text/plain", "-H", "User-Agent:", "-H",
+                "X-Y: z", "-d", "a", "u",
+            ])
         let fields = options.headerFields(bodyContentType: "application/x-www-form-urlencoded")
         #expect(fields.map(\.name) == ["Authorization", "Referer", "Accept-Encoding", "accept", "X-Y", "Content-Type"])
         #expect(fields["Authorization"] == "Basic bWU6cHc=")
@@ -87,7 +90,8 @@ struct TransferOptionsTests {
         #expect(try TransferOptions.parsing(["-d", "x", "u"]).effectiveMethod == .post)
         #expect(try TransferOptions.parsing(["-F", "a=b", "u"]).effectiveMethod == .post)
         #expect(try TransferOptions.parsing(["-I", "u"]).effectiveMethod == .head)
-        #expect(try TransferOptions.parsing(["-XPATCH", "-d", "x", "u"]).effectiveMethod == HTTPMethod(rawValue: "PATCH"))
+        #expect(
+            try TransferOptions.parsing(["-XPATCH", "-d", "x", "u"]).effectiveMethod == HTTPMethod(rawValue: "PATCH"))
         let get = try TransferOptions.parsing(["-G", "-d", "a=1", "-d", "b=2", "example.com/p?z=0"])
         #expect(get.effectiveMethod == .get)
         #expect(try get.effectiveURL(get.urls[0]) == "http://example.com/p?z=0&a=1&b=2")
@@ -123,8 +127,13 @@ struct TransferOptionsTests {
 
     @Test func switchesAndNumbers() throws {
         let options = try TransferOptions.parsing(
-            ["-sSLfik", "--no-location", "-m", "1.5", "--connect-timeout", "2", "--max-redirs", "3", "--retry", "2", "--retry-delay", "0", "u"])
-        #expect(options.silent && options.showsError && options.failsOnHTTPError && options.includesHead && options.insecure)
+            [
+                "-sSLfik", "--no-location", "-m", "1.5", "--connect-timeout", "2", "--max-redirs", "3", "--retry", "2",
+                "--retry-delay", "0", "u",
+            ])
+        #expect(
+            options.silent && options.showsError && options.failsOnHTTPError && options.includesHead && options.insecure
+        )
         #expect(!options.followsRedirects)
         #expect(options.maximumTime == 1.5 && options.connectTimeout == 2 && options.maximumRedirects == 3)
         #expect(options.retries == 2 && options.retryDelay == nil && options.retryMaximumTime == nil)
@@ -175,8 +184,12 @@ struct TransferOptionsTests {
         #expect(try directory.outputPath(.remoteName, url: url) == "d/file.txt")
         #expect(try directory.outputPath(.file("/abs"), url: url) == "/abs")
         let headerNamed = try TransferOptions.parsing(["-J", "u"])
-        #expect(try headerNamed.outputPath(.remoteName, url: url, contentDisposition: "attachment; filename=\"../a b.txt\"") == "a b.txt")
-        #expect(try headerNamed.outputPath(.remoteName, url: url, contentDisposition: "inline;filename=c.txt; size=3") == "c.txt")
+        #expect(
+            try headerNamed.outputPath(.remoteName, url: url, contentDisposition: "attachment; filename=\"../a b.txt\"")
+                == "a b.txt")
+        #expect(
+            try headerNamed.outputPath(.remoteName, url: url, contentDisposition: "inline;filename=c.txt; size=3")
+                == "c.txt")
         #expect(try headerNamed.outputPath(.remoteName, url: url, contentDisposition: "attachment") == "file.txt")
         #expect(try headerNamed.outputPath(.file("o"), url: url, contentDisposition: "attachment; filename=x") == "o")
         #expect(try plain.outputPath(.remoteName, url: url, contentDisposition: "attachment; filename=x") == "file.txt")
@@ -236,5 +249,26 @@ struct ProxyOptionsTests {
         #expect(proxy?.credentials == ProxyCredentials(username: "alice", password: "pa:ss"))
         let userOnly = try Self.proxy(["--socks5-hostname", "p:1", "--proxy-user", "bob"])
         #expect(userOnly?.credentials == ProxyCredentials(username: "bob", password: ""))
+    }
+}
+
+struct HTTPVersionOptionsTests {
+    @Test func http2PrefersH2AndTheLastVersionOptionWins() throws {
+        #expect(try TransferOptions.parsing(["u"]).httpVersion == .http1Only)
+        #expect(try TransferOptions.parsing(["--http2", "u"]).httpVersion == .preferHTTP2)
+        #expect(try TransferOptions.parsing(["--http2", "--http1.1", "u"]).httpVersion == .http1Only)
+        #expect(try TransferOptions.parsing(["--http1.1", "--http2", "u"]).httpVersion == .preferHTTP2)
+        #expect(try TransferOptions.parsing(["--http2", "--no-http2", "u"]).httpVersion == .http1Only)
+    }
+
+    @Test func priorKnowledgeReachesTheSessionAndTheSwiftCode() throws {
+        let options = try TransferOptions.parsing(["--http2-prior-knowledge", "--http2", "u"])
+        let configuration = try options.sessionConfiguration()
+        #expect(configuration.http2PriorKnowledge && configuration.httpVersion == .preferHTTP2)
+        #expect(
+            try TransferOptions.parsing(["--http2-prior-knowledge", "--http1.1", "u"]).http2PriorKnowledge == false)
+        let code = try options.swiftCode(input: TableInput(files: [:]))
+        #expect(code.contains("configuration.httpVersion = .preferHTTP2"))
+        #expect(code.contains("configuration.http2PriorKnowledge = true"))
     }
 }

@@ -84,7 +84,8 @@ package final class TransportClient: Sendable {
                 return hedged.start(deadline: deadline, leaseObserver: leaseObserver, completion: completion)
             }
             runner.start(
-                cancellation.handle, deadline: deadline, sink: sink, leaseObserver: leaseObserver, completion: completion)
+                cancellation.handle, deadline: deadline, sink: sink, leaseObserver: leaseObserver,
+                completion: completion)
         }
     }
 
@@ -111,12 +112,14 @@ package final class TransportClient: Sendable {
     // MARK: - Requests
 
     /// The request in transport terms, made ready for its runner, with `bodySource` (an upload)
-    /// sent instead of `body`. `destination`, when given, is `url` and `unixSocketPath` as
+    /// sent instead of `body`, hedged as `hedging` says. `destination`, when given, is `url` and `unixSocketPath` as
     /// `TransportDestination` already read them (the session checked the request), so they
     /// are not read again.
     package func prepareSend(
         _ method: HTTPMethod, url: URL, headers: HTTPHeaders, body: [UInt8]?, unixSocketPath: String?,
-        destination: TransportDestination? = nil, source: SourceBinding? = nil, bodySource: (any TransportBodySource)? = nil
+        destination: TransportDestination? = nil, source: SourceBinding? = nil,
+        bodySource: (any TransportBodySource)? = nil,
+        hedging: RequestHedging = .sessionPolicy
     ) -> Result<PreparedSend, TransportPreparationError> {
         // A switch rather than `map`: the request moves into the exchange instead of being copied.
         switch prepare(
@@ -137,7 +140,8 @@ package final class TransportClient: Sendable {
             let runner = runner(for: prepared.origin)
             let exchange = runner.makeExchange(prepared)
             var cancellation = TransportCancellation(runner: runner, handle: exchange)
-            if let policy = configuration.settings.hedging, exchange.request.bodySource == nil,
+            if let policy = hedging.resolved(sessionPolicy: configuration.settings.hedging),
+                exchange.request.bodySource == nil,
                 policy.methods.contains(exchange.request.method)
             {
                 cancellation.hedged = HedgedExchange(policy: policy, runner: runner, primary: exchange)
@@ -200,7 +204,9 @@ package final class TransportClient: Sendable {
 
     /// The loop of the runner that serves the origin of `url`; nil when `url` cannot be sent to.
     package func loop(for url: URL) -> EventLoop? {
-        guard case .success(let prepared) = prepare(.get, url: url, headers: HTTPHeaders(), body: nil, unixSocketPath: nil)
+        guard
+            case .success(let prepared) = prepare(
+                .get, url: url, headers: HTTPHeaders(), body: nil, unixSocketPath: nil)
         else { return nil }
         return runner(for: prepared.origin).loop
     }

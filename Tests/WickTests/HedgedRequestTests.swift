@@ -86,6 +86,39 @@ struct HedgedRequestTests {
         await session.shutdown()
     }
 
+    @Test func aRequestOfItsOwnIsHedgedWhereTheSessionHedgesNothing() async throws {
+        let server = try FaultServer { index in
+            index == 0
+                ? [.readRequest, .waitForClientClose(limit: .seconds(6))]
+                : [.repeating([.readRequest, Self.ok], times: 10)]
+        }
+        defer { server.stop() }
+        var configuration = Session.Configuration()
+        configuration.proxy = .none
+        let session = Session(configuration: configuration)
+        let policy = HedgingPolicy(delay: .fixed(.milliseconds(50)))
+        let response = await session.request("http://127.0.0.1:\(server.port)/") { $0.hedging = .policy(policy) }
+            .serializingData().response
+        #expect(response.value == Data("ok".utf8))
+        #expect(response.metrics?.transactions.last?.hedge == .hedgeWon)
+        #expect(policy.statistics == HedgingPolicy.Statistics(requests: 1, hedgesSent: 1, hedgesWon: 1))
+        await session.shutdown()
+    }
+
+    @Test func aRequestCanOptOutOfTheSessionsHedging() async throws {
+        let server = try Self.server(stallingFirstBy: .milliseconds(400))
+        defer { server.stop() }
+        let policy = HedgingPolicy(delay: .fixed(.milliseconds(50)))
+        let session = Self.session(policy)
+        let response = await session.request("http://127.0.0.1:\(server.port)/") { $0.hedging = .disabled }
+            .serializingData().response
+        #expect(response.value == Data("ok".utf8))
+        #expect(response.metrics?.transactions.last?.hedge == nil)
+        #expect(policy.statistics == HedgingPolicy.Statistics())
+        #expect(server.acceptedConnections == 1)
+        await session.shutdown()
+    }
+
     @Test func aNonIdempotentRequestIsNeverHedged() async throws {
         let server = try Self.server(stallingFirstBy: .milliseconds(400))
         defer { server.stop() }

@@ -69,6 +69,7 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         // Hedged requests: a GET whose response head is late (past the host's p95) gets a second attempt
         // on another connection; the first response wins, the loser's connection closes; ≤ 10 % extra load.
         var hedged = Session.Configuration(); hedged.hedging = HedgingPolicy(delay: .percentile(0.95, fallback: .milliseconds(50)))
+        session.request("https://host/export") { $0.hedging = .disabled }  // per request: .disabled or .policy(...)
         // Fault injection for your own tests: real failures on the real transport path, drawn from a seed.
         var faulty = Session.Configuration()
         faulty.faultInjector = FaultInjector(seed: 42, rules: [

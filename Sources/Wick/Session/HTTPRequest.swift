@@ -52,6 +52,16 @@ public struct HTTPRequest: Sendable {
         }
     }
 
+    /// Whether this request is hedged: the session's `Configuration.hedging` (the default),
+    /// `.disabled`, or `.policy(...)` of its own (see `RequestHedging`). A redirect keeps it.
+    public var hedging: RequestHedging {
+        get { storage.hedging }
+        _modify {
+            makeUnique()
+            yield &storage.hedging
+        }
+    }
+
     /// Every header field sent, except `Host` and the body's framing (`Content-Length`), which
     /// the transport adds.
     public var headers: HTTPHeaders {
@@ -146,10 +156,12 @@ public struct HTTPRequest: Sendable {
     /// A request value; nothing is sent. `HTTPRequest(url:)` is a GET without fields or body,
     /// as `URLRequest(url:)` is.
     public init(
-        method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, unixSocketPath: String? = nil
+        method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil,
+        unixSocketPath: String? = nil
     ) {
         storage = Storage(
-            method: method, url: url, unixSocketPath: unixSocketPath, headers: headers, body: body, carriesUpload: false,
+            method: method, url: url, unixSocketPath: unixSocketPath, headers: headers, body: body,
+            carriesUpload: false,
             timeout: nil, httpShouldHandleCookies: true, cachePolicy: .useProtocolCachePolicy)
     }
 
@@ -165,6 +177,7 @@ public struct HTTPRequest: Sendable {
         @exclusivity(unchecked) var url: URL
         @exclusivity(unchecked) var unixSocketPath: String?
         @exclusivity(unchecked) var sourceBinding: SourceBinding?
+        @exclusivity(unchecked) var hedging = RequestHedging.sessionPolicy
         @exclusivity(unchecked) var headers: HTTPHeaders
         @exclusivity(unchecked) var body: Data?
         @exclusivity(unchecked) var carriesUpload: Bool
@@ -195,6 +208,7 @@ public struct HTTPRequest: Sendable {
                 carriesUpload: carriesUpload, timeout: timeout, httpShouldHandleCookies: httpShouldHandleCookies,
                 cachePolicy: cachePolicy)
             copied.sourceBinding = sourceBinding
+            copied.hedging = hedging
             copied.destination = destination
             return copied
         }
@@ -203,7 +217,7 @@ public struct HTTPRequest: Sendable {
 
 extension HTTPRequest: Equatable {
     /// Whether two requests would send the same thing: method, URL, Unix socket, source binding,
-    /// header fields (in order), body, timeout, cookie and cache settings. Values sharing one box
+    /// header fields (in order), body, timeout, cookie, cache and hedging settings. Values sharing one box
     /// are equal at once.
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         if lhs.storage === rhs.storage { return true }
@@ -211,6 +225,6 @@ extension HTTPRequest: Equatable {
             && lhs.sourceBinding == rhs.sourceBinding
             && lhs.headers == rhs.headers && lhs.body == rhs.body && lhs.timeout == rhs.timeout
             && lhs.carriesUpload == rhs.carriesUpload && lhs.httpShouldHandleCookies == rhs.httpShouldHandleCookies
-            && lhs.cachePolicy == rhs.cachePolicy
+            && lhs.cachePolicy == rhs.cachePolicy && lhs.hedging == rhs.hedging
     }
 }

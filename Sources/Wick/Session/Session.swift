@@ -231,7 +231,7 @@ public final class Session: Sendable {
         return transport.prepareSend(
             request.method, url: request.url, headers: headers, body: request.body.map { [UInt8]($0) },
             unixSocketPath: request.unixSocketPath, destination: request.checkedDestination, source: request.sourceBinding,
-            bodySource: bodySource
+            bodySource: bodySource, hedging: request.hedging
         ).mapError(WickError.init(preparing:))
     }
 

@@ -35,23 +35,30 @@ struct SessionQueuesTests {
         try FaultServer(steps: [.readRequest, .respond(body: "ok")])
     }
 
-    @Test func aSerializationQueueRunsSerializersAndTheHandlerQueueTheCompletion() async throws {
+    /// A data request's and a download's serializer alike.
+    @Test(arguments: [false, true])
+    func aSerializationQueueRunsSerializersAndTheHandlerQueueTheCompletion(download: Bool) async throws {
         let server = try Self.okServer()
         defer { server.stop() }
         let serialization = MarkedQueue("serialization")
         let handler = MarkedQueue("handler")
         let session = Session(serializationQueue: serialization.queue)
         let serializedOn = Shared<String?>(nil)
-        let completedOn = await withCheckedContinuation { continuation in
-            session.request("http://127.0.0.1:\(server.port)/")
-                .response(queue: handler.queue, responseSerializer: RecordingSerializer(seen: serializedOn)) {
-                    response in
-                    #expect(response.value == Data("ok".utf8))
-                    continuation.resume(returning: MarkedQueue.current)
+        let serializer = RecordingSerializer(seen: serializedOn)
+        let url = "http://127.0.0.1:\(server.port)/"
+        let (value, completedOn) = await withCheckedContinuation { continuation in
+            if download {
+                session.download(url).response(queue: handler.queue, responseSerializer: serializer) { response in
+                    continuation.resume(returning: (response.value, MarkedQueue.current))
                 }
+            } else {
+                session.request(url).response(queue: handler.queue, responseSerializer: serializer) { response in
+                    continuation.resume(returning: (response.value, MarkedQueue.current))
+                }
+            }
         }
-        #expect(serializedOn.withLock { $0 } == "serialization")
-        #expect(completedOn == "handler")
+        #expect(value == Data("ok".utf8))
+        #expect(serializedOn.withLock { $0 } == "serialization" && completedOn == "handler")
         await session.shutdown()
     }
 
@@ -69,25 +76,6 @@ struct SessionQueuesTests {
                 }
         }
         #expect(serializedOn.withLock { $0 } == "handler")
-        await session.shutdown()
-    }
-
-    @Test func aDownloadSerializesOnTheSerializationQueueToo() async throws {
-        let server = try Self.okServer()
-        defer { server.stop() }
-        let serialization = MarkedQueue("serialization")
-        let handler = MarkedQueue("handler")
-        let session = Session(serializationQueue: serialization.queue)
-        let serializedOn = Shared<String?>(nil)
-        let (value, completedOn) = await withCheckedContinuation { continuation in
-            session.download("http://127.0.0.1:\(server.port)/")
-                .response(queue: handler.queue, responseSerializer: RecordingSerializer(seen: serializedOn)) {
-                    response in
-                    continuation.resume(returning: (response.value, MarkedQueue.current))
-                }
-        }
-        #expect(value == Data("ok".utf8))
-        #expect(serializedOn.withLock { $0 } == "serialization" && completedOn == "handler")
         await session.shutdown()
     }
 

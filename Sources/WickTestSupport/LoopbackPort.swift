@@ -25,6 +25,30 @@ public enum LoopbackPort {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// `count` consecutive ports on 127.0.0.1 that were all free a moment ago, for a source
+    /// binding's port range. They lie below Linux's ephemeral range (32768 and up), where no
+    /// other test's connection or port-0 bind can take one meanwhile: `free()`'s port plus
+    /// one may be any outgoing connection's local port a moment later. A random start keeps
+    /// parallel callers apart; a range with a port taken is passed over.
+    /// - Throws: `TestSupportError.socket` if no free range was found in 50 tries.
+    public static func freeRange(count: Int) throws -> ClosedRange<Int> {
+        for _ in 0..<50 {
+            let first = Int.random(in: 20_000..<(32_000 - count))
+            let range = first...(first + count - 1)
+            if range.allSatisfy(isBindable) { return range }
+        }
+        throw TestSupportError.socket("bind (no free port range below 32000)", errno: EADDRINUSE)
+    }
+
+    /// Whether a socket can bind 127.0.0.1:`port` now (the socket is closed at once).
+    private static func isBindable(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let address = sockaddr_in.loopback(port: port)
+        return address.withSockaddr { bind(fd, $0, $1) } == 0
+    }
+
     /// Whether something accepts TCP connections on 127.0.0.1:`port` right now.
     public static func isAccepting(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -36,8 +36,9 @@ struct SessionSourceBindingTests {
     /// the second moves to N + 1, the third finds both taken.
     @Test func aTakenPortMovesToTheNextOfTheRangeAndAFullRangeFails() async throws {
         let nginx = try TestEnvironment.nginx()
-        let first = try LoopbackPort.free()
-        let range = try SourceBinding(address: "127.0.0.1", ports: first...(first + 1))
+        let ports = try LoopbackPort.freeRange(count: 2)
+        let first = ports.lowerBound
+        let range = try SourceBinding(address: "127.0.0.1", ports: ports)
         // Not waiting for connectivity: a port of the range could free up, so the pool would
         // otherwise try again until the request's deadline.
         let sessions = (0..<3).map { _ in

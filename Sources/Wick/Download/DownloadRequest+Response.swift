@@ -86,21 +86,32 @@ extension DownloadRequest {
     }
 
     /// `response(queue:responseSerializer:completionHandler:)`, under a name that its public
-    /// overloads call. Serializes on a queue (see `serialize(on:then:_:)`): the outcome may
-    /// arrive on a writer queue.
+    /// overloads call. Serializes on the session's serialization queue, else on `queue` (one
+    /// block, one hop): the outcome may arrive on a writer queue.
     func response<Serializer: DownloadResponseSerializerProtocol>(
         queue: DispatchQueue?, downloadSerializer serializer: Serializer,
         completionHandler: @escaping @Sendable (DownloadResponse<Serializer.SerializedObject, WickError>) -> Void
     ) -> Self {
         let queue = queue ?? session.responseQueue
         whenFinished { [self] outcome in
-            serialize(on: queue, then: completionHandler) { [self] in
-                let response = Self.serialize(outcome, with: serializer)
-                session.eventMonitor.request(self, didParseResponse: response)
-                return response
+            guard let serializationQueue = session.serializationQueue else {
+                return queue.async { [self] in completionHandler(parsedResponse(outcome, with: serializer)) }
+            }
+            serializationQueue.async { [self] in
+                let response = parsedResponse(outcome, with: serializer)
+                queue.async { completionHandler(response) }
             }
         }
         return self
+    }
+
+    /// `outcome` serialized by `serializer`, told to the event monitors.
+    private func parsedResponse<Serializer: DownloadResponseSerializerProtocol>(
+        _ outcome: Outcome, with serializer: Serializer
+    ) -> DownloadResponse<Serializer.SerializedObject, WickError> {
+        let response = Self.serialize(outcome, with: serializer)
+        session.eventMonitor.request(self, didParseResponse: response)
+        return response
     }
 
     /// `serializingDownload(using:automaticallyCancelling:)`, under a name that its public

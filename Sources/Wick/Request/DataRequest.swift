@@ -68,14 +68,26 @@ public class DataRequest: Request, @unchecked Sendable {
     ) -> Self {
         let queue = queue ?? session.responseQueue
         whenFinished { outcome in
-            // The outcome may arrive on an event loop: serializing happens on a queue instead.
-            self.serialize(on: queue, then: completionHandler) {
-                let response = Self.serialize(outcome, with: responseSerializer)
-                self.session.eventMonitor.request(self, didParseResponse: response)
-                return response
+            // The outcome may arrive on an event loop: serializing happens on a queue instead,
+            // the session's serialization queue if it has one, else `queue` (one block, one hop).
+            guard let serializationQueue = self.session.serializationQueue else {
+                return queue.async { completionHandler(self.parsedResponse(outcome, with: responseSerializer)) }
+            }
+            serializationQueue.async {
+                let response = self.parsedResponse(outcome, with: responseSerializer)
+                queue.async { completionHandler(response) }
             }
         }
         return self
+    }
+
+    /// `outcome` serialized by `serializer`, told to the event monitors.
+    private func parsedResponse<Serializer: DataResponseSerializerProtocol>(
+        _ outcome: Outcome, with serializer: Serializer
+    ) -> DataResponse<Serializer.SerializedObject, WickError> {
+        let response = Self.serialize(outcome, with: serializer)
+        session.eventMonitor.request(self, didParseResponse: response)
+        return response
     }
 
     /// Calls `completionHandler` on `queue` (nil: `session.responseQueue`) with the body as

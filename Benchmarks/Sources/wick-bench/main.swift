@@ -105,7 +105,10 @@ func runSuite(_ suite: String, _ options: Options) throws {
     case "hpack":
         table = HPACKBenchmark().run(rounds: options.rounds)
     case "cookies":
-        table = CookieBenchmark().run(rounds: options.rounds)
+        let instructions =
+            options.callgrind && InstructionCounter.isAvailable
+            ? InstructionCounter.measure(suite: "cookies") : nil
+        table = CookieBenchmark().run(rounds: options.rounds, instructions: instructions)
     case "tls":
         var benchmark = TLSBenchmark()
         benchmark.peersExecutable = options.peersExecutable
@@ -141,6 +144,7 @@ func probeWorkloads(_ suite: String, _ arguments: [String]) throws -> (workloads
     case "cost": return (try CostBenchmark.probeWorkloads(arguments), CostBenchmark.profiledRequests)
     case "parser": return (try ParserBenchmark().workloads, 2000)
     case "decoders": return (try DecoderBenchmark().workloads, 3)
+    case "cookies": return (CookieBenchmark().cases.map(\.workload), 2000)
     default: throw UsageError("no callgrind probe for \(suite)")
     }
 }

@@ -27,6 +27,10 @@ import FoundationEssentials
 /// - Retrieval (§5.8.3): host-only cookies for their host only, others for it and its
 ///   subdomains; the path must path-match; `Secure` only over https; expired never. Longer
 ///   paths first, then earlier creation; each sent cookie's access time becomes now.
+/// - The cookies a host's requests over one security may send are rendered once
+///   (`HostCookieList`): requests to that host, whatever their paths, filter them by path
+///   and copy their bytes, until a cookie is stored or removed or one of them expires. Their
+///   access times are written back before anything reads them.
 struct CookieJar {
     /// The bounds against a server that floods cookies.
     struct Limits: Sendable, Hashable {
@@ -81,6 +85,33 @@ struct CookieJar {
     private var secureCount = 0
     /// The next cookie's storing number, which breaks ties of equal times.
     private var nextSequence: UInt64 = 0
+    /// Counts the changes that move or remove cookies (a store, a removal): a `HostCookieList`
+    /// of another generation is stale, its locations no longer valid.
+    private var generation: UInt64 = 0
+    /// The cookies of the last host a `Cookie` field was built for, rendered, and what they
+    /// were taken from (nil: nothing, or stale).
+    private var hostList = HostCookieList<Match>()
+    private var hostListSource: HostListSource?
+    /// The storage of the last walk of the store, kept for the next one.
+    private var walkStorage: [Match] = []
+
+    /// What a `HostCookieList` was taken from. It holds while the jar's `generation` is the same
+    /// (no cookie came or went, so its locations are valid) and until the first of its cookies
+    /// expires: nothing else changes which cookies a host's requests over one security may send.
+    private struct HostListSource {
+        /// The host, a slice of the URL text it came from.
+        var host: Substring
+        var isSecure: Bool
+        var generation: UInt64
+        /// The earliest expiry among the list's cookies (nil: all are session cookies).
+        var firstExpiry: Date?
+
+        /// Whether the list serves `url` at `now` in a jar at `generation`.
+        func holds(for url: CookieRequestURL, now: Date, generation: UInt64) -> Bool {
+            generation == self.generation && url.isSecure == isSecure && (firstExpiry.map { now < $0 } ?? true)
+                && CookieMatching.bytes(of: url.host, equal: host)
+        }
+    }
 
     /// A cookie and its storing number.
     private struct Entry {
@@ -132,7 +163,8 @@ struct CookieJar {
             throw .hostPrefixRequirementsUnmet
         }
         let cookie = Cookie(
-            name: parsed.name, value: parsed.value, domain: domain, path: path, expires: Self.expiry(of: parsed, now: now),
+            name: parsed.name, value: parsed.value, domain: domain, path: path,
+            expires: Self.expiry(of: parsed, now: now),
             isHostOnly: isHostOnly, isSecure: parsed.isSecure, isHTTPOnly: parsed.isHTTPOnly, sameSite: parsed.sameSite,
             creationTime: now)
         return insert(cookie, now: now)
@@ -143,6 +175,7 @@ struct CookieJar {
     /// it takes), then applies the limits. An expired cookie only removes the one it replaces.
     @discardableResult
     mutating func insert(_ cookie: Cookie, now: Date) -> Stored {
+        settleSendTimes()
         var cookie = cookie
         var sequence = nextSequence
         let key = Substring(cookie.domain)
@@ -163,6 +196,7 @@ struct CookieJar {
         while position > entries.startIndex, entry.precedes(entries[position - 1]) { position -= 1 }
         entries.insert(entry, at: position)
         buckets[key] = entries
+        generation &+= 1
         count += 1
         if cookie.isSecure { secureCount += 1 }
         applyLimits(after: key, now: now)
@@ -194,9 +228,10 @@ struct CookieJar {
 
     /// Whether `text` starts with `prefix`, ASCII letters compared without case.
     private static func hasPrefix(_ text: String, _ prefix: String) -> Bool {
-        text.utf8.count >= prefix.utf8.count && Substring(text).utf8.prefix(prefix.utf8.count).elementsEqual(prefix.utf8) {
-            $0.asciiLowercased == $1.asciiLowercased
-        }
+        text.utf8.count >= prefix.utf8.count
+            && Substring(text).utf8.prefix(prefix.utf8.count).elementsEqual(prefix.utf8) {
+                $0.asciiLowercased == $1.asciiLowercased
+            }
     }
 
     // MARK: - Limits
@@ -223,7 +258,8 @@ struct CookieJar {
             for (key, entries) in buckets {
                 for (index, entry) in entries.enumerated() {
                     sawExpired = sawExpired || entry.cookie.isExpired(at: now)
-                    if let found = victim, (found.time, found.sequence) <= (entry.cookie.lastAccessTime, entry.sequence) {
+                    if let found = victim, (found.time, found.sequence) <= (entry.cookie.lastAccessTime, entry.sequence)
+                    {
                         continue
                     }
                     victim = (key, index, entry.cookie.lastAccessTime, entry.sequence)
@@ -250,6 +286,7 @@ struct CookieJar {
     private mutating func remove(at index: Int, in key: Substring) -> Entry {
         let entry = buckets[key]!.remove(at: index)
         if buckets[key]!.isEmpty { buckets[key] = nil }
+        generation &+= 1
         count -= 1
         if entry.cookie.isSecure { secureCount -= 1 }
         return entry
@@ -266,8 +303,6 @@ struct CookieJar {
         var pathLength: Int
         var creationTime: Date
         var sequence: UInt64
-        /// The bytes of `name=value` (of the value alone when the name is empty).
-        var pairLength: Int
 
         /// Whether it comes before `other` in the `Cookie` field (§5.8.3).
         func precedes(_ other: Match) -> Bool {
@@ -279,7 +314,9 @@ struct CookieJar {
     /// The cookies a request to `url` at `now` sends, in the order of its `Cookie` field; their
     /// access time becomes `now`.
     mutating func cookies(for url: CookieRequestURL, now: Date) -> [Cookie] {
-        let (matches, expired) = self.matches(for: url, now: now)
+        settleSendTimes()
+        var matches: [Match] = []
+        let expired = collectMatches(for: url, path: url.path, now: now, into: &matches)
         let cookies = matches.map { buckets.values[$0.bucket][$0.entry].cookie }
         removeExpired(in: expired, now: now)
         return cookies
@@ -287,65 +324,91 @@ struct CookieJar {
 
     /// The `Cookie` field's value for a request to `url` at `now` (§5.8.3's serialization:
     /// `name=value`, or the value alone for a nameless cookie, joined by `; `), or nil when no
-    /// cookie is sent; their access time becomes `now`. Two allocations when cookies match (the
-    /// matches; the string, reserved at its exact length and filled by bulk appends), none
-    /// otherwise.
+    /// cookie is sent; their access time becomes `now`. Walks the store only for another host
+    /// or security than the last call's, or after a change (`HostListSource`); otherwise a
+    /// path filter over the host's rendered cookies. One allocation when cookies match (the
+    /// string), none when none do or the last call was for the same path.
     mutating func cookieFieldValue(for url: CookieRequestURL, now: Date) -> String? {
-        let (matches, expired) = self.matches(for: url, now: now)
-        defer { removeExpired(in: expired, now: now) }
-        guard !matches.isEmpty else { return nil }
-        var length = 2 * (matches.count - 1)
-        for match in matches { length += match.pairLength }
-        let buckets = buckets.values
-        // The field is written byte by byte into one string of its exact length: appending to a
-        // reserved String costs several checks per piece, half the call's time with 50 cookies.
-        // SAFETY: `buffer` has room for `length` bytes: every match's `pairLength` (its name, its
-        // "=" when named, its value) and "; " between matches, which is exactly what the copies
-        // below write, in order, each from a String's own UTF-8; the closure returns the count.
-        return String(unsafeUninitializedCapacity: length) { buffer in
-            var count = 0
-            func copy(_ bytes: some Collection<UInt8>) { count = buffer[count...].initialize(fromContentsOf: bytes) }
-            for (position, match) in matches.enumerated() {
-                if position > 0 { copy("; ".utf8) }
-                let name = buckets[match.bucket][match.entry].cookie.name
-                if !name.isEmpty {
-                    copy(name.utf8)
-                    copy("=".utf8)
-                }
-                copy(buckets[match.bucket][match.entry].cookie.value.utf8)
-            }
-            return count
+        if hostListSource?.holds(for: url, now: now, generation: generation) != true {
+            renderHostList(for: url, now: now)
         }
+        return hostList.field(forPath: url.path.utf8.span, at: now)
     }
 
-    /// §5.8.3's cookie-list for a request to `url` at `now`, sorted (longer paths first, then
-    /// earlier creation, then storing order), each marked accessed; and the domains where
-    /// expired cookies were met, for the caller to clean once it has read the matches. Costs
-    /// one look-up per label of the host when none match, and nothing at all when the jar is
+    /// Renders the cookies that requests to `url`'s host over its security may send, whatever
+    /// their paths, removing the expired cookies it meets.
+    private mutating func renderHostList(for url: CookieRequestURL, now: Date) {
+        settleSendTimes()
+        hostListSource = nil
+        hostList.removeAll()
+        var found: [Match] = []
+        swap(&found, &walkStorage)
+        defer {
+            found.removeAll(keepingCapacity: true)
+            swap(&found, &walkStorage)
+        }
+        let expired = collectMatches(for: url, path: nil, now: now, into: &found)
+        if !expired.isEmpty {
+            // Removing moves cookies: walk again (nothing expired is left to meet).
+            removeExpired(in: expired, now: now)
+            found.removeAll(keepingCapacity: true)
+            _ = collectMatches(for: url, path: nil, now: now, into: &found)
+        }
+        var firstExpiry: Date?
+        for match in found {
+            let entries = buckets.values[match.bucket]
+            hostList.append(
+                match, path: entries[match.entry].cookie.path, name: entries[match.entry].cookie.name,
+                value: entries[match.entry].cookie.value)
+            if let expires = entries[match.entry].cookie.expires { firstExpiry = min(firstExpiry ?? expires, expires) }
+        }
+        hostListSource = HostListSource(
+            host: url.host, isSecure: url.isSecure, generation: generation, firstExpiry: firstExpiry)
+    }
+
+    /// Writes the times the host list's cookies were last sent into their access times. Called
+    /// before anything reads those times or moves cookies (the list locates them only until
+    /// then).
+    private mutating func settleSendTimes() {
+        guard let source = hostListSource else { return }
+        hostList.foldLastField()
+        var wrote = false
+        for (location, sentAt) in zip(hostList.locations, hostList.sendTimes) {
+            guard let sentAt else { continue }
+            precondition(
+                source.generation == generation, "CookieJar: cookies moved before their send times were written")
+            buckets.values[location.bucket][location.entry].cookie.lastAccessTime = sentAt
+            wrote = true
+        }
+        if wrote { hostList.forgetSendTimes() }
+    }
+
+    /// Appends §5.8.3's cookie-list for a request to `url` at `now` to `found` (empty), sorted
+    /// (longer paths first, then earlier creation, then storing order): with `path`, the
+    /// cookies whose paths it matches, each marked accessed; with nil, those of every path,
+    /// unmarked (`HostCookieList` filters them per request). Returns the domains where expired
+    /// cookies were met, for the caller to clean once it has read the matches. One look-up per label of the host, nothing at all when the jar is
     /// empty. Each domain's matches arrive in order (its list is kept so), so only a request
     /// whose cookies come from two domains or more merges them (`merge(_:runFrom:)`, in the
-    /// list's own spare capacity); the list is reserved once, from a first pass over the labels.
-    private mutating func matches(for url: CookieRequestURL, now: Date) -> (matches: [Match], expired: [Substring]) {
-        guard count > 0 else { return ([], []) }
-        var capacity = 0
-        var key = url.host
-        while true {
-            capacity += buckets[key]?.count ?? 0
-            guard let parent = Self.parentDomain(of: key, in: url) else { break }
-            key = parent
-        }
-        guard capacity > 0 else { return ([], []) }
-        var found: [Match] = []
-        // Twice the matches at most: a domain's run is copied past the end while it is merged.
-        found.reserveCapacity(2 * capacity)
+    /// list's own spare capacity). A list with the capacity of the last walk allocates nothing.
+    private mutating func collectMatches(
+        for url: CookieRequestURL, path: Substring?, now: Date, into found: inout [Match]
+    ) -> [Substring] {
+        guard count > 0 else { return [] }
         var expired: [Substring] = []
-        key = url.host
+        var key = url.host
         while true {
             if let bucket = buckets.index(forKey: key) {
                 // Host-only cookies sit under their host's own key, so only there do they match.
                 let isHost = key.startIndex == url.host.startIndex
                 let runStart = found.endIndex
-                if Self.collect(from: &buckets.values[bucket], at: bucket, isHost: isHost, url: url, now: now, into: &found) {
+                // Room for this domain's run twice: it is copied past the end while it is merged.
+                found.reserveCapacity(runStart + 2 * buckets.values[bucket].count)
+                if Self.collect(
+                    from: &buckets.values[bucket], at: bucket, isHost: isHost, isSecure: url.isSecure, path: path,
+                    now: now,
+                    into: &found)
+                {
                     expired.append(key)
                 }
                 if runStart > 0, runStart < found.endIndex { Self.merge(&found, runFrom: runStart) }
@@ -353,7 +416,7 @@ struct CookieJar {
             guard let parent = Self.parentDomain(of: key, in: url) else { break }
             key = parent
         }
-        return (found, expired)
+        return expired
     }
 
     /// The domain after the first dot of `key` (a label of `url`'s host), or nil at the last
@@ -386,30 +449,34 @@ struct CookieJar {
         found.removeLast(end - start)
     }
 
-    /// Appends the matches among one domain's cookies (the list at `bucket`) for a request to
-    /// `url` at `now`, marking them accessed; returns whether it met an expired cookie. The
-    /// list is borrowed in place, so it is neither hashed again nor copied.
+    /// Appends the matches among one domain's cookies (the list at `bucket`) for a request
+    /// over `isSecure` at `now` (to the bucket's own host when `isHost`) whose path is `path`,
+    /// marking them accessed; with no path, those of every path, unmarked. Returns whether it
+    /// met an expired cookie. The list is borrowed in place, so it is neither hashed again nor
+    /// copied.
     private static func collect(
-        from entries: inout [Entry], at bucket: [Substring: [Entry]].Index, isHost: Bool, url: CookieRequestURL,
-        now: Date, into found: inout [Match]
+        from entries: inout [Entry], at bucket: [Substring: [Entry]].Index, isHost: Bool, isSecure: Bool,
+        path: Substring?, now: Date, into found: inout [Match]
     ) -> Bool {
         var sawExpired = false
-        let requestPath = url.path.utf8.span
         for index in entries.indices {
             if entries[index].cookie.isExpired(at: now) {
                 sawExpired = true
                 continue
             }
-            guard isHost || !entries[index].cookie.isHostOnly, !entries[index].cookie.isSecure || url.isSecure,
-                CookieMatching.path(requestPath, matches: entries[index].cookie.path.utf8.span)
-            else { continue }
-            entries[index].cookie.lastAccessTime = now
-            let nameLength = entries[index].cookie.name.utf8.count
+            guard isHost || !entries[index].cookie.isHostOnly, !entries[index].cookie.isSecure || isSecure else {
+                continue
+            }
+            if let path {
+                guard CookieMatching.path(path.utf8.span, matches: entries[index].cookie.path.utf8.span) else {
+                    continue
+                }
+                entries[index].cookie.lastAccessTime = now
+            }
             found.append(
                 Match(
                     bucket: bucket, entry: index, pathLength: entries[index].cookie.path.utf8.count,
-                    creationTime: entries[index].cookie.creationTime, sequence: entries[index].sequence,
-                    pairLength: (nameLength > 0 ? nameLength + 1 : 0) + entries[index].cookie.value.utf8.count))
+                    creationTime: entries[index].cookie.creationTime, sequence: entries[index].sequence))
         }
         return sawExpired
     }
@@ -420,14 +487,18 @@ struct CookieJar {
     }
 
     /// Every cookie not expired at `now`, oldest first (creation time, then storing order).
-    func allCookies(now: Date) -> [Cookie] {
-        buckets.values.flatMap { $0.filter { !$0.cookie.isExpired(at: now) } }
+    mutating func allCookies(now: Date) -> [Cookie] {
+        settleSendTimes()
+        return buckets.values.flatMap { $0.filter { !$0.cookie.isExpired(at: now) } }
             .sorted { ($0.cookie.creationTime, $0.sequence) < ($1.cookie.creationTime, $1.sequence) }.map(\.cookie)
     }
 
     /// Removes every cookie.
     mutating func removeAll() {
+        hostListSource = nil
+        hostList.removeAll()
         buckets = [:]
+        generation &+= 1
         count = 0
         secureCount = 0
     }

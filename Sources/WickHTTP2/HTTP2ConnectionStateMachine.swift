@@ -43,6 +43,12 @@
 //    pending output and closes.
 // 11. Calls the driver cannot legally make (body for a stream it did not open or already ended,
 //    consuming more than was delivered) trap with a message naming the stream.
+// 12. Liveness, from `start(at:)` on, with time passed to `checkLiveness(at:)`: the server must
+//    acknowledge this client's SETTINGS within `settingsAckTimeout`, else connection error
+//    SETTINGS_TIMEOUT (§6.5.3). When nothing was read for `pingInterval` (streams open or not),
+//    a PING goes out; its ACK must come within `pingAckTimeout`, else connection error
+//    `pingTimeout`. Any bytes read restart the interval; only the matching ACK answers the PING.
+//    `nextLivenessCheck` says when to look again.
 
 public import WickCore
 
@@ -110,6 +116,8 @@ public struct HTTP2ConnectionStateMachine: Sendable {
     /// Bytes consumed (or ignored) not yet returned to the server in a connection WINDOW_UPDATE.
     var connectionPendingCredit = 0
     var controlFrameMeter: HTTP2FrameRateMeter
+    /// The clocks of rule 12; nil until `start(at:)`.
+    var liveness: LivenessClocks?
     /// Frames waiting to be written, in order.
     var output: [UInt8] = []
 
@@ -123,6 +131,10 @@ public struct HTTP2ConnectionStateMachine: Sendable {
                 && configuration.connectionWindowSize <= HTTP2Settings.maxWindowSize,
             "flow-control windows out of range: \(configuration)")
         precondition(configuration.maxConcurrentStreams > 0, "maxConcurrentStreams must be positive")
+        precondition(
+            configuration.settingsAckTimeout > .zero && configuration.pingAckTimeout > .zero
+                && (configuration.pingInterval ?? .seconds(1)) > .zero,
+            "liveness durations must be positive: \(configuration)")
         self.configuration = configuration
         parser = HTTP2FrameParser(maxFrameSize: configuration.maxFrameSize)
         decoder = HPACKDecoder(

@@ -162,6 +162,9 @@ public final class Session: Sendable {
         settings.nameResolution = configuration.nameResolution
         settings.httpVersion = configuration.httpVersion
         settings.http2PriorKnowledge = configuration.http2PriorKnowledge
+        settings.http2.configuration.pingInterval = configuration.http2PingInterval
+        settings.http2.configuration.pingAckTimeout = configuration.http2PingAckTimeout
+        settings.http2.configuration.settingsAckTimeout = configuration.http2SettingsAckTimeout
         transportConfiguration.settings = settings
         transportConfiguration.tls = configuration.tls
         if configuration.httpVersion != .http1Only {

@@ -59,10 +59,13 @@ public import WickCore
 /// ```swift
 /// var machine = HTTP2ConnectionStateMachine(configuration: .init())
 /// write(machine.takePendingOutput())                    // preface + SETTINGS
+/// machine.start(at: .now())                             // liveness clocks (rule 12)
 /// let id = try machine.openStream(head, endStream: true) // HEADERS queued
 /// for event in machine.bytesReceived(buffer, at: .now()) { deliver(event) }
 /// machine.bodyConsumed(n, on: id)                        // as the consumer drains
 /// write(machine.takePendingOutput())                    // SETTINGS ACK, WINDOW_UPDATE, ...
+/// // At machine.nextLivenessCheck: a PING may go out, or the connection fails.
+/// for event in machine.checkLiveness(at: .now()) { deliver(event) }
 /// ```
 ///
 /// Not thread-safe: it belongs to the connection's event loop, as the HTTP/1.1 machine does.

@@ -129,6 +129,10 @@ public final class Session: Sendable {
         cachedResponseHandler: (any CachedResponseHandler)?, eventMonitors: [any EventMonitor], dialer: TransportDialer?
     ) {
         precondition(configuration.eventLoopCount >= 1, "Session: eventLoopCount must be at least 1")
+        precondition(
+            configuration.http2PingAckTimeout > .zero && configuration.http2SettingsAckTimeout > .zero
+                && (configuration.http2PingInterval ?? .seconds(1)) > .zero,
+            "Session: http2PingInterval, http2PingAckTimeout and http2SettingsAckTimeout must be positive")
         self.configuration = configuration
         defaultRequestHeaders = Self.defaultRequestHeaders(for: configuration)
         self.serverTrustManager = serverTrustManager

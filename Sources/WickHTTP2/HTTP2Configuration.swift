@@ -44,6 +44,20 @@ public struct HTTP2Configuration: Sendable, Hashable {
     /// CONTINUATION frames that end nothing, and field blocks for streams that have ended. Faster is a connection error `controlFrameFlood`
     /// with ENHANCE_YOUR_CALM. Default: bursts of 1,000, then 200 a second.
     public var controlFrameRate = HTTP2FrameRateLimit(burst: 1000, perSecond: 200)
+    /// How long the server has to acknowledge this client's SETTINGS, counted from the start of
+    /// the connection. Later is a connection error `settingsTimeout` with SETTINGS_TIMEOUT
+    /// (RFC 9113 §6.5.3): a server that reads nothing is found before requests queue on it.
+    /// Default 10 seconds. Must be positive.
+    public var settingsAckTimeout: Duration = .seconds(10)
+    /// After this long without a frame from the server, the client sends a PING, whether or not
+    /// streams are open: an idle pooled connection whose peer vanished (a NAT or load balancer
+    /// dropped it, the host died) is found before a request is given to it. nil: no PINGs.
+    /// Default 30 seconds, half the session's default idle-connection timeout. Must be positive.
+    public var pingInterval: Duration? = .seconds(30)
+    /// How long the server has to answer a liveness PING with its ACK. Later is a connection
+    /// error `pingTimeout`: the connection closes and its open streams fail. Default 20 seconds.
+    /// Must be positive.
+    public var pingAckTimeout: Duration = .seconds(20)
 
     /// The defaults.
     public init() {}

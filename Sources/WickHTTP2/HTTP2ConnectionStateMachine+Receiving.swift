@@ -13,6 +13,7 @@ extension HTTP2ConnectionStateMachine {
         guard phase != .closed else { return [] }
         parser.append(bytes)
         controlFrameMeter.advance(to: now)
+        if !bytes.isEmpty { livenessBytesReceived(at: now) }
         var events: [HTTP2ConnectionEvent] = []
         while phase != .closed {
             do {
@@ -37,7 +38,7 @@ extension HTTP2ConnectionStateMachine {
     }
 
     /// Ends the connection for a connection error (rule 10).
-    private mutating func fail(_ error: HTTP2ProtocolError, events: inout [HTTP2ConnectionEvent]) {
+    mutating func fail(_ error: HTTP2ProtocolError, events: inout [HTTP2ConnectionEvent]) {
         write(
             .connection,
             .goAway(lastStreamID: .connection, errorCode: error.code, debugData: Array(error.kind.rawValue.utf8)))
@@ -140,6 +141,7 @@ extension HTTP2ConnectionStateMachine {
         case .ping(let opaqueData, let ack):
             try meterControlFrame()
             if ack {
+                livenessPingAcknowledged(opaqueData: opaqueData)
                 events.append(.pingAcknowledged(opaqueData: opaqueData))
             } else {
                 write(.connection, .ping(opaqueData: opaqueData, ack: true))
@@ -328,6 +330,7 @@ extension HTTP2ConnectionStateMachine {
     /// The server applied this client's SETTINGS: its own limits bind from now on (rule 1).
     private mutating func settingsAcknowledged() {
         guard !localSettingsAcknowledged else { return }
+        livenessSettingsAcknowledged()
         let before = effectiveLocalInitialWindow
         localSettingsAcknowledged = true
         let delta = effectiveLocalInitialWindow - before

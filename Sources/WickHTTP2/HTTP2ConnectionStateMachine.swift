@@ -43,6 +43,12 @@
 //    pending output and closes.
 // 11. Calls the driver cannot legally make (body for a stream it did not open or already ended,
 //    consuming more than was delivered) trap with a message naming the stream.
+// 12. Liveness, from `start(at:)` on, with time passed to `checkLiveness(at:)`: the server must
+//    acknowledge this client's SETTINGS within `settingsAckTimeout`, else connection error
+//    SETTINGS_TIMEOUT (§6.5.3). When nothing was read for `pingInterval` (streams open or not),
+//    a PING goes out; its ACK must come within `pingAckTimeout`, else connection error
+//    `pingTimeout`. Any bytes read restart the interval; only the matching ACK answers the PING.
+//    `nextLivenessCheck` says when to look again.
 
 public import WickCore
 
@@ -53,10 +59,13 @@ public import WickCore
 /// ```swift
 /// var machine = HTTP2ConnectionStateMachine(configuration: .init())
 /// write(machine.takePendingOutput())                    // preface + SETTINGS
+/// machine.start(at: .now())                             // liveness clocks (rule 12)
 /// let id = try machine.openStream(head, endStream: true) // HEADERS queued
 /// for event in machine.bytesReceived(buffer, at: .now()) { deliver(event) }
 /// machine.bodyConsumed(n, on: id)                        // as the consumer drains
 /// write(machine.takePendingOutput())                    // SETTINGS ACK, WINDOW_UPDATE, ...
+/// // At machine.nextLivenessCheck: a PING may go out, or the connection fails.
+/// for event in machine.checkLiveness(at: .now()) { deliver(event) }
 /// ```
 ///
 /// Not thread-safe: it belongs to the connection's event loop, as the HTTP/1.1 machine does.
@@ -110,6 +119,8 @@ public struct HTTP2ConnectionStateMachine: Sendable {
     /// Bytes consumed (or ignored) not yet returned to the server in a connection WINDOW_UPDATE.
     var connectionPendingCredit = 0
     var controlFrameMeter: HTTP2FrameRateMeter
+    /// The clocks of rule 12; nil until `start(at:)`.
+    var liveness: LivenessClocks?
     /// Frames waiting to be written, in order.
     var output: [UInt8] = []
 
@@ -123,6 +134,10 @@ public struct HTTP2ConnectionStateMachine: Sendable {
                 && configuration.connectionWindowSize <= HTTP2Settings.maxWindowSize,
             "flow-control windows out of range: \(configuration)")
         precondition(configuration.maxConcurrentStreams > 0, "maxConcurrentStreams must be positive")
+        precondition(
+            configuration.settingsAckTimeout > .zero && configuration.pingAckTimeout > .zero
+                && (configuration.pingInterval ?? .seconds(1)) > .zero,
+            "liveness durations must be positive: \(configuration)")
         self.configuration = configuration
         parser = HTTP2FrameParser(maxFrameSize: configuration.maxFrameSize)
         decoder = HPACKDecoder(

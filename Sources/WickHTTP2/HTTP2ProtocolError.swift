@@ -65,6 +65,13 @@ public struct HTTP2ProtocolError: Error, Hashable, Sendable, CustomStringConvert
         /// SETTINGS, PING, RST_STREAM and empty frames arrived faster than `controlFrameRate`.
         case controlFrameFlood
 
+        // Liveness (rule 12 of the connection state machine).
+        /// The server did not acknowledge this client's SETTINGS within `settingsAckTimeout`
+        /// (§6.5.3); sent as SETTINGS_TIMEOUT.
+        case settingsTimeout
+        /// The server did not answer a liveness PING within `pingAckTimeout`.
+        case pingTimeout
+
         // Messages (§8.1–§8.3): a malformed response.
         /// A field name holds an uppercase letter (§8.2).
         case uppercaseFieldName
@@ -126,6 +133,10 @@ public struct HTTP2ProtocolError: Error, Hashable, Sendable, CustomStringConvert
 
     /// True when the connection must end.
     public var isConnectionError: Bool { streamID == nil }
+
+    /// True when the server stopped answering (`settingsTimeout`, `pingTimeout`) rather than
+    /// breaking a rule with what it sent.
+    public var isLivenessFailure: Bool { kind == .settingsTimeout || kind == .pingTimeout }
 
     /// `connection: kind (CODE)` or `stream 3: kind (CODE)`.
     public var description: String {

@@ -41,6 +41,14 @@ public enum TestEnvironment {
         public static let authenticatingSOCKSPort = "WICK_SOCKS_AUTH_PORT"
         /// That proxy's PID.
         public static let authenticatingSOCKSPID = "WICK_SOCKS_AUTH_PID"
+        /// nghttpd's TLS port.
+        public static let nghttpdTLSPort = "WICK_NGHTTPD_TLS_PORT"
+        /// That nghttpd's PID.
+        public static let nghttpdTLSPID = "WICK_NGHTTPD_TLS_PID"
+        /// nghttpd's cleartext (prior-knowledge HTTP/2) port.
+        public static let nghttpdH2CPort = "WICK_NGHTTPD_H2C_PORT"
+        /// That nghttpd's PID.
+        public static let nghttpdH2CPID = "WICK_NGHTTPD_H2C_PID"
     }
 
     /// nginx as a test sees it.
@@ -90,6 +98,21 @@ public enum TestEnvironment {
         public var password: String { SOCKSServer.password }
     }
 
+    /// nghttpd (`NghttpdServer`) as a test sees it.
+    public struct Nghttpd: Sendable {
+        /// The TLS port on 127.0.0.1 (ALPN `h2` only).
+        public let tlsPort: Int
+        /// The cleartext prior-knowledge HTTP/2 port on 127.0.0.1.
+        public let h2cPort: Int
+        /// The PKI whose root signs nghttpd's certificate.
+        public let pki: TestPKI
+
+        /// `https://localhost:tlsPort`.
+        public var tlsBase: String { "https://localhost:\(tlsPort)" }
+        /// `http://127.0.0.1:h2cPort`.
+        public var h2cBase: String { "http://127.0.0.1:\(h2cPort)" }
+    }
+
     /// Whether this is a CI run (`CI=true`), where a missing server is a failure.
     public static var isCI: Bool {
         ProcessInfo.processInfo.environment["CI"] == "true"
@@ -103,6 +126,18 @@ public enum TestEnvironment {
 
     /// Whether SOCKS tests should run: the proxies were started, or this is CI.
     public static var wantsSOCKS: Bool { isCI || value(Variable.socksPort) != nil }
+
+    /// Whether nghttpd tests should run: it was started, or this is CI.
+    public static var wantsNghttpd: Bool { isCI || value(Variable.nghttpdTLSPort) != nil }
+
+    /// The running nghttpd listeners.
+    /// - Throws: `TestSupportError.serverNotConfigured` if Scripts/test did not start them.
+    public static func nghttpd() throws -> Nghttpd {
+        Nghttpd(
+            tlsPort: try port(Variable.nghttpdTLSPort, server: "nghttpd"),
+            h2cPort: try port(Variable.nghttpdH2CPort, server: "nghttpd"),
+            pki: TestPKI(existingIn: URL(fileURLWithPath: try require(Variable.pkiDirectory, server: "nghttpd"))))
+    }
 
     /// The running SOCKS5 proxies.
     /// - Throws: `TestSupportError.serverNotConfigured` if Scripts/test did not start them.

@@ -1,8 +1,8 @@
 // The set of real servers one test run uses, started together and exported as environment.
 public import Foundation
 
-/// nginx (with its PKI), httpbin and two SOCKS5 proxies (microsocks, one demanding
-/// credentials), started in one run directory.
+/// nginx (with its PKI), httpbin, two SOCKS5 proxies (microsocks, one demanding credentials)
+/// and nghttpd (over TLS and h2c), started in one run directory.
 public final class TestServers: Sendable {
     /// Which servers to start.
     public struct Selection: OptionSet, Sendable {
@@ -16,11 +16,13 @@ public final class TestServers: Sendable {
         public static let httpbin = Selection(rawValue: 2)
         /// Two microsocks SOCKS5 proxies: one open, one demanding credentials.
         public static let socks = Selection(rawValue: 4)
+        /// nghttpd over TLS (the PKI's server certificate) and in cleartext.
+        public static let nghttpd = Selection(rawValue: 8)
         /// Everything.
-        public static let all: Selection = [.nginx, .httpbin, .socks]
+        public static let all: Selection = [.nginx, .httpbin, .socks, .nghttpd]
     }
 
-    /// The PKI (made when nginx is selected).
+    /// The PKI (made when nginx or nghttpd is selected).
     public let pki: TestPKI?
     /// nginx, if selected.
     public let nginx: NginxServer?
@@ -30,6 +32,8 @@ public final class TestServers: Sendable {
     public let socks: SOCKSServer?
     /// The SOCKS5 proxy demanding `SOCKSServer.username` and `.password`, if selected.
     public let authenticatingSOCKS: SOCKSServer?
+    /// nghttpd, if selected.
+    public let nghttpd: NghttpdServer?
 
     /// Starts the selected servers under `directory`. A server that fails to start stops the
     /// ones already started before the error is thrown.
@@ -37,13 +41,19 @@ public final class TestServers: Sendable {
     public init(directory: URL, selection: Selection = .all) throws {
         var pki: TestPKI?
         var nginx: NginxServer?
-        if selection.contains(.nginx) {
+        if !selection.isDisjoint(with: [.nginx, .nghttpd]) {
             pki = try TestPKI.generate(in: directory.appendingPathComponent("pki"))
+        }
+        if selection.contains(.nginx) {
             nginx = try NginxServer(directory: directory.appendingPathComponent("nginx"), pki: pki!)
         }
         var httpbin: HTTPBinServer?
         var socks: SOCKSServer?
+        var nghttpd: NghttpdServer?
         do {
+            nghttpd =
+                selection.contains(.nghttpd)
+                ? try NghttpdServer(directory: directory.appendingPathComponent("nghttpd"), pki: pki!) : nil
             httpbin =
                 selection.contains(.httpbin)
                 ? try HTTPBinServer(directory: directory.appendingPathComponent("httpbin")) : nil
@@ -57,11 +67,13 @@ public final class TestServers: Sendable {
         } catch {
             socks?.stop()
             httpbin?.stop()
+            nghttpd?.stop()
             nginx?.stop()
             throw error
         }
         self.httpbin = httpbin
         self.socks = socks
+        self.nghttpd = nghttpd
         self.pki = pki
         self.nginx = nginx
     }
@@ -70,9 +82,9 @@ public final class TestServers: Sendable {
     public var environment: [(String, String)] {
         typealias V = TestEnvironment.Variable
         var pairs: [(String, String)] = []
-        if let pki, let nginx {
+        if let pki { pairs.append((V.pkiDirectory, pki.directory.path)) }
+        if let nginx {
             pairs += [
-                (V.pkiDirectory, pki.directory.path),
                 (V.nginxHTTPPort, String(nginx.httpPort)),
                 (V.nginxHTTPSPort, String(nginx.httpsPort)),
                 (V.nginxMutualTLSPort, String(nginx.mutualTLSPort)),
@@ -82,6 +94,12 @@ public final class TestServers: Sendable {
                 (V.nginxTLSUnixSocket, nginx.httpsUnixSocket.path),
                 (V.nginxRoot, nginx.documentRoot.path),
                 (V.nginxPID, String(nginx.process.pid)),
+            ]
+        }
+        if let nghttpd {
+            pairs += [
+                (V.nghttpdTLSPort, String(nghttpd.tlsPort)), (V.nghttpdTLSPID, String(nghttpd.tlsProcess.pid)),
+                (V.nghttpdH2CPort, String(nghttpd.h2cPort)), (V.nghttpdH2CPID, String(nghttpd.h2cProcess.pid)),
             ]
         }
         if let httpbin {
@@ -102,6 +120,7 @@ public final class TestServers: Sendable {
         authenticatingSOCKS?.stop()
         socks?.stop()
         httpbin?.stop()
+        nghttpd?.stop()
         nginx?.stop()
     }
 }

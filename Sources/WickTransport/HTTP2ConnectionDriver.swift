@@ -18,6 +18,12 @@ import WickTLS
 /// consumed, so the server stops once the stream's window is used up (one window per stream,
 /// `connectionWindowSize` in all) while the connection's other streams go on.
 ///
+/// **Liveness.** One connection timer, armed for the machine's `nextLivenessCheck`, lets the
+/// machine check its SETTINGS ACK deadline and send PINGs on a connection nothing was read from
+/// for `pingInterval` (rule 12); a missed deadline closes the connection and fails its streams
+/// with `.connectionUnresponsive`. Reads only move the check later, so a busy connection costs
+/// one early wake-up per interval, not a timer operation per read.
+///
 /// **Ends.** A stream ends once: in full when the machine closes it (or the server's
 /// RST_STREAM NO_ERROR follows a complete response), or with an `HTTP2StreamFailure`. Cancelling
 /// resets that stream only. A connection error or the channel's close fails every open stream.
@@ -93,8 +99,13 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     @exclusivity(unchecked) private var reportedCapacity = 0
     @exclusivity(unchecked) private var isChannelClosed = false
     @exclusivity(unchecked) private var closeReported = false
+    /// `closeAfterFlush` has scheduled the channel's close.
+    @exclusivity(unchecked) private var isCloseScheduled = false
     /// Streams whose body production waits for the channel to become writable.
     @exclusivity(unchecked) private var waitingForWritable: Set<HTTP2StreamID> = []
+    /// The connection's liveness timer (`livenessTimerFired`), armed while the machine has a
+    /// check due.
+    @exclusivity(unchecked) private var livenessTimer: Scheduled?
 
     /// A driver for a connected, not yet started channel. Call on the channel's loop, then
     /// `start()`.
@@ -110,7 +121,9 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     func start() {
         channel.loop.preconditionInEventLoop()
         channel.start(delegate: self)
+        machine.start(at: .now())
         flush()
+        armLivenessTimer()
     }
 
     /// How many concurrent streams the connection takes: the smaller of the server's
@@ -198,12 +211,13 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         closeIfFinished()
     }
 
-    /// Closes the connection (the owner asked): every open stream fails with
-    /// `.connectionClosed`; the owner hears `connectionClosed` unless it already did.
+    /// Closes the connection (the owner asked) once what is queued is written, in the loop's
+    /// next iteration: every stream still open then fails with `.connectionClosed`; the owner
+    /// hears `connectionClosed` unless it already did.
     func close() {
         channel.loop.preconditionInEventLoop()
         flush()
-        channel.close()
+        closeAfterFlush()
     }
 
     // MARK: - Channel events
@@ -238,6 +252,8 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     func streamClosed(_ stream: any StreamChannel, error: StreamChannelError?) {
         isChannelClosed = true
+        livenessTimer?.cancel()
+        livenessTimer = nil
         for event in machine.connectionClosed() { handle(event, channelError: error) }
         // Streams the machine no longer knew (ended on its side, waiting on a full consumer).
         for streamID in streams.keys.sorted() { fail(streamID, .connectionClosed(error), reset: false) }
@@ -248,14 +264,18 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     /// Hands one machine event to the stream it concerns, or to the owner.
     private func handle(_ event: HTTP2ConnectionEvent, channelError: StreamChannelError? = nil) {
-        if settings.idleTimeout != nil, let streamID = event.progressingStream { streams[streamID]?.lastProgress = .now() }
+        if settings.idleTimeout != nil, let streamID = event.progressingStream {
+            streams[streamID]?.lastProgress = .now()
+        }
         switch event {
         case .informationalResponse(let streamID, _):
             markResponseStarted(streamID)
         case .response(let streamID, let head, _):
             markResponseStarted(streamID)
             // The head's decoded field bytes: HPACK's compressed size is not kept per stream.
-            streams[streamID]?.responseBytesReceived += head.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+            streams[streamID]?.responseBytesReceived += head.headers.reduce(0) {
+                $0 + $1.name.utf8.count + $1.value.utf8.count
+            }
             responseHeadArrived(head, on: streamID)
         case .body(let streamID, let bytes, _):
             streams[streamID]?.responseBytesReceived += bytes.count
@@ -282,10 +302,12 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
             reportGoingAway()
             for streamID in goAway.unprocessedStreams { fail(streamID, .goAway(goAway.errorCode), reset: false) }
         case .connectionFailed(let error, let open):
-            for streamID in open { fail(streamID, .protocolError(error), reset: false) }
+            let failure: HTTP2StreamFailure =
+                error.isLivenessFailure ? .connectionUnresponsive(error) : .protocolError(error)
+            for streamID in open { fail(streamID, failure, reset: false) }
             reportGoingAway()
             flush()
-            channel.close()
+            closeAfterFlush()
         case .connectionClosed(let open):
             for streamID in open { fail(streamID, .connectionClosed(channelError), reset: false) }
         }
@@ -469,8 +491,20 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     /// failed) and no stream waits here for its consumer. Called at the end of each input, never
     /// in the middle of a batch of events, whose later events may still concern open streams.
     private func closeIfFinished() {
-        guard machine.isFinished, streams.isEmpty, !isChannelClosed else { return }
-        channel.close()
+        guard machine.isFinished, streams.isEmpty else { return }
+        closeAfterFlush()
+    }
+
+    /// Closes the channel in the loop's next iteration, after the loop has flushed what was
+    /// just written (the GOAWAY that ends a failed or finished connection): a channel's `close()`
+    /// drops bytes still queued. Best effort: the frames are lost if the socket buffer is full.
+    private func closeAfterFlush() {
+        guard !isChannelClosed, !isCloseScheduled else { return }
+        isCloseScheduled = true
+        channel.loop.schedule(at: .now()) { [self] in
+            guard !isChannelClosed else { return }
+            channel.close()
+        }
     }
 
     // MARK: - Timers
@@ -502,6 +536,22 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         guard now >= due else { return armWatchdog(streamID) }
         fail(streamID, .timedOut, reset: true)
         closeIfFinished()
+    }
+
+    private func armLivenessTimer() {
+        guard !isChannelClosed, let due = machine.nextLivenessCheck else { return }
+        livenessTimer = channel.loop.schedule(at: due) { [self] in livenessTimerFired() }
+    }
+
+    /// Lets the machine check its liveness deadlines (rule 12): a PING may go out, or the
+    /// connection fails; then arms again for the next check.
+    private func livenessTimerFired() {
+        livenessTimer = nil
+        guard !isChannelClosed else { return }
+        for event in machine.checkLiveness(at: .now()) { handle(event) }
+        flush()
+        closeIfFinished()
+        armLivenessTimer()
     }
 
     // MARK: - Output and owner

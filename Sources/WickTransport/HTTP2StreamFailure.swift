@@ -18,6 +18,11 @@ package enum HTTP2StreamFailure: Error, Sendable, CustomStringConvertible {
     /// The server sent GOAWAY and the stream was above its last stream identifier: never
     /// processed.
     case goAway(HTTP2ErrorCode)
+    /// The server stopped answering: it did not acknowledge this client's SETTINGS or a
+    /// liveness PING in time (`settingsTimeout` or `pingTimeout`), so the connection was closed
+    /// with the stream open. Whether it processed the request is unknown, as for
+    /// `connectionClosed`.
+    case connectionUnresponsive(HTTP2ProtocolError)
     /// The connection closed (EOF, an I/O or TLS error: the channel's error when it had one)
     /// while the stream was open.
     case connectionClosed(StreamChannelError?)
@@ -42,7 +47,9 @@ package enum HTTP2StreamFailure: Error, Sendable, CustomStringConvertible {
             }
         case .reset(let code): code == .refusedStream
         case .goAway: true
-        case .protocolError, .connectionClosed, .writeFailed, .undecodableBody, .timedOut, .cancelled: false
+        case .protocolError, .connectionUnresponsive, .connectionClosed, .writeFailed, .undecodableBody, .timedOut,
+            .cancelled:
+            false
         }
     }
 
@@ -52,6 +59,9 @@ package enum HTTP2StreamFailure: Error, Sendable, CustomStringConvertible {
         case .refused(let error): "HTTP/2 request refused before sending: \(error)"
         case .reset(let code): "the server reset the HTTP/2 stream (\(code))"
         case .protocolError(let error): "HTTP/2 protocol error: \(error)"
+        case .connectionUnresponsive(let error) where error.kind == .settingsTimeout:
+            "the HTTP/2 server did not acknowledge the client's SETTINGS in time (SETTINGS_TIMEOUT)"
+        case .connectionUnresponsive: "the HTTP/2 server did not answer a PING in time"
         case .goAway(let code): "the server closed the HTTP/2 connection (GOAWAY \(code)) before processing the request"
         case .connectionClosed(let error?): "the HTTP/2 connection closed: \(error)"
         case .connectionClosed(nil): "the HTTP/2 connection closed"

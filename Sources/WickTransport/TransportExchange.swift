@@ -400,7 +400,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
             }
             unprocessedResends += 1
             sendAgain(inLaterTask: true)
-        case .connectionClosed, .writeFailed:
+        case .connectionClosed, .connectionUnresponsive, .writeFailed:
             let decision = ReplayPolicy.decide(
                 method: request.method,
                 hasIdempotencyKey: request.headers.contains(name: "Idempotency-Key"),

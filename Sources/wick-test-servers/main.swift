@@ -1,8 +1,8 @@
-// wick-test-servers: starts nginx, httpbin and two microsocks for Scripts/test and Scripts/demo, writes their
+// wick-test-servers: starts nginx, httpbin, two microsocks and nghttpd for Scripts/test and Scripts/demo, writes their
 // ports to a shell-sourceable file, and stops them on SIGTERM/SIGINT or when the watched
 // process (the script that started it) is gone.
 //
-//   wick-test-servers --dir DIR --env-file FILE [--only nginx|httpbin|socks] [--watch-pid PID]
+//   wick-test-servers --dir DIR --env-file FILE [--only nginx|httpbin|socks|nghttpd] [--watch-pid PID]
 import Dispatch
 import Foundation
 import WickTestSupport
@@ -26,14 +26,17 @@ struct Options {
                 case "nginx": selection = .nginx
                 case "httpbin": selection = .httpbin
                 case "socks": selection = .socks
-                default: throw UsageError(message: "--only takes nginx, httpbin or socks")
+                case "nghttpd": selection = .nghttpd
+                default: throw UsageError(message: "--only takes nginx, httpbin, socks or nghttpd")
                 }
             default: throw UsageError(message: "unknown option \(argument)")
             }
         }
         guard directory != nil, environmentFile != nil else {
             throw UsageError(
-                message: "usage: wick-test-servers --dir DIR --env-file FILE [--only nginx|httpbin|socks] [--watch-pid PID]")
+                message:
+                    "usage: wick-test-servers --dir DIR --env-file FILE [--only nginx|httpbin|socks|nghttpd] [--watch-pid PID]"
+            )
         }
     }
 }

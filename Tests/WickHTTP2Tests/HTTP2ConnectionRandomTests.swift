@@ -27,6 +27,7 @@ import WickTestSupport
         var clientWindowWaits = 0
         var informational = 0
         var trailers = 0
+        var livenessPingsAnswered = 0
     }
 
     @Test func randomSequencesKeepTheInvariants() {
@@ -38,6 +39,7 @@ import WickTestSupport
         #expect(totals.serverWindowWaits > 100, "slow readers stopped the server")
         #expect(totals.clientWindowWaits > 10, "request bodies waited for the server's windows")
         #expect(totals.informational > 50 && totals.trailers > 50)
+        #expect(totals.livenessPingsAnswered > 100, "liveness PINGs went out and were answered")
     }
 
     func run(seed: UInt64, totals: inout Totals) {
@@ -47,10 +49,15 @@ import WickTestSupport
         configuration.connectionWindowSize = [65_535, 200_000].randomElement(using: &random)!
         configuration.maxConcurrentStreams = Int.random(in: 1...6, using: &random)
         configuration.controlFrameRate = HTTP2FrameRateLimit(burst: 100_000, perSecond: 0)
+        // Liveness PINGs often; the server always answers, so no deadline may pass.
+        configuration.pingInterval = .milliseconds(Int.random(in: 1...20, using: &random))
+        configuration.pingAckTimeout = .seconds(10)
+        configuration.settingsAckTimeout = .seconds(10)
         var machine = HTTP2ConnectionStateMachine(configuration: configuration)
         var world = ServerWorld(seed: seed, maxConcurrentStreams: Int.random(in: 1...8, using: &random))
         var streams: [HTTP2StreamID: ClientStream] = [:]
         var now = Deadline(uptimeNanoseconds: 1)
+        machine.start(at: now)
 
         func handle(_ events: [HTTP2ConnectionEvent]) {
             for event in events {
@@ -78,7 +85,9 @@ import WickTestSupport
                     totals.completed += 1
                 case .sendWindowAvailable(let id):
                     streams[id]!.waitsForWindow = false
-                case .remoteSettingsChanged, .pingAcknowledged:
+                case .pingAcknowledged(let data):
+                    if data != seed { totals.livenessPingsAnswered += 1 }
+                case .remoteSettingsChanged:
                     break
                 case .streamReset, .streamFailed, .goAway, .connectionFailed, .connectionClosed:
                     Issue.record("seed \(seed): a well-behaved server caused \(event)")
@@ -137,7 +146,11 @@ import WickTestSupport
                 }
             case 47..<48:
                 machine.sendPing(opaqueData: seed)
-            case 48..<75:
+            case 48..<50:
+                // The driver's liveness timer fires, possibly early.
+                now = now + .milliseconds(2)
+                handle(machine.checkLiveness(at: now))
+            case 50..<75:
                 world.step()
             default:
                 let piece = world.take(upTo: Int.random(in: 0...3000, using: &random))
@@ -154,6 +167,7 @@ import WickTestSupport
                     "seed \(seed): \(id) buffered past its window")
             }
             #expect(streams.values.reduce(0) { $0 + $1.unconsumed } <= configuration.connectionWindowSize)
+            #expect(machine.nextLivenessCheck != nil, "seed \(seed): a live connection always has a check due")
         }
         totals.serverWindowWaits += world.windowWaits
     }

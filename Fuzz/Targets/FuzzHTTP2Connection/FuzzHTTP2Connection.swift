@@ -17,6 +17,9 @@
 // - Unconsumed body bytes per stream never pass the stream window, nor in all the connection's.
 // - The output stays proportional to the input (no amplification): at most 4 bytes out per byte
 //   in, plus the opening, the requests and the POST body.
+// - The liveness clocks (rule 12), started before the first byte and checked once an hour after
+//   the last, in whatever state the bytes left: a PING goes out, or a liveness error fails the
+//   connection, or nothing (already failed); never anything else.
 import CFuzzDriver
 import WickCore
 import WickHTTP2
@@ -96,6 +99,7 @@ func run(_ stream: [UInt8], pieces: [ArraySlice<UInt8>], configuration: HTTP2Con
     record.output += machine.takePendingOutput()
     let opening = record.output.count
     var now = Deadline(uptimeNanoseconds: 1)
+    machine.start(at: now)
     var failed = false
 
     func end(_ id: HTTP2StreamID) {
@@ -146,11 +150,25 @@ func run(_ stream: [UInt8], pieces: [ArraySlice<UInt8>], configuration: HTTP2Con
         }
         record.output += machine.takePendingOutput()
     }
+    let beforeLiveness = record.output.count
+    for event in machine.checkLiveness(at: now + .seconds(3600)) {
+        precondition(!failed, "a liveness event after connectionFailed: \(event)")
+        guard case .connectionFailed(let error, let open) = event, error.isLivenessFailure else {
+            preconditionFailure("checkLiveness reported \(event)")
+        }
+        open.forEach(end)
+        failed = true
+        record.events.append(event)
+    }
+    record.output += machine.takePendingOutput()
+    // One PING or one GOAWAY at most.
+    let livenessOutput = record.output.count - beforeLiveness
+    precondition(livenessOutput <= 9 + 8 + 32, "liveness wrote \(livenessOutput) bytes")
     // The request body's bytes and frame headers (each sendBody call that makes progress follows a
     // window-opening frame of at least 13 input bytes) are the client's own, not amplification.
     let bodyAllowance = (100_000 - postBodyLeft) + 9 * (100_000 / 16_384 + 2 + stream.count / 13)
     precondition(
-        record.output.count - opening - bodyAllowance <= 4 * stream.count + 64,
+        record.output.count - opening - bodyAllowance - livenessOutput <= 4 * stream.count + 64,
         "output \(record.output.count) for \(stream.count) bytes in")
     return record
 }

@@ -45,6 +45,10 @@ public struct ConnectionLoss: Error, Sendable, CustomStringConvertible {
         /// The server broke HTTP/2 (framing, HPACK, flow control, a limit against floods):
         /// `reason` names the rule and the error code Wick sent (RFC 9113 §7).
         public static let http2ProtocolError = Cause("http2ProtocolError")
+        /// The HTTP/2 server stopped answering: it did not acknowledge Wick's SETTINGS within
+        /// `http2SettingsAckTimeout` or a liveness PING within `http2PingAckTimeout`, so the
+        /// connection was closed under the request. Whether it processed the request is unknown.
+        public static let unresponsive = Cause("unresponsive")
         /// Anything else (the connection closed under the request for a reason of its own).
         public static let other = Cause("other")
     }

@@ -172,6 +172,7 @@ extension ConnectionLoss {
             case .reset(let code) where code == .refusedStream: .streamRefused
             case .reset: .streamReset
             case .protocolError: .http2ProtocolError
+            case .connectionUnresponsive: .unresponsive
             case .connectionClosed(let error?): Self.cause(of: error)
             case .connectionClosed(nil): .other
             case .writeFailed: .writeFailed

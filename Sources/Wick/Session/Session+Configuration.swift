@@ -80,6 +80,19 @@ extension Session {
         /// curl's `--http2-prior-knowledge`): no upgrade, the server must speak HTTP/2. Off by
         /// default; requests through an HTTP proxy keep HTTP/1.1. `.http2Only` implies it.
         public var http2PriorKnowledge = false
+        /// After this long without a byte from an HTTP/2 server, Wick sends it a PING (streams
+        /// open or not), so a pooled connection whose peer vanished is found and closed before a
+        /// request is given to it. nil: no PINGs. Default 30 seconds. Must be positive.
+        public var http2PingInterval: Duration? = .seconds(30)
+        /// How long an HTTP/2 server has to answer that PING. Later, the connection closes and
+        /// its requests fail with `ConnectionLoss.Cause.unresponsive` (idempotent ones that had
+        /// no response byte are sent again on a new connection). Default 20 seconds. Must be
+        /// positive.
+        public var http2PingAckTimeout: Duration = .seconds(20)
+        /// How long an HTTP/2 server has to acknowledge Wick's SETTINGS from the start of the
+        /// connection (RFC 9113 §6.5.3). Later, the connection closes with SETTINGS_TIMEOUT and
+        /// its requests fail as for `http2PingAckTimeout`. Default 10 seconds. Must be positive.
+        public var http2SettingsAckTimeout: Duration = .seconds(10)
         /// The certificates https servers are verified against (`tls.trustRoots`). Default
         /// `.system`.
         public var trustRoots: TrustRoots {

@@ -129,6 +129,10 @@ public final class Session: Sendable {
         cachedResponseHandler: (any CachedResponseHandler)?, eventMonitors: [any EventMonitor], dialer: TransportDialer?
     ) {
         precondition(configuration.eventLoopCount >= 1, "Session: eventLoopCount must be at least 1")
+        precondition(
+            configuration.http2PingAckTimeout > .zero && configuration.http2SettingsAckTimeout > .zero
+                && (configuration.http2PingInterval ?? .seconds(1)) > .zero,
+            "Session: http2PingInterval, http2PingAckTimeout and http2SettingsAckTimeout must be positive")
         self.configuration = configuration
         defaultRequestHeaders = Self.defaultRequestHeaders(for: configuration)
         self.serverTrustManager = serverTrustManager
@@ -162,6 +166,9 @@ public final class Session: Sendable {
         settings.nameResolution = configuration.nameResolution
         settings.httpVersion = configuration.httpVersion
         settings.http2PriorKnowledge = configuration.http2PriorKnowledge
+        settings.http2.configuration.pingInterval = configuration.http2PingInterval
+        settings.http2.configuration.pingAckTimeout = configuration.http2PingAckTimeout
+        settings.http2.configuration.settingsAckTimeout = configuration.http2SettingsAckTimeout
         transportConfiguration.settings = settings
         transportConfiguration.tls = configuration.tls
         if configuration.httpVersion != .http1Only {

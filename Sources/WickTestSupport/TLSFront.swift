@@ -5,8 +5,9 @@ import Foundation
 /// Terminates TLS in front of a plain server on 127.0.0.1, as nginx's `stream` module with `ssl`
 /// would: put in front of the in-process `TestProxy`, it makes an HTTPS proxy. Each accepted
 /// connection gets its own thread: the TLS handshake with `certificateChain` (Wick's engine in
-/// its server role, over OpenSSL), then a connection to `backendPort`, and bytes relayed both
-/// ways until either side ends. The ends are passed on: the backend's FIN becomes `close_notify`
+/// its server role, over OpenSSL), then, once the client's first plaintext arrives, a
+/// connection to `backendPort` (so a client that refuses the certificate never reaches the
+/// backend), and bytes relayed both ways until either side ends. The ends are passed on: the backend's FIN becomes `close_notify`
 /// and a FIN to the client; the client's `close_notify`, FIN or TLS failure closes the backend.
 ///
 /// It counts the connections whose handshake completed (`completedHandshakes`), so a test can
@@ -73,7 +74,7 @@ public final class TLSFront: Sendable {
     /// How many TLS handshakes completed (on the server's side) so far.
     public var completedHandshakes: Int { state.withLock { $0.completedHandshakes } }
 
-    /// How many plaintext bytes went from clients to the backend so far.
+    /// How many plaintext bytes the front relayed so far, both ways.
     public var relayedBytes: Int { state.withLock { $0.relayedBytes } }
 
     /// Stops accepting, interrupts every connection, and waits (up to 10 s) for the threads to
@@ -131,9 +132,28 @@ public final class TLSFront: Sendable {
         let deadline = ContinuousClock.now + connectionTimeLimit
         guard let engine = try? TLSEngine(serverContext: context), handshake(engine, client, deadline) else { return }
         state.withLock { $0.completedHandshakes += 1 }
-        guard case .success(let backend) = BlockingSocket.connectToLoopback(port: backendPort), track(backend)
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        // The backend is dialled for the first plaintext, which may have come with the handshake.
+        var first: [UInt8] = []
+        while first.isEmpty, !isStopped {
+            switch try? engine.read(into: &first) {
+            case .bytes: continue
+            case .needsInput:
+                switch client.read(into: &buffer, deadline: deadline) {
+                case .bytes(let count): engine.receivedFromNetwork(buffer[0..<count])
+                case .endOfFile: engine.receivedEndOfStream()
+                case .timedOut, .failed: return
+                }
+            case .closed, nil:
+                return
+            }
+        }
+        guard !first.isEmpty, case .success(let backend) = BlockingSocket.connectToLoopback(port: backendPort),
+            track(backend)
         else { return }
         defer { release(backend) }
+        guard backend.sendAll(first, deadline: deadline) == nil else { return }
+        state.withLock { $0.relayedBytes += first.count }
         relay(engine, client: client, backend: backend, deadline: deadline)
     }
 
@@ -164,7 +184,7 @@ public final class TLSFront: Sendable {
         _ engine: TLSEngine, client: BlockingSocket, backend: BlockingSocket, deadline: ContinuousClock.Instant
     ) {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        // Bytes that came with the handshake's last read may already hold a request.
+        // More plaintext may have come with the first.
         guard deliver(engine, to: backend, deadline) else { return }
         while !isStopped, ContinuousClock.now < deadline {
             let (clientReady, backendReady) = client.waitForInput(
@@ -183,6 +203,7 @@ public final class TLSFront: Sendable {
                     guard (try? engine.write(buffer[0..<count])) != nil, flush(engine, to: client, deadline) else {
                         return
                     }
+                    state.withLock { $0.relayedBytes += count }
                 case .endOfFile:
                     engine.close()
                     flush(engine, to: client, deadline)

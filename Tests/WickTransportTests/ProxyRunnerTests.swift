@@ -113,3 +113,46 @@ struct SOCKSRunnerNginxTests {
         await client.close()
     }
 }
+
+@Suite(.enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
+struct HTTPSProxyRunnerNginxTests {
+    @Test func twoProxyTrustsNeverShareAConnection() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        let front = try TLSFront(backendPort: proxy.port, pki: nginx.pki)
+        defer { front.stop() }
+        let root = try Certificate(pemEncoded: String(contentsOf: nginx.pki.root.certificate, encoding: .utf8))
+        let client = try TestRunner()
+        /// A request to nginx through the front, its certificate checked under `trust`.
+        func request(trusting trust: ProxyTLSTrust) throws -> TransportRequest {
+            var request = TransportRequest(
+                .get, .http, host: "127.0.0.1", port: UInt16(nginx.httpPort), target: "/bytes/1k")
+            request.proxy = ProxyConfiguration(.https, host: "localhost", port: UInt16(front.port), tlsTrust: trust)
+            request.proxyTLS = ProxyTLSContext(context: try TLSContext(configuration: trust.configuration))
+            return request
+        }
+        let right = try request(trusting: ProxyTLSTrust(roots: .certificates([root])))
+        let wrong = try request(trusting: .system)
+        let first = try await client.runner.execute(right)
+        #expect(first.body.count == 1_024 && !first.metrics.isReused)
+        // The right trust's connection is idle in the pool; the wrong trust is not served by it.
+        do {
+            _ = try await client.runner.execute(wrong, deadline: .now() + .seconds(10))
+            Issue.record("a request under a trust that refuses the proxy used another trust's connection")
+        } catch {
+            guard case .connectFailed(.proxy(.tlsFailed(_, .serverTrustFailed(let trust)))) = error else {
+                Issue.record("expected the proxy's certificate refused, got \(error)")
+                await client.close()
+                return
+            }
+            #expect(trust.host == "localhost")
+        }
+        let again = try await client.runner.execute(right)
+        #expect(again.body.count == 1_024 && again.metrics.isReused)
+        // Both GETs went over the one connection the right trust made; the wrong trust's session
+        // ended before any plaintext, so it never reached the proxy behind the front.
+        #expect(proxy.requests.map(\.connection) == [0, 0] && proxy.acceptedConnections == 1)
+        await client.close()
+    }
+}

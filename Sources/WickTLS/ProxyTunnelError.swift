@@ -48,7 +48,8 @@ public enum ProxyTunnelError: Error, Sendable, Equatable, CustomStringConvertibl
         case .tlsFailed(let proxy, .serverTrustFailed(let trust)):
             "HTTPS proxy \(proxy): its certificate was refused under the proxy's trust: \(trust)"
         case .tlsFailed(let proxy, let error): "HTTPS proxy \(proxy): \(error)"
-        case .tlsTimedOut(let proxy, let phase, let after): "HTTPS proxy \(proxy): TLS \(phase) timed out after \(after)"
+        case .tlsTimedOut(let proxy, let phase, let after):
+            "HTTPS proxy \(proxy): TLS \(phase) timed out after \(after)"
         }
     }
 }

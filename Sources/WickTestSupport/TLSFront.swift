@@ -158,8 +158,7 @@ public final class TLSFront: Sendable {
     }
 
     /// Runs the server's handshake; false if it failed, the client left or time ran out.
-    private func handshake(_ engine: TLSEngine, _ client: BlockingSocket, _ deadline: ContinuousClock.Instant) -> Bool
-    {
+    private func handshake(_ engine: TLSEngine, _ client: BlockingSocket, _ deadline: ContinuousClock.Instant) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while !isStopped {
             let progress: TLSEngine.HandshakeProgress
@@ -218,8 +217,7 @@ public final class TLSFront: Sendable {
 
     /// Decrypts what the engine holds and sends it to the backend; false once the client's
     /// stream ended (`close_notify`, or a TLS failure) or the backend failed.
-    private func deliver(_ engine: TLSEngine, to backend: BlockingSocket, _ deadline: ContinuousClock.Instant) -> Bool
-    {
+    private func deliver(_ engine: TLSEngine, to backend: BlockingSocket, _ deadline: ContinuousClock.Instant) -> Bool {
         while true {
             var plaintext: [UInt8] = []
             switch try? engine.read(into: &plaintext) {

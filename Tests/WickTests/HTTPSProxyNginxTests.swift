@@ -57,7 +57,9 @@ struct HTTPSProxyNginxTests {
             #expect(response.value == Data(TestPayload.bytes(count: 1_024)))
             #expect(response.metrics?.isReused == (index > 0))
         }
-        #expect(proxy.proxy.requests.map(\.requestLine) == (0..<3).map { "GET \(nginx.httpBase)/bytes/1k?n=\($0) HTTP/1.1" })
+        #expect(
+            proxy.proxy.requests.map(\.requestLine) == (0..<3).map { "GET \(nginx.httpBase)/bytes/1k?n=\($0) HTTP/1.1" }
+        )
         #expect(proxy.front.completedHandshakes == 1 && proxy.proxy.acceptedConnections == 1)
         await session.shutdown()
     }

@@ -179,7 +179,8 @@ struct ProxyConfigurationTests {
         let another = ProxyTLSContext(context: try TLSContext())
         #expect(origin(proxy, context) != origin(proxy, another), "two contexts are two keys, as for origins")
         // A plain HTTP proxy carries no context: one given is dropped.
-        let plain = TransportOrigin(scheme: .http, host: "example.com", port: 80, tls: nil, proxy: Self.proxy, proxyTLS: context)
+        let plain = TransportOrigin(
+            scheme: .http, host: "example.com", port: 80, tls: nil, proxy: Self.proxy, proxyTLS: context)
         #expect(plain.proxyTLS == nil)
     }
 

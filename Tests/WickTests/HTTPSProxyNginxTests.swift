@@ -82,6 +82,28 @@ struct HTTPSProxyNginxTests {
         await session.shutdown()
     }
 
+    @Test func http2OnlyNegotiatesH2WithTheOriginInsideTheProxysHTTP1Session() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let proxy = try HTTPSProxy(nginx)
+        defer { proxy.stop() }
+        let roots = try Self.testRoots(nginx)
+        let session = makeSession {
+            $0.proxy = .proxy(proxy.configuration(trust: ProxyTLSTrust(roots: roots)))
+            $0.trustRoots = roots
+            $0.httpVersion = .http2Only
+        }
+        // The proxy's session offers only http/1.1; ALPN with the origin, inside it, picks h2.
+        let response = await session.request("https://localhost:\(nginx.http2Port)/bytes/64k").serializingData()
+            .response
+        #expect(response.value == Data(TestPayload.bytes(count: 65_536)))
+        #expect(response.metrics?.httpVersion == .http2)
+        // A cleartext origin through the same proxy speaks HTTP/1.1 in absolute form: the proxy's
+        // http/1.1 session is not taken for the origin's ALPN, and h2c never goes through a proxy.
+        let plain = await session.request("\(nginx.httpBase)/bytes/1k").serializingData().response
+        #expect(plain.value?.count == 1_024 && plain.metrics?.httpVersion == .http1_1)
+        await session.shutdown()
+    }
+
     @Test func aProxyWhoseCertificateIsNotTrustedIsRefusedNamingTheProxy() async throws {
         let nginx = try TestEnvironment.nginx()
         let proxy = try HTTPSProxy(nginx)

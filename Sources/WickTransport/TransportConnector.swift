@@ -185,9 +185,19 @@ public import WickTLS
                                 started: started, resolve: resolve, connected: connected,
                                 tlsHandshake: .now() - connected)
                         )
-                    })
+                    }
+                    .mapError { Self.throughProxy($0, origin: origin) })
             }
         }
+    }
+
+    /// `error`, the origin's TLS handshake failure, saying it happened inside a proxy's tunnel
+    /// when it did (so a proxy that tunnels to something that does not speak TLS is not taken
+    /// for a broken origin seen directly); any other error as it is.
+    private static func throughProxy(_ error: StreamChannelError, origin: TransportOrigin) -> StreamChannelError {
+        guard let proxy = origin.proxy, case .tls(.handshakeFailed(let reason)) = error else { return error }
+        let place = "the origin \(origin.authority), inside the tunnel through proxy \(proxy)"
+        return .tls(.handshakeFailed("\(reason) (\(place))"))
     }
 
     /// Opens the plain stream to `origin` by `deadline` (or the connector's timeout): its Unix

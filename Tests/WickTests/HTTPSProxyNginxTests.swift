@@ -174,6 +174,9 @@ struct HTTPSProxyNginxTests {
             await session.shutdown()
             return
         }
+        let place =
+            "the origin localhost:\(nginx.httpPort), inside the tunnel through proxy https://localhost:\(proxy.front.port)"
+        #expect(failure.description.contains("(\(place))"))
         #expect(proxy.proxy.requests.map(\.requestLine) == ["CONNECT localhost:\(nginx.httpPort) HTTP/1.1"])
         #expect(proxy.front.completedHandshakes == 1, "the proxy's own TLS succeeded")
         await session.shutdown()

@@ -90,6 +90,9 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     private var inSocketRead = false
     /// Plaintext was delivered during the socket's current read batch.
     private var batchDelivered = false
+    /// How many times `detachDelegate()` was called: a delegate detached while it was being
+    /// delivered to has had its last event, so its batch is not ended for the next delegate.
+    private var detachments = 0
     /// The socket reported end of stream (the engine knows too).
     private var socketEnded = false
     /// The socket closed cleanly after its EOF while plaintext may still wait in the engine
@@ -399,6 +402,8 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
         guard case .active = state else { preconditionFailure("\(self): detachDelegate() in state \(state)") }
         state = .ready
         readingPaused = false
+        detachments += 1
+        batchDelivered = false
         channel.pauseReading()
     }
 
@@ -486,8 +491,9 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
                 // (`socketRead`) before it decrypts into the same buffer, and never reads the
                 // span after that.
                 let bytes = UnsafeRawBufferPointer(rebasing: scratch[..<count]).bindMemory(to: UInt8.self)
+                let detachmentsBefore = detachments
                 delegate.streamRead(self, bytes: bytes.span)
-                delivered = true
+                delivered = detachments == detachmentsBefore
             case .needsInput:
                 releaseBuffersIfIdle()
                 return

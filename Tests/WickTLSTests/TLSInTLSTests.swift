@@ -9,6 +9,32 @@ import WickTestSupport
 @testable import WickReactor
 @_spi(WickTLSTesting) @testable import WickTLS
 
+/// Hands the channel to `next` from inside its first read, as a proxy's CONNECT answer does.
+private final class HandingOverDelegate: StreamChannelDelegate, Sendable {
+    let first = Locked<[UInt8]>([])
+    let next: StreamRecorder
+
+    init(next: StreamRecorder) {
+        self.next = next
+    }
+
+    func streamRead(_ stream: any StreamChannel, bytes: Span<UInt8>) {
+        let copy = bytes.withUnsafeBufferPointer { Array($0) }
+        first.withLock { $0 += copy }
+        guard let tls = stream as? TLSChannel else { preconditionFailure("a TLS channel is under test") }
+        tls.detachDelegate()
+        tls.start(delegate: next)
+    }
+
+    func streamReadComplete(_ stream: any StreamChannel) {
+        preconditionFailure("a detached delegate's batch must not be ended")
+    }
+
+    func streamClosed(_ stream: any StreamChannel, error: StreamChannelError?) {
+        preconditionFailure("a detached delegate must not hear the close")
+    }
+}
+
 @Suite struct TLSInTLSTests {
     @Test func theWriteBoundOverATLSCarrierNeverOverflowsIt() {
         for capacity in [0, 1, 325, 326, 16_384, 16_709, 16_710, 65_536, 1 << 20, 4 << 20 + 17] {
@@ -17,6 +43,30 @@ import WickTestSupport
         }
         // Within one record's overhead of the most that could fit.
         #expect(TLSChannel.plaintextBound(ciphertext: 1 << 20) >= (1 << 20) - 65 * TLSChannel.maximumRecordOverhead)
+    }
+
+    /// The first record is the whole body: the batch it began ends with the end of the stream,
+    /// which the next delegate hears without a batch end of the first one's.
+    @Test func aDelegateDetachedDuringAReadHandsTheRestToTheNext() async throws {
+        let body = TLSTestServer.pattern(100)
+        let server = try TLSTestServer(
+            context: try await TLSEngineTests.serverContext(), behaviour: .send(body, closeNotify: true))
+        defer { server.stop() }
+        let group = try EventLoopGroup(threadCount: 1)
+        defer { group.shutdownGracefully() }
+        let loop = group.loops[0]
+        let connector = TLSTestConnector(
+            connector: Connector(resolver: group.resolver, options: ConnectOptions(timeout: .seconds(10))),
+            context: try await TLSEngineTests.clientContext())
+        let channel = try await connector.connect(host: "localhost", port: UInt16(server.port), on: loop)
+        let next = StreamRecorder()
+        let handing = HandingOverDelegate(next: next)
+        try await loop.submit { channel.start(delegate: handing) }
+        #expect(await eventually { next.isClosed })
+        let first = handing.first.withLock { $0 }
+        #expect(first + next.snapshot.bytes == body)
+        // The next delegate's events are whole: every read batch ended, then the end.
+        #expect(next.snapshot.eof && next.snapshot.error == nil && next.snapshot.readsSinceComplete == 0)
     }
 
     @Test func anInnerSessionRunsOverAnOuterOneHandedBackUnstarted() async throws {

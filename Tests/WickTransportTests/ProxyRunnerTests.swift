@@ -38,6 +38,33 @@ struct ProxyRunnerTests {
         await client.close()
     }
 
+    @Test func anHTTPSProxyThatNeverAnswersTheHandshakeIsBoundedByTheConnectTimeout() async throws {
+        // A plain TestProxy as an https proxy: it waits for a request head that never comes.
+        let silent = try TestProxy(connectBehavior: .stall)
+        defer { silent.stop() }
+        let client = try TestRunner { $0.connect.timeout = .milliseconds(300) }
+        var request = TransportRequest(.get, .http, host: "origin.invalid", port: 80)
+        request.proxy = ProxyConfiguration(.https, host: "127.0.0.1", port: UInt16(silent.port))
+        request.proxyTLS = ProxyTLSContext(context: try TLSContext(configuration: ProxyTLSTrust.system.configuration))
+        let started = ContinuousClock.now
+        do {
+            _ = try await client.runner.execute(request, deadline: .now() + .seconds(1))
+            Issue.record("a silent HTTPS proxy let the request through")
+        } catch {
+            switch error {
+            case .timedOut(.connect(.proxyConnect)): break
+            case .poolWaitTimeout(.proxy(.tlsTimedOut(let proxy, .handshake, let after))?):
+                #expect(proxy == "127.0.0.1:\(silent.port)")
+                #expect(after >= .milliseconds(250) && after < .seconds(5))
+                #expect(error.description.contains("HTTPS proxy 127.0.0.1:\(silent.port): TLS handshake timed out"))
+            default: Issue.record("expected the proxy's TLS handshake to time out, got \(error)")
+            }
+        }
+        #expect(silent.acceptedConnections >= 2, "a timeout is retried within the deadline")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        await client.close()
+    }
+
     @Test func aTargetThatCannotBeACONNECTAuthorityFailsBeforeAnyByteIsSent() async throws {
         let proxy = try TestProxy()
         defer { proxy.stop() }

@@ -56,6 +56,9 @@ struct HTTPSProxyNginxTests {
             let response = await session.request("\(nginx.httpBase)/bytes/1k?n=\(index)").serializingData().response
             #expect(response.value == Data(TestPayload.bytes(count: 1_024)))
             #expect(response.metrics?.isReused == (index > 0))
+            // The connection is the TLS session with the proxy: its version, the proxy's address.
+            #expect(response.metrics?.connection?.tlsVersion == .v1_3)
+            #expect(response.metrics?.connection?.remoteAddress == "127.0.0.1:\(proxy.front.port)")
         }
         #expect(
             proxy.proxy.requests.map(\.requestLine) == (0..<3).map { "GET \(nginx.httpBase)/bytes/1k?n=\($0) HTTP/1.1" }

@@ -140,7 +140,7 @@ let package = Package(
         // Test doubles and real-server launchers; used only by tests, Fuzz/ and Benchmarks/.
         .target(
             name: "WickTestSupport",
-            dependencies: ["WickCore", "WickHTTP1", "CWickSystem", "CWickBrotliEncoder", "CWickZstd"],
+            dependencies: ["WickCore", "WickHTTP1", "WickTLS", "CWickSystem", "CWickBrotliEncoder", "CWickZstd"],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -5,7 +5,8 @@
 // part of `Session`'s API.
 @_exported public import WickTLS
 // And WickTransport, for the proxy types of `Session.Configuration.proxy` (`ProxyConfiguration`,
-// `ProxyCredentials`, `ProxyRules`, `NoProxyList`, `ProxyConfigurationError`): they are the only
+// `ProxyScheme`, `ProxyCredentials`, `ProxyTLSTrust`, `ProxyRules`, `NoProxyList`,
+// `ProxyConfigurationError`): they are the only
 // public symbols WickTransport has (the rest is `package`, or SPI for benchmarks), so this adds
 // nothing else to what `import Wick` gives. Re-exporting keeps one name for each type, as for
 // WickCore and WickTLS; typealiases would make two that clash when both modules are imported.

@@ -20,8 +20,9 @@ public enum CurlCommand {
           -m, --max-time SECONDS      --connect-timeout SECONDS
           --retry N                   --retry-delay SECONDS    --retry-max-time SECONDS
           --retry-all-errors
-          -x, --proxy [SCHEME://]HOST:PORT (http, socks5, socks5h, socks4, socks4a)  --noproxy LIST
+          -x, --proxy [SCHEME://]HOST:PORT (http, https, socks5, socks5h, socks4, socks4a)  --noproxy LIST
           --socks5 HOST:PORT  --socks5-hostname HOST:PORT  --socks4[a] HOST:PORT  -U, --proxy-user USER:PASSWORD
+          --proxy-cacert FILE         --proxy-insecure
           --unix-socket PATH          -v, --verbose            -s, --silent  -S, --show-error
           -f, --fail                  --fail-with-body         -w, --write-out FORMAT|@file
           -K, --config FILE|-         --print-swift (the Wick code of the request, not sent)

@@ -12,12 +12,14 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case writeOut = "write-out", maximumTime = "max-time", connectTimeout = "connect-timeout", retry
     case retryDelay = "retry-delay", retryMaximumTime = "retry-max-time", proxy, noProxy = "noproxy"
     case proxyUser = "proxy-user", socks5, socks5Hostname = "socks5-hostname", socks4, socks4a
+    case proxyCACertificate = "proxy-cacert"
     case unixSocket = "unix-socket", url, config, continueAt = "continue-at"
     case resolve, connectTo = "connect-to", interface, localPort = "local-port"
     // Switches.
     case get, remoteName = "remote-name", createDirectories = "create-dirs", location, insecure, compressed
     case include, head, verbose, silent, showError = "show-error", fail, failWithBody = "fail-with-body"
     case remoteHeaderName = "remote-header-name", digest, basic, retryAllErrors = "retry-all-errors"
+    case proxyInsecure = "proxy-insecure"
     case printSwift = "print-swift"
     case http1_1 = "http1.1", http2, http2PriorKnowledge = "http2-prior-knowledge", globOff = "globoff"
     case progressMeter = "progress-meter"
@@ -68,7 +70,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
     /// Whether the option takes a value (the next argument, or the rest of a short group).
     public var takesValue: Bool {
         switch self {
-        case .get, .remoteName, .createDirectories, .location, .insecure, .compressed, .include, .head, .verbose,
+        case .get, .remoteName, .createDirectories, .location, .insecure, .proxyInsecure, .compressed, .include, .head, .verbose,
             .silent, .showError, .fail, .failWithBody, .remoteHeaderName, .digest, .basic, .retryAllErrors, .printSwift, .http1_1,
             .http2, .http2PriorKnowledge, .globOff, .progressMeter,
             .progressBar,

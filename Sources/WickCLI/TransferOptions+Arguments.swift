@@ -112,6 +112,7 @@ extension TransferOptions {
         case .socks4: proxy = Self.proxyURL(value, scheme: .socks4)
         case .socks4a: proxy = Self.proxyURL(value, scheme: .socks4a)
         case .proxyUser: proxyUser = value
+        case .proxyCACertificate: proxyCACertificateFile = value
         case .noProxy: noProxy = value
         case .unixSocket: unixSocket = value
         case .resolve: resolveEntries.append(value)
@@ -148,6 +149,7 @@ extension TransferOptions {
         case .createDirectories: createsDirectories = on
         case .location: followsRedirects = on
         case .insecure: insecure = on
+        case .proxyInsecure: proxyInsecure = on
         case .compressed: compressed = on
         case .include: includesHead = on
         case .head: headOnly = on

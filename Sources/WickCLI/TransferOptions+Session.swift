@@ -162,19 +162,22 @@ extension TransferOptions {
     }
 
     /// `-x` (a bare `host:port` is http) with `--noproxy`, or the environment's variables with
-    /// `--noproxy` in place of theirs; `--proxy-user` replaces the credentials of either.
+    /// `--noproxy` in place of theirs; `--proxy-user` replaces the credentials of either, and
+    /// `--proxy-cacert` and `--proxy-insecure` the trust of an HTTPS proxy.
     private func proxySetting() throws(CommandFailure) -> ProxySetting {
         let noProxyList = noProxy.map(NoProxyList.init)
+        let trust = try proxyTLSTrust()
         if let proxy {
             do {
                 var configuration = try ProxyConfiguration(url: proxy.contains("://") ? proxy : "http://" + proxy)
                 configuration.credentials = proxyCredentials ?? configuration.credentials
+                configuration.tlsTrust = trust ?? configuration.tlsTrust
                 return .proxy(configuration, noProxy: noProxyList ?? .empty)
             } catch {
                 throw CommandFailure(.couldNotResolveProxy, "Unsupported proxy \(proxy): \(error)")
             }
         }
-        guard noProxyList != nil || proxyCredentials != nil else { return .environment }
+        guard noProxyList != nil || proxyCredentials != nil || trust != nil else { return .environment }
         do {
             var rules = try ProxyRules(environment: ProcessInfo.processInfo.environment)
             rules.noProxy = noProxyList ?? rules.noProxy
@@ -182,10 +185,29 @@ extension TransferOptions {
                 rules.http?.credentials = proxyCredentials
                 rules.https?.credentials = proxyCredentials
             }
+            if let trust {
+                rules.http?.tlsTrust = trust
+                rules.https?.tlsTrust = trust
+            }
             return .rules(rules)
         } catch {
             throw CommandFailure(.couldNotResolveProxy, "Unsupported proxy: \(error)")
         }
+    }
+
+    /// `--proxy-cacert FILE` and `--proxy-insecure` as an HTTPS proxy's trust; nil when neither
+    /// is given (the system store).
+    /// - Throws: `CommandFailure` (77, as curl) when the file holds no certificate.
+    private func proxyTLSTrust() throws(CommandFailure) -> ProxyTLSTrust? {
+        guard proxyCACertificateFile != nil || proxyInsecure else { return nil }
+        var trust = ProxyTLSTrust(verifiesCertificate: !proxyInsecure)
+        if let proxyCACertificateFile {
+            guard let roots = TrustRoots.certificates(inPEMFile: proxyCACertificateFile) else {
+                throw CommandFailure(.badCACertificateFile, "error setting proxy certificate file: \(proxyCACertificateFile)")
+            }
+            trust.roots = roots
+        }
+        return trust
     }
 
     /// `--proxy-user USER[:PASSWORD]` as credentials (the first colon ends the user name; none

@@ -36,9 +36,16 @@ extension TransferOptions {
         }
         if let proxy {
             let url = Self.literal(proxy.contains("://") ? proxy : "http://" + proxy)
-            if let credentials = proxyCredentials {
+            if proxyCredentials != nil || proxyCACertificateFile != nil || proxyInsecure {
                 lines.append("var proxy = try ProxyConfiguration(url: \(url))")
-                lines.append("proxy.credentials = ProxyCredentials(username: \(Self.literal(credentials.username)), password: \(Self.literal(credentials.password)))")
+                if let credentials = proxyCredentials {
+                    lines.append("proxy.credentials = ProxyCredentials(username: \(Self.literal(credentials.username)), password: \(Self.literal(credentials.password)))")
+                }
+                if let proxyCACertificateFile {
+                    lines.append("proxy.tlsTrust.roots = .certificates(")
+                    lines.append("    try Certificate.chain(pemEncoded: String(decoding: try Data(contentsOf: URL(fileURLWithPath: \(Self.literal(proxyCACertificateFile)))), as: UTF8.self)))")
+                }
+                if proxyInsecure { lines.append("proxy.tlsTrust.verifiesCertificate = false") }
                 lines.append("configuration.proxy = .proxy(proxy)")
             } else {
                 lines.append("configuration.proxy = .proxy(try ProxyConfiguration(url: \(url)))")

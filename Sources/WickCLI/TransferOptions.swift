@@ -106,11 +106,16 @@ public struct TransferOptions: Sendable {
     public var retryMaximumTime: Double?
     /// `--retry-all-errors`: every failure is retried, not only the transient ones.
     public var retriesAllErrors = false
-    /// `-x`: the proxy URL (`http://host:port`, `socks5h://host:port`; a bare `host:port` is
-    /// http). `--socks5`, `--socks5-hostname`, `--socks4` and `--socks4a` set it too.
+    /// `-x`: the proxy URL (`http://host:port`, `https://host:port`, `socks5h://host:port`; a
+    /// bare `host:port` is http). `--socks5`, `--socks5-hostname`, `--socks4` and `--socks4a` set it too.
     public var proxy: String?
     /// `-U`/`--proxy-user USER:PASSWORD`: the proxy's credentials, in place of any in its URL.
     public var proxyUser: String?
+    /// `--proxy-cacert`: a PEM file of the CA certificates an HTTPS proxy's chain must lead to,
+    /// in place of the system store.
+    public var proxyCACertificateFile: String?
+    /// `--proxy-insecure`: an HTTPS proxy's certificate is not checked at all.
+    public var proxyInsecure = false
     /// `--noproxy`: hosts reached directly, comma-separated (`*`: all).
     public var noProxy: String?
     /// `--unix-socket`: the socket the request goes to instead of the URL's host.

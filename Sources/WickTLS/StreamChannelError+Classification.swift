@@ -28,10 +28,11 @@ extension StreamChannelError {
         case permissionDenied
         /// This process or machine ran out of descriptors, memory or buffer space.
         case outOfResources
-        /// The TLS handshake failed: an alert, no shared version or cipher, a protocol error, a
-        /// close without `close_notify`.
+        /// The TLS handshake failed (with the origin, or with an HTTPS proxy): an alert, no
+        /// shared version or cipher, a protocol error, a close without `close_notify`.
         case tlsHandshakeFailed
-        /// The trust evaluator refused the server's certificate chain.
+        /// The trust evaluator refused the server's certificate chain, or an HTTPS proxy's
+        /// (under the proxy's own trust).
         case serverTrustRefused
         /// The TLS configuration cannot be made into a context.
         case tlsConfigurationInvalid
@@ -46,7 +47,8 @@ extension StreamChannelError {
         case proxyInvalidResponse
         /// The proxy closed the connection before answering CONNECT or ending its SOCKS handshake.
         case proxyClosed
-        /// The proxy did not answer CONNECT, or end its SOCKS handshake, before the connect deadline.
+        /// The proxy did not answer CONNECT, end its SOCKS handshake, or finish an HTTPS proxy's
+        /// TLS handshake, in time.
         case proxyTimedOut
         /// Anything else: the loop shutting down, an unexpected system call failure.
         case other
@@ -109,6 +111,10 @@ extension StreamChannelError {
         case .proxy(.socks(_, .invalidReply)), .proxy(.socks(_, .unexpectedBytes)):
             Classification(.proxyInvalidResponse, retryable: false)
         case .proxy(.socks(_, .closed)): Classification(.proxyClosed, retryable: false)
+        case .proxy(.tlsFailed(_, .serverTrustFailed)): Classification(.serverTrustRefused, retryable: false)
+        case .proxy(.tlsFailed(_, .invalidConfiguration)): Classification(.tlsConfigurationInvalid, retryable: false)
+        case .proxy(.tlsFailed): Classification(.tlsHandshakeFailed, retryable: false)
+        case .proxy(.tlsTimedOut): Classification(.proxyTimedOut, retryable: true)
         }
     }
 

@@ -25,7 +25,8 @@ public enum StreamChannelError: Error, Sendable, Equatable, CustomStringConverti
     /// stood, `after` how long the TLS phase had run (bounded by the handshake timeout and by
     /// what remained of the overall connect timeout).
     case tlsTimedOut(host: String, phase: TLSPhase, after: Duration)
-    /// The HTTP proxy in front of the origin refused or broke the CONNECT tunnel.
+    /// The proxy in front of the origin refused or broke the tunnel: its CONNECT answer, its
+    /// SOCKS handshake, or an HTTPS proxy's own TLS session.
     case proxy(ProxyTunnelError)
 
     /// A readable account.

@@ -1,4 +1,5 @@
-// A TLS connection over a reactor channel: handshake, trust evaluation, then plaintext in and out.
+// A TLS connection over a reactor channel, or inside another TLS connection: handshake, trust
+// evaluation, then plaintext in and out.
 //
 // Rules:
 // - Phases: handshaking → evaluating → ready → active → (closing) → closed. The channel is
@@ -17,13 +18,21 @@
 // - Buffers: records are decrypted one at a time into the loop's scratch buffer, shared by the
 //   loop's connections; once a read batch leaves nothing pending, the engine's buffers are freed
 //   (`releaseBuffersIfIdle`), so an idle pooled connection holds none.
+// - The carrier: the socket, or another TLS channel (TLS inside TLS, for an https origin through
+//   an HTTPS proxy). Everything above speaks of "the socket"; over a TLS carrier it is that
+//   channel, whose plaintext is this one's ciphertext, and whose `close_notify` is this one's
+//   end of stream.
+// - Handing back: `detachDelegate()` returns an active channel to `ready`, so the next layer
+//   (TLS to an origin, after a proxy's CONNECT answer came over this channel) can start it.
 public import WickCore
 public import WickReactor
 
-/// A client TLS connection on a reactor `Channel`, made by `TLSChannel.establish` over a
-/// connected channel (WickTransport's `TransportConnector` does that for every TLS connection)
-/// once the handshake and trust evaluation have succeeded. Its API is the plain channel's, as a
-/// `StreamChannel`.
+/// A client TLS connection on a reactor `Channel`, or inside another `TLSChannel` (any
+/// `TLSCarrier`), made by `TLSChannel.establish` over a connected carrier (WickTransport's
+/// `TransportConnector` does that for every TLS connection) once the handshake and trust
+/// evaluation have succeeded. Its API is the plain channel's, as a `StreamChannel`, and it is a
+/// `TLSCarrier` itself: an HTTPS proxy's channel carries the CONNECT request, then the origin's
+/// TLS session.
 ///
 /// Thread ownership (the proof behind `@unchecked Sendable`): `loop`, `channel`, `engine`,
 /// `host` and `closeTimeout` are immutable. Every `var` is read and written only on `loop`'s
@@ -32,7 +41,7 @@ public import WickReactor
 /// members. Trust evaluation on a pool thread receives only a `ServerTrust` value and hands its
 /// result back through `loop.execute`. `Sendable` lets the channel travel to other threads,
 /// which may only use it to hop back onto its loop.
-public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringConvertible {
+public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConvertible {
     /// Reports the end of establishment, on the loop.
     typealias Completion = (Result<TLSChannel, StreamChannelError>) -> Void
 
@@ -66,8 +75,8 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
 
     /// The loop that owns this channel.
     public let loop: EventLoop
-    /// The socket under the TLS session.
-    let channel: Channel
+    /// The socket under the TLS session, or the TLS session this one runs inside.
+    let channel: any TLSCarrier
     let engine: TLSEngine
     /// How long `close()` lets the peer answer our FIN before the socket is closed anyway.
     let closeTimeout: Duration
@@ -81,6 +90,9 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
     private var inSocketRead = false
     /// Plaintext was delivered during the socket's current read batch.
     private var batchDelivered = false
+    /// How many times `detachDelegate()` was called: a delegate detached while it was being
+    /// delivered to has had its last event, so its batch is not ended for the next delegate.
+    private var detachments = 0
     /// The socket reported end of stream (the engine knows too).
     private var socketEnded = false
     /// The socket closed cleanly after its EOF while plaintext may still wait in the engine
@@ -92,7 +104,7 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
     /// The evaluation that accepted the server, once it has.
     private var evaluatedTrust: EvaluatedServerTrust?
 
-    private init(channel: Channel, engine: TLSEngine, closeTimeout: Duration, establishing: Establishing) {
+    private init(channel: any TLSCarrier, engine: TLSEngine, closeTimeout: Duration, establishing: Establishing) {
         self.loop = channel.loop
         self.channel = channel
         self.engine = engine
@@ -105,8 +117,8 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
 
     // MARK: establishing
 
-    /// Runs the TLS handshake and trust evaluation over `channel`, a connected channel that has
-    /// not been started (this starts it). `completion` runs once, on the channel's loop, with a
+    /// Runs the TLS handshake and trust evaluation over `channel`, a connected carrier that has
+    /// not been started (this starts it): a socket, or a ready `TLSChannel` for TLS inside TLS. `completion` runs once, on the channel's loop, with a
     /// ready `TLSChannel` (start it with `start(delegate:)`) or the failure:
     /// `.tls(.handshakeFailed)`, `.tls(.serverTrustFailed)`, `.tlsTimedOut` at `deadline`, or
     /// `.reactor` if the socket fails. On failure the channel is closed. Call on the loop.
@@ -118,7 +130,7 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
     ///   - deadline: when the handshake plus evaluation times out.
     ///   - closeTimeout: how long `close()` waits for the peer's FIN before closing the socket.
     public static func establish(
-        over channel: Channel, engine: TLSEngine, evaluator: any ServerTrustEvaluating,
+        over channel: any TLSCarrier, engine: TLSEngine, evaluator: any ServerTrustEvaluating,
         pool: TrustEvaluationPool = .shared, deadline: Deadline, closeTimeout: Duration = .seconds(1),
         _ completion: @escaping (Result<TLSChannel, StreamChannelError>) -> Void
     ) {
@@ -130,7 +142,7 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
             establishing: Establishing(
                 evaluator: evaluator, pool: pool, started: .now(), timer: timer, completion: completion))
         box.target = tls
-        channel.start(delegate: SocketEvents(tls) as any ChannelDelegate)
+        channel.start(delegate: CarrierEvents(tls))
         tls.advanceHandshake()
     }
 
@@ -277,7 +289,7 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
         loop.preconditionInEventLoop()
         if let details { return details }
         let made = StreamConnectionDetails(
-            localAddress: channel.localAddress, remoteAddress: channel.remoteAddress,
+            localAddress: channel.connectionDetails.localAddress, remoteAddress: channel.remoteAddress,
             tlsVersion: engine.negotiatedVersion, tlsCipherSuite: engine.negotiatedCipherSuite,
             serverTrust: evaluatedTrust, tlsSessionResumed: engine.isSessionReused)
         switch state {
@@ -327,9 +339,9 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
 
     /// Encrypts `bytes` and queues the records on the socket.
     /// - Throws: `ReactorError.channelClosed` once closed (or failed), `.writeBufferFull` if
-    ///   the records could exceed the socket's `maximumBufferedBytes`: the check counts the
-    ///   largest possible record overhead, `maximumRecordOverhead` per 16 KiB, and nothing is
-    ///   encrypted then.
+    ///   the records could exceed what the carrier takes (`writeCapacity`; over a socket, its
+    ///   `maximumBufferedBytes` less what is queued): the check counts the largest possible
+    ///   record overhead, `maximumRecordOverhead` per 16 KiB, and nothing is encrypted then.
     public func write(_ bytes: ArraySlice<UInt8>) throws(ReactorError) {
         loop.preconditionInEventLoop()
         switch state {
@@ -339,9 +351,8 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
             preconditionFailure("\(self): write before trust was established")
         }
         guard !bytes.isEmpty else { return }
-        let limit = channel.options.maximumBufferedBytes
-        guard Self.ciphertextBound(plaintext: bytes.count) <= limit - channel.bufferedBytes else {
-            throw .writeBufferFull(limit: limit)
+        guard Self.ciphertextBound(plaintext: bytes.count) <= channel.writeCapacity else {
+            throw .writeBufferFull(limit: channel.maximumBufferedBytes)
         }
         do {
             try engine.write(bytes)
@@ -356,6 +367,44 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
     static func ciphertextBound(plaintext count: Int) -> Int {
         let records = (count + maximumRecordPlaintext - 1) / maximumRecordPlaintext
         return count + records * maximumRecordOverhead
+    }
+
+    /// The most plaintext whose ciphertext is sure to fit in `count` bytes: at most
+    /// ⌈count / 2^14⌉ records can be needed, each with its overhead, so
+    /// `ciphertextBound(plaintextBound(ciphertext: c)) <= c`.
+    static func plaintextBound(ciphertext count: Int) -> Int {
+        let records = (count + maximumRecordPlaintext - 1) / maximumRecordPlaintext
+        return max(0, count - records * maximumRecordOverhead)
+    }
+
+    /// The plaintext `write` accepts now: what the carrier takes, less the largest record overhead.
+    public var writeCapacity: Int {
+        loop.preconditionInEventLoop()
+        return Self.plaintextBound(ciphertext: channel.writeCapacity)
+    }
+
+    /// The socket's limit, which `writeBufferFull` names.
+    public var maximumBufferedBytes: Int { channel.maximumBufferedBytes }
+
+    /// `close()`: `close_notify` and a FIN, and `streamClosed(error: nil)` now (a TLS peer need
+    /// not go on sending after our `close_notify`, so a half-close has no meaning here).
+    public func finishWriting() {
+        close()
+    }
+
+    /// Returns an active channel to the state `establish` handed it over in: reading stops, the
+    /// delegate is dropped (it hears nothing more), and `start(delegate:)` may be called again;
+    /// plaintext the engine already holds is delivered to the next delegate. An HTTPS proxy's
+    /// channel is handed back this way once the proxy has answered CONNECT on it. Traps unless
+    /// the channel is active.
+    public func detachDelegate() {
+        loop.preconditionInEventLoop()
+        guard case .active = state else { preconditionFailure("\(self): detachDelegate() in state \(state)") }
+        state = .ready
+        readingPaused = false
+        detachments += 1
+        batchDelivered = false
+        channel.pauseReading()
     }
 
     /// Stops reading: the socket is paused, and plaintext the engine holds waits too.
@@ -437,10 +486,14 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
                 // buffer, which only this loop's reads write; the span borrows them for the call,
                 // and nothing the delegate does on this thread reads another record meanwhile
                 // (`isDelivering` keeps this channel's own nested reads out; other channels read
-                // only from their own loop events and tasks, never inside this call).
+                // only from their own loop events and tasks, never inside this call), except a
+                // TLS channel carried inside this one, which copies the bytes into its engine
+                // (`socketRead`) before it decrypts into the same buffer, and never reads the
+                // span after that.
                 let bytes = UnsafeRawBufferPointer(rebasing: scratch[..<count]).bindMemory(to: UInt8.self)
+                let detachmentsBefore = detachments
                 delegate.streamRead(self, bytes: bytes.span)
-                delivered = true
+                delivered = detachments == detachmentsBefore
             case .needsInput:
                 releaseBuffersIfIdle()
                 return
@@ -488,7 +541,7 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
         state = .closing
         if !socketGone {
             if engine.hasPendingOutput { try? channel.write(engine.takePendingOutput()[...]) }
-            try? channel.shutdownWrite()
+            channel.finishWriting()
             // Read on (discarding) to see the peer's FIN: the channel then closes itself.
             channel.resumeReading()
         }
@@ -569,12 +622,12 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
         if case .active(let delegate) = state { delegate.streamWritabilityChanged(self, isWritable: isWritable) }
     }
 
-    fileprivate func socketClosed(_ error: ReactorError?) {
+    fileprivate func socketClosed(_ error: StreamChannelError?) {
         switch state {
         case .handshaking, .evaluating:
-            failEstablishing(.reactor(error ?? .channelClosed))
+            failEstablishing(error ?? .reactor(.channelClosed))
         case .ready:
-            state = .closed(.reactor(error ?? .channelClosed))
+            state = .closed(error ?? .reactor(.channelClosed))
             releaseBuffersIfIdle()
         case .active(let delegate):
             if error == nil && socketEnded {
@@ -584,9 +637,9 @@ public final class TLSChannel: @unchecked Sendable, StreamChannel, CustomStringC
                 if !readingPaused { deliverPlaintext() }
                 return
             }
-            state = .closed(.reactor(error ?? .channelClosed))
+            state = .closed(error ?? .reactor(.channelClosed))
             releaseBuffersIfIdle()
-            delegate.streamClosed(self, error: .reactor(error ?? .channelClosed))
+            delegate.streamClosed(self, error: error ?? .reactor(.channelClosed))
         case .closing:
             closeTimer?.cancel()
             closeTimer = nil
@@ -605,32 +658,32 @@ private final class TimerTarget: @unchecked Sendable {
     var target: TLSChannel?
 }
 
-/// The socket's delegate: forwards its events to the TLS channel. The socket holds it (and so
+/// The carrier's delegate: forwards its events to the TLS channel. The carrier holds it (and so
 /// the TLS channel) until it closes.
-private final class SocketEvents: ChannelDelegate {
+private final class CarrierEvents: StreamChannelDelegate {
     private let owner: TLSChannel
 
     init(_ owner: TLSChannel) {
         self.owner = owner
     }
 
-    func channelRead(_ channel: Channel, bytes: Span<UInt8>) {
+    func streamRead(_ stream: any StreamChannel, bytes: Span<UInt8>) {
         owner.socketRead(bytes)
     }
 
-    func channelReadComplete(_ channel: Channel) {
+    func streamReadComplete(_ stream: any StreamChannel) {
         owner.socketReadComplete()
     }
 
-    func channelReadEOF(_ channel: Channel) {
+    func streamReadEOF(_ stream: any StreamChannel) {
         owner.socketReadEOF()
     }
 
-    func channelWritabilityChanged(_ channel: Channel, isWritable: Bool) {
+    func streamWritabilityChanged(_ stream: any StreamChannel, isWritable: Bool) {
         owner.socketWritabilityChanged(isWritable)
     }
 
-    func channelClosed(_ channel: Channel, error: ReactorError?) {
+    func streamClosed(_ stream: any StreamChannel, error: StreamChannelError?) {
         owner.socketClosed(error)
     }
 }

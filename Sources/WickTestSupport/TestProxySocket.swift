@@ -1,4 +1,5 @@
-// Socket calls only the test proxy needs: a blocking connect to the origin, and a two-way splice.
+// Socket calls only the test proxy and its TLS front need: a blocking connect to the origin, a
+// two-way splice, and a wait on two sockets.
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -43,5 +44,21 @@ extension BlockingSocket {
                 }
             }
         }
+    }
+
+    /// Waits up to `timeout` for input (or an end, or an error) on `self` and `other`, each
+    /// only if its flag says it is still read; which of the two are ready.
+    func waitForInput(
+        watching watched: (Bool, Bool), and other: BlockingSocket, timeout: Duration
+    ) -> (Bool, Bool) {
+        var entries = [
+            pollfd(fd: watched.0 ? fd : -1, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: watched.1 ? other.fd : -1, events: Int16(POLLIN), revents: 0),
+        ]
+        let milliseconds = Int32(clamping: max(0, timeout.wholeMilliseconds))
+        // SAFETY: poll reads and writes the two pollfd entries of the array it is given.
+        let ready = entries.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, 2, milliseconds) }
+        guard ready > 0 else { return (false, false) }
+        return (entries[0].revents != 0, entries[1].revents != 0)
     }
 }

@@ -5,7 +5,8 @@
 package enum ConnectPhase: Sendable, Equatable, Comparable, CustomStringConvertible {
     /// Resolving the name and connecting the socket (Happy Eyeballs), or a Unix socket's connect.
     case connecting
-    /// Waiting for an HTTP proxy's answer to CONNECT, or for a SOCKS proxy's handshake to end.
+    /// Waiting for an HTTP proxy's answer to CONNECT, for a SOCKS proxy's handshake to end, or
+    /// for an HTTPS proxy's TLS handshake (then its answer to CONNECT, for https).
     case proxyConnect
     /// The TLS handshake and the evaluation of the server's trust.
     case tlsHandshake

@@ -39,11 +39,13 @@ extension TransportSettings {
     }
 
     /// Whether a connection just made to `origin` speaks HTTP/2: the protocol its TLS handshake
-    /// selected (`h2`), or prior knowledge for a cleartext origin without a proxy.
+    /// with the origin selected (`h2`), or prior knowledge for a cleartext origin without a
+    /// proxy. (The TLS session with an HTTPS proxy, which carries a cleartext origin's requests,
+    /// is not the origin's: it offers only `http/1.1`.)
     /// - Returns: `.failure(.tls(.applicationProtocolNotSelected))` when HTTP/2 is required
     ///   and the server selected something else.
     func speaksHTTP2(on channel: any StreamChannel, origin: TransportOrigin) -> Result<Bool, StreamChannelError> {
-        guard let tls = channel as? TLSChannel else {
+        guard origin.tls != nil, let tls = channel as? TLSChannel else {
             return .success(origin.proxy == nil && (http2PriorKnowledge || httpVersion == .http2Only))
         }
         let selected = tls.negotiatedApplicationProtocol

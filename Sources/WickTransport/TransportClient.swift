@@ -17,7 +17,9 @@ package import WickTLS
 /// **TLS rules.** The `TLSContext` of https requests (trust roots, session cache, revocation
 /// fetcher) and the trust manager are built on the first https request (loading trust roots reads
 /// files) and kept, failure included: this is the transport's one TLS context cache. Runners
-/// take the rules each https request carries and build none of their own.
+/// take the rules each https request carries and build none of their own. The context of an
+/// `https` proxy's sessions is built the same way, once per `ProxyTLSTrust` (a client's rules
+/// name at most two proxies), and kept.
 ///
 /// **Origins and runners.** An origin (host or socket path, and port) always maps to the same
 /// runner, so its connections are shared; with one loop (the default) every origin uses it.
@@ -95,6 +97,8 @@ package final class TransportClient: Sendable {
     private let configuration: Configuration
     /// The TLS rules of https requests, built on the first one (see the type's comment).
     private let tls = Locked<Result<TransportTLS, TLSError>?>(nil)
+    /// The TLS contexts of https proxies, by their trust, built on first use (see the type's comment).
+    private let proxyContexts = Locked<[ProxyTLSTrust: Result<ProxyTLSContext, TLSError>]>([:])
 
     /// Starts the loops and makes a runner on each.
     /// - Throws: `ReactorError` when the loop threads cannot be started.
@@ -151,7 +155,8 @@ package final class TransportClient: Sendable {
     }
 
     /// The transport's form of a request: its destination (`TransportDestination`, the one
-    /// reading of the URL), the proxy `proxyRules` choose for a TCP origin, its source binding
+    /// reading of the URL), the proxy `proxyRules` choose for a TCP origin (with its TLS context
+    /// for an `https` proxy), its source binding
     /// (`source`, else the configuration's), the decoding limits and, for https, the TLS rules. A URL that passed `TransportDestination` where the request
     /// was made fails here only on a port out of range.
     func prepare(
@@ -178,6 +183,13 @@ package final class TransportClient: Sendable {
             switch configuration.proxyRules {
             case .success(let rules): request.proxy = rules?.proxy(forScheme: destination.scheme.rawValue, host: host)
             case .failure(let error): return .failure(.invalidProxyConfiguration(error))
+            }
+            if let proxy = request.proxy, proxy.scheme.usesTLS {
+                switch proxyContext(for: proxy.tlsTrust) {
+                case .success(let context): request.proxyTLS = context
+                case .failure(let error):
+                    return .failure(.invalidProxyConfiguration(.unusableTLSTrust(proxy: "\(proxy)", error: error)))
+                }
             }
         }
         request.source = source ?? configuration.sourceBinding
@@ -233,6 +245,21 @@ package final class TransportClient: Sendable {
     }
 
     // MARK: - TLS
+
+    /// The context of https proxies under `trust`, built once per trust (the failure too).
+    private func proxyContext(for trust: ProxyTLSTrust) -> Result<ProxyTLSContext, TLSError> {
+        proxyContexts.withLock { contexts in
+            if let cached = contexts[trust] { return cached }
+            let built: Result<ProxyTLSContext, TLSError>
+            do throws(TLSError) {
+                built = .success(ProxyTLSContext(context: try TLSContext(configuration: trust.configuration)))
+            } catch {
+                built = .failure(error)
+            }
+            contexts[trust] = built
+            return built
+        }
+    }
 
     /// The TLS context and trust manager, built once (the failure too).
     private func transportTLS() -> Result<TransportTLS, TLSError> {

@@ -1,5 +1,5 @@
-// Opens a connection to an origin, plain or TLS, over TCP, a Unix socket or an HTTP proxy,
-// timing the connect and the TLS phase apart: Wick's one way to open a TLS connection.
+// Opens a connection to an origin, plain or TLS, over TCP, a Unix socket or a proxy (HTTP, HTTPS,
+// SOCKS), timing the connect and the TLS phase apart: Wick's one way to open a TLS connection.
 import WickCore
 public import WickReactor
 public import WickTLS
@@ -25,6 +25,15 @@ public import WickTLS
 /// remains of the connect timeout, and counts as part of the connect time; TLS then runs inside
 /// it with the origin's `host` as the SNI name and the name trust is evaluated for, never the
 /// proxy's.
+///
+/// An HTTPS proxy is an HTTP proxy behind TLS: first a TLS session with the proxy (SNI and the
+/// name its certificate is checked for are the proxy's host; the context is the origin's
+/// `proxyTLS`, the evaluator its `tlsTrust`'s, never the trust manager's), bounded by the TLS
+/// handshake timeout and counted as part of the connect, as the tunnel is. For `http` that
+/// session is the connection; for `https` the CONNECT goes inside it, and the origin's TLS runs
+/// inside the tunnel, its records carried as the proxy session's plaintext (TLS inside TLS). A
+/// failure of the proxy's session is `ProxyTunnelError.tlsFailed` or `.tlsTimedOut`, naming the
+/// proxy.
 ///
 /// An origin's `source` binds every TCP connection made for it (to the server or to its proxy)
 /// to that local address and ports before connecting.
@@ -84,11 +93,11 @@ public import WickTLS
             let overall = (started + connector.options.timeout).earliest(deadline)
             tunnel(to: origin, on: loop, deadline: overall, fault: fault, phase: phase) { result in
                 completion(
-                    result.map { channel in
+                    result.map { tunnel in
                         Connected(
-                            channel: channel,
+                            channel: tunnel.carrier,
                             timings: ConnectionTimings(
-                                started: started, resolve: channel.resolveDuration, connected: .now(), tlsHandshake: nil))
+                                started: started, resolve: tunnel.resolve, connected: .now(), tlsHandshake: nil))
                     })
             }
             return
@@ -149,11 +158,12 @@ public import WickTLS
         let overall = (started + connector.options.timeout).earliest(deadline)
         let (options, pool) = (tlsOptions, evaluationPool)
         tunnel(to: origin, on: loop, deadline: overall, fault: fault, phase: phase) { result in
-            let channel: Channel
+            let tunnel: Tunnel
             switch result {
-            case .success(let connected): channel = connected
+            case .success(let opened): tunnel = opened
             case .failure(let error): return completion(.failure(error))
             }
+            let channel = tunnel.carrier
             let connected = Deadline.now()
             phase(.tlsHandshake)
             let engine: TLSEngine
@@ -166,7 +176,7 @@ public import WickTLS
             TLSChannel.establish(
                 over: channel, engine: engine, evaluator: evaluator, pool: pool,
                 deadline: overall.earliest(.now() + options.handshakeTimeout), closeTimeout: options.closeTimeout
-            ) { [resolve = channel.resolveDuration] result in
+            ) { [resolve = tunnel.resolve] result in
                 completion(
                     result.map {
                         (
@@ -175,9 +185,19 @@ public import WickTLS
                                 started: started, resolve: resolve, connected: connected,
                                 tlsHandshake: .now() - connected)
                         )
-                    })
+                    }
+                    .mapError { Self.throughProxy($0, origin: origin) })
             }
         }
+    }
+
+    /// `error`, the origin's TLS handshake failure, saying it happened inside a proxy's tunnel
+    /// when it did (so a proxy that tunnels to something that does not speak TLS is not taken
+    /// for a broken origin seen directly); any other error as it is.
+    private static func throughProxy(_ error: StreamChannelError, origin: TransportOrigin) -> StreamChannelError {
+        guard let proxy = origin.proxy, case .tls(.handshakeFailed(let reason)) = error else { return error }
+        let place = "the origin \(origin.authority), inside the tunnel through proxy \(proxy)"
+        return .tls(.handshakeFailed("\(reason) (\(place))"))
     }
 
     /// Opens the plain stream to `origin` by `deadline` (or the connector's timeout): its Unix
@@ -229,34 +249,86 @@ public import WickTLS
         return "\(target.host.utf8.contains(UInt8(ascii: ":")) ? "[\(target.host)]" : target.host):\(target.port)"
     }
 
+    /// The stream requests (or the origin's TLS) run over, and how long resolving the name of
+    /// what was dialled took.
+    struct Tunnel {
+        let carrier: any TLSCarrier
+        let resolve: Duration?
+    }
+
     /// The stream requests (or TLS) run over, by `deadline`: `dial`'s; through a SOCKS proxy the
     /// tunnel its handshake opens on it; through an HTTP proxy, for https, the CONNECT tunnel
-    /// (plain http goes to an HTTP proxy as it is, in absolute form).
+    /// (plain http goes to an HTTP proxy as it is, in absolute form); through an HTTPS proxy, the
+    /// TLS session with it, and for https the CONNECT tunnel inside that session.
     private func tunnel(
         to origin: TransportOrigin, on loop: EventLoop, deadline: Deadline, fault: Fault?,
         phase: @escaping @Sendable (ConnectPhase) -> Void,
-        _ completion: @escaping @Sendable (Result<Channel, StreamChannelError>) -> Void
+        _ completion: @escaping @Sendable (Result<Tunnel, StreamChannelError>) -> Void
     ) {
         dial(origin, deadline: deadline, on: loop, fault: fault) { result in
+            let socket: Channel
             switch result {
-            case .success(let channel):
-                guard let proxy = origin.proxy, proxy.scheme.isSOCKS || origin.tls != nil else {
-                    return completion(.success(channel))
-                }
-                phase(.proxyConnect)
-                if proxy.scheme.isSOCKS {
-                    let target = nameResolution.connectTarget(host: origin.host, port: origin.port)
-                    SOCKSTunnel.open(
-                        over: channel, host: target.host, port: target.port, proxy: proxy,
-                        resolver: connector.resolver, deadline: deadline, completion)
-                } else {
-                    ProxyTunnel.open(
-                        over: channel, authority: tunnelAuthority(for: origin), proxy: proxy, deadline: deadline,
-                        completion)
-                }
-            case .failure(let error):
-                completion(.failure(.reactor(error)))
+            case .success(let connected): socket = connected
+            case .failure(let error): return completion(.failure(.reactor(error)))
             }
+            let opened = { @Sendable (carrier: any TLSCarrier) in
+                completion(.success(Tunnel(carrier: carrier, resolve: socket.resolveDuration)))
+            }
+            guard let proxy = origin.proxy, proxy.scheme.isSOCKS || proxy.scheme.usesTLS || origin.tls != nil else {
+                return opened(socket)
+            }
+            phase(.proxyConnect)
+            if proxy.scheme.isSOCKS {
+                let target = nameResolution.connectTarget(host: origin.host, port: origin.port)
+                return SOCKSTunnel.open(
+                    over: socket, host: target.host, port: target.port, proxy: proxy, resolver: connector.resolver,
+                    deadline: deadline
+                ) { completion($0.map { Tunnel(carrier: $0, resolve: socket.resolveDuration) }) }
+            }
+            let connect = { @Sendable (carrier: any TLSCarrier) in
+                guard origin.tls != nil else { return opened(carrier) }
+                ProxyTunnel.open(
+                    over: carrier, authority: tunnelAuthority(for: origin), proxy: proxy, deadline: deadline
+                ) { completion($0.map { Tunnel(carrier: $0, resolve: socket.resolveDuration) }) }
+            }
+            guard let proxyTLS = origin.proxyTLS else { return connect(socket) }
+            proxySession(over: socket, proxy: proxy, context: proxyTLS.context, deadline: deadline) { result in
+                switch result {
+                case .success(let session): connect(session)
+                case .failure(let error): completion(.failure(error))
+                }
+            }
+        }
+    }
+
+    /// The TLS session with an HTTPS proxy over `socket`: the proxy's host is the SNI name and
+    /// the name its certificate is checked for, under its `tlsTrust`. Ends at `deadline` or the
+    /// TLS handshake timeout, whichever is first. TLS failures name the proxy
+    /// (`ProxyTunnelError.tlsFailed`, `.tlsTimedOut`); a socket's failure stays `.reactor`.
+    private func proxySession(
+        over socket: Channel, proxy: ProxyConfiguration, context: TLSContext, deadline: Deadline,
+        _ completion: @escaping @Sendable (Result<TLSChannel, StreamChannelError>) -> Void
+    ) {
+        let engine: TLSEngine
+        do throws(TLSError) {
+            engine = try TLSEngine(context: context, serverHostname: proxy.host, port: Int(proxy.port))
+        } catch {
+            socket.close()
+            return completion(.failure(.proxy(.tlsFailed(proxy: proxy.authority, error))))
+        }
+        TLSChannel.establish(
+            over: socket, engine: engine, evaluator: proxy.tlsTrust.evaluator, pool: evaluationPool,
+            deadline: deadline.earliest(.now() + tlsOptions.handshakeTimeout), closeTimeout: tlsOptions.closeTimeout
+        ) { result in
+            completion(
+                result.mapError { error in
+                    switch error {
+                    case .tls(let failure): .proxy(.tlsFailed(proxy: proxy.authority, failure))
+                    case .tlsTimedOut(_, let phase, let after):
+                        .proxy(.tlsTimedOut(proxy: proxy.authority, phase: phase, after: after))
+                    case .reactor, .proxy: error
+                    }
+                })
         }
     }
 

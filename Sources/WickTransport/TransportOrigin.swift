@@ -25,7 +25,10 @@ import WickTLS
 /// origin, but it serves only this one: the conservative choice), and `https` connections are
 /// CONNECT tunnels to `host:port`; through a SOCKS proxy, connections of both schemes are
 /// tunnels to `host:port`. TLS to `host` runs inside a tunnel under the TLS rules in the key, as
-/// without a proxy.
+/// without a proxy. An HTTPS proxy's trust (`ProxyConfiguration.tlsTrust`) is part of `proxy`'s
+/// value, so two trusts never share a connection; the context its TLS sessions are made with
+/// (`proxyTLS`, built from that trust and cached by `TransportClient`) is in the key too, by
+/// identity, as the origin's TLS rules are.
 ///
 /// The contract for source bindings: `source` (a local address and port range) is in the key, so
 /// a connection made from one local address never serves a request that asked for another, nor
@@ -59,24 +62,32 @@ package struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
     let tls: TransportTLS?
     /// The proxy connections go through; nil for direct ones and always for Unix sockets.
     let proxy: ProxyConfiguration?
+    /// The TLS context of an `https` proxy's sessions; nil for every other proxy and none.
+    let proxyTLS: ProxyTLSContext?
     /// The local address and ports TCP connections are made from; nil for the kernel's choice
     /// and always for Unix sockets.
     let source: SourceBinding?
 
-    /// An origin. `tls` is required for `https` (traps without) and dropped for `http`. With a
-    /// `unixSocketPath`, connections go to that socket and `host:port` only name the server
-    /// (a proxy is then dropped: a socket is never proxied).
+    /// An origin. `tls` is required for `https` (traps without) and dropped for `http`;
+    /// `proxyTLS` is required for an `https` proxy (traps without) and dropped for any other.
+    /// With a `unixSocketPath`, connections go to that socket and `host:port` only name the
+    /// server (a proxy is then dropped: a socket is never proxied).
     init(
         scheme: Scheme, host: String, port: UInt16, unixSocketPath: UnixSocketPath? = nil, tls: TransportTLS?,
-        proxy: ProxyConfiguration? = nil, source: SourceBinding? = nil
+        proxy: ProxyConfiguration? = nil, proxyTLS: ProxyTLSContext? = nil, source: SourceBinding? = nil
     ) {
         precondition(scheme == .http || tls != nil, "TransportOrigin: https needs TLS rules")
+        let proxy = unixSocketPath == nil ? proxy : nil
+        precondition(
+            proxy?.scheme.usesTLS != true || proxyTLS != nil,
+            "TransportOrigin: the https proxy \(proxy.map { "\($0)" } ?? "") needs its TLS context")
         self.scheme = scheme
         self.host = host.lowercasedIfNeeded()
         self.port = port
         self.unixSocketPath = unixSocketPath
         self.tls = scheme == .https ? tls : nil
-        self.proxy = unixSocketPath == nil ? proxy : nil
+        self.proxy = proxy
+        self.proxyTLS = proxy?.scheme.usesTLS == true ? proxyTLS : nil
         self.source = unixSocketPath == nil ? source : nil
     }
 
@@ -110,5 +121,20 @@ struct TransportTLS: Hashable, Sendable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(context))
         hasher.combine(trustManager.map(ObjectIdentifier.init))
+    }
+}
+
+/// The context an `https` proxy's TLS sessions are made with, built from its `ProxyTLSTrust` by
+/// `TransportClient` (one per trust, kept). Equal when it is the same object (see
+/// `TransportOrigin`).
+struct ProxyTLSContext: Hashable, Sendable {
+    let context: TLSContext
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.context === rhs.context
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(context))
     }
 }

@@ -12,7 +12,7 @@ import WickHTTP2
 /// builds such a request from an `http+unix://`, `https+unix://` or `unix://` URL.
 ///
 /// With `proxy` (ignored with `unixSocketPath`) the connection goes to that proxy. Through an
-/// HTTP proxy, an `http` request is written in absolute form (`GET http://host:port/path
+/// HTTP or HTTPS proxy, an `http` request is written in absolute form (`GET http://host:port/path
 /// HTTP/1.1`) with the proxy's `Proxy-Authorization`; an `https` request goes in origin form
 /// inside the CONNECT tunnel, and the credentials only in the CONNECT, never to the origin.
 /// Through a SOCKS proxy, both go in origin form inside its tunnel, the credentials only in its
@@ -36,8 +36,11 @@ struct TransportRequest: Sendable {
     var tls: TransportTLS?
     /// The Unix domain socket to connect to instead of `host:port`; nil for TCP.
     var unixSocketPath: UnixSocketPath?
-    /// The proxy (HTTP or SOCKS) to go through; nil goes direct.
+    /// The proxy (HTTP, HTTPS or SOCKS) to go through; nil goes direct.
     var proxy: ProxyConfiguration?
+    /// The TLS context of an `https` proxy, required there (a runner builds none;
+    /// `TransportClient.prepare` gives its cached one for the proxy's `tlsTrust`).
+    var proxyTLS: ProxyTLSContext?
     /// The local address and ports TCP connections are made from; nil lets the kernel choose.
     var source: SourceBinding?
     /// Decode the response body's `gzip`, `deflate`, `br` and `zstd` codings within these limits
@@ -68,7 +71,7 @@ struct TransportRequest: Sendable {
     var origin: TransportOrigin {
         TransportOrigin(
             scheme: scheme, host: host, port: port, unixSocketPath: unixSocketPath, tls: tls, proxy: proxy,
-            source: source)
+            proxyTLS: proxyTLS, source: source)
     }
 
     /// The `Host` field value: the host (bracketed if it is an IPv6 literal), with the port
@@ -117,7 +120,7 @@ struct TransportRequest: Sendable {
             else { body.map { .contentLength($0.count) } ?? .none }
         var head = HTTPRequestHead(
             method: method, target: .origin(target), host: hostFieldValue, headers: headers, framing: framing)
-        if let proxy, proxy.scheme == .http, scheme == .http, unixSocketPath == nil {
+        if let proxy, proxy.scheme.speaksHTTP, scheme == .http, unixSocketPath == nil {
             head.target = .absolute("http://\(hostFieldValue)\(target)")
             if let credentials = proxy.credentials {
                 head.headers.add(name: "Proxy-Authorization", value: credentials.authorizationValue)

@@ -7,7 +7,8 @@ import Testing
 /// `{mtls}` (nginx's listener that requires a client certificate), `{clientchain}` and `{clientkey}` (the PKI's client identity),
 /// `{refused}` (a URL whose port nothing listens on; `{refusedauthority}` its `host:port`),
 /// `{socks}` and `{socksauth}` (microsocks' `host:port`, open and demanding `{socksuser}`), `{httpbinport}`, `{nginxport}`, `{nginxsport}` (the
-/// ports alone, for `--resolve` and `--connect-to`).
+/// ports alone, for `--resolve` and `--connect-to`), `{httpsproxy}` (an HTTPS proxy's URL, `https://localhost:PORT`, whose
+/// certificate the test CA issued: an in-process `TestProxy` behind a `TLSFront`).
 struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
     /// How standard output is compared (exit status and written files always are, exactly).
     enum Comparison: Sendable {
@@ -110,6 +111,13 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "97 no credentials for a SOCKS5 proxy that wants them", arguments: ["-s", "--socks5-hostname", "{socksauth}", "{nginx}/index.html"], comparison: .statusOnly),
         .init(name: "97 the SOCKS5 proxy cannot connect", arguments: ["-s", "--socks5-hostname", "{socks}", "{refused}"], comparison: .statusOnly),
         .init(name: "7 the SOCKS5 proxy is not listening", arguments: ["-s", "-x", "socks5h://{refusedauthority}", "{nginx}/index.html"], comparison: .statusOnly),
+        // HTTPS proxies: absolute form inside TLS to the proxy, TLS to the origin inside that, the proxy's own trust.
+        .init(name: "-x https:// with --proxy-cacert", arguments: ["-s", "-x", "{httpsproxy}", "--proxy-cacert", "{root}", "{nginx}/index.html"], comparison: .exact),
+        .init(name: "-x https:// to an https origin: TLS in TLS", arguments: ["-s", "-x", "{httpsproxy}", "--proxy-cacert", "{root}", "--cacert", "{root}", "{nginxs}/bytes/64k"], comparison: .exact),
+        .init(name: "--proxy-insecure", arguments: ["-s", "-x", "{httpsproxy}", "--proxy-insecure", "{nginx}/index.html"], comparison: .exact),
+        .init(name: "60 an HTTPS proxy the system store does not trust", arguments: ["-s", "-x", "{httpsproxy}", "{nginx}/index.html"], comparison: .statusOnly),
+        .init(name: "60 --cacert is the origin's, not the proxy's", arguments: ["-s", "-x", "{httpsproxy}", "--cacert", "{root}", "{nginxs}/index.html"], comparison: .statusOnly),
+        .init(name: "77 --proxy-cacert without certificates", arguments: ["-s", "-x", "{httpsproxy}", "--proxy-cacert", "data.txt", "{nginx}/index.html"], comparison: .statusOnly),
 
         // Name-resolution overrides: where connections go changes, the Host field and the name TLS verifies do not.
         .init(name: "--resolve keeps the Host field", arguments: ["-s", "--resolve", "golden.wick.test:{httpbinport}:127.0.0.1", "http://golden.wick.test:{httpbinport}/headers"], comparison: .json(ignoringHeaders: [])),

@@ -6,15 +6,25 @@ import Testing
 import Wick
 import WickTestSupport
 
-/// The servers' addresses as the cases' placeholders name them, and the refusing port, which
-/// refuses only while the caller holds it.
-private func placeholders() throws -> (values: [String: String], refused: RefusingPort) {
+/// What a case's placeholders need alive while it runs: the refusing port, which refuses only
+/// while held, and the HTTPS proxy (an in-process `TestProxy` behind a `TLSFront`).
+private struct HeldServers {
+    let refused: RefusingPort
+    let proxy: TestProxy
+    let front: TLSFront
+}
+
+/// The servers' addresses as the cases' placeholders name them, and the servers the caller must
+/// hold while the case runs.
+private func placeholders() throws -> (values: [String: String], held: HeldServers) {
     let nginx = try TestEnvironment.nginx()
     let httpbin = try TestEnvironment.httpbin()
     let socks = try TestEnvironment.socks()
     let pem = try String(contentsOf: nginx.pki.server.certificate, encoding: .utf8)
     let pin = try Certificate.chain(pemEncoded: pem)[0].publicKey.pin
     let refused = try RefusingPort()
+    let proxy = try TestProxy()
+    let front = try TLSFront(backendPort: proxy.port, pki: nginx.pki)
 
     let values = [
         "{httpbin}": httpbin.base, "{www}": nginx.documentRoot.path, "{nginx}": nginx.httpBase, "{nginxs}": nginx.httpsBase,
@@ -28,8 +38,9 @@ private func placeholders() throws -> (values: [String: String], refused: Refusi
         "{clientkeypem}": try publicKeyFiles.get().otherPEM,
         "{socks}": "127.0.0.1:\(socks.port)", "{socksauth}": "127.0.0.1:\(socks.authenticatingPort)",
         "{socksuser}": "\(socks.username):\(socks.password)", "{refusedauthority}": "127.0.0.1:\(refused.port)",
+        "{httpsproxy}": "https://localhost:\(front.port)",
     ]
-    return (values, refused)
+    return (values, HeldServers(refused: refused, proxy: proxy, front: front))
 }
 
 /// Public key files for `--pinnedpubkey FILE`: the server's key as PEM and as DER, and another
@@ -68,8 +79,12 @@ private let caDirectory = Result { () throws -> String in
 struct GoldenCommandTests {
     @Test(arguments: GoldenCommandCase.all)
     func wickAgreesWithCurl(_ golden: GoldenCommandCase) throws {
-        let (values, refused) = try placeholders()
-        defer { withExtendedLifetime(refused) {} }
+        let (values, held) = try placeholders()
+        defer {
+            held.front.stop()
+            held.proxy.stop()
+            withExtendedLifetime(held.refused) {}
+        }
         let arguments = golden.arguments.map { argument in
             values.reduce(argument) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
         }

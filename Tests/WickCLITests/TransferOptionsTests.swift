@@ -3,6 +3,7 @@ import FoundationEssentials
 import Testing
 import Wick
 import WickCLI
+import WickTestSupport
 
 struct TransferOptionsTests {
     @Test func dataPiecesJoinWithAmpersandButJSONPiecesDoNot() throws {
@@ -249,6 +250,33 @@ struct ProxyOptionsTests {
         #expect(proxy?.credentials == ProxyCredentials(username: "alice", password: "pa:ss"))
         let userOnly = try Self.proxy(["--socks5-hostname", "p:1", "--proxy-user", "bob"])
         #expect(userOnly?.credentials == ProxyCredentials(username: "bob", password: ""))
+    }
+
+    @Test func anHTTPSProxyHasItsOwnTrustOptions() throws {
+        #expect(try Self.proxy(["-x", "https://p"]) == ProxyConfiguration(.https, host: "p", port: 443))
+        #expect(try Self.proxy(["-x", "https://p:8443", "--proxy-insecure"])?.tlsTrust == .unverified)
+        // --insecure is the origins' business, not the proxy's.
+        #expect(try Self.proxy(["-x", "https://p", "-k"])?.tlsTrust == .system)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wick-proxy-cacert-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pki = try TestPKI.generate(in: directory)
+        let root = try Certificate(pemEncoded: String(contentsOf: pki.root.certificate, encoding: .utf8))
+        let trusted = try Self.proxy(["-x", "https://p", "--proxy-cacert", pki.root.certificate.path])
+        #expect(trusted?.tlsTrust == ProxyTLSTrust(roots: .certificates([root])))
+        let code = try TransferOptions.parsing(
+            ["-x", "https://p", "--proxy-cacert", pki.root.certificate.path, "--proxy-insecure", "u"]
+        ).swiftCode(input: TableInput(files: [:]))
+        #expect(code.contains("proxy.tlsTrust.roots = .certificates("))
+        #expect(code.contains("proxy.tlsTrust.verifiesCertificate = false"))
+    }
+
+    @Test func aProxyCACertificateFileWithoutCertificatesIsExit77() throws {
+        #expect {
+            try TransferOptions.parsing(["-x", "https://p", "--proxy-cacert", "/nonexistent.pem", "u"])
+                .sessionConfiguration()
+        } throws: { error in
+            (error as? CommandFailure)?.code == .badCACertificateFile
+        }
     }
 }
 

@@ -93,6 +93,18 @@ struct StreamChannelErrorClassificationTests {
         (.proxy(.unexpectedBytes(proxy: "p:1", count: 5)), .proxyInvalidResponse, false, nil),
         (.proxy(.closedBeforeResponse(proxy: "p:1")), .proxyClosed, false, nil),
         (.proxy(.timedOut(proxy: "p:1", after: .seconds(1))), .proxyTimedOut, true, nil),
+        // An HTTPS proxy's own TLS: a refused certificate and a failed handshake as the origin's
+        // would be, a slow handshake as a silent proxy.
+        (
+            .proxy(
+                .tlsFailed(
+                    proxy: "p:1",
+                    .serverTrustFailed(ServerTrustError(host: "p", evaluator: "E", reason: .noCertificatesFound)))),
+            .serverTrustRefused, false, nil
+        ),
+        (.proxy(.tlsFailed(proxy: "p:1", .handshakeFailed("alert"))), .tlsHandshakeFailed, false, nil),
+        (.proxy(.tlsFailed(proxy: "p:1", .invalidConfiguration("roots"))), .tlsConfigurationInvalid, false, nil),
+        (.proxy(.tlsTimedOut(proxy: "p:1", phase: .handshake, after: .seconds(1))), .proxyTimedOut, true, nil),
     ]
 
     @Test(arguments: table)

@@ -419,7 +419,7 @@ private struct SlowEvaluator: ServerTrustEvaluating {
             if !writable { break }
             written += 64 * 1024
         }
-        let room = try await harness.loop.submit { options.maximumBufferedBytes - channel.channel.bufferedBytes }
+        let room = try await harness.loop.submit { channel.channel.writeCapacity }
         var largest = room
         while TLSChannel.ciphertextBound(plaintext: largest) > room { largest -= 1 }
         #expect(largest > 0)

@@ -43,6 +43,9 @@ struct ProxyEnvironmentTests {
             http: "all:1", https: "all:1"),
         Case(name: "no port means 1080", environment: ["http_proxy": "proxy"], http: "proxy:1080", https: nil),
         Case(
+            name: "an https:// proxy without a port means 443", environment: ["HTTPS_PROXY": "https://tls-proxy"],
+            http: nil, https: "tls-proxy:443"),
+        Case(
             name: "NO_PROXY * disables proxying", environment: ["all_proxy": "all:1", "NO_PROXY": "*"],
             http: nil, https: nil),
         Case(

@@ -132,6 +132,7 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         proxied.proxy = .proxy(try ProxyConfiguration(url: "http://user:pass@proxy.internal:3128"), noProxy: NoProxyList(".internal"))
         proxied.proxy = .proxy(try ProxyConfiguration(url: "socks5h://user:pass@bastion:1080"))  // the proxy resolves names
         proxied.proxy = .proxy(ProxyConfiguration(.socks5, host: "127.0.0.1", port: 9050))   // Wick resolves, sends the address
+        proxied.proxy = .proxy(ProxyConfiguration(.https, host: "proxy.corp", tlsTrust: ProxyTLSTrust(roots: .certificates([root]))))  // TLS to the proxy, its own trust
 
         // Pinning, deadlines, pools.
         var configuration = Session.Configuration()

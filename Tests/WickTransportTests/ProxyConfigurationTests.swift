@@ -30,7 +30,7 @@ struct ProxyConfigurationTests {
 
     @Test(arguments: [
         ("socks5://proxy:1080", ProxyScheme.socks5), ("SOCKS5H://proxy", .socks5h), ("socks4://proxy", .socks4),
-        ("socks4a://proxy:9050", .socks4a), ("http://proxy", .http), ("proxy", .http),
+        ("socks4a://proxy:9050", .socks4a), ("http://proxy", .http), ("proxy", .http), ("HTTPS://proxy", .https),
     ])
     func theSchemeNamesTheProtocol(_ url: String, scheme: ProxyScheme) throws {
         let proxy = try ProxyConfiguration(url: url)
@@ -38,14 +38,35 @@ struct ProxyConfigurationTests {
         #expect(proxy.description.hasPrefix("\(scheme)://proxy:"))
     }
 
-    @Test(arguments: ["https://proxy:443", "socks://proxy", "ftp://proxy"])
+    @Test(arguments: ["socks://proxy", "ftp://proxy", "spdy://proxy:443"])
     func otherSchemesAreRefusedNamingTheSupportedOnes(_ url: String) {
         #expect {
             try ProxyConfiguration(url: url)
         } throws: { error in
             guard case ProxyConfigurationError.unsupportedScheme = error else { return false }
-            return "\(error)".contains("socks5h://")
+            return "\(error)".contains("socks5h://") && "\(error)".contains("https://")
         }
+    }
+
+    @Test func anHTTPSProxyDefaultsToPort443AndTheSystemTrustAsCurlDoes() throws {
+        let proxy = try ProxyConfiguration(url: "https://user:pw@proxy.example")
+        #expect(proxy.scheme == .https && proxy.port == 443 && proxy.tlsTrust == .system)
+        #expect(proxy.credentials == ProxyCredentials(username: "user", password: "pw"))
+        #expect(try ProxyConfiguration(url: "https://proxy.example:8443").port == 8443)
+        #expect(try ProxyConfiguration(url: "http://proxy.example").port == 1080)
+        #expect(ProxyConfiguration(.https, host: "proxy").port == 443)
+        #expect(ProxyConfiguration(.socks5, host: "proxy").port == 1080)
+        #expect(proxy.scheme.speaksHTTP && proxy.scheme.usesTLS && !proxy.scheme.isSOCKS)
+        #expect(proxy.description == "https://proxy.example:443")
+    }
+
+    @Test func anHTTPSProxysTrustIsItsOwnAndOffersOnlyHTTP1() throws {
+        let trust = ProxyTLSTrust(roots: .certificates([]))
+        #expect(trust.configuration.trustRoots == .certificates([]))
+        #expect(trust.configuration.applicationProtocols == ["http/1.1"])
+        #expect(trust.evaluator is DefaultTrustEvaluator)
+        #expect(ProxyTLSTrust.unverified.evaluator is DisabledTrustEvaluator)
+        #expect(ProxyTLSTrust.system.configuration.trustRoots == .system)
     }
 
     @Test func socks5CredentialsOver255BytesAreRefused() throws {
@@ -115,6 +136,16 @@ struct ProxyConfigurationTests {
         #expect(head.contains("Proxy-Authorization: Basic dTpw\r\n"))
     }
 
+    @Test func plainHTTPThroughAnHTTPSProxyIsAbsoluteFormToo() throws {
+        var request = TransportRequest(.get, .http, host: "example.com", target: "/a")
+        var proxy = Self.proxy
+        proxy.scheme = .https
+        request.proxy = proxy
+        let head = try Self.encodedHead(request)
+        #expect(head.hasPrefix("GET http://example.com/a HTTP/1.1\r\n"))
+        #expect(head.contains("Proxy-Authorization: Basic dTpw\r\n"))
+    }
+
     @Test func httpsThroughAProxyIsOriginFormWithoutProxyCredentials() throws {
         var request = TransportRequest(.get, .https, host: "example.com", target: "/a")
         request.proxy = Self.proxy
@@ -132,6 +163,25 @@ struct ProxyConfigurationTests {
         #expect(direct != proxied && proxied != otherKey)
         #expect(proxied == TransportOrigin(scheme: .http, host: "EXAMPLE.com", port: 80, tls: nil, proxy: Self.proxy))
         #expect(proxied.description == "http://example.com:80 via proxy http://proxy:3128")
+    }
+
+    @Test func anHTTPSProxysTrustAndContextArePartOfTheOriginKey() throws {
+        let context = ProxyTLSContext(context: try TLSContext())
+        var proxy = Self.proxy
+        proxy.scheme = .https
+        var unverified = proxy
+        unverified.tlsTrust = .unverified
+        func origin(_ proxy: ProxyConfiguration, _ context: ProxyTLSContext) -> TransportOrigin {
+            TransportOrigin(scheme: .http, host: "example.com", port: 80, tls: nil, proxy: proxy, proxyTLS: context)
+        }
+        #expect(origin(proxy, context) == origin(proxy, context))
+        #expect(origin(proxy, context) != origin(unverified, context), "two trusts are two keys")
+        let another = ProxyTLSContext(context: try TLSContext())
+        #expect(origin(proxy, context) != origin(proxy, another), "two contexts are two keys, as for origins")
+        // A plain HTTP proxy carries no context: one given is dropped.
+        let plain = TransportOrigin(
+            scheme: .http, host: "example.com", port: 80, tls: nil, proxy: Self.proxy, proxyTLS: context)
+        #expect(plain.proxyTLS == nil)
     }
 
     @Test func aUnixSocketIsNeverProxied() throws {

@@ -38,6 +38,33 @@ struct ProxyRunnerTests {
         await client.close()
     }
 
+    @Test func anHTTPSProxyThatNeverAnswersTheHandshakeIsBoundedByTheConnectTimeout() async throws {
+        // A plain TestProxy as an https proxy: it waits for a request head that never comes.
+        let silent = try TestProxy(connectBehavior: .stall)
+        defer { silent.stop() }
+        let client = try TestRunner { $0.connect.timeout = .milliseconds(300) }
+        var request = TransportRequest(.get, .http, host: "origin.invalid", port: 80)
+        request.proxy = ProxyConfiguration(.https, host: "127.0.0.1", port: UInt16(silent.port))
+        request.proxyTLS = ProxyTLSContext(context: try TLSContext(configuration: ProxyTLSTrust.system.configuration))
+        let started = ContinuousClock.now
+        do {
+            _ = try await client.runner.execute(request, deadline: .now() + .seconds(1))
+            Issue.record("a silent HTTPS proxy let the request through")
+        } catch {
+            switch error {
+            case .timedOut(.connect(.proxyConnect)): break
+            case .poolWaitTimeout(.proxy(.tlsTimedOut(let proxy, .handshake, let after))?):
+                #expect(proxy == "127.0.0.1:\(silent.port)")
+                #expect(after >= .milliseconds(250) && after < .seconds(5))
+                #expect(error.description.contains("HTTPS proxy 127.0.0.1:\(silent.port): TLS handshake timed out"))
+            default: Issue.record("expected the proxy's TLS handshake to time out, got \(error)")
+            }
+        }
+        #expect(silent.acceptedConnections >= 2, "a timeout is retried within the deadline")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        await client.close()
+    }
+
     @Test func aTargetThatCannotBeACONNECTAuthorityFailsBeforeAnyByteIsSent() async throws {
         let proxy = try TestProxy()
         defer { proxy.stop() }
@@ -110,6 +137,49 @@ struct SOCKSRunnerNginxTests {
         #expect(reused == [false, false, false, false, true, true, true, true])
         let total = try await client.runner.statistics().total
         #expect(total.created == 4)
+        await client.close()
+    }
+}
+
+@Suite(.enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
+struct HTTPSProxyRunnerNginxTests {
+    @Test func twoProxyTrustsNeverShareAConnection() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        let front = try TLSFront(backendPort: proxy.port, pki: nginx.pki)
+        defer { front.stop() }
+        let root = try Certificate(pemEncoded: String(contentsOf: nginx.pki.root.certificate, encoding: .utf8))
+        let client = try TestRunner()
+        /// A request to nginx through the front, its certificate checked under `trust`.
+        func request(trusting trust: ProxyTLSTrust) throws -> TransportRequest {
+            var request = TransportRequest(
+                .get, .http, host: "127.0.0.1", port: UInt16(nginx.httpPort), target: "/bytes/1k")
+            request.proxy = ProxyConfiguration(.https, host: "localhost", port: UInt16(front.port), tlsTrust: trust)
+            request.proxyTLS = ProxyTLSContext(context: try TLSContext(configuration: trust.configuration))
+            return request
+        }
+        let right = try request(trusting: ProxyTLSTrust(roots: .certificates([root])))
+        let wrong = try request(trusting: .system)
+        let first = try await client.runner.execute(right)
+        #expect(first.body.count == 1_024 && !first.metrics.isReused)
+        // The right trust's connection is idle in the pool; the wrong trust is not served by it.
+        do {
+            _ = try await client.runner.execute(wrong, deadline: .now() + .seconds(10))
+            Issue.record("a request under a trust that refuses the proxy used another trust's connection")
+        } catch {
+            guard case .connectFailed(.proxy(.tlsFailed(_, .serverTrustFailed(let trust)))) = error else {
+                Issue.record("expected the proxy's certificate refused, got \(error)")
+                await client.close()
+                return
+            }
+            #expect(trust.host == "localhost")
+        }
+        let again = try await client.runner.execute(right)
+        #expect(again.body.count == 1_024 && again.metrics.isReused)
+        // Both GETs went over the one connection the right trust made; the wrong trust's session
+        // ended before any plaintext, so it never reached the proxy behind the front.
+        #expect(proxy.requests.map(\.connection) == [0, 0] && proxy.acceptedConnections == 1)
         await client.close()
     }
 }

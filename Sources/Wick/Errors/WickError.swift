@@ -142,9 +142,12 @@ public indirect enum SessionTaskFailure: Error, Sendable, CustomStringConvertibl
     /// `proxy` is its `host:port`. Nothing reached the origin.
     case proxyAuthenticationRequired(proxy: String, credentialsSent: Bool)
     /// The HTTP proxy refused an https request's CONNECT tunnel with another status, answered
-    /// with something that is not HTTP, closed before answering, or sent bytes nobody asked for.
-    /// Nothing reached the origin. The failure's `kind` says which (`proxyRefused`,
-    /// `proxyInvalidResponse`, `proxyClosed`, `proxyTimedOut`). (A plain http request through a
+    /// with something that is not HTTP, closed before answering, or sent bytes nobody asked for;
+    /// or an HTTPS proxy's own TLS session failed (its certificate refused under the proxy's
+    /// trust, `serverTrustRefused`; its handshake, `tlsHandshakeFailed`; its timeout,
+    /// `proxyTimedOut`), the description naming the proxy. Nothing reached the origin. The
+    /// failure's `kind` says which (`proxyRefused`, `proxyInvalidResponse`, `proxyClosed`,
+    /// `proxyTimedOut`, `serverTrustRefused`, `tlsHandshakeFailed`). (A plain http request through a
     /// proxy gets the proxy's answer as its response, 407 included, as curl does.)
     case proxyConnectFailed(ConnectionFailure)
     /// The SOCKS proxy (`proxy` is its `host:port`) did not open the tunnel: `failure` names

@@ -138,10 +138,12 @@ extension Session {
         /// with `SessionTaskFailure.invalidRedirect`, so a response meant to be private is never
         /// fetched in the clear by accident.
         public var allowsInsecureRedirects: Bool = false
-        /// Which proxy (HTTP or SOCKS) requests go through. Default `.environment`: curl's variables
-        /// (`http_proxy`, `https_proxy`, `all_proxy`, `no_proxy`; `HTTP_PROXY` is ignored),
-        /// read when the Session is created. `.none` always goes direct; `.proxy(_:noProxy:)`
-        /// and `.rules(_:)` name the proxies. Unix-socket requests never use a proxy.
+        /// Which proxy (HTTP, HTTPS or SOCKS) requests go through. Default `.environment`: curl's
+        /// variables (`http_proxy`, `https_proxy`, `all_proxy`, `no_proxy`; `HTTP_PROXY` is
+        /// ignored), read when the Session is created. `.none` always goes direct;
+        /// `.proxy(_:noProxy:)` and `.rules(_:)` name the proxies. Unix-socket requests never use
+        /// a proxy. An HTTPS proxy's certificate is checked under its own
+        /// `ProxyConfiguration.tlsTrust`, never under `trustRoots` or the trust manager.
         public var proxy: ProxySetting = .environment
         /// How request hosts become addresses: curl's `--resolve` (`ResolveOverride`) and
         /// `--connect-to` (`ConnectToOverride`) entries, and your own `NameResolver` in place of

@@ -1,4 +1,5 @@
-// Why a proxy URL or a proxy environment variable cannot be used.
+// Why a proxy URL, a proxy environment variable or an HTTPS proxy's trust cannot be used.
+public import WickTLS
 
 /// Why a proxy setting was refused. Nothing is sent through, or around, a proxy that is
 /// configured wrongly: a request that would use it fails with
@@ -12,6 +13,9 @@ public indirect enum ProxyConfigurationError: Error, Sendable, Equatable, Custom
     case malformedURL(String, reason: String)
     /// The environment variable `name` holds an unusable proxy URL.
     case environmentVariable(name: String, error: ProxyConfigurationError)
+    /// The `https` proxy `proxy` (`scheme://host:port`)'s `tlsTrust` could not be made into a
+    /// TLS context: `error` says why (the system store could not be loaded).
+    case unusableTLSTrust(proxy: String, error: TLSError)
 
     /// What is wrong, for people.
     public var description: String {
@@ -21,6 +25,7 @@ public indirect enum ProxyConfigurationError: Error, Sendable, Equatable, Custom
                 + ProxyScheme.allCases.map { "\($0)://" }.joined(separator: ", ")
         case .malformedURL(let url, let reason): "invalid proxy URL \(url): \(reason)"
         case .environmentVariable(let name, let error): "\(name): \(error)"
+        case .unusableTLSTrust(let proxy, let error): "the trust of proxy \(proxy) cannot be used: \(error)"
         }
     }
 }

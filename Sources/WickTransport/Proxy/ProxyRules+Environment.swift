@@ -9,7 +9,9 @@ extension ProxyRules {
     /// - `no_proxy`, else `NO_PROXY`, lists the hosts that go direct (`NoProxyList`).
     ///
     /// An empty value counts as unset. Values are proxy URLs as `ProxyConfiguration.init(url:)`
-    /// reads them (no scheme means `http://`, port 1080 by default, credentials percent-decoded).
+    /// reads them (no scheme means `http://`, port 1080 by default, 443 for `https://`,
+    /// credentials percent-decoded). An `https://` proxy is trusted under the system store;
+    /// set `tlsTrust` on `http` and `https` to trust another CA.
     ///
     /// Pass `ProcessInfo.processInfo.environment`, or a dictionary in tests.
     /// - Throws: `ProxyConfigurationError.environmentVariable` naming the first variable in use

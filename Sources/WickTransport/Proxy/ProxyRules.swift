@@ -3,11 +3,11 @@
 /// The proxy for `http` requests, the proxy for `https` requests, and the hosts reached
 /// directly (`noProxy`). Requests over a Unix domain socket never use a proxy.
 public struct ProxyRules: Hashable, Sendable {
-    /// The proxy for plain `http` requests (in absolute form to an HTTP proxy, through a SOCKS
-    /// proxy's tunnel); nil goes direct.
+    /// The proxy for plain `http` requests (in absolute form to an HTTP or HTTPS proxy, through
+    /// a SOCKS proxy's tunnel); nil goes direct.
     public var http: ProxyConfiguration?
-    /// The proxy for `https` requests (a CONNECT or SOCKS tunnel, TLS to the origin inside); nil
-    /// goes direct.
+    /// The proxy for `https` requests (a CONNECT or SOCKS tunnel, TLS to the origin inside; for
+    /// an HTTPS proxy, TLS inside TLS); nil goes direct.
     public var https: ProxyConfiguration?
     /// Hosts that go direct whatever the scheme.
     public var noProxy: NoProxyList

@@ -1,38 +1,42 @@
-// Opens a CONNECT tunnel through an HTTP proxy on a connected socket, before TLS to the origin.
+// Opens a CONNECT tunnel through an HTTP or HTTPS proxy on a connected stream, before TLS to the origin.
 import WickCore
 import WickHTTP1
 import WickReactor
 import WickTLS
 
-/// Asks an HTTP proxy for a tunnel to `host:port` (RFC 9110 §9.3.6) on a connected channel that
-/// has not been started: it writes `CONNECT host:port HTTP/1.1` with `Host` and, when the proxy
-/// has credentials, `Proxy-Authorization`, and reads the answer with `HTTPResponseParser`.
+/// Asks an HTTP proxy for a tunnel to `host:port` (RFC 9110 §9.3.6) on a connected stream that
+/// has not been started (the socket, or for an HTTPS proxy the TLS channel to it): it writes
+/// `CONNECT host:port HTTP/1.1` with `Host` and, when the proxy has credentials,
+/// `Proxy-Authorization`, and reads the answer with `HTTPResponseParser`.
 ///
 /// Rules:
-/// - Interim 1xx answers are skipped. A 2xx final answer opens the tunnel: the channel is handed
-///   back unstarted (`Channel.detachDelegate()`), so TLS can start it, and the completion gets it.
+/// - Interim 1xx answers are skipped. A 2xx final answer opens the tunnel: the stream is handed
+///   back unstarted (`TLSCarrier.detachDelegate()`), so TLS can start it, and the completion
+///   gets it.
 /// - Any other final status fails with `ProxyTunnelError.refused`, naming the status, whether
 ///   credentials were sent, and the proxy. Its body is not read: the channel is closed.
 /// - Bytes after the 2xx head (in the same read) are `unexpectedBytes`: the client has not
 ///   spoken yet, so nothing in the tunnel can be an answer to it, and dropping them would hide
 ///   a confused or hostile proxy.
-/// - An EOF or a close before the answer is `closedBeforeResponse`; a parse error is
+/// - An EOF or a close before the answer (a TLS failure of an HTTPS proxy's stream among them)
+///   is `closedBeforeResponse`; a parse error is
 ///   `invalidResponse`; no answer by `deadline` is `timedOut`.
 /// - On every failure the channel is closed, and the completion runs exactly once, on the loop.
 ///
 /// Thread ownership (the proof behind `@unchecked Sendable`): every `var` is read and written
-/// only on `channel.loop`'s thread: `open` runs there, the channel calls the delegate there, and
+/// only on `channel.loop`'s thread: `open` runs there, the stream calls the delegate there, and
 /// the timer is scheduled there. `Sendable` only lets the timer closure carry the tunnel.
-final class ProxyTunnel: ChannelDelegate, @unchecked Sendable {
-    private let channel: Channel
+final class ProxyTunnel: StreamChannelDelegate, @unchecked Sendable {
+    private let channel: any TLSCarrier
     private let proxy: ProxyConfiguration
     private let started: Deadline
     private var parser = HTTPResponseParser()
-    private var completion: ((Result<Channel, StreamChannelError>) -> Void)?
+    private var completion: ((Result<any TLSCarrier, StreamChannelError>) -> Void)?
     private var timer: Scheduled?
 
     private init(
-        channel: Channel, proxy: ProxyConfiguration, completion: @escaping (Result<Channel, StreamChannelError>) -> Void
+        channel: any TLSCarrier, proxy: ProxyConfiguration,
+        completion: @escaping (Result<any TLSCarrier, StreamChannelError>) -> Void
     ) {
         self.channel = channel
         self.proxy = proxy
@@ -41,13 +45,13 @@ final class ProxyTunnel: ChannelDelegate, @unchecked Sendable {
     }
 
     /// Sends CONNECT for `authority` (`host:port`, IPv6 bracketed) on `channel`, a connected and
-    /// unstarted channel to `proxy`, and calls `completion` once, on the loop, with the channel
+    /// unstarted stream to `proxy`, and calls `completion` once, on the loop, with the stream
     /// (open, unstarted, the tunnel established) or the failure: `.proxy(ProxyTunnelError)`, or
     /// `.reactor` when the request cannot be written (`.invalidAddress` when the authority or
-    /// the credentials cannot be encoded). Call on the channel's loop.
+    /// the credentials cannot be encoded). Call on the stream's loop.
     static func open(
-        over channel: Channel, authority: String, proxy: ProxyConfiguration, deadline: Deadline,
-        _ completion: @escaping (Result<Channel, StreamChannelError>) -> Void
+        over channel: any TLSCarrier, authority: String, proxy: ProxyConfiguration, deadline: Deadline,
+        _ completion: @escaping (Result<any TLSCarrier, StreamChannelError>) -> Void
     ) {
         channel.loop.preconditionInEventLoop()
         let tunnel = ProxyTunnel(channel: channel, proxy: proxy, completion: completion)
@@ -68,7 +72,7 @@ final class ProxyTunnel: ChannelDelegate, @unchecked Sendable {
         channel.start(delegate: tunnel)
         guard tunnel.completion != nil else { return }  // closed at once: already reported
         do {
-            try channel.write(bytes)
+            try channel.write(bytes[...])
         } catch {
             tunnel.fail(.reactor(error))
         }
@@ -76,9 +80,9 @@ final class ProxyTunnel: ChannelDelegate, @unchecked Sendable {
 
     // MARK: - Channel events
 
-    func channelRead(_ channel: Channel, bytes: Span<UInt8>) {
+    func streamRead(_ stream: any StreamChannel, bytes: Span<UInt8>) {
         guard completion != nil else { return }
-        // SAFETY: `buffer` is the channel's read buffer, valid only inside this closure; the parser
+        // SAFETY: `buffer` is the stream's read buffer, valid only inside this closure; the parser
         // reads it during `parse` and keeps what it needs in its own storage, so no pointer outlives
         // the closure.
         bytes.withUnsafeBufferPointer { buffer in
@@ -116,11 +120,11 @@ final class ProxyTunnel: ChannelDelegate, @unchecked Sendable {
         }
     }
 
-    func channelReadEOF(_ channel: Channel) {
+    func streamReadEOF(_ stream: any StreamChannel) {
         fail(.proxy(.closedBeforeResponse(proxy: proxy.authority)))
     }
 
-    func channelClosed(_ channel: Channel, error: ReactorError?) {
+    func streamClosed(_ stream: any StreamChannel, error: StreamChannelError?) {
         fail(.proxy(.closedBeforeResponse(proxy: proxy.authority)))
     }
 

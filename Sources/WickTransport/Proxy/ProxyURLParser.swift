@@ -39,7 +39,7 @@ enum ProxyURLParser {
         }
         let (host, portText) = try splitHostPort(authority, url: masked)
         guard !host.isEmpty else { throw .malformedURL(masked, reason: "the proxy URL has no host") }
-        var port = ProxyConfiguration.defaultPort
+        var port = scheme.defaultPort
         if let portText {
             guard portText.allSatisfy({ ("0"..."9").contains($0) }), let number = UInt16(portText), number > 0 else {
                 throw .malformedURL(masked, reason: "the port \(portText) is not a number from 1 to 65535")

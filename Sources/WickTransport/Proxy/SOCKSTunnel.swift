@@ -91,7 +91,7 @@ final class SOCKSTunnel: ChannelDelegate, @unchecked Sendable {
             guard !credentials.username.utf8.contains(0) else {
                 return "SOCKS4 proxy \(proxy.authority): a user id cannot hold NUL"
             }
-        case .http:
+        case .http, .https:
             break
         }
         return nil

@@ -5,18 +5,38 @@
 // operators expect that. Its only flaw, blocking, is contained by running it on these threads.
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Resolves host names to socket addresses without blocking an event loop.
 ///
 /// Numeric hosts (`127.0.0.1`, `::1`, `[::1]`) are parsed in place and never reach a resolver
 /// thread. Names go to one of `threadCount` threads that call `getaddrinfo` (so /etc/hosts is
-/// honoured); the result is delivered on the requesting loop.
+/// honoured); the result is delivered on the requesting loop. For Happy Eyeballs
+/// (`resolveByFamily`) the AAAA and A lookups are two `getaddrinfo` calls, one per family, queued
+/// AAAA first so that two threads run them at once, each answer delivered as it comes.
 public final class Resolver: Sendable {
+    /// Which addresses one lookup asks for.
+    enum Family: Sendable {
+        /// Both families in one call, in the system's RFC 6724 order (`AF_UNSPEC`).
+        case any
+        /// IPv6 only (`AF_INET6`: the AAAA query).
+        case ipv6
+        /// IPv4 only (`AF_INET`: the A query).
+        case ipv4
+    }
+
     /// Looks a name up, blocking. The system's `getaddrinfo` unless a test injects another.
-    typealias Lookup = @Sendable (_ host: String, _ port: UInt16) -> Result<[SocketAddress], ReactorError>
+    typealias Lookup =
+        @Sendable (_ host: String, _ port: UInt16, _ family: Family) -> Result<[SocketAddress], ReactorError>
 
     private struct Job: Sendable {
         let host: String
         let port: UInt16
+        let family: Family
         let loop: EventLoop
         let completion: @Sendable (Result<[SocketAddress], ReactorError>) -> Void
     }
@@ -34,7 +54,11 @@ public final class Resolver: Sendable {
 
     /// A resolver with `threadCount` threads calling `getaddrinfo`.
     convenience init(threadCount: Int) {
-        self.init(threadCount: threadCount, lookup: Syscalls.getaddrinfo)
+        self.init(
+            threadCount: threadCount,
+            lookup: { host, port, family in
+                Syscalls.getaddrinfo(host: host, port: port, family: family.addressFamily)
+            })
     }
 
     /// A resolver whose threads call `lookup` (tests inject slow or scripted lookups).
@@ -64,16 +88,38 @@ public final class Resolver: Sendable {
             loop.execute { completion(.success([address])) }
             return
         }
+        enqueue([Job(host: host, port: port, family: .any, loop: loop, completion: completion)])
+    }
+
+    /// Resolves `host` with one lookup per family, AAAA first, and calls `answer` on `loop` with
+    /// each as it arrives: `.ipv6` and `.ipv4`, each with its addresses or
+    /// `ReactorError.unknownHost` / `.resolutionFailed`. A numeric host is answered at once, as
+    /// `.all`. If `loop` has shut down by then, the answers are dropped.
+    public func resolveByFamily(
+        host: String, port: UInt16, on loop: EventLoop, _ answer: @escaping @Sendable (ResolverAnswer) -> Void
+    ) {
+        if let address = SocketAddress(numericHost: host, port: port) {
+            loop.execute { answer(.all(.success([address]))) }
+            return
+        }
+        enqueue([
+            Job(host: host, port: port, family: .ipv6, loop: loop) { answer(.ipv6($0)) },
+            Job(host: host, port: port, family: .ipv4, loop: loop) { answer(.ipv4($0)) },
+        ])
+    }
+
+    /// Queues `jobs` for the threads, or fails each with `.loopShutDown` once stopping.
+    private func enqueue(_ jobs: [Job]) {
         let accepted = queue.withLock { queue -> Bool in
             guard !queue.stopping else { return false }
-            queue.jobs.append(Job(host: host, port: port, loop: loop, completion: completion))
+            queue.jobs += jobs
             return true
         }
         guard accepted else {
-            loop.execute { completion(.failure(.loopShutDown)) }
+            for job in jobs { job.loop.execute { job.completion(.failure(.loopShutDown)) } }
             return
         }
-        post(1)
+        post(UInt64(jobs.count))
     }
 
     /// Stops the threads after the lookups they are running; queued lookups are dropped.
@@ -115,8 +161,19 @@ public final class Resolver: Sendable {
                 if queue.withLock({ $0.stopping }) { return }
                 continue
             }
-            let result = lookup(job.host, job.port)
+            let result = lookup(job.host, job.port, job.family)
             job.loop.execute { job.completion(result) }
+        }
+    }
+}
+
+extension Resolver.Family {
+    /// The `ai_family` hint of this lookup.
+    var addressFamily: Int32 {
+        switch self {
+        case .any: AF_UNSPEC
+        case .ipv6: AF_INET6
+        case .ipv4: AF_INET
         }
     }
 }

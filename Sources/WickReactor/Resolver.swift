@@ -16,8 +16,10 @@ import Synchronization
 /// Numeric hosts (`127.0.0.1`, `::1`, `[::1]`) are parsed in place and never reach a resolver
 /// thread. Names go to one of `threadCount` threads that call `getaddrinfo` (so /etc/hosts is
 /// honoured); the result is delivered on the requesting loop. For Happy Eyeballs
-/// (`resolveByFamily`) the AAAA and A lookups are two `getaddrinfo` calls, one per family, queued
-/// AAAA first so that two threads run them at once, each answer delivered as it comes.
+/// (`resolveByFamily`) the AAAA and A lookups are two `getaddrinfo` calls, one per family: the
+/// thread that takes the job queues the A lookup for another thread and runs the AAAA one, so
+/// two threads run them at once, each answer delivered as it comes. A name /etc/hosts lists is
+/// looked up in one call instead (`HostsFile` says why).
 public final class Resolver: Sendable {
     /// Which addresses one lookup asks for.
     enum Family: Sendable {
@@ -34,11 +36,25 @@ public final class Resolver: Sendable {
         @Sendable (_ host: String, _ port: UInt16, _ family: Family) -> Result<[SocketAddress], ReactorError>
 
     private struct Job: Sendable {
+        enum Work: Sendable {
+            /// One lookup, its result for `completion`.
+            case lookup(Family, completion: @Sendable (Result<[SocketAddress], ReactorError>) -> Void)
+            /// RFC 8305 §3's two lookups, or one for a name the hosts file lists.
+            case byFamily(answer: @Sendable (ResolverAnswer) -> Void)
+        }
+
         let host: String
         let port: UInt16
-        let family: Family
         let loop: EventLoop
-        let completion: @Sendable (Result<[SocketAddress], ReactorError>) -> Void
+        let work: Work
+
+        /// Tells the requester the loop shut down.
+        func refuse() {
+            switch work {
+            case .lookup(_, let completion): loop.execute { completion(.failure(.loopShutDown)) }
+            case .byFamily(let answer): loop.execute { answer(.all(.failure(.loopShutDown))) }
+            }
+        }
     }
 
     private struct Queue {
@@ -47,6 +63,8 @@ public final class Resolver: Sendable {
     }
 
     private let lookup: Lookup
+    /// Whether the hosts file lists a name (then it is looked up in one call).
+    private let listedInHosts: @Sendable (String) -> Bool
     private let queue = Locked(Queue())
     /// A blocking eventfd in semaphore mode: one unit per queued job (or per thread at shutdown).
     private let semaphoreFD: Int32
@@ -58,13 +76,18 @@ public final class Resolver: Sendable {
             threadCount: threadCount,
             lookup: { host, port, family in
                 Syscalls.getaddrinfo(host: host, port: port, family: family.addressFamily)
-            })
+            }, listedInHosts: HostsFile.system.lists)
     }
 
-    /// A resolver whose threads call `lookup` (tests inject slow or scripted lookups).
-    init(threadCount: Int, lookup: @escaping Lookup) {
+    /// A resolver whose threads call `lookup` and ask `listedInHosts` (tests inject slow or
+    /// scripted lookups and their own hosts file; by default no name is listed).
+    init(
+        threadCount: Int, lookup: @escaping Lookup,
+        listedInHosts: @escaping @Sendable (String) -> Bool = { _ in false }
+    ) {
         precondition(threadCount >= 1, "Resolver needs at least one thread")
         self.lookup = lookup
+        self.listedInHosts = listedInHosts
         do {
             semaphoreFD = try Syscalls.eventfd(semaphore: true, blocking: true)
         } catch {
@@ -88,13 +111,14 @@ public final class Resolver: Sendable {
             loop.execute { completion(.success([address])) }
             return
         }
-        enqueue([Job(host: host, port: port, family: .any, loop: loop, completion: completion)])
+        enqueue([Job(host: host, port: port, loop: loop, work: .lookup(.any, completion: completion))])
     }
 
     /// Resolves `host` with one lookup per family, AAAA first, and calls `answer` on `loop` with
     /// each as it arrives: `.ipv6` and `.ipv4`, each with its addresses or
-    /// `ReactorError.unknownHost` / `.resolutionFailed`. A numeric host is answered at once, as
-    /// `.all`. If `loop` has shut down by then, the answers are dropped.
+    /// `ReactorError.unknownHost` / `.resolutionFailed`. A numeric host is answered at once, and
+    /// a name /etc/hosts lists after one lookup for both families, as `.all`. If `loop` has shut
+    /// down by then, the answers are dropped.
     public func resolveByFamily(
         host: String, port: UInt16, on loop: EventLoop, _ answer: @escaping @Sendable (ResolverAnswer) -> Void
     ) {
@@ -102,10 +126,7 @@ public final class Resolver: Sendable {
             loop.execute { answer(.all(.success([address]))) }
             return
         }
-        enqueue([
-            Job(host: host, port: port, family: .ipv6, loop: loop) { answer(.ipv6($0)) },
-            Job(host: host, port: port, family: .ipv4, loop: loop) { answer(.ipv4($0)) },
-        ])
+        enqueue([Job(host: host, port: port, loop: loop, work: .byFamily(answer: answer))])
     }
 
     /// Queues `jobs` for the threads, or fails each with `.loopShutDown` once stopping.
@@ -116,7 +137,7 @@ public final class Resolver: Sendable {
             return true
         }
         guard accepted else {
-            for job in jobs { job.loop.execute { job.completion(.failure(.loopShutDown)) } }
+            for job in jobs { job.refuse() }
             return
         }
         post(UInt64(jobs.count))
@@ -161,8 +182,29 @@ public final class Resolver: Sendable {
                 if queue.withLock({ $0.stopping }) { return }
                 continue
             }
-            let result = lookup(job.host, job.port, job.family)
-            job.loop.execute { job.completion(result) }
+            run(job)
+        }
+    }
+
+    private func run(_ job: Job) {
+        switch job.work {
+        case .lookup(let family, let completion):
+            let result = lookup(job.host, job.port, family)
+            job.loop.execute { completion(result) }
+        case .byFamily(let answer):
+            guard !listedInHosts(job.host) else {
+                let result = lookup(job.host, job.port, .any)
+                job.loop.execute { answer(.all(result)) }
+                return
+            }
+            // RFC 8305 §3: the AAAA query first, the A query right after it, on another thread.
+            enqueue([
+                Job(
+                    host: job.host, port: job.port, loop: job.loop,
+                    work: .lookup(.ipv4) { answer(.ipv4($0)) })
+            ])
+            let result = lookup(job.host, job.port, .ipv6)
+            job.loop.execute { answer(.ipv6(result)) }
         }
     }
 }

@@ -194,7 +194,8 @@ import WickCore
             return .success([SocketAddress(numericHost: "127.0.0.1", port: port)!])
         }
         defer {
-            answer.signal()
+            answer.signal()  // the AAAA lookup,
+            answer.signal()  // and the A lookup if it began before the shutdown
             resolver.shutdown()
         }
         let started = Deadline.now()

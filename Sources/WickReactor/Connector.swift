@@ -7,18 +7,24 @@ public struct ConnectOptions: Sendable, Hashable {
     /// caller's deadline (`Connector.connect(...deadline:...)`) ends it sooner.
     public var timeout: Duration
     /// RFC 8305's Connection Attempt Delay: how long an attempt runs alone before the next
-    /// address is tried too. 250 ms by default (the RFC's recommendation; it allows 100 ms–2 s).
+    /// address is tried too. 250 ms by default (the RFC's recommendation; it advises 100 ms–2 s,
+    /// and a value under its 10 ms floor counts as 10 ms).
     public var connectionAttemptDelay: Duration
+    /// RFC 8305's Resolution Delay: how long IPv4 addresses that arrive before the AAAA answer
+    /// wait for it, so that IPv6 is tried first. 50 ms by default (the RFC's recommendation);
+    /// zero connects with the first answer.
+    public var resolutionDelay: Duration
     /// The settings applied to the socket and the channel.
     public var socket: SocketOptions
 
     /// The defaults described on each property.
     public init(
         timeout: Duration = .seconds(10), connectionAttemptDelay: Duration = .milliseconds(250),
-        socket: SocketOptions = SocketOptions()
+        resolutionDelay: Duration = .milliseconds(50), socket: SocketOptions = SocketOptions()
     ) {
         self.timeout = timeout
         self.connectionAttemptDelay = connectionAttemptDelay
+        self.resolutionDelay = resolutionDelay
         self.socket = socket
     }
 }
@@ -41,7 +47,8 @@ public struct Connector: Sendable {
     }
 
     /// Connects to `host:port` on `loop`: resolves the name (numeric hosts skip the resolver),
-    /// then races the addresses per RFC 8305, all within `options.timeout` and by `deadline`,
+    /// IPv6 and IPv4 apart when the resolver can (`HostResolving.resolveByFamily`), and races the
+    /// addresses per RFC 8305 as they arrive, all within `options.timeout` and by `deadline`,
     /// whichever comes first. `completion` runs once, on `loop`, with the winning channel or a
     /// `ReactorError`: `.unknownHost`, `.resolutionFailed`, `.connectFailed` (every attempt
     /// listed), `.resolutionTimedOut` (the time ran out before the resolver answered),
@@ -77,7 +84,7 @@ public struct Connector: Sendable {
                 host: address.description, port: 0, loop: loop, options: options, deadline: deadline,
                 completion: completion
             )
-            .start(addresses: [address])
+            .start(address: address)
         }
         if loop.inEventLoop { begin() } else if !loop.execute(begin) { completion(.failure(.loopShutDown)) }
     }
@@ -131,7 +138,12 @@ final class HappyEyeballsConnect: @unchecked Sendable {
     /// inside `startAttempt`); handled in order once the current batch is done.
     private var deferred: [Event] = []
     private var isPerforming = false
-    /// How long the resolver took, once it answered.
+    /// Armed while IPv4 addresses wait for the AAAA answer (the Resolution Delay).
+    private var resolutionTimer: Scheduled?
+    /// When the resolver was asked; nil for a numeric host or a given address, which are not
+    /// looked up.
+    private var resolveStarted: Deadline?
+    /// How long resolution took, up to the first attempt (the Resolution Delay included).
     private var resolveDuration: Duration?
 
     init(
@@ -147,27 +159,30 @@ final class HappyEyeballsConnect: @unchecked Sendable {
         giveUpAt = (now + options.timeout).earliest(deadline)
         // The error describes the time the connect really had.
         let allowed = giveUpAt.hasPassed(at: now) ? .zero : giveUpAt - now
-        self.machine = HappyEyeballs(host: host, attemptDelay: options.connectionAttemptDelay, timeout: allowed)
+        self.machine = HappyEyeballs(
+            host: host, attemptDelay: options.connectionAttemptDelay, resolutionDelay: options.resolutionDelay,
+            timeout: allowed)
     }
 
-    /// Arms the overall timeout and asks the resolver for addresses.
+    /// Arms the overall timeout and asks the resolver for addresses, by family when it can.
     func start(resolver: any HostResolving) {
         armTimeout()
         // A numeric host is not looked up (the resolver answers at once), so it has no resolve time.
-        let resolveStarted: Deadline? = SocketAddress(numericHost: host, port: port) == nil ? .now() : nil
-        resolver.resolve(host: host, port: port, on: loop) { result in
-            self.resolveDuration = resolveStarted.map { .now() - $0 }
-            switch result {
-            case .success(let addresses): self.perform(self.machine.addressesResolved(addresses, now: .now()))
-            case .failure(let error): self.perform(self.machine.resolutionFailed(error))
+        resolveStarted = SocketAddress(numericHost: host, port: port) == nil ? .now() : nil
+        resolver.resolveByFamily(host: host, port: port, on: loop) { answer in
+            switch answer {
+            case .ipv6(.failure(.loopShutDown)), .ipv4(.failure(.loopShutDown)), .all(.failure(.loopShutDown)):
+                self.perform(self.machine.aborted(.loopShutDown))
+            default:
+                self.perform(self.machine.answerReceived(answer, now: .now()))
             }
         }
     }
 
-    /// Arms the overall timeout and races `addresses` without resolving.
-    func start(addresses: [SocketAddress]) {
+    /// Arms the overall timeout and connects to `address` without resolving.
+    func start(address: SocketAddress) {
         armTimeout()
-        perform(machine.addressesResolved(addresses, now: .now()))
+        perform(machine.answerReceived(.all(.success([address])), now: .now()))
     }
 
     private func armTimeout() {
@@ -212,6 +227,7 @@ final class HappyEyeballsConnect: @unchecked Sendable {
     private func run(_ action: HappyEyeballs.Action) {
         switch action {
         case .startAttempt(let id, let address):
+            if let started = resolveStarted, resolveDuration == nil { resolveDuration = .now() - started }
             let attempt = ConnectAttempt.start(to: address, on: loop, options: options.socket) { result in
                 self.attempts[id] = nil
                 switch result {
@@ -229,6 +245,14 @@ final class HappyEyeballsConnect: @unchecked Sendable {
         case .disarmAttemptTimer:
             attemptTimer?.cancel()
             attemptTimer = nil
+        case .armResolutionTimer(let deadline):
+            resolutionTimer = loop.scheduleLocal(at: deadline) {
+                self.resolutionTimer = nil
+                self.perform(self.machine.resolutionDelayPassed(now: .now()))
+            }
+        case .disarmResolutionTimer:
+            resolutionTimer?.cancel()
+            resolutionTimer = nil
         case .cancelAttempt(let id):
             attempts.removeValue(forKey: id)?.cancel()
         case .succeed(let id):

@@ -12,6 +12,24 @@ public protocol HostResolving: Sendable {
         host: String, port: UInt16, on loop: EventLoop,
         _ completion: @escaping @Sendable (Result<[SocketAddress], ReactorError>) -> Void
     )
+
+    /// Resolves `host` for a Happy Eyeballs connect to `port` (RFC 8305 §3): `answer` runs on
+    /// `loop` either twice, with `.ipv6` (the AAAA query) and `.ipv4` (the A query) in the order
+    /// they arrive, so that connecting can start on the first, or once with `.all` when this
+    /// resolver does not look the families up apart. Each answer carries the errors `resolve`
+    /// names. The default answers `.all` with `resolve(host:port:on:_:)`'s result.
+    func resolveByFamily(
+        host: String, port: UInt16, on loop: EventLoop, _ answer: @escaping @Sendable (ResolverAnswer) -> Void
+    )
+}
+
+extension HostResolving {
+    /// Answers once, `.all`, with `resolve(host:port:on:_:)`'s result.
+    public func resolveByFamily(
+        host: String, port: UInt16, on loop: EventLoop, _ answer: @escaping @Sendable (ResolverAnswer) -> Void
+    ) {
+        resolve(host: host, port: port, on: loop) { answer(.all($0)) }
+    }
 }
 
 extension Resolver: HostResolving {}

@@ -5,20 +5,56 @@
 // operators expect that. Its only flaw, blocking, is contained by running it on these threads.
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Resolves host names to socket addresses without blocking an event loop.
 ///
 /// Numeric hosts (`127.0.0.1`, `::1`, `[::1]`) are parsed in place and never reach a resolver
 /// thread. Names go to one of `threadCount` threads that call `getaddrinfo` (so /etc/hosts is
-/// honoured); the result is delivered on the requesting loop.
+/// honoured); the result is delivered on the requesting loop. For Happy Eyeballs
+/// (`resolveByFamily`) the AAAA and A lookups are two `getaddrinfo` calls, one per family: the
+/// thread that takes the job queues the A lookup for another thread and runs the AAAA one, so
+/// two threads run them at once, each answer delivered as it comes. A name /etc/hosts lists is
+/// looked up in one call instead (`HostsFile` says why).
 public final class Resolver: Sendable {
+    /// Which addresses one lookup asks for.
+    enum Family: Sendable {
+        /// Both families in one call, in the system's RFC 6724 order (`AF_UNSPEC`).
+        case any
+        /// IPv6 only (`AF_INET6`: the AAAA query).
+        case ipv6
+        /// IPv4 only (`AF_INET`: the A query).
+        case ipv4
+    }
+
     /// Looks a name up, blocking. The system's `getaddrinfo` unless a test injects another.
-    typealias Lookup = @Sendable (_ host: String, _ port: UInt16) -> Result<[SocketAddress], ReactorError>
+    typealias Lookup =
+        @Sendable (_ host: String, _ port: UInt16, _ family: Family) -> Result<[SocketAddress], ReactorError>
 
     private struct Job: Sendable {
+        enum Work: Sendable {
+            /// One lookup, its result for `completion`.
+            case lookup(Family, completion: @Sendable (Result<[SocketAddress], ReactorError>) -> Void)
+            /// RFC 8305 §3's two lookups, or one for a name the hosts file lists.
+            case byFamily(answer: @Sendable (ResolverAnswer) -> Void)
+        }
+
         let host: String
         let port: UInt16
         let loop: EventLoop
-        let completion: @Sendable (Result<[SocketAddress], ReactorError>) -> Void
+        let work: Work
+
+        /// Tells the requester the loop shut down.
+        func refuse() {
+            switch work {
+            case .lookup(_, let completion): loop.execute { completion(.failure(.loopShutDown)) }
+            case .byFamily(let answer): loop.execute { answer(.all(.failure(.loopShutDown))) }
+            }
+        }
     }
 
     private struct Queue {
@@ -27,6 +63,8 @@ public final class Resolver: Sendable {
     }
 
     private let lookup: Lookup
+    /// Whether the hosts file lists a name (then it is looked up in one call).
+    private let listedInHosts: @Sendable (String) -> Bool
     private let queue = Locked(Queue())
     /// A blocking eventfd in semaphore mode: one unit per queued job (or per thread at shutdown).
     private let semaphoreFD: Int32
@@ -34,13 +72,22 @@ public final class Resolver: Sendable {
 
     /// A resolver with `threadCount` threads calling `getaddrinfo`.
     convenience init(threadCount: Int) {
-        self.init(threadCount: threadCount, lookup: Syscalls.getaddrinfo)
+        self.init(
+            threadCount: threadCount,
+            lookup: { host, port, family in
+                Syscalls.getaddrinfo(host: host, port: port, family: family.addressFamily)
+            }, listedInHosts: HostsFile.system.lists)
     }
 
-    /// A resolver whose threads call `lookup` (tests inject slow or scripted lookups).
-    init(threadCount: Int, lookup: @escaping Lookup) {
+    /// A resolver whose threads call `lookup` and ask `listedInHosts` (tests inject slow or
+    /// scripted lookups and their own hosts file; by default no name is listed).
+    init(
+        threadCount: Int, lookup: @escaping Lookup,
+        listedInHosts: @escaping @Sendable (String) -> Bool = { _ in false }
+    ) {
         precondition(threadCount >= 1, "Resolver needs at least one thread")
         self.lookup = lookup
+        self.listedInHosts = listedInHosts
         do {
             semaphoreFD = try Syscalls.eventfd(semaphore: true, blocking: true)
         } catch {
@@ -64,16 +111,36 @@ public final class Resolver: Sendable {
             loop.execute { completion(.success([address])) }
             return
         }
+        enqueue([Job(host: host, port: port, loop: loop, work: .lookup(.any, completion: completion))])
+    }
+
+    /// Resolves `host` with one lookup per family, AAAA first, and calls `answer` on `loop` with
+    /// each as it arrives: `.ipv6` and `.ipv4`, each with its addresses or
+    /// `ReactorError.unknownHost` / `.resolutionFailed`. A numeric host is answered at once, and
+    /// a name /etc/hosts lists after one lookup for both families, as `.all`. If `loop` has shut
+    /// down by then, the answers are dropped.
+    public func resolveByFamily(
+        host: String, port: UInt16, on loop: EventLoop, _ answer: @escaping @Sendable (ResolverAnswer) -> Void
+    ) {
+        if let address = SocketAddress(numericHost: host, port: port) {
+            loop.execute { answer(.all(.success([address]))) }
+            return
+        }
+        enqueue([Job(host: host, port: port, loop: loop, work: .byFamily(answer: answer))])
+    }
+
+    /// Queues `jobs` for the threads, or fails each with `.loopShutDown` once stopping.
+    private func enqueue(_ jobs: [Job]) {
         let accepted = queue.withLock { queue -> Bool in
             guard !queue.stopping else { return false }
-            queue.jobs.append(Job(host: host, port: port, loop: loop, completion: completion))
+            queue.jobs += jobs
             return true
         }
         guard accepted else {
-            loop.execute { completion(.failure(.loopShutDown)) }
+            for job in jobs { job.refuse() }
             return
         }
-        post(1)
+        post(UInt64(jobs.count))
     }
 
     /// Stops the threads after the lookups they are running; queued lookups are dropped.
@@ -115,8 +182,40 @@ public final class Resolver: Sendable {
                 if queue.withLock({ $0.stopping }) { return }
                 continue
             }
-            let result = lookup(job.host, job.port)
-            job.loop.execute { job.completion(result) }
+            run(job)
+        }
+    }
+
+    private func run(_ job: Job) {
+        switch job.work {
+        case .lookup(let family, let completion):
+            let result = lookup(job.host, job.port, family)
+            job.loop.execute { completion(result) }
+        case .byFamily(let answer):
+            guard !listedInHosts(job.host) else {
+                let result = lookup(job.host, job.port, .any)
+                job.loop.execute { answer(.all(result)) }
+                return
+            }
+            // RFC 8305 §3: the AAAA query first, the A query right after it, on another thread.
+            enqueue([
+                Job(
+                    host: job.host, port: job.port, loop: job.loop,
+                    work: .lookup(.ipv4) { answer(.ipv4($0)) })
+            ])
+            let result = lookup(job.host, job.port, .ipv6)
+            job.loop.execute { answer(.ipv6(result)) }
+        }
+    }
+}
+
+extension Resolver.Family {
+    /// The `ai_family` hint of this lookup.
+    var addressFamily: Int32 {
+        switch self {
+        case .any: AF_UNSPEC
+        case .ipv6: AF_INET6
+        case .ipv4: AF_INET
         }
     }
 }

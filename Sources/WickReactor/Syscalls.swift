@@ -254,11 +254,14 @@ enum Syscalls {
         _ = try nonBlocking("shutdown") { Glibc.shutdown(fd, how) }
     }
 
-    /// `getaddrinfo(3)` for a stream socket to `host:port`, any family. Blocking: call it only on
-    /// a resolver thread. Returns the addresses in the order the system's policy (RFC 6724) gives.
-    static func getaddrinfo(host: String, port: UInt16) -> Result<[SocketAddress], ReactorError> {
+    /// `getaddrinfo(3)` for a stream socket to `host:port`, of `family` (`AF_UNSPEC`: any;
+    /// `AF_INET6` or `AF_INET`: that family's query alone). Blocking: call it only on a resolver
+    /// thread. Returns the addresses in the order the system's policy (RFC 6724) gives.
+    static func getaddrinfo(
+        host: String, port: UInt16, family: Int32 = AF_UNSPEC
+    ) -> Result<[SocketAddress], ReactorError> {
         var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
+        hints.ai_family = family
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_NUMERICSERV
         var list: UnsafeMutablePointer<addrinfo>?

@@ -123,7 +123,7 @@ import WickCore
         let group = try makeGroup()
         defer { group.shutdownGracefully() }
         let lookups = Atomic<Int>(0)
-        let resolver = Resolver(threadCount: 1) { _, _ in
+        let resolver = Resolver(threadCount: 1) { _, _, _ in
             lookups.add(1, ordering: .relaxed)
             return .failure(.unknownHost("never"))
         }
@@ -155,7 +155,7 @@ import WickCore
     @Test func resolutionFailuresAreReported() async throws {
         let group = try makeGroup()
         defer { group.shutdownGracefully() }
-        let resolver = Resolver(threadCount: 1) { host, _ in .failure(.unknownHost(host)) }
+        let resolver = Resolver(threadCount: 1) { host, _, _ in .failure(.unknownHost(host)) }
         defer { resolver.shutdown() }
         await #expect(throws: ReactorError.unknownHost("no-such-host.test")) {
             try await Connector(resolver: resolver).connect(host: "no-such-host.test", port: 80, on: group.next())
@@ -172,7 +172,7 @@ import WickCore
     @Test func aSlowResolverIsCoveredByTheConnectTimeout() async throws {
         let group = try makeGroup()
         defer { group.shutdownGracefully() }
-        let resolver = Resolver(threadCount: 1) { _, port in
+        let resolver = Resolver(threadCount: 1) { _, port, _ in
             usleep(400_000)
             return .success([SocketAddress(numericHost: "127.0.0.1", port: port)!])
         }
@@ -189,12 +189,13 @@ import WickCore
         defer { group.shutdownGracefully() }
         // The resolver answers only when the test lets it (or after 30 s): a stall of any length.
         let answer = DispatchSemaphore(value: 0)
-        let resolver = Resolver(threadCount: 1) { _, port in
+        let resolver = Resolver(threadCount: 1) { _, port, _ in
             _ = answer.wait(timeout: .now() + 30)
             return .success([SocketAddress(numericHost: "127.0.0.1", port: port)!])
         }
         defer {
-            answer.signal()
+            answer.signal()  // the AAAA lookup,
+            answer.signal()  // and the A lookup if it began before the shutdown
             resolver.shutdown()
         }
         let started = Deadline.now()
@@ -236,11 +237,18 @@ import WickCore
 
     // MARK: Happy Eyeballs over loopback
 
-    /// A connector whose resolver answers `addresses` for any name, in that order.
+    /// A connector whose resolver answers `addresses` for any name, in that order (each family's
+    /// lookup the addresses of its family).
     private func connector(
         _ group: EventLoopGroup, answering addresses: [SocketAddress], options: ConnectOptions = ConnectOptions()
     ) -> (Connector, Resolver) {
-        let resolver = Resolver(threadCount: 1) { _, _ in .success(addresses) }
+        let resolver = Resolver(threadCount: 1) { _, _, family in
+            switch family {
+            case .any: .success(addresses)
+            case .ipv6: .success(addresses.filter(\.isIPv6))
+            case .ipv4: .success(addresses.filter { !$0.isIPv6 })
+            }
+        }
         return (Connector(resolver: resolver, options: options), resolver)
     }
 

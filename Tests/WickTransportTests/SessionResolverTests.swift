@@ -97,4 +97,107 @@ import WickReactor
             return
         }
     }
+
+    // MARK: By family (Happy Eyeballs)
+
+    /// A per-family resolver with a fixed answer per family, or a refusal.
+    struct FamilyTable: PerFamilyNameResolver {
+        struct Down: Error, CustomStringConvertible {
+            var description: String { "resolver down" }
+        }
+
+        let ipv6: [String]?
+        let ipv4: [String]?
+
+        func addresses(forHost host: String, port: Int, family: IPAddressFamily) async throws -> [String] {
+            guard let answer = family == .ipv6 ? ipv6 : ipv4 else { throw Down() }
+            return answer
+        }
+    }
+
+    /// Every answer `resolveByFamily` gives, once it has given `count`.
+    static func answers(
+        _ resolver: SessionResolver, _ host: String, count: Int, port: UInt16 = 8080
+    ) async throws -> [ResolverAnswer] {
+        let group = try EventLoopGroup(threadCount: 1)
+        defer { group.shutdownGracefully() }
+        let loop = group.next()
+        let received = Mutex<[ResolverAnswer]>([])
+        resolver.resolveByFamily(host: host, port: port, on: loop) { answer in
+            #expect(loop.inEventLoop, "each answer is delivered on the requesting loop")
+            received.withLock { $0.append(answer) }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while received.withLock({ $0.count }) < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        return received.withLock { $0 }
+    }
+
+    @Test func overridesAndAPlainResolverAnswerOneListInTheirOrder() async throws {
+        let group = try EventLoopGroup(threadCount: 1)
+        defer { group.shutdownGracefully() }
+        let resolution = NameResolution(
+            resolveOverrides: [try ResolveOverride(curlArgument: "pinned.test:8080:127.0.0.2,[::1]")],
+            resolver: TableResolver(["svc.test": ["127.0.0.1", "::1"]]))
+        let resolver = SessionResolver(resolution: resolution, system: group.resolver)
+        #expect(
+            try await Self.answers(resolver, "pinned.test", count: 1) == [
+                .all(.success(Self.addresses(["127.0.0.2", "::1"])))
+            ])
+        #expect(
+            try await Self.answers(resolver, "svc.test", count: 1) == [
+                .all(.success(Self.addresses(["127.0.0.1", "::1"])))
+            ])
+    }
+
+    @Test func aPerFamilyResolverAnswersEachFamilyApart() async throws {
+        let group = try EventLoopGroup(threadCount: 1)
+        defer { group.shutdownGracefully() }
+        func answers(_ table: FamilyTable) async throws -> (ipv6: ResolverAnswer?, ipv4: ResolverAnswer?) {
+            let resolver = SessionResolver(resolution: NameResolution(resolver: table), system: group.resolver)
+            let all = try await Self.answers(resolver, "svc.test", count: 2)
+            #expect(all.count == 2)
+            return (
+                all.first { if case .ipv6 = $0 { true } else { false } },
+                all.first { if case .ipv4 = $0 { true } else { false } }
+            )
+        }
+        let both = try await answers(FamilyTable(ipv6: ["[::1]"], ipv4: ["127.0.0.1"]))
+        #expect(both.ipv6 == .ipv6(.success(Self.addresses(["::1"]))))
+        #expect(both.ipv4 == .ipv4(.success(Self.addresses(["127.0.0.1"]))))
+        // A family with nothing is an empty answer; a refusal and an address of the other family
+        // are failures naming the resolver and the family.
+        let faulty = try await answers(FamilyTable(ipv6: ["127.0.0.3"], ipv4: nil))
+        #expect(
+            faulty.ipv6
+                == .ipv6(
+                    .failure(
+                        .resolutionFailed(
+                            host: "svc.test", reason: "FamilyTable answered '127.0.0.3' for IPv6, another family"))))
+        #expect(
+            faulty.ipv4
+                == .ipv4(.failure(.resolutionFailed(host: "svc.test", reason: "FamilyTable (IPv4): resolver down"))))
+        let none = try await answers(FamilyTable(ipv6: [], ipv4: ["127.0.0.1"]))
+        #expect(none.ipv6 == .ipv6(.success([])))
+    }
+
+    @Test func withoutAUserResolverTheSystemLooksEachFamilyUp() async throws {
+        let group = try EventLoopGroup(threadCount: 1)
+        defer { group.shutdownGracefully() }
+        let resolution = NameResolution(resolveOverrides: [try ResolveOverride(curlArgument: "a.test:1:127.0.0.5")])
+        let resolver = SessionResolver(resolution: resolution, system: group.resolver)
+        // /etc/hosts lists localhost: one lookup for both families, as getaddrinfo means it.
+        let localhost = try await Self.answers(resolver, "localhost", count: 1)
+        guard case .all(.success(let addresses)) = localhost.first else {
+            Issue.record("localhost: \(localhost)")
+            return
+        }
+        #expect(addresses.contains(Self.addresses(["127.0.0.1"])[0]))
+        // A name it does not list: the AAAA and A lookups, each answering.
+        let unknown = try await Self.answers(resolver, "no-such-host.invalid", count: 2)
+        #expect(unknown.count == 2, "\(unknown)")
+        #expect(unknown.contains { if case .ipv6(.failure) = $0 { true } else { false } })
+        #expect(unknown.contains { if case .ipv4(.failure) = $0 { true } else { false } })
+    }
 }

@@ -38,6 +38,19 @@ extension Session {
         /// The limit for a new connection's name resolution and TCP connect (all Happy Eyeballs
         /// attempts). Default 10 s. A request also stops at its own deadline.
         public var connectTimeout: Duration = .seconds(10)
+        /// Happy Eyeballs' Connection Attempt Delay (RFC 8305 §5): how long a new connection's
+        /// attempt to one address runs alone before the next address (alternating IPv6 and
+        /// IPv4) is tried beside it; an attempt that fails starts the next at once, and the first
+        /// to connect wins. Default 250 ms, the RFC's recommendation; it advises 100 ms to 2 s,
+        /// and anything under its 10 ms floor counts as 10 ms.
+        public var connectionAttemptDelay: Duration = .milliseconds(250)
+        /// Happy Eyeballs' Resolution Delay (RFC 8305 §3): a host's IPv6 and IPv4 addresses are
+        /// looked up at once, and IPv4 addresses that arrive first wait this long for the IPv6
+        /// ones, so that IPv6 is tried first; IPv6 addresses that arrive first are tried at once.
+        /// Default 50 ms, the RFC's recommendation; zero starts with whichever comes first.
+        /// Applies to the system resolver and a `PerFamilyNameResolver`; an override or a plain
+        /// `NameResolver` gives one list, tried in its order.
+        public var resolutionDelay: Duration = .milliseconds(50)
         /// The limit for a new connection's TLS handshake and trust evaluation. Default 10 s.
         public var tlsHandshakeTimeout: Duration = .seconds(10)
         /// The limit for one OCSP query or CRL download made by a `RevocationTrustEvaluator`

@@ -158,6 +158,8 @@ public final class Session: Sendable {
         settings.maximumResponseBodyBytes = configuration.maximumResponseBodyBytes
         settings.driver.idleTimeout = configuration.idleTransferTimeout
         settings.connect.timeout = configuration.connectTimeout
+        settings.connect.connectionAttemptDelay = configuration.connectionAttemptDelay
+        settings.connect.resolutionDelay = configuration.resolutionDelay
         settings.tls.handshakeTimeout = configuration.tlsHandshakeTimeout
         settings.driver.continueTimeout = configuration.continueTimeout
         settings.dialer = dialer

@@ -20,6 +20,10 @@
 //                                     and allocations split by layer, Wick beside libcurl
 //   wick-bench cache [--rounds N]     a fresh cache hit and a 304 revalidation through Session
 //                                     beside the network, against an in-process server
+//   wick-bench retry-storm [OUTAGE_SECONDS] [RATE] [--results FILE]
+//                                     a dependency in an outage (503, Retry-After) and clients at
+//                                     a steady rate, per retry setup (RetryPolicy, jitter,
+//                                     Retry-After, RetryBudget)
 //   wick-bench check-allocations      exits 1 when a steady-state allocation count exceeds
 //                                     Thresholds/allocations.json
 //   wick-bench self-test              checks that the allocation counter counts
@@ -186,9 +190,10 @@ do {
         try TLSRestartProbe.run(
             rounds: Int(options.rest.first ?? "") ?? 5, connections: Int(options.rest.dropFirst().first ?? "") ?? 32)
     case "retry-storm":
-        // What a backend in an outage receives, with and without a retry budget (no table).
+        // A dependency in an outage: what it receives and when it recovers, per retry setup.
         try RetryStormProbe.run(
-            seconds: Int(options.rest.first ?? "") ?? 5, clients: Int(options.rest.dropFirst().first ?? "") ?? 8)
+            outageSeconds: Int(options.rest.first ?? "") ?? 10, rate: Int(options.rest.dropFirst().first ?? "") ?? 200,
+            resultsFile: options.resultsFile)
     case "hedge-tail":
         // Tail latency behind a slow replica, with and without hedged requests (no table).
         try HedgeTailProbe.run(

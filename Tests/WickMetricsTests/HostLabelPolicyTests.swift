@@ -8,22 +8,22 @@ import WickTestSupport
 
 @Suite struct HostLabelPolicyTests {
     /// The `server.address` values recorded for requests to `hosts` under `policy` (each request
-    /// fails at once: the hosts are unresolvable names, so only the labelling is exercised).
+    /// fails at once: a `FaultInjector` refuses every dial, so no name is resolved and no socket
+    /// opened, and only the labelling is exercised).
     static func labels(for hosts: [String], policy: HostLabelPolicy) async throws -> [String?] {
         let metrics = TestMetrics()
         var settings = MetricsConfiguration(factory: metrics)
         settings.hostLabels = policy
         let monitor = MetricsMonitor(configuration: settings)
-        let refusing = try RefusingPort()
         var configuration = Session.Configuration()
         configuration.waitsForConnectivity = false
+        configuration.faultInjector = FaultInjector(seed: 1, rules: [FaultRule(.connectRefused)])
         let session = Session(configuration: configuration, eventMonitors: [monitor])
         defer { Task { await session.shutdown() } }
         var labels: [String?] = []
         for host in hosts {
             metrics.reset()
-            // Every host is 127.0.0.1 under another spelling, so nothing leaves the machine.
-            let request = session.request("http://\(host):\(refusing.port)/")
+            let request = session.request("http://\(host)/")
             _ = await withCheckedContinuation { continuation in
                 request.responseData { continuation.resume(returning: $0) }
             }
@@ -36,17 +36,17 @@ import WickTestSupport
 
     @Test func firstSeenHostsKeepTheirLabelAndLaterOnesShareOne() async throws {
         let labels = try await Self.labels(
-            for: ["127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.1"], policy: .firstSeen(maximumDistinct: 2))
-        #expect(labels == ["127.0.0.1", "127.0.0.2", "_OTHER", "127.0.0.1"])
+            for: ["a.example", "b.example", "c.example", "a.example"], policy: .firstSeen(maximumDistinct: 2))
+        #expect(labels == ["a.example", "b.example", "_OTHER", "a.example"])
     }
 
     @Test func anAllowListNamesOnlyItsHosts() async throws {
-        let labels = try await Self.labels(for: ["127.0.0.1", "127.0.0.2"], policy: .allowList(["127.0.0.2"]))
-        #expect(labels == ["_OTHER", "127.0.0.2"])
+        let labels = try await Self.labels(for: ["a.example", "b.example"], policy: .allowList(["b.example"]))
+        #expect(labels == ["_OTHER", "b.example"])
     }
 
     @Test func omittedHostsHaveNoDimension() async throws {
-        let labels = try await Self.labels(for: ["127.0.0.1"], policy: .omitted)
+        let labels = try await Self.labels(for: ["a.example"], policy: .omitted)
         #expect(labels == [nil])
     }
 }

@@ -1,4 +1,4 @@
-// MetricsMonitor against httpbin, recorded into swift-metrics' TestMetrics.
+// MetricsMonitor against httpbin and injected faults, recorded into swift-metrics' TestMetrics.
 import CoreMetrics
 import Dispatch
 import FoundationEssentials
@@ -59,9 +59,20 @@ import WickTestSupport
         #expect(active.values == [1, 0])
     }
 
-    @Test(.enabled(if: TestEnvironment.wantsHTTPBin, "httpbin is started by Scripts/test"))
-    func retriesAreCountedAndStatusClassesGroup() async throws {
-        let httpbin = try TestEnvironment.httpbin()
+    /// A session whose events `monitor` records and whose transport `injector` fails.
+    static func session(
+        _ monitor: MetricsMonitor, injecting injector: FaultInjector, interceptor: (any RequestInterceptor)? = nil
+    ) -> Session {
+        var configuration = Session.Configuration()
+        configuration.waitsForConnectivity = false
+        configuration.faultInjector = injector
+        return Session(configuration: configuration, interceptor: interceptor, eventMonitors: [monitor])
+    }
+
+    @Test func retriesAreCountedAndStatusClassesGroup() async throws {
+        // Every exchange is answered 503 by the injector: the backend only holds the connection.
+        let backend = try FaultServer(steps: [.waitForClientClose(limit: .seconds(30))])
+        defer { backend.stop() }
         let metrics = TestMetrics()
         var configuration = MetricsConfiguration(factory: metrics)
         configuration.statusLabel = .statusClass
@@ -69,9 +80,11 @@ import WickTestSupport
         let retryOnce = Interceptor(
             adaptHandler: { request, _, completion in completion(.success(request)) },
             retryHandler: { request, _, _, completion in completion(request.retryCount < 1 ? .retry : .doNotRetry) })
-        let session = Self.session(monitor, interceptor: retryOnce)
+        let injector = FaultInjector(seed: 1, rules: [FaultRule(.serviceUnavailable())])
+        let session = Self.session(monitor, injecting: injector, interceptor: retryOnce)
         defer { Task { await session.shutdown() } }
-        _ = await Self.finish(session.request("\(httpbin.base)/status/503").validate(), monitor)
+        _ = await Self.finish(session.request("http://127.0.0.1:\(backend.port)/").validate(), monitor)
+        #expect(injector.injectedFaultCount == 2)
 
         #expect(metrics.counterTotal(label: WickMetricName.retries) == 1)
         let timer = try #require(metrics.timers(label: WickMetricName.requestDuration).first)
@@ -79,15 +92,17 @@ import WickTestSupport
         #expect(timer.values.count == 2)
     }
 
+    /// Refuses every dial, with no socket and no name resolved.
+    static func refusingEveryConnect() -> FaultInjector {
+        FaultInjector(seed: 1, rules: [FaultRule(.connectRefused)])
+    }
+
     @Test func aFailureWithoutAResponseIsTimedWithItsErrorType() async throws {
-        let refusing = try RefusingPort()
         let metrics = TestMetrics()
         let monitor = MetricsMonitor(configuration: MetricsConfiguration(factory: metrics))
-        var configuration = Session.Configuration()
-        configuration.waitsForConnectivity = false
-        let session = Session(configuration: configuration, eventMonitors: [monitor])
+        let session = Self.session(monitor, injecting: Self.refusingEveryConnect())
         defer { Task { await session.shutdown() } }
-        let response = await Self.finish(session.request("http://127.0.0.1:\(refusing.port)/"), monitor)
+        let response = await Self.finish(session.request("http://service.example/"), monitor)
         #expect(response.error != nil)
 
         let timer = try #require(metrics.timers(label: WickMetricName.requestDuration).first)
@@ -98,14 +113,11 @@ import WickTestSupport
     }
 
     @Test func customMethodsShareOneLabel() async throws {
-        let refusing = try RefusingPort()
         let metrics = TestMetrics()
         let monitor = MetricsMonitor(configuration: MetricsConfiguration(factory: metrics))
-        var configuration = Session.Configuration()
-        configuration.waitsForConnectivity = false
-        let session = Session(configuration: configuration, eventMonitors: [monitor])
+        let session = Self.session(monitor, injecting: Self.refusingEveryConnect())
         defer { Task { await session.shutdown() } }
-        _ = await Self.finish(session.request("http://127.0.0.1:\(refusing.port)/", method: "BREW"), monitor)
+        _ = await Self.finish(session.request("http://service.example/", method: "BREW"), monitor)
         let timer = try #require(metrics.timers(label: WickMetricName.requestDuration).first)
         #expect(Self.value("http.request.method", in: timer.dimensions) == "_OTHER")
     }

@@ -1,5 +1,7 @@
 // HedgingPolicy on real requests: a stalled first attempt loses to the hedge, the loser's
-// connection closes, fast and non-idempotent requests are never hedged, the budget holds.
+// connection closes, fast and non-idempotent requests are never hedged, the budget holds. The
+// slow replica is a FaultInjector's fault on the first exchange; the fault server's own stall
+// stays where a test asserts what the server saw of the loser's connection.
 import Foundation
 import Testing
 import Wick
@@ -17,14 +19,23 @@ struct HedgedRequestTests {
         return Session(configuration: configuration)
     }
 
-    /// A server whose first connection answers after `stall`, and the others at once.
-    static func server(stallingFirstBy stall: Duration) throws -> FaultServer {
-        try FaultServer { index in
-            index == 0
-                ? [.readRequest, .pause(stall), ok, .waitForClientClose(limit: .seconds(5))]
-                : [.repeating([.readRequest, ok], times: 10)]
-        }
+    /// A backend answering every request at once, on each of its connections.
+    static func backend() throws -> FaultServer {
+        try FaultServer(steps: [.repeating([.readRequest, ok], times: 10)])
     }
+
+    /// A session hedging with `policy` (nil: none) whose first exchange meets `fault` (a
+    /// `FaultInjector`'s): a slow replica, whichever connection the request lands on.
+    static func session(_ policy: HedgingPolicy?, firstExchange fault: Fault) -> Session {
+        var configuration = Session.Configuration()
+        configuration.hedging = policy
+        configuration.proxy = .none
+        configuration.faultInjector = FaultInjector(seed: 1, rules: [FaultRule(fault, limit: 1)])
+        return Session(configuration: configuration)
+    }
+
+    /// The first exchange's response held back 400 ms.
+    static let slowReplica = Fault.latency(.fixed(.milliseconds(400)))
 
     @Test func theHedgeWinsOverAStalledFirstAttemptWhoseConnectionCloses() async throws {
         // The first connection never answers (it waits, up to far longer than the bound below,
@@ -57,13 +68,10 @@ struct HedgedRequestTests {
     }
 
     @Test func aHedgeBeatsAnInjectedLatencyAndTheSessionShutsDown() async throws {
-        let server = try FaultServer(steps: [.repeating([.readRequest, Self.ok], times: 10)])
+        let server = try Self.backend()
         defer { server.stop() }
-        var configuration = Session.Configuration()
-        configuration.hedging = HedgingPolicy(delay: .fixed(.milliseconds(50)))
-        configuration.faultInjector = FaultInjector(
-            seed: 1, rules: [FaultRule(.latency(.fixed(.seconds(6))), limit: 1)])
-        let session = Session(configuration: configuration)
+        let session = Self.session(
+            HedgingPolicy(delay: .fixed(.milliseconds(50))), firstExchange: .latency(.fixed(.seconds(6))))
         let started = ContinuousClock.now
         let response = await session.request("http://127.0.0.1:\(server.port)/").serializingData().response
         #expect(ContinuousClock.now - started < .seconds(4))
@@ -74,7 +82,7 @@ struct HedgedRequestTests {
     }
 
     @Test func aResponseBeforeTheDelayIsNotHedged() async throws {
-        let server = try FaultServer(steps: [.repeating([.readRequest, Self.ok], times: 10)])
+        let server = try Self.backend()
         defer { server.stop() }
         let policy = HedgingPolicy(delay: .fixed(.seconds(2)))
         let session = Self.session(policy)
@@ -87,15 +95,9 @@ struct HedgedRequestTests {
     }
 
     @Test func aRequestOfItsOwnIsHedgedWhereTheSessionHedgesNothing() async throws {
-        let server = try FaultServer { index in
-            index == 0
-                ? [.readRequest, .waitForClientClose(limit: .seconds(6))]
-                : [.repeating([.readRequest, Self.ok], times: 10)]
-        }
+        let server = try Self.backend()
         defer { server.stop() }
-        var configuration = Session.Configuration()
-        configuration.proxy = .none
-        let session = Session(configuration: configuration)
+        let session = Self.session(nil, firstExchange: .stall(afterResponseBytes: 0))
         let policy = HedgingPolicy(delay: .fixed(.milliseconds(50)))
         let response = await session.request("http://127.0.0.1:\(server.port)/") { $0.hedging = .policy(policy) }
             .serializingData().response
@@ -106,10 +108,10 @@ struct HedgedRequestTests {
     }
 
     @Test func aRequestCanOptOutOfTheSessionsHedging() async throws {
-        let server = try Self.server(stallingFirstBy: .milliseconds(400))
+        let server = try Self.backend()
         defer { server.stop() }
         let policy = HedgingPolicy(delay: .fixed(.milliseconds(50)))
-        let session = Self.session(policy)
+        let session = Self.session(policy, firstExchange: Self.slowReplica)
         let response = await session.request("http://127.0.0.1:\(server.port)/") { $0.hedging = .disabled }
             .serializingData().response
         #expect(response.value == Data("ok".utf8))
@@ -120,10 +122,10 @@ struct HedgedRequestTests {
     }
 
     @Test func aNonIdempotentRequestIsNeverHedged() async throws {
-        let server = try Self.server(stallingFirstBy: .milliseconds(400))
+        let server = try Self.backend()
         defer { server.stop() }
         let policy = HedgingPolicy(delay: .fixed(.milliseconds(50)))
-        let session = Self.session(policy)
+        let session = Self.session(policy, firstExchange: Self.slowReplica)
         let response = await session.request("http://127.0.0.1:\(server.port)/", method: .post).serializingData()
             .response
         #expect(response.value == Data("ok".utf8))
@@ -134,13 +136,14 @@ struct HedgedRequestTests {
     }
 
     @Test func anEmptyBudgetRefusesTheHedge() async throws {
-        let server = try Self.server(stallingFirstBy: .milliseconds(400))
+        let server = try Self.backend()
         defer { server.stop() }
         let policy = HedgingPolicy(delay: .fixed(.milliseconds(50)), budgetRatio: 0, maximumBurst: 0)
-        let session = Self.session(policy)
+        let session = Self.session(policy, firstExchange: Self.slowReplica)
         let response = await session.request("http://127.0.0.1:\(server.port)/").serializingData().response
         #expect(response.value == Data("ok".utf8))
         #expect(response.metrics?.transactions.last?.hedge == .refusedByBudget)
+        #expect(response.metrics?.transactions.last?.injectedFaults.map(\.fault) == [Self.slowReplica])
         #expect(policy.statistics == HedgingPolicy.Statistics(requests: 1, refusedByBudget: 1))
         #expect(server.acceptedConnections == 1)
         await session.shutdown()

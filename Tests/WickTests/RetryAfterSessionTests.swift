@@ -1,4 +1,5 @@
-// Retry-After and the retry budget on real requests, against the fault server.
+// Retry-After and the retry budget on real requests: the 503s and 429s injected by a
+// FaultInjector, the successes from an in-process backend.
 import Foundation
 import Synchronization
 import Testing
@@ -6,44 +7,55 @@ import Wick
 import WickTestSupport
 
 struct RetryAfterSessionTests {
-    static func response(_ status: String, _ extra: String = "") -> [UInt8] {
-        Array("HTTP/1.1 \(status)\r\n\(extra)Content-Length: 2\r\nConnection: close\r\n\r\nno".utf8)
+    /// A backend answering `ok` to every request on a keep-alive connection.
+    static func backend() throws -> FaultServer {
+        try FaultServer(steps: [.repeating([.readRequest, .respond(body: "ok")], times: 100)])
     }
-    static let ok = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
 
-    /// A server answering the first `failures` connections with `failure`, then 200.
-    static func server(failing failures: Int, with failure: [UInt8]) throws -> FaultServer {
-        try FaultServer { index in index < failures ? [.readRequest, .send(failure), .close] : [.readRequest, .send(ok), .close] }
+    /// A session retrying with a fast backoff, its exchanges failed as `rules` say.
+    static func session(
+        _ rules: [FaultRule], budget: RetryBudget? = nil, monitor: ClosureEventMonitor? = nil
+    ) -> (Session, FaultInjector) {
+        let injector = FaultInjector(seed: 1, rules: rules)
+        var configuration = Session.Configuration()
+        configuration.faultInjector = injector
+        configuration.retryBudget = budget
+        let session = Session(
+            configuration: configuration, interceptor: RetryPolicy(exponentialBackoffScale: 0.001),
+            eventMonitors: monitor.map { [$0] } ?? [])
+        return (session, injector)
     }
 
     @Test func a503IsRetriedNoSoonerThanItsRetryAfter() async throws {
-        let server = try Self.server(failing: 1, with: Self.response("503 Service Unavailable", "Retry-After: 1\r\n"))
-        defer { server.stop() }
-        let session = Session(interceptor: RetryPolicy(exponentialBackoffScale: 0.01))
+        let backend = try Self.backend()
+        defer { backend.stop() }
+        let (session, _) = Self.session([FaultRule(.serviceUnavailable(retryAfter: 1), limit: 1)])
         let started = ContinuousClock.now
-        let request = session.request("http://127.0.0.1:\(server.port)/").validate(failUnlessSuccessful)
-        #expect(try await request.serializingData().value == Data("ok".utf8))
+        let request = session.request("http://127.0.0.1:\(backend.port)/").validate(failUnlessSuccessful)
+        let response = await request.serializingData().response
+        #expect(response.value == Data("ok".utf8))
         #expect(request.retryCount == 1)
+        #expect(response.metrics?.transactions.map(\.statusCode) == [503, 200])
         #expect(ContinuousClock.now - started >= .milliseconds(950))
         await session.shutdown()
     }
 
     @Test func a429WithRetryAfterIsRetried() async throws {
-        let server = try Self.server(failing: 1, with: Self.response("429 Too Many Requests", "Retry-After: 0\r\n"))
-        defer { server.stop() }
-        let session = Session(interceptor: RetryPolicy(exponentialBackoffScale: 0.01))
-        let request = session.request("http://127.0.0.1:\(server.port)/").validate(failUnlessSuccessful)
+        let backend = try Self.backend()
+        defer { backend.stop() }
+        let (session, _) = Self.session([FaultRule(.tooManyRequests(retryAfter: 0), limit: 1)])
+        let request = session.request("http://127.0.0.1:\(backend.port)/").validate(failUnlessSuccessful)
         #expect(try await request.serializingData().value == Data("ok".utf8))
         #expect(request.retryCount == 1)
         await session.shutdown()
     }
 
     @Test func aRetryAfterLongerThanTheMaximumIsNotRetried() async throws {
-        let server = try Self.server(failing: 1, with: Self.response("503 Service Unavailable", "Retry-After: 3600\r\n"))
-        defer { server.stop() }
-        let session = Session(interceptor: RetryPolicy(exponentialBackoffScale: 0.01))
+        let backend = try Self.backend()
+        defer { backend.stop() }
+        let (session, _) = Self.session([FaultRule(.serviceUnavailable(retryAfter: 3600), limit: 1)])
         let started = ContinuousClock.now
-        let request = session.request("http://127.0.0.1:\(server.port)/").validate(failUnlessSuccessful)
+        let request = session.request("http://127.0.0.1:\(backend.port)/").validate(failUnlessSuccessful)
         let response = await request.serializingData().response
         #expect(request.retryCount == 0)
         #expect(response.response?.statusCode == 503)
@@ -52,19 +64,15 @@ struct RetryAfterSessionTests {
     }
 
     @Test func theBudgetRefusesRetriesPastItsShareAndMonitorsHearIt() async throws {
-        let server = try Self.server(failing: .max, with: Self.response("503 Service Unavailable"))
-        defer { server.stop() }
+        let backend = try Self.backend()
+        defer { backend.stop() }
         let refusals = Mutex(0)
         let monitor = ClosureEventMonitor()
         monitor.requestRetryWasRefusedByBudget = { _ in refusals.withLock { $0 += 1 } }
-        var configuration = Session.Configuration()
         // No share of traffic, a reserve of one retry in the window.
         let budget = RetryBudget(ratio: 0, minimumRetriesPerSecond: 0.1, window: .seconds(10))
-        configuration.retryBudget = budget
-        let session = Session(
-            configuration: configuration, interceptor: RetryPolicy(exponentialBackoffScale: 0.001),
-            eventMonitors: [monitor])
-        let url = "http://127.0.0.1:\(server.port)/"
+        let (session, injector) = Self.session([FaultRule(.serviceUnavailable())], budget: budget, monitor: monitor)
+        let url = "http://127.0.0.1:\(backend.port)/"
         let first = session.request(url).validate(failUnlessSuccessful)
         #expect(await first.serializingData().response.response?.statusCode == 503)
         #expect(first.retryCount == 1)
@@ -77,6 +85,10 @@ struct RetryAfterSessionTests {
         for _ in 0..<200 where refusals.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
         let refused = refusals.withLock { $0 }
         #expect(refused == 2)
-        #expect(server.acceptedConnections == 3)
+        // Three attempts in all, every one answered by the injector on one kept-alive connection:
+        // the backend never read a request.
+        #expect(injector.injectedFaultCount == 3)
+        #expect(backend.acceptedConnections == 1)
+        #expect(backend.received(onConnection: 0).isEmpty)
     }
 }

@@ -8,13 +8,13 @@ import Wick
 /// `wick-bench retry-storm [OUTAGE_SECONDS] [RATE] [--results FILE]`: clients start RATE GETs a
 /// second (200 by default; open loop: a new request never waits for an earlier one) to an
 /// `OutageBackend` that is healthy for 2 s, answers every request `503` with `Retry-After: 1` for
-/// OUTAGE_SECONDS (10 by default; 30 is the scenario), then recovers once it receives at
-/// most 1.5 × RATE requests a second. Each configuration gets a new backend and session and runs
-/// 2 s + the outage + 10 s. Prints, and writes as the `retry-storm` section of FILE: requests the
-/// backend received per second during the outage (and per request the clients started then),
-/// retries the budget refused, how long after the outage the backend recovered (while the clients
-/// still sent: once they stop, any backend recovers), and the p50 and
-/// p99 latency of the requests that succeeded (from their start, retries included).
+/// OUTAGE_SECONDS (30 by default, the scenario: about 5 minutes for the six setups), then
+/// recovers once it receives at most 1.5 × RATE requests a second. Each setup gets a new backend
+/// and session and runs 2 s + the outage + 10 s. Prints, and writes as the `retry-storm` section
+/// of FILE: requests the backend received per second during the outage (and per request the
+/// clients started then), retries the budget refused, how long after the outage the backend
+/// recovered (while the clients still sent: once they stop, any backend recovers), and the p50
+/// and p99 latency of the requests that succeeded (from their start, retries included).
 enum RetryStormProbe {
     /// One way the clients retry.
     struct Setup {

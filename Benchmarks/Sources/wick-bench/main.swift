@@ -192,7 +192,7 @@ do {
     case "retry-storm":
         // A dependency in an outage: what it receives and when it recovers, per retry setup.
         try RetryStormProbe.run(
-            outageSeconds: Int(options.rest.first ?? "") ?? 10, rate: Int(options.rest.dropFirst().first ?? "") ?? 200,
+            outageSeconds: Int(options.rest.first ?? "") ?? 30, rate: Int(options.rest.dropFirst().first ?? "") ?? 200,
             resultsFile: options.resultsFile)
     case "hedge-tail":
         // Tail latency behind a slow replica, with and without hedged requests (no table).

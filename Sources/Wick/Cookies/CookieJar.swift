@@ -344,9 +344,14 @@ struct CookieJar {
     /// was for the same path.
     mutating func cookieFieldValue(for url: CookieRequestURL, now: Date) -> String? {
         fieldCount &+= 1
-        let index =
-            renderedHosts.firstIndex { $0.source.holds(for: url, now: now, generation: generation) }
-            ?? renderHost(for: url, now: now)
+        var index = renderedHosts.endIndex
+        // By index: `firstIndex(where:)` would copy each rendered host to look at it.
+        for candidate in renderedHosts.indices
+        where renderedHosts[candidate].source.holds(for: url, now: now, generation: generation) {
+            index = candidate
+            break
+        }
+        if index == renderedHosts.endIndex { index = renderHost(for: url, now: now) }
         renderedHosts[index].lastUsed = fieldCount
         return renderedHosts[index].list.field(forPath: url.path.utf8.span, at: now)
     }

@@ -9,7 +9,9 @@
 //      total, and ` %5.1f%`; with no total known, the bar's columns stay blank and the bytes so
 //      far take the percentage's (`ProgressText.size` and `B`).
 //   2. Below them, once a transfer has ended, one line counts them: `N of M transfers done`.
-//      A transfer that ends leaves the block: finished ones collapse into that line.
+//      A transfer that ends leaves the block: finished ones collapse into that line. At most
+//      `maximumLanes` transfers have a line (cursor movement cannot reach above the screen's
+//      top); the count's line then comes always and says how many more run (`, K more running`).
 //   3. A line is at most `width - 1` columns, so the terminal never wraps one and the count of
 //      lines to move up over stays true.
 //   4. A redraw moves the cursor up over the lines drawn last (`ESC[nA`, column 0 since each
@@ -35,6 +37,8 @@ public struct ParallelProgressBars: Sendable {
         }
     }
 
+    /// The most transfers drawn at once, so that the block fits a 24-row terminal.
+    static let maximumLanes = 20
     /// The widest label column.
     static let maximumLabelWidth = 30
     /// The least time between two redraws before the end.
@@ -63,8 +67,12 @@ public struct ParallelProgressBars: Sendable {
     ) -> String? {
         if let lastDrawn, !final, elapsed - lastDrawn < Self.redrawInterval { return nil }
         lastDrawn = elapsed
-        var lines = final ? [] : lanes.map(line)
-        if finished > 0 || final { lines.append(String("\(finished) of \(total) transfers done".prefix(width - 1))) }
+        var lines = final ? [] : lanes.prefix(Self.maximumLanes).map(line)
+        let hidden = final ? 0 : max(0, lanes.count - Self.maximumLanes)
+        if finished > 0 || hidden > 0 || final {
+            let more = hidden > 0 ? ", \(hidden) more running" : ""
+            lines.append(String("\(finished) of \(total) transfers done\(more)".prefix(width - 1)))
+        }
         let text = erase() + lines.map { $0 + "\n" }.joined()
         linesDrawn = lines.count
         return text

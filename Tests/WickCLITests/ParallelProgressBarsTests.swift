@@ -53,4 +53,14 @@ struct ParallelProgressBarsTests {
         #expect(lines.first == "...bin ##      33.3%")
         #expect(lines.allSatisfy { $0.count <= 20 })
     }
+
+    /// 25 running: 20 lines and the count, which names the five not drawn.
+    @Test func atMostTwentyLinesOfTransfers() {
+        var bars = ParallelProgressBars(width: 80)
+        let lane = Lane(label: "u", progress: TransferProgress(downloaded: 1))
+        let lines = (bars.update(Array(repeating: lane, count: 25), finished: 0, of: 30, at: .zero) ?? "")
+            .split(separator: "\n")
+        #expect(lines.count == 21)
+        #expect(lines.last == "0 of 30 transfers done, 5 more running")
+    }
 }

@@ -75,6 +75,9 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "WickHTTP2", dependencies: ["WickCore"], swiftSettings: strict),
         .target(name: "WickPool", dependencies: ["WickCore"], swiftSettings: strict),
+        // The pool's mock world and its seeded random runs with their invariants: shared by
+        // WickPoolTests and `wick pool-test`, so that users run the suite's check from the tool.
+        .target(name: "WickPoolChecking", dependencies: ["WickCore", "WickPool"], swiftSettings: strict),
 
         // I/O: the epoll reactor and the OpenSSL layer.
         .target(name: "WickReactor", dependencies: ["WickCore", "CWickSystem"], swiftSettings: strict),
@@ -134,7 +137,7 @@ let package = Package(
         // its output. A library so that its parser is unit-tested; it uses only Wick's public API.
         .target(name: "WickCLI", dependencies: ["Wick"], swiftSettings: strict),
         .executableTarget(
-            name: "wick", dependencies: ["Wick", "WickCLI", "WickHTTP1", "WickReactor", "WickTLS"],
+            name: "wick", dependencies: ["Wick", "WickCLI", "WickHTTP1", "WickPoolChecking", "WickReactor", "WickTLS"],
             swiftSettings: strict),
 
         // Test doubles and real-server launchers; used only by tests, Fuzz/ and Benchmarks/.
@@ -169,7 +172,8 @@ let package = Package(
             dependencies: ["WickHTTP2", "WickCore", "WickTestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "WickPoolTests", dependencies: ["WickPool"], swiftSettings: strict),
+        .testTarget(
+            name: "WickPoolTests", dependencies: ["WickPool", "WickPoolChecking", "WickCore"], swiftSettings: strict),
         .testTarget(
             name: "WickReactorTests",
             dependencies: ["WickReactor", "WickTestSupport", "CWickSystem"],
@@ -184,7 +188,9 @@ let package = Package(
         ),
         .testTarget(
             name: "WickTransportTests",
-            dependencies: ["WickTransport", "WickTestSupport", "WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS"],
+            dependencies: [
+                "WickTransport", "WickTestSupport", "WickCore", "WickHTTP1", "WickPool", "WickReactor", "WickTLS",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

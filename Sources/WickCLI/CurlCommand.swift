@@ -29,7 +29,9 @@ public enum CurlCommand {
           -#, --progress-bar          --no-progress-meter
           -Z, --parallel              --parallel-max N         --parallel-immediate
         Exit codes are curl's (README, "The wick command").
-        Also: wick bench URL [-c N] [-n N | -d 30s] [--rate R] (a load generator), wick get URL, wick demo ...
+        Also: wick bench URL [-c N] [-n N | -d 30s] [--rate R] (a load generator), wick get URL, wick demo ...,
+          wick pool-test [--seeds N | --seed S] [--steps N] (the connection pool's seeded invariant runs),
+          wick fuzz TARGET SECONDS | --list | --smoke SECONDS (Scripts/fuzz of a source checkout)
 
         """
 

@@ -60,7 +60,9 @@ public struct Transfer: Sendable {
                     if next < options.urls.count {
                         let index = next
                         progress?.add()
-                        group.addTask { await self.transfer(index, over: session, recorder: recorder, progress: progress) }
+                        group.addTask {
+                            await self.transfer(index, over: session, recorder: recorder, progress: progress)
+                        }
                         next += 1
                     }
                 }
@@ -85,7 +87,8 @@ public struct Transfer: Sendable {
     /// lane of `parallelProgress` (`-Z`), else to a meter or bar of its own.
     /// - Returns: its exit code.
     private func transfer(
-        _ index: Int, over session: Session, recorder: ExchangeRecorder, progress parallelProgress: ParallelProgressReporter?
+        _ index: Int, over session: Session, recorder: ExchangeRecorder,
+        progress parallelProgress: ParallelProgressReporter?
     ) async -> CurlExitCode {
         let url = options.urls[index]
         let target = index < options.outputs.count ? options.outputs[index] : nil
@@ -113,8 +116,9 @@ public struct Transfer: Sendable {
                 try? await Task.sleep(for: delay)
                 continue
             }
-            lane?.finish()
-            return report(outcome)
+            guard let lane else { return report(outcome) }
+            lane.finish()
+            return lane.reporter.writingAbove { report(outcome) }
         }
     }
 
@@ -123,14 +127,17 @@ public struct Transfer: Sendable {
     /// would: a connect timeout, a transient `-f` status, or with `--retry-all-errors` either
     /// failure, while retries remain and `deadline` (`--retry-max-time`) is not passed; nil: no
     /// retry. Warns unless `-s`.
-    private func retryDelay(after outcome: TransferOutcome, retries: Int, deadline: ContinuousClock.Instant?) -> Duration? {
+    private func retryDelay(after outcome: TransferOutcome, retries: Int, deadline: ContinuousClock.Instant?)
+        -> Duration?
+    {
         guard let failure = outcome.failure, outcome.failedBeforeOutput, retries < options.retries else { return nil }
         let status = outcome.response?.statusCode ?? 0
         let transient =
             failure.code == .operationTimedOut
             || failure.code == .httpReturnedError && TransientFailureRetrier.transientStatusCodes.contains(status)
         guard transient || options.retriesAllErrors else { return nil }
-        let delay = TransientFailureRetrier.delay(beforeRetry: retries, fixedDelay: options.retryDelay.map { .seconds($0) })
+        let delay = TransientFailureRetrier.delay(
+            beforeRetry: retries, fixedDelay: options.retryDelay.map { .seconds($0) })
         if let deadline, ContinuousClock.now + delay > deadline { return nil }
         if !options.silent {
             let seconds = delay.components.seconds
@@ -152,13 +159,24 @@ public struct Transfer: Sendable {
         return ProgressReporter(style: style, columns: ProcessInfo.processInfo.environment["COLUMNS"])
     }
 
-    /// `-Z`'s meter for all transfers, or nil when none is drawn: by `progressStyle`'s rule, the
-    /// body going to a file only when every URL has its `-o`/`-O`.
+    /// `-Z`'s progress for all transfers, or nil when none is drawn: by `progressStyle`'s rule,
+    /// the body going to a file only when every URL has its `-o`/`-O`. With `-#` and standard
+    /// error a terminal, a bar per transfer (`COLUMNS` wide, else 79); else curl's one meter.
     private func parallelProgressReporter() -> ParallelProgressReporter? {
-        let everyURLToAFile = options.urls.indices.allSatisfy { $0 < options.outputs.count && options.outputs[$0] != .file("-") }
+        let everyURLToAFile = options.urls.indices.allSatisfy {
+            $0 < options.outputs.count && options.outputs[$0] != .file("-")
+        }
         let style = options.progressStyle(
             writesToFile: everyURLToAFile, standardOutputIsTerminal: TransferOptions.standardOutputIsTerminal)
-        return style == nil ? nil : ParallelProgressReporter()
+        switch style {
+        case nil:
+            return nil
+        case .bar? where TransferOptions.standardErrorIsTerminal:
+            let width = ProgressBar.width(columns: ProcessInfo.processInfo.environment["COLUMNS"])
+            return ParallelProgressReporter(display: .bars(ParallelProgressBars(width: width), labels: options.urls))
+        case .bar?, .meter?:
+            return ParallelProgressReporter(display: .meter(ParallelProgressMeter()))
+        }
     }
 
     /// Writes `-w` and the error line of one URL's outcome, and returns its exit code.
@@ -177,7 +195,8 @@ public struct Transfer: Sendable {
     /// counts go to `progress` as the body arrives.
     private func send(
         _ argument: String, to target: OutputTarget?, over session: Session, recorder: ExchangeRecorder,
-        progress: (any TransferProgressSink)?, retries: (left: Int, deadline: ContinuousClock.Instant?), into outcome: inout TransferOutcome
+        progress: (any TransferProgressSink)?, retries: (left: Int, deadline: ContinuousClock.Instant?),
+        into outcome: inout TransferOutcome
     ) async throws(CommandFailure) {
         let began = ContinuousClock.now
         outcome.url = try options.effectiveURL(argument)
@@ -191,9 +210,12 @@ public struct Transfer: Sendable {
         let resumeOffset =
             options.continueAt == nil ? nil : options.resumeOffset(outputPath: try options.outputPath(target, url: url))
         progress?.begin(resumedFrom: resumeOffset, uploadSize: body?.bytes.count)
-        if let resumeOffset, !headers.contains(name: "Range") { headers.add(name: "Range", value: "bytes=\(resumeOffset)-") }
+        if let resumeOffset, !headers.contains(name: "Range") {
+            headers.add(name: "Range", value: "bytes=\(resumeOffset)-")
+        }
         let request = HTTPRequest(
-            method: options.effectiveMethod, url: url, headers: headers, body: body?.bytes, unixSocketPath: options.unixSocket)
+            method: options.effectiveMethod, url: url, headers: headers, body: body?.bytes,
+            unixSocketPath: options.unixSocket)
         let retrier =
             retries.left > 0
             ? TransientFailureRetrier(
@@ -218,7 +240,9 @@ public struct Transfer: Sendable {
             }
             guard let chunk else { break }
             do {
-                if sink == nil { sink = try begin(stream, target, outcome.url, resumeOffset, recorder.exchangesSoFar(of: stream)) }
+                if sink == nil {
+                    sink = try begin(stream, target, outcome.url, resumeOffset, recorder.exchangesSoFar(of: stream))
+                }
                 try sink?.write(chunk)
                 outcome.bodyBytes += chunk.count
                 progress?.update(receivedProgress(outcome.bodyBytes, of: stream.response, uploaded: body?.bytes.count))
@@ -339,7 +363,8 @@ public struct Transfer: Sendable {
             variables: outcome.writeOutVariables, headers: outcome.response?.headers)
         for warning in warnings { StandardStreams.write("wick: \(warning)\n", to: StandardStreams.error) }
         for piece in pieces {
-            StandardStreams.write(piece.text, to: piece.stream == .output ? StandardStreams.output : StandardStreams.error)
+            StandardStreams.write(
+                piece.text, to: piece.stream == .output ? StandardStreams.output : StandardStreams.error)
         }
     }
 }

@@ -16,9 +16,13 @@ public import Wick
 /// `error.type`, timed from its start. Memory is bounded: the monitor remembers the start of
 /// each running request only, and at most the host policy's number of hosts.
 public final class MetricsMonitor: EventMonitor {
-    /// The queue events arrive on: one of the monitor's own, so recording never waits behind
-    /// another monitor.
+    /// The queue events arrive on when they are not delivered inline: one of the monitor's own,
+    /// so recording never waits behind another monitor.
     public let queue = DispatchQueue(label: "wick.metrics-monitor")
+    /// Whether events are recorded at once, on the thread that produces them (the default):
+    /// recording is a few locked counter and timer updates, cheaper than a dispatch and a
+    /// wake-up per event. See `EventMonitor.receivesEventsInline`.
+    public let receivesEventsInline: Bool
     /// The settings it was made with.
     public let configuration: MetricsConfiguration
     private let dimensions: RequestDimensions
@@ -26,9 +30,12 @@ public final class MetricsMonitor: EventMonitor {
     private let started = Mutex<[UUID: ContinuousClock.Instant]>([:])
     private let activeRequests: Meter
 
-    /// A monitor recording into `configuration.factory` (nil: `MetricsSystem.factory`).
-    public init(configuration: MetricsConfiguration = MetricsConfiguration()) {
+    /// A monitor recording into `configuration.factory` (nil: `MetricsSystem.factory`);
+    /// `receivesEventsInline` false records on `queue` instead (for a metrics backend that is
+    /// slow to record).
+    public init(configuration: MetricsConfiguration = MetricsConfiguration(), receivesEventsInline: Bool = true) {
         self.configuration = configuration
+        self.receivesEventsInline = receivesEventsInline
         dimensions = RequestDimensions(
             hosts: HostLabeller(policy: configuration.hostLabels), statusLabel: configuration.statusLabel)
         activeRequests = Meter(
@@ -62,8 +69,11 @@ public final class MetricsMonitor: EventMonitor {
         if let handshake = exchange.tlsHandshake {
             record(WickMetricName.tlsHandshakeDuration, labels, handshake)
             let resumed = exchange.connection?.isTLSSessionResumed == true ? "true" : "false"
-            Counter(label: WickMetricName.tlsHandshakes, dimensions: labels + [("wick.tls.resumed", resumed)], factory: factory)
-                .increment()
+            Counter(
+                label: WickMetricName.tlsHandshakes, dimensions: labels + [("wick.tls.resumed", resumed)],
+                factory: factory
+            )
+            .increment()
         }
         Recorder(label: WickMetricName.requestBodySize, dimensions: labels, factory: factory)
             .record(exchange.requestBytesSent)
@@ -75,7 +85,9 @@ public final class MetricsMonitor: EventMonitor {
             .increment(by: exchange.responseBytesReceived)
         let reuse = labels + [("wick.connection.reused", exchange.isReused ? "true" : "false")]
         Counter(label: WickMetricName.connectionLeases, dimensions: reuse, factory: factory).increment()
-        if exchange.wasReplayed { Counter(label: WickMetricName.replays, dimensions: labels, factory: factory).increment() }
+        if exchange.wasReplayed {
+            Counter(label: WickMetricName.replays, dimensions: labels, factory: factory).increment()
+        }
     }
 
     /// Counts a redirect followed.

@@ -14,11 +14,18 @@ public import Wick
 /// and on failure the error (`recordError`), `error.type` and an error status. A response with
 /// a status of 400 or more is an error too, as the conventions say for client spans.
 public final class TracingMonitor: EventMonitor {
-    /// The queue events arrive on: one of the monitor's own.
+    /// The queue events arrive on when they are not delivered inline: one of the monitor's own.
     public let queue = DispatchQueue(label: "wick.tracing-monitor")
+    /// Whether events are recorded at once, on the thread that produces them: an event on the
+    /// span, cheaper than a dispatch and a wake-up per event. See
+    /// `EventMonitor.receivesEventsInline`.
+    public let receivesEventsInline: Bool
 
-    /// A monitor.
-    public init() {}
+    /// A monitor; `receivesEventsInline` false delivers its events on `queue` instead (for a
+    /// tracer whose spans are slow to record).
+    public init(receivesEventsInline: Bool = true) {
+        self.receivesEventsInline = receivesEventsInline
+    }
 
     /// The span of `request`, when it is traced, has started and records (a tracer that samples
     /// the request out gives a span that does not, and then nothing is built for it).

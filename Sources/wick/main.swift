@@ -5,8 +5,11 @@
 //   wick get URL [-H "Name: value"]... [--ca FILE] [--pin sha256//BASE64] [--loops-as-global-executor]
 //   wick demo --nginx URL --nginx-tls URL --ca FILE --pin sha256//BASE64 --httpbin URL
 //   wick bench URL [-c N] [-n N | -d DURATION] [--rate R] [-H "Name: value"]... [-m S] [--json]
+//   wick pool-test [--seeds N | --seed S ...] [--steps N]   the pool's seeded invariant runs
+//   wick fuzz ARGS...          Scripts/fuzz of the source checkout (FuzzCommand)
 import Glibc
 import WickCLI
+import WickPoolChecking
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -18,6 +21,17 @@ do {
         try await DemoTour(arguments: Array(arguments.dropFirst())).run()
     case "bench":
         exit(await LoadGenerator.run(Array(arguments.dropFirst())))
+    case "pool-test":
+        do {
+            let command = try PoolTestCommand(arguments: Array(arguments.dropFirst()))
+            // Unbuffered, so that a run's line is out before a trap in the pool could end the process.
+            exit(command.run { StandardStreams.write($0, to: StandardStreams.output) })
+        } catch {
+            StandardStreams.write("wick pool-test: \(error)", to: StandardStreams.error)
+            exit(2)
+        }
+    case "fuzz":
+        exit(FuzzCommand.run(Array(arguments.dropFirst())))
     case nil, "-h", "--help":
         StandardStreams.write(CurlCommand.usage, to: arguments.isEmpty ? StandardStreams.error : StandardStreams.output)
         exit(arguments.isEmpty ? 2 : 0)

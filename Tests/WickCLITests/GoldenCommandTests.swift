@@ -58,11 +58,13 @@ private let publicKeyFiles = Result { () throws -> (pem: String, der: String, ot
 }
 
 /// A `--capath` directory as curl needs it (the root under its OpenSSL subject-hash name too), in
-/// the PKI's directory, which goes with the test run. Made once: the cases run in parallel, and a
-/// global is initialized once whatever the threads.
+/// the PKI's directory, which goes with the test run. Made once per process: the cases run in
+/// parallel, and a global is initialized once whatever the threads; made anew, so a second run
+/// against the same servers finds no earlier run's directory in its way.
 private let caDirectory = Result { () throws -> String in
     let pki = try TestEnvironment.nginx().pki
     let directory = pki.directory.appendingPathComponent("capath")
+    try? FileManager.default.removeItem(at: directory)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     try FileManager.default.copyItem(at: pki.root.certificate, to: directory.appendingPathComponent("root.pem"))
     try runCommand("/usr/bin/openssl", ["rehash", directory.path])

@@ -2,6 +2,7 @@
 import Testing
 import WickCore
 import WickPool
+import WickPoolChecking
 
 @Suite("Recycling action lists")
 struct PoolActionRecyclingTests {
@@ -21,7 +22,8 @@ struct PoolActionRecyclingTests {
         #expect(first.isEmpty)
         let second = machine.connectionEstablished(PoolConnectionID(1), at: now)
         #expect(Self.storage(second) == address)
-        guard case .cancelTimer = second.first, case .leaseConnection(PoolConnectionID(1), PoolRequestID(1), false) = second.last
+        guard case .cancelTimer = second.first,
+            case .leaseConnection(PoolConnectionID(1), PoolRequestID(1), false) = second.last
         else {
             Issue.record("unexpected actions \(second)")
             return

@@ -2,6 +2,7 @@
 import Testing
 import WickCore
 import WickPool
+import WickPoolChecking
 
 @Suite("Leasing and waiting")
 struct PoolLeasingTests {

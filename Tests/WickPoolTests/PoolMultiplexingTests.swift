@@ -2,6 +2,7 @@
 import Testing
 import WickCore
 import WickPool
+import WickPoolChecking
 
 @Suite("Multiplexed connections")
 struct PoolMultiplexingTests {
@@ -14,7 +15,9 @@ struct PoolMultiplexingTests {
         actions.compactMap { if case .createConnection(let id, _) = $0 { id } else { nil } }
     }
 
-    @Test("A burst with a multiplexing hint opens one connection, which serves the waiters in FIFO order up to its capacity")
+    @Test(
+        "A burst with a multiplexing hint opens one connection, which serves the waiters in FIFO order up to its capacity"
+    )
     func aBurstOpensOneConnectionThatServesWaitersInOrder() throws {
         var world = PoolWorld()
         var created: [PoolConnectionID] = []

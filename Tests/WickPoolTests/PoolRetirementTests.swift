@@ -2,6 +2,7 @@
 import Testing
 import WickCore
 import WickPool
+import WickPoolChecking
 
 @Suite("Idle connections and retirement")
 struct PoolRetirementTests {

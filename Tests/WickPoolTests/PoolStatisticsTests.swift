@@ -2,6 +2,7 @@
 import Testing
 import WickCore
 import WickPool
+import WickPoolChecking
 
 @Suite("Statistics")
 struct PoolStatisticsTests {

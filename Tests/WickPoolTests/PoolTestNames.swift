@@ -1,6 +1,7 @@
 // Short names for the identifiers and setups the rule tests use, so a test reads like its rule.
 import WickCore
 import WickPool
+import WickPoolChecking
 
 let C1 = PoolConnectionID(1)
 let C2 = PoolConnectionID(2)

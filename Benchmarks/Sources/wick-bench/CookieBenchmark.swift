@@ -67,10 +67,12 @@ struct CookieBenchmark {
             "prefs=theme%3Ddark; Domain=example.com; Path=/; Max-Age=31536000",
         ]
         // Requests to one host along many paths, each unlike the one before: the host's rendered
-        // cookies are filtered anew for each. And requests that alternate between two hosts with
-        // cookies: each renders its host's cookies from a walk of the store.
+        // cookies are filtered anew for each. Requests that alternate between two hosts with
+        // cookies: both stay rendered. Requests to six hosts in turn, more than the jar keeps
+        // rendered: each walks the store and renders its host's cookies.
         let pathURLs = (0..<64).map { URL(string: "https://api.example.com/v1/items/\($0)?page=2")! }
         let alternatingURLs = [url, URL(string: "https://host0.example.org/feed")!]
+        let manyHostURLs = [url] + (0..<5).map { URL(string: "https://host\($0).example.org/feed")! }
         cases = [
             Case(
                 label: "Cookie field, 50 cookies on the host, the same URL again (the last field given again)",
@@ -91,13 +93,23 @@ struct CookieBenchmark {
                     return checksum
                 }),
             Case(
-                label: "Cookie field, 50 cookies on the host, every other request to another host (the store walked)",
+                label: "Cookie field, 50 cookies on the host, every other request to another host (both kept rendered)",
                 key: "header.50.hosts",
                 workload: Workload(name: "cookies.header.50.hosts") { count in
                     var checksum = 0
                     for index in 0..<count {
                         checksum &+=
                             storage.cookieFieldValue(for: alternatingURLs[index & 1], now: now)?.utf8.count ?? 0
+                    }
+                    return checksum
+                }),
+            Case(
+                label: "Cookie field, 50 cookies on the host, six hosts in turn (the store walked every request)",
+                key: "header.50.walk",
+                workload: Workload(name: "cookies.header.50.walk") { count in
+                    var checksum = 0
+                    for index in 0..<count {
+                        checksum &+= storage.cookieFieldValue(for: manyHostURLs[index % 6], now: now)?.utf8.count ?? 0
                     }
                     return checksum
                 }),
@@ -149,7 +161,7 @@ struct CookieBenchmark {
         }
         table.notes = [
             "\(rounds.summary). `InMemoryCookieStorage` (the default store), through the calls a `Session` makes per request: `cookieFieldValue(for:now:)` before sending, `storeCookies(from:for:now:)` after a response with `Set-Cookie`.",
-            "The store: 50 cookies for `api.example.com/v1/items` (40 host-only, 30 at `/` and 10 at `/v1`; 10 for `example.com`; names of 7 or 8 bytes, values of 24 to 40), all sent, a \(fieldBytes)-byte field; and 100 cookies of 10 other hosts. The jar renders the cookies a host's requests over one security may send (`HostCookieList`: every path, in field order, their paths and pairs in one byte buffer) and keeps them until a cookie is stored, removed or expires; a request filters them by its path and copies the pairs, and the same path again gets the last field itself. \"The same URL again\" is a daemon polling one endpoint; \"a new path each request\" goes through 64 paths under `/v1/items/` in turn; \"every other request to another host\" alternates with `host0.example.org` (10 cookies), so each request walks the store and renders its host's cookies (the figure is the mean of the two requests). \"None for the host\": `static.example.net`, whose labels have no cookies.",
+            "The store: 50 cookies for `api.example.com/v1/items` (40 host-only, 30 at `/` and 10 at `/v1`; 10 for `example.com`; names of 7 or 8 bytes, values of 24 to 40), all sent, a \(fieldBytes)-byte field; and 100 cookies of 10 other hosts. The jar renders the cookies a host's requests over one security may send (`HostCookieList`: every path, in field order, their paths and pairs in one byte buffer) and keeps them until a cookie is stored, removed or expires; a request filters them by its path and copies the pairs, and the same path again gets the last field itself. \"The same URL again\" is a daemon polling one endpoint; \"a new path each request\" goes through 64 paths under `/v1/items/` in turn; \"every other request to another host\" alternates with `host0.example.org` (10 cookies): the jar keeps the last 4 hosts' cookies rendered, so both stay (the figure is the mean of the two requests); \"six hosts in turn\" goes through `api.example.com` and five hosts of 10 cookies, more than are kept, so every request walks the store and renders its host's cookies (the mean of the six: one 50-cookie and five 10-cookie renders). \"None for the host\": `static.example.net`, whose labels have no cookies.",
             "Instructions per operation: callgrind over 2,000 operations after 200 to warm up (exact, unlike the times on a shared VM).",
             "Storing: each field parsed (RFC 6265bis §5.6) and put through the storage model (§5.7), which includes the public-suffix check of `Domain`; \"replacing\" overwrites one of the 50, so the store keeps its size.",
         ]

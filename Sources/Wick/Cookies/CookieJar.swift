@@ -28,9 +28,10 @@ import FoundationEssentials
 ///   subdomains; the path must path-match; `Secure` only over https; expired never. Longer
 ///   paths first, then earlier creation; each sent cookie's access time becomes now.
 /// - The cookies a host's requests over one security may send are rendered once
-///   (`HostCookieList`): requests to that host, whatever their paths, filter them by path
-///   and copy their bytes, until a cookie is stored or removed or one of them expires. Their
-///   access times are written back before anything reads them.
+///   (`HostCookieList`, for the last `renderedHostLimit` hosts): requests to that host,
+///   whatever their paths, filter them by path and copy their bytes, until a cookie is stored
+///   or removed or one of them expires. Their access times are written back before anything
+///   reads them.
 struct CookieJar {
     /// The bounds against a server that floods cookies.
     struct Limits: Sendable, Hashable {
@@ -88,12 +89,24 @@ struct CookieJar {
     /// Counts the changes that move or remove cookies (a store, a removal): a `HostCookieList`
     /// of another generation is stale, its locations no longer valid.
     private var generation: UInt64 = 0
-    /// The cookies of the last host a `Cookie` field was built for, rendered, and what they
-    /// were taken from (nil: nothing, or stale).
-    private var hostList = HostCookieList<Match>()
-    private var hostListSource: HostListSource?
+    /// The rendered cookies of the last hosts `Cookie` fields were built for (at most
+    /// `renderedHostLimit`), each with what it was taken from.
+    private var renderedHosts: [RenderedHost] = []
+    /// Counts the fields built, to find the least recently used rendered host.
+    private var fieldCount: UInt64 = 0
     /// The storage of the last walk of the store, kept for the next one.
     private var walkStorage: [Match] = []
+
+    /// How many hosts' cookies are kept rendered at once: a daemon's few backends each get a
+    /// field without a walk of the store.
+    static let renderedHostLimit = 4
+
+    /// One host's rendered cookies, what they were taken from, and when they last served.
+    private struct RenderedHost {
+        var source: HostListSource
+        var list: HostCookieList<Match>
+        var lastUsed: UInt64
+    }
 
     /// What a `HostCookieList` was taken from. It holds while the jar's `generation` is the same
     /// (no cookie came or went, so its locations are valid) and until the first of its cookies
@@ -324,23 +337,31 @@ struct CookieJar {
 
     /// The `Cookie` field's value for a request to `url` at `now` (§5.8.3's serialization:
     /// `name=value`, or the value alone for a nameless cookie, joined by `; `), or nil when no
-    /// cookie is sent; their access time becomes `now`. Walks the store only for another host
-    /// or security than the last call's, or after a change (`HostListSource`); otherwise a
-    /// path filter over the host's rendered cookies. One allocation when cookies match (the
-    /// string), none when none do or the last call was for the same path.
+    /// cookie is sent; their access time becomes `now`. Walks the store only for a host and
+    /// security none of the last `renderedHostLimit` fields was for, or after a change
+    /// (`HostListSource`); otherwise a path filter over the host's rendered cookies. One
+    /// allocation when cookies match (the string), none when none do or the host's last field
+    /// was for the same path.
     mutating func cookieFieldValue(for url: CookieRequestURL, now: Date) -> String? {
-        if hostListSource?.holds(for: url, now: now, generation: generation) != true {
-            renderHostList(for: url, now: now)
+        fieldCount &+= 1
+        var index = renderedHosts.endIndex
+        // By index: `firstIndex(where:)` would copy each rendered host to look at it.
+        for candidate in renderedHosts.indices
+        where renderedHosts[candidate].source.holds(for: url, now: now, generation: generation) {
+            index = candidate
+            break
         }
-        return hostList.field(forPath: url.path.utf8.span, at: now)
+        if index == renderedHosts.endIndex { index = renderHost(for: url, now: now) }
+        renderedHosts[index].lastUsed = fieldCount
+        return renderedHosts[index].list.field(forPath: url.path.utf8.span, at: now)
     }
 
     /// Renders the cookies that requests to `url`'s host over its security may send, whatever
-    /// their paths, removing the expired cookies it meets.
-    private mutating func renderHostList(for url: CookieRequestURL, now: Date) {
+    /// their paths, removing the expired cookies it meets; returns its index in
+    /// `renderedHosts`. It takes the place (and the storage) of the host's stale list, or of a
+    /// stale one, or of the least recently used one when there are `renderedHostLimit`.
+    private mutating func renderHost(for url: CookieRequestURL, now: Date) -> Int {
         settleSendTimes()
-        hostListSource = nil
-        hostList.removeAll()
         var found: [Match] = []
         swap(&found, &walkStorage)
         defer {
@@ -354,33 +375,50 @@ struct CookieJar {
             found.removeAll(keepingCapacity: true)
             _ = collectMatches(for: url, path: nil, now: now, into: &found)
         }
+        let slot =
+            renderedHosts.firstIndex {
+                $0.source.isSecure == url.isSecure && CookieMatching.bytes(of: url.host, equal: $0.source.host)
+            }
+            ?? renderedHosts.firstIndex { $0.source.generation != generation }
+            ?? (renderedHosts.count < Self.renderedHostLimit
+                ? nil : renderedHosts.indices.min { renderedHosts[$0].lastUsed < renderedHosts[$1].lastUsed })
+        var list = HostCookieList<Match>()
+        if let slot { swap(&list, &renderedHosts[slot].list) }
+        list.removeAll()
         var firstExpiry: Date?
         for match in found {
             let entries = buckets.values[match.bucket]
-            hostList.append(
+            list.append(
                 match, path: entries[match.entry].cookie.path, name: entries[match.entry].cookie.name,
                 value: entries[match.entry].cookie.value)
             if let expires = entries[match.entry].cookie.expires { firstExpiry = min(firstExpiry ?? expires, expires) }
         }
-        hostListSource = HostListSource(
-            host: url.host, isSecure: url.isSecure, generation: generation, firstExpiry: firstExpiry)
+        let rendered = RenderedHost(
+            source: HostListSource(
+                host: url.host, isSecure: url.isSecure, generation: generation, firstExpiry: firstExpiry),
+            list: list, lastUsed: fieldCount)
+        guard let slot else {
+            renderedHosts.append(rendered)
+            return renderedHosts.count - 1
+        }
+        renderedHosts[slot] = rendered
+        return slot
     }
 
-    /// Writes the times the host list's cookies were last sent into their access times. Called
-    /// before anything reads those times or moves cookies (the list locates them only until
-    /// then).
+    /// Writes the times the rendered hosts' cookies were last sent into their access times.
+    /// Called before anything reads those times or moves cookies (a list locates them only
+    /// until then); lists of an older generation have nothing left to write.
     private mutating func settleSendTimes() {
-        guard let source = hostListSource else { return }
-        hostList.foldLastField()
-        var wrote = false
-        for (location, sentAt) in zip(hostList.locations, hostList.sendTimes) {
-            guard let sentAt else { continue }
-            precondition(
-                source.generation == generation, "CookieJar: cookies moved before their send times were written")
-            buckets.values[location.bucket][location.entry].cookie.lastAccessTime = sentAt
-            wrote = true
+        for index in renderedHosts.indices where renderedHosts[index].source.generation == generation {
+            renderedHosts[index].list.foldLastField()
+            var wrote = false
+            for (location, sentAt) in zip(renderedHosts[index].list.locations, renderedHosts[index].list.sendTimes) {
+                guard let sentAt else { continue }
+                buckets.values[location.bucket][location.entry].cookie.lastAccessTime = sentAt
+                wrote = true
+            }
+            if wrote { renderedHosts[index].list.forgetSendTimes() }
         }
-        if wrote { hostList.forgetSendTimes() }
     }
 
     /// Appends §5.8.3's cookie-list for a request to `url` at `now` to `found` (empty), sorted
@@ -495,8 +533,7 @@ struct CookieJar {
 
     /// Removes every cookie.
     mutating func removeAll() {
-        hostListSource = nil
-        hostList.removeAll()
+        renderedHosts.removeAll()
         buckets = [:]
         generation &+= 1
         count = 0

@@ -185,7 +185,9 @@ public final class ClosureEventMonitor: EventMonitor {
         set { self[\.downloadDidCreateDestinationURL] = newValue }
     }
     /// Called by a download's `request(_:didParseResponse:)`, the response's value type erased.
-    public var downloadDidParseResponse: (@Sendable (DownloadRequest, DownloadResponse<any Sendable, WickError>) -> Void)? {
+    public var downloadDidParseResponse:
+        (@Sendable (DownloadRequest, DownloadResponse<any Sendable, WickError>) -> Void)?
+    {
         get { self[\.downloadDidParseResponse] }
         set { self[\.downloadDidParseResponse] = newValue }
     }
@@ -346,7 +348,8 @@ public final class ClosureEventMonitor: EventMonitor {
         uploadDidSendBodyData?(request, bytesSent, totalBytesSent, totalBytesExpectedToSend)
     }
     /// Calls `requestDidParseStream` with the element as `any Sendable`.
-    public func request<Value: Sendable>(_ request: DataStreamRequest, didParseStream result: Result<Value, WickError>) {
+    public func request<Value: Sendable>(_ request: DataStreamRequest, didParseStream result: Result<Value, WickError>)
+    {
         guard let requestDidParseStream else { return }
         requestDidParseStream(request, result.map { $0 as any Sendable })
     }

@@ -3,7 +3,8 @@ import Dispatch
 public import FoundationEssentials
 
 /// Hands each event to every monitor, asynchronously on the monitor's own queue (Alamofire's
-/// `CompositeEventMonitor`). A Session's `eventMonitor` is one of these.
+/// `CompositeEventMonitor`), or at once to a monitor that `receivesEventsInline`. A Session's
+/// `eventMonitor` is one of these.
 public final class CompositeEventMonitor: EventMonitor {
     /// The monitors, in the order events reach them.
     public let monitors: [any EventMonitor]
@@ -13,10 +14,17 @@ public final class CompositeEventMonitor: EventMonitor {
         self.monitors = monitors
     }
 
-    /// Hands `event` to every monitor on its queue. Every caller returns first when there is no
-    /// monitor, so that a session without monitors does not allocate the event's closure.
+    /// Hands `event` to every monitor, on its queue or at once (`receivesEventsInline`). Every
+    /// caller returns first when there is no monitor, so that a session without monitors does
+    /// not allocate the event's closure.
     private func each(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
-        for monitor in monitors { monitor.queue.async { event(monitor) } }
+        for monitor in monitors {
+            if monitor.receivesEventsInline {
+                event(monitor)
+            } else {
+                monitor.queue.async { event(monitor) }
+            }
+        }
     }
 
     /// Passes the event on.
@@ -37,8 +45,9 @@ public final class CompositeEventMonitor: EventMonitor {
         each { $0.request(request, didAdaptInitialRequest: initialRequest, to: adaptedRequest) }
     }
     /// Passes the event on.
-    public func request(_ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError)
-    {
+    public func request(
+        _ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError
+    ) {
         guard !monitors.isEmpty else { return }
         each { $0.request(request, didFailToAdaptRequest: initialRequest, withError: error) }
     }
@@ -177,7 +186,8 @@ public final class CompositeEventMonitor: EventMonitor {
         }
     }
     /// Passes the event on.
-    public func request<Value: Sendable>(_ request: DataStreamRequest, didParseStream result: Result<Value, WickError>) {
+    public func request<Value: Sendable>(_ request: DataStreamRequest, didParseStream result: Result<Value, WickError>)
+    {
         guard !monitors.isEmpty else { return }
         each { $0.request(request, didParseStream: result) }
     }

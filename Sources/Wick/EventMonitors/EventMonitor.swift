@@ -25,6 +25,16 @@ public protocol EventMonitor: Sendable {
     /// monitors that keep the default (never the main queue, which a daemon may not drain).
     var queue: DispatchQueue { get }
 
+    /// Whether events are delivered at once, on the thread that produces them (one of the
+    /// session's event loops, its root queue, or the task that resumed the request), instead of
+    /// on `queue`. Default false, as in Alamofire. For a monitor whose handling is short and
+    /// thread-safe (counting, recording on a span), it saves a closure dispatched to the queue
+    /// and a thread wake-up per event. One request's events still come in the order above, each
+    /// after the one before has returned; different requests' events may come at the same time
+    /// on different threads. Handling runs on the request's path: a monitor that blocks, or that
+    /// waits for another request, stalls it (and, on an event loop, the loop's other requests).
+    var receivesEventsInline: Bool { get }
+
     /// The request was created, before any adaptation.
     func request(_ request: Request, didCreateInitialRequest initialRequest: HTTPRequest)
     /// The request could not be created (an invalid URL, a parameter encoding failure).
@@ -110,6 +120,9 @@ extension EventMonitor {
     /// A serial queue shared by every monitor that does not choose its own.
     public var queue: DispatchQueue { EventMonitorQueue.shared }
 
+    /// False: events are delivered on `queue`.
+    public var receivesEventsInline: Bool { false }
+
     /// Does nothing.
     public func request(_ request: Request, didCreateInitialRequest initialRequest: HTTPRequest) {}
     /// Does nothing.
@@ -119,8 +132,9 @@ extension EventMonitor {
         _ request: Request, didAdaptInitialRequest initialRequest: HTTPRequest, to adaptedRequest: HTTPRequest
     ) {}
     /// Does nothing.
-    public func request(_ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError)
-    {}
+    public func request(
+        _ request: Request, didFailToAdaptRequest initialRequest: HTTPRequest, withError error: WickError
+    ) {}
     /// Does nothing.
     public func request(_ request: Request, willSend httpRequest: HTTPRequest) {}
     /// Does nothing.
@@ -180,7 +194,8 @@ extension EventMonitor {
         totalBytesExpectedToSend: Int64?
     ) {}
     /// Does nothing.
-    public func request<Value: Sendable>(_ request: DataStreamRequest, didParseStream result: Result<Value, WickError>) {}
+    public func request<Value: Sendable>(_ request: DataStreamRequest, didParseStream result: Result<Value, WickError>)
+    {}
 }
 
 /// The default queue of `EventMonitor`s.

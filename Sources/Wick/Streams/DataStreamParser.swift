@@ -8,17 +8,18 @@ import FoundationEssentials
 protocol DataStreamParser<Element>: Sendable {
     associatedtype Element: Sendable
 
-    /// The elements `chunk` completes, in order.
-    mutating func parse(_ chunk: Data) -> [Element]
-    /// The elements left once the body has ended (what the last chunk left incomplete).
-    mutating func finish() -> [Element]
+    /// Appends the elements `chunk` completes, in order, to `elements` (the reader's list,
+    /// reused from chunk to chunk, so a chunk costs no list of its own).
+    mutating func parse(_ chunk: Data, into elements: inout [Element])
+    /// Appends the elements left once the body has ended (what the last chunk left incomplete).
+    mutating func finish(into elements: inout [Element])
     /// Forgets what was carried: a new response body starts (a retried request).
     mutating func reset()
 }
 
 /// Hands every chunk over as it is.
 struct PassthroughStreamParser: DataStreamParser {
-    func parse(_ chunk: Data) -> [Data] { [chunk] }
-    func finish() -> [Data] { [] }
+    func parse(_ chunk: Data, into elements: inout [Data]) { elements.append(chunk) }
+    func finish(into elements: inout [Data]) {}
     func reset() {}
 }

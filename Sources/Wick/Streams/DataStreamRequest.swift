@@ -160,7 +160,8 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
     /// The stream's end as a handler or sequence reports it.
     func completion(_ outcome: Outcome) -> Completion {
         Completion(
-            request: outcome.request, response: outcome.response.map { HTTPResponse($0, url: outcome.request?.url) } ?? response,
+            request: outcome.request,
+            response: outcome.response.map { HTTPResponse($0, url: outcome.request?.url) } ?? response,
             metrics: outcome.metrics, error: outcome.error)
     }
 

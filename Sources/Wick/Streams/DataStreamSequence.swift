@@ -57,7 +57,8 @@ public struct DataStreamSequence<Element: Sendable>: AsyncSequence, Sendable {
         private let failure: (@Sendable (Element) -> WickError?)?
         /// The failure an element ended the stream with, thrown by the next call.
         private var stopError: WickError?
-        /// Elements parsed from the last chunk and not returned yet.
+        /// Elements parsed from the last chunk and not returned yet (the list's storage is
+        /// reused for the next chunk).
         private var pending: [Element] = []
         private var pendingIndex = 0
         /// The end was returned or thrown; `next()` returns nil from now on.
@@ -112,13 +113,15 @@ public struct DataStreamSequence<Element: Sendable>: AsyncSequence, Sendable {
                 switch await reader.buffer.next(isolation: actor) {
                 case .chunk(let chunk):
                     guard !reader.request.isStreamStopped else { continue }
-                    pending = parser.parse(chunk)
+                    pending.removeAll(keepingCapacity: true)
+                    parser.parse(chunk, into: &pending)
                     pendingIndex = 0
                 case .restart:
                     parser.reset()
                     pending = []
                 case .end(nil):
-                    pending = parser.finish()
+                    pending.removeAll(keepingCapacity: true)
+                    parser.finish(into: &pending)
                     pendingIndex = 0
                     isDone = true
                     reader.isEnded.store(true, ordering: .releasing)

@@ -25,7 +25,9 @@ public struct DecodableStreamSerializer<Value: Decodable & Sendable>: DataStream
     public let dataPreprocessor: any DataPreprocessor
 
     /// A serializer decoding `Value` with `decoder`.
-    public init(decoder: any DataDecoder = JSONDecoder(), dataPreprocessor: any DataPreprocessor = PassthroughPreprocessor()) {
+    public init(
+        decoder: any DataDecoder = JSONDecoder(), dataPreprocessor: any DataPreprocessor = PassthroughPreprocessor()
+    ) {
         self.decoder = decoder
         self.dataPreprocessor = dataPreprocessor
     }
@@ -87,9 +89,9 @@ extension DataStreamSerializer {
 struct SerializingStreamParser<Serializer: DataStreamSerializer>: DataStreamParser {
     let serializer: Serializer
 
-    func parse(_ chunk: Data) -> [Result<Serializer.SerializedObject, WickError>] {
-        [SerializerRun { try serializer.serialize(chunk) }.result]
+    func parse(_ chunk: Data, into elements: inout [Result<Serializer.SerializedObject, WickError>]) {
+        elements.append(SerializerRun { try serializer.serialize(chunk) }.result)
     }
-    func finish() -> [Result<Serializer.SerializedObject, WickError>] { [] }
+    func finish(into elements: inout [Result<Serializer.SerializedObject, WickError>]) {}
     func reset() {}
 }

@@ -101,7 +101,9 @@ final class HandlerStreamConsumer<Parser: DataStreamParser>: DataStreamConsumer 
         switch event {
         case .chunk(let chunk):
             if request?.isStreamStopped == false {
-                for element in parser.withLock({ $0.parse(chunk) }) { handle(element) }
+                var elements: [Parser.Element] = []
+                parser.withLock { $0.parse(chunk, into: &elements) }
+                for element in elements { handle(element) }
             }
             let drained = mailbox.withLock { $0.gauge.removed(chunk.count) }
             if drained { request?.consumerDrained() }
@@ -109,7 +111,9 @@ final class HandlerStreamConsumer<Parser: DataStreamParser>: DataStreamConsumer 
             parser.withLock { $0.reset() }
         case .end(let success, let done):
             if success, request?.isStreamStopped == false {
-                for element in parser.withLock({ $0.finish() }) { handle(element) }
+                var elements: [Parser.Element] = []
+                parser.withLock { $0.finish(into: &elements) }
+                for element in elements { handle(element) }
             }
             done()
         }

@@ -30,8 +30,7 @@ struct NDJSONStreamParser<Value: Decodable & Sendable>: DataStreamParser {
         self.maximumLineBytes = maximumLineBytes
     }
 
-    mutating func parse(_ chunk: Data) -> [Result<Value, WickError>] {
-        var elements: [Result<Value, WickError>] = []
+    mutating func parse(_ chunk: Data, into elements: inout [Result<Value, WickError>]) {
         var start = chunk.startIndex
         while start < chunk.endIndex {
             let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n"))
@@ -52,12 +51,11 @@ struct NDJSONStreamParser<Value: Decodable & Sendable>: DataStreamParser {
             if let element = endLine() { elements.append(element) }
             start = chunk.index(after: newline)
         }
-        return elements
     }
 
-    mutating func finish() -> [Result<Value, WickError>] {
-        guard !line.isEmpty || isSkippingLine else { return [] }
-        return endLine().map { [$0] } ?? []
+    mutating func finish(into elements: inout [Result<Value, WickError>]) {
+        guard !line.isEmpty || isSkippingLine, let element = endLine() else { return }
+        elements.append(element)
     }
 
     mutating func reset() {

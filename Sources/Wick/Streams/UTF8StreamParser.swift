@@ -9,18 +9,18 @@ struct UTF8StreamParser: DataStreamParser {
     /// The start of a character the previous chunk cut: 0 to 3 bytes.
     private var carry: [UInt8] = []
 
-    mutating func parse(_ chunk: Data) -> [String] {
+    mutating func parse(_ chunk: Data, into elements: inout [String]) {
         var bytes = carry
         bytes.append(contentsOf: chunk)
         let cut = Self.completePrefixLength(of: bytes)
         carry = Array(bytes[cut...])
-        guard cut > 0 else { return [] }
-        return [String(decoding: bytes[..<cut], as: UTF8.self)]
+        guard cut > 0 else { return }
+        elements.append(String(decoding: bytes[..<cut], as: UTF8.self))
     }
 
-    mutating func finish() -> [String] {
+    mutating func finish(into elements: inout [String]) {
         defer { carry = [] }
-        return carry.isEmpty ? [] : [String(decoding: carry, as: UTF8.self)]
+        if !carry.isEmpty { elements.append(String(decoding: carry, as: UTF8.self)) }
     }
 
     mutating func reset() {

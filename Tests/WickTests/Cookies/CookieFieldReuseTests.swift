@@ -93,6 +93,29 @@ struct CookieFieldReuseTests {
         #expect(times == ["root": Self.t0 + 3, "x": Self.t0 + 3, "y": Self.t0 + 2])
     }
 
+    @Test func severalHostsKeepTheirRenderedCookiesAndAStoreRendersThemAnew() {
+        // More hosts than are kept rendered, in turn, then a store: every field stays right, and
+        // each cookie's access time is the last time a field carried it.
+        var world = CookieJarTests.World()
+        let hosts = (0...CookieJar.renderedHostLimit).map { "h\($0).test" }
+        for (index, host) in hosts.enumerated() { world.set("c\(index)=\(index)", from: "https://\(host)/") }
+        for round in 0..<3 {
+            for (index, host) in hosts.enumerated() {
+                let now = Self.t0 + Double(round * 10 + index)
+                #expect(Self.field(&world, "https://\(host)/p\(round)", at: now) == "c\(index)=\(index)")
+            }
+        }
+        world.set("c0=new", from: "https://h0.test/", at: Self.t0 + 30)
+        #expect(Self.field(&world, "https://h0.test/", at: Self.t0 + 31) == "c0=new")
+        #expect(Self.field(&world, "https://h1.test/", at: Self.t0 + 32) == "c1=1")
+        let times = Dictionary(
+            uniqueKeysWithValues: world.jar.allCookies(now: Self.t0 + 32).map { ($0.name, $0.lastAccessTime) })
+        var expected = Dictionary(uniqueKeysWithValues: hosts.indices.map { ("c\($0)", Self.t0 + Double(20 + $0)) })
+        expected["c0"] = Self.t0 + 31
+        expected["c1"] = Self.t0 + 32
+        #expect(times == expected)
+    }
+
     @Test func aWalkThatRemovedExpiredCookiesStillGivesTheRightFieldNext() {
         // The walk that meets an expired cookie removes it, which moves the others: its field
         // is not kept, and the next request walks again.

@@ -30,7 +30,8 @@ struct DataStreamSerializerTests {
             .responseStream(using: .decodable(of: Tick.self), stream: recorder.handler)
         let events = await recorder.completed()
         #expect(events.values().map(\.n) == [1, 3])
-        guard events.count == 4, case .stream(.failure(.responseSerializationFailed(.decodingFailed))) = events[1] else {
+        guard events.count == 4, case .stream(.failure(.responseSerializationFailed(.decodingFailed))) = events[1]
+        else {
             Issue.record("expected the second chunk to fail decoding, got \(events)")
             return
         }
@@ -48,7 +49,8 @@ struct DataStreamSerializerTests {
         let events = await recorder.completed()
         #expect(events.values().map(\.n) == [1])
         guard case .responseSerializationFailed(.decodingFailed)? = request.error else {
-            Issue.record("expected the request to end with the decoding failure, got \(String(describing: request.error))")
+            Issue.record(
+                "expected the request to end with the decoding failure, got \(String(describing: request.error))")
             return
         }
         await session.shutdown()
@@ -61,7 +63,8 @@ struct DataStreamSerializerTests {
             struct Refused: Error {}
             func serialize(_ data: Data) throws -> Int { throw Refused() }
         }
-        let parsed = SerializingStreamParser(serializer: Refusing()).parse(Data("x".utf8))
+        var parser = SerializingStreamParser(serializer: Refusing())
+        let parsed = parser.parsed(Data("x".utf8))
         guard case .failure(.responseSerializationFailed(.customSerializationFailed(let error)))? = parsed.first,
             error is Refusing.Refused
         else {

@@ -1,28 +1,28 @@
 // The world the pool lives in, played by the tests: mock connections, timers, requests and a clock.
-import WickCore
-import WickPool
+package import WickCore
+package import WickPool
 
-typealias Pool = PoolStateMachine<String, TestFailure>
-typealias Action = Pool.Action
+package typealias Pool = PoolStateMachine<String, TestFailure>
+package typealias Action = Pool.Action
 
 /// A connection error the runner would report.
-enum TestFailure: Error, Hashable {
+package enum TestFailure: Error, Hashable {
     case refused
     case reset
     case trustRejected
 }
 
 /// A transition the runner must never be asked to make, or a rule the pool broke.
-struct WorldViolation: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct WorldViolation: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Plays the runner: sends events to a `PoolStateMachine`, performs its actions on mock
 /// connections, timers and requests, and throws on any action that would be illegal for a real
 /// runner (leasing a connection that is busy, firing a cancelled timer, completing a request twice).
-struct PoolWorld {
-    enum ConnectionState: Equatable {
+package struct PoolWorld {
+    package enum ConnectionState: Equatable {
         case connecting
         /// Established or back from a request, not carrying one.
         case idle
@@ -33,19 +33,19 @@ struct PoolWorld {
         case draining(Set<PoolRequestID>)
         /// The pool asked to close it; `was` says which stray report may race.
         case closing(was: Was)
-        enum Was: Equatable { case connecting, idle, leased, multiplexing, draining }
+        package enum Was: Equatable { case connecting, idle, leased, multiplexing, draining }
     }
 
-    struct Connection {
-        let origin: String
-        var state: ConnectionState
-        var uses = 0
+    package struct Connection {
+        package let origin: String
+        package var state: ConnectionState
+        package var uses = 0
         /// The streams it may carry at once; nil for an HTTP/1.1 connection.
-        var streamCapacity: Int?
-        var establishedAt = Deadline.distantPast
+        package var streamCapacity: Int?
+        package var establishedAt = Deadline.distantPast
     }
 
-    enum RequestState: Equatable {
+    package enum RequestState: Equatable {
         /// Sent to the pool; its answer is being applied.
         case arriving(origin: String, fresh: Bool)
         case waiting(origin: String, fresh: Bool)
@@ -53,37 +53,37 @@ struct PoolWorld {
         case failed(Pool.RequestFailure)
     }
 
-    private(set) var pool: Pool
-    private(set) var now = Deadline(uptimeNanoseconds: 1_000_000_000)
-    private(set) var connections: [PoolConnectionID: Connection] = [:]
-    private(set) var armedTimers: [PoolTimerID: Pool.Timer] = [:]
-    private(set) var finishedTimers: [PoolTimerID: Pool.Timer] = [:]
-    private(set) var requests: [PoolRequestID: RequestState] = [:]
+    package private(set) var pool: Pool
+    package private(set) var now = Deadline(uptimeNanoseconds: 1_000_000_000)
+    package private(set) var connections: [PoolConnectionID: Connection] = [:]
+    package private(set) var armedTimers: [PoolTimerID: Pool.Timer] = [:]
+    package private(set) var finishedTimers: [PoolTimerID: Pool.Timer] = [:]
+    package private(set) var requests: [PoolRequestID: RequestState] = [:]
     /// The waiting requests, kept beside `requests` so that looking them up stays cheap.
     private var waiting: [String: Set<PoolRequestID>] = [:]
     /// Armed timers by purpose: at most one per purpose may be armed.
     private var armedByPurpose: [Pool.Timer.Purpose: Pool.Timer] = [:]
     /// Finished timers in order, for picking one at random.
-    private(set) var finishedTimerList: [Pool.Timer] = []
+    package private(set) var finishedTimerList: [Pool.Timer] = []
     /// How many times each request was completed (leased or failed); must end at exactly one.
-    private(set) var completions: [PoolRequestID: Int] = [:]
-    private(set) var shutdownCompletions = 0
+    package private(set) var completions: [PoolRequestID: Int] = [:]
+    package private(set) var shutdownCompletions = 0
     /// Leases of a stream on a multiplexed connection that already carried others at the time.
-    private(set) var sharedStreamLeases = 0
+    package private(set) var sharedStreamLeases = 0
     /// The world's own tally of what the pool's counters count.
-    private(set) var tally = PoolStatistics<String>.Counts()
+    package private(set) var tally = PoolStatistics<String>.Counts()
     private var everCreated: Set<PoolConnectionID> = []
 
-    init(settings: PoolSettings = PoolSettings()) {
+    package init(settings: PoolSettings = PoolSettings()) {
         pool = Pool(settings: settings)
     }
 
-    var settings: PoolSettings { pool.settings }
+    package var settings: PoolSettings { pool.settings }
 
     // MARK: Events
 
     @discardableResult
-    mutating func arrive(
+    package mutating func arrive(
         _ request: UInt64,
         at origin: String = "a",
         deadline: Deadline = .distantFuture,
@@ -103,7 +103,7 @@ struct PoolWorld {
     }
 
     @discardableResult
-    mutating func cancel(_ request: UInt64) throws -> [Action] {
+    package mutating func cancel(_ request: UInt64) throws -> [Action] {
         let actions = pool.requestCancelled(PoolRequestID(request), at: now)
         try apply(actions)
         return actions
@@ -111,7 +111,7 @@ struct PoolWorld {
 
     /// The attempt succeeded; with a stream capacity, as a multiplexed (HTTP/2) connection.
     @discardableResult
-    mutating func establish(_ connection: PoolConnectionID, streamCapacity: Int? = nil) throws -> [Action] {
+    package mutating func establish(_ connection: PoolConnectionID, streamCapacity: Int? = nil) throws -> [Action] {
         try expect(connection, in: .connecting)
         connections[connection]!.state = .idle
         connections[connection]!.streamCapacity = streamCapacity
@@ -123,7 +123,7 @@ struct PoolWorld {
     }
 
     @discardableResult
-    mutating func failAttempt(
+    package mutating func failAttempt(
         _ connection: PoolConnectionID,
         _ error: TestFailure = .refused,
         isRetryable: Bool = true
@@ -138,7 +138,7 @@ struct PoolWorld {
 
     /// The leased connection's request completed.
     @discardableResult
-    mutating func finish(
+    package mutating func finish(
         _ connection: PoolConnectionID,
         keepAlive: KeepAliveHint? = nil,
         isReusable: Bool = true
@@ -154,7 +154,7 @@ struct PoolWorld {
 
     /// One stream of a multiplexed connection ended (the request's, whichever way).
     @discardableResult
-    mutating func releaseStream(of request: PoolRequestID, on connection: PoolConnectionID) throws -> [Action] {
+    package mutating func releaseStream(of request: PoolRequestID, on connection: PoolConnectionID) throws -> [Action] {
         switch connections[connection]?.state {
         case .multiplexing(var requests) where requests.remove(request) != nil:
             connections[connection]!.state = requests.isEmpty ? .idle : .multiplexing(requests)
@@ -173,7 +173,7 @@ struct PoolWorld {
 
     /// The server's SETTINGS changed a multiplexed connection's stream capacity.
     @discardableResult
-    mutating func changeCapacity(of connection: PoolConnectionID, to capacity: Int) throws -> [Action] {
+    package mutating func changeCapacity(of connection: PoolConnectionID, to capacity: Int) throws -> [Action] {
         guard connections[connection]?.streamCapacity != nil else {
             throw WorldViolation("the test changed the capacity of \(connection), which is not multiplexed")
         }
@@ -185,7 +185,7 @@ struct PoolWorld {
 
     /// The server sent GOAWAY on a multiplexed connection.
     @discardableResult
-    mutating func goAway(_ connection: PoolConnectionID) throws -> [Action] {
+    package mutating func goAway(_ connection: PoolConnectionID) throws -> [Action] {
         guard connections[connection]?.streamCapacity != nil else {
             throw WorldViolation("the test sent GOAWAY on \(connection), which is not multiplexed")
         }
@@ -199,7 +199,7 @@ struct PoolWorld {
 
     /// The server (or an error) closed an idle or busy connection.
     @discardableResult
-    mutating func serverCloses(_ connection: PoolConnectionID, error: TestFailure? = nil) throws -> [Action] {
+    package mutating func serverCloses(_ connection: PoolConnectionID, error: TestFailure? = nil) throws -> [Action] {
         switch connections[connection]?.state {
         case .idle: tally.evicted += 1
         case .leased, .multiplexing, .draining: break
@@ -213,7 +213,9 @@ struct PoolWorld {
 
     /// The runner finished a close the pool asked for (or the server or an error got there first).
     @discardableResult
-    mutating func completeClose(_ connection: PoolConnectionID, by closer: Pool.ClosedBy = .local) throws -> [Action] {
+    package mutating func completeClose(_ connection: PoolConnectionID, by closer: Pool.ClosedBy = .local) throws
+        -> [Action]
+    {
         guard case .closing = connections[connection]?.state else {
             throw WorldViolation("the test completed the close of \(connection), which is not closing")
         }
@@ -227,7 +229,7 @@ struct PoolWorld {
     /// phase allows (a connecting one established or failed, a leased one back idle). The pool
     /// must ignore it.
     @discardableResult
-    mutating func strayReport(about connection: PoolConnectionID) throws -> [Action] {
+    package mutating func strayReport(about connection: PoolConnectionID) throws -> [Action] {
         guard case .closing(let was) = connections[connection]?.state else {
             throw WorldViolation("no close of \(connection) to race")
         }
@@ -247,14 +249,14 @@ struct PoolWorld {
     }
 
     @discardableResult
-    mutating func prewarm(_ origin: String = "a", connections count: Int) throws -> [Action] {
+    package mutating func prewarm(_ origin: String = "a", connections count: Int) throws -> [Action] {
         let actions = pool.prewarm(origin: origin, connections: count, at: now)
         try apply(actions)
         return actions
     }
 
     @discardableResult
-    mutating func shutdown(_ mode: PoolShutdownMode) throws -> [Action] {
+    package mutating func shutdown(_ mode: PoolShutdownMode) throws -> [Action] {
         let actions = pool.shutdownRequested(mode, at: now)
         try apply(actions)
         return actions
@@ -262,7 +264,7 @@ struct PoolWorld {
 
     /// Moves the clock forward, firing every armed timer that falls due on the way, in order.
     @discardableResult
-    mutating func advance(by duration: Duration) throws -> [Action] {
+    package mutating func advance(by duration: Duration) throws -> [Action] {
         let target = now + duration
         var all: [Action] = []
         while let next = armedTimers.values.min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) }),
@@ -277,7 +279,7 @@ struct PoolWorld {
 
     /// Fires one armed timer now (the clock jumps to its deadline if that is later).
     @discardableResult
-    mutating func fire(_ timer: Pool.Timer) throws -> [Action] {
+    package mutating func fire(_ timer: Pool.Timer) throws -> [Action] {
         guard disarm(timer) else {
             throw WorldViolation("the runner would never fire \(timer): it is not armed")
         }
@@ -290,7 +292,7 @@ struct PoolWorld {
     /// Reports a timer that was already fired or cancelled, as a runner may when a fire races
     /// its cancellation. The pool must ignore it.
     @discardableResult
-    mutating func fireStale(_ timer: Pool.Timer) throws -> [Action] {
+    package mutating func fireStale(_ timer: Pool.Timer) throws -> [Action] {
         guard finishedTimers[timer.id] != nil else { throw WorldViolation("\(timer) is not finished") }
         let actions = pool.timerFired(timer, at: now)
         guard actions.isEmpty else { throw WorldViolation("a stale fire of \(timer) led to \(actions)") }
@@ -299,7 +301,7 @@ struct PoolWorld {
 
     // MARK: Performing actions
 
-    mutating func apply(_ actions: [Action]) throws {
+    package mutating func apply(_ actions: [Action]) throws {
         for action in actions { try perform(action) }
     }
 
@@ -424,21 +426,23 @@ struct PoolWorld {
 
     // MARK: Looking around
 
-    func connections(_ origin: String? = nil, _ matching: (ConnectionState) -> Bool) -> [PoolConnectionID] {
+    package func connections(_ origin: String? = nil, _ matching: (ConnectionState) -> Bool) -> [PoolConnectionID] {
         connections.filter { (origin == nil || $0.value.origin == origin) && matching($0.value.state) }.keys.sorted()
     }
 
-    func waitingRequests(_ origin: String? = nil) -> [PoolRequestID] {
+    package func waitingRequests(_ origin: String? = nil) -> [PoolRequestID] {
         if let origin { return (waiting[origin] ?? []).sorted() }
         return waiting.values.flatMap { $0 }.sorted()
     }
 
-    func timer(for purpose: Pool.Timer.Purpose) -> Pool.Timer? {
+    package func timer(for purpose: Pool.Timer.Purpose) -> Pool.Timer? {
         armedByPurpose[purpose]
     }
 
     /// The mock's own gauges for an origin (or all), to compare with the pool's statistics.
-    func gauges(_ origin: String? = nil) -> (idle: Int, leased: Int, connecting: Int, closing: Int, waiting: Int) {
+    package func gauges(_ origin: String? = nil) -> (
+        idle: Int, leased: Int, connecting: Int, closing: Int, waiting: Int
+    ) {
         var gauges = (idle: 0, leased: 0, connecting: 0, closing: 0, waiting: 0)
         for connection in connections.values where origin == nil || connection.origin == origin {
             switch connection.state {
@@ -453,7 +457,7 @@ struct PoolWorld {
     }
 
     /// Whether a multiplexing connection may take another stream (rule 13).
-    func hasRoom(_ id: PoolConnectionID) -> Bool {
+    package func hasRoom(_ id: PoolConnectionID) -> Bool {
         guard let connection = connections[id], case .multiplexing(let requests) = connection.state,
             requests.count < connection.streamCapacity ?? 0
         else { return false }
@@ -465,7 +469,7 @@ struct PoolWorld {
     }
 
     /// Rules that must hold between any two events; throws naming the first one broken.
-    func checkInvariants() throws {
+    package func checkInvariants() throws {
         let statistics = pool.statistics
         let origins = Set(connections.values.map(\.origin)).union(waiting.filter { !$0.value.isEmpty }.keys)
         for origin in origins.sorted() {

@@ -20,6 +20,9 @@ final class CurlClient {
         var sessionCache: Bool
         /// The body length every response must have.
         var bodyBytes = 1_024
+        /// HTTP/2 through ALPN (`CURL_HTTP_VERSION_2TLS`); every response must then have come
+        /// over HTTP/2 (`CURLINFO_HTTP_VERSION`).
+        var http2 = false
     }
 
     private let handle: UnsafeMutableRawPointer
@@ -27,12 +30,14 @@ final class CurlClient {
     /// Where the write callback records each transfer; its address is given to libcurl.
     private let transfer: UnsafeMutablePointer<bench_curl_transfer>
     private let bodyBytes: Int
+    private let http2: Bool
 
     init(_ setup: Setup) throws {
         Self.globalInit
         guard let handle = curl_easy_init() else { throw BenchError("curl_easy_init failed") }
         self.handle = handle
         bodyBytes = setup.bodyBytes
+        http2 = setup.http2
         transfer = .allocate(capacity: 1)
         transfer.initialize(to: bench_curl_transfer(handle: handle, body_bytes: 0, session_reused: -1))
         headers = setup.newConnectionPerRequest ? curl_slist_append(nil, "Connection: close") : nil
@@ -47,6 +52,10 @@ final class CurlClient {
             bench_curl_setopt_long(handle, CURLOPT_SSL_SESSIONID_CACHE, setup.sessionCache ? 1 : 0),
             "CURLOPT_SSL_SESSIONID_CACHE")
         try check(bench_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1), "CURLOPT_NOSIGNAL")
+        if setup.http2 {
+            try check(
+                bench_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS), "CURLOPT_HTTP_VERSION")
+        }
         if setup.newConnectionPerRequest {
             try check(bench_curl_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1), "CURLOPT_FRESH_CONNECT")
             try check(bench_curl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1), "CURLOPT_FORBID_REUSE")
@@ -63,7 +72,8 @@ final class CurlClient {
     }
 
     /// One GET; returns whether OpenSSL reported the session as resumed.
-    /// - Throws: `BenchError` with libcurl's message, a status other than 200, or a short body.
+    /// - Throws: `BenchError` with libcurl's message, a status other than 200, a short body, or
+    ///   (with `http2`) a response that did not come over HTTP/2.
     func get() throws -> Bool {
         transfer.pointee.body_bytes = 0
         transfer.pointee.session_reused = -1
@@ -72,6 +82,13 @@ final class CurlClient {
         _ = bench_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         guard status == 200, transfer.pointee.body_bytes == bodyBytes else {
             throw BenchError("libcurl GET: status \(status), \(transfer.pointee.body_bytes) body bytes")
+        }
+        if http2 {
+            var version = 0
+            _ = bench_curl_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
+            guard version == CURL_HTTP_VERSION_2_0 else {
+                throw BenchError("libcurl GET: HTTP version \(version), not 2")
+            }
         }
         return transfer.pointee.session_reused == 1
     }

@@ -1,21 +1,33 @@
-// The libcurl side of the `requests` suite's concurrent workload: one multi handle driving many
-// easy handles, each re-added as soon as its transfer ends, over kept-alive connections.
+// The libcurl side of the concurrent workloads: one multi handle driving many easy handles, each
+// re-added as soon as its transfer ends, over kept-alive HTTP/1.1 connections (the `requests`
+// suite) or multiplexed on one HTTP/2 connection (the `http2` suite).
 import CBenchCurl
 
-/// `lanes` easy handles on one multi handle, GETting a plain-HTTP URL; their connections stay in
-/// the multi handle's cache between rounds.
+/// `lanes` easy handles on one multi handle, GETting a URL; their connections stay in the multi
+/// handle's cache between rounds.
 final class CurlConcurrentClient {
     private let multi: UnsafeMutableRawPointer
     private var handles: [UnsafeMutableRawPointer] = []
     private var transfers: [UnsafeMutablePointer<bench_curl_transfer>] = []
+    private let http2: Bool
+    /// Connections libcurl opened for the transfers so far (`CURLINFO_NUM_CONNECTS`, summed).
+    private(set) var connectionsOpened = 0
 
-    /// Makes the handles (no transfer yet).
-    /// - Throws: `BenchError` if libcurl cannot make a handle.
-    init(lanes: Int, url: String) throws {
+    /// Makes the handles (no transfer yet). With `http2CAFile` (an https URL and its trust
+    /// root), the transfers speak HTTP/2 (`CURL_HTTP_VERSION_2TLS`) multiplexed on one
+    /// connection: `CURLMOPT_PIPELINING` `CURLPIPE_MULTIPLEX`, `CURLMOPT_MAX_HOST_CONNECTIONS` 1
+    /// and `CURLOPT_PIPEWAIT`, so the handles added before the connection is up wait to share it.
+    /// - Throws: `BenchError` if libcurl cannot make a handle or refuses an option.
+    init(lanes: Int, url: String, http2CAFile: String? = nil) throws {
         _ = CurlClient.globalInit
         guard let multi = curl_multi_init() else { throw BenchError("curl_multi_init failed") }
         self.multi = multi
+        http2 = http2CAFile != nil
         _ = bench_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, lanes + 16)
+        if http2 {
+            try check(bench_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX), "PIPELINING")
+            try check(bench_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 1), "MAX_HOST_CONNECTIONS")
+        }
         for _ in 0..<lanes {
             guard let handle = curl_easy_init() else { throw BenchError("curl_easy_init failed") }
             handles.append(handle)
@@ -25,6 +37,11 @@ final class CurlConcurrentClient {
             _ = bench_curl_setopt_pointer(handle, CURLOPT_URL, url)
             _ = bench_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
             _ = bench_curl_set_discarding_writer(handle, transfer)
+            if let http2CAFile {
+                _ = bench_curl_setopt_pointer(handle, CURLOPT_CAINFO, http2CAFile)
+                _ = bench_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+                _ = bench_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
+            }
         }
     }
 
@@ -34,8 +51,13 @@ final class CurlConcurrentClient {
         for transfer in transfers { transfer.deallocate() }
     }
 
+    private func check(_ code: CURLMcode, _ what: String) throws {
+        guard code == CURLM_OK else { throw BenchError("curl_multi_setopt CURLMOPT_\(what): \(code)") }
+    }
+
     /// `count` GETs, as many at once as there are handles.
-    /// - Throws: `BenchError` if a transfer fails, does not bring 1,024 bytes, or 60 s pass.
+    /// - Throws: `BenchError` if a transfer fails, does not answer 200 with 1,024 bytes, did not
+    ///   speak HTTP/2 when asked to, or 60 s pass.
     func run(_ count: Int) throws {
         var started = 0
         var finished = 0
@@ -58,6 +80,7 @@ final class CurlConcurrentClient {
                 guard let index = handles.firstIndex(of: handle), transfers[index].pointee.body_bytes == 1_024 else {
                     throw BenchError("libcurl concurrent GET: a short body")
                 }
+                try checkFinished(handle)
                 finished += 1
                 curl_multi_remove_handle(multi, handle)
                 if started < count {
@@ -68,6 +91,22 @@ final class CurlConcurrentClient {
             }
             guard monotonicNanoseconds() < deadline else { throw BenchError("libcurl concurrent GETs: 60 s passed") }
             if finished < count { curl_multi_poll(multi, nil, 0, 100, nil) }
+        }
+    }
+
+    /// Checks a finished transfer's status (and protocol, for HTTP/2) and counts its new connections.
+    private func checkFinished(_ handle: UnsafeMutableRawPointer) throws {
+        var status = 0
+        _ = bench_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        guard status == 200 else { throw BenchError("libcurl concurrent GET: status \(status)") }
+        var connects = 0
+        _ = bench_curl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects)
+        connectionsOpened += connects
+        guard http2 else { return }
+        var version = 0
+        _ = bench_curl_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
+        guard version == CURL_HTTP_VERSION_2_0 else {
+            throw BenchError("libcurl concurrent GET: HTTP version \(version), not 2")
         }
     }
 }

@@ -15,6 +15,10 @@
 //   wick-bench requests [--rounds N] [--peers PATH] [--results FILE]
 //                                     whole requests through Session against a local nginx
 //                                     beside libcurl and, with --peers, async-http-client
+//   wick-bench http2 [--rounds N] [--peers PATH] [--results FILE]
+//                                     GETs over one HTTP/2 connection (TLS) against a local nginx,
+//                                     64 streams at once and sequential, beside libcurl, h2load
+//                                     and, with --peers, async-http-client
 //   wick-bench cost [--rounds N] [--keep-callgrind DIR] [--results FILE]
 //                                     one sequential keep-alive request's instructions, CPU time
 //                                     and allocations split by layer, Wick beside libcurl
@@ -123,6 +127,11 @@ func runSuite(_ suite: String, _ options: Options) throws {
         benchmark.peersExecutable = options.peersExecutable
         if let rounds = options.explicitRounds { benchmark.rounds = rounds }
         table = try benchmark.run()
+    case "http2":
+        var benchmark = HTTP2Benchmark()
+        benchmark.peersExecutable = options.peersExecutable
+        if let rounds = options.explicitRounds { benchmark.rounds = rounds }
+        table = try benchmark.run()
     case "cost":
         var benchmark = CostBenchmark()
         benchmark.keptProfiles = options.keptProfiles
@@ -208,7 +217,7 @@ do {
     case "all":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         for suite in ["parser", "decoders", "reactor"] { try runSuite(suite, options) }
-    case "parser", "decoders", "reactor", "hpack", "cookies", "tls", "requests", "transfers", "cost":
+    case "parser", "decoders", "reactor", "hpack", "cookies", "tls", "requests", "http2", "transfers", "cost":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         try runSuite(options.command, options)
     default:

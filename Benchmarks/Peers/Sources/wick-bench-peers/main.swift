@@ -20,6 +20,12 @@
 //   http-10m COUNT       COUNT sequential GETs of /bytes/10m (body collected, as the futures API
 //                        does); VALUES: wall ns, CPU ns, heap growth in bytes from the start to the
 //                        first body's arrival (that body held)
+// For the `http2` suite (BASE_URL https:// of nginx's HTTP/2 listener, CA_FILE its root):
+//   h2-seq COUNT         COUNT sequential GETs of /bytes/1k over one HTTP/2 connection (futures,
+//                        `httpVersion = .automatic`, ALPN); VALUES: wall ns, CPU ns. Every
+//                        response must be 200, 1,024 bytes, HTTP/2
+//   h2-conc LANES COUNT  COUNT GETs of /bytes/1k, LANES chained futures at a time, multiplexed
+//                        on the same client's one HTTP/2 connection; VALUES and checks as h2-seq
 // For the `transfers` suite (BASE_URL plain http://):
 //   file-down FILE URLPATH   GET BASE_URL+URLPATH into FILE with `FileDownloadDelegate`; VALUES:
 //                            wall ns, then the heap's peak growth in bytes (sampled every ms)
@@ -47,6 +53,8 @@ final class Peer {
     var idle: HTTPClient?
     /// Plain-HTTP clients for the `requests` suite, by pool limit, made on first use.
     var plain: [Int: HTTPClient] = [:]
+    /// The `http2` suite's client (HTTP/2 through ALPN, one connection), made on first use.
+    var http2: HTTPClient?
 
     init(base: String, caFile: String) {
         self.base = base
@@ -138,6 +146,28 @@ final class Peer {
             }
             try EventLoopFuture.andAllSucceed(all, on: loop).wait()
             return "\(monotonic() - start) \(processCPU() - cpuStart)"
+        case ("h2-seq", 2):
+            let client = http2Client()
+            let request = try HTTPClient.Request(url: base + "/bytes/1k", method: .GET)
+            return try timed(count: words[1]) { try Self.checkHTTP2(try client.execute(request: request).wait()) }
+        case ("h2-conc", 3):
+            guard let lanes = Int(words[1]), lanes > 0, let count = Int(words[2]), count >= lanes else {
+                throw PeerError("h2-conc needs LANES and COUNT >= LANES")
+            }
+            let client = http2Client()
+            let request = try HTTPClient.Request(url: base + "/bytes/1k", method: .GET)
+            let loop = group.next()
+            func lane(_ remaining: Int) -> EventLoopFuture<Void> {
+                client.execute(request: request, eventLoop: .delegate(on: loop)).flatMapThrowing(Self.checkHTTP2)
+                    .flatMap { remaining > 1 ? lane(remaining - 1) : loop.makeSucceededVoidFuture() }
+            }
+            let start = monotonic()
+            let cpuStart = processCPU()
+            let all = (0..<lanes).map { index in
+                loop.flatSubmit { lane(count / lanes + (index < count % lanes ? 1 : 0)) }
+            }
+            try EventLoopFuture.andAllSucceed(all, on: loop).wait()
+            return "\(monotonic() - start) \(processCPU() - cpuStart)"
         case ("http-10m", 2):
             let client = plainClient(poolLimit: 1)
             let request = try HTTPClient.Request(url: base + "/bytes/10m", method: .GET)
@@ -213,6 +243,29 @@ final class Peer {
         return client
     }
 
+    /// The `http2` suite's client: TLS 1.3 trusting CA_FILE, `httpVersion = .automatic` (HTTP/2
+    /// when ALPN selects `h2`), a pool of one connection (so the first requests, sent before
+    /// ALPN has answered, do not open HTTP/1.1 connections of their own).
+    func http2Client() -> HTTPClient {
+        if let http2 { return http2 }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .file(caFile)
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        configuration.httpVersion = .automatic
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 1)
+        let client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
+        http2 = client
+        return client
+    }
+
+    /// A response of the `http2` suite: 200, 1,024 body bytes, over HTTP/2.
+    static func checkHTTP2(_ response: HTTPClient.Response) throws {
+        guard response.status == .ok, response.body?.readableBytes == 1_024, response.version.major == 2 else {
+            throw PeerError(
+                "GET /bytes/1k: \(response.status), \(response.body?.readableBytes ?? 0) bytes, \(response.version)")
+        }
+    }
+
     /// Runs `body` COUNT times, timing each; wall and CPU ns, then p50, p99, p99.9 in ns.
     private func latencies(count: Substring, _ body: () throws -> Void) throws -> String {
         guard let count = Int(count), count > 0 else { throw PeerError("needs a positive count") }
@@ -235,7 +288,9 @@ final class Peer {
     }
 
     func shutdown() {
-        for client in [newConnection13, newConnection12, keepAlive] + (idle.map { [$0] } ?? []) + Array(plain.values) {
+        for client in [newConnection13, newConnection12, keepAlive] + (idle.map { [$0] } ?? []) + Array(plain.values)
+            + (http2.map { [$0] } ?? [])
+        {
             try? client.syncShutdown()
         }
         try? group.syncShutdownGracefully()

@@ -73,55 +73,35 @@ struct CookieBenchmark {
         let pathURLs = (0..<64).map { URL(string: "https://api.example.com/v1/items/\($0)?page=2")! }
         let alternatingURLs = [url, URL(string: "https://host0.example.org/feed")!]
         let manyHostURLs = [url] + (0..<5).map { URL(string: "https://host\($0).example.org/feed")! }
-        cases = [
+        /// The Cookie field for `urls` in turn, one request each.
+        func fieldCase(_ label: String, key: String, _ urls: [URL]) -> Case {
             Case(
-                label: "Cookie field, 50 cookies on the host, the same URL again (the last field given again)",
-                key: "header.50",
-                workload: Workload(name: "cookies.header.50") { count in
+                label: label, key: key,
+                workload: Workload(name: "cookies.\(key)") { count in
                     var checksum = 0
-                    for _ in 0..<count { checksum &+= storage.cookieFieldValue(for: url, now: now)?.utf8.count ?? 0 }
-                    return checksum
-                }),
-            Case(
-                label: "Cookie field, 50 cookies on the host, a new path each request (the host's cookies filtered)",
-                key: "header.50.paths",
-                workload: Workload(name: "cookies.header.50.paths") { count in
-                    var checksum = 0
-                    for index in 0..<count {
-                        checksum &+= storage.cookieFieldValue(for: pathURLs[index & 63], now: now)?.utf8.count ?? 0
-                    }
-                    return checksum
-                }),
-            Case(
-                label: "Cookie field, 50 cookies on the host, every other request to another host (both kept rendered)",
-                key: "header.50.hosts",
-                workload: Workload(name: "cookies.header.50.hosts") { count in
-                    var checksum = 0
-                    for index in 0..<count {
-                        checksum &+=
-                            storage.cookieFieldValue(for: alternatingURLs[index & 1], now: now)?.utf8.count ?? 0
-                    }
-                    return checksum
-                }),
-            Case(
-                label: "Cookie field, 50 cookies on the host, six hosts in turn (the store walked every request)",
-                key: "header.50.walk",
-                workload: Workload(name: "cookies.header.50.walk") { count in
-                    var checksum = 0
-                    for index in 0..<count {
-                        checksum &+= storage.cookieFieldValue(for: manyHostURLs[index % 6], now: now)?.utf8.count ?? 0
-                    }
-                    return checksum
-                }),
-            Case(
-                label: "Cookie field, none for the host", key: "header.none",
-                workload: Workload(name: "cookies.header.none") { count in
-                    var checksum = 0
+                    var next = 0  // no division per request: it would weigh on the fastest cases
                     for _ in 0..<count {
-                        checksum &+= storage.cookieFieldValue(for: otherURL, now: now)?.utf8.count ?? 0
+                        checksum &+= storage.cookieFieldValue(for: urls[next], now: now)?.utf8.count ?? 0
+                        next = next + 1 == urls.count ? 0 : next + 1
                     }
                     return checksum
-                }),
+                })
+        }
+        cases = [
+            fieldCase(
+                "Cookie field, 50 cookies on the host, the same URL again (the last field given again)",
+                key: "header.50",
+                [url]),
+            fieldCase(
+                "Cookie field, 50 cookies on the host, a new path each request (the host's cookies filtered)",
+                key: "header.50.paths", pathURLs),
+            fieldCase(
+                "Cookie field, 50 cookies on the host, every other request to another host (both kept rendered)",
+                key: "header.50.hosts", alternatingURLs),
+            fieldCase(
+                "Cookie field, 50 cookies on the host, six hosts in turn (the store walked every request)",
+                key: "header.50.walk", manyHostURLs),
+            fieldCase("Cookie field, none for the host", key: "header.none", [otherURL]),
             Case(
                 label: "Set-Cookie, 1 field replacing a stored cookie", key: "store.replace",
                 workload: Workload(name: "cookies.store.replace") { count in

@@ -36,9 +36,6 @@ struct HostCookieList<Location> {
     private var carried: [Int] = []
     private var lastFieldSentAt: Date?
 
-    /// How many cookies the list holds.
-    var count: Int { locations.count }
-
     /// Empties the list, keeping its storage for the next host. Its send times are dropped:
     /// write them back first.
     mutating func removeAll() {

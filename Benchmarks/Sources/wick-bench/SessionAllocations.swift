@@ -33,10 +33,15 @@ enum SessionAllocations {
     /// (one reused easy handle), so a quick A/B has its peer beside it.
     /// - Throws: as `perRequest`.
     /// `only`: "pool", "loop" or "curl" runs that form alone (for `perf record` or `strace`).
-    static func profile(requests: Int, url given: String?, only: String? = nil) throws {
+    /// `http2PriorKnowledge`: a cleartext `given` is spoken to in HTTP/2 (h2c), for the
+    /// HTTP/2 path's figures (libcurl's are then HTTP/1.1's).
+    static func profile(requests: Int, url given: String?, only: String? = nil, http2PriorKnowledge: Bool = false)
+        throws
+    {
         let server = given == nil ? try FixedResponseServer() : nil
         var configuration = Session.Configuration()
         configuration.maximumConnectionsPerHost = 1
+        configuration.http2PriorKnowledge = http2PriorKnowledge
         let session = Session(configuration: configuration)
         defer { try? blocking { await session.shutdown() } }
         let url = given ?? "http://127.0.0.1:\(server?.port ?? 0)/bytes/1k"
@@ -44,10 +49,11 @@ enum SessionAllocations {
             let round = try RequestsBenchmark.wickSequentialAsync(
                 session, url: url, count: requests, executor: onLoop ? session.taskExecutor : nil)
             let seconds = Double(round.wallNanoseconds) / 1e9
-            print("profile-session\(onLoop ? " (task on the loop)" : ""): \(requests) requests, "
-                + "\(Int(Double(requests) / seconds)) per second, "
-                + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
-                + "\(Double(round.allocations) / Double(requests)) allocations per request")
+            print(
+                "profile-session\(onLoop ? " (task on the loop)" : ""): \(requests) requests, "
+                    + "\(Int(Double(requests) / seconds)) per second, "
+                    + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
+                    + "\(Double(round.allocations) / Double(requests)) allocations per request")
         }
         guard let given, only == nil || only == "curl" else { return }
         let curl = try CurlClient(
@@ -58,9 +64,10 @@ enum SessionAllocations {
         let start = monotonicNanoseconds()
         for _ in 0..<requests { _ = try curl.get() }
         let seconds = Double(monotonicNanoseconds() - start) / 1e9
-        print("profile-session (libcurl): \(requests) requests, \(Int(Double(requests) / seconds)) per second, "
-            + "\((processCPUNanoseconds() - cpu) / UInt64(requests) / 1_000) µs CPU and "
-            + "\(Double(AllocationCounter.allocations - allocations) / Double(requests)) allocations per request")
+        print(
+            "profile-session (libcurl): \(requests) requests, \(Int(Double(requests) / seconds)) per second, "
+                + "\((processCPUNanoseconds() - cpu) / UInt64(requests) / 1_000) µs CPU and "
+                + "\(Double(AllocationCounter.allocations - allocations) / Double(requests)) allocations per request")
     }
 
     /// Runs `requests` sequential async requests from an ordinary task after making the
@@ -78,9 +85,10 @@ enum SessionAllocations {
         let url = given ?? "http://127.0.0.1:\(server?.port ?? 0)/bytes/1k"
         let round = try RequestsBenchmark.wickSequentialAsync(session, url: url, count: requests)
         let seconds = Double(round.wallNanoseconds) / 1e9
-        print("profile-session (loops as the global executor): \(requests) requests, "
-            + "\(Int(Double(requests) / seconds)) per second, "
-            + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
-            + "\(Double(round.allocations) / Double(requests)) allocations per request")
+        print(
+            "profile-session (loops as the global executor): \(requests) requests, "
+                + "\(Int(Double(requests) / seconds)) per second, "
+                + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
+                + "\(Double(round.allocations) / Double(requests)) allocations per request")
     }
 }

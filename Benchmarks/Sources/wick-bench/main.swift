@@ -180,6 +180,12 @@ do {
         let count = Int(options.rest.first ?? "") ?? 100_000
         try SessionAllocations.profile(
             requests: count, url: options.rest.dropFirst().first, only: options.rest.dropFirst(2).first)
+    case "profile-session-h2c":
+        // The same over HTTP/2 with prior knowledge to a cleartext h2c URL (nginx's or nghttpd's).
+        let count = Int(options.rest.first ?? "") ?? 100_000
+        guard let url = options.rest.dropFirst().first else { throw UsageError("profile-session-h2c needs a URL") }
+        try SessionAllocations.profile(
+            requests: count, url: url, only: options.rest.dropFirst(2).first ?? "pool", http2PriorKnowledge: true)
     case "profile-session-global-executor":
         // The same from an ordinary task with the session's loops as Swift's global executor
         // (a process-wide switch, hence a command of its own).

@@ -46,7 +46,9 @@ extension TransferOptions {
     /// - Throws: `CommandFailure` (26) when the file cannot be read, (2) for a line's missing
     ///   value or files nested deeper than `maximumConfigDepth`.
     private mutating func applyConfig(_ path: String, input: some ArgumentInput, depth: Int) throws(CommandFailure) {
-        guard depth <= Self.maximumConfigDepth else { throw .usage("config files nest deeper than \(Self.maximumConfigDepth)") }
+        guard depth <= Self.maximumConfigDepth else {
+            throw .usage("config files nest deeper than \(Self.maximumConfigDepth)")
+        }
         guard let bytes = input.contents(ofFile: path) else {
             throw CommandFailure(.readError, "cannot read config from '\(path)'")
         }
@@ -63,7 +65,8 @@ extension TransferOptions {
     }
 
     /// Applies an option that takes a value.
-    private mutating func apply(_ option: CurlOption, _ value: String, input: some ArgumentInput) throws(CommandFailure) {
+    private mutating func apply(_ option: CurlOption, _ value: String, input: some ArgumentInput) throws(CommandFailure)
+    {
         switch option {
         case .request: method = value
         case .header: headers += try HeaderArgument.parse(value, input: input)
@@ -136,8 +139,8 @@ extension TransferOptions {
         }
     }
 
-    /// Applies a switch.
-    private mutating func apply(_ option: CurlOption, _ on: Bool) {
+    /// Applies a switch (also `wick bench`'s curl switches, `LoadOptions`).
+    mutating func apply(_ option: CurlOption, _ on: Bool) {
         switch option {
         case .get: dataInQuery = on
         case .remoteName: if on { outputs.append(.remoteName) }
@@ -181,7 +184,9 @@ extension TransferOptions {
 
     /// A whole number, as curl's numeric options take it.
     private static func integer(_ text: String, _ option: CurlOption) throws(CommandFailure) -> Int {
-        guard let number = Int(text) else { throw .usage("option --\(option.longName): expected a proper numerical parameter") }
+        guard let number = Int(text) else {
+            throw .usage("option --\(option.longName): expected a proper numerical parameter")
+        }
         return number
     }
 

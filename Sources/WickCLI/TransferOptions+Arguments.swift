@@ -102,6 +102,7 @@ extension TransferOptions {
                 writeOut = value
             }
         case .maximumTime: maximumTime = try Self.seconds(value, option)
+        case .maximumFileSize: maximumFileSize = try Self.byteSize(value, option)
         case .connectTimeout: connectTimeout = try Self.seconds(value, option)
         case .retry: retries = try Self.integer(value, option)
         // `--retry-delay 0` is curl's default: 1 s doubling.
@@ -188,6 +189,20 @@ extension TransferOptions {
             throw .usage("option --\(option.longName): expected a proper numerical parameter")
         }
         return number
+    }
+
+    /// A size in bytes as curl reads `--max-filesize`: a whole number, optionally followed by
+    /// `k`, `m` or `g` (either case) for KiB, MiB or GiB (`200K`, `3m`, `1G`).
+    static func byteSize(_ text: String, _ option: CurlOption) throws(CommandFailure) -> Int {
+        let units: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
+        let unit = text.last.flatMap { units[Character($0.lowercased())] }
+        let digits = unit == nil ? Substring(text) : text.dropLast()
+        guard let number = Int(digits), number >= 0 else {
+            throw .usage("option --\(option.longName): expected a proper numerical parameter")
+        }
+        let (bytes, overflow) = number.multipliedReportingOverflow(by: unit ?? 1)
+        guard !overflow else { throw .usage("option --\(option.longName): the given value is too big") }
+        return bytes
     }
 
     /// Seconds, with a fraction allowed (`-m 0.5`), never negative.

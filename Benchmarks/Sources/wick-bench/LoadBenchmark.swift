@@ -39,6 +39,8 @@ struct LoadBenchmark {
         let cpuNanoseconds: UInt64
         let p50Microseconds: Double?
         let p99Microseconds: Double?
+        /// nginx's worker CPU time during the run ÷ the run's wall time (1: a whole core).
+        var nginxBusy = 0.0
     }
 
     /// Runs the suite.
@@ -79,16 +81,19 @@ struct LoadBenchmark {
             _ = try wickBench(loadCase, seconds: 1)
             _ = try peer(loadCase, seconds: 1)
         }
+        let workers = Array(NginxProcesses.processes(master: nginx.process.pid).dropFirst())
         var wick = [[Figures]](repeating: [], count: cases.count)
         var peers = [[Figures]](repeating: [], count: cases.count)
         for round in 0..<rounds {
             for (index, loadCase) in cases.enumerated() {
+                let wickRun = { try Self.measure(workers) { try wickBench(loadCase, seconds: seconds) } }
+                let peerRun = { try Self.measure(workers) { try peer(loadCase, seconds: seconds) } }
                 if round % 2 == 0 {
-                    wick[index].append(try wickBench(loadCase, seconds: seconds))
-                    peers[index].append(try peer(loadCase, seconds: seconds))
+                    wick[index].append(try wickRun())
+                    peers[index].append(try peerRun())
                 } else {
-                    peers[index].append(try peer(loadCase, seconds: seconds))
-                    wick[index].append(try wickBench(loadCase, seconds: seconds))
+                    peers[index].append(try peerRun())
+                    wick[index].append(try wickRun())
                 }
             }
         }
@@ -100,13 +105,23 @@ struct LoadBenchmark {
             columns: [
                 "workload", "peer", "wick bench req/s", "peer req/s", "wick bench ÷ peer",
                 "latency p50 / p99 µs, wick bench", "latency p50 / p99 µs, peer",
-                "client CPU µs per request (wick bench / peer)",
+                "client CPU µs per request (wick bench / peer)", "nginx worker busy (wick bench / peer)",
             ])
         for (index, loadCase) in cases.enumerated() {
             table.rows.append(row(loadCase, wick: wick[index], peer: peers[index]))
         }
         table.notes = notes(pinning: pinning)
         return table
+    }
+
+    /// `run`'s figures with how busy nginx's `workers` were meanwhile.
+    private static func measure(_ workers: [Int32], _ run: () throws -> Figures) rethrows -> Figures {
+        func workerCPU() -> UInt64 { workers.compactMap(NginxProcesses.cpuNanoseconds).reduce(0, +) }
+        let cpuBefore = workerCPU()
+        let start = monotonicNanoseconds()
+        var figures = try run()
+        figures.nginxBusy = Double(workerCPU() - cpuBefore) / Double(monotonicNanoseconds() - start)
+        return figures
     }
 
     /// One `wick bench` run of `loadCase`.
@@ -157,10 +172,11 @@ struct LoadBenchmark {
         func cpu(_ runs: [Figures]) -> String {
             Format.fixed(median(runs.map { Double($0.cpuNanoseconds) / Double($0.requests) / 1_000 }), 1)
         }
+        func busy(_ runs: [Figures]) -> String { "\(Int((median(runs.map(\.nginxBusy)) * 100).rounded()))%" }
         let ratio = median(zip(wick, peer).map { $0.requestsPerSecond / $1.requestsPerSecond })
         return [
             loadCase.name, peerName, rate(wick), rate(peer), Format.ratio(ratio), latencies(wick), latencies(peer),
-            "\(cpu(wick)) / \(cpu(peer))",
+            "\(cpu(wick)) / \(cpu(peer))", "\(busy(wick)) / \(busy(peer))",
         ]
     }
 
@@ -177,7 +193,7 @@ struct LoadBenchmark {
 
     private func notes(pinning: String) -> [String] {
         [
-            "nginx 1.22 (one worker, `/bytes/1k` from a file, an access-log line per request) from `TestServers`: its plain HTTP/1.1 listener, and its HTTP/2 listener over TLS (the test PKI's certificate, ALPN `h2` then `http/1.1`, 128 streams per connection), started and stopped by the suite; \(pinning). The two CPUs are the whole machine: with 64 in flight nginx's one worker on its CPU is the ceiling of both tools, so a ratio near 1 there means the load generator kept up with nginx, and the client CPU per request is the figure that tells the tools apart; with one connection the round trip bounds the rate and the client's own time per request shows in it.",
+            "nginx 1.22 (one worker, `/bytes/1k` from a file, an access-log line per request) from `TestServers`: its plain HTTP/1.1 listener, and its HTTP/2 listener over TLS (the test PKI's certificate, ALPN `h2` then `http/1.1`, 128 streams per connection), started and stopped by the suite; \(pinning). The two CPUs are the whole machine. \"nginx worker busy\" is its worker's CPU time during a run (`/proc/PID/schedstat`) ÷ the run's wall time, start-up included, median over the rounds: near 100% nginx was the limit of that run, lower the client (or the round trip) was. The client CPU per request is the figure that tells the tools' own costs apart.",
             "Each tool runs as a process of its own for \(seconds) s per round with the same concurrency; \(rounds) rounds after a 1 s warm-up run of each, the order of the pair swapped every round. Rates are each tool's own report (`wick bench`: requests ÷ its run's wall time; wrk: Requests/sec; h2load: req/s), medians over the rounds; the ratio is the median of the per-round ratios (above 1: `wick bench` is faster). Every tool's rate includes connecting (h2load runs without `--warm-up-time`). Latencies: `wick bench`'s nearest-rank p50 and p99 over every request, wrk's `--latency` percentiles; h2load prints no percentiles. Client CPU is the tool's process's user + system time from `getrusage(RUSAGE_CHILDREN)` around its run, start-up included, divided by its requests. The machine is shared and noisy: the ratios, not the rates, are the figures to quote.",
             "`wick bench -c N -d \(seconds)s --json` (the `wick` executable built in release by `Scripts/bench load`): N tasks on one `Session` with `Session.Configuration`'s defaults (its header fields: `Accept-Encoding`, `Accept-Language`, `User-Agent`; response decoding on), the pool capped at N connections, no cookie store; with `--http2 --cacert ROOT` it offers ALPN `h2` and verifies nginx's certificate against the test root. Its report is checked every run: no error, every response a 2xx with a 1,024-byte body over the row's protocol (from each response's metrics), and the connections the pool opened exactly 1, 64 or 1.",
             "wrk \(wrkVersion) (`-t1 -cN -d\(seconds)s --latency`, its minimal request with only `Host`): no non-2xx response and no socket error. h2load \(nghttp2Version) (`-t1 -c1 -m64 -D \(seconds)`, nghttp2's C load generator, which does not verify the server's certificate): every request succeeded with a 2xx, `Application protocol: h2`, DATA bytes a whole number of 1,024-byte bodies.",

@@ -19,6 +19,9 @@
 //                                     GETs over one HTTP/2 connection (TLS) against a local nginx,
 //                                     64 streams at once and sequential, beside libcurl, h2load
 //                                     and, with --peers, async-http-client
+//   wick-bench load --wick PATH [--rounds N] [--results FILE]
+//                                     `wick bench` (PATH: the release-built `wick`) beside wrk
+//                                     (HTTP/1.1) and h2load (HTTP/2 over TLS) against a local nginx
 //   wick-bench cost [--rounds N] [--keep-callgrind DIR] [--results FILE]
 //                                     one sequential keep-alive request's instructions, CPU time
 //                                     and allocations split by layer, Wick beside libcurl
@@ -47,6 +50,8 @@ struct Options {
     var explicitRounds: Int?
     /// The async-http-client peer's executable (`wick-bench-peers`), for the tls suite.
     var peersExecutable: String?
+    /// The release-built `wick` executable, for the load suite (`--wick`).
+    var wickExecutable: String?
 
     init(_ arguments: [String]) throws {
         var arguments = arguments[...]
@@ -70,6 +75,9 @@ struct Options {
             case "--peers":
                 guard let value = arguments.popFirst() else { throw UsageError("--peers needs an executable") }
                 peersExecutable = value
+            case "--wick":
+                guard let value = arguments.popFirst() else { throw UsageError("--wick needs an executable") }
+                wickExecutable = value
             case "--wall-clock":
                 rounds.usesWallClock = true
             case "--no-callgrind":
@@ -130,6 +138,11 @@ func runSuite(_ suite: String, _ options: Options) throws {
     case "http2":
         var benchmark = HTTP2Benchmark()
         benchmark.peersExecutable = options.peersExecutable
+        if let rounds = options.explicitRounds { benchmark.rounds = rounds }
+        table = try benchmark.run()
+    case "load":
+        guard let wickExecutable = options.wickExecutable else { throw UsageError("load needs --wick PATH") }
+        var benchmark = LoadBenchmark(wickExecutable: wickExecutable)
         if let rounds = options.explicitRounds { benchmark.rounds = rounds }
         table = try benchmark.run()
     case "cost":
@@ -223,7 +236,7 @@ do {
     case "all":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         for suite in ["parser", "decoders", "reactor"] { try runSuite(suite, options) }
-    case "parser", "decoders", "reactor", "hpack", "cookies", "tls", "requests", "http2", "transfers", "cost":
+    case "parser", "decoders", "reactor", "hpack", "cookies", "tls", "requests", "http2", "load", "transfers", "cost":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         try runSuite(options.command, options)
     default:

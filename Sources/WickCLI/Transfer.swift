@@ -276,6 +276,7 @@ public struct Transfer: Sendable {
             throw connectFailure(url, after: ContinuousClock.now - began)
         case let error?:
             if sink == nil { trace(record.exchanges) }
+            outcome.trustRefusal = TransferOutcome.trustRefusal(in: error)
             throw CommandFailure(error)
         }
         if sink == nil {

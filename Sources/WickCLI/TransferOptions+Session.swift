@@ -44,12 +44,19 @@ extension TransferOptions {
 
     /// Sets `configuration`'s HTTP versions (`--http1.1`, `--http2`, `--http2-prior-knowledge`)
     /// and trust roots (`--cacert`, and every PEM file in `--capath`; files that hold no
-    /// certificate are passed over), as both `wick` and `wick bench` read them.
+    /// certificate are passed over), as both `wick` and `wick bench` read them. Under `-k` there
+    /// are none, and `--cacert` and `--capath` are not read, as curl loads no CA certificates then:
+    /// the evaluators `-k` chooses consult no roots, so no decision changes, and OpenSSL's
+    /// verification (`%{ssl_verify_result}`) runs against the same empty store as curl's.
     /// - Throws: `CommandFailure` (77) for an unusable `--cacert`, or a `--capath` without a
     ///   certificate.
     func applyVersionsAndTrustRoots(to configuration: inout Session.Configuration) throws(CommandFailure) {
         configuration.httpVersion = httpVersion
         configuration.http2PriorKnowledge = http2PriorKnowledge
+        guard !insecure else {
+            configuration.trustRoots = .certificates([])
+            return
+        }
         var roots: [Certificate] = []
         if let caCertificateFile {
             guard case .certificates(let certificates)? = TrustRoots.certificates(inPEMFile: caCertificateFile) else {

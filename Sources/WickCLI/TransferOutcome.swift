@@ -20,6 +20,8 @@ struct TransferOutcome {
     var elapsed = Duration.zero
     /// Why the transfer failed, if it did.
     var failure: CommandFailure?
+    /// The refusal, when it failed because a server was not trusted.
+    var trustRefusal: ServerTrustError?
     /// Whether it failed before any output was written, in a way the session's retrier never
     /// saw (a failed connect the command stopped, a `-f` status): the command may send it again.
     var failedBeforeOutput = false
@@ -69,6 +71,7 @@ struct TransferOutcome {
             "size_request": .integer(metrics?.transactions.reduce(0) { $0 + $1.requestBytesSent } ?? 0),
             "size_upload": .integer(finalRequest?.body?.count ?? 0),
             "speed_download": .integer(total > 0 ? Int(Double(downloadedBytes) / total) : 0),
+            "ssl_verify_result": .integer(sslVerifyResult),
             "time_appconnect": .seconds(appconnect),
             "time_connect": .seconds(connect),
             "time_namelookup": .seconds(namelookup),
@@ -78,6 +81,31 @@ struct TransferOutcome {
             "url": .text(url),
             "url_effective": .text(finalRequest?.url.absoluteString ?? url),
         ]
+    }
+
+    /// `%{ssl_verify_result}` as curl (with OpenSSL) gives it: the OpenSSL verification result of
+    /// the last TLS connection (`ConnectionInfo.tlsVerifyResult`; 0 when none was made), or of
+    /// the refused one. curl sets it to 1 (`!X509_V_OK`) before each TLS handshake and records
+    /// OpenSSL's result only on a chain verification failure or after its own host name check
+    /// passed: so a handshake failure (35), and a refusal for the host alone (the chain verified,
+    /// `.untrusted` issues), leave 1.
+    var sslVerifyResult: Int {
+        if let trustRefusal {
+            let result = trustRefusal.openSSLVerifyResult ?? 1
+            if result == 0, case .untrusted = trustRefusal.reason { return 1 }
+            return result
+        }
+        if failure?.code == .sslConnectError { return 1 }
+        return metrics?.transactions.last { $0.connection?.tlsVerifyResult != nil }?.connection?.tlsVerifyResult ?? 0
+    }
+
+    /// The refusal in `error`, when a server was not trusted (after retries, the last cause's).
+    static func trustRefusal(in error: WickError) -> ServerTrustError? {
+        switch error {
+        case .serverTrustEvaluationFailed(let refusal): refusal
+        case .requestRetryFailed(_, let original): trustRefusal(in: original)
+        default: nil
+        }
     }
 
     /// The body's size on the wire, as curl counts `size_download`: a body that arrived

@@ -12,11 +12,18 @@ public struct EvaluatedServerTrust: Sendable, Hashable {
     public let presentedChain: [Certificate]
     /// What report-only pinning policies saw and did not fail on (`PinningPolicy`).
     public let reportedViolations: [ServerTrustError]
+    /// OpenSSL's verification result for the chain in the handshake (`ServerTrust.openSSLVerifyResult`):
+    /// 0 when it verified against the context's trust roots, else an `X509_V_ERR_*` code that
+    /// the evaluator chose not to enforce (`DisabledTrustEvaluator`, pinning without default
+    /// validation). Nil when no handshake computed one.
+    public let openSSLVerifyResult: Int?
 
     /// A record of an accepted evaluation.
     public init(
-        host: String, evaluator: String, presentedChain: [Certificate], reportedViolations: [ServerTrustError] = []
+        host: String, evaluator: String, presentedChain: [Certificate], reportedViolations: [ServerTrustError] = [],
+        openSSLVerifyResult: Int? = nil
     ) {
+        self.openSSLVerifyResult = openSSLVerifyResult
         self.host = host
         self.evaluator = evaluator
         self.presentedChain = presentedChain

@@ -22,14 +22,26 @@ public struct ServerTrust: Sendable {
     /// The instant validity is judged at (certificates, CRLs, OCSP windows); nil means now.
     /// Apple's `SecTrustSetVerifyDate`.
     public let verifyDate: Date?
+    /// What OpenSSL's own verification in the handshake concluded about the presented chain:
+    /// `X509_V_OK` (0) when it chains to one of `trustStore`'s anchors with valid dates,
+    /// signatures, CA constraints and key strength, or else the first `X509_V_ERR_*` code it met
+    /// (10 expired, 18 self-signed leaf, 20 issuer not found, ...): `SSL_get_verify_result`, what
+    /// curl's `%{ssl_verify_result}` prints. It never checks the host, and it is computed whatever
+    /// the evaluator, `DisabledTrustEvaluator` included. It decides nothing: evaluators do. A
+    /// resumed session carries the result of the handshake that made it. Nil for a trust that no
+    /// handshake made.
+    public let openSSLVerifyResult: Int?
 
     /// A trust to evaluate.
+    /// - Parameter openSSLVerifyResult: OpenSSL's verification result for the chain, when a
+    ///   handshake computed one.
     public init(
         host: String, presentedChain: [Certificate], stapledOCSPResponse: [UInt8]? = nil, trustStore: TrustStore,
         revocationFetcher: (any RevocationFetching)? = nil, revocationCache: RevocationCache = RevocationCache(),
-        verifyDate: Date? = nil
+        verifyDate: Date? = nil, openSSLVerifyResult: Int? = nil
     ) {
         self.verifyDate = verifyDate
+        self.openSSLVerifyResult = openSSLVerifyResult
         self.host = host
         self.presentedChain = presentedChain
         self.stapledOCSPResponse = stapledOCSPResponse

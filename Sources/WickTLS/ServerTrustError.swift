@@ -47,6 +47,11 @@ public struct ServerTrustError: Error, Sendable, Hashable, CustomStringConvertib
     public let evaluator: String
     /// What failed.
     public let reason: Reason
+    /// OpenSSL's verification result for the refused chain in the handshake
+    /// (`ServerTrust.openSSLVerifyResult`: 0, or the first `X509_V_ERR_*` code); set by the TLS
+    /// connection that refused, nil when the error was made elsewhere. 0 with `.untrusted`
+    /// issues means the chain verified and the host (or revocation) did not.
+    public var openSSLVerifyResult: Int?
 
     /// An error for `host` from `evaluator`.
     public init(host: String, evaluator: String, reason: Reason) {

@@ -188,7 +188,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     }
 
     /// Runs `evaluator`: the record of an accepted evaluation (with what report-only policies
-    /// saw), or the refusal; errors that are not `ServerTrustError` become `.custom`, as in
+    /// saw), or the refusal, either with OpenSSL's verify result; errors that are not `ServerTrustError` become `.custom`, as in
     /// `TLSEngine.evaluateTrust(using:)`.
     private static func evaluate(_ evaluator: any ServerTrustEvaluating, _ trust: ServerTrust) -> Result<
         EvaluatedServerTrust, ServerTrustError
@@ -198,12 +198,13 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
             return .success(
                 EvaluatedServerTrust(
                     host: trust.host, evaluator: "\(type(of: evaluator))", presentedChain: trust.presentedChain,
-                    reportedViolations: reported))
+                    reportedViolations: reported, openSSLVerifyResult: trust.openSSLVerifyResult))
         } catch {
-            return .failure(
+            var refusal =
                 error as? ServerTrustError
-                    ?? ServerTrustError(
-                        host: trust.host, evaluator: "\(type(of: evaluator))", reason: .custom("\(error)")))
+                ?? ServerTrustError(host: trust.host, evaluator: "\(type(of: evaluator))", reason: .custom("\(error)"))
+            refusal.openSSLVerifyResult = trust.openSSLVerifyResult
+            return .failure(refusal)
         }
     }
 

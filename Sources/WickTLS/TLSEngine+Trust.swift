@@ -12,22 +12,25 @@ extension TLSEngine {
             stapledOCSPResponse: stapledOCSPResponse,
             trustStore: context.trustStore,
             revocationFetcher: context.revocationFetcher,
-            revocationCache: context.revocationCache)
+            revocationCache: context.revocationCache,
+            openSSLVerifyResult: openSSLVerifyResult)
     }
 
     /// Evaluates the server with `evaluator` (nil: `DefaultTrustEvaluator()`), then opens the
     /// connection for application data. On failure the connection is dead: a `close_notify` is
     /// queued and every later call throws the same error.
-    /// - Throws: `TLSError.serverTrustFailed` naming the host, the evaluator and the reason.
+    /// - Throws: `TLSError.serverTrustFailed` naming the host, the evaluator and the reason, with
+    ///   OpenSSL's verify result (`ServerTrustError.openSSLVerifyResult`).
     public func evaluateTrust(using evaluator: (any ServerTrustEvaluating)?) throws(TLSError) {
         let evaluator = evaluator ?? DefaultTrustEvaluator()
         let trust = serverTrust
         do {
             try evaluator.evaluate(trust, forHost: trust.host)
         } catch {
-            let trustError =
+            var trustError =
                 error as? ServerTrustError
                 ?? ServerTrustError(host: trust.host, evaluator: "\(type(of: evaluator))", reason: .custom("\(error)"))
+            trustError.openSSLVerifyResult = trust.openSSLVerifyResult
             trustRefused(.serverTrustFailed(trustError))
             throw .serverTrustFailed(trustError)
         }

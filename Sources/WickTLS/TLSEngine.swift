@@ -264,6 +264,12 @@ public final class TLSEngine {
         state = .failed(error)
     }
 
+    /// OpenSSL's own verification of the server's chain in the handshake, against the context's
+    /// trust roots and without a host check: `X509_V_OK` (0) or the first `X509_V_ERR_*` code
+    /// (`SSL_get_verify_result`; a resumed session's is the one recorded when it was made).
+    /// OpenSSL computes it whatever the verify mode; Wick never acts on it (see `ServerTrust`).
+    var openSSLVerifyResult: Int { Int(SSL_get_verify_result(ssl)) }
+
     /// The negotiated protocol version, after the handshake.
     public var negotiatedVersion: TLSVersion? { TLSVersion(openSSLValue: SSL_version(ssl)) }
 
@@ -318,7 +324,8 @@ public final class TLSEngine {
             ?? Array(plaintext).withUnsafeBytes { sslWrite($0) }
         guard result == 1 else { throw fail(SSL_get_error(ssl, result), duringHandshake: false) }
         precondition(
-            written == plaintext.count, "SSL_write_ex wrote \(written) of \(plaintext.count) bytes without partial mode")
+            written == plaintext.count, "SSL_write_ex wrote \(written) of \(plaintext.count) bytes without partial mode"
+        )
     }
 
     /// One `SSL_write_ex` of `bytes`: its result and the count written.

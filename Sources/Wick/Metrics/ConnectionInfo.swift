@@ -30,6 +30,13 @@ public struct ConnectionInfo: Sendable, Hashable, CustomStringConvertible {
     /// Whether the TLS handshake resumed a cached session (abbreviated, no certificate chain
     /// sent) instead of a full one; nil for plain http.
     public var isTLSSessionResumed: Bool? { details.tlsSessionResumed }
+    /// OpenSSL's verification result for the server's chain in the TLS handshake, against the
+    /// session's trust roots and without a host check: 0 when it verified, else the first
+    /// `X509_V_ERR_*` code (10 expired, 18 self-signed, 20 issuer not found, ...), as
+    /// `SSL_get_verify_result` and curl's `%{ssl_verify_result}` give it. A nonzero code on a
+    /// connection in use is one its evaluator chose not to enforce (`DisabledTrustEvaluator`).
+    /// Nil for plain http. A refused server's is `ServerTrustError.openSSLVerifyResult`.
+    public var tlsVerifyResult: Int? { details.serverTrust?.openSSLVerifyResult }
 
     /// `new connection 127.0.0.1:54321 → 127.0.0.1:8443, TLSv1.3 TLS_AES_256_GCM_SHA384`.
     public var description: String {

@@ -8,7 +8,9 @@ import Testing
 /// `{refused}` (a URL whose port nothing listens on; `{refusedauthority}` its `host:port`),
 /// `{socks}` and `{socksauth}` (microsocks' `host:port`, open and demanding `{socksuser}`), `{httpbinport}`, `{nginxport}`, `{nginxsport}` (the
 /// ports alone, for `--resolve` and `--connect-to`), `{httpsproxy}` (an HTTPS proxy's URL, `https://localhost:PORT`, whose
-/// certificate the test CA issued: an in-process `TestProxy` behind a `TLSFront`).
+/// certificate the test CA issued: an in-process `TestProxy` behind a `TLSFront`), `{expired}` and
+/// `{selfsigned}` (`https://localhost:PORT` of `TLSFront`s before nginx's http port serving a leaf
+/// that expired, signed by the test CA's intermediate, and a self-signed one).
 struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
     /// How standard output is compared (exit status and written files always are, exactly).
     enum Comparison: Sendable {
@@ -204,6 +206,18 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "28 -m", arguments: ["-sS", "-m", "1", "{httpbin}/delay/3"], comparison: .statusOnly),
         .init(name: "47 --max-redirs", arguments: ["-sSL", "--max-redirs", "1", "{httpbin}/redirect/3"], comparison: .statusOnly),
         .init(name: "60 untrusted", arguments: ["-sS", "{nginxs}/index.html"], comparison: .statusOnly),
+        // %{ssl_verify_result}: OpenSSL's X509_V_* code, or curl's 1 (35, a refusal for the host alone).
+        .init(name: "-w ssl_verify_result, verified", arguments: ["-s", "--cacert", "{root}", "-o", "/dev/null", "-w", "%{ssl_verify_result} %{http_code}", "{nginxs}/index.html"], comparison: .writeOut),
+        .init(name: "-w ssl_verify_result, -k loads no CA", arguments: ["-sk", "--cacert", "{root}", "-o", "/dev/null", "-w", "%{ssl_verify_result} %{http_code}", "{nginxs}/index.html"], comparison: .writeOut),
+        .init(name: "60 -w ssl_verify_result, untrusted", arguments: ["-s", "-o", "/dev/null", "-w", "%{ssl_verify_result} %{exitcode}", "{nginxs}/index.html"], comparison: .writeOut),
+        .init(name: "60 -w ssl_verify_result, wrong host", arguments: ["-s", "--cacert", "{root}", "--resolve", "other.wick.test:{nginxsport}:127.0.0.1", "-o", "/dev/null", "-w", "%{ssl_verify_result} %{exitcode}", "https://other.wick.test:{nginxsport}/index.html"], comparison: .writeOut),
+        .init(name: "60 -w ssl_verify_result, expired", arguments: ["-s", "--cacert", "{root}", "-o", "/dev/null", "-w", "%{ssl_verify_result} %{exitcode}", "{expired}/index.html"], comparison: .writeOut),
+        .init(name: "-w ssl_verify_result, expired under -k", arguments: ["-sk", "-o", "/dev/null", "-w", "%{ssl_verify_result} %{http_code}", "{expired}/index.html"], comparison: .writeOut),
+        .init(name: "60 -w ssl_verify_result, self-signed", arguments: ["-s", "--cacert", "{root}", "-o", "/dev/null", "-w", "%{ssl_verify_result} %{exitcode}", "{selfsigned}/index.html"], comparison: .writeOut),
+        .init(name: "-w ssl_verify_result, self-signed under -k", arguments: ["-sk", "-o", "/dev/null", "-w", "%{ssl_verify_result} %{http_code}", "{selfsigned}/index.html"], comparison: .writeOut),
+        .init(name: "90 -w ssl_verify_result, pin mismatch", arguments: ["-s", "--cacert", "{root}", "--pinnedpubkey", "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "-o", "/dev/null", "-w", "%{ssl_verify_result} %{exitcode}", "{nginxs}/index.html"], comparison: .writeOut),
+        .init(name: "35 -w ssl_verify_result, no TLS server", arguments: ["-s", "-o", "/dev/null", "-w", "%{ssl_verify_result} %{exitcode}", "https://127.0.0.1:{nginxport}/"], comparison: .writeOut),
+        .init(name: "-w ssl_verify_result over plain http", arguments: ["-s", "-o", "/dev/null", "-w", "%{ssl_verify_result} %{http_code}", "{nginx}/index.html"], comparison: .writeOut),
         .init(name: "--cacert", arguments: ["-sS", "--cacert", "{root}", "{nginxs}/index.html"], comparison: .exact),
         .init(name: "--cert --key (mutual TLS)", arguments: ["-sS", "--cacert", "{root}", "--cert", "{clientchain}", "--key", "{clientkey}", "{mtls}/who"], comparison: .exact),
         .init(name: "mutual TLS without --cert", arguments: ["-sS", "--cacert", "{root}", "-o", "/dev/null", "-w", "%{http_code}", "{mtls}/who"], comparison: .writeOut),

@@ -7,11 +7,20 @@ import Wick
 import WickTestSupport
 
 /// What a case's placeholders need alive while it runs: the refusing port, which refuses only
-/// while held, and the HTTPS proxy (an in-process `TestProxy` behind a `TLSFront`).
+/// while held, the HTTPS proxy (an in-process `TestProxy` behind a `TLSFront`), and the fronts
+/// before nginx's http port that serve an expired and a self-signed leaf.
 private struct HeldServers {
     let refused: RefusingPort
     let proxy: TestProxy
     let front: TLSFront
+    let expired: TLSFront
+    let selfSigned: TLSFront
+
+    func stop() {
+        for front in [front, expired, selfSigned] { front.stop() }
+        proxy.stop()
+        withExtendedLifetime(refused) {}
+    }
 }
 
 /// The servers' addresses as the cases' placeholders name them, and the servers the caller must
@@ -25,6 +34,18 @@ private func placeholders() throws -> (values: [String: String], held: HeldServe
     let refused = try RefusingPort()
     let proxy = try TestProxy()
     let front = try TLSFront(backendPort: proxy.port, pki: nginx.pki)
+    let hostile = try hostileLeaves.get()
+    let expired = try TLSFront(
+        backendPort: nginx.httpPort,
+        certificateChain: Certificate.chain(
+            pemEncoded: String(contentsOf: hostile.expired.certificate, encoding: .utf8)
+                + String(contentsOf: nginx.pki.intermediate.certificate, encoding: .utf8)),
+        privateKeyPEM: String(contentsOf: hostile.expired.privateKey, encoding: .utf8))
+    let selfSigned = try TLSFront(
+        backendPort: nginx.httpPort,
+        certificateChain: Certificate.chain(
+            pemEncoded: String(contentsOf: hostile.selfSigned.certificate, encoding: .utf8)),
+        privateKeyPEM: String(contentsOf: hostile.selfSigned.privateKey, encoding: .utf8))
 
     let values = [
         "{httpbin}": httpbin.base, "{www}": nginx.documentRoot.path, "{nginx}": nginx.httpBase, "{nginxs}": nginx.httpsBase,
@@ -39,8 +60,23 @@ private func placeholders() throws -> (values: [String: String], held: HeldServe
         "{socks}": "127.0.0.1:\(socks.port)", "{socksauth}": "127.0.0.1:\(socks.authenticatingPort)",
         "{socksuser}": "\(socks.username):\(socks.password)", "{refusedauthority}": "127.0.0.1:\(refused.port)",
         "{httpsproxy}": "https://localhost:\(front.port)",
+        "{expired}": "https://localhost:\(expired.port)", "{selfsigned}": "https://localhost:\(selfSigned.port)",
     ]
-    return (values, HeldServers(refused: refused, proxy: proxy, front: front))
+    return (values, HeldServers(refused: refused, proxy: proxy, front: front, expired: expired, selfSigned: selfSigned))
+}
+
+/// A leaf for localhost that expired a month ago (signed by the PKI's intermediate) and a
+/// self-signed one, made once with `openssl` in the PKI's directory.
+private let hostileLeaves = Result { () throws -> (expired: TestPKI.Identity, selfSigned: TestPKI.Identity) in
+    let pki = try TestEnvironment.nginx().pki
+    let authority = try CertificateAuthority(
+        pki: pki, issuer: pki.intermediate, name: "golden-ca", ocspURLs: [], crlURLs: [])
+    let day = 86_400.0
+    let now = Date()
+    let expired = try authority.issueLeaf(
+        named: "expired", dnsNames: ["localhost"], validity: .between(now - 60 * day, now - 30 * day),
+        revocationInfo: false)
+    return (expired, try authority.selfSignedLeaf(named: "self-signed", dnsNames: ["localhost"]))
 }
 
 /// Public key files for `--pinnedpubkey FILE`: the server's key as PEM and as DER, and another
@@ -82,11 +118,7 @@ struct GoldenCommandTests {
     @Test(arguments: GoldenCommandCase.all)
     func wickAgreesWithCurl(_ golden: GoldenCommandCase) throws {
         let (values, held) = try placeholders()
-        defer {
-            held.front.stop()
-            held.proxy.stop()
-            withExtendedLifetime(held.refused) {}
-        }
+        defer { held.stop() }
         let arguments = golden.arguments.map { argument in
             values.reduce(argument) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
         }

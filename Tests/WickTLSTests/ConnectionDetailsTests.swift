@@ -1,4 +1,5 @@
-// What a stream reports about itself: the engine's cipher suite, and TLSChannel.connectionDetails against nginx.
+// What a stream reports about itself: the engine's cipher suite, and TLSChannel.connectionDetails
+// (addresses, version, cipher, OpenSSL's verify result) against nginx.
 import Foundation
 import Testing
 import WickCore
@@ -55,5 +56,29 @@ struct ConnectionDetailsNginxTests {
         #expect(again == details)
         // The socket under it knows its addresses, not the TLS session.
         #expect(plain.localAddress == local && plain.tlsVersion == nil && plain.tlsCipherSuite == nil)
+        #expect(details.serverTrust?.openSSLVerifyResult == 0)
+        #expect(details.serverTrust?.evaluator == "DefaultTrustEvaluator")
+    }
+
+    /// With no roots and `DisabledTrustEvaluator` (what `wick -k` sets up), the connection is used
+    /// and its details keep the code OpenSSL found and nobody enforced: 20, no issuer found.
+    @Test func aDisabledEvaluatorsConnectionKeepsOpenSSLsUnenforcedResult() async throws {
+        let nginx = try TestEnvironment.nginx()
+        var configuration = TLSConfiguration()
+        configuration.trustRoots = .certificates([])
+        let context = try TLSContext(configuration: configuration)
+        let group = try EventLoopGroup(threadCount: 1)
+        defer { group.shutdownGracefully() }
+        let connector = TLSTestConnector(
+            connector: Connector(resolver: group.resolver), context: context,
+            trustManager: ServerTrustManager(evaluators: ["127.0.0.1": DisabledTrustEvaluator()]))
+        let channel = try await connector.connect(host: "127.0.0.1", port: UInt16(nginx.httpsPort), on: group.next())
+        let details = try await channel.loop.submit {
+            channel.start(delegate: StreamRecorder())
+            defer { channel.close() }
+            return channel.connectionDetails
+        }
+        #expect(details.serverTrust?.openSSLVerifyResult == 20)
+        #expect(details.serverTrust?.evaluator == "DisabledTrustEvaluator")
     }
 }

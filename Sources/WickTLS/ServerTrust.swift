@@ -26,8 +26,9 @@ public struct ServerTrust: Sendable {
     /// `X509_V_OK` (0) when it chains to one of `trustStore`'s anchors with valid dates,
     /// signatures, CA constraints and key strength, or else the first `X509_V_ERR_*` code it met
     /// (10 expired, 18 self-signed leaf, 20 issuer not found, ...): `SSL_get_verify_result`, what
-    /// curl's `%{ssl_verify_result}` prints. It never checks the host, and it is computed whatever
-    /// the evaluator, `DisabledTrustEvaluator` included. It decides nothing: evaluators do. A
+    /// curl's `%{ssl_verify_result}` prints. It checks less than `DefaultTrustEvaluator` (no host,
+    /// no certificate policies, no revocation), and it is computed whatever the evaluator,
+    /// `DisabledTrustEvaluator` included. It decides nothing: evaluators do. A
     /// resumed session carries the result of the handshake that made it. Nil for a trust that no
     /// handshake made.
     public let openSSLVerifyResult: Int?

@@ -54,10 +54,12 @@ public struct ServerTrustError: Error, Sendable, Hashable, CustomStringConvertib
     public var openSSLVerifyResult: Int?
 
     /// An error for `host` from `evaluator`.
-    public init(host: String, evaluator: String, reason: Reason) {
+    /// - Parameter openSSLVerifyResult: OpenSSL's result for the chain, when a handshake gave one.
+    public init(host: String, evaluator: String, reason: Reason, openSSLVerifyResult: Int? = nil) {
         self.host = host
         self.evaluator = evaluator
         self.reason = reason
+        self.openSSLVerifyResult = openSSLVerifyResult
     }
 
     /// The issues found, when the reason is `.untrusted`.

@@ -160,11 +160,13 @@ import WickTestSupport
 
     @Test func aCustomEvaluatorsErrorIsReportedThroughTheEngine() async throws {
         let pair = try InMemoryTLS(
-            clientContext: try await TLSEngineTests.clientContext(), serverContext: try await TLSEngineTests.serverContext())
+            clientContext: try await TLSEngineTests.clientContext(),
+            serverContext: try await TLSEngineTests.serverContext())
         try pair.handshake()
         #expect(
             throws: TLSError.serverTrustFailed(
-                ServerTrustError(host: "localhost", evaluator: "RefusingEvaluator", reason: .custom("nope")))
+                ServerTrustError(
+                    host: "localhost", evaluator: "RefusingEvaluator", reason: .custom("nope"), openSSLVerifyResult: 0))
         ) {
             try pair.client.evaluateTrust(using: RefusingEvaluator())
         }
@@ -174,10 +176,12 @@ import WickTestSupport
         let fixture = try await TLSFixture.get()
         let leaf = try fixture.certificate(fixture.valid)
         let right = try InMemoryTLS(
-            clientContext: try await TLSEngineTests.clientContext(), serverContext: try await TLSEngineTests.serverContext())
+            clientContext: try await TLSEngineTests.clientContext(),
+            serverContext: try await TLSEngineTests.serverContext())
         try right.connect(evaluator: PublicKeysTrustEvaluator(keys: [leaf.publicKey]))
         let wrong = try InMemoryTLS(
-            clientContext: try await TLSEngineTests.clientContext(), serverContext: try await TLSEngineTests.serverContext())
+            clientContext: try await TLSEngineTests.clientContext(),
+            serverContext: try await TLSEngineTests.serverContext())
         #expect(throws: TLSError.self) {
             try wrong.connect(
                 evaluator: PinnedCertificatesTrustEvaluator(certificates: [try fixture.certificate(fixture.client)]))

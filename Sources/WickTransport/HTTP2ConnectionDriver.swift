@@ -49,7 +49,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     /// A response event held back while the consumer is full.
     private enum HeldDelivery {
-        case body([UInt8])
+        case body(ArraySlice<UInt8>)
         case trailers(HTTPHeaders)
         case end
     }
@@ -108,6 +108,8 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     @exclusivity(unchecked) private var machine: HTTP2ConnectionStateMachine
     @exclusivity(unchecked) private var streams: [HTTP2StreamID: Stream] = [:]
+    /// The events of a read, emptied and kept for the next (`streamRead`).
+    @exclusivity(unchecked) private var eventBuffer: [HTTP2ConnectionEvent] = []
     /// The server's first SETTINGS arrived and the owner was told.
     @exclusivity(unchecked) private var isReady = false
     /// The stream capacity last reported to the owner.
@@ -239,11 +241,16 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     func streamRead(_ stream: any StreamChannel, bytes: Span<UInt8>) {
         guard !isChannelClosed else { return }
-        // SAFETY: `bytes` is the channel's read buffer, valid for this call; it is copied once
-        // here, since the machine keeps what it has not parsed yet.
-        let copy = bytes.withUnsafeBufferPointer { Array($0) }
-        let events = machine.bytesReceived(copy[...], at: .now())
+        // Taken out while in use, so a read that handling an event causes gets an array of its own.
+        var events: [HTTP2ConnectionEvent] = []
+        swap(&events, &eventBuffer)
+        let now = Deadline.now()
+        // SAFETY: `bytes` is the channel's read buffer, valid for this call; the machine copies
+        // what it is given into its own buffer before returning.
+        bytes.withUnsafeBufferPointer { machine.bytesReceived($0, at: now, into: &events) }
         for event in events { handle(event) }
+        events.removeAll(keepingCapacity: true)
+        swap(&events, &eventBuffer)
         flush()
         closeIfFinished()
     }
@@ -357,7 +364,12 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     private func deliverOrHold(_ delivery: HeldDelivery, on streamID: HTTP2StreamID) {
         guard let stream = streams[streamID] else { return }
         if stream.isConsumerFull || !stream.held.isEmpty {
-            stream.held.append(delivery)
+            // Held bytes are copied out of the machine's read buffer, which they would pin.
+            if case .body(let bytes) = delivery {
+                stream.held.append(.body(Array(bytes)[...]))
+            } else {
+                stream.held.append(delivery)
+            }
         } else {
             deliver(delivery, on: streamID)
         }

@@ -194,9 +194,10 @@ do {
         try SessionAllocations.profile(
             requests: count, url: options.rest.dropFirst().first, only: options.rest.dropFirst(2).first)
     case "profile-session-h2c":
-        // The same over HTTP/2 with prior knowledge to a cleartext h2c URL (nginx's or nghttpd's).
+        // The same over HTTP/2 with prior knowledge: to a cleartext h2c URL (nginx's or
+        // nghttpd's), or `-` for the allocation gate's in-process server.
         let count = Int(options.rest.first ?? "") ?? 100_000
-        guard let url = options.rest.dropFirst().first else { throw UsageError("profile-session-h2c needs a URL") }
+        let url = options.rest.dropFirst().first.flatMap { $0 == "-" ? nil : $0 }
         try SessionAllocations.profile(
             requests: count, url: url, only: options.rest.dropFirst(2).first ?? "pool", http2PriorKnowledge: true)
     case "profile-session-global-executor":

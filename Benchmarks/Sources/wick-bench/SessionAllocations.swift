@@ -8,7 +8,8 @@ enum SessionAllocations {
     /// Requests measured per form, after a warm-up.
     static let requests = 500
 
-    /// Allocations per request: `async` (`serializingData().value`) and `callback` (`responseData`).
+    /// Allocations per request: `async` (`serializingData().value`) and `callback` (`responseData`)
+    /// over HTTP/1.1, and `h2c.async` over HTTP/2.
     /// - Throws: `SocketError` if the server cannot listen, `BenchError` or `WickError` if a request fails.
     static func perRequest() throws -> [String: Double] {
         let server = try FixedResponseServer()
@@ -21,10 +22,33 @@ enum SessionAllocations {
         _ = try RequestsBenchmark.wickSequentialCallback(session, url: url, count: 50)
         let async = try RequestsBenchmark.wickSequentialAsync(session, url: url, count: requests)
         let callback = try RequestsBenchmark.wickSequentialCallback(session, url: url, count: requests)
+        let http2 = try http2PerRequest()
         return [
             "async": Double(async.allocations) / Double(requests),
             "callback": Double(callback.allocations) / Double(requests),
+            "h2c.async": http2,
         ]
+    }
+
+    /// Allocations per sequential async request over HTTP/2 (h2c with prior knowledge) to an
+    /// in-process server that allocates nothing per request.
+    private static func http2PerRequest() throws -> Double {
+        let server = try FixedHTTP2ResponseServer()
+        var configuration = Session.Configuration()
+        configuration.maximumConnectionsPerHost = 1
+        configuration.http2PriorKnowledge = true
+        let session = Session(configuration: configuration)
+        defer { try? blocking { await session.shutdown() } }
+        let url = "http://127.0.0.1:\(server.port)/bytes/1k"
+        _ = try RequestsBenchmark.wickSequentialAsync(session, url: url, count: 50)
+        let protocolUsed = try blockingResult {
+            await session.request(url).serializingData().response.metrics?.last.httpVersion
+        }
+        guard protocolUsed == .http2 else {
+            throw BenchError("h2c allocations: the response came over \(String(describing: protocolUsed))")
+        }
+        let round = try RequestsBenchmark.wickSequentialAsync(session, url: url, count: requests)
+        return Double(round.allocations) / Double(requests)
     }
 
     /// Runs `requests` sequential async requests to `given` (nil: an in-process server's

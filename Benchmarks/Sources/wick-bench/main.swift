@@ -17,8 +17,9 @@
 //                                     beside libcurl and, with --peers, async-http-client
 //   wick-bench http2 [--rounds N] [--peers PATH] [--results FILE]
 //                                     GETs over one HTTP/2 connection (TLS) against a local nginx,
-//                                     64 streams at once and sequential, beside libcurl, h2load
-//                                     and, with --peers, async-http-client
+//                                     16, 64 and 128 streams at once and sequential, and 10 MiB
+//                                     downloads, beside libcurl, h2load and, with --peers,
+//                                     async-http-client
 //   wick-bench load --wick PATH [--rounds N] [--results FILE]
 //                                     `wick bench` (PATH: the release-built `wick`) beside wrk
 //                                     (HTTP/1.1) and h2load (HTTP/2 over TLS) against a local nginx

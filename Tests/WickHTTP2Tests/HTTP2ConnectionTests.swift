@@ -13,10 +13,10 @@ import WickCore
             frames.map(\.payload) == [
                 .settings([
                     HTTP2Setting(.enablePush, 0), HTTP2Setting(.headerTableSize, 4096),
-                    HTTP2Setting(.initialWindowSize, 65_535),
+                    HTTP2Setting(.initialWindowSize, 1_048_576),
                     HTTP2Setting(.maxFrameSize, 16_384), HTTP2Setting(.maxHeaderListSize, 65_536),
                 ]),
-                .windowUpdate(increment: 1_048_576 - 65_535),
+                .windowUpdate(increment: 8_388_608 - 65_535),
             ])
         #expect(!machine.hasPendingOutput)
     }

@@ -201,6 +201,12 @@ do {
         let url = options.rest.dropFirst().first.flatMap { $0 == "-" ? nil : $0 }
         try SessionAllocations.profile(
             requests: count, url: url, only: options.rest.dropFirst(2).first ?? "pool", http2PriorKnowledge: true)
+    case "profile-download-h2c":
+        // 10 MiB downloads over HTTP/2 with prior knowledge to a cleartext h2c URL: rate, CPU and
+        // allocations per download (no table).
+        let count = Int(options.rest.first ?? "") ?? 20
+        guard let url = options.rest.dropFirst().first else { throw UsageError("profile-download-h2c needs a URL") }
+        try DownloadProbe.runHTTP2(count: count, url: url)
     case "profile-session-global-executor":
         // The same from an ordinary task with the session's loops as Swift's global executor
         // (a process-wide switch, hence a command of its own).

@@ -19,6 +19,10 @@
 //                                     GETs over one HTTP/2 connection (TLS) against a local nginx,
 //                                     64 streams at once and sequential, beside libcurl, h2load
 //                                     and, with --peers, async-http-client
+//   wick-bench openapi --peers PATH [--rounds N] [--results FILE]
+//                                     the OpenAPI client generated for WickOpenAPITests on
+//                                     WickClientTransport beside AsyncHTTPClientTransport, against
+//                                     a local nginx (PATH: Benchmarks/Peers' wick-bench-openapi)
 //   wick-bench cost [--rounds N] [--keep-callgrind DIR] [--results FILE]
 //                                     one sequential keep-alive request's instructions, CPU time
 //                                     and allocations split by layer, Wick beside libcurl
@@ -45,7 +49,8 @@ struct Options {
     var keptProfiles: URL?
     /// Rounds given with `--rounds` (the tls suite has its own default).
     var explicitRounds: Int?
-    /// The async-http-client peer's executable (`wick-bench-peers`), for the tls suite.
+    /// The peer's executable: `wick-bench-peers` (async-http-client) for the tls, requests,
+    /// http2 and transfers suites, `wick-bench-openapi` for the openapi suite.
     var peersExecutable: String?
 
     init(_ arguments: [String]) throws {
@@ -137,6 +142,11 @@ func runSuite(_ suite: String, _ options: Options) throws {
         benchmark.keptProfiles = options.keptProfiles
         if let rounds = options.explicitRounds { benchmark.rounds = rounds }
         table = try benchmark.run()
+    case "openapi":
+        var benchmark = OpenAPIBenchmark()
+        benchmark.executable = options.peersExecutable
+        if let rounds = options.explicitRounds { benchmark.rounds = rounds }
+        table = try benchmark.run()
     case "requests":
         var benchmark = RequestsBenchmark()
         benchmark.peersExecutable = options.peersExecutable
@@ -217,7 +227,8 @@ do {
     case "all":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         for suite in ["parser", "decoders", "reactor"] { try runSuite(suite, options) }
-    case "parser", "decoders", "reactor", "hpack", "cookies", "tls", "requests", "http2", "transfers", "cost":
+    case "parser", "decoders", "reactor", "hpack", "cookies", "tls", "requests", "http2", "transfers", "cost",
+        "openapi":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         try runSuite(options.command, options)
     default:

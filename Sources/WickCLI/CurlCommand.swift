@@ -17,7 +17,7 @@ public enum CurlCommand {
           -k, --insecure              --cacert FILE            --capath DIR
           --pinnedpubkey sha256//HASH[;...]                     -E, --cert FILE[:PASSWORD]  --key FILE
           -b, --cookie DATA|FILE     -c, --cookie-jar FILE|-
-          -m, --max-time SECONDS      --connect-timeout SECONDS
+          -m, --max-time SECONDS      --connect-timeout SECONDS  --max-filesize BYTES[k|m|g]
           --retry N                   --retry-delay SECONDS    --retry-max-time SECONDS
           --retry-all-errors
           -x, --proxy [SCHEME://]HOST:PORT (http, https, socks5, socks5h, socks4, socks4a)  --noproxy LIST
@@ -28,8 +28,11 @@ public enum CurlCommand {
           -K, --config FILE|-         --print-swift (the Wick code of the request, not sent)
           -#, --progress-bar          --no-progress-meter
           -Z, --parallel              --parallel-max N         --parallel-immediate
+          --http1.1                   --http2                  --http2-prior-knowledge
+          --resolve HOST:PORT:ADDR    --connect-to HOST:PORT:HOST:PORT  --interface ADDR  --local-port N[-M]
         Exit codes are curl's (README, "The wick command").
-        Also: wick bench URL [-c N] [-n N | -d 30s] [--rate R] (a load generator), wick get URL, wick demo ...,
+        Also: wick bench URL [-c N] [-n N | -d 30s] [--rate R] [--http2] ... (a load generator; wick bench
+          without a URL lists its options), wick get URL, wick demo ...,
           wick pool-test [--seeds N | --seed S] [--steps N] (the connection pool's seeded invariant runs),
           wick fuzz TARGET SECONDS | --list | --smoke SECONDS (Scripts/fuzz of a source checkout)
 

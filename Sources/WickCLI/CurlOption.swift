@@ -7,7 +7,8 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case request, header, data, dataASCII = "data-ascii", dataBinary = "data-binary", dataRaw = "data-raw"
     case dataURLEncode = "data-urlencode", json, form, formString = "form-string"
     case output, outputDirectory = "output-dir", maximumRedirects = "max-redirs"
-    case caCertificate = "cacert", caPath = "capath", pinnedPublicKey = "pinnedpubkey", user, userAgent = "user-agent", referer
+    case caCertificate = "cacert", caPath = "capath", pinnedPublicKey = "pinnedpubkey", user
+    case userAgent = "user-agent", referer
     case certificate = "cert", key, cookie, cookieJar = "cookie-jar"
     case writeOut = "write-out", maximumTime = "max-time", connectTimeout = "connect-timeout", retry
     case retryDelay = "retry-delay", retryMaximumTime = "retry-max-time", proxy, noProxy = "noproxy"
@@ -15,6 +16,7 @@ public enum CurlOption: String, CaseIterable, Sendable {
     case proxyCACertificate = "proxy-cacert"
     case unixSocket = "unix-socket", url, config, continueAt = "continue-at"
     case resolve, connectTo = "connect-to", interface, localPort = "local-port"
+    case maximumFileSize = "max-filesize"
     // Switches.
     case get, remoteName = "remote-name", createDirectories = "create-dirs", location, insecure, compressed
     case include, head, verbose, silent, showError = "show-error", fail, failWithBody = "fail-with-body"
@@ -70,11 +72,10 @@ public enum CurlOption: String, CaseIterable, Sendable {
     /// Whether the option takes a value (the next argument, or the rest of a short group).
     public var takesValue: Bool {
         switch self {
-        case .get, .remoteName, .createDirectories, .location, .insecure, .proxyInsecure, .compressed, .include, .head, .verbose,
-            .silent, .showError, .fail, .failWithBody, .remoteHeaderName, .digest, .basic, .retryAllErrors, .printSwift, .http1_1,
-            .http2, .http2PriorKnowledge, .globOff, .progressMeter,
-            .progressBar,
-            .parallel, .parallelImmediate:
+        case .get, .remoteName, .createDirectories, .location, .insecure, .proxyInsecure, .compressed, .include, .head,
+            .verbose, .silent, .showError, .fail, .failWithBody, .remoteHeaderName, .digest, .basic, .retryAllErrors,
+            .printSwift, .http1_1, .http2, .http2PriorKnowledge, .globOff, .progressMeter, .progressBar, .parallel,
+            .parallelImmediate:
             false
         default: true
         }

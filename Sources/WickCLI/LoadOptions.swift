@@ -1,13 +1,25 @@
-// What `wick bench` is asked to do: the URL, how many connections, how long, at what rate.
+// What `wick bench` is asked to do: the URL, how many in flight, how long, at what rate, over
+// which HTTP version and trust.
 import FoundationEssentials
 
-/// The options of `wick bench URL [-c N] [-n N | -d DURATION] [--rate R] [-H 'Name: value']...
-/// [-m SECONDS] [--json]`, a load generator on the same `Session` an embedding daemon uses.
+/// The options of `wick bench URL [-c N] [--connections N] [-n N | -d DURATION] [--rate R]
+/// [-H 'Name: value']... [-m SECONDS] [--http1.1 | --http2 | --http2-prior-knowledge]
+/// [--cacert FILE] [--capath DIR] [-k] [--json]`, a load generator on the same `Session` an
+/// embedding daemon uses.
 public struct LoadOptions: Sendable {
     /// The URL every request gets.
     public var url: String
-    /// `-c`: requests in flight at once, each on a connection of its own (default 16).
+    /// `-c`: requests in flight at once (default 16): over HTTP/1.1 each on a connection of its
+    /// own; over HTTP/2 each on a stream, as h2load's `-m`, on as few connections as the pool
+    /// opens (a second only when every stream of the first is taken).
     public var concurrency = 16
+    /// `--connections`: the most connections the pool opens to the URL's origin; nil (the
+    /// default) for `concurrency`. Fewer than `-c` over HTTP/1.1 makes requests wait for a
+    /// connection in the pool, as a daemon's small pool would.
+    public var connections: Int?
+
+    /// The most connections the pool opens: `--connections`, else `-c`.
+    public var connectionLimit: Int { connections ?? concurrency }
     /// `-n`: the requests to send in all; nil with `-d` (default 10,000 without either).
     public var requests: Int?
     /// `-d`: how long to send for (`30s`, `500ms`, `2m`, or seconds); nil with `-n`.
@@ -22,14 +34,30 @@ public struct LoadOptions: Sendable {
     public var timeout: Double = 30
     /// `--json`: the report as one JSON object.
     public var json = false
+    /// The options `wick bench` shares with `wick`'s curl mode, read and applied to the session
+    /// the same way: `--http1.1` (the default), `--http2` (ALPN `h2` preferred over TLS),
+    /// `--http2-prior-knowledge` (h2c), `--cacert`, `--capath` and `-k`/`--insecure`.
+    public var curlSettings = TransferOptions()
+
+    /// `wick bench`'s switches that are curl's, with curl's meaning.
+    static let curlSwitches: [String: CurlOption] = [
+        "--http1.1": .http1_1, "--http2": .http2, "--http2-prior-knowledge": .http2PriorKnowledge, "-k": .insecure,
+        "--insecure": .insecure,
+    ]
 
     /// The usage `wick bench` prints when its arguments are wrong.
     public static let usage = """
-        Usage: wick bench URL [-c CONNECTIONS] [-n REQUESTS | -d DURATION] [--rate PER_SECOND]
-                              [-H "Name: value"]... [-m SECONDS] [--json]
-          -c  requests in flight at once (default 16)     -n  requests in all (default 10000)
-          -d  how long: 30s, 500ms, 2m (instead of -n)    --rate  an open model at this many per second
-          -H  a header field for every request            -m  each request's timeout (default 30 s)
+        Usage: wick bench URL [-c IN_FLIGHT] [--connections N] [-n REQUESTS | -d DURATION]
+                              [--rate PER_SECOND] [-H "Name: value"]... [-m SECONDS]
+                              [--http1.1 | --http2 | --http2-prior-knowledge]
+                              [--cacert FILE] [--capath DIR] [-k] [--json]
+          -c  requests in flight at once (default 16): connections over HTTP/1.1, streams over HTTP/2
+          --connections  the most connections the pool opens (default: -c)
+          -n  requests in all (default 10000)             -d  how long: 30s, 500ms, 2m (instead of -n)
+          --rate  an open model at this many per second   -H  a header field for every request
+          -m  each request's timeout (default 30 s)       --json  the report as one JSON object
+          --http2  offer h2 in TLS's ALPN                 --http2-prior-knowledge  h2c on http URLs
+          --cacert, --capath, -k  trust, as curl's
 
         """
 
@@ -41,7 +69,9 @@ public struct LoadOptions: Sendable {
         var index = 0
         func value(_ option: String) throws(CommandFailure) -> String {
             index += 1
-            guard index < arguments.count else { throw CommandFailure(.failedInitialization, "\(option) needs a value") }
+            guard index < arguments.count else {
+                throw CommandFailure(.failedInitialization, "\(option) needs a value")
+            }
             return arguments[index]
         }
         func positive(_ option: String) throws(CommandFailure) -> Int {
@@ -55,6 +85,7 @@ public struct LoadOptions: Sendable {
             let argument = arguments[index]
             switch argument {
             case "-c": concurrency = try positive(argument)
+            case "--connections": connections = try positive(argument)
             case "-n": requests = try positive(argument)
             case "-d":
                 let text = try value(argument)
@@ -82,16 +113,24 @@ public struct LoadOptions: Sendable {
                 }
                 timeout = seconds
             case "--json": json = true
+            case "--cacert": curlSettings.caCertificateFile = try value(argument)
+            case "--capath": curlSettings.caDirectory = try value(argument)
             default:
-                guard !argument.hasPrefix("-"), url == nil else {
-                    throw CommandFailure(.failedInitialization, "unknown option or a second URL: \(argument)")
+                if let option = Self.curlSwitches[argument] {
+                    curlSettings.apply(option, true)
+                } else {
+                    guard !argument.hasPrefix("-"), url == nil else {
+                        throw CommandFailure(.failedInitialization, "unknown option or a second URL: \(argument)")
+                    }
+                    url = argument
                 }
-                url = argument
             }
             index += 1
         }
         guard let url else { throw CommandFailure(.failedInitialization, "no URL") }
-        if requests != nil, duration != nil { throw CommandFailure(.failedInitialization, "-n and -d exclude each other") }
+        if requests != nil, duration != nil {
+            throw CommandFailure(.failedInitialization, "-n and -d exclude each other")
+        }
         if requests == nil, duration == nil { requests = 10_000 }
         self.url = url.contains("://") ? url : "http://" + url
     }

@@ -1,4 +1,5 @@
-// What a `wick bench` run measured: throughput, latency percentiles, errors by kind, pool and CPU.
+// What a `wick bench` run measured: throughput, latency percentiles, errors by kind, protocols,
+// pool and CPU.
 import FoundationEssentials
 
 /// The figures of one `wick bench` run, and their text and JSON forms.
@@ -10,6 +11,9 @@ public struct LoadReport: Sendable {
     public var errors: [String: Int] = [:]
     /// Responses by status class (`2xx`, `4xx`, ...).
     public var statuses: [String: Int] = [:]
+    /// Responses by the protocol their exchange ran over, from their metrics (`HTTP/1.1`,
+    /// `HTTP/2`).
+    public var protocols: [String: Int] = [:]
     /// The run's wall time.
     public var elapsed: Duration = .zero
     /// The process's CPU time (user and system) during the run, in nanoseconds.
@@ -50,7 +54,8 @@ public struct LoadReport: Sendable {
     public func text(url: String, options: LoadOptions) -> String {
         let sorted = latencies.sorted()
         var lines: [String] = []
-        let model = options.rate.map { "open model at \(Self.number($0)) /s (latency from each request's intended start)" }
+        let model =
+            options.rate.map { "open model at \(Self.number($0)) /s (latency from each request's intended start)" }
             ?? "closed model (each of the \(options.concurrency) sends when its last answer came)"
         lines.append("wick bench \(url): \(requests) requests, \(options.concurrency) in flight, \(model)")
         lines.append("  throughput  \(Self.number(throughput)) requests/s over \(Self.seconds(elapsed)) s")
@@ -59,10 +64,13 @@ public struct LoadReport: Sendable {
         }
         lines.append("  latency µs  " + (percentiles.isEmpty ? "none answered" : percentiles.joined(separator: "  ")))
         lines.append("  statuses    " + Self.counts(statuses))
+        lines.append("  protocols   " + (protocols.isEmpty ? "none answered" : Self.counts(protocols)))
         lines.append("  errors      " + (errors.isEmpty ? "none" : Self.counts(errors)))
         let perRequest = requests > 0 ? Double(cpuNanoseconds) / Double(requests) / 1_000 : 0
         lines.append("  client CPU  \(Self.number(perRequest)) µs per request (user + system, the whole process)")
-        lines.append("  connections \(connectionsCreated) created, \(connectionsReused) leases reused one")
+        lines.append(
+            "  connections \(connectionsCreated) opened (at most \(options.connectionLimit)), "
+                + "\(connectionsReused) leases reused one")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -70,7 +78,8 @@ public struct LoadReport: Sendable {
     public func json(url: String, options: LoadOptions) -> String {
         let sorted = latencies.sorted()
         var fields: [String] = [
-            "\"url\":\(WriteOutValue.quoted(url))", "\"requests\":\(requests)", "\"concurrency\":\(options.concurrency)",
+            "\"url\":\(WriteOutValue.quoted(url))", "\"requests\":\(requests)",
+            "\"concurrency\":\(options.concurrency)",
             "\"rate\":\(options.rate.map { Self.number($0) } ?? "null")", "\"seconds\":\(Self.seconds(elapsed))",
             "\"throughput\":\(Self.number(throughput))", "\"body_bytes\":\(bodyBytes)",
         ]
@@ -79,10 +88,12 @@ public struct LoadReport: Sendable {
         }
         fields.append("\"latency_us\":{\(latencyFields.joined(separator: ","))}")
         fields.append("\"statuses\":\(Self.jsonCounts(statuses))")
+        fields.append("\"protocols\":\(Self.jsonCounts(protocols))")
         fields.append("\"errors\":\(Self.jsonCounts(errors))")
         let perRequest = requests > 0 ? Double(cpuNanoseconds) / Double(requests) / 1_000 : 0
         fields.append("\"cpu_us_per_request\":\(Self.number(perRequest))")
         fields.append("\"connections_created\":\(connectionsCreated)")
+        fields.append("\"connections_limit\":\(options.connectionLimit)")
         fields.append("\"connections_reused\":\(connectionsReused)")
         return "{" + fields.joined(separator: ",") + "}\n"
     }
@@ -92,7 +103,9 @@ public struct LoadReport: Sendable {
     }
 
     private static func jsonCounts(_ counts: [String: Int]) -> String {
-        "{" + counts.sorted { $0.key < $1.key }.map { "\(WriteOutValue.quoted($0.key)):\($0.value)" }.joined(separator: ",") + "}"
+        "{"
+            + counts.sorted { $0.key < $1.key }.map { "\(WriteOutValue.quoted($0.key)):\($0.value)" }.joined(
+                separator: ",") + "}"
     }
 
     /// A number with at most one decimal.

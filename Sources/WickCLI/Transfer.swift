@@ -240,6 +240,7 @@ public struct Transfer: Sendable {
             }
             guard let chunk else { break }
             do {
+                try checkFileSize(after: outcome.bodyBytes + chunk.count, of: stream.response)
                 if sink == nil {
                     sink = try begin(stream, target, outcome.url, resumeOffset, recorder.exchangesSoFar(of: stream))
                 }
@@ -300,6 +301,17 @@ public struct Transfer: Sendable {
         let length = options.headOnly || decoded ? nil : response?.headers["Content-Length"].flatMap { Int($0) }
         return TransferProgress(
             downloaded: received, expectedDownload: length, uploaded: uploaded ?? 0, expectedUpload: uploaded)
+    }
+
+    /// `--max-filesize`: the body, `received` bytes so far, or the Content-Length of `response`
+    /// (before any body byte is written) is larger than the limit.
+    /// - Throws: `CommandFailure` 63, in curl's words.
+    private func checkFileSize(after received: Int, of response: HTTPResponse?) throws(CommandFailure) {
+        guard let limit = options.maximumFileSize else { return }
+        let length = response?.headers["Content-Length"].flatMap { Int($0) } ?? 0
+        if received > limit || length > limit {
+            throw CommandFailure(.fileSizeExceeded, "Maximum file size exceeded")
+        }
     }
 
     /// The output begins: the trace (`-v`), the `-f` verdict (`--fail-with-body`'s comes after

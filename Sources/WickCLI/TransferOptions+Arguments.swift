@@ -46,7 +46,9 @@ extension TransferOptions {
     /// - Throws: `CommandFailure` (26) when the file cannot be read, (2) for a line's missing
     ///   value or files nested deeper than `maximumConfigDepth`.
     private mutating func applyConfig(_ path: String, input: some ArgumentInput, depth: Int) throws(CommandFailure) {
-        guard depth <= Self.maximumConfigDepth else { throw .usage("config files nest deeper than \(Self.maximumConfigDepth)") }
+        guard depth <= Self.maximumConfigDepth else {
+            throw .usage("config files nest deeper than \(Self.maximumConfigDepth)")
+        }
         guard let bytes = input.contents(ofFile: path) else {
             throw CommandFailure(.readError, "cannot read config from '\(path)'")
         }
@@ -63,7 +65,8 @@ extension TransferOptions {
     }
 
     /// Applies an option that takes a value.
-    private mutating func apply(_ option: CurlOption, _ value: String, input: some ArgumentInput) throws(CommandFailure) {
+    private mutating func apply(_ option: CurlOption, _ value: String, input: some ArgumentInput) throws(CommandFailure)
+    {
         switch option {
         case .request: method = value
         case .header: headers += try HeaderArgument.parse(value, input: input)
@@ -99,6 +102,7 @@ extension TransferOptions {
                 writeOut = value
             }
         case .maximumTime: maximumTime = try Self.seconds(value, option)
+        case .maximumFileSize: maximumFileSize = try Self.byteSize(value, option)
         case .connectTimeout: connectTimeout = try Self.seconds(value, option)
         case .retry: retries = try Self.integer(value, option)
         // `--retry-delay 0` is curl's default: 1 s doubling.
@@ -136,8 +140,8 @@ extension TransferOptions {
         }
     }
 
-    /// Applies a switch.
-    private mutating func apply(_ option: CurlOption, _ on: Bool) {
+    /// Applies a switch (also `wick bench`'s curl switches, `LoadOptions`).
+    mutating func apply(_ option: CurlOption, _ on: Bool) {
         switch option {
         case .get: dataInQuery = on
         case .remoteName: if on { outputs.append(.remoteName) }
@@ -181,8 +185,24 @@ extension TransferOptions {
 
     /// A whole number, as curl's numeric options take it.
     private static func integer(_ text: String, _ option: CurlOption) throws(CommandFailure) -> Int {
-        guard let number = Int(text) else { throw .usage("option --\(option.longName): expected a proper numerical parameter") }
+        guard let number = Int(text) else {
+            throw .usage("option --\(option.longName): expected a proper numerical parameter")
+        }
         return number
+    }
+
+    /// A size in bytes as curl reads `--max-filesize`: a whole number, optionally followed by
+    /// `k`, `m` or `g` (either case) for KiB, MiB or GiB (`200K`, `3m`, `1G`).
+    static func byteSize(_ text: String, _ option: CurlOption) throws(CommandFailure) -> Int {
+        let units: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
+        let unit = text.last.flatMap { units[Character($0.lowercased())] }
+        let digits = unit == nil ? Substring(text) : text.dropLast()
+        guard let number = Int(digits), number >= 0 else {
+            throw .usage("option --\(option.longName): expected a proper numerical parameter")
+        }
+        let (bytes, overflow) = number.multipliedReportingOverflow(by: unit ?? 1)
+        guard !overflow else { throw .usage("option --\(option.longName): the given value is too big") }
+        return bytes
     }
 
     /// Seconds, with a fraction allowed (`-m 0.5`), never negative.

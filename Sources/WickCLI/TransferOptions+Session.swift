@@ -18,8 +18,6 @@ extension TransferOptions {
         var configuration = Session.Configuration()
         configuration.headers = HTTPHeaders()
         configuration.automaticallyDecodesResponseBodies = compressed
-        configuration.httpVersion = httpVersion
-        configuration.http2PriorKnowledge = http2PriorKnowledge
         configuration.requestTimeout = maximumTime.map { .seconds($0) } ?? Self.unlimitedTime
         // The body streams to its output: `-m` bounds that transfer too.
         configuration.streamAndDownloadTimeout = maximumTime.map { .seconds($0) }
@@ -32,7 +30,26 @@ extension TransferOptions {
         configuration.allowsInsecureRedirects = true
         configuration.maximumResponseBodyBytes = Int.max
         // curl has no per-host limit: `-Z` runs as many connections as transfers.
-        if isParallel { configuration.maximumConnectionsPerHost = max(configuration.maximumConnectionsPerHost, parallelMaximum) }
+        if isParallel {
+            configuration.maximumConnectionsPerHost = max(configuration.maximumConnectionsPerHost, parallelMaximum)
+        }
+        try applyVersionsAndTrustRoots(to: &configuration)
+        configuration.tls.clientIdentity = try clientIdentity()
+        configuration.cookieStorage = cookieEngine()
+        configuration.proxy = try proxySetting()
+        configuration.nameResolution = try nameResolution()
+        configuration.sourceBinding = try sourceBinding()
+        return configuration
+    }
+
+    /// Sets `configuration`'s HTTP versions (`--http1.1`, `--http2`, `--http2-prior-knowledge`)
+    /// and trust roots (`--cacert`, and every PEM file in `--capath`; files that hold no
+    /// certificate are passed over), as both `wick` and `wick bench` read them.
+    /// - Throws: `CommandFailure` (77) for an unusable `--cacert`, or a `--capath` without a
+    ///   certificate.
+    func applyVersionsAndTrustRoots(to configuration: inout Session.Configuration) throws(CommandFailure) {
+        configuration.httpVersion = httpVersion
+        configuration.http2PriorKnowledge = http2PriorKnowledge
         var roots: [Certificate] = []
         if let caCertificateFile {
             guard case .certificates(let certificates)? = TrustRoots.certificates(inPEMFile: caCertificateFile) else {
@@ -43,7 +60,8 @@ extension TransferOptions {
         if let caDirectory {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: caDirectory)) ?? []
             for name in names.sorted() {
-                if case .certificates(let certificates)? = TrustRoots.certificates(inPEMFile: caDirectory + "/" + name) {
+                if case .certificates(let certificates)? = TrustRoots.certificates(inPEMFile: caDirectory + "/" + name)
+                {
                     roots += certificates
                 }
             }
@@ -52,12 +70,6 @@ extension TransferOptions {
             }
         }
         if !roots.isEmpty { configuration.trustRoots = .certificates(roots) }
-        configuration.tls.clientIdentity = try clientIdentity()
-        configuration.cookieStorage = cookieEngine()
-        configuration.proxy = try proxySetting()
-        configuration.nameResolution = try nameResolution()
-        configuration.sourceBinding = try sourceBinding()
-        return configuration
     }
 
     /// `--interface` (an IP address) and `--local-port`; nil when neither is given.
@@ -142,7 +154,9 @@ extension TransferOptions {
         var path = clientCertificateFile
         var password = ""
         let lowercased = path.lowercased()
-        if let colon = path.lastIndex(of: ":"), [".p12", ".pfx"].contains(where: { path[..<colon].lowercased().hasSuffix($0) }) {
+        if let colon = path.lastIndex(of: ":"),
+            [".p12", ".pfx"].contains(where: { path[..<colon].lowercased().hasSuffix($0) })
+        {
             password = String(path[path.index(after: colon)...])
             path = String(path[..<colon])
         }
@@ -203,7 +217,8 @@ extension TransferOptions {
         var trust = ProxyTLSTrust(verifiesCertificate: !proxyInsecure)
         if let proxyCACertificateFile {
             guard let roots = TrustRoots.certificates(inPEMFile: proxyCACertificateFile) else {
-                throw CommandFailure(.badCACertificateFile, "error setting proxy certificate file: \(proxyCACertificateFile)")
+                throw CommandFailure(
+                    .badCACertificateFile, "error setting proxy certificate file: \(proxyCACertificateFile)")
             }
             trust.roots = roots
         }
@@ -248,6 +263,7 @@ extension TransferOptions {
             }
         }
         return EveryHostTrustManager(
-            evaluator: PublicKeysTrustEvaluator(keys: keys, performDefaultValidation: !insecure, validateHost: !insecure))
+            evaluator: PublicKeysTrustEvaluator(
+                keys: keys, performDefaultValidation: !insecure, validateHost: !insecure))
     }
 }

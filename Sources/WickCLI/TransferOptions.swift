@@ -96,6 +96,10 @@ public struct TransferOptions: Sendable {
     public var writeOut: String?
     /// `-m`: the whole transfer's limit, in seconds.
     public var maximumTime: Double?
+    /// `--max-filesize`: the largest body to download, in bytes; a larger Content-Length fails
+    /// the transfer before any body byte is written, and a body without one fails once it
+    /// passes the limit (as curl 8.4 and later), both with 63.
+    public var maximumFileSize: Int?
     /// `--connect-timeout`: the connect's (and TLS handshake's) limit, in seconds.
     public var connectTimeout: Double?
     /// `--retry`: how many times a transient failure is retried.

@@ -52,14 +52,18 @@ struct HPACKDynamicTable: Sendable {
 
     /// The dynamic indexes (0 newest) of the newest entry with this name and value, and of the
     /// newest entry with this name, for the encoder.
-    func find(name: [UInt8], value: [UInt8]) -> (exact: Int?, nameOnly: Int?) {
+    func find(name: some Collection<UInt8>, value: some Collection<UInt8>) -> (exact: Int?, nameOnly: Int?) {
+        let nameLength = name.count
+        let valueLength = value.count
         var nameOnly: Int?
         var position = entries.count - 1
         while position >= oldest {
             let entry = entries[position]
-            if entry.name == name {
+            if entry.name.count == nameLength && entry.name.elementsEqual(name) {
                 let index = entries.count - 1 - position
-                if entry.value == value { return (index, nameOnly ?? index) }
+                if entry.value.count == valueLength && entry.value.elementsEqual(value) {
+                    return (index, nameOnly ?? index)
+                }
                 if nameOnly == nil { nameOnly = index }
             }
             position -= 1

@@ -8,12 +8,15 @@
 /// The table uses the smaller of `maxTableSize` (this client's memory bound) and the server's
 /// SETTINGS_HEADER_TABLE_SIZE, and the first block after a change starts with the size updates
 /// RFC 7541 §4.2 requires.
-public struct HPACKEncoder: Sendable {
+public struct HPACKEncoder: Sendable, HPACKFieldSink {
     /// The most table memory this client spends on the server's behalf, whatever the server allows.
     public let maxTableSize: Int
     private var table: HPACKDynamicTable
     /// The smallest size chosen since the last block, and the latest: both are signalled (§4.2).
     private var pendingSizeUpdate: (smallest: Int, latest: Int)?
+    /// The header block `startBlock` began and `field(name:value:indexing:)` extends; its storage
+    /// is reused from block to block.
+    private(set) var block: [UInt8] = []
 
     /// An encoder whose table may grow to `maxTableSize` bytes (and to no more than the server's
     /// SETTINGS_HEADER_TABLE_SIZE, 4,096 until the server says otherwise).
@@ -41,37 +44,67 @@ public struct HPACKEncoder: Sendable {
 
     /// Appends the header block for `fields`, in order, to `output`.
     public mutating func encode(_ fields: [HPACKHeaderField], into output: inout [UInt8]) {
-        if let update = pendingSizeUpdate {
-            if update.smallest < update.latest {
-                HPACKInteger.encode(update.smallest, prefixBits: 5, firstByteFlags: 0x20, into: &output)
-            }
-            HPACKInteger.encode(update.latest, prefixBits: 5, firstByteFlags: 0x20, into: &output)
-            pendingSizeUpdate = nil
-        }
-        for field in fields { encode(field, into: &output) }
+        appendPendingSizeUpdate(to: &output)
+        for field in fields { encode(name: field.name, value: field.value, indexing: field.indexing, into: &output) }
     }
 
-    private mutating func encode(_ field: HPACKHeaderField, into output: inout [UInt8]) {
+    /// Starts a new header block in `block`: the previous one is cleared (its storage kept for
+    /// the next) and the block opens with any dynamic table size update due (§4.2). Fields are
+    /// then added with `field(name:value:indexing:)`.
+    mutating func startBlock() {
+        var output: [UInt8] = []
+        swap(&output, &block)
+        output.removeAll(keepingCapacity: true)
+        appendPendingSizeUpdate(to: &output)
+        swap(&output, &block)
+    }
+
+    /// Appends one field to `block` (see `encode(name:value:indexing:into:)`).
+    mutating func field(name: some Collection<UInt8>, value: some Collection<UInt8>, indexing: HPACKIndexing) {
+        // Swapped out and back rather than copied, so the buffer stays uniquely referenced.
+        var output: [UInt8] = []
+        swap(&output, &block)
+        encode(name: name, value: value, indexing: indexing, into: &output)
+        swap(&output, &block)
+    }
+
+    /// The dynamic table size updates due since the last block (§4.2), at the start of a block.
+    private mutating func appendPendingSizeUpdate(to output: inout [UInt8]) {
+        guard let update = pendingSizeUpdate else { return }
+        if update.smallest < update.latest {
+            HPACKInteger.encode(update.smallest, prefixBits: 5, firstByteFlags: 0x20, into: &output)
+        }
+        HPACKInteger.encode(update.latest, prefixBits: 5, firstByteFlags: 0x20, into: &output)
+        pendingSizeUpdate = nil
+    }
+
+    /// Appends one field's representation to `output`: an index when the field is in a table,
+    /// else a literal (its name indexed when known), entering the dynamic table when `indexing`
+    /// is `.automatic` and it fits. Allocates only to add a field to the dynamic table.
+    private mutating func encode(
+        name: some Collection<UInt8>, value: some Collection<UInt8>, indexing: HPACKIndexing,
+        into output: inout [UInt8]
+    ) {
         let staticCount = HPACKStaticTable.entries.count
-        let inStaticTable = HPACKStaticTable.find(name: field.name, value: field.value)
+        let inStaticTable = HPACKStaticTable.find(name: name, value: value)
         var nameIndex = inStaticTable.nameOnly
-        if field.indexing == .automatic {
+        if indexing == .automatic {
             if let index = inStaticTable.exact {
                 HPACKInteger.encode(index, prefixBits: 7, firstByteFlags: 0x80, into: &output)
                 return
             }
-            let found = table.find(name: field.name, value: field.value)
+            let found = table.find(name: name, value: value)
             if let exact = found.exact {
                 HPACKInteger.encode(staticCount + 1 + exact, prefixBits: 7, firstByteFlags: 0x80, into: &output)
                 return
             }
             if nameIndex == nil, let dynamic = found.nameOnly { nameIndex = staticCount + 1 + dynamic }
-        } else if nameIndex == nil, let dynamic = table.find(name: field.name, value: field.value).nameOnly {
+        } else if nameIndex == nil, let dynamic = table.find(name: name, value: value).nameOnly {
             nameIndex = staticCount + 1 + dynamic
         }
 
-        let indexes = field.indexing == .automatic && field.hpackSize <= table.capacity
-        switch (field.indexing, indexes) {
+        let indexes = indexing == .automatic && name.count + value.count + 32 <= table.capacity
+        switch (indexing, indexes) {
         case (.automatic, true):
             HPACKInteger.encode(nameIndex ?? 0, prefixBits: 6, firstByteFlags: 0x40, into: &output)
         case (.neverIndexed, _):
@@ -79,20 +112,21 @@ public struct HPACKEncoder: Sendable {
         default:
             HPACKInteger.encode(nameIndex ?? 0, prefixBits: 4, firstByteFlags: 0x00, into: &output)
         }
-        if nameIndex == nil { encodeString(field.name, into: &output) }
-        encodeString(field.value, into: &output)
-        if indexes { table.insert(field) }
+        if nameIndex == nil { Self.encodeString(name, into: &output) }
+        Self.encodeString(value, into: &output)
+        if indexes { table.insert(HPACKHeaderField(name: Array(name), value: Array(value))) }
     }
 
     /// A string literal, Huffman-coded unless that is longer (§5.2; a tie goes to Huffman, as in
     /// RFC 7541 Appendix C.6).
-    private func encodeString(_ bytes: [UInt8], into output: inout [UInt8]) {
+    private static func encodeString(_ bytes: some Collection<UInt8>, into output: inout [UInt8]) {
         let huffmanCount = HPACKHuffman.encodedCount(of: bytes)
-        if huffmanCount <= bytes.count {
+        let count = bytes.count
+        if huffmanCount <= count {
             HPACKInteger.encode(huffmanCount, prefixBits: 7, firstByteFlags: 0x80, into: &output)
             HPACKHuffman.encode(bytes, encodedCount: huffmanCount, into: &output)
         } else {
-            HPACKInteger.encode(bytes.count, prefixBits: 7, firstByteFlags: 0x00, into: &output)
+            HPACKInteger.encode(count, prefixBits: 7, firstByteFlags: 0x00, into: &output)
             output.append(contentsOf: bytes)
         }
     }

@@ -67,23 +67,31 @@ enum HPACKStaticTable {
         ("www-authenticate", ""),  // 61
     ].map { HPACKHeaderField($0.0, $0.1) }
 
-    /// Where each name first appears. Entries with the same name are adjacent in the table
-    /// (`:status` 8...14, for example), so a value lookup scans forward from here.
-    private static let firstIndexByName: [[UInt8]: Int] = {
-        var byName: [[UInt8]: Int] = [:]
-        for (offset, entry) in entries.enumerated() where byName[entry.name] == nil {
-            byName[entry.name] = offset + 1
+    /// For each name length, the index of each name's first entry of that length. Entries with
+    /// the same name are adjacent in the table (`:status` 8...14, for example), so a value
+    /// lookup scans forward from there.
+    private static let firstIndexesByNameLength: [[Int]] = {
+        let longest = entries.map(\.name.count).max() ?? 0
+        var byLength = [[Int]](repeating: [], count: longest + 1)
+        for (offset, entry) in entries.enumerated() where offset == 0 || entries[offset - 1].name != entry.name {
+            byLength[entry.name.count].append(offset + 1)
         }
-        return byName
+        return byLength
     }()
 
     /// The index of the entry with exactly this name and value, and of the first entry with this
-    /// name, if any: one hash lookup, then a scan of the name's adjacent entries. Does not allocate.
-    static func find(name: [UInt8], value: [UInt8]) -> (exact: Int?, nameOnly: Int?) {
-        guard let first = firstIndexByName[name] else { return (nil, nil) }
+    /// name, if any: the few names of the same length are compared, then the name's adjacent
+    /// entries scanned. Does not allocate.
+    static func find(name: some Collection<UInt8>, value: some Collection<UInt8>) -> (exact: Int?, nameOnly: Int?) {
+        let length = name.count
+        guard length < firstIndexesByNameLength.count,
+            let first = firstIndexesByNameLength[length].first(where: { entries[$0 - 1].name.elementsEqual(name) })
+        else { return (nil, nil) }
+        let valueLength = value.count
         var index = first
-        while index <= entries.count && entries[index - 1].name == name {
-            if entries[index - 1].value == value { return (index, first) }
+        while index <= entries.count && entries[index - 1].name.elementsEqual(name) {
+            let entryValue = entries[index - 1].value
+            if entryValue.count == valueLength && entryValue.elementsEqual(value) { return (index, first) }
             index += 1
         }
         return (nil, first)

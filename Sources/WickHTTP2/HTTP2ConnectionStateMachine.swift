@@ -173,8 +173,22 @@ public struct HTTP2ConnectionStateMachine: Sendable {
     }
 
     mutating func write(_ streamID: HTTP2StreamID, _ payload: HTTP2Frame.Payload) {
+        reserveOutput(HTTP2FrameParser.frameHeaderLength + 8)
         HTTP2FrameEncoder.encode(HTTP2Frame(streamID: streamID, payload: payload), into: &output)
     }
+
+    /// Makes room for `count` more output bytes. An empty queue (a new array after each
+    /// `takePendingOutput`) gets at least `minimumOutputCapacity`, so the small frames of a
+    /// request and its flow control share one allocation instead of growing it step by step.
+    private mutating func reserveOutput(_ count: Int) {
+        let needed = output.count + count
+        guard needed > output.capacity else { return }
+        output.reserveCapacity(max(needed, output.isEmpty ? Self.minimumOutputCapacity : 2 * output.capacity))
+    }
+
+    /// The first allocation of an output queue: room for a request's HEADERS with a typical
+    /// header block and a few control frames.
+    static let minimumOutputCapacity = 512
 
     // MARK: - Streams
 
@@ -217,17 +231,25 @@ public struct HTTP2ConnectionStateMachine: Sendable {
         }
         guard availableStreamCapacity > 0 else { throw .streamLimitReached }
         guard nextStreamID <= HTTP2StreamID.max.rawValue else { throw .streamIDsExhausted }
-        let fields = try HTTP2FieldValidation.requestFields(head)
-        if let limit = remoteSettings.maxHeaderListSize {
-            let size = fields.reduce(0) { $0 + $1.hpackSize }
-            guard size <= limit else { throw .headerListTooLarge(size: size, limit: limit) }
+        // Validated and measured before the encoder sees a field: a refused request leaves the
+        // HPACK state as it was.
+        var listSize = HPACKListSize()
+        try HTTP2RequestFields.walk(head, into: &listSize)
+        if let limit = remoteSettings.maxHeaderListSize, listSize.size > limit {
+            throw .headerListTooLarge(size: listSize.size, limit: limit)
         }
         let streamID = HTTP2StreamID(rawValue: nextStreamID)
         nextStreamID += 2
         streams[streamID] = HTTP2StreamState(
             isHeadRequest: head.method == .head, localOpen: !endStream,
             sendWindow: remoteSettings.initialWindowSize, receiveWindow: effectiveLocalInitialWindow)
-        writeFieldBlock(fields, on: streamID, endStream: endStream)
+        encoder.startBlock()
+        do {
+            try HTTP2RequestFields.walk(head, into: &encoder)
+        } catch {
+            preconditionFailure("the request's fields failed a second walk: \(error)")
+        }
+        writeFieldBlock(on: streamID, endStream: endStream)
         return streamID
     }
 
@@ -238,23 +260,23 @@ public struct HTTP2ConnectionStateMachine: Sendable {
             ? configuration.initialStreamWindowSize : max(configuration.initialStreamWindowSize, 65_535)
     }
 
-    /// Encodes `fields` and queues HEADERS plus as many CONTINUATION frames as the server's
-    /// SETTINGS_MAX_FRAME_SIZE needs.
-    private mutating func writeFieldBlock(_ fields: [HPACKHeaderField], on streamID: HTTP2StreamID, endStream: Bool) {
-        var block: [UInt8] = []
-        encoder.encode(fields, into: &block)
+    /// Queues the encoder's header block as HEADERS plus as many CONTINUATION frames as the
+    /// server's SETTINGS_MAX_FRAME_SIZE needs.
+    private mutating func writeFieldBlock(on streamID: HTTP2StreamID, endStream: Bool) {
+        let block = encoder.block
         let frameSize = remoteSettings.maxFrameSize
+        reserveOutput(block.count + (block.count / frameSize + 1) * HTTP2FrameParser.frameHeaderLength)
         var start = 0
         repeat {
             let end = min(block.count, start + frameSize)
-            let fragment = Array(block[start..<end])
             let isLast = end == block.count
             if start == 0 {
-                write(
-                    streamID,
-                    .headers(HTTP2HeadersFrame(fieldBlockFragment: fragment, endStream: endStream, endHeaders: isLast)))
+                HTTP2FrameEncoder.encodeHeaders(
+                    stream: streamID, fragment: block[start..<end], endStream: endStream, endHeaders: isLast,
+                    into: &output)
             } else {
-                write(streamID, .continuation(fieldBlockFragment: fragment, endHeaders: isLast))
+                HTTP2FrameEncoder.encodeContinuation(
+                    stream: streamID, fragment: block[start..<end], endHeaders: isLast, into: &output)
             }
             start = end
         } while start < block.count
@@ -281,9 +303,8 @@ public struct HTTP2ConnectionStateMachine: Sendable {
             let chunkEnd = min(end, start + remoteSettings.maxFrameSize)
             let isLast = chunkEnd == end
             if chunkEnd > start || (isLast && finishes) {
-                write(
-                    streamID,
-                    .data(bytes: Array(bytes[start..<chunkEnd]), endStream: isLast && finishes, paddingLength: nil))
+                HTTP2FrameEncoder.encodeData(
+                    stream: streamID, bytes: bytes[start..<chunkEnd], endStream: isLast && finishes, into: &output)
             }
             start = chunkEnd
         } while start < end
@@ -306,17 +327,16 @@ public struct HTTP2ConnectionStateMachine: Sendable {
         guard var stream = streams[streamID], stream.localOpen else {
             preconditionFailure("sendTrailers on stream \(streamID), which is not open for sending")
         }
-        var fields: [HPACKHeaderField] = []
-        for header in trailers {
-            let name = Array(header.name.lowercased().utf8)
-            guard !name.isEmpty, name.allSatisfy(HTTP2FieldValidation.isTokenCharacter),
-                !HTTP2FieldValidation.connectionSpecificNames.contains(name)
-            else { throw .invalidFieldName(header.name) }
-            let value = Array(header.value.utf8)
-            guard HTTP2FieldValidation.isValidValue(value) else { throw .invalidFieldValue(name: header.name) }
-            fields.append(HPACKHeaderField(name: name, value: value))
+        // Validated before the encoder sees a field, as in `openStream`.
+        var validated = HPACKListSize()
+        try HTTP2RequestFields.walkTrailers(trailers, into: &validated)
+        encoder.startBlock()
+        do {
+            try HTTP2RequestFields.walkTrailers(trailers, into: &encoder)
+        } catch {
+            preconditionFailure("the trailers failed a second walk: \(error)")
         }
-        writeFieldBlock(fields, on: streamID, endStream: true)
+        writeFieldBlock(on: streamID, endStream: true)
         stream.localOpen = false
         streams[streamID] = stream
         return closeIfDone(streamID)

@@ -1,4 +1,4 @@
-// The field rules of RFC 9113 §8.2 and §8.3 for responses, and the request's field list.
+// The field rules of RFC 9113 §8.2 and §8.3 for responses, and the byte tests requests share.
 
 import WickCore
 
@@ -9,13 +9,24 @@ struct MalformedMessage: Error {
     init(_ kind: HTTP2ProtocolError.Kind) { self.kind = kind }
 }
 
-/// Checks received field sections and builds the request's. Strict, as the HTTP/1.1 parser is by
+/// Checks received field sections (the request's are built by `HTTP2RequestFields`). Strict, as the HTTP/1.1 parser is by
 /// default: besides §8.2.1's minimum (no uppercase, no NUL/CR/LF, no edge whitespace in values),
 /// names must be RFC 9110 tokens and values may hold no other control byte than HTAB.
 enum HTTP2FieldValidation {
     /// Connection-specific fields, which make an HTTP/2 message malformed (§8.2.2).
-    static let connectionSpecificNames: Set<[UInt8]> = Set(
-        ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"].map { Array($0.utf8) })
+    private static let connectionSpecificNames = [
+        "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade",
+    ]
+
+    /// Whether `name` (lowercase) is a connection-specific field's. Does not allocate.
+    static func isConnectionSpecific(_ name: some Collection<UInt8>) -> Bool {
+        connectionSpecificNames.contains { bytes(of: name, equal: $0) }
+    }
+
+    /// Whether `bytes` are exactly `text`'s UTF-8. Does not allocate.
+    static func bytes(of bytes: some Collection<UInt8>, equal text: String) -> Bool {
+        bytes.count == text.utf8.count && bytes.elementsEqual(text.utf8)
+    }
 
     /// Validates a response's field block (§8.3.2): exactly one `:status` of three digits, before
     /// every regular field, and no other pseudo-header.
@@ -28,14 +39,14 @@ enum HTTP2FieldValidation {
         for field in fields {
             if field.name.first == UInt8(ascii: ":") {
                 guard !sawRegularField else { throw MalformedMessage(.pseudoHeaderAfterRegularField) }
-                guard field.name == Array(":status".utf8) else { throw MalformedMessage(.invalidPseudoHeader) }
+                guard bytes(of: field.name, equal: ":status") else { throw MalformedMessage(.invalidPseudoHeader) }
                 guard status == nil else { throw MalformedMessage(.duplicatePseudoHeader) }
                 status = try parseStatus(field.value)
                 continue
             }
             sawRegularField = true
             try validateRegularField(field)
-            if field.name == Array("content-length".utf8) {
+            if bytes(of: field.name, equal: "content-length") {
                 let length = try parseContentLength(field.value)
                 guard contentLength == nil || contentLength == length else {
                     throw MalformedMessage(.invalidContentLength)
@@ -70,7 +81,7 @@ enum HTTP2FieldValidation {
             guard isTokenCharacter(byte) else { throw MalformedMessage(.invalidFieldName) }
         }
         guard isValidValue(field.value) else { throw MalformedMessage(.invalidFieldValue) }
-        guard !connectionSpecificNames.contains(field.name) else { throw MalformedMessage(.connectionSpecificField) }
+        guard !isConnectionSpecific(field.name) else { throw MalformedMessage(.connectionSpecificField) }
     }
 
     /// `:status`: exactly three digits, 100...999 (RFC 9110 §15).
@@ -118,51 +129,5 @@ enum HTTP2FieldValidation {
         default:
             false
         }
-    }
-
-    /// The request's fields: the four pseudo-headers, then the headers lowercased, without
-    /// connection-specific fields and Host (the authority says it), TE only as `trailers`,
-    /// credentials never indexed (RFC 7541 §7.1.3).
-    static func requestFields(_ head: HTTP2RequestHead) throws(HTTP2RequestError) -> [HPACKHeaderField] {
-        var fields: [HPACKHeaderField] = []
-        fields.reserveCapacity(head.headers.count + 4)
-        let method = Array(head.method.rawValue.utf8)
-        guard !method.isEmpty, method.allSatisfy(isTokenCharacter) else { throw .invalidFieldValue(name: ":method") }
-        fields.append(HPACKHeaderField(name: Array(":method".utf8), value: method))
-        fields.append(
-            HPACKHeaderField(name: Array(":scheme".utf8), value: try visibleValue(head.scheme, name: ":scheme")))
-        var authority = head.authority
-        if authority.isEmpty, let host = head.headers.value(for: "Host") { authority = host }
-        fields.append(
-            HPACKHeaderField(name: Array(":authority".utf8), value: try visibleValue(authority, name: ":authority")))
-        let path = try visibleValue(head.path, name: ":path")
-        guard !path.isEmpty else { throw .invalidFieldValue(name: ":path") }
-        fields.append(HPACKHeaderField(name: Array(":path".utf8), value: path))
-
-        for header in head.headers {
-            let name = Array(header.name.lowercased().utf8)
-            guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else { throw .invalidFieldName(header.name) }
-            if connectionSpecificNames.contains(name) || name == Array("host".utf8) { continue }
-            var value = Array(header.value.utf8)[...]
-            while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
-            while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
-            guard !value.contains(0) && !value.contains(0x0A) && !value.contains(0x0D) else {
-                throw .invalidFieldValue(name: header.name)
-            }
-            if name == Array("te".utf8) && value.elementsEqual("trailers".utf8) == false { continue }
-            let sensitive =
-                name == Array("authorization".utf8) || name == Array("proxy-authorization".utf8)
-                || (name == Array("cookie".utf8) && value.count < 20)
-            fields.append(
-                HPACKHeaderField(name: name, value: Array(value), indexing: sensitive ? .neverIndexed : .automatic))
-        }
-        return fields
-    }
-
-    /// A pseudo-header value: visible ASCII and obs-text only (no space, no control byte).
-    private static func visibleValue(_ value: String, name: String) throws(HTTP2RequestError) -> [UInt8] {
-        let bytes = Array(value.utf8)
-        guard bytes.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { throw .invalidFieldValue(name: name) }
-        return bytes
     }
 }

@@ -12,20 +12,13 @@ public enum HTTP2FrameEncoder {
         let stream = frame.streamID
         switch frame.payload {
         case .data(let bytes, let endStream, let paddingLength):
-            let flags = (endStream ? 0x1 : 0) | (paddingLength != nil ? 0x8 : 0)
-            writePadded(type: 0x0, flags: UInt8(flags), stream: stream, paddingLength: paddingLength, into: &output) {
-                $0.append(contentsOf: bytes)
-            }
+            encodeData(
+                stream: stream, bytes: bytes[...], endStream: endStream, paddingLength: paddingLength, into: &output)
         case .headers(let headers):
-            var flags = (headers.endStream ? 0x1 : 0) | (headers.endHeaders ? 0x4 : 0)
-            if headers.paddingLength != nil { flags |= 0x8 }
-            if headers.priority != nil { flags |= 0x20 }
-            writePadded(
-                type: 0x1, flags: UInt8(flags), stream: stream, paddingLength: headers.paddingLength, into: &output
-            ) {
-                if let priority = headers.priority { appendPriority(priority, to: &$0) }
-                $0.append(contentsOf: headers.fieldBlockFragment)
-            }
+            encodeHeaders(
+                stream: stream, fragment: headers.fieldBlockFragment[...], endStream: headers.endStream,
+                endHeaders: headers.endHeaders, paddingLength: headers.paddingLength, priority: headers.priority,
+                into: &output)
         case .priority(let priority):
             writeHeader(length: 5, type: 0x2, flags: 0, stream: stream, into: &output)
             appendPriority(priority, to: &output)
@@ -60,12 +53,44 @@ public enum HTTP2FrameEncoder {
             writeHeader(length: 4, type: 0x8, flags: 0, stream: stream, into: &output)
             appendUInt32(UInt32(increment), to: &output)
         case .continuation(let fragment, let endHeaders):
-            writeHeader(length: fragment.count, type: 0x9, flags: endHeaders ? 0x4 : 0, stream: stream, into: &output)
-            output.append(contentsOf: fragment)
+            encodeContinuation(stream: stream, fragment: fragment[...], endHeaders: endHeaders, into: &output)
         case .unknown(let type, let length):
             writeHeader(length: length, type: type, flags: 0, stream: stream, into: &output)
             output.append(contentsOf: repeatElement(0, count: length))
         }
+    }
+
+    /// Appends a DATA frame carrying `bytes` (§6.1), without building an `HTTP2Frame`.
+    static func encodeData(
+        stream: HTTP2StreamID, bytes: ArraySlice<UInt8>, endStream: Bool, paddingLength: Int? = nil,
+        into output: inout [UInt8]
+    ) {
+        let flags = (endStream ? 0x1 : 0) | (paddingLength != nil ? 0x8 : 0)
+        writePadded(type: 0x0, flags: UInt8(flags), stream: stream, paddingLength: paddingLength, into: &output) {
+            $0.append(contentsOf: bytes)
+        }
+    }
+
+    /// Appends a HEADERS frame carrying `fragment` (§6.2), without building an `HTTP2Frame`.
+    static func encodeHeaders(
+        stream: HTTP2StreamID, fragment: ArraySlice<UInt8>, endStream: Bool, endHeaders: Bool,
+        paddingLength: Int? = nil, priority: HTTP2Priority? = nil, into output: inout [UInt8]
+    ) {
+        var flags = (endStream ? 0x1 : 0) | (endHeaders ? 0x4 : 0)
+        if paddingLength != nil { flags |= 0x8 }
+        if priority != nil { flags |= 0x20 }
+        writePadded(type: 0x1, flags: UInt8(flags), stream: stream, paddingLength: paddingLength, into: &output) {
+            if let priority { appendPriority(priority, to: &$0) }
+            $0.append(contentsOf: fragment)
+        }
+    }
+
+    /// Appends a CONTINUATION frame carrying `fragment` (§6.10).
+    static func encodeContinuation(
+        stream: HTTP2StreamID, fragment: ArraySlice<UInt8>, endHeaders: Bool, into output: inout [UInt8]
+    ) {
+        writeHeader(length: fragment.count, type: 0x9, flags: endHeaders ? 0x4 : 0, stream: stream, into: &output)
+        output.append(contentsOf: fragment)
     }
 
     /// Writes a frame whose content `body` appends, with the PADDED layout when `paddingLength`

@@ -54,8 +54,11 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         case end
     }
 
-    /// One request in progress.
-    private struct Stream {
+    /// One request in progress. A class, so that the many small updates a stream gets per
+    /// request (progress, byte counts, flags) change it in place: a large struct inside
+    /// `streams` would be moved through Dictionary's modify coroutines on each, which allocate
+    /// their frames (three mallocs per update, measured).
+    private final class Stream {
         let consumer: any HTTP2StreamConsumer
         /// The request body not yet queued (all of it for a body given as bytes).
         var body: ArraySlice<UInt8>
@@ -82,6 +85,18 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         var lastProgress = Deadline.now()
         /// The stream's one timer for its deadline and idle checks (`watchdogFired`).
         var watchdog: Scheduled?
+
+        init(
+            consumer: any HTTP2StreamConsumer, body: ArraySlice<UInt8>, source: (any TransportBodySource)?,
+            isSending: Bool, decodingLimits: ContentDecoderLimits?, deadline: Deadline
+        ) {
+            self.consumer = consumer
+            self.body = body
+            self.source = source
+            self.isSending = isSending
+            self.decodingLimits = decodingLimits
+            self.deadline = deadline
+        }
     }
 
     let channel: any StreamChannel
@@ -163,7 +178,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
             return
         }
         handle.streamID = streamID
-        var stream = Stream(
+        let stream = Stream(
             consumer: consumer, body: body[...], source: source, isSending: hasBody, decodingLimits: decoding,
             deadline: deadline)
         // Counted as one byte: what matters to the replay decision is that something was sent.
@@ -191,22 +206,22 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     /// The stream's consumer can take more: what waited is delivered (and reported consumed).
     func consumerWantsMore(on streamID: HTTP2StreamID) {
         channel.loop.preconditionInEventLoop()
-        guard var stream = streams[streamID], stream.isConsumerFull else { return }
+        guard let stream = streams[streamID], stream.isConsumerFull else { return }
         stream.isConsumerFull = false
         // The idle period starts again now that the consumer reads.
         stream.lastProgress = .now()
         let held = stream.held
         stream.held = []
-        streams[streamID] = stream
         for (index, delivery) in held.enumerated() {
-            guard let current = streams[streamID] else { return }
-            if current.isConsumerFull {
-                streams[streamID]?.held.append(contentsOf: held[index...])
+            // A delivery may end the stream (and remove it) or fill the consumer again.
+            guard streams[streamID] != nil else { return }
+            if stream.isConsumerFull {
+                stream.held.append(contentsOf: held[index...])
                 break
             }
             deliver(delivery, on: streamID)
         }
-        streams[streamID]?.consumer.responseReadComplete()
+        if streams[streamID] != nil { stream.consumer.responseReadComplete() }
         flush()
         closeIfFinished()
     }
@@ -264,18 +279,14 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     /// Hands one machine event to the stream it concerns, or to the owner.
     private func handle(_ event: HTTP2ConnectionEvent, channelError: StreamChannelError? = nil) {
-        if settings.idleTimeout != nil, let streamID = event.progressingStream {
-            streams[streamID]?.lastProgress = .now()
+        if settings.idleTimeout != nil, let streamID = event.progressingStream, let stream = streams[streamID] {
+            stream.lastProgress = .now()
         }
         switch event {
         case .informationalResponse(let streamID, _):
             markResponseStarted(streamID)
         case .response(let streamID, let head, _):
             markResponseStarted(streamID)
-            // The head's decoded field bytes: HPACK's compressed size is not kept per stream.
-            streams[streamID]?.responseBytesReceived += head.headers.reduce(0) {
-                $0 + $1.name.utf8.count + $1.value.utf8.count
-            }
             responseHeadArrived(head, on: streamID)
         case .body(let streamID, let bytes, _):
             streams[streamID]?.responseBytesReceived += bytes.count
@@ -315,7 +326,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     private func markResponseStarted(_ streamID: HTTP2StreamID) {
         guard let stream = streams[streamID], !stream.responseStarted else { return }
-        streams[streamID]?.responseStarted = true
+        stream.responseStarted = true
         stream.consumer.responseStarted()
     }
 
@@ -323,6 +334,8 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     /// through), then tell the consumer.
     private func responseHeadArrived(_ head: HTTP2ResponseHead, on streamID: HTTP2StreamID) {
         guard let stream = streams[streamID] else { return }
+        // The head's decoded field bytes: HPACK's compressed size is not kept per stream.
+        stream.responseBytesReceived += head.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         var isBodyDecoded = false
         if let limits = stream.decodingLimits, head.contentLength != 0,
             head.headers.contains(name: "content-encoding")
@@ -330,7 +343,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
             do {
                 let decoder = try ContentDecoder(headers: head.headers, limits: limits)
                 if decoder.decodesBody {
-                    streams[streamID]?.decoder = decoder
+                    stream.decoder = decoder
                     isBodyDecoded = true
                 }
             } catch {
@@ -344,7 +357,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     private func deliverOrHold(_ delivery: HeldDelivery, on streamID: HTTP2StreamID) {
         guard let stream = streams[streamID] else { return }
         if stream.isConsumerFull || !stream.held.isEmpty {
-            streams[streamID]?.held.append(delivery)
+            stream.held.append(delivery)
         } else {
             deliver(delivery, on: streamID)
         }
@@ -418,7 +431,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
             }
             if stream.body.isEmpty, let source = stream.source {
                 guard !stream.awaitingPart else { return }
-                streams[streamID]?.awaitingPart = true
+                stream.awaitingPart = true
                 source.read(maximum: settings.requestBodyPartSize) { [self] result in
                     channel.loop.execute { [self] in partArrived(result, on: streamID) }
                 }
@@ -426,12 +439,12 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
             }
             let isLast = stream.source == nil
             let (sent, closed) = machine.sendBody(stream.body, on: streamID, endStream: isLast)
-            streams[streamID]?.body = stream.body.dropFirst(sent)
-            streams[streamID]?.requestBytesWritten += sent
-            if sent > 0, settings.idleTimeout != nil { streams[streamID]?.lastProgress = .now() }
             let allSent = sent == stream.body.count
+            stream.body = stream.body.dropFirst(sent)
+            stream.requestBytesWritten += sent
+            if sent > 0, settings.idleTimeout != nil { stream.lastProgress = .now() }
             if allSent && isLast {
-                streams[streamID]?.isSending = false
+                stream.isSending = false
                 stream.consumer.requestSent()
             }
             flush()
@@ -445,17 +458,17 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     /// failure goes to the consumer (which cancels the stream).
     private func partArrived(_ result: Result<[UInt8], any Error>, on streamID: HTTP2StreamID) {
         guard let stream = streams[streamID], stream.awaitingPart else { return }
-        streams[streamID]?.awaitingPart = false
+        stream.awaitingPart = false
         switch result {
         case .success(let bytes) where bytes.isEmpty:
             let (_, closed) = machine.sendBody([], on: streamID, endStream: true)
-            streams[streamID]?.isSending = false
+            stream.isSending = false
             stream.consumer.requestSent()
             flush()
             if closed { deliverOrHold(.end, on: streamID) }
             closeIfFinished()
         case .success(let bytes):
-            streams[streamID]?.body = bytes[...]
+            stream.body = bytes[...]
             produceBody(streamID)
             closeIfFinished()
         case .failure(let error):
@@ -522,7 +535,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     private func armWatchdog(_ streamID: HTTP2StreamID) {
         guard let stream = streams[streamID], let due = nextCheck(of: stream, at: .now()) else { return }
-        streams[streamID]?.watchdog = channel.loop.schedule(at: due) { [self] in watchdogFired(streamID) }
+        stream.watchdog = channel.loop.schedule(at: due) { [self] in watchdogFired(streamID) }
     }
 
     /// Fails the stream if its deadline passed or it made no progress for `idleTimeout`;
@@ -530,7 +543,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     /// `lastProgress`, so a busy stream costs no timer operations).
     private func watchdogFired(_ streamID: HTTP2StreamID) {
         guard let stream = streams[streamID] else { return }
-        streams[streamID]?.watchdog = nil
+        stream.watchdog = nil
         let now = Deadline.now()
         guard let due = nextCheck(of: stream, at: now) else { return }
         guard now >= due else { return armWatchdog(streamID) }

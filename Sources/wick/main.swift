@@ -4,7 +4,8 @@
 //   wick [options...] URL      curl's flags, output and exit codes (WickCLI; `wick --help`)
 //   wick get URL [-H "Name: value"]... [--ca FILE] [--pin sha256//BASE64] [--loops-as-global-executor]
 //   wick demo --nginx URL --nginx-tls URL --ca FILE --pin sha256//BASE64 --httpbin URL
-//   wick bench URL [-c N] [-n N | -d DURATION] [--rate R] [-H "Name: value"]... [-m S] [--json]
+//   wick bench URL [-c N] [--connections N] [-n N | -d DURATION] [--rate R] [-H "Name: value"]... [-m S]
+//              [--http1.1 | --http2 | --http2-prior-knowledge] [--cacert FILE] [--capath DIR] [-k] [--json]
 //   wick pool-test [--seeds N | --seed S ...] [--steps N]   the pool's seeded invariant runs
 //   wick fuzz ARGS...          Scripts/fuzz of the source checkout (FuzzCommand)
 import Glibc

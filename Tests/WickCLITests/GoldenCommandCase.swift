@@ -100,6 +100,8 @@ struct GoldenCommandCase: Sendable, CustomTestStringConvertible {
         .init(name: "-K config file", arguments: ["-K", "wick.cfg", "{httpbin}/post"], comparison: .json(ignoringHeaders: [])),
         .init(name: "-K - reads stdin", arguments: ["--config", "-", "{httpbin}/post"], comparison: .json(ignoringHeaders: []), standardInput: "wick.cfg"),
         .init(name: "26 -K missing", arguments: ["-s", "-K", "missing.cfg", "{httpbin}/get"], comparison: .statusOnly),
+        .init(name: "63 --max-filesize below the Content-Length: no file", arguments: ["-s", "--max-filesize", "1023", "-o", "out.bin", "{nginx}/bytes/1k"], comparison: .statusOnly),
+        .init(name: "--max-filesize at the size", arguments: ["-s", "--max-filesize", "1k", "-o", "out.bin", "-w", "%{http_code} %{size_download}", "{nginx}/bytes/1k"], comparison: .writeOut),
         .init(name: "-x through a proxy", arguments: ["-s", "-x", "{nginx}", "http://example.invalid/index.html"], comparison: .exact),
 
         // SOCKS proxies (microsocks): the proxy resolves the name or wick does, http and https, credentials, each refusal.

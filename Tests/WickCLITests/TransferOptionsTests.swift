@@ -145,6 +145,16 @@ struct TransferOptionsTests {
         }
     }
 
+    @Test(arguments: [("100", 100), ("0", 0), ("200K", 204_800), ("3m", 3_145_728), ("1G", 1_073_741_824)])
+    func maxFilesizeTakesCurlsSizeSuffixes(text: String, bytes: Int) throws {
+        #expect(try TransferOptions.parsing(["--max-filesize", text, "u"]).maximumFileSize == bytes)
+    }
+
+    @Test(arguments: ["", "k", "-1", "1.5m", "10x", "9999999999999999g"])
+    func maxFilesizeRefusesWhatIsNotASize(text: String) {
+        #expect(throws: CommandFailure.self) { try TransferOptions.parsing(["--max-filesize", text, "u"]) }
+    }
+
     @Test func commandLineMistakes() {
         #expect(throws: CommandFailure.usage("no URL specified!")) { try TransferOptions.parsing(["-s"]) }
         #expect(throws: CommandFailure.self) { try TransferOptions.parsing(["-I", "-d", "x", "u"]) }

@@ -1,26 +1,35 @@
-// One run of h2load (nghttp2's HTTP/2 load generator), the `http2` suite's ceiling.
+// One run of h2load (nghttp2's HTTP/2 load generator): the `http2` suite's ceiling and the
+// `load` suite's HTTP/2 peer.
 import WickTestSupport
 
-/// `h2load -D 1 --warm-up-time 200ms -c1 -m STREAMS -t1 URL`, run once and parsed: one
-/// connection, its handshakes and first 200 ms left out of the rate, as Wick's and the peers'
-/// connections are open before their rounds. Its own report is checked: every request
-/// succeeded with a 2xx, the protocol was `h2`, and the DATA bytes are whole bodies.
+/// `h2load -D SECONDS [--warm-up-time 200ms] -c1 -m STREAMS -t1 URL`, run once and parsed: one
+/// connection; with the warm-up, its handshakes and first 200 ms are left out of the rate, as
+/// the `http2` suite's clients have their connections open before their rounds. Its own report
+/// is checked: every request succeeded with a 2xx, the protocol was `h2`, and the DATA bytes
+/// are whole bodies.
 struct H2LoadRun {
     /// Debian's h2load (package nghttp2-client).
     static let executable = "/usr/bin/h2load"
 
-    /// Requests per second over the measured second, as h2load reports it.
+    /// Requests per second over the measured time, as h2load reports it.
     let requestsPerSecond: Double
+    /// The requests that succeeded in the measured time.
+    let requests: Int
+    /// h2load's CPU time (user + system), start-up and warm-up included, in nanoseconds.
+    let cpuNanoseconds: UInt64
 
-    /// Runs GETs of `url` for a second over one connection with up to `streams` in flight, on
-    /// one thread.
+    /// Runs GETs of `url` for `seconds` (after 200 ms not counted, with `warmUp`) over one
+    /// connection with up to `streams` in flight, on one thread.
     /// - Throws: `TestSupportError` if h2load fails, `BenchError` if its report lacks the rate,
     ///   a request failed or was not a 2xx, the protocol was not `h2`, or the DATA bytes are not
     ///   a whole number of `bodyBytes` bodies, at least one per counted request.
-    init(url: String, streams: Int, bodyBytes: Int) throws {
+    init(url: String, streams: Int, bodyBytes: Int, seconds: Int = 1, warmUp: Bool = true) throws {
+        let cpuBefore = waitedChildrenCPUNanoseconds()
         let output = try runCommand(
             Self.executable,
-            ["-D", "1", "--warm-up-time", "200ms", "-c1", "-m", String(streams), "-t1", url], timeout: .seconds(30))
+            ["-D", String(seconds)] + (warmUp ? ["--warm-up-time", "200ms"] : [])
+                + ["-c1", "-m", String(streams), "-t1", url], timeout: .seconds(seconds + 30))
+        cpuNanoseconds = waitedChildrenCPUNanoseconds() - cpuBefore
         let lines = output.split(separator: "\n").map { $0.drop { $0 == " " } }
         func line(_ prefix: String) -> Substring? { lines.first { $0.hasPrefix(prefix) } }
         func words(_ prefix: String) -> [Substring] { line(prefix)?.split(separator: " ") ?? [] }
@@ -53,5 +62,6 @@ struct H2LoadRun {
             throw BenchError("h2load: the DATA bytes are not whole \(bodyBytes)-byte bodies: \(output.suffix(900))")
         }
         requestsPerSecond = rate
+        self.requests = succeeded
     }
 }

@@ -8,7 +8,8 @@ enum SessionAllocations {
     /// Requests measured per form, after a warm-up.
     static let requests = 500
 
-    /// Allocations per request: `async` (`serializingData().value`) and `callback` (`responseData`).
+    /// Allocations per request: `async` (`serializingData().value`) and `callback` (`responseData`)
+    /// over HTTP/1.1, and `h2c.async` over HTTP/2.
     /// - Throws: `SocketError` if the server cannot listen, `BenchError` or `WickError` if a request fails.
     static func perRequest() throws -> [String: Double] {
         let server = try FixedResponseServer()
@@ -21,10 +22,33 @@ enum SessionAllocations {
         _ = try RequestsBenchmark.wickSequentialCallback(session, url: url, count: 50)
         let async = try RequestsBenchmark.wickSequentialAsync(session, url: url, count: requests)
         let callback = try RequestsBenchmark.wickSequentialCallback(session, url: url, count: requests)
+        let http2 = try http2PerRequest()
         return [
             "async": Double(async.allocations) / Double(requests),
             "callback": Double(callback.allocations) / Double(requests),
+            "h2c.async": http2,
         ]
+    }
+
+    /// Allocations per sequential async request over HTTP/2 (h2c with prior knowledge) to an
+    /// in-process server that allocates nothing per request.
+    private static func http2PerRequest() throws -> Double {
+        let server = try FixedHTTP2ResponseServer()
+        var configuration = Session.Configuration()
+        configuration.maximumConnectionsPerHost = 1
+        configuration.http2PriorKnowledge = true
+        let session = Session(configuration: configuration)
+        defer { try? blocking { await session.shutdown() } }
+        let url = "http://127.0.0.1:\(server.port)/bytes/1k"
+        _ = try RequestsBenchmark.wickSequentialAsync(session, url: url, count: 50)
+        let protocolUsed = try blockingResult {
+            await session.request(url).serializingData().response.metrics?.last.httpVersion
+        }
+        guard protocolUsed == .http2 else {
+            throw BenchError("h2c allocations: the response came over \(String(describing: protocolUsed))")
+        }
+        let round = try RequestsBenchmark.wickSequentialAsync(session, url: url, count: requests)
+        return Double(round.allocations) / Double(requests)
     }
 
     /// Runs `requests` sequential async requests to `given` (nil: an in-process server's
@@ -33,10 +57,15 @@ enum SessionAllocations {
     /// (one reused easy handle), so a quick A/B has its peer beside it.
     /// - Throws: as `perRequest`.
     /// `only`: "pool", "loop" or "curl" runs that form alone (for `perf record` or `strace`).
-    static func profile(requests: Int, url given: String?, only: String? = nil) throws {
+    /// `http2PriorKnowledge`: a cleartext `given` is spoken to in HTTP/2 (h2c), for the
+    /// HTTP/2 path's figures (libcurl's are then HTTP/1.1's).
+    static func profile(requests: Int, url given: String?, only: String? = nil, http2PriorKnowledge: Bool = false)
+        throws
+    {
         let server = given == nil ? try FixedResponseServer() : nil
         var configuration = Session.Configuration()
         configuration.maximumConnectionsPerHost = 1
+        configuration.http2PriorKnowledge = http2PriorKnowledge
         let session = Session(configuration: configuration)
         defer { try? blocking { await session.shutdown() } }
         let url = given ?? "http://127.0.0.1:\(server?.port ?? 0)/bytes/1k"
@@ -44,10 +73,11 @@ enum SessionAllocations {
             let round = try RequestsBenchmark.wickSequentialAsync(
                 session, url: url, count: requests, executor: onLoop ? session.taskExecutor : nil)
             let seconds = Double(round.wallNanoseconds) / 1e9
-            print("profile-session\(onLoop ? " (task on the loop)" : ""): \(requests) requests, "
-                + "\(Int(Double(requests) / seconds)) per second, "
-                + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
-                + "\(Double(round.allocations) / Double(requests)) allocations per request")
+            print(
+                "profile-session\(onLoop ? " (task on the loop)" : ""): \(requests) requests, "
+                    + "\(Int(Double(requests) / seconds)) per second, "
+                    + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
+                    + "\(Double(round.allocations) / Double(requests)) allocations per request")
         }
         guard let given, only == nil || only == "curl" else { return }
         let curl = try CurlClient(
@@ -58,9 +88,10 @@ enum SessionAllocations {
         let start = monotonicNanoseconds()
         for _ in 0..<requests { _ = try curl.get() }
         let seconds = Double(monotonicNanoseconds() - start) / 1e9
-        print("profile-session (libcurl): \(requests) requests, \(Int(Double(requests) / seconds)) per second, "
-            + "\((processCPUNanoseconds() - cpu) / UInt64(requests) / 1_000) µs CPU and "
-            + "\(Double(AllocationCounter.allocations - allocations) / Double(requests)) allocations per request")
+        print(
+            "profile-session (libcurl): \(requests) requests, \(Int(Double(requests) / seconds)) per second, "
+                + "\((processCPUNanoseconds() - cpu) / UInt64(requests) / 1_000) µs CPU and "
+                + "\(Double(AllocationCounter.allocations - allocations) / Double(requests)) allocations per request")
     }
 
     /// Runs `requests` sequential async requests from an ordinary task after making the
@@ -78,9 +109,10 @@ enum SessionAllocations {
         let url = given ?? "http://127.0.0.1:\(server?.port ?? 0)/bytes/1k"
         let round = try RequestsBenchmark.wickSequentialAsync(session, url: url, count: requests)
         let seconds = Double(round.wallNanoseconds) / 1e9
-        print("profile-session (loops as the global executor): \(requests) requests, "
-            + "\(Int(Double(requests) / seconds)) per second, "
-            + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
-            + "\(Double(round.allocations) / Double(requests)) allocations per request")
+        print(
+            "profile-session (loops as the global executor): \(requests) requests, "
+                + "\(Int(Double(requests) / seconds)) per second, "
+                + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
+                + "\(Double(round.allocations) / Double(requests)) allocations per request")
     }
 }

@@ -19,6 +19,9 @@
 //                                     GETs over one HTTP/2 connection (TLS) against a local nginx,
 //                                     64 streams at once and sequential, beside libcurl, h2load
 //                                     and, with --peers, async-http-client
+//   wick-bench load --wick PATH [--rounds N] [--results FILE]
+//                                     `wick bench` (PATH: the release-built `wick`) beside wrk
+//                                     (HTTP/1.1) and h2load (HTTP/2 over TLS) against a local nginx
 //   wick-bench openapi --peers PATH [--rounds N] [--results FILE]
 //                                     the OpenAPI client generated for WickOpenAPITests on
 //                                     WickClientTransport beside AsyncHTTPClientTransport, against
@@ -52,6 +55,8 @@ struct Options {
     /// The peer's executable: `wick-bench-peers` (async-http-client) for the tls, requests,
     /// http2 and transfers suites, `wick-bench-openapi` for the openapi suite.
     var peersExecutable: String?
+    /// The release-built `wick` executable, for the load suite (`--wick`).
+    var wickExecutable: String?
 
     init(_ arguments: [String]) throws {
         var arguments = arguments[...]
@@ -75,6 +80,9 @@ struct Options {
             case "--peers":
                 guard let value = arguments.popFirst() else { throw UsageError("--peers needs an executable") }
                 peersExecutable = value
+            case "--wick":
+                guard let value = arguments.popFirst() else { throw UsageError("--wick needs an executable") }
+                wickExecutable = value
             case "--wall-clock":
                 rounds.usesWallClock = true
             case "--no-callgrind":
@@ -137,6 +145,11 @@ func runSuite(_ suite: String, _ options: Options) throws {
         benchmark.peersExecutable = options.peersExecutable
         if let rounds = options.explicitRounds { benchmark.rounds = rounds }
         table = try benchmark.run()
+    case "load":
+        guard let wickExecutable = options.wickExecutable else { throw UsageError("load needs --wick PATH") }
+        var benchmark = LoadBenchmark(wickExecutable: wickExecutable)
+        if let rounds = options.explicitRounds { benchmark.rounds = rounds }
+        table = try benchmark.run()
     case "cost":
         var benchmark = CostBenchmark()
         benchmark.keptProfiles = options.keptProfiles
@@ -190,6 +203,12 @@ do {
         let count = Int(options.rest.first ?? "") ?? 100_000
         try SessionAllocations.profile(
             requests: count, url: options.rest.dropFirst().first, only: options.rest.dropFirst(2).first)
+    case "profile-session-h2c":
+        // The same over HTTP/2 with prior knowledge to a cleartext h2c URL (nginx's or nghttpd's).
+        let count = Int(options.rest.first ?? "") ?? 100_000
+        guard let url = options.rest.dropFirst().first else { throw UsageError("profile-session-h2c needs a URL") }
+        try SessionAllocations.profile(
+            requests: count, url: url, only: options.rest.dropFirst(2).first ?? "pool", http2PriorKnowledge: true)
     case "profile-session-global-executor":
         // The same from an ordinary task with the session's loops as Swift's global executor
         // (a process-wide switch, hence a command of its own).
@@ -227,7 +246,7 @@ do {
     case "all":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         for suite in ["parser", "decoders", "reactor"] { try runSuite(suite, options) }
-    case "parser", "decoders", "reactor", "hpack", "cookies", "tls", "requests", "http2", "transfers", "cost",
+    case "parser", "decoders", "reactor", "hpack", "cookies", "tls", "requests", "http2", "load", "transfers", "cost",
         "openapi":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         try runSuite(options.command, options)

@@ -1,0 +1,95 @@
+// The request's field section (RFC 9113 §8.2, §8.3.1), walked field by field into a sink.
+
+import WickCore
+
+/// Builds a request's field section from its head, and its trailer section, as RFC 9113 §8
+/// wants them, handing each field to an `HPACKFieldSink` as bytes: the connection walks a list
+/// once into `HPACKListSize` (which validates it and measures it against the server's
+/// SETTINGS_MAX_HEADER_LIST_SIZE, before anything is encoded) and once into its encoder.
+enum HTTP2RequestFields {
+    private static let methodName = Array(":method".utf8)
+    private static let schemeName = Array(":scheme".utf8)
+    private static let authorityName = Array(":authority".utf8)
+    private static let pathName = Array(":path".utf8)
+
+    /// The request's fields: the four pseudo-headers, then the headers lowercased, without
+    /// connection-specific fields and Host (the authority says it), TE only as `trailers`,
+    /// credentials never indexed (RFC 7541 §7.1.3).
+    /// - Throws: `.invalidFieldName` for a name that is not a token; `.invalidFieldValue` for a
+    ///   method that is not a token, a pseudo-header value with a space or control byte, an
+    ///   empty path, or a header value with NUL, CR or LF. Nothing reaches `sink` after a throw,
+    ///   but fields before it may have.
+    static func walk(_ head: HTTP2RequestHead, into sink: inout some HPACKFieldSink) throws(HTTP2RequestError) {
+        let method = head.method.rawValue.utf8
+        guard !method.isEmpty, method.allSatisfy(HTTP2FieldValidation.isTokenCharacter) else {
+            throw .invalidFieldValue(name: ":method")
+        }
+        sink.field(name: methodName, value: method, indexing: .automatic)
+        try pseudoHeader(schemeName, head.scheme, into: &sink)
+        var authority = head.authority
+        if authority.isEmpty, let host = head.headers.value(for: "Host") { authority = host }
+        try pseudoHeader(authorityName, authority, into: &sink)
+        guard !head.path.isEmpty else { throw .invalidFieldValue(name: ":path") }
+        try pseudoHeader(pathName, head.path, into: &sink)
+
+        for header in head.headers {
+            let name = lowercased(header.name)
+            guard !name.isEmpty, name.allSatisfy(HTTP2FieldValidation.isTokenCharacter) else {
+                throw .invalidFieldName(header.name)
+            }
+            if HTTP2FieldValidation.isConnectionSpecific(name) || HTTP2FieldValidation.bytes(of: name, equal: "host") {
+                continue
+            }
+            let value = trimmed(header.value)
+            guard !value.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) else {
+                throw .invalidFieldValue(name: header.name)
+            }
+            if HTTP2FieldValidation.bytes(of: name, equal: "te") && !value.elementsEqual("trailers".utf8) { continue }
+            let sensitive =
+                HTTP2FieldValidation.bytes(of: name, equal: "authorization")
+                || HTTP2FieldValidation.bytes(of: name, equal: "proxy-authorization")
+                || (HTTP2FieldValidation.bytes(of: name, equal: "cookie") && value.count < 20)
+            sink.field(name: name, value: value, indexing: sensitive ? .neverIndexed : .automatic)
+        }
+    }
+
+    /// The trailer fields: names lowercased, regular fields only, none connection-specific.
+    /// - Throws: `.invalidFieldName` for a name that is not a token or is connection-specific,
+    ///   `.invalidFieldValue` for a value with a control byte or edge whitespace (§8.2.1).
+    static func walkTrailers(_ trailers: HTTPHeaders, into sink: inout some HPACKFieldSink) throws(HTTP2RequestError) {
+        for header in trailers {
+            let name = lowercased(header.name)
+            guard !name.isEmpty, name.allSatisfy(HTTP2FieldValidation.isTokenCharacter),
+                !HTTP2FieldValidation.isConnectionSpecific(name)
+            else { throw .invalidFieldName(header.name) }
+            let value = header.value.utf8
+            guard HTTP2FieldValidation.isValidValue(value) else { throw .invalidFieldValue(name: header.name) }
+            sink.field(name: name, value: value, indexing: .automatic)
+        }
+    }
+
+    /// A pseudo-header whose value may hold visible ASCII and obs-text only (no space, no
+    /// control byte).
+    private static func pseudoHeader(
+        _ name: [UInt8], _ value: String, into sink: inout some HPACKFieldSink
+    ) throws(HTTP2RequestError) {
+        guard value.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+            throw .invalidFieldValue(name: String(decoding: name, as: UTF8.self))
+        }
+        sink.field(name: name, value: value.utf8, indexing: .automatic)
+    }
+
+    /// `name`'s bytes with ASCII letters lowercased (HTTP/2 sends names in lowercase), without a copy.
+    private static func lowercased(_ name: String) -> LazyMapCollection<String.UTF8View, UInt8> {
+        name.utf8.lazy.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+    }
+
+    /// `value`'s bytes without leading and trailing SP and HTAB.
+    private static func trimmed(_ value: String) -> Substring.UTF8View {
+        let bytes = value.utf8
+        let isWhitespace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        let start = bytes.firstIndex { !isWhitespace($0) } ?? bytes.endIndex
+        let end = bytes[start...].lastIndex { !isWhitespace($0) }.map(bytes.index(after:)) ?? start
+        return bytes[start..<end]
+    }
+}

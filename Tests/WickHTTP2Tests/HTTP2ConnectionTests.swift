@@ -115,7 +115,7 @@ import WickCore
                 .response(
                     id, HTTP2ResponseHead(status: .ok, headers: ["content-length": "5"], contentLength: 5),
                     endStream: false),
-                .body(id, Array("hel".utf8), endStream: false), .body(id, Array("lo".utf8), endStream: true),
+                .body(id, Array("hel".utf8)[...], endStream: false), .body(id, Array("lo".utf8)[...], endStream: true),
                 .streamClosed(id),
             ])
         #expect(harness.machine.openStreams.isEmpty)

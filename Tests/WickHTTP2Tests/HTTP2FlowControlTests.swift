@@ -131,7 +131,7 @@ import WickCore
         let rest = harness.machine.sendBody(body[65_535...], on: id, endStream: true)
         harness.flush()
         #expect(rest.sent == 4_465 && !rest.streamClosed)
-        #expect(harness.writtenPayloads == [.data(bytes: Array(body[65_535...]), endStream: true, paddingLength: nil)])
+        #expect(harness.writtenPayloads == [.data(bytes: body[65_535...], endStream: true, paddingLength: nil)])
         #expect(
             harness.receive(harness.server.headers(1, [":status": "201"], endStream: true)).last == .streamClosed(id))
     }

@@ -57,18 +57,19 @@ enum SessionAllocations {
     /// (one reused easy handle), so a quick A/B has its peer beside it.
     /// - Throws: as `perRequest`.
     /// `only`: "pool", "loop" or "curl" runs that form alone (for `perf record` or `strace`).
-    /// `http2PriorKnowledge`: a cleartext `given` is spoken to in HTTP/2 (h2c), for the
-    /// HTTP/2 path's figures (libcurl's are then HTTP/1.1's).
+    /// `http2PriorKnowledge`: a cleartext `given` (nil: an in-process HTTP/2 server) is spoken
+    /// to in HTTP/2 (h2c), for the HTTP/2 path's figures (libcurl's are then HTTP/1.1's).
     static func profile(requests: Int, url given: String?, only: String? = nil, http2PriorKnowledge: Bool = false)
         throws
     {
-        let server = given == nil ? try FixedResponseServer() : nil
+        let port: UInt16? =
+            given != nil ? nil : http2PriorKnowledge ? try FixedHTTP2ResponseServer().port : try FixedResponseServer().port
         var configuration = Session.Configuration()
         configuration.maximumConnectionsPerHost = 1
         configuration.http2PriorKnowledge = http2PriorKnowledge
         let session = Session(configuration: configuration)
         defer { try? blocking { await session.shutdown() } }
-        let url = given ?? "http://127.0.0.1:\(server?.port ?? 0)/bytes/1k"
+        let url = given ?? "http://127.0.0.1:\(port ?? 0)/bytes/1k"
         for onLoop in [false, true] where only == nil || only == (onLoop ? "loop" : "pool") {
             let round = try RequestsBenchmark.wickSequentialAsync(
                 session, url: url, count: requests, executor: onLoop ? session.taskExecutor : nil)

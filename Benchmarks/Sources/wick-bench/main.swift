@@ -17,8 +17,9 @@
 //                                     beside libcurl and, with --peers, async-http-client
 //   wick-bench http2 [--rounds N] [--peers PATH] [--results FILE]
 //                                     GETs over one HTTP/2 connection (TLS) against a local nginx,
-//                                     64 streams at once and sequential, beside libcurl, h2load
-//                                     and, with --peers, async-http-client
+//                                     16, 64 and 128 streams at once and sequential, and 10 MiB
+//                                     downloads, beside libcurl, h2load and, with --peers,
+//                                     async-http-client
 //   wick-bench load --wick PATH [--rounds N] [--results FILE]
 //                                     `wick bench` (PATH: the release-built `wick`) beside wrk
 //                                     (HTTP/1.1) and h2load (HTTP/2 over TLS) against a local nginx
@@ -204,9 +205,10 @@ do {
         try SessionAllocations.profile(
             requests: count, url: options.rest.dropFirst().first, only: options.rest.dropFirst(2).first)
     case "profile-session-h2c":
-        // The same over HTTP/2 with prior knowledge to a cleartext h2c URL (nginx's or nghttpd's).
+        // The same over HTTP/2 with prior knowledge: to a cleartext h2c URL (nginx's or
+        // nghttpd's), or `-` for the allocation gate's in-process server.
         let count = Int(options.rest.first ?? "") ?? 100_000
-        guard let url = options.rest.dropFirst().first else { throw UsageError("profile-session-h2c needs a URL") }
+        let url = options.rest.dropFirst().first.flatMap { $0 == "-" ? nil : $0 }
         try SessionAllocations.profile(
             requests: count, url: url, only: options.rest.dropFirst(2).first ?? "pool", http2PriorKnowledge: true)
     case "profile-session-global-executor":

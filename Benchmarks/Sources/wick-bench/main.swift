@@ -23,6 +23,10 @@
 //   wick-bench load --wick PATH [--rounds N] [--results FILE]
 //                                     `wick bench` (PATH: the release-built `wick`) beside wrk
 //                                     (HTTP/1.1) and h2load (HTTP/2 over TLS) against a local nginx
+//   wick-bench openapi --peers PATH [--rounds N] [--results FILE]
+//                                     the OpenAPI client generated for WickOpenAPITests on
+//                                     WickClientTransport beside AsyncHTTPClientTransport, against
+//                                     a local nginx (PATH: Benchmarks/Peers' wick-bench-openapi)
 //   wick-bench cost [--rounds N] [--keep-callgrind DIR] [--results FILE]
 //                                     one sequential keep-alive request's instructions, CPU time
 //                                     and allocations split by layer, Wick beside libcurl
@@ -49,7 +53,8 @@ struct Options {
     var keptProfiles: URL?
     /// Rounds given with `--rounds` (the tls suite has its own default).
     var explicitRounds: Int?
-    /// The async-http-client peer's executable (`wick-bench-peers`), for the tls suite.
+    /// The peer's executable: `wick-bench-peers` (async-http-client) for the tls, requests,
+    /// http2 and transfers suites, `wick-bench-openapi` for the openapi suite.
     var peersExecutable: String?
     /// The release-built `wick` executable, for the load suite (`--wick`).
     var wickExecutable: String?
@@ -151,6 +156,11 @@ func runSuite(_ suite: String, _ options: Options) throws {
         benchmark.keptProfiles = options.keptProfiles
         if let rounds = options.explicitRounds { benchmark.rounds = rounds }
         table = try benchmark.run()
+    case "openapi":
+        var benchmark = OpenAPIBenchmark()
+        benchmark.executable = options.peersExecutable
+        if let rounds = options.explicitRounds { benchmark.rounds = rounds }
+        table = try benchmark.run()
     case "requests":
         var benchmark = RequestsBenchmark()
         benchmark.peersExecutable = options.peersExecutable
@@ -244,7 +254,8 @@ do {
     case "all":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         for suite in ["parser", "decoders", "reactor"] { try runSuite(suite, options) }
-    case "parser", "decoders", "reactor", "hpack", "cookies", "tls", "requests", "http2", "load", "transfers", "cost":
+    case "parser", "decoders", "reactor", "hpack", "cookies", "tls", "requests", "http2", "load", "transfers", "cost",
+        "openapi":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         try runSuite(options.command, options)
     default:

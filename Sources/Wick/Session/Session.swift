@@ -76,6 +76,8 @@ public final class Session: Sendable {
     /// Traps if the loop threads cannot be started (the process is out of file descriptors or
     /// threads): a client without its loops cannot do anything useful.
     /// The parameters come in Alamofire's order, so its `Session(...)` calls compile as written.
+    /// - Parameter configuration: the settings fixed for the session's lifetime: timeouts, the
+    ///   pool, TLS, the proxy, cookies, the response cache, the HSTS store, the logger.
     /// - Parameter rootQueue: a serial queue for the user's request code (validations, retriers,
     ///   redirect handlers); a concurrent queue would break their ordering.
     /// - Parameter startRequestsImmediately: start each request when its first response handler

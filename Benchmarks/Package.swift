@@ -23,8 +23,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
     ],
     targets: [
-        // The peers' interface declarations, the allocation counter (it interposes malloc for the
-        // whole process) and callgrind's client requests. No benchmark logic lives in C.
+        // The allocation counter: it interposes malloc for the whole process. A target of its own
+        // so that Benchmarks/Peers links the same file (its CAllocationCounter is a symlink here).
+        .target(name: "CAllocationCounter"),
+        // The peers' interface declarations and callgrind's client requests. No benchmark logic
+        // lives in C.
         .target(
             name: "CBenchSupport",
             linkerSettings: [
@@ -46,6 +49,7 @@ let package = Package(
         .executableTarget(
             name: "wick-bench",
             dependencies: [
+                "CAllocationCounter",
                 "CBenchSupport",
                 "CBenchCurl",
                 "CBenchNghttp2",

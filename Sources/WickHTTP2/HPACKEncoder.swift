@@ -44,40 +44,58 @@ public struct HPACKEncoder: Sendable, HPACKFieldSink {
 
     /// Appends the header block for `fields`, in order, to `output`.
     public mutating func encode(_ fields: [HPACKHeaderField], into output: inout [UInt8]) {
-        startBlock()
-        for field in fields { self.field(name: field.name, value: field.value, indexing: field.indexing) }
-        output.append(contentsOf: block)
+        appendPendingSizeUpdate(to: &output)
+        for field in fields { encode(name: field.name, value: field.value, indexing: field.indexing, into: &output) }
     }
 
     /// Starts a new header block in `block`: the previous one is cleared (its storage kept for
     /// the next) and the block opens with any dynamic table size update due (§4.2). Fields are
     /// then added with `field(name:value:indexing:)`.
     mutating func startBlock() {
-        block.removeAll(keepingCapacity: true)
-        if let update = pendingSizeUpdate {
-            if update.smallest < update.latest {
-                HPACKInteger.encode(update.smallest, prefixBits: 5, firstByteFlags: 0x20, into: &block)
-            }
-            HPACKInteger.encode(update.latest, prefixBits: 5, firstByteFlags: 0x20, into: &block)
-            pendingSizeUpdate = nil
-        }
+        var output: [UInt8] = []
+        swap(&output, &block)
+        output.removeAll(keepingCapacity: true)
+        appendPendingSizeUpdate(to: &output)
+        swap(&output, &block)
     }
 
-    /// Appends one field's representation to `block`: an index when the field is in a table,
+    /// Appends one field to `block` (see `encode(name:value:indexing:into:)`).
+    mutating func field(name: some Collection<UInt8>, value: some Collection<UInt8>, indexing: HPACKIndexing) {
+        // Swapped out and back rather than copied, so the buffer stays uniquely referenced.
+        var output: [UInt8] = []
+        swap(&output, &block)
+        encode(name: name, value: value, indexing: indexing, into: &output)
+        swap(&output, &block)
+    }
+
+    /// The dynamic table size updates due since the last block (§4.2), at the start of a block.
+    private mutating func appendPendingSizeUpdate(to output: inout [UInt8]) {
+        guard let update = pendingSizeUpdate else { return }
+        if update.smallest < update.latest {
+            HPACKInteger.encode(update.smallest, prefixBits: 5, firstByteFlags: 0x20, into: &output)
+        }
+        HPACKInteger.encode(update.latest, prefixBits: 5, firstByteFlags: 0x20, into: &output)
+        pendingSizeUpdate = nil
+    }
+
+    /// Appends one field's representation to `output`: an index when the field is in a table,
     /// else a literal (its name indexed when known), entering the dynamic table when `indexing`
     /// is `.automatic` and it fits. Allocates only to add a field to the dynamic table.
-    mutating func field(name: some Collection<UInt8>, value: some Collection<UInt8>, indexing: HPACKIndexing) {
+    private mutating func encode(
+        name: some Collection<UInt8>, value: some Collection<UInt8>, indexing: HPACKIndexing,
+        into output: inout [UInt8]
+    ) {
         let staticCount = HPACKStaticTable.entries.count
         let inStaticTable = HPACKStaticTable.find(name: name, value: value)
         var nameIndex = inStaticTable.nameOnly
         if indexing == .automatic {
             if let index = inStaticTable.exact {
-                HPACKInteger.encode(index, prefixBits: 7, firstByteFlags: 0x80, into: &block)
+                HPACKInteger.encode(index, prefixBits: 7, firstByteFlags: 0x80, into: &output)
                 return
             }
             let found = table.find(name: name, value: value)
             if let exact = found.exact {
-                HPACKInteger.encode(staticCount + 1 + exact, prefixBits: 7, firstByteFlags: 0x80, into: &block)
+                HPACKInteger.encode(staticCount + 1 + exact, prefixBits: 7, firstByteFlags: 0x80, into: &output)
                 return
             }
             if nameIndex == nil, let dynamic = found.nameOnly { nameIndex = staticCount + 1 + dynamic }
@@ -88,28 +106,28 @@ public struct HPACKEncoder: Sendable, HPACKFieldSink {
         let indexes = indexing == .automatic && name.count + value.count + 32 <= table.capacity
         switch (indexing, indexes) {
         case (.automatic, true):
-            HPACKInteger.encode(nameIndex ?? 0, prefixBits: 6, firstByteFlags: 0x40, into: &block)
+            HPACKInteger.encode(nameIndex ?? 0, prefixBits: 6, firstByteFlags: 0x40, into: &output)
         case (.neverIndexed, _):
-            HPACKInteger.encode(nameIndex ?? 0, prefixBits: 4, firstByteFlags: 0x10, into: &block)
+            HPACKInteger.encode(nameIndex ?? 0, prefixBits: 4, firstByteFlags: 0x10, into: &output)
         default:
-            HPACKInteger.encode(nameIndex ?? 0, prefixBits: 4, firstByteFlags: 0x00, into: &block)
+            HPACKInteger.encode(nameIndex ?? 0, prefixBits: 4, firstByteFlags: 0x00, into: &output)
         }
-        if nameIndex == nil { encodeString(name) }
-        encodeString(value)
+        if nameIndex == nil { Self.encodeString(name, into: &output) }
+        Self.encodeString(value, into: &output)
         if indexes { table.insert(HPACKHeaderField(name: Array(name), value: Array(value))) }
     }
 
     /// A string literal, Huffman-coded unless that is longer (§5.2; a tie goes to Huffman, as in
     /// RFC 7541 Appendix C.6).
-    private mutating func encodeString(_ bytes: some Collection<UInt8>) {
+    private static func encodeString(_ bytes: some Collection<UInt8>, into output: inout [UInt8]) {
         let huffmanCount = HPACKHuffman.encodedCount(of: bytes)
         let count = bytes.count
         if huffmanCount <= count {
-            HPACKInteger.encode(huffmanCount, prefixBits: 7, firstByteFlags: 0x80, into: &block)
-            HPACKHuffman.encode(bytes, encodedCount: huffmanCount, into: &block)
+            HPACKInteger.encode(huffmanCount, prefixBits: 7, firstByteFlags: 0x80, into: &output)
+            HPACKHuffman.encode(bytes, encodedCount: huffmanCount, into: &output)
         } else {
-            HPACKInteger.encode(count, prefixBits: 7, firstByteFlags: 0x00, into: &block)
-            block.append(contentsOf: bytes)
+            HPACKInteger.encode(count, prefixBits: 7, firstByteFlags: 0x00, into: &output)
+            output.append(contentsOf: bytes)
         }
     }
 }

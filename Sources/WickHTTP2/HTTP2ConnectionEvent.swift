@@ -13,8 +13,10 @@ public enum HTTP2ConnectionEvent: Sendable, Hashable {
     /// The final response head; `endStream` when no body or trailers follow.
     case response(HTTP2StreamID, HTTP2ResponseHead, endStream: Bool)
     /// Response body bytes. Report them with `bodyConsumed` once the consumer is done with them:
-    /// that is what reopens the flow-control windows.
-    case body(HTTP2StreamID, [UInt8], endStream: Bool)
+    /// that is what reopens the flow-control windows. The bytes share the machine's read
+    /// buffer: a consumer that keeps them past the next `bytesReceived` should copy them, or
+    /// that buffer is copied instead on the next read.
+    case body(HTTP2StreamID, ArraySlice<UInt8>, endStream: Bool)
     /// The trailer fields; the response is complete.
     case trailers(HTTP2StreamID, HTTPHeaders)
     /// The stream is closed in both directions after a complete exchange; its slot is free.

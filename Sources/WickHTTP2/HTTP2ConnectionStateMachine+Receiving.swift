@@ -10,11 +10,27 @@ extension HTTP2ConnectionStateMachine {
     ///   GOAWAY) are queued in the pending output. After `connectionFailed` the machine ignores
     ///   input.
     public mutating func bytesReceived(_ bytes: ArraySlice<UInt8>, at now: Deadline) -> [HTTP2ConnectionEvent] {
-        guard phase != .closed else { return [] }
+        var events: [HTTP2ConnectionEvent] = []
+        receive(bytes, at: now, into: &events)
+        return events
+    }
+
+    /// Feeds bytes read from the socket, as `bytesReceived(_:at:)`, appending what happened to
+    /// `events`: a driver passes the same emptied array each time and the socket's read buffer
+    /// itself (copied into the machine's own), so a read allocates neither.
+    public mutating func bytesReceived(
+        _ bytes: UnsafeBufferPointer<UInt8>, at now: Deadline, into events: inout [HTTP2ConnectionEvent]
+    ) {
+        receive(bytes, at: now, into: &events)
+    }
+
+    private mutating func receive(
+        _ bytes: some Collection<UInt8>, at now: Deadline, into events: inout [HTTP2ConnectionEvent]
+    ) {
+        guard phase != .closed else { return }
         parser.append(bytes)
         controlFrameMeter.advance(to: now)
         if !bytes.isEmpty { livenessBytesReceived(at: now) }
-        var events: [HTTP2ConnectionEvent] = []
         while phase != .closed {
             do {
                 guard let frame = try parser.nextFrame() else { break }
@@ -34,7 +50,6 @@ extension HTTP2ConnectionStateMachine {
                 }
             }
         }
-        return events
     }
 
     /// Ends the connection for a connection error (rule 10).
@@ -160,7 +175,7 @@ extension HTTP2ConnectionStateMachine {
     // MARK: - DATA and flow control (rule 5)
 
     private mutating func dataReceived(
-        _ bytes: [UInt8], endStream: Bool, flowControlledLength: Int, paddingLength: Int?,
+        _ bytes: ArraySlice<UInt8>, endStream: Bool, flowControlledLength: Int, paddingLength: Int?,
         on streamID: HTTP2StreamID, events: inout [HTTP2ConnectionEvent]
     ) throws(HTTP2ProtocolError) {
         let streamStatus = status(of: streamID)

@@ -17,7 +17,7 @@ public struct HTTP2Frame: Hashable, Sendable {
     public enum Payload: Hashable, Sendable {
         /// DATA (0x0, §6.1). `paddingLength` is nil without the PADDED flag; flow control counts
         /// the whole payload (`flowControlledLength`).
-        case data(bytes: [UInt8], endStream: Bool, paddingLength: Int?)
+        case data(bytes: ArraySlice<UInt8>, endStream: Bool, paddingLength: Int?)
         /// HEADERS (0x1, §6.2): the first fragment of a field block.
         case headers(HTTP2HeadersFrame)
         /// PRIORITY (0x2, §6.3): deprecated signalling; parsed, checked and otherwise ignored.

@@ -13,7 +13,7 @@ public enum HTTP2FrameEncoder {
         switch frame.payload {
         case .data(let bytes, let endStream, let paddingLength):
             encodeData(
-                stream: stream, bytes: bytes[...], endStream: endStream, paddingLength: paddingLength, into: &output)
+                stream: stream, bytes: bytes, endStream: endStream, paddingLength: paddingLength, into: &output)
         case .headers(let headers):
             encodeHeaders(
                 stream: stream, fragment: headers.fieldBlockFragment[...], endStream: headers.endStream,

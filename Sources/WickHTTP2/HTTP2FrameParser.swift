@@ -33,7 +33,7 @@ public struct HTTP2FrameParser: Sendable {
     public var bufferedByteCount: Int { buffer.count - position }
 
     /// Adds received bytes after those already buffered.
-    public mutating func append(_ bytes: ArraySlice<UInt8>) {
+    public mutating func append(_ bytes: some Collection<UInt8>) {
         if position == buffer.count {
             buffer.removeAll(keepingCapacity: true)
             position = 0
@@ -116,7 +116,7 @@ public struct HTTP2FrameParser: Sendable {
     ) throws(HTTP2ProtocolError) -> HTTP2Frame.Payload {
         try requireStream(streamID)
         let (content, paddingLength) = try removePadding(flags: flags, fixedFieldsLength: 0, payload)
-        return .data(bytes: Array(content), endStream: flags & 0x1 != 0, paddingLength: paddingLength)
+        return .data(bytes: content, endStream: flags & 0x1 != 0, paddingLength: paddingLength)
     }
 
     /// HEADERS: [Pad Length (8)] | [E (1) | Stream Dependency (31) | Weight (8)] | Field Block

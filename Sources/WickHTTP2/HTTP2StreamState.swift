@@ -102,7 +102,7 @@ struct HTTP2StreamState: Sendable {
 
     /// DATA from the server, after the flow-control accounting (rules 2–4).
     mutating func dataReceived(
-        _ bytes: [UInt8], endStream: Bool, on streamID: HTTP2StreamID
+        _ bytes: ArraySlice<UInt8>, endStream: Bool, on streamID: HTTP2StreamID
     ) throws(HTTP2ProtocolError) -> HTTP2ConnectionEvent {
         switch response {
         case .awaitingHead:

@@ -43,14 +43,10 @@ public struct WickClientTransport: ClientTransport {
             method: HTTPMethod(rawValue: request.method.rawValue), url: url, headers: HTTPHeaders(request.headerFields),
             body: data)
         wick.headers.remove(name: "Content-Length")
-        let dataRequest = session.request(wick)
-        let response = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                dataRequest.response { continuation.resume(returning: $0) }
-            }
-        } onCancel: {
-            dataRequest.cancel()
-        }
+        // Awaited directly (no hop through the session's response queue, as a callback would
+        // take); the task's cancellation cancels the request.
+        let response = await session.request(wick)
+            .serializingResponse(using: ResponseBodyAsReceived(), automaticallyCancelling: true).response
         guard let head = response.response else {
             throw response.error ?? WickError.explicitlyCancelled
         }

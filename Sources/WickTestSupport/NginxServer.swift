@@ -173,6 +173,12 @@ public final class NginxServer: Sendable {
             location /post/ { client_max_body_size 0; error_page 405 =200 $uri; alias \(www)/bytes/; }
             location /slow/ { limit_rate 256k; alias \(www)/bytes/; }
             location = /redirect/bytes-1k { return 302 /bytes/1k; }
+            # `wick-bench openapi`: the generated client's echoQuery, answered as httpbin's /get
+            # would answer `?greeting=hello`, from a fixed body.
+            location = /openapi/get {
+                default_type application/json;
+                return 200 '{"args":{"greeting":"hello"},"url":"http://127.0.0.1/openapi/get?greeting=hello"}';
+            }
             location /max-age-60/ { expires 60s; alias \(www)/bytes/; }
             location /no-cache/ {
                 add_header Cache-Control no-cache; add_header X-Request-Id $http_x_request_id always; alias \(www)/bytes/;

@@ -49,7 +49,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     /// A response event held back while the consumer is full.
     private enum HeldDelivery {
-        case body([UInt8])
+        case body(ArraySlice<UInt8>)
         case trailers(HTTPHeaders)
         case end
     }
@@ -83,8 +83,6 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         let deadline: Deadline
         /// When a frame of the stream was last read or a body byte of it written.
         var lastProgress = Deadline.now()
-        /// The stream's one timer for its deadline and idle checks (`watchdogFired`).
-        var watchdog: Scheduled?
 
         init(
             consumer: any HTTP2StreamConsumer, body: ArraySlice<UInt8>, source: (any TransportBodySource)?,
@@ -108,6 +106,14 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     @exclusivity(unchecked) private var machine: HTTP2ConnectionStateMachine
     @exclusivity(unchecked) private var streams: [HTTP2StreamID: Stream] = [:]
+    /// The connection's one timer for its streams' deadline and idle checks (`watchdogFired`),
+    /// and when it fires. It outlives streams: a stream opened after another usually finds it
+    /// armed for earlier than it needs, so a request costs no timer operation at all (a timer
+    /// per stream cost two allocations and two heap updates per request).
+    @exclusivity(unchecked) private var watchdog: Scheduled?
+    @exclusivity(unchecked) private var watchdogDue: Deadline?
+    /// The events of a read, emptied and kept for the next (`streamRead`).
+    @exclusivity(unchecked) private var eventBuffer: [HTTP2ConnectionEvent] = []
     /// The server's first SETTINGS arrived and the owner was told.
     @exclusivity(unchecked) private var isReady = false
     /// The stream capacity last reported to the owner.
@@ -239,11 +245,16 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     func streamRead(_ stream: any StreamChannel, bytes: Span<UInt8>) {
         guard !isChannelClosed else { return }
-        // SAFETY: `bytes` is the channel's read buffer, valid for this call; it is copied once
-        // here, since the machine keeps what it has not parsed yet.
-        let copy = bytes.withUnsafeBufferPointer { Array($0) }
-        let events = machine.bytesReceived(copy[...], at: .now())
+        // Taken out while in use, so a read that handling an event causes gets an array of its own.
+        var events: [HTTP2ConnectionEvent] = []
+        swap(&events, &eventBuffer)
+        let now = Deadline.now()
+        // SAFETY: `bytes` is the channel's read buffer, valid for this call; the machine copies
+        // what it is given into its own buffer before returning.
+        bytes.withUnsafeBufferPointer { machine.bytesReceived($0, at: now, into: &events) }
         for event in events { handle(event) }
+        events.removeAll(keepingCapacity: true)
+        swap(&events, &eventBuffer)
         flush()
         closeIfFinished()
     }
@@ -269,6 +280,9 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         isChannelClosed = true
         livenessTimer?.cancel()
         livenessTimer = nil
+        watchdog?.cancel()
+        watchdog = nil
+        watchdogDue = nil
         for event in machine.connectionClosed() { handle(event, channelError: error) }
         // Streams the machine no longer knew (ended on its side, waiting on a full consumer).
         for streamID in streams.keys.sorted() { fail(streamID, .connectionClosed(error), reset: false) }
@@ -357,7 +371,12 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     private func deliverOrHold(_ delivery: HeldDelivery, on streamID: HTTP2StreamID) {
         guard let stream = streams[streamID] else { return }
         if stream.isConsumerFull || !stream.held.isEmpty {
-            stream.held.append(delivery)
+            // Held bytes are copied out of the machine's read buffer, which they would pin.
+            if case .body(let bytes) = delivery {
+                stream.held.append(.body(Array(bytes)[...]))
+            } else {
+                stream.held.append(delivery)
+            }
         } else {
             deliver(delivery, on: streamID)
         }
@@ -492,7 +511,6 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     /// Removes the stream, queues the owner's news of the free slot, then tells the consumer.
     private func finish(_ streamID: HTTP2StreamID, failure: HTTP2StreamFailure?) {
         guard let ended = streams.removeValue(forKey: streamID) else { return }
-        ended.watchdog?.cancel()
         waitingForWritable.remove(streamID)
         reportStreamReleased()
         ended.consumer.streamFinished(
@@ -533,21 +551,39 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         return due
     }
 
+    /// Makes sure the watchdog fires by the time `streamID` must be checked.
     private func armWatchdog(_ streamID: HTTP2StreamID) {
         guard let stream = streams[streamID], let due = nextCheck(of: stream, at: .now()) else { return }
-        stream.watchdog = channel.loop.schedule(at: due) { [self] in watchdogFired(streamID) }
+        armWatchdog(at: due)
     }
 
-    /// Fails the stream if its deadline passed or it made no progress for `idleTimeout`;
-    /// otherwise arms again for when one of them could be due (progress only moves
+    /// Makes sure the watchdog fires by `due`: an armed watchdog due no later is kept (it will
+    /// look again when it fires), an armed later one is replaced.
+    private func armWatchdog(at due: Deadline) {
+        if let armed = watchdogDue, armed <= due { return }
+        watchdog?.cancel()
+        watchdogDue = due
+        watchdog = channel.loop.schedule(at: due) { [self] in watchdogFired() }
+    }
+
+    /// Fails each stream whose deadline passed or that made no progress for `idleTimeout`, and
+    /// arms again for the earliest time one of the others could be due (progress only moves
     /// `lastProgress`, so a busy stream costs no timer operations).
-    private func watchdogFired(_ streamID: HTTP2StreamID) {
-        guard let stream = streams[streamID] else { return }
-        stream.watchdog = nil
+    private func watchdogFired() {
+        watchdog = nil
+        watchdogDue = nil
+        guard !isChannelClosed else { return }
         let now = Deadline.now()
-        guard let due = nextCheck(of: stream, at: now) else { return }
-        guard now >= due else { return armWatchdog(streamID) }
-        fail(streamID, .timedOut, reset: true)
+        var next: Deadline?
+        for streamID in streams.keys.sorted() {
+            guard let stream = streams[streamID], let due = nextCheck(of: stream, at: now) else { continue }
+            if now >= due {
+                fail(streamID, .timedOut, reset: true)
+            } else {
+                next = min(next ?? due, due)
+            }
+        }
+        if let next { armWatchdog(at: next) }
         closeIfFinished()
     }
 

@@ -73,7 +73,7 @@ struct ServerPeer {
 
     /// A DATA frame.
     func data(_ stream: Int, _ bytes: [UInt8], endStream: Bool = false, padding: Int? = nil) -> [UInt8] {
-        frame(stream, .data(bytes: bytes, endStream: endStream, paddingLength: padding))
+        frame(stream, .data(bytes: bytes[...], endStream: endStream, paddingLength: padding))
     }
 
     /// `count` zero bytes as DATA frames of at most 16,384 bytes, END_STREAM on the last.

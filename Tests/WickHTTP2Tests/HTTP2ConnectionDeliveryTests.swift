@@ -84,6 +84,26 @@ import WickTestSupport
         }
     }
 
+    @Test func theDriversFormGivesTheSameEventsIntoOneReusedArray() {
+        let (_, bytes) = Self.script()
+        let whole = Self.run([bytes[...]])
+        for delivery in [Delivery.chunks(bytes, size: 1), Delivery.chunks(bytes, size: 23)] {
+            var (harness, _) = Self.script()
+            var events: [HTTP2ConnectionEvent] = []
+            var all: [HTTP2ConnectionEvent] = []
+            var output: [UInt8] = []
+            for piece in delivery.pieces {
+                let copy = Array(piece)
+                copy.withUnsafeBufferPointer { harness.machine.bytesReceived($0, at: harness.now, into: &events) }
+                all += events
+                events.removeAll(keepingCapacity: true)
+                output += harness.machine.takePendingOutput()
+            }
+            #expect(all == whole.events, "\(delivery)")
+            #expect(output == whole.output, "\(delivery)")
+        }
+    }
+
     @Test func mutatedExchangesNeverCrashAndFailAtMostOnce() {
         let (_, bytes) = Self.script()
         var random = SeededRandom(seed: 77)

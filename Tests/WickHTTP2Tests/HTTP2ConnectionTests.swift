@@ -13,10 +13,10 @@ import WickCore
             frames.map(\.payload) == [
                 .settings([
                     HTTP2Setting(.enablePush, 0), HTTP2Setting(.headerTableSize, 4096),
-                    HTTP2Setting(.initialWindowSize, 65_535),
+                    HTTP2Setting(.initialWindowSize, 1_048_576),
                     HTTP2Setting(.maxFrameSize, 16_384), HTTP2Setting(.maxHeaderListSize, 65_536),
                 ]),
-                .windowUpdate(increment: 1_048_576 - 65_535),
+                .windowUpdate(increment: 8_388_608 - 65_535),
             ])
         #expect(!machine.hasPendingOutput)
     }
@@ -115,7 +115,7 @@ import WickCore
                 .response(
                     id, HTTP2ResponseHead(status: .ok, headers: ["content-length": "5"], contentLength: 5),
                     endStream: false),
-                .body(id, Array("hel".utf8), endStream: false), .body(id, Array("lo".utf8), endStream: true),
+                .body(id, Array("hel".utf8)[...], endStream: false), .body(id, Array("lo".utf8)[...], endStream: true),
                 .streamClosed(id),
             ])
         #expect(harness.machine.openStreams.isEmpty)

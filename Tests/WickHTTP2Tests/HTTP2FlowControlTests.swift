@@ -12,8 +12,15 @@ import WickCore
         }
     }
 
+    /// A client whose stream window is the protocol's default, 65,535 bytes.
+    static func harnessWithDefaultStreamWindow() -> ConnectionHarness {
+        var configuration = HTTP2Configuration()
+        configuration.initialStreamWindowSize = 65_535
+        return ConnectionHarness(configuration)
+    }
+
     @Test func aSlowReaderStopsTheServerAfterOneStreamWindow() {
-        var harness = ConnectionHarness()
+        var harness = Self.harnessWithDefaultStreamWindow()
         let id = harness.get()
         var bytes = harness.server.headers(1, [":status": "200"])
         for _ in 0..<3 { bytes += harness.server.data(1, zeros: 16_384) }
@@ -28,7 +35,7 @@ import WickCore
     }
 
     @Test func consumptionReopensTheStreamWindowOnceHalfIsConsumed() {
-        var harness = ConnectionHarness()
+        var harness = Self.harnessWithDefaultStreamWindow()
         let id = harness.get()
         _ = harness.receive(harness.server.headers(1, [":status": "200"]) + harness.server.data(1, zeros: 40_000))
         harness.machine.bodyConsumed(32_766, on: id)
@@ -131,7 +138,7 @@ import WickCore
         let rest = harness.machine.sendBody(body[65_535...], on: id, endStream: true)
         harness.flush()
         #expect(rest.sent == 4_465 && !rest.streamClosed)
-        #expect(harness.writtenPayloads == [.data(bytes: Array(body[65_535...]), endStream: true, paddingLength: nil)])
+        #expect(harness.writtenPayloads == [.data(bytes: body[65_535...], endStream: true, paddingLength: nil)])
         #expect(
             harness.receive(harness.server.headers(1, [":status": "201"], endStream: true)).last == .streamClosed(id))
     }

@@ -8,7 +8,8 @@ import WickTestSupport
 @Suite struct HTTP2FrameTests {
     static let everyFrame: [HTTP2Frame] = [
         HTTP2Frame(
-            streamID: HTTP2StreamID(1), payload: .data(bytes: Array("hello".utf8), endStream: false, paddingLength: nil)
+            streamID: HTTP2StreamID(1),
+            payload: .data(bytes: Array("hello".utf8)[...], endStream: false, paddingLength: nil)
         ),
         HTTP2Frame(streamID: HTTP2StreamID(1), payload: .data(bytes: [], endStream: true, paddingLength: nil)),
         HTTP2Frame(streamID: HTTP2StreamID(3), payload: .data(bytes: [1, 2, 3], endStream: true, paddingLength: 7)),

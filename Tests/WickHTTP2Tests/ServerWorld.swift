@@ -181,7 +181,8 @@ struct ServerWorld {
             write(
                 id,
                 .data(
-                    bytes: Array(repeating: UInt8(truncatingIfNeeded: id.rawValue), count: allowed), endStream: ends,
+                    bytes: Array(repeating: UInt8(truncatingIfNeeded: id.rawValue), count: allowed)[...],
+                    endStream: ends,
                     paddingLength: nil))
             exchange.responseEnded = ends
         } else {

@@ -23,7 +23,8 @@ import WickTestSupport
         var fields = HTTPFields()
         fields[.contentType] = "application/json"
         fields[HTTPField.Name("X-Operation")!] = "createPet"
-        let request = HTTPTypes.HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/pets?kind=cat", headerFields: fields)
+        let request = HTTPTypes.HTTPRequest(
+            method: .post, scheme: nil, authority: nil, path: "/pets?kind=cat", headerFields: fields)
         let (response, body) = try await transport.send(
             request, body: HTTPBody(#"{"name":"Tom"}"#), baseURL: base, operationID: "createPet")
 
@@ -49,6 +50,27 @@ import WickTestSupport
         #expect(body == nil)
     }
 
+    @Test(.enabled(if: TestEnvironment.wantsHTTPBin, "httpbin is started by Scripts/test"))
+    func cancellingTheCallingTaskCancelsTheRequest() async throws {
+        let base = try #require(URL(string: try TestEnvironment.httpbin().base))
+        let session = Session()
+        defer { Task { await session.shutdown() } }
+        let transport = WickClientTransport(session: session)
+        // httpbin answers /delay/10 after 10 s; the call must end long before that.
+        let request = HTTPTypes.HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/delay/10")
+        let started = ContinuousClock.now
+        let call = Task { try await transport.send(request, body: nil, baseURL: base, operationID: "slow") }
+        try await Task.sleep(for: .milliseconds(200))
+        call.cancel()
+        await #expect {
+            _ = try await call.value
+        } throws: { error in
+            guard case WickError.explicitlyCancelled = error else { return false }
+            return true
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
     @Test func noResponseThrowsTheRequestsError() async throws {
         let refusing = try RefusingPort()
         var configuration = Session.Configuration()
@@ -58,7 +80,8 @@ import WickTestSupport
         let base = try #require(URL(string: "http://127.0.0.1:\(refusing.port)"))
         let request = HTTPTypes.HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/")
         await #expect {
-            _ = try await WickClientTransport(session: session).send(request, body: nil, baseURL: base, operationID: "x")
+            _ = try await WickClientTransport(session: session).send(
+                request, body: nil, baseURL: base, operationID: "x")
         } throws: { error in
             guard case WickError.sessionTaskFailed(let failure) = error else { return false }
             return failure.kind == .cannotConnectToHost
@@ -77,7 +100,8 @@ import WickTestSupport
             continuation.finish()
         }
         await #expect {
-            _ = try await transport.send(request, body: HTTPBody(stream, length: .unknown), baseURL: base, operationID: "x")
+            _ = try await transport.send(
+                request, body: HTTPBody(stream, length: .unknown), baseURL: base, operationID: "x")
         } throws: { error in
             guard case WickError.conversionFailed(.requestBodyTooLarge(limit: 4)) = error else { return false }
             return true
@@ -90,7 +114,8 @@ import WickTestSupport
         let base = try #require(URL(string: "file:///tmp"))
         let request = HTTPTypes.HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x")
         await #expect(throws: WickError.self) {
-            _ = try await WickClientTransport(session: session).send(request, body: nil, baseURL: base, operationID: "x")
+            _ = try await WickClientTransport(session: session).send(
+                request, body: nil, baseURL: base, operationID: "x")
         }
     }
 }

@@ -46,7 +46,8 @@ struct SessionHTTP2FaultTests {
         let (first, second) = try await Self.twoRequests(session, "\(base)/a", "\(base)/b")
         let one = await first.serializingData().response
         let two = await second.serializingData().response
-        #expect(one.value.map { String(decoding: $0, as: UTF8.self) } == "hello world", "\(String(describing: one.error))")
+        #expect(
+            one.value.map { String(decoding: $0, as: UTF8.self) } == "hello world", "\(String(describing: one.error))")
         #expect(two.value.map { String(decoding: $0, as: UTF8.self) } == "again", "\(String(describing: two.error))")
         #expect(two.metrics?.wasReplayed == true && one.metrics?.wasReplayed == false)
         #expect(server.acceptedConnections == 2)
@@ -84,7 +85,8 @@ struct SessionHTTP2FaultTests {
         let server = try FaultServer(connectionTimeLimit: .seconds(10)) { _ in
             [
                 .http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .http2Reset(stream: 1, code: 7),
-                .readHTTP2Frame(type: 0x1, stream: 3), .http2OKHeaders(stream: 3), .http2Data("ok", stream: 3, endStream: true),
+                .readHTTP2Frame(type: 0x1, stream: 3), .http2OKHeaders(stream: 3),
+                .http2Data("ok", stream: 3, endStream: true),
                 .pause(.milliseconds(500)), .close,
             ]
         }
@@ -99,7 +101,10 @@ struct SessionHTTP2FaultTests {
 
     @Test func aFrameOnAStreamTheClientNeverOpenedIsAConnectionError() async throws {
         let server = try FaultServer(connectionTimeLimit: .seconds(10)) { _ in
-            [.http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .http2Data("stray", stream: 2), .pause(.milliseconds(500))]
+            [
+                .http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .http2Data("stray", stream: 2),
+                .pause(.milliseconds(500)),
+            ]
         }
         let session = Self.session()
         let result = await session.request("http://127.0.0.1:\(server.port)/a").serializingData().result
@@ -129,6 +134,79 @@ struct SessionHTTP2FaultTests {
             return
         }
         #expect(phase == .idleTransfer)
+        await session.shutdown()
+        server.stop()
+    }
+
+    @Test func theSessionsWindowsAndStreamLimitReachTheWire() async throws {
+        let server = try FaultServer(connectionTimeLimit: .seconds(10)) { _ in
+            [.http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .http2OKHeaders(stream: 1)]
+                + [.http2Data("one", stream: 1, endStream: true)]
+                + [.readHTTP2Frame(type: 0x1, stream: 3), .http2OKHeaders(stream: 3)]
+                + [.http2Data("two", stream: 3, endStream: true), .pause(.seconds(1))]
+        }
+        let session = makeSession {
+            $0.http2PriorKnowledge = true
+            $0.http2StreamWindowSize = 200_000
+            $0.http2ConnectionWindowSize = 3_000_000
+            $0.http2MaximumConcurrentStreams = 1
+            $0.maximumConnectionsPerHost = 1
+        }
+        let base = "http://127.0.0.1:\(server.port)"
+        // One stream at a time: the second request waits for the first stream, on the one connection.
+        async let first = session.request("\(base)/1").serializingData().result
+        async let second = session.request("\(base)/2").serializingData().result
+        let bodies = await [first, second].map { $0.map { String(decoding: $0, as: UTF8.self) } }
+        #expect(Set(bodies.compactMap { try? $0.get() }) == ["one", "two"], "\(bodies)")
+        #expect(server.acceptedConnections == 1)
+        // After the 24-byte preface: SETTINGS, whose INITIAL_WINDOW_SIZE (0x4) is the stream
+        // window, then the connection's WINDOW_UPDATE raising 65,535 to the connection window.
+        let received = Array(server.received(onConnection: 0))
+        func number(_ bytes: ArraySlice<UInt8>) -> Int { bytes.reduce(0) { $0 << 8 | Int($1) } }
+        let settingsLength = number(received[24..<27])
+        var initialWindow: Int?
+        for at in stride(from: 33, to: 33 + settingsLength, by: 6) where number(received[at..<(at + 2)]) == 0x4 {
+            initialWindow = number(received[(at + 2)..<(at + 6)])
+        }
+        #expect(initialWindow == 200_000)
+        let update = 33 + settingsLength
+        let updateType = received[update + 3]
+        let increment = number(received[(update + 9)..<(update + 13)])
+        #expect(updateType == 0x8)
+        #expect(increment == 3_000_000 - 65_535)
+        await session.shutdown()
+        server.stop()
+    }
+
+    @Test func streamsWithDifferentDeadlinesEachEndAtTheirOwnOnOneConnection() async throws {
+        // The connection's one watchdog: stream 3's earlier deadline replaces the timer armed
+        // for stream 1's, and stream 1 still ends at its own once stream 3 is gone.
+        let server = try FaultServer(connectionTimeLimit: .seconds(10)) { _ in
+            [
+                .http2Settings(), .readHTTP2Frame(type: 0x1, stream: 1), .readHTTP2Frame(type: 0x1, stream: 3),
+                .pause(.seconds(4)),
+            ]
+        }
+        let session = Self.session()
+        let base = "http://127.0.0.1:\(server.port)"
+        let started = ContinuousClock.now
+        let slow = session.request("\(base)/slow", requestModifier: { $0.timeoutInterval = 2 })
+        slow.resume()
+        try await Task.sleep(for: .milliseconds(100))
+        let fast = session.request("\(base)/fast", requestModifier: { $0.timeoutInterval = 0.4 })
+        let fastResult = await fast.serializingData().result
+        let fastEnded = ContinuousClock.now - started
+        let slowResult = await slow.serializingData().result
+        let slowEnded = ContinuousClock.now - started
+        for result in [fastResult, slowResult] {
+            guard case .failure(.sessionTaskFailed(.timedOut)) = result else {
+                Issue.record("expected a timeout, got \(result)")
+                return
+            }
+        }
+        #expect(fastEnded >= .milliseconds(450) && fastEnded < .milliseconds(1_800), "\(fastEnded)")
+        #expect(slowEnded >= .seconds(2) && slowEnded < .milliseconds(3_500), "\(slowEnded)")
+        #expect(server.acceptedConnections == 1)
         await session.shutdown()
         server.stop()
     }

@@ -1,4 +1,5 @@
-// The process-wide allocation counters that CBenchSupport's malloc interposer keeps.
+// The process-wide allocation counters that CAllocationCounter's malloc interposer keeps.
+import CAllocationCounter
 import CBenchSupport
 import Glibc
 

@@ -16,7 +16,9 @@ final class CurlConcurrentClient {
     /// Makes the handles (no transfer yet). With `http2CAFile` (an https URL and its trust
     /// root), the transfers speak HTTP/2 (`CURL_HTTP_VERSION_2TLS`) multiplexed on one
     /// connection: `CURLMOPT_PIPELINING` `CURLPIPE_MULTIPLEX`, `CURLMOPT_MAX_HOST_CONNECTIONS` 1
-    /// and `CURLOPT_PIPEWAIT`, so the handles added before the connection is up wait to share it.
+    /// and `CURLOPT_PIPEWAIT`, so the handles added before the connection is up wait to share it,
+    /// and `CURLMOPT_MAX_CONCURRENT_STREAMS` `lanes` (libcurl's own limit is 100 by default; the
+    /// server's SETTINGS_MAX_CONCURRENT_STREAMS still applies).
     /// - Throws: `BenchError` if libcurl cannot make a handle or refuses an option.
     init(lanes: Int, url: String, http2CAFile: String? = nil) throws {
         _ = CurlClient.globalInit
@@ -27,6 +29,8 @@ final class CurlConcurrentClient {
         if http2 {
             try check(bench_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX), "PIPELINING")
             try check(bench_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 1), "MAX_HOST_CONNECTIONS")
+            try check(
+                bench_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, lanes), "MAX_CONCURRENT_STREAMS")
         }
         for _ in 0..<lanes {
             guard let handle = curl_easy_init() else { throw BenchError("curl_easy_init failed") }

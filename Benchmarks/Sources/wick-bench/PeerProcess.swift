@@ -1,19 +1,27 @@
-// The async-http-client peer as a child process (wick-bench-peers), driven one command at a time.
+// A peer as a child process (wick-bench-peers, wick-bench-openapi), driven one command at a time.
 import Foundation
 
-/// A running `wick-bench-peers`: commands go to its stdin, each answer is one line on its stdout
+/// A running peer (`wick-bench-peers`, `wick-bench-openapi`): commands go to its stdin, each answer is one line on its stdout
 /// (`ok VALUE` or `error MESSAGE`). It inherits this thread's CPU affinity.
 final class PeerProcess {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
     private var pending: [UInt8] = []
+    /// The executable's file name, for errors.
+    private var name: String { process.executableURL?.lastPathComponent ?? "peer" }
 
     /// Starts `executable BASE_URL CA_FILE`.
     /// - Throws: what `Process.run` throws.
-    init(executable: String, baseURL: String, caFile: String) throws {
+    convenience init(executable: String, baseURL: String, caFile: String) throws {
+        try self.init(executable: executable, arguments: [baseURL, caFile])
+    }
+
+    /// Starts `executable` with `arguments` (wick-bench-openapi takes the server URL alone).
+    /// - Throws: what `Process.run` throws.
+    init(executable: String, arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [baseURL, caFile]
+        process.arguments = arguments
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -29,7 +37,7 @@ final class PeerProcess {
         let words = answer.split(separator: " ")
         let values = words.dropFirst().compactMap { UInt64($0) }
         guard words.first == "ok", !values.isEmpty, values.count == words.count - 1 else {
-            throw BenchError("async-http-client peer, \(command): \(answer)")
+            throw BenchError("\(name), \(command): \(answer)")
         }
         return values
     }
@@ -44,7 +52,7 @@ final class PeerProcess {
                 return line
             }
             let count = read(fd, &chunk, chunk.count)
-            guard count > 0 else { throw BenchError("async-http-client peer exited") }
+            guard count > 0 else { throw BenchError("\(name) exited") }
             pending += chunk[..<count]
         }
     }

@@ -88,14 +88,16 @@ struct RequestsBenchmark {
         // (the peer process) runs on CPU 1.
         if twoCPUs, FileManager.default.isExecutableFile(atPath: NginxProcesses.taskset) {
             try runCommand(NginxProcesses.taskset, ["-a", "-p", "-c", "1", String(getpid())])
-            pinning += "; every thread of wick-bench (Wick's loops, Dispatch's and Swift's concurrency pools, libcurl) and the async-http-client process pinned to CPU 1 (`taskset -a -p`)"
+            pinning +=
+                "; every thread of wick-bench (Wick's loops, Dispatch's and Swift's concurrency pools, libcurl) and the async-http-client process pinned to CPU 1 (`taskset -a -p`)"
         }
         let peer = try peersExecutable.map { try PeerProcess(executable: $0, baseURL: base, caFile: "/dev/null") }
         defer { peer?.stop() }
 
         var table = ResultTable(
             suite: "requests",
-            title: "Whole HTTP requests through Session against a local nginx (higher is better, except latency and memory)",
+            title:
+                "Whole HTTP requests through Session against a local nginx (higher is better, except latency and memory)",
             columns: [
                 "workload", "Wick", "wrk (ceiling)", "libcurl", "URLSession", "AHC futures", "AHC async/await",
                 "Wick ÷ libcurl", "Wick ÷ URLSession", "Wick ÷ AHC futures", "Wick ÷ AHC async",
@@ -105,7 +107,9 @@ struct RequestsBenchmark {
 
         // 1. Sequential keep-alive GETs.
         let wickAsync: (Int) throws -> Round = { try Self.wickSequentialAsync(sessions[0], url: small, count: $0) }
-        let wickCallback: (Int) throws -> Round = { try Self.wickSequentialCallback(sessions[0], url: small, count: $0) }
+        let wickCallback: (Int) throws -> Round = {
+            try Self.wickSequentialCallback(sessions[0], url: small, count: $0)
+        }
         let wickOnLoop: (Int) throws -> Round = {
             try Self.wickSequentialAsync(sessions[0], url: small, count: $0, executor: sessions[0].taskExecutor)
         }
@@ -135,7 +139,9 @@ struct RequestsBenchmark {
         }
         for (index, form) in ["async", "callback", "async on the loop"].enumerated() {
             table.rows.append(
-                latencyRow("same, latency p50 / p99 / p99.9 µs (wrk: p50 / p99) — Wick \(form)", seq, wick: index, wrk: seqWrk))
+                latencyRow(
+                    "same, latency p50 / p99 / p99.9 µs (wrk: p50 / p99) — Wick \(form)", seq, wick: index, wrk: seqWrk)
+            )
         }
 
         // 2. 64 concurrent connections.
@@ -276,7 +282,8 @@ struct RequestsBenchmark {
             : [median(wrk.map(\.p50Microseconds)), median(wrk.map(\.p99Microseconds))].map { Format.grouped(Int($0)) }
                 .joined(separator: " / ")
         return [
-            name, percentiles(wick), wrkFigure, percentiles(3), percentiles(4), percentiles(5), percentiles(6), "—", "—",
+            name, percentiles(wick), wrkFigure, percentiles(3), percentiles(4), percentiles(5), percentiles(6), "—",
+            "—",
             "—", "—", "—", "—",
         ]
     }
@@ -289,7 +296,8 @@ struct RequestsBenchmark {
         }
         return [
             "same, heap growth (MiB): `serializingData()` with the round's first body in hand; the stream's most after any chunk (lower is better)",
-            mebibytes(0) + " / stream " + mebibytes(3), "—", mebibytes(1) + " (streams, discards)", "—", mebibytes(4), "—",
+            mebibytes(0) + " / stream " + mebibytes(3), "—", mebibytes(1) + " (streams, discards)", "—", mebibytes(4),
+            "—",
             "—", "—", "—", "—", "—", "—",
         ]
     }
@@ -377,11 +385,22 @@ struct RequestsBenchmark {
     }
 
     /// Sequential 10 MiB downloads; the heap growth is read with the round's first body in hand.
-    static func wickDownload(_ session: Session, url: String, count: Int) throws -> Round {
+    /// With `httpVersion`, every response must have come over it (its metrics say so).
+    /// - Throws: the request's error, or `BenchError` when a body is not 10 MiB or a response
+    ///   came over another version.
+    static func wickDownload(
+        _ session: Session, url: String, count: Int, httpVersion: HTTPVersion? = nil
+    ) throws -> Round {
         try downloads(count: count) { index, growth in
             let before = RequestsBenchmark.heapBytes()
-            let data = try await session.request(url).serializingData().value
+            let response = await session.request(url).serializingData().response
             if index == 0 { growth = RequestsBenchmark.heapBytes() - before }
+            let data = try response.result.get()
+            if let httpVersion, response.metrics?.last.httpVersion != httpVersion {
+                throw BenchError(
+                    "Wick download: over \(response.metrics.map { "\($0.last.httpVersion)" } ?? "no metrics"), "
+                        + "not \(httpVersion)")
+            }
             return data.count
         }
     }

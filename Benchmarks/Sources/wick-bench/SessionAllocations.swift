@@ -8,7 +8,8 @@ enum SessionAllocations {
     /// Requests measured per form, after a warm-up.
     static let requests = 500
 
-    /// Allocations per request: `async` (`serializingData().value`) and `callback` (`responseData`).
+    /// Allocations per request: `async` (`serializingData().value`) and `callback` (`responseData`)
+    /// over HTTP/1.1, and `h2c.async` over HTTP/2.
     /// - Throws: `SocketError` if the server cannot listen, `BenchError` or `WickError` if a request fails.
     static func perRequest() throws -> [String: Double] {
         let server = try FixedResponseServer()
@@ -21,10 +22,33 @@ enum SessionAllocations {
         _ = try RequestsBenchmark.wickSequentialCallback(session, url: url, count: 50)
         let async = try RequestsBenchmark.wickSequentialAsync(session, url: url, count: requests)
         let callback = try RequestsBenchmark.wickSequentialCallback(session, url: url, count: requests)
+        let http2 = try http2PerRequest()
         return [
             "async": Double(async.allocations) / Double(requests),
             "callback": Double(callback.allocations) / Double(requests),
+            "h2c.async": http2,
         ]
+    }
+
+    /// Allocations per sequential async request over HTTP/2 (h2c with prior knowledge) to an
+    /// in-process server that allocates nothing per request.
+    private static func http2PerRequest() throws -> Double {
+        let server = try FixedHTTP2ResponseServer()
+        var configuration = Session.Configuration()
+        configuration.maximumConnectionsPerHost = 1
+        configuration.http2PriorKnowledge = true
+        let session = Session(configuration: configuration)
+        defer { try? blocking { await session.shutdown() } }
+        let url = "http://127.0.0.1:\(server.port)/bytes/1k"
+        _ = try RequestsBenchmark.wickSequentialAsync(session, url: url, count: 50)
+        let protocolUsed = try blockingResult {
+            await session.request(url).serializingData().response.metrics?.last.httpVersion
+        }
+        guard protocolUsed == .http2 else {
+            throw BenchError("h2c allocations: the response came over \(String(describing: protocolUsed))")
+        }
+        let round = try RequestsBenchmark.wickSequentialAsync(session, url: url, count: requests)
+        return Double(round.allocations) / Double(requests)
     }
 
     /// Runs `requests` sequential async requests to `given` (nil: an in-process server's
@@ -33,18 +57,19 @@ enum SessionAllocations {
     /// (one reused easy handle), so a quick A/B has its peer beside it.
     /// - Throws: as `perRequest`.
     /// `only`: "pool", "loop" or "curl" runs that form alone (for `perf record` or `strace`).
-    /// `http2PriorKnowledge`: a cleartext `given` is spoken to in HTTP/2 (h2c), for the
-    /// HTTP/2 path's figures (libcurl's are then HTTP/1.1's).
+    /// `http2PriorKnowledge`: a cleartext `given` (nil: an in-process HTTP/2 server) is spoken
+    /// to in HTTP/2 (h2c), for the HTTP/2 path's figures (libcurl's are then HTTP/1.1's).
     static func profile(requests: Int, url given: String?, only: String? = nil, http2PriorKnowledge: Bool = false)
         throws
     {
-        let server = given == nil ? try FixedResponseServer() : nil
+        let port: UInt16? =
+            given != nil ? nil : http2PriorKnowledge ? try FixedHTTP2ResponseServer().port : try FixedResponseServer().port
         var configuration = Session.Configuration()
         configuration.maximumConnectionsPerHost = 1
         configuration.http2PriorKnowledge = http2PriorKnowledge
         let session = Session(configuration: configuration)
         defer { try? blocking { await session.shutdown() } }
-        let url = given ?? "http://127.0.0.1:\(server?.port ?? 0)/bytes/1k"
+        let url = given ?? "http://127.0.0.1:\(port ?? 0)/bytes/1k"
         for onLoop in [false, true] where only == nil || only == (onLoop ? "loop" : "pool") {
             let round = try RequestsBenchmark.wickSequentialAsync(
                 session, url: url, count: requests, executor: onLoop ? session.taskExecutor : nil)

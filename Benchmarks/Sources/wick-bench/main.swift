@@ -17,11 +17,16 @@
 //                                     beside libcurl and, with --peers, async-http-client
 //   wick-bench http2 [--rounds N] [--peers PATH] [--results FILE]
 //                                     GETs over one HTTP/2 connection (TLS) against a local nginx,
-//                                     64 streams at once and sequential, beside libcurl, h2load
-//                                     and, with --peers, async-http-client
+//                                     16, 64 and 128 streams at once and sequential, and 10 MiB
+//                                     downloads, beside libcurl, h2load and, with --peers,
+//                                     async-http-client
 //   wick-bench load --wick PATH [--rounds N] [--results FILE]
 //                                     `wick bench` (PATH: the release-built `wick`) beside wrk
 //                                     (HTTP/1.1) and h2load (HTTP/2 over TLS) against a local nginx
+//   wick-bench openapi --peers PATH [--rounds N] [--results FILE]
+//                                     the OpenAPI client generated for WickOpenAPITests on
+//                                     WickClientTransport beside AsyncHTTPClientTransport, against
+//                                     a local nginx (PATH: Benchmarks/Peers' wick-bench-openapi)
 //   wick-bench cost [--rounds N] [--keep-callgrind DIR] [--results FILE]
 //                                     one sequential keep-alive request's instructions, CPU time
 //                                     and allocations split by layer, Wick beside libcurl
@@ -48,7 +53,8 @@ struct Options {
     var keptProfiles: URL?
     /// Rounds given with `--rounds` (the tls suite has its own default).
     var explicitRounds: Int?
-    /// The async-http-client peer's executable (`wick-bench-peers`), for the tls suite.
+    /// The peer's executable: `wick-bench-peers` (async-http-client) for the tls, requests,
+    /// http2 and transfers suites, `wick-bench-openapi` for the openapi suite.
     var peersExecutable: String?
     /// The release-built `wick` executable, for the load suite (`--wick`).
     var wickExecutable: String?
@@ -150,6 +156,11 @@ func runSuite(_ suite: String, _ options: Options) throws {
         benchmark.keptProfiles = options.keptProfiles
         if let rounds = options.explicitRounds { benchmark.rounds = rounds }
         table = try benchmark.run()
+    case "openapi":
+        var benchmark = OpenAPIBenchmark()
+        benchmark.executable = options.peersExecutable
+        if let rounds = options.explicitRounds { benchmark.rounds = rounds }
+        table = try benchmark.run()
     case "requests":
         var benchmark = RequestsBenchmark()
         benchmark.peersExecutable = options.peersExecutable
@@ -194,11 +205,18 @@ do {
         try SessionAllocations.profile(
             requests: count, url: options.rest.dropFirst().first, only: options.rest.dropFirst(2).first)
     case "profile-session-h2c":
-        // The same over HTTP/2 with prior knowledge to a cleartext h2c URL (nginx's or nghttpd's).
+        // The same over HTTP/2 with prior knowledge: to a cleartext h2c URL (nginx's or
+        // nghttpd's), or `-` for the allocation gate's in-process server.
         let count = Int(options.rest.first ?? "") ?? 100_000
-        guard let url = options.rest.dropFirst().first else { throw UsageError("profile-session-h2c needs a URL") }
+        let url = options.rest.dropFirst().first.flatMap { $0 == "-" ? nil : $0 }
         try SessionAllocations.profile(
             requests: count, url: url, only: options.rest.dropFirst(2).first ?? "pool", http2PriorKnowledge: true)
+    case "profile-download-h2c":
+        // 10 MiB downloads over HTTP/2 with prior knowledge to a cleartext h2c URL: rate, CPU and
+        // allocations per download (no table).
+        let count = Int(options.rest.first ?? "") ?? 20
+        guard let url = options.rest.dropFirst().first else { throw UsageError("profile-download-h2c needs a URL") }
+        try DownloadProbe.runHTTP2(count: count, url: url)
     case "profile-session-global-executor":
         // The same from an ordinary task with the session's loops as Swift's global executor
         // (a process-wide switch, hence a command of its own).
@@ -236,7 +254,8 @@ do {
     case "all":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         for suite in ["parser", "decoders", "reactor"] { try runSuite(suite, options) }
-    case "parser", "decoders", "reactor", "hpack", "cookies", "tls", "requests", "http2", "load", "transfers", "cost":
+    case "parser", "decoders", "reactor", "hpack", "cookies", "tls", "requests", "http2", "load", "transfers", "cost",
+        "openapi":
         guard AllocationCounter.selfTest() else { throw UsageError("the allocation counter does not count") }
         try runSuite(options.command, options)
     default:

@@ -56,11 +56,14 @@ public final class DiskResponseCache: ResponseCache {
 
     /// A cache over `directory` (created, mode 0700, when missing), loaded with the responses
     /// its files hold.
+    /// - Parameter directory: where the responses' files are kept.
     /// - Parameter maximumBytes: the budget (at least 1).
     /// - Parameter maximumEntryBytes: the largest response kept; nil: a tenth of the budget.
     /// - Throws: `WickError.responseCacheUnavailable` when the directory cannot be created or
     ///   listed.
-    public init(directory: URL, maximumBytes: Int = defaultMaximumBytes, maximumEntryBytes: Int? = nil) throws(WickError) {
+    public init(directory: URL, maximumBytes: Int = defaultMaximumBytes, maximumEntryBytes: Int? = nil)
+        throws(WickError)
+    {
         precondition(maximumBytes >= 1, "DiskResponseCache: maximumBytes must be positive")
         self.directory = directory
         self.maximumBytes = maximumBytes
@@ -68,7 +71,8 @@ public final class DiskResponseCache: ResponseCache {
         let files = FileManager.default
         let names: [String]
         do {
-            try files.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try files.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             names = try files.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".wickcache") }
         } catch {
             throw .responseCacheUnavailable(path: directory.path, reason: "\(error)")
@@ -84,7 +88,8 @@ public final class DiskResponseCache: ResponseCache {
                 try? files.removeItem(at: url)
                 continue
             }
-            let modified = ((try? files.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date) ?? .distantPast
+            let modified =
+                ((try? files.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date) ?? .distantPast
             loaded.append((modified, key, responses))
         }
         var store = LRUStore()
@@ -102,7 +107,9 @@ public final class DiskResponseCache: ResponseCache {
             }
         }
         for file in kept.reversed() { store.insertMostRecent(file.key, variants: file.responses) }
-        for key in evicted { try? files.removeItem(at: directory.appendingPathComponent(DiskResponseCacheFile.fileName(for: key))) }
+        for key in evicted {
+            try? files.removeItem(at: directory.appendingPathComponent(DiskResponseCacheFile.fileName(for: key)))
+        }
         discardedFiles = discarded
         state = Locked(State(store: store))
     }

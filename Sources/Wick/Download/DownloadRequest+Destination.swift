@@ -14,6 +14,7 @@ extension DownloadRequest {
     /// Alamofire takes a `FileManager.SearchPathDirectory` and domain; Linux has no such search
     /// paths, so the directory is given as a URL (for example the user's
     /// `FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Downloads")`).
+    /// - Parameter directory: the directory the file goes to.
     /// - Parameter options: how to move there (e.g. `.createIntermediateDirectories`).
     public static func suggestedDownloadDestination(
         for directory: URL, options: Options = []

@@ -59,7 +59,8 @@ extension DownloadRequest {
     /// - Parameter automaticallyCancelling: cancel the download (removing its partial file)
     ///   when the awaiting task is cancelled. Default false, as for `serializingData()`.
     public func serializingDownloadedFileURL(automaticallyCancelling: Bool = false) -> DownloadTask<URL> {
-        serializingDownload(downloadSerializer: URLResponseSerializer(), automaticallyCancelling: automaticallyCancelling)
+        serializingDownload(
+            downloadSerializer: URLResponseSerializer(), automaticallyCancelling: automaticallyCancelling)
     }
 
     /// The file's bytes, to await; starts the request. See `responseData` for the failures.
@@ -78,7 +79,9 @@ extension DownloadRequest {
 
     /// The download serialized by `serializer`, to await (Alamofire's `serializingDownload`);
     /// starts the request. The serializer runs in the awaiting task.
-    /// - Parameter automaticallyCancelling: cancel the download when the awaiting task is.
+    /// - Parameters:
+    ///   - serializer: what turns the finished download into the value.
+    ///   - automaticallyCancelling: cancel the download when the awaiting task is.
     public func serializingDownload<Serializer: DownloadResponseSerializerProtocol>(
         using serializer: Serializer, automaticallyCancelling: Bool = false
     ) -> DownloadTask<Serializer.SerializedObject> {

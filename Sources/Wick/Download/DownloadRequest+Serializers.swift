@@ -4,10 +4,17 @@ public import Dispatch
 public import FoundationEssentials
 
 extension DownloadRequest {
-    /// Calls `completionHandler` on `queue` (nil: `session.responseQueue`) with the file as text
-    /// (see `StringResponseSerializer` for how the encoding is chosen), and starts the request.
-    /// The file is read whole, on `queue`.
-    /// - Parameter encoding: decode with this encoding, whatever the response's charset.
+    /// Calls `completionHandler` on `queue` with the file as text (see `StringResponseSerializer`
+    /// for how the encoding is chosen), and starts the request. The file is read whole, on `queue`.
+    /// - Parameters:
+    ///   - queue: where the file is read and `completionHandler` runs; nil (the default) is
+    ///     `session.responseQueue`.
+    ///   - dataPreprocessor: what changes a non-empty file before it is decoded.
+    ///   - encoding: decode with this encoding, whatever the response's charset; nil (the
+    ///     default) follows the charset.
+    ///   - emptyResponseCodes: statuses whose empty file gives `""` rather than an error.
+    ///   - emptyRequestMethods: methods whose empty file gives `""` rather than an error.
+    ///   - completionHandler: receives the text, or the download's or the decoding's `WickError`.
     @discardableResult
     public func responseString(
         queue: DispatchQueue? = nil,
@@ -47,7 +54,13 @@ extension DownloadRequest {
     }
 
     /// The file as text, to await (`.value`, `.result`, `.response`); starts the request.
-    /// - Parameter automaticallyCancelling: cancel the download when the awaiting task is.
+    /// - Parameters:
+    ///   - automaticallyCancelling: cancel the download when the awaiting task is.
+    ///   - dataPreprocessor: what changes a non-empty file before it is decoded.
+    ///   - encoding: decode with this encoding, whatever the response's charset; nil (the
+    ///     default) follows the charset.
+    ///   - emptyResponseCodes: statuses whose empty file gives `""` rather than an error.
+    ///   - emptyRequestMethods: methods whose empty file gives `""` rather than an error.
     public func serializingString(
         automaticallyCancelling: Bool = false,
         dataPreprocessor: any DataPreprocessor = StringResponseSerializer.defaultDataPreprocessor,
@@ -63,7 +76,14 @@ extension DownloadRequest {
     }
 
     /// The file decoded into `type`, to await; starts the request.
-    /// - Parameter automaticallyCancelling: cancel the download when the awaiting task is.
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - automaticallyCancelling: cancel the download when the awaiting task is.
+    ///   - dataPreprocessor: what changes a non-empty file before it is decoded.
+    ///   - decoder: what decodes the file (a `JSONDecoder` by default).
+    ///   - emptyResponseCodes: statuses whose empty file is not an error (see
+    ///     `DecodableResponseSerializer` for the value it gives).
+    ///   - emptyRequestMethods: methods whose empty file is not an error.
     public func serializingDecodable<Value: Decodable & Sendable>(
         _ type: Value.Type = Value.self,
         automaticallyCancelling: Bool = false,

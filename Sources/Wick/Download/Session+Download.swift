@@ -6,9 +6,13 @@ extension Session {
     /// (bounded memory), then moved to `destination`. It starts when its first handler is
     /// added (unless `startRequestsImmediately` is off), or on `resume()`. An invalid URL does
     /// not throw here: the request finishes with `WickError.invalidURL`.
+    /// - Parameter convertible: the URL (any `URLConvertible`: a `String`, `URL`, `URLComponents`).
+    /// - Parameter method: the request's method (GET by default).
     /// - Parameter headers: fields that replace the configuration's by name.
     /// - Parameter body: sent with `Content-Length`.
     /// - Parameter interceptor: this request's adapter and retrier, used with the session's.
+    /// - Parameter shouldAutomaticallyResume: whether adding the first handler starts the
+    ///   download (nil: the session's `startRequestsImmediately`).
     /// - Parameter requestModifier: changes the request as created.
     /// - Parameter destination: where the file goes; nil leaves it at its temporary URL
     ///   (`DownloadRequest.temporaryDirectory`/`<UUID>.download`), which the caller then owns.

@@ -16,6 +16,8 @@ public final class FileHSTSStorage: HSTSStorage {
     private let memory: InMemoryHSTSStorage
 
     /// A store with the hosts of the file at `fileURL` not expired at `now`.
+    /// - Parameter fileURL: the cache file; a missing file is an empty store.
+    /// - Parameter now: the time entries' expiry is compared with.
     /// - Parameter maximumHosts: as `InMemoryHSTSStorage`'s.
     /// - Throws: `WickError.hstsFileFailed` when the file exists but cannot be read.
     public init(
@@ -35,7 +37,8 @@ public final class FileHSTSStorage: HSTSStorage {
         let (entries, skipped) = HSTSFile.parse(String(decoding: data, as: UTF8.self))
         skippedLines = skipped
         for entry in entries where entry.expiry.map({ $0 > now }) ?? true {
-            memory.restore(host: entry.host, expiry: entry.expiry ?? .distantFuture, includesSubdomains: entry.includesSubdomains)
+            memory.restore(
+                host: entry.host, expiry: entry.expiry ?? .distantFuture, includesSubdomains: entry.includesSubdomains)
         }
     }
 

@@ -5,7 +5,11 @@
 public protocol RequestRetrier: Sendable {
     /// Calls `completion` once with the decision. May complete on any thread and at any later
     /// time; the request waits (holding no connection) until it does.
-    /// - Parameter error: why the attempt failed, a `WickError`.
+    /// - Parameters:
+    ///   - request: the request whose attempt failed.
+    ///   - session: the session that runs it.
+    ///   - error: why the attempt failed, a `WickError`.
+    ///   - completion: called once with the decision.
     func retry(
         _ request: Request, for session: Session, dueTo error: any Error,
         completion: @escaping @Sendable (RetryResult) -> Void)

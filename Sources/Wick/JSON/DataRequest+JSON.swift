@@ -22,7 +22,11 @@ extension DataRequest {
     }
 
     /// The body parsed as JSON, to await (`.value`, `.result`, `.response`); starts the request.
-    /// - Parameter automaticallyCancelling: cancel the request when the awaiting task is.
+    /// - Parameters:
+    ///   - automaticallyCancelling: cancel the request when the awaiting task is.
+    ///   - dataPreprocessor: what changes a non-empty body before it is parsed.
+    ///   - emptyResponseCodes: statuses whose empty body gives `.null` rather than an error.
+    ///   - emptyRequestMethods: methods whose empty body gives `.null` rather than an error.
     public func serializingJSON(
         automaticallyCancelling: Bool = false,
         dataPreprocessor: any DataPreprocessor = JSONResponseSerializer.defaultDataPreprocessor,

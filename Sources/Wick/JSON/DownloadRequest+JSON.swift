@@ -22,7 +22,11 @@ extension DownloadRequest {
     }
 
     /// The file parsed as JSON, to await (`.value`, `.result`, `.response`); starts the request.
-    /// - Parameter automaticallyCancelling: cancel the download when the awaiting task is.
+    /// - Parameters:
+    ///   - automaticallyCancelling: cancel the download when the awaiting task is.
+    ///   - dataPreprocessor: what changes a non-empty file before it is parsed.
+    ///   - emptyResponseCodes: statuses whose empty file gives `.null` rather than an error.
+    ///   - emptyRequestMethods: methods whose empty file gives `.null` rather than an error.
     public func serializingJSON(
         automaticallyCancelling: Bool = false,
         dataPreprocessor: any DataPreprocessor = JSONResponseSerializer.defaultDataPreprocessor,

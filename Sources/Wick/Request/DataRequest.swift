@@ -110,10 +110,14 @@ public class DataRequest: Request, @unchecked Sendable {
     }
 
     /// The response as `Data`, to await (`.value`, `.result`, `.response`); starts the request.
-    /// - Parameter automaticallyCancelling: cancel the request when the task awaiting it is
-    ///   cancelled, which then returns its `explicitlyCancelled` failure. Default false, as
-    ///   Alamofire's: the task's cancellation is ignored and the request runs to its end. Pass
-    ///   true when a request nobody waits for is wasted work and a held connection.
+    /// - Parameters:
+    ///   - automaticallyCancelling: cancel the request when the task awaiting it is cancelled,
+    ///     which then returns its `explicitlyCancelled` failure. Default false, as Alamofire's:
+    ///     the task's cancellation is ignored and the request runs to its end. Pass true when a
+    ///     request nobody waits for is wasted work and a held connection.
+    ///   - dataPreprocessor: what changes a non-empty body before it is returned.
+    ///   - emptyResponseCodes: statuses whose empty body gives empty `Data` rather than an error.
+    ///   - emptyRequestMethods: methods whose empty body gives empty `Data` rather than an error.
     public func serializingData(
         automaticallyCancelling: Bool = false,
         dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
@@ -128,7 +132,9 @@ public class DataRequest: Request, @unchecked Sendable {
     }
 
     /// The response serialized by `serializer`, to await; starts the request.
-    /// - Parameter automaticallyCancelling: cancel the request when the awaiting task is.
+    /// - Parameters:
+    ///   - serializer: what turns the finished response into the value.
+    ///   - automaticallyCancelling: cancel the request when the awaiting task is.
     public func serializingResponse<Serializer: DataResponseSerializerProtocol>(
         using serializer: Serializer, automaticallyCancelling: Bool = false
     ) -> DataTask<Serializer.SerializedObject> {

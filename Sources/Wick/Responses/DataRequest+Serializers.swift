@@ -14,10 +14,16 @@ extension DataRequest {
         response(queue: queue, responseSerializer: UnserializedResponse(), completionHandler: completionHandler)
     }
 
-    /// Calls `completionHandler` on `queue` (nil: `session.responseQueue`) with the body as
-    /// text (see `StringResponseSerializer` for how the encoding is chosen), and starts the
-    /// request.
-    /// - Parameter encoding: decode with this encoding, whatever the response's charset.
+    /// Calls `completionHandler` on `queue` with the body as text (see `StringResponseSerializer`
+    /// for how the encoding is chosen), and starts the request.
+    /// - Parameters:
+    ///   - queue: where `completionHandler` runs; nil (the default) is `session.responseQueue`.
+    ///   - dataPreprocessor: what changes a non-empty body before it is decoded.
+    ///   - encoding: decode with this encoding, whatever the response's charset; nil (the
+    ///     default) follows the charset.
+    ///   - emptyResponseCodes: statuses whose empty body gives `""` rather than an error.
+    ///   - emptyRequestMethods: methods whose empty body gives `""` rather than an error.
+    ///   - completionHandler: receives the text, or the request's or the decoding's `WickError`.
     @discardableResult
     public func responseString(
         queue: DispatchQueue? = nil,
@@ -56,7 +62,13 @@ extension DataRequest {
     }
 
     /// The body as text, to await (`.value`, `.result`, `.response`); starts the request.
-    /// - Parameter automaticallyCancelling: cancel the request when the awaiting task is.
+    /// - Parameters:
+    ///   - automaticallyCancelling: cancel the request when the awaiting task is.
+    ///   - dataPreprocessor: what changes a non-empty body before it is decoded.
+    ///   - encoding: decode with this encoding, whatever the response's charset; nil (the
+    ///     default) follows the charset.
+    ///   - emptyResponseCodes: statuses whose empty body gives `""` rather than an error.
+    ///   - emptyRequestMethods: methods whose empty body gives `""` rather than an error.
     public func serializingString(
         automaticallyCancelling: Bool = false,
         dataPreprocessor: any DataPreprocessor = StringResponseSerializer.defaultDataPreprocessor,
@@ -72,7 +84,14 @@ extension DataRequest {
     }
 
     /// The body decoded into `type`, to await; starts the request.
-    /// - Parameter automaticallyCancelling: cancel the request when the awaiting task is.
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - automaticallyCancelling: cancel the request when the awaiting task is.
+    ///   - dataPreprocessor: what changes a non-empty body before it is decoded.
+    ///   - decoder: what decodes the body (a `JSONDecoder` by default).
+    ///   - emptyResponseCodes: statuses whose empty body is not an error (see
+    ///     `DecodableResponseSerializer` for the value it gives).
+    ///   - emptyRequestMethods: methods whose empty body is not an error.
     public func serializingDecodable<Value: Decodable & Sendable>(
         _ type: Value.Type = Value.self,
         automaticallyCancelling: Bool = false,

@@ -10,6 +10,8 @@ public protocol DownloadResponseSerializerProtocol<SerializedObject>: Sendable {
 
     /// The value for a download, or an error.
     /// - Parameters:
+    ///   - request: the last request sent; nil when it could not be built.
+    ///   - response: the response's head; nil when none arrived.
     ///   - fileURL: where the file is (its destination); nil when there is none.
     ///   - error: the transport's error, if the request failed; a serializer normally rethrows it.
     /// - Throws: `error` when given, else a `WickError` (or any error, which the request reports

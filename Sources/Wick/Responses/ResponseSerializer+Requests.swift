@@ -16,7 +16,9 @@ extension DataRequest {
 
     /// The response serialized by `serializer` (`.string`, `.decodable(of:)`, ...), to await;
     /// starts the request. The same as the `DataResponseSerializerProtocol` form.
-    /// - Parameter automaticallyCancelling: cancel the request when the awaiting task is.
+    /// - Parameters:
+    ///   - serializer: what turns the finished response into the value.
+    ///   - automaticallyCancelling: cancel the request when the awaiting task is.
     public func serializingResponse<Serializer: ResponseSerializer>(
         using serializer: Serializer, automaticallyCancelling: Bool = false
     ) -> DataTask<Serializer.SerializedObject> {
@@ -38,7 +40,9 @@ extension DownloadRequest {
 
     /// The file serialized by `serializer` (`.string`, `.decodable(of:)`, ...), to await;
     /// starts the request. The same as the `DownloadResponseSerializerProtocol` form.
-    /// - Parameter automaticallyCancelling: cancel the download when the awaiting task is.
+    /// - Parameters:
+    ///   - serializer: what turns the finished download into the value.
+    ///   - automaticallyCancelling: cancel the download when the awaiting task is.
     public func serializingDownload<Serializer: ResponseSerializer>(
         using serializer: Serializer, automaticallyCancelling: Bool = false
     ) -> DownloadTask<Serializer.SerializedObject> {

@@ -8,8 +8,11 @@ public protocol DataResponseSerializerProtocol<SerializedObject>: Sendable {
     associatedtype SerializedObject: Sendable
 
     /// The value for a response, or an error.
-    /// - Parameter error: the transport's error, if the request failed; a serializer normally
-    ///   rethrows it.
+    /// - Parameters:
+    ///   - request: the last request sent; nil when it could not be built.
+    ///   - response: the response's head; nil when none arrived.
+    ///   - data: the body; nil when no response arrived or its body was empty.
+    ///   - error: the transport's error, if the request failed; a serializer normally rethrows it.
     /// - Throws: `error` when given, else a `WickError` (or any error, which the request reports
     ///   as `responseSerializationFailed(reason: .customSerializationFailed)`).
     func serialize(request: HTTPRequest?, response: HTTPResponse?, data: Data?, error: WickError?) throws
@@ -20,7 +23,8 @@ public protocol DataResponseSerializerProtocol<SerializedObject>: Sendable {
 /// (Alamofire's `ResponseSerializer`). It serializes data requests and, reading the file,
 /// downloads (`DownloadResponseSerializerProtocol`'s `serializeDownload`).
 public protocol ResponseSerializer<SerializedObject>: DataResponseSerializerProtocol
-        & DownloadResponseSerializerProtocol {
+        & DownloadResponseSerializerProtocol
+{
     /// What changes a non-empty body before it is serialized.
     var dataPreprocessor: any DataPreprocessor { get }
     /// Statuses whose empty body is not an error.

@@ -32,8 +32,12 @@ public struct StringResponseSerializer: ResponseSerializer {
     public let emptyRequestMethods: Set<HTTPMethod>
 
     /// A serializer with these settings.
-    /// - Parameter encoding: decode with this encoding whatever the response says; nil (the
-    ///   default) follows the response's charset, then the fallback.
+    /// - Parameters:
+    ///   - dataPreprocessor: what changes a non-empty body before it is decoded.
+    ///   - encoding: decode with this encoding whatever the response says; nil (the default)
+    ///     follows the response's charset, then the fallback.
+    ///   - emptyResponseCodes: statuses whose empty body gives `""` rather than an error.
+    ///   - emptyRequestMethods: methods whose empty body gives `""` rather than an error.
     public init(
         dataPreprocessor: any DataPreprocessor = StringResponseSerializer.defaultDataPreprocessor,
         encoding: String.Encoding? = nil,

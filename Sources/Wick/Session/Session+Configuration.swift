@@ -106,6 +106,21 @@ extension Session {
         /// connection (RFC 9113 §6.5.3). Later, the connection closes with SETTINGS_TIMEOUT and
         /// its requests fail as for `http2PingAckTimeout`. Default 10 seconds. Must be positive.
         public var http2SettingsAckTimeout: Duration = .seconds(10)
+        /// Most streams one HTTP/2 connection carries at once; the smaller of this and the
+        /// server's SETTINGS_MAX_CONCURRENT_STREAMS applies. More requests wait for a stream in
+        /// FIFO order, or open another connection when every stream is taken and
+        /// `maximumConnectionsPerHost` allows. Default 100, as curl's. Must be positive.
+        public var http2MaximumConcurrentStreams = 100
+        /// Each HTTP/2 stream's receive window (SETTINGS_INITIAL_WINDOW_SIZE): the bytes of one
+        /// response the server may send before its reader consumes them, so what a slow reader
+        /// makes the connection buffer for it at most. Reopened once half is consumed. Default
+        /// 1 MiB (with the protocol's 65,535 a download over loopback ran at half the speed).
+        /// 1 through 2^31 - 1.
+        public var http2StreamWindowSize = 1_048_576
+        /// The HTTP/2 connection's receive window: what all its responses together may have in
+        /// flight unconsumed, so what one connection buffers at most. Default 8 MiB. 65,535
+        /// through 2^31 - 1.
+        public var http2ConnectionWindowSize = 8_388_608
         /// The certificates https servers are verified against (`tls.trustRoots`). Default
         /// `.system`.
         public var trustRoots: TrustRoots {

@@ -33,6 +33,8 @@ extension Session {
     /// percent-encoded socket path, the rest the target), `https+unix://...` (TLS over the
     /// socket, verified for `localhost`), or `unix:///run/app.sock` (target `/`). The `Host`
     /// field is then `localhost`.
+    /// - Parameter convertible: the URL (any `URLConvertible`: a `String`, `URL`, `URLComponents`).
+    /// - Parameter method: the request's method (GET by default).
     /// - Parameter headers: fields that replace the configuration's by name (every field is
     ///   kept, so a name may repeat).
     /// - Parameter body: sent with `Content-Length`.
@@ -97,7 +99,14 @@ extension Session {
     /// `unixSocketPath` instead of a TCP connection to the URL's host and port, which then make
     /// only the `Host` field and, for https, the TLS server name trust is evaluated for. A bad
     /// path (empty, over 107 bytes, a NUL byte) finishes the request with `WickError.invalidURL`.
+    /// - Parameter convertible: the URL (any `URLConvertible`: a `String`, `URL`, `URLComponents`).
+    /// - Parameter method: the request's method (GET by default).
+    /// - Parameter headers: fields that replace the configuration's by name.
+    /// - Parameter body: sent with `Content-Length`.
     /// - Parameter unixSocketPath: the socket's file-system path, e.g. `/run/app.sock`.
+    /// - Parameter interceptor: this request's adapter and retrier, used with the session's.
+    /// - Parameter shouldAutomaticallyResume: whether adding the first handler starts the
+    ///   request (nil: the session's `startRequestsImmediately`).
     public func request(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
         unixSocketPath: String, interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil

@@ -76,6 +76,8 @@ public final class Session: Sendable {
     /// Traps if the loop threads cannot be started (the process is out of file descriptors or
     /// threads): a client without its loops cannot do anything useful.
     /// The parameters come in Alamofire's order, so its `Session(...)` calls compile as written.
+    /// - Parameter configuration: the settings fixed for the session's lifetime: timeouts, the
+    ///   pool, TLS, the proxy, cookies, the response cache, the HSTS store, the logger.
     /// - Parameter rootQueue: a serial queue for the user's request code (validations, retriers,
     ///   redirect handlers); a concurrent queue would break their ordering.
     /// - Parameter startRequestsImmediately: start each request when its first response handler
@@ -123,7 +125,8 @@ public final class Session: Sendable {
     /// The one designated initializer: the public one's parameters, plus the dialer (nil opens
     /// real sockets).
     private init(
-        configuration: Configuration, queues: (root: DispatchQueue, request: DispatchQueue, serialization: DispatchQueue?),
+        configuration: Configuration,
+        queues: (root: DispatchQueue, request: DispatchQueue, serialization: DispatchQueue?),
         serverTrustManager: ServerTrustManager?, startRequestsImmediately: Bool,
         interceptor: (any RequestInterceptor)?, redirectHandler: (any RedirectHandler)?,
         cachedResponseHandler: (any CachedResponseHandler)?, eventMonitors: [any EventMonitor], dialer: TransportDialer?
@@ -133,6 +136,12 @@ public final class Session: Sendable {
             configuration.http2PingAckTimeout > .zero && configuration.http2SettingsAckTimeout > .zero
                 && (configuration.http2PingInterval ?? .seconds(1)) > .zero,
             "Session: http2PingInterval, http2PingAckTimeout and http2SettingsAckTimeout must be positive")
+        precondition(
+            configuration.http2MaximumConcurrentStreams >= 1
+                && (1...Int(Int32.max)).contains(configuration.http2StreamWindowSize)
+                && (65_535...Int(Int32.max)).contains(configuration.http2ConnectionWindowSize),
+            "Session: http2MaximumConcurrentStreams must be positive, http2StreamWindowSize 1...2^31-1, "
+                + "http2ConnectionWindowSize 65,535...2^31-1")
         self.configuration = configuration
         defaultRequestHeaders = Self.defaultRequestHeaders(for: configuration)
         self.serverTrustManager = serverTrustManager
@@ -171,6 +180,9 @@ public final class Session: Sendable {
         settings.http2.configuration.pingInterval = configuration.http2PingInterval
         settings.http2.configuration.pingAckTimeout = configuration.http2PingAckTimeout
         settings.http2.configuration.settingsAckTimeout = configuration.http2SettingsAckTimeout
+        settings.http2.configuration.maxConcurrentStreams = configuration.http2MaximumConcurrentStreams
+        settings.http2.configuration.initialStreamWindowSize = configuration.http2StreamWindowSize
+        settings.http2.configuration.connectionWindowSize = configuration.http2ConnectionWindowSize
         transportConfiguration.settings = settings
         transportConfiguration.tls = configuration.tls
         if configuration.httpVersion != .http1Only {
@@ -239,7 +251,8 @@ public final class Session: Sendable {
         }
         return transport.prepareSend(
             request.method, url: request.url, headers: headers, body: request.body.map { [UInt8]($0) },
-            unixSocketPath: request.unixSocketPath, destination: request.checkedDestination, source: request.sourceBinding,
+            unixSocketPath: request.unixSocketPath, destination: request.checkedDestination,
+            source: request.sourceBinding,
             bodySource: bodySource, hedging: request.hedging
         ).mapError(WickError.init(preparing:))
     }
@@ -275,7 +288,8 @@ public final class Session: Sendable {
     /// - Throws: `WickError.invalidURL` when `url` is not a usable http, https or Unix-socket URL.
     public func prewarm(_ url: some URLConvertible, connections: Int) throws(WickError) {
         let parsed = try url.asURL()
-        if let invalid = Self.invalidity(of: HTTPRequest(method: .get, url: parsed, headers: HTTPHeaders(), body: nil)) {
+        if let invalid = Self.invalidity(of: HTTPRequest(method: .get, url: parsed, headers: HTTPHeaders(), body: nil))
+        {
             throw invalid
         }
         do throws(TransportPreparationError) {

@@ -77,7 +77,9 @@ extension DataStreamRequest {
     ///   - decoder: decodes each line (after `preprocessor`); `JSONDecoder()` by default.
     ///   - preprocessor: changes each line before it is decoded.
     ///   - maximumLineBytes: the longest line held (its CR and LF not counted); at least 1.
-    ///   - queue, bufferingPolicy, stream: as for `responseStream`.
+    ///   - queue: as for `responseStream(on:bufferingPolicy:stream:)`.
+    ///   - bufferingPolicy: as for `responseStream(on:bufferingPolicy:stream:)`.
+    ///   - stream: receives each line's value or failure, then `.complete`.
     @discardableResult
     public func responseStreamDecodable<Value: Decodable & Sendable>(
         of type: Value.Type = Value.self, on queue: DispatchQueue? = nil,

@@ -7,6 +7,8 @@ extension Session {
     /// `shouldAutomaticallyResume` or else `startRequestsImmediately` is off, or on `resume()`. An invalid URL does not throw here:
     /// the request finishes with `WickError.invalidURL`.
     /// - Parameters:
+    ///   - convertible: the URL (any `URLConvertible`: a `String`, `URL`, `URLComponents`).
+    ///   - method: the request's method (GET by default).
     ///   - headers: fields that replace the configuration's by name.
     ///   - body: sent with `Content-Length`.
     ///   - automaticallyCancelOnStreamError: end the request when a reader fails to turn a

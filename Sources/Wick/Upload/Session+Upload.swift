@@ -4,7 +4,15 @@ public import FoundationEssentials
 
 extension Session {
     /// Uploads `data` to `convertible` (default POST). See `UploadRequest`.
-    /// - Parameter headers: as for `request`; `Content-Length` is set from the body.
+    /// - Parameters:
+    ///   - data: the body, sent whole.
+    ///   - convertible: the URL (any `URLConvertible`: a `String`, `URL`, `URLComponents`).
+    ///   - method: the request's method (POST by default).
+    ///   - headers: as for `request`; `Content-Length` is set from the body.
+    ///   - interceptor: this request's adapter and retrier, used with the session's.
+    ///   - shouldAutomaticallyResume: whether adding the first handler starts the upload (nil:
+    ///     the session's `startRequestsImmediately`).
+    ///   - requestModifier: changes the request as created.
     public func upload(
         _ data: Data, to convertible: some URLConvertible, method: HTTPMethod = .post, headers: HTTPHeaders? = nil,
         interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,

@@ -26,6 +26,10 @@
 //                        response must be 200, 1,024 bytes, HTTP/2
 //   h2-conc LANES COUNT  COUNT GETs of /bytes/1k, LANES chained futures at a time, multiplexed
 //                        on the same client's one HTTP/2 connection; VALUES and checks as h2-seq
+//   h2-download COUNT    COUNT sequential GETs of /bytes/10m on the same connection (body
+//                        collected); VALUES as http-10m. Every response must be 200, 10 MiB, HTTP/2
+//   h2-connections       VALUE: this process's TCP connections to BASE_URL's port now (the
+//                        HTTP/2 client never closes its connection, so 1 means it opened one)
 // For the `transfers` suite (BASE_URL plain http://):
 //   file-down FILE URLPATH   GET BASE_URL+URLPATH into FILE with `FileDownloadDelegate`; VALUES:
 //                            wall ns, then the heap's peak growth in bytes (sampled every ms)
@@ -169,21 +173,14 @@ final class Peer {
             try EventLoopFuture.andAllSucceed(all, on: loop).wait()
             return "\(monotonic() - start) \(processCPU() - cpuStart)"
         case ("http-10m", 2):
-            let client = plainClient(poolLimit: 1)
-            let request = try HTTPClient.Request(url: base + "/bytes/10m", method: .GET)
-            guard let count = Int(words[1]), count > 0 else { throw PeerError("needs a positive count") }
-            let start = monotonic()
-            let cpuStart = processCPU()
-            var growth: Int64 = 0
-            let before = heapBytes()
-            for index in 0..<count {
-                let response = try client.execute(request: request).wait()
-                if index == 0 { growth = Int64(heapBytes()) - Int64(before) }
-                guard response.status == .ok, response.body?.readableBytes == 10 * 1_048_576 else {
-                    throw PeerError("GET /bytes/10m: \(response.status), \(response.body?.readableBytes ?? 0) bytes")
-                }
+            return try downloads(plainClient(poolLimit: 1), count: words[1], httpMajorVersion: 1)
+        case ("h2-download", 2):
+            return try downloads(http2Client(), count: words[1], httpMajorVersion: 2)
+        case ("h2-connections", 1):
+            guard let port = base.split(separator: ":").last.flatMap({ UInt16($0) }) else {
+                throw PeerError("no port in \(base)")
             }
-            return "\(monotonic() - start) \(processCPU() - cpuStart) \(max(0, growth))"
+            return String(try tcpConnections(toPort: port))
         case ("file-down", 3):
             let client = plainClient(poolLimit: 1)
             let request = try HTTPClient.Request(url: base + String(words[2]), method: .GET)
@@ -230,6 +227,30 @@ final class Peer {
         let cpuStart = processCPU()
         for _ in 0..<count { try body() }
         return "\(monotonic() - start) \(processCPU() - cpuStart)"
+    }
+
+    /// COUNT sequential GETs of /bytes/10m through `client`, each body collected and checked:
+    /// 200, 10 MiB, over HTTP/`httpMajorVersion`. The wall time and the process's CPU time in
+    /// nanoseconds, then the heap's growth in bytes from the start to the first body's arrival.
+    private func downloads(_ client: HTTPClient, count: Substring, httpMajorVersion: Int) throws -> String {
+        guard let count = Int(count), count > 0 else { throw PeerError("needs a positive count") }
+        let request = try HTTPClient.Request(url: base + "/bytes/10m", method: .GET)
+        let start = monotonic()
+        let cpuStart = processCPU()
+        var growth: Int64 = 0
+        let before = heapBytes()
+        for index in 0..<count {
+            let response = try client.execute(request: request).wait()
+            if index == 0 { growth = Int64(heapBytes()) - Int64(before) }
+            guard response.status == .ok, response.body?.readableBytes == 10 * 1_048_576,
+                response.version.major == httpMajorVersion
+            else {
+                throw PeerError(
+                    "GET /bytes/10m: \(response.status), \(response.body?.readableBytes ?? 0) bytes, \(response.version)"
+                )
+            }
+        }
+        return "\(monotonic() - start) \(processCPU() - cpuStart) \(max(0, growth))"
     }
 
     /// A plain-HTTP client with a pool of `poolLimit` connections (the same one on every call).
@@ -367,6 +388,38 @@ final class HeapPeakSampler: @unchecked Sendable {
         finished.wait()
         return lock.withLock { peak > baseline ? peak - baseline : 0 }
     }
+}
+
+/// This process's TCP connections whose peer's port is `port`: every open descriptor (listed in
+/// /proc/self/fd) asked `getpeername`; those that are not connected sockets fail it.
+func tcpConnections(toPort port: UInt16) throws -> Int {
+    guard let directory = opendir("/proc/self/fd") else { throw PeerError("opendir /proc/self/fd: errno \(errno)") }
+    defer { closedir(directory) }
+    var count = 0
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard let descriptor = Int32(name) else { continue }
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let connected = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) == 0 }
+        }
+        guard connected else { continue }
+        let peerPort: UInt16? =
+            switch Int32(address.ss_family) {
+            case AF_INET:
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
+                }
+            case AF_INET6:
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port }
+                }
+            default: nil
+            }
+        if peerPort.map(UInt16.init(bigEndian:)) == port { count += 1 }
+    }
+    return count
 }
 
 /// A file's size.

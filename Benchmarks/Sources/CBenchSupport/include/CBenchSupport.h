@@ -1,6 +1,7 @@
 // CBenchSupport: what wick-bench calls in C. picohttpparser's interface as Debian's libh2o-evloop
 // exports it (that package ships no header, so the declarations are restated here), zlib macro
-// wrappers, brotli's and zstd's decoder headers (the br and zstd peers), the process-wide allocation counters and callgrind's client requests.
+// wrappers, brotli's and zstd's decoder headers (the br and zstd peers) and callgrind's client
+// requests. The allocation counters are CAllocationCounter's.
 #ifndef CBENCH_SUPPORT_H
 #define CBENCH_SUPPORT_H
 
@@ -50,15 +51,6 @@ ssize_t phr_decode_chunked(struct phr_chunked_decoder *decoder, char *buf, size_
 int bench_inflateInit2(z_streamp stream, int windowBits);
 /// deflateInit2(stream, level, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY).
 int bench_deflateInit2(z_streamp stream, int level, int windowBits);
-
-// MARK: Allocation counters (malloc, calloc, realloc, free, posix_memalign, aligned_alloc,
-// memalign, valloc and pvalloc are interposed for the whole process)
-
-/// Calls that allocated (malloc, calloc, realloc to a new block, the aligned allocators) since
-/// the process started.
-uint64_t bench_allocation_count(void);
-/// Calls to free with a non-null pointer since the process started.
-uint64_t bench_free_count(void);
 
 // MARK: callgrind client requests (no-ops when valgrind's header was missing at build time)
 

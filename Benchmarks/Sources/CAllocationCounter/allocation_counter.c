@@ -1,7 +1,7 @@
 // Counts the process's allocations: every allocator entry point is defined here, counts with a
 // relaxed atomic increment, and forwards to glibc's own implementation (__libc_*). Linked into
 // the executable, these definitions take precedence over libc's for every library.
-#include "CBenchSupport.h"
+#include "CAllocationCounter.h"
 
 #include <errno.h>
 #include <stdatomic.h>

@@ -35,7 +35,7 @@ public struct LoadOptions: Sendable {
     /// `--json`: the report as one JSON object.
     public var json = false
     /// The options `wick bench` shares with `wick`'s curl mode, read and applied to the session
-    /// the same way: `--http1.1` (the default), `--http2` (ALPN `h2` preferred over TLS),
+    /// the same way: `--http2` (the default: ALPN `h2` preferred over TLS), `--http1.1`,
     /// `--http2-prior-knowledge` (h2c), `--cacert`, `--capath` and `-k`/`--insecure`.
     public var curlSettings = TransferOptions()
 

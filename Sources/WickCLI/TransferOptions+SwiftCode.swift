@@ -14,36 +14,51 @@ extension TransferOptions {
         var lines = ["import FoundationEssentials", "import Wick", "", "var configuration = Session.Configuration()"]
         lines.append("configuration.headers = HTTPHeaders()")
         lines.append("configuration.automaticallyDecodesResponseBodies = \(compressed)")
-        if httpVersion != .http1Only { lines.append("configuration.httpVersion = .\(httpVersion)") }
+        if httpVersion != .preferHTTP2 { lines.append("configuration.httpVersion = .\(httpVersion)") }
         if http2PriorKnowledge { lines.append("configuration.http2PriorKnowledge = true") }
-        if followsRedirects { lines.append("configuration.maximumRedirects = \(maximumRedirects < 0 ? "Int.max" : String(maximumRedirects))") }
+        if followsRedirects {
+            lines.append(
+                "configuration.maximumRedirects = \(maximumRedirects < 0 ? "Int.max" : String(maximumRedirects))")
+        }
         if let maximumTime { lines.append("configuration.requestTimeout = .seconds(\(maximumTime))") }
         if let connectTimeout { lines.append("configuration.connectTimeout = .seconds(\(connectTimeout))") }
         if let caCertificateFile {
             lines.append("configuration.trustRoots = .certificates(")
-            lines.append("    try Certificate.chain(pemEncoded: String(decoding: try Data(contentsOf: URL(fileURLWithPath: \(Self.literal(caCertificateFile)))), as: UTF8.self)))")
+            lines.append(
+                "    try Certificate.chain(pemEncoded: String(decoding: try Data(contentsOf: URL(fileURLWithPath: \(Self.literal(caCertificateFile)))), as: UTF8.self)))"
+            )
         }
         if interface != nil || localPorts != nil {
             let address = interface.map { "address: \(Self.literal($0))" }
             let ports = localPorts.map { "ports: \($0.lowerBound)...\($0.upperBound)" }
-            lines.append("configuration.sourceBinding = try SourceBinding(\([address, ports].compactMap { $0 }.joined(separator: ", ")))")
+            lines.append(
+                "configuration.sourceBinding = try SourceBinding(\([address, ports].compactMap { $0 }.joined(separator: ", ")))"
+            )
         }
         for entry in resolveEntries {
-            lines.append("configuration.nameResolution.resolveOverrides.append(try ResolveOverride(curlArgument: \(Self.literal(entry))))")
+            lines.append(
+                "configuration.nameResolution.resolveOverrides.append(try ResolveOverride(curlArgument: \(Self.literal(entry))))"
+            )
         }
         for entry in connectToEntries {
-            lines.append("configuration.nameResolution.connectToOverrides.append(try ConnectToOverride(curlArgument: \(Self.literal(entry))))")
+            lines.append(
+                "configuration.nameResolution.connectToOverrides.append(try ConnectToOverride(curlArgument: \(Self.literal(entry))))"
+            )
         }
         if let proxy {
             let url = Self.literal(proxy.contains("://") ? proxy : "http://" + proxy)
             if proxyCredentials != nil || proxyCACertificateFile != nil || proxyInsecure {
                 lines.append("var proxy = try ProxyConfiguration(url: \(url))")
                 if let credentials = proxyCredentials {
-                    lines.append("proxy.credentials = ProxyCredentials(username: \(Self.literal(credentials.username)), password: \(Self.literal(credentials.password)))")
+                    lines.append(
+                        "proxy.credentials = ProxyCredentials(username: \(Self.literal(credentials.username)), password: \(Self.literal(credentials.password)))"
+                    )
                 }
                 if let proxyCACertificateFile {
                     lines.append("proxy.tlsTrust.roots = .certificates(")
-                    lines.append("    try Certificate.chain(pemEncoded: String(decoding: try Data(contentsOf: URL(fileURLWithPath: \(Self.literal(proxyCACertificateFile)))), as: UTF8.self)))")
+                    lines.append(
+                        "    try Certificate.chain(pemEncoded: String(decoding: try Data(contentsOf: URL(fileURLWithPath: \(Self.literal(proxyCACertificateFile)))), as: UTF8.self)))"
+                    )
                 }
                 if proxyInsecure { lines.append("proxy.tlsTrust.verifiesCertificate = false") }
                 lines.append("configuration.proxy = .proxy(proxy)")
@@ -55,11 +70,14 @@ extension TransferOptions {
         if let pinnedPublicKeys {
             let keys = pinnedPublicKeys.split(separator: ";").map { "try PublicKey(pin: \(Self.literal(String($0))))" }
             lines.append("let evaluator = PublicKeysTrustEvaluator(")
-            lines.append("    keys: [\(keys.joined(separator: ", "))], performDefaultValidation: \(!insecure), validateHost: \(!insecure))")
+            lines.append(
+                "    keys: [\(keys.joined(separator: ", "))], performDefaultValidation: \(!insecure), validateHost: \(!insecure))"
+            )
             lines.append("let trustManager = ServerTrustManager(evaluators: [\(Self.literal(host)): evaluator])")
             sessionArguments.append("serverTrustManager: trustManager")
         } else if insecure {
-            lines.append("let trustManager = ServerTrustManager(evaluators: [\(Self.literal(host)): DisabledTrustEvaluator()])")
+            lines.append(
+                "let trustManager = ServerTrustManager(evaluators: [\(Self.literal(host)): DisabledTrustEvaluator()])")
             sessionArguments.append("serverTrustManager: trustManager")
         }
         sessionArguments.append("redirectHandler: Redirector.\(followsRedirects ? "follow" : "doNotFollow")")
@@ -80,12 +98,18 @@ extension TransferOptions {
         }
         lines.append("var headers = HTTPHeaders()")
         for field in headerFields(bodyContentType: body?.contentType) {
-            let value = field.name.lowercased() == "content-type" && !form.isEmpty ? "form.contentType" : Self.literal(field.value)
+            let value =
+                field.name.lowercased() == "content-type" && !form.isEmpty
+                ? "form.contentType" : Self.literal(field.value)
             lines.append("headers.add(name: \(Self.literal(field.name)), value: \(value))")
         }
         lines.append("let request = HTTPRequest(")
-        lines.append("    method: HTTPMethod(rawValue: \(Self.literal(effectiveMethod.rawValue))), url: URL(string: \(Self.literal(url)))!,")
-        lines.append("    headers: headers, body: \(bodyArgument)\(unixSocket.map { ", unixSocketPath: \(Self.literal($0))" } ?? ""))")
+        lines.append(
+            "    method: HTTPMethod(rawValue: \(Self.literal(effectiveMethod.rawValue))), url: URL(string: \(Self.literal(url)))!,"
+        )
+        lines.append(
+            "    headers: headers, body: \(bodyArgument)\(unixSocket.map { ", unixSocketPath: \(Self.literal($0))" } ?? ""))"
+        )
         var call = "session.request(request)"
         if usesDigest, let (user, password) = credentials {
             call += ".authenticate(username: \(Self.literal(user)), password: \(Self.literal(password)))"
@@ -102,14 +126,18 @@ extension TransferOptions {
         for field in form {
             let name = Self.literal(field.name)
             let extras = [
-                field.fileName.map { "fileName: \(Self.literal($0))" }, field.contentType.map { "mimeType: \(Self.literal($0))" },
+                field.fileName.map { "fileName: \(Self.literal($0))" },
+                field.contentType.map { "mimeType: \(Self.literal($0))" },
             ].compactMap { $0 }
             switch field.content {
             case .text(let text):
-                lines.append("form.append(Data(\(Self.literal(text)).utf8), withName: \(([name] + extras).joined(separator: ", ")))")
+                lines.append(
+                    "form.append(Data(\(Self.literal(text)).utf8), withName: \(([name] + extras).joined(separator: ", ")))"
+                )
             case .fileText(let path):
                 lines.append(
-                    "form.append(try Data(contentsOf: URL(fileURLWithPath: \(Self.literal(path)))), withName: \(([name] + extras).joined(separator: ", ")))")
+                    "form.append(try Data(contentsOf: URL(fileURLWithPath: \(Self.literal(path)))), withName: \(([name] + extras).joined(separator: ", ")))"
+                )
             case .file(let path):
                 let file = "URL(fileURLWithPath: \(Self.literal(path)))"
                 if extras.isEmpty {

@@ -62,9 +62,10 @@ public struct TransferOptions: Sendable {
     public var referer: String?
     /// `--compressed`: ask for gzip, deflate, br and zstd, and decode them.
     public var compressed = false
-    /// `--http2` (offer `h2` in TLS's ALPN, HTTP/1.1 if the server does not select it) and
-    /// `--http1.1` (the default: HTTP/1.1 only), the last one given winning.
-    public var httpVersion: HTTPVersionPreference = .http1Only
+    /// `--http2` (the default, as curl's for https since 7.62: offer `h2` in TLS's ALPN,
+    /// HTTP/1.1 if the server does not select it) and `--http1.1` (HTTP/1.1 only), the last one
+    /// given winning.
+    public var httpVersion: HTTPVersionPreference = .preferHTTP2
     /// `--http2-prior-knowledge`: cleartext URLs speak HTTP/2 at once (h2c), with no upgrade.
     public var http2PriorKnowledge = false
     /// `-i`: write the response head before the body.

@@ -9,9 +9,9 @@ import WickTLS
 /// preference is `http2Only`; never through an HTTP proxy, which takes plain requests in
 /// HTTP/1.1's absolute form.
 public enum HTTPVersionPreference: Hashable, Sendable {
-    /// HTTP/1.1 only: ALPN offers `http/1.1` (the default).
+    /// HTTP/1.1 only: ALPN offers `http/1.1`.
     case http1Only
-    /// ALPN offers `h2` then `http/1.1`; the server's choice is used.
+    /// ALPN offers `h2` then `http/1.1`; the server's choice is used (`Session`'s default).
     case preferHTTP2
     /// ALPN offers `h2` alone; a server that does not select it fails the connection
     /// (`TLSError.applicationProtocolNotSelected`, not retried). Cleartext origins use prior

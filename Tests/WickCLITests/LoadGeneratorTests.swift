@@ -11,7 +11,7 @@ import WickTestSupport
         #expect(plain.url == "http://localhost:8080/x" && plain.concurrency == 16 && plain.requests == 10_000)
         #expect(plain.duration == nil && plain.rate == nil && !plain.json)
         #expect(plain.connections == nil && plain.connectionLimit == 16)
-        #expect(plain.curlSettings.httpVersion == .http1Only && !plain.curlSettings.http2PriorKnowledge)
+        #expect(plain.curlSettings.httpVersion == .preferHTTP2 && !plain.curlSettings.http2PriorKnowledge)
         #expect(!plain.curlSettings.insecure && plain.curlSettings.caCertificateFile == nil)
         let full = try LoadOptions(arguments: [
             "-c", "64", "-d", "30s", "--rate", "5000", "-H", "X-A:  1", "-m", "2.5", "--json", "https://h/",

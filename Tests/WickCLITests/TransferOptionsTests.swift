@@ -292,7 +292,7 @@ struct ProxyOptionsTests {
 
 struct HTTPVersionOptionsTests {
     @Test func http2PrefersH2AndTheLastVersionOptionWins() throws {
-        #expect(try TransferOptions.parsing(["u"]).httpVersion == .http1Only)
+        #expect(try TransferOptions.parsing(["u"]).httpVersion == .preferHTTP2)
         #expect(try TransferOptions.parsing(["--http2", "u"]).httpVersion == .preferHTTP2)
         #expect(try TransferOptions.parsing(["--http2", "--http1.1", "u"]).httpVersion == .http1Only)
         #expect(try TransferOptions.parsing(["--http1.1", "--http2", "u"]).httpVersion == .preferHTTP2)
@@ -306,7 +306,9 @@ struct HTTPVersionOptionsTests {
         #expect(
             try TransferOptions.parsing(["--http2-prior-knowledge", "--http1.1", "u"]).http2PriorKnowledge == false)
         let code = try options.swiftCode(input: TableInput(files: [:]))
-        #expect(code.contains("configuration.httpVersion = .preferHTTP2"))
+        #expect(!code.contains("configuration.httpVersion"), "the session's default, as curl's")
         #expect(code.contains("configuration.http2PriorKnowledge = true"))
+        let http1 = try TransferOptions.parsing(["--http1.1", "u"]).swiftCode(input: TableInput(files: [:]))
+        #expect(http1.contains("configuration.httpVersion = .http1Only"))
     }
 }

@@ -82,13 +82,15 @@ extension Session {
         /// whole value (every field affects security), and a `ServerTrustManager` evaluates on
         /// top of it.
         public var tls = TLSConfiguration()
-        /// Which HTTP versions the session's connections speak. Default `.http1Only`.
-        /// `.preferHTTP2` offers `h2` then `http/1.1` in TLS's ALPN and uses what the server
-        /// selects; `.http2Only` offers `h2` alone and fails a connection whose server does
-        /// not select it. Either replaces `tls.applicationProtocols`. Over HTTP/2 one
-        /// connection per origin carries up to the server's `SETTINGS_MAX_CONCURRENT_STREAMS`
+        /// Which HTTP versions the session's connections speak. Default `.preferHTTP2`, as
+        /// curl, URLSession and async-http-client (`.automatic`) do: https connections offer
+        /// `h2` then `http/1.1` in TLS's ALPN and use what the server selects; cleartext ones
+        /// speak HTTP/1.1 unless `http2PriorKnowledge` is on. `.http2Only` offers `h2` alone
+        /// and fails a connection whose server does not select it; `.http1Only` offers
+        /// `http/1.1` alone. Either HTTP/2 choice replaces `tls.applicationProtocols`. Over
+        /// HTTP/2 one connection per origin carries up to `http2MaximumConcurrentStreams`
         /// requests at once; a second opens only when every stream is taken.
-        public var httpVersion: HTTPVersionPreference = .http1Only
+        public var httpVersion: HTTPVersionPreference = .preferHTTP2
         /// Cleartext (`http`) origins speak HTTP/2 with prior knowledge (`h2c`, RFC 9113 §3.3,
         /// curl's `--http2-prior-knowledge`): no upgrade, the server must speak HTTP/2. Off by
         /// default; requests through an HTTP proxy keep HTTP/1.1. `.http2Only` implies it.

@@ -35,7 +35,8 @@ public import Foundation
 ///
 /// Two listeners speak HTTP/2 and serve the same paths: `http2Port` over TLS (ALPN `h2` and
 /// `http/1.1`, nginx's default of 128 concurrent streams) and `h2cPort` in cleartext with prior
-/// knowledge only (no HTTP/1.1), allowing 8 concurrent streams per connection.
+/// knowledge only (no HTTP/1.1), allowing 8 concurrent streams per connection; the second also
+/// listens on the Unix socket `h2c.sock` beside `http.sock`.
 ///
 /// Another listener, `mutualTLSPort`, requires a client certificate the test PKI issued and
 /// answers every path with 200 and the client's subject (`CN=Wick Test Client`), or with 400
@@ -242,6 +243,7 @@ public final class NginxServer: Sendable {
                 }
                 server {
                     listen 127.0.0.1:\(h2cPort) http2;
+                    listen unix:\(dir)/h2c.sock http2;
                     http2_max_concurrent_streams 8;
                     \(locations)
                 }

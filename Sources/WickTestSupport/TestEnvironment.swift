@@ -65,6 +65,10 @@ public enum TestEnvironment {
         public let h2cPort: Int
         /// The plain-HTTP server's Unix domain socket path.
         public let unixSocket: String
+        /// The cleartext HTTP/2 server's Unix domain socket path (`h2c.sock` beside `unixSocket`).
+        public var h2cUnixSocket: String {
+            URL(fileURLWithPath: unixSocket).deletingLastPathComponent().appendingPathComponent("h2c.sock").path
+        }
         /// The HTTPS server's Unix domain socket path.
         public let tlsUnixSocket: String
         /// The document root (the files `NginxServer` documents).

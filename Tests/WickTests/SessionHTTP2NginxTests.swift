@@ -37,6 +37,19 @@ struct SessionHTTP2NginxTests {
         await session.shutdown()
     }
 
+    @Test func priorKnowledgeSpeaksHTTP2OverAUnixSocket() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let session = try Self.session(nginx) { $0.http2PriorKnowledge = true }
+        for _ in 0..<2 {
+            let response = await session.request("http://localhost/bytes/1k", unixSocketPath: nginx.h2cUnixSocket)
+                .validate().awaitResponseData()
+            #expect(response.value == Data(TestPayload.bytes(count: 1_024)), "\(String(describing: response.error))")
+            #expect(response.metrics?.httpVersion == .http2)
+        }
+        #expect(await session.poolStatistics().total.created == 1)
+        await session.shutdown()
+    }
+
     @Test func http1OnlyKeepsHTTP1OnTheSameServer() async throws {
         let nginx = try TestEnvironment.nginx()
         let session = try Self.session(nginx, .http1Only)
@@ -172,7 +185,8 @@ struct SessionHTTP2NginxTests {
     @Test func redirectsAndValidationBehaveAsOverHTTP1() async throws {
         let nginx = try TestEnvironment.nginx()
         let session = try Self.session(nginx)
-        let redirected = await session.request("\(Self.tlsBase(nginx))/redirect/bytes-1k").validate().awaitResponseData()
+        let redirected = await session.request("\(Self.tlsBase(nginx))/redirect/bytes-1k").validate()
+            .awaitResponseData()
         #expect(redirected.value?.count == 1_024)
         #expect(redirected.response?.url?.path == "/bytes/1k")
         let missing = await session.request("\(Self.tlsBase(nginx))/bytes/none").validate().serializingData().result

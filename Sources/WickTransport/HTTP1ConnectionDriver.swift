@@ -98,12 +98,8 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
     /// Whether the channel reported `streamClosed` (or was closed by this driver).
     @exclusivity(unchecked) private var isChannelClosed = false
     @exclusivity(unchecked) private var closeReported = false
-    /// The connection's one timer for the deadline and idle checks (`armWatchdog`), and when it
-    /// fires. It outlives exchanges: a keep-alive connection's next request usually finds it
-    /// armed for earlier than it needs, so a request costs no timer operation at all (one timer
-    /// per exchange for each check cost four allocations and two heap updates per request).
-    @exclusivity(unchecked) private var watchdog: Scheduled?
-    @exclusivity(unchecked) private var watchdogDue: Deadline?
+    /// The connection's one timer for the deadline and idle checks (`watchdogFired`).
+    @exclusivity(unchecked) private var watchdog = ConnectionWatchdog()
     /// A release queued for the owner (`runOnLoop`).
     @exclusivity(unchecked) private var pendingRelease: PendingRelease?
 
@@ -217,9 +213,7 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
 
     func streamClosed(_ stream: any StreamChannel, error: StreamChannelError?) {
         isChannelClosed = true
-        watchdog?.cancel()
-        watchdog = nil
-        watchdogDue = nil
+        watchdog.cancel()
         if !machine.isClosed {
             perform(machine.connectionFailed(error ?? .reactor(.channelClosed)), readBuffer: nil)
         }
@@ -430,10 +424,7 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
     /// Makes sure the watchdog fires by `due`: an armed watchdog due no later is kept (it will
     /// look again when it fires), an armed later one is replaced.
     private func armWatchdog(at due: Deadline) {
-        if let armed = watchdogDue, armed <= due { return }
-        watchdog?.cancel()
-        watchdogDue = due
-        watchdog = channel.loop.schedule(at: due) { [self] in watchdogFired() }
+        watchdog.arm(at: due, on: channel.loop) { [self] in watchdogFired() }
     }
 
     /// Fails the request in progress if its deadline passed or nothing moved for `idleTimeout`;
@@ -445,8 +436,7 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
     /// A watchdog armed for now fires after the next poll's reads, which either find those
     /// bytes (progress) or confirm the silence. A deadline is not confirmed: it is a deadline.
     private func watchdogFired() {
-        watchdog = nil
-        watchdogDue = nil
+        watchdog.fired()
         guard let current = exchange else { return }
         let now = Deadline.now()
         guard let due = nextCheck(of: current, at: now) else { return }

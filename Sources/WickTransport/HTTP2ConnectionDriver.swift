@@ -106,12 +106,8 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     @exclusivity(unchecked) private var machine: HTTP2ConnectionStateMachine
     @exclusivity(unchecked) private var streams: [HTTP2StreamID: Stream] = [:]
-    /// The connection's one timer for its streams' deadline and idle checks (`watchdogFired`),
-    /// and when it fires. It outlives streams: a stream opened after another usually finds it
-    /// armed for earlier than it needs, so a request costs no timer operation at all (a timer
-    /// per stream cost two allocations and two heap updates per request).
-    @exclusivity(unchecked) private var watchdog: Scheduled?
-    @exclusivity(unchecked) private var watchdogDue: Deadline?
+    /// The connection's one timer for the deadline and idle checks (`watchdogFired`).
+    @exclusivity(unchecked) private var watchdog = ConnectionWatchdog()
     /// The events of a read, emptied and kept for the next (`streamRead`).
     @exclusivity(unchecked) private var eventBuffer: [HTTP2ConnectionEvent] = []
     /// The server's first SETTINGS arrived and the owner was told.
@@ -280,9 +276,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         isChannelClosed = true
         livenessTimer?.cancel()
         livenessTimer = nil
-        watchdog?.cancel()
-        watchdog = nil
-        watchdogDue = nil
+        watchdog.cancel()
         for event in machine.connectionClosed() { handle(event, channelError: error) }
         // Streams the machine no longer knew (ended on its side, waiting on a full consumer).
         for streamID in streams.keys.sorted() { fail(streamID, .connectionClosed(error), reset: false) }
@@ -560,18 +554,14 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     /// Makes sure the watchdog fires by `due`: an armed watchdog due no later is kept (it will
     /// look again when it fires), an armed later one is replaced.
     private func armWatchdog(at due: Deadline) {
-        if let armed = watchdogDue, armed <= due { return }
-        watchdog?.cancel()
-        watchdogDue = due
-        watchdog = channel.loop.schedule(at: due) { [self] in watchdogFired() }
+        watchdog.arm(at: due, on: channel.loop) { [self] in watchdogFired() }
     }
 
     /// Fails each stream whose deadline passed or that made no progress for `idleTimeout`, and
     /// arms again for the earliest time one of the others could be due (progress only moves
     /// `lastProgress`, so a busy stream costs no timer operations).
     private func watchdogFired() {
-        watchdog = nil
-        watchdogDue = nil
+        watchdog.fired()
         guard !isChannelClosed else { return }
         let now = Deadline.now()
         var next: Deadline?

@@ -78,6 +78,23 @@ final class EchoServer: @unchecked Sendable {
         return (listener, UInt16(bigEndian: address.sin_port))
     }
 
+    /// Listens on 127.0.0.1 with a kernel-chosen port and, on a thread of its own, accepts one
+    /// connection, closes the listener and hands the connection (Nagle off) to `serve`; returns
+    /// the port.
+    /// - Throws: `SocketError` if the listener cannot be made.
+    static func serveOneConnection(_ serve: @escaping @Sendable (Int32) -> Void) throws -> UInt16 {
+        let listener = try listenOnLoopback()
+        let thread = Thread {
+            let connection = accept(listener.fd, nil, nil)
+            close(listener.fd)
+            guard connection >= 0 else { return }
+            setNoDelay(connection)
+            serve(connection)
+        }
+        thread.start()
+        return listener.port
+    }
+
     /// Sets TCP_NODELAY on `fd`.
     static func setNoDelay(_ fd: Int32) {
         var on: Int32 = 1

@@ -36,16 +36,7 @@ final class FixedHTTP2ResponseServer: @unchecked Sendable {
     /// Listens with a kernel-chosen port and serves one connection on a thread of its own.
     /// - Throws: `SocketError` if the listener cannot be made.
     init() throws {
-        let listener = try EchoServer.listenOnLoopback()
-        port = listener.port
-        let thread = Thread {
-            let connection = accept(listener.fd, nil, nil)
-            close(listener.fd)
-            guard connection >= 0 else { return }
-            EchoServer.setNoDelay(connection)
-            Self.serve(connection)
-        }
-        thread.start()
+        port = try EchoServer.serveOneConnection { Self.serve($0) }
     }
 
     /// A frame header (RFC 9113 §4.1) on stream 0.

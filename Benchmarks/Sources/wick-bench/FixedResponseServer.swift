@@ -19,16 +19,7 @@ final class FixedResponseServer: @unchecked Sendable {
     /// answering every request with `response` (whole HTTP/1.1 response bytes).
     /// - Throws: `SocketError` if the listener cannot be made.
     init(response: [UInt8] = FixedResponseServer.response) throws {
-        let listener = try EchoServer.listenOnLoopback()
-        port = listener.port
-        let thread = Thread {
-            let connection = accept(listener.fd, nil, nil)
-            close(listener.fd)
-            guard connection >= 0 else { return }
-            EchoServer.setNoDelay(connection)
-            Self.serve(connection, response: response)
-        }
-        thread.start()
+        port = try EchoServer.serveOneConnection { Self.serve($0, response: response) }
     }
 
     /// Answers every request head until the peer closes, then closes `fd`.

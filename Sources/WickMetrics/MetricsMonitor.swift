@@ -61,7 +61,7 @@ public final class MetricsMonitor: EventMonitor {
         let exchange = metrics.last
         let labels = dimensions.of(exchange.request)
         if let total = exchange.total {
-            record(WickMetricName.requestDuration, dimensions.of(exchange.request, status: exchange.statusCode), total)
+            record(WickMetricName.requestDuration, dimensions.adding(status: exchange.statusCode, to: labels), total)
         }
         if let wait = exchange.poolWait { record(WickMetricName.timeInQueue, labels, wait) }
         if let resolve = exchange.resolve { record(WickMetricName.resolveDuration, labels, resolve) }

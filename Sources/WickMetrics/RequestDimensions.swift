@@ -29,9 +29,10 @@ struct RequestDimensions {
         return dimensions
     }
 
-    /// `of(request)` with the response's status, labelled as configured.
-    func of(_ request: HTTPRequest, status: Int) -> [(String, String)] {
-        var dimensions = of(request)
+    /// `dimensions` (a request's, from `of(request)`) with the response's status, labelled as
+    /// configured.
+    func adding(status: Int, to dimensions: [(String, String)]) -> [(String, String)] {
+        var dimensions = dimensions
         switch statusLabel {
         case .code: dimensions.append(("http.response.status_code", String(status)))
         case .statusClass: dimensions.append(("http.response.status_class", "\(status / 100)xx"))

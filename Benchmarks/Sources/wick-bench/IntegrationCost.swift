@@ -28,8 +28,12 @@ enum IntegrationCost {
     static var settings: [Setting] {
         [
             Setting(name: "plain (logging off)", configure: { _ in }, monitors: [], tracesRequests: false),
-            Setting(name: "swift-log at debug", configure: { $0.logger = droppingLogger(.debug) }, monitors: [], tracesRequests: false),
-            Setting(name: "swift-log at trace", configure: { $0.logger = droppingLogger(.trace) }, monitors: [], tracesRequests: false),
+            Setting(
+                name: "swift-log at debug", configure: { $0.logger = droppingLogger(.debug) }, monitors: [],
+                tracesRequests: false),
+            Setting(
+                name: "swift-log at trace", configure: { $0.logger = droppingLogger(.trace) }, monitors: [],
+                tracesRequests: false),
             Setting(
                 name: "metrics", configure: { _ in },
                 monitors: [MetricsMonitor(configuration: MetricsConfiguration(factory: NOOPMetricsHandler.instance))],
@@ -62,21 +66,9 @@ enum IntegrationCost {
     /// - Throws: `SocketError` if the server cannot listen, `BenchError` or `WickError` if a request fails.
     static func run() throws {
         let perRound = requests / rounds
-        print("integration cost: \(rounds) rounds of \(perRound) sequential GETs of 1 KiB per setting, async, keep-alive")
-        var sessions: [(Setting, Session, String)] = []
-        // Each server answers one connection: one per setting's session.
-        var servers: [FixedResponseServer] = []
-        for setting in settings {
-            let server = try FixedResponseServer()
-            servers.append(server)
-            var configuration = Session.Configuration()
-            configuration.maximumConnectionsPerHost = 1
-            setting.configure(&configuration)
-            let session = Session(configuration: configuration, eventMonitors: setting.monitors)
-            let url = "http://127.0.0.1:\(server.port)/bytes/1k"
-            _ = try measure(session, url: url, count: 100, traced: setting.tracesRequests)
-            sessions.append((setting, session, url))
-        }
+        print(
+            "integration cost: \(rounds) rounds of \(perRound) sequential GETs of 1 KiB per setting, async, keep-alive")
+        let (sessions, servers) = try warmSessions()
         let opened = sessions.map(\.1)
         defer { try? blocking { for session in opened { await session.shutdown() } } }
         var bestCPU = [UInt64](repeating: .max, count: sessions.count)
@@ -94,8 +86,72 @@ enum IntegrationCost {
             let perRequest = Double(allocations[index]) / Double(perRound)
             let cpuMicroseconds = Double(bestCPU[index]) / Double(perRound) / 1_000
             let relative = index == 0 ? "" : " (\(Format.fixed((cpuMicroseconds / plainCPU - 1) * 100, 1))% CPU)"
-            print("  \(setting.name): \(Format.fixed(perRequest, 2)) allocations, best round \(Format.fixed(cpuMicroseconds, 1)) µs CPU per request\(relative)")
+            print(
+                "  \(setting.name): \(Format.fixed(perRequest, 2)) allocations, best round \(Format.fixed(cpuMicroseconds, 1)) µs CPU per request\(relative)"
+            )
         }
+        guard InstructionCounter.isAvailable, let counts = InstructionCounter.measure(suite: "integrations") else {
+            return print("  (no instruction counts: valgrind or objcopy missing, or callgrind failed)")
+        }
+        print(
+            "user-space instructions per request under callgrind (\(probedRequests) requests per setting; repeatable):")
+        let plain = counts[probeName(0)] ?? .nan
+        for (index, setting) in settings.enumerated() {
+            let count = counts[probeName(index)] ?? .nan
+            let relative = index == 0 ? "" : " (+\(Format.fixed((count / plain - 1) * 100, 1))%)"
+            print("  \(setting.name): \(Format.grouped(Int(count.isNaN ? 0 : count)))\(relative)")
+        }
+    }
+
+    /// Each setting's session, on a server of its own (each answers one connection), after 100
+    /// requests of warm-up.
+    private static func warmSessions() throws -> ([(Setting, Session, String)], [FixedResponseServer]) {
+        var sessions: [(Setting, Session, String)] = []
+        var servers: [FixedResponseServer] = []
+        for setting in settings {
+            let server = try FixedResponseServer()
+            servers.append(server)
+            var configuration = Session.Configuration()
+            configuration.maximumConnectionsPerHost = 1
+            setting.configure(&configuration)
+            let session = Session(configuration: configuration, eventMonitors: setting.monitors)
+            let url = "http://127.0.0.1:\(server.port)/bytes/1k"
+            _ = try measure(session, url: url, count: 100, traced: setting.tracesRequests)
+            sessions.append((setting, session, url))
+        }
+        return (sessions, servers)
+    }
+
+    /// Requests per setting under callgrind.
+    static let probedRequests = 300
+
+    /// The callgrind probe's name for the setting at `index`.
+    private static func probeName(_ index: Int) -> String { "integrations.\(index)" }
+
+    /// The callgrind probe's workloads (`wick-bench callgrind-probe integrations`): each setting's
+    /// sequential requests on its warmed session (the sessions and servers live until exit).
+    /// - Throws: as `run`.
+    static func probeWorkloads() throws -> [Workload] {
+        let (sessions, servers) = try warmSessions()
+        // Under callgrind the first workload measured also paid one-time costs (380k
+        // instructions per request for the plain path, measured first, against 120-160k for
+        // the others): a workload of every session's requests goes first, and is not read.
+        let warmUp = Workload(name: "integrations.warm-up") { count in
+            for (setting, session, url) in sessions {
+                _ = try? measure(session, url: url, count: count, traced: setting.tracesRequests)
+            }
+            return count
+        }
+        return [warmUp]
+            + sessions.enumerated().map { index, entry in
+                let (setting, session, url) = entry
+                return Workload(name: probeName(index)) { count in
+                    withExtendedLifetime(servers) {
+                        (try? measure(session, url: url, count: count, traced: setting.tracesRequests)).map { _ in count
+                        } ?? 0
+                    }
+                }
+            }
     }
 
     /// Runs `count` sequential requests; returns the allocations and the process CPU nanoseconds.
@@ -105,7 +161,8 @@ enum IntegrationCost {
         try blocking {
             for _ in 0..<count {
                 let request =
-                    traced ? session.request(url, interceptor: TracingInterceptor(tracer: NoOpTracer())) : session.request(url)
+                    traced
+                    ? session.request(url, interceptor: TracingInterceptor(tracer: NoOpTracer())) : session.request(url)
                 let data = try await request.serializingData().value
                 guard data.count == 1_024 else { throw BenchError("Wick GET: \(data.count) body bytes") }
             }

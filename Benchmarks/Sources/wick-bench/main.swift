@@ -182,6 +182,7 @@ func probeWorkloads(_ suite: String, _ arguments: [String]) throws -> (workloads
     case "parser": return (try ParserBenchmark().workloads, 2000)
     case "decoders": return (try DecoderBenchmark().workloads, 3)
     case "cookies": return (CookieBenchmark().cases.map(\.workload), 2000)
+    case "integrations": return (try IntegrationCost.probeWorkloads(), IntegrationCost.probedRequests)
     default: throw UsageError("no callgrind probe for \(suite)")
     }
 }

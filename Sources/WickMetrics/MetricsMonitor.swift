@@ -26,6 +26,12 @@ public final class MetricsMonitor: EventMonitor {
     /// The settings it was made with.
     public let configuration: MetricsConfiguration
     private let dimensions: RequestDimensions
+    /// Each set of dimensions' handles, made on its first exchange (at most
+    /// `maximumHandleSets`; beyond, an exchange's handles are made for it alone).
+    private let handleSets = Mutex<[HandleSetKey: ExchangeMetricHandles]>([:])
+    /// The most handle sets kept: the host policy and the status label already bound how many
+    /// dimension sets there are; this bounds memory whatever they allow.
+    static let maximumHandleSets = 1_024
     /// When each running request started, by identifier; removed when it finishes.
     private let started = Mutex<[UUID: ContinuousClock.Instant]>([:])
     private let activeRequests: Meter
@@ -59,35 +65,43 @@ public final class MetricsMonitor: EventMonitor {
     /// bytes, and whether it was replayed.
     public func request(_ request: Request, didGatherMetrics metrics: RequestMetrics) {
         let exchange = metrics.last
-        let labels = dimensions.of(exchange.request)
-        if let total = exchange.total {
-            record(WickMetricName.requestDuration, dimensions.adding(status: exchange.statusCode, to: labels), total)
-        }
-        if let wait = exchange.poolWait { record(WickMetricName.timeInQueue, labels, wait) }
-        if let resolve = exchange.resolve { record(WickMetricName.resolveDuration, labels, resolve) }
-        if let connect = exchange.connect { record(WickMetricName.connectDuration, labels, connect) }
+        let handles = handles(for: exchange.request, status: exchange.statusCode)
+        if let total = exchange.total { handles.duration.recordNanoseconds(Self.nanoseconds(total)) }
+        if let wait = exchange.poolWait { handles.timeInQueue.recordNanoseconds(Self.nanoseconds(wait)) }
+        if let resolve = exchange.resolve { handles.resolveDuration.recordNanoseconds(Self.nanoseconds(resolve)) }
+        if let connect = exchange.connect { handles.connectDuration.recordNanoseconds(Self.nanoseconds(connect)) }
         if let handshake = exchange.tlsHandshake {
-            record(WickMetricName.tlsHandshakeDuration, labels, handshake)
-            let resumed = exchange.connection?.isTLSSessionResumed == true ? "true" : "false"
-            Counter(
-                label: WickMetricName.tlsHandshakes, dimensions: labels + [("wick.tls.resumed", resumed)],
-                factory: factory
-            )
-            .increment()
+            handles.tlsHandshakeDuration.recordNanoseconds(Self.nanoseconds(handshake))
+            let resumed = exchange.connection?.isTLSSessionResumed == true
+            (resumed ? handles.tlsHandshakesResumed : handles.tlsHandshakesFull).increment()
         }
-        Recorder(label: WickMetricName.requestBodySize, dimensions: labels, factory: factory)
-            .record(exchange.requestBytesSent)
-        Recorder(label: WickMetricName.responseBodySize, dimensions: labels, factory: factory)
-            .record(exchange.responseBytesReceived)
-        Counter(label: WickMetricName.bytesSent, dimensions: labels, factory: factory)
-            .increment(by: exchange.requestBytesSent)
-        Counter(label: WickMetricName.bytesReceived, dimensions: labels, factory: factory)
-            .increment(by: exchange.responseBytesReceived)
-        let reuse = labels + [("wick.connection.reused", exchange.isReused ? "true" : "false")]
-        Counter(label: WickMetricName.connectionLeases, dimensions: reuse, factory: factory).increment()
-        if exchange.wasReplayed {
-            Counter(label: WickMetricName.replays, dimensions: labels, factory: factory).increment()
+        handles.requestBodySize.record(exchange.requestBytesSent)
+        handles.responseBodySize.record(exchange.responseBytesReceived)
+        handles.bytesSent.increment(by: exchange.requestBytesSent)
+        handles.bytesReceived.increment(by: exchange.responseBytesReceived)
+        (exchange.isReused ? handles.leasesReused : handles.leasesNew).increment()
+        if exchange.wasReplayed { handles.replays.increment() }
+    }
+
+    /// The handles of `request`'s dimensions with `status`: the set made for them before, or a
+    /// new one (kept while there are fewer than `maximumHandleSets`).
+    private func handles(for request: HTTPRequest, status: Int) -> ExchangeMetricHandles {
+        let values = dimensions.values(of: request)
+        let key = HandleSetKey(values: values, status: dimensions.statusValue(status))
+        if let made = handleSets.withLock({ $0[key] }) { return made }
+        let made = ExchangeMetricHandles(
+            labels: dimensions.dimensions(values), statusLabel: dimensions.statusDimension(status), factory: factory)
+        return handleSets.withLock { sets in
+            if let raced = sets[key] { return raced }
+            if sets.count < Self.maximumHandleSets { sets[key] = made }
+            return made
         }
+    }
+
+    /// What picks a handle set: the request's dimension values and the status's.
+    private struct HandleSetKey: Hashable {
+        let values: RequestDimensions.Values
+        let status: Int
     }
 
     /// Counts a redirect followed.
@@ -113,9 +127,13 @@ public final class MetricsMonitor: EventMonitor {
 
     /// Records `duration` into the timer `label` with `labels`.
     private func record(_ label: String, _ labels: [(String, String)], _ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         Timer(label: label, dimensions: labels, preferredDisplayUnit: .seconds, factory: factory)
-            .recordNanoseconds(nanoseconds)
+            .recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    /// `duration` in whole nanoseconds.
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

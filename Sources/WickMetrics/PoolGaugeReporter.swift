@@ -55,10 +55,16 @@ public final class PoolGaugeReporter: Sendable {
         let factory = configuration.factory ?? MetricsSystem.factory
         for (label, gauges) in byLabel {
             let origin = [("wick.pool.origin", label)]
-            Gauge(label: WickMetricName.openConnections, dimensions: origin + [("http.connection.state", "idle")], factory: factory)
-                .record(gauges.idle)
-            Gauge(label: WickMetricName.openConnections, dimensions: origin + [("http.connection.state", "active")], factory: factory)
-                .record(gauges.active)
+            Gauge(
+                label: WickMetricName.openConnections, dimensions: origin + [("http.connection.state", "idle")],
+                factory: factory
+            )
+            .record(gauges.idle)
+            Gauge(
+                label: WickMetricName.openConnections, dimensions: origin + [("http.connection.state", "active")],
+                factory: factory
+            )
+            .record(gauges.active)
             Gauge(label: WickMetricName.connectingConnections, dimensions: origin, factory: factory)
                 .record(gauges.connecting)
             Gauge(label: WickMetricName.waitingRequests, dimensions: origin, factory: factory)

@@ -14,30 +14,61 @@ struct RequestDimensions {
         "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH",
     ]
 
-    /// `http.request.method`, `url.scheme`, `server.address` (as the host policy allows) and
-    /// `server.port` of `request`.
-    func of(_ request: HTTPRequest) -> [(String, String)] {
+    /// What a request's dimensions are made of: requests with equal values have equal
+    /// dimensions (and share `ExchangeMetricHandles`).
+    struct Values: Hashable {
+        /// The method, or `_OTHER`.
+        let method: String
+        let scheme: String?
+        /// The host's label, nil when the policy leaves it out.
+        let host: String?
+        /// The port, explicit or the scheme's, when the host is labelled.
+        let port: Int?
+    }
+
+    /// The values of `request`'s dimensions.
+    func values(of request: HTTPRequest) -> Values {
         let method = request.method.rawValue
-        var dimensions = [("http.request.method", Self.knownMethods.contains(method) ? method : "_OTHER")]
         let url = request.url
-        if let scheme = url.scheme { dimensions.append(("url.scheme", scheme)) }
-        let host = request.unixSocketPath.map { "unix:\($0)" } ?? url.host ?? ""
-        if let label = hosts.label(for: host) {
-            dimensions.append(("server.address", label))
-            if let port = url.port ?? Self.defaultPort(url.scheme) { dimensions.append(("server.port", String(port))) }
+        let scheme = url.scheme
+        let host = hosts.label(for: request.unixSocketPath.map { "unix:\($0)" } ?? url.host ?? "")
+        return Values(
+            method: Self.knownMethods.contains(method) ? method : "_OTHER", scheme: scheme, host: host,
+            port: host == nil ? nil : url.port ?? Self.defaultPort(scheme))
+    }
+
+    /// `http.request.method`, `url.scheme`, `server.address` (as the host policy allows) and
+    /// `server.port` of values.
+    func dimensions(_ values: Values) -> [(String, String)] {
+        var dimensions = [("http.request.method", values.method)]
+        if let scheme = values.scheme { dimensions.append(("url.scheme", scheme)) }
+        if let host = values.host {
+            dimensions.append(("server.address", host))
+            if let port = values.port { dimensions.append(("server.port", String(port))) }
         }
         return dimensions
     }
 
-    /// `dimensions` (a request's, from `of(request)`) with the response's status, labelled as
-    /// configured.
-    func adding(status: Int, to dimensions: [(String, String)]) -> [(String, String)] {
-        var dimensions = dimensions
+    /// `http.request.method`, `url.scheme`, `server.address` (as the host policy allows) and
+    /// `server.port` of `request`.
+    func of(_ request: HTTPRequest) -> [(String, String)] {
+        dimensions(values(of: request))
+    }
+
+    /// What the status dimension says of `status`: the code, or its class's first digit.
+    func statusValue(_ status: Int) -> Int {
         switch statusLabel {
-        case .code: dimensions.append(("http.response.status_code", String(status)))
-        case .statusClass: dimensions.append(("http.response.status_class", "\(status / 100)xx"))
+        case .code: status
+        case .statusClass: status / 100
         }
-        return dimensions
+    }
+
+    /// The response's status dimension, labelled as configured.
+    func statusDimension(_ status: Int) -> (String, String) {
+        switch statusLabel {
+        case .code: ("http.response.status_code", String(status))
+        case .statusClass: ("http.response.status_class", "\(status / 100)xx")
+        }
     }
 
     /// `of(request)` with the failure's bounded name (`error.type`).

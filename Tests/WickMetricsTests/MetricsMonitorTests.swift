@@ -3,6 +3,7 @@ import CoreMetrics
 import Dispatch
 import FoundationEssentials
 import MetricsTestKit
+import Synchronization
 import Testing
 import Wick
 import WickMetrics
@@ -57,6 +58,26 @@ import WickTestSupport
         #expect(metrics.counterTotal(label: WickMetricName.bytesReceived) > 0)
         let active = try metrics.expectMeter(WickMetricName.activeRequests)
         #expect(active.values == [1, 0])
+    }
+
+    @Test(.enabled(if: TestEnvironment.wantsHTTPBin, "httpbin is started by Scripts/test"))
+    func requestsWithTheSameDimensionsRecordIntoHandlesMadeOnce() async throws {
+        let httpbin = try TestEnvironment.httpbin()
+        let factory = CountingMetricsFactory()
+        let monitor = MetricsMonitor(configuration: MetricsConfiguration(factory: factory))
+        let session = Self.session(monitor)
+        defer { Task { await session.shutdown() } }
+        _ = await Self.finish(session.request("\(httpbin.base)/get"), monitor)
+        let afterFirst = factory.handlesMade
+        for path in ["/get?a=1", "/status/200", "/anything/else"] {
+            _ = await Self.finish(session.request("\(httpbin.base)\(path)"), monitor)
+        }
+        // Other paths, the same method, scheme, host, port and status: the first request's
+        // handles, nothing new asked of the factory.
+        #expect(factory.handlesMade == afterFirst, "\(factory.handlesMade) against \(afterFirst)")
+        let durations = factory.base.timers(label: WickMetricName.requestDuration)
+        #expect(durations.count == 1 && durations.first?.values.count == 4)
+        #expect(factory.base.counterTotal(label: WickMetricName.connectionLeases) == 4)
     }
 
     /// A session whose events `monitor` records and whose transport `injector` fails.
@@ -121,4 +142,37 @@ import WickTestSupport
         let timer = try #require(metrics.timers(label: WickMetricName.requestDuration).first)
         #expect(Self.value("http.request.method", in: timer.dimensions) == "_OTHER")
     }
+}
+
+/// TestMetrics that counts the counters, recorders and timers asked of it.
+final class CountingMetricsFactory: MetricsFactory, Sendable {
+    let base = TestMetrics()
+    private let made = Mutex(0)
+
+    /// Counters, recorders and timers made so far.
+    var handlesMade: Int { made.withLock { $0 } }
+
+    func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+        made.withLock { $0 += 1 }
+        return base.makeCounter(label: label, dimensions: dimensions)
+    }
+
+    func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
+        made.withLock { $0 += 1 }
+        return base.makeRecorder(label: label, dimensions: dimensions, aggregate: aggregate)
+    }
+
+    func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
+        made.withLock { $0 += 1 }
+        return base.makeTimer(label: label, dimensions: dimensions)
+    }
+
+    func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
+        base.makeMeter(label: label, dimensions: dimensions)
+    }
+
+    func destroyCounter(_ handler: any CounterHandler) { base.destroyCounter(handler) }
+    func destroyRecorder(_ handler: any RecorderHandler) { base.destroyRecorder(handler) }
+    func destroyTimer(_ handler: any TimerHandler) { base.destroyTimer(handler) }
+    func destroyMeter(_ handler: any MeterHandler) { base.destroyMeter(handler) }
 }

@@ -32,8 +32,9 @@ public final class MetricsMonitor: EventMonitor {
     /// The most handle sets kept: the host policy and the status label already bound how many
     /// dimension sets there are; this bounds memory whatever they allow.
     static let maximumHandleSets = 1_024
-    /// When each running request started, by identifier; removed when it finishes.
-    private let started = Mutex<[UUID: ContinuousClock.Instant]>([:])
+    /// When each running request started; removed when it finishes, before the request can
+    /// go away and its identifier be reused.
+    private let started = Mutex<[ObjectIdentifier: ContinuousClock.Instant]>([:])
     private let activeRequests: Meter
 
     /// A monitor recording into `configuration.factory` (nil: `MetricsSystem.factory`);
@@ -54,8 +55,9 @@ public final class MetricsMonitor: EventMonitor {
     /// Counts the request as active from its first resume.
     public func requestDidResume(_ request: Request) {
         let isFirst = started.withLock { starts in
-            guard starts[request.id] == nil else { return false }
-            starts[request.id] = .now
+            let id = ObjectIdentifier(request)
+            guard starts[id] == nil else { return false }
+            starts[id] = .now
             return true
         }
         if isFirst { activeRequests.increment() }
@@ -84,13 +86,13 @@ public final class MetricsMonitor: EventMonitor {
     }
 
     /// The handles of `request`'s dimensions with `status`: the set made for them before, or a
-    /// new one (kept while there are fewer than `maximumHandleSets`).
+    /// new one (kept while there are fewer than `maximumHandleSets`). Looked up by what the
+    /// request says, before any label is worked out: one hash per exchange.
     private func handles(for request: HTTPRequest, status: Int) -> ExchangeMetricHandles {
-        let values = dimensions.values(of: request)
-        let key = HandleSetKey(values: values, status: dimensions.statusValue(status))
+        let key = HandleSetKey(request, status: dimensions.statusValue(status))
         if let made = handleSets.withLock({ $0[key] }) { return made }
         let made = ExchangeMetricHandles(
-            labels: dimensions.dimensions(values), statusLabel: dimensions.statusDimension(status), factory: factory)
+            labels: dimensions.of(request), statusLabel: dimensions.statusDimension(status), factory: factory)
         return handleSets.withLock { sets in
             if let raced = sets[key] { return raced }
             if sets.count < Self.maximumHandleSets { sets[key] = made }
@@ -98,10 +100,27 @@ public final class MetricsMonitor: EventMonitor {
         }
     }
 
-    /// What picks a handle set: the request's dimension values and the status's.
+    /// What picks a handle set: the request's method, scheme, host as written (or its Unix
+    /// socket) and port, and the status's label value. Requests with equal keys have equal
+    /// dimensions; the labels themselves (a host beyond the policy's bound, a method outside
+    /// the known set) are worked out once, when the set is made.
     private struct HandleSetKey: Hashable {
-        let values: RequestDimensions.Values
+        let method: String
+        let scheme: String?
+        let host: String?
+        let unixSocketPath: String?
+        let port: Int?
         let status: Int
+
+        init(_ request: HTTPRequest, status: Int) {
+            let url = request.url
+            method = request.method.rawValue
+            scheme = url.scheme
+            host = url.host(percentEncoded: true)
+            unixSocketPath = request.unixSocketPath
+            port = url.port
+            self.status = status
+        }
     }
 
     /// Counts a redirect followed.
@@ -119,7 +138,7 @@ public final class MetricsMonitor: EventMonitor {
     /// Ends the request's activity; a failure without a response adds a duration sample
     /// labelled with its `error.type`.
     public func requestDidFinish(_ request: Request) {
-        guard let start = started.withLock({ $0.removeValue(forKey: request.id) }) else { return }
+        guard let start = started.withLock({ $0.removeValue(forKey: ObjectIdentifier(request)) }) else { return }
         activeRequests.decrement()
         guard let error = request.error, request.response == nil, let sent = request.request else { return }
         record(WickMetricName.requestDuration, dimensions.of(sent, error: error), .now - start)

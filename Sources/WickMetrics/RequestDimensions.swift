@@ -14,9 +14,8 @@ struct RequestDimensions {
         "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH",
     ]
 
-    /// What a request's dimensions are made of: requests with equal values have equal
-    /// dimensions (and share `ExchangeMetricHandles`).
-    struct Values: Hashable {
+    /// What a request's dimensions are made of.
+    struct Values {
         /// The method, or `_OTHER`.
         let method: String
         let scheme: String?

@@ -51,8 +51,20 @@ public final class TracingInterceptor: RequestInterceptor {
             started = span
             return span
         }
+        // Into a list first: a tracer that propagates nothing (a no-op one) leaves the request's
+        // fields shared, not copied.
+        var fields: [(name: String, value: String)] = []
+        tracer.inject(span.context, into: &fields, using: FieldListInjector())
+        guard !fields.isEmpty else { return completion(.success(request)) }
         var injected = request
-        tracer.inject(span.context, into: &injected.headers, using: HTTPHeadersInjector())
+        for field in fields { injected.headers.update(name: field.name, value: field.value) }
         completion(.success(injected))
+    }
+}
+
+/// Collects an instrument's propagation fields in order, for `TracingInterceptor` to set.
+private struct FieldListInjector: Injector {
+    func inject(_ value: String, forKey key: String, into carrier: inout [(name: String, value: String)]) {
+        carrier.append((key, value))
     }
 }

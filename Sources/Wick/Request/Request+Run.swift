@@ -76,20 +76,31 @@ extension Request {
         guard case .success(let initial) = initialRequest else {
             preconditionFailure("Request.startAttempt: started without a request")
         }
-        let last = finalAdapter
-        guard session.interceptor != nil || interceptor != nil || last != nil else { return send(initial, progress) }
-        // The request's adapter first, then the session's: Alamofire's order (its
-        // `Session.adapter(for:)`), the same as the retriers'. Wick's own adapter comes last.
-        let adapters = Interceptor(adapters: [interceptor, session.interceptor, last].compactMap { $0 })
+        guard let adapter = attemptAdapter else { return send(initial, progress) }
         // Adapters that complete at once without blocking run here; the others on the request
         // queue (the root queue unless the session was given another).
-        if adapters.adaptsWithoutBlocking { return adapt(initial, with: adapters, progress) }
-        session.requestQueue.async { [self] in adapt(initial, with: adapters, progress) }
+        if adapter.adaptsWithoutBlocking { return adapt(initial, with: adapter, progress) }
+        session.requestQueue.async { [self] in adapt(initial, with: adapter, progress) }
     }
 
-    /// Runs `adapters` on `initial`, then sends the adapted request (or ends the attempt).
-    private func adapt(_ initial: HTTPRequest, with adapters: Interceptor, _ progress: AttemptProgress) {
-        adapters.adapt(initial, using: RequestAdapterState(requestID: id, session: session)) { [self] result in
+    /// The adapters of an attempt as one, nil when there is none: the request's adapter first,
+    /// then the session's, Alamofire's order (its `Session.adapter(for:)`) and the same as the
+    /// retriers'; Wick's own adapter comes last. A single adapter runs as it is, without an
+    /// `Interceptor`'s list and a closure per step.
+    private var attemptAdapter: (any RequestAdapter)? {
+        let last = finalAdapter
+        switch (interceptor, session.interceptor, last) {
+        case (nil, nil, nil): return nil
+        case (let own?, nil, nil): return own
+        case (nil, let session?, nil): return session
+        case (nil, nil, let last?): return last
+        default: return Interceptor(adapters: [interceptor, session.interceptor, last].compactMap { $0 })
+        }
+    }
+
+    /// Runs `adapter` on `initial`, then sends the adapted request (or ends the attempt).
+    private func adapt(_ initial: HTTPRequest, with adapter: any RequestAdapter, _ progress: AttemptProgress) {
+        adapter.adapt(initial, using: RequestAdapterState(requestID: id, session: session)) { [self] result in
             switch result {
             case .success(let adapted):
                 session.eventMonitor.request(self, didAdaptInitialRequest: initial, to: adapted)

@@ -144,11 +144,11 @@ extension Session {
 
     /// The request with the session's fields merged in and checked, modified, registered.
     func makeRequest(
-        _ built: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        _ built: consuming Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
         shouldAutomaticallyResume: Bool?,
         requestModifier: RequestModifier?
     ) -> DataRequest {
-        makeRequest(built, requestModifier: requestModifier) { checked in
+        makeRequest(consume built, requestModifier: requestModifier) { checked in
             DataRequest(
                 session: self, initialRequest: checked, interceptor: interceptor,
                 shouldAutomaticallyResume: shouldAutomaticallyResume)
@@ -238,6 +238,9 @@ extension Session {
         if request.method == .get, let body = request.body {
             return .urlRequestValidationFailed(reason: .bodyDataInGETRequest(body))
         }
+        // Read before and kept: the URL and socket path have not changed since (an adapter
+        // that returns the request it was given, or changes only its fields).
+        guard request.checkedDestination == nil else { return nil }
         do throws(TransportPreparationError) {
             request.keep(try TransportDestination(url: request.url, unixSocketPath: request.unixSocketPath))
             return nil

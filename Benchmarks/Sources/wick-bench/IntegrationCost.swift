@@ -155,7 +155,7 @@ enum IntegrationCost {
     }
 
     /// Runs `count` sequential requests; returns the allocations and the process CPU nanoseconds.
-    private static func measure(_ session: Session, url: String, count: Int, traced: Bool) throws -> (UInt64, UInt64) {
+    static func measure(_ session: Session, url: String, count: Int, traced: Bool) throws -> (UInt64, UInt64) {
         let allocations = AllocationCounter.allocations
         let cpu = processCPUNanoseconds()
         try blocking {

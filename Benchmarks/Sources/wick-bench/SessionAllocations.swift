@@ -9,7 +9,8 @@ enum SessionAllocations {
     static let requests = 500
 
     /// Allocations per request: `async` (`serializingData().value`) and `callback` (`responseData`)
-    /// over HTTP/1.1, and `h2c.async` over HTTP/2.
+    /// over HTTP/1.1, `observed.async` (`async` with metrics and tracing on), and `h2c.async` over
+    /// HTTP/2.
     /// - Throws: `SocketError` if the server cannot listen, `BenchError` or `WickError` if a request fails.
     static func perRequest() throws -> [String: Double] {
         let server = try FixedResponseServer()
@@ -26,8 +27,28 @@ enum SessionAllocations {
         return [
             "async": Double(async.allocations) / Double(requests),
             "callback": Double(callback.allocations) / Double(requests),
+            "observed.async": try observedPerRequest(),
             "h2c.async": http2,
         ]
+    }
+
+    /// Allocations per sequential async request with metrics and tracing on, as
+    /// `Scripts/bench integrations` measures them (`MetricsMonitor` into swift-metrics' no-op
+    /// factory, `TracingMonitor`, a `TracingInterceptor` with the no-op tracer per request).
+    private static func observedPerRequest() throws -> Double {
+        let server = try FixedResponseServer()
+        guard let setting = IntegrationCost.settings.last, setting.tracesRequests else {
+            throw BenchError("observed allocations: the last integration setting is not metrics + tracing")
+        }
+        var configuration = Session.Configuration()
+        configuration.maximumConnectionsPerHost = 1
+        setting.configure(&configuration)
+        let session = Session(configuration: configuration, eventMonitors: setting.monitors)
+        defer { try? blocking { await session.shutdown() } }
+        let url = "http://127.0.0.1:\(server.port)/bytes/1k"
+        _ = try IntegrationCost.measure(session, url: url, count: 50, traced: true)
+        let (allocations, _) = try IntegrationCost.measure(session, url: url, count: requests, traced: true)
+        return Double(allocations) / Double(requests)
     }
 
     /// Allocations per sequential async request over HTTP/2 (h2c with prior knowledge) to an

@@ -908,7 +908,8 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
             slots[pool.origin] = nil
             freeSlots.append(pool.slot)
         } else {
-            pools[pool.slot] = pool
+            let slot = pool.slot
+            pools[slot] = consume pool
         }
     }
 

@@ -208,12 +208,15 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
 
     // MARK: - Events
 
-    /// Queues an event and, unless one is being handled, handles the queue.
-    private func submit(_ event: Event) {
-        events.append(event)
-        guard !isHandlingEvents else { return }
+    /// Handles an event at once, then any it queued; while one is being handled, queues it.
+    private func submit(_ event: consuming Event) {
+        guard !isHandlingEvents else { return events.append(event) }
         isHandlingEvents = true
         defer { isHandlingEvents = false }
+        // The first event is handled as it came (most come alone): an event is an enum copied
+        // through its value witnesses, so keeping it out of the queue saves two copies.
+        handle(event)
+        guard !events.isEmpty else { return }
         var next = 0
         while next < events.count {
             let event = events[next]

@@ -125,56 +125,47 @@ package final class TransportClient: Sendable {
         bodySource: (any TransportBodySource)? = nil,
         hedging: RequestHedging = .sessionPolicy
     ) -> Result<PreparedSend, TransportPreparationError> {
-        // A switch rather than `map`: the request moves into the exchange instead of being copied.
-        switch prepare(
-            method, url: url, headers: headers, body: body, unixSocketPath: unixSocketPath, destination: destination,
-            source: source)
-        {
-        case .failure(let error):
+        // Thrown rather than returned in a `Result`, and consumed by the exchange, so the
+        // request moves into it instead of being copied (through its value witnesses).
+        let prepared: TransportRequest
+        do throws(TransportPreparationError) {
+            prepared = try prepare(
+                method, url: url, headers: headers, body: body, unixSocketPath: unixSocketPath,
+                destination: destination, source: source, bodySource: bodySource)
+        } catch {
             return .failure(error)
-        case .success(var prepared):
-            if let bodySource {
-                prepared.body = nil
-                prepared.bodySource = bodySource
-                prepared.expectContinue =
-                    configuration.expectContinueThreshold.map { threshold in
-                        bodySource.length.map { $0 >= threshold } ?? true
-                    } ?? false
-            }
-            let runner = runner(for: prepared.origin)
-            let exchange = runner.makeExchange(prepared)
-            var cancellation = TransportCancellation(runner: runner, handle: exchange)
-            if let policy = hedging.resolved(sessionPolicy: configuration.settings.hedging),
-                exchange.request.bodySource == nil,
-                policy.methods.contains(exchange.request.method)
-            {
-                cancellation.hedged = HedgedExchange(policy: policy, runner: runner, primary: exchange)
-            }
-            return .success(PreparedSend(runner: runner, cancellation: cancellation))
         }
+        let runner = runner(for: prepared.origin)
+        let hedgeable = bodySource == nil
+        let exchange = runner.makeExchange(consume prepared)
+        var cancellation = TransportCancellation(runner: runner, handle: exchange)
+        if let policy = hedging.resolved(sessionPolicy: configuration.settings.hedging), hedgeable,
+            policy.methods.contains(method)
+        {
+            cancellation.hedged = HedgedExchange(policy: policy, runner: runner, primary: exchange)
+        }
+        return .success(PreparedSend(runner: runner, cancellation: cancellation))
     }
 
     /// The transport's form of a request: its destination (`TransportDestination`, the one
     /// reading of the URL), the proxy `proxyRules` choose for a TCP origin (with its TLS context
     /// for an `https` proxy), its source binding
-    /// (`source`, else the configuration's), the decoding limits and, for https, the TLS rules. A URL that passed `TransportDestination` where the request
-    /// was made fails here only on a port out of range.
+    /// (`source`, else the configuration's), the decoding limits, the body source with its
+    /// `Expect: 100-continue` decision, and, for https, the TLS rules. A URL that passed
+    /// `TransportDestination` where the request was made fails here only on a port out of range.
+    /// - Throws: `TransportPreparationError` naming what cannot be sent.
     func prepare(
         _ method: HTTPMethod, url: URL, headers: HTTPHeaders, body: [UInt8]?, unixSocketPath: String?,
-        destination checked: TransportDestination? = nil, source: SourceBinding? = nil
-    ) -> Result<TransportRequest, TransportPreparationError> {
+        destination checked: TransportDestination? = nil, source: SourceBinding? = nil,
+        bodySource: (any TransportBodySource)? = nil
+    ) throws(TransportPreparationError) -> TransportRequest {
         let destination: TransportDestination
-        let port: UInt16
-        do throws(TransportPreparationError) {
-            if let checked {
-                destination = checked
-            } else {
-                destination = try TransportDestination(url: url, unixSocketPath: unixSocketPath)
-            }
-            port = try destination.checkedPort()
-        } catch {
-            return .failure(error)
+        if let checked {
+            destination = checked
+        } else {
+            destination = try TransportDestination(url: url, unixSocketPath: unixSocketPath)
         }
+        let port = try destination.checkedPort()
         let host = destination.host
         var request = TransportRequest(
             method, destination.scheme, host: host, port: port, target: destination.target,
@@ -182,25 +173,33 @@ package final class TransportClient: Sendable {
         if destination.unixSocketPath == nil {
             switch configuration.proxyRules {
             case .success(let rules): request.proxy = rules?.proxy(forScheme: destination.scheme.rawValue, host: host)
-            case .failure(let error): return .failure(.invalidProxyConfiguration(error))
+            case .failure(let error): throw .invalidProxyConfiguration(error)
             }
             if let proxy = request.proxy, proxy.scheme.usesTLS {
                 switch proxyContext(for: proxy.tlsTrust) {
                 case .success(let context): request.proxyTLS = context
                 case .failure(let error):
-                    return .failure(.invalidProxyConfiguration(.unusableTLSTrust(proxy: "\(proxy)", error: error)))
+                    throw .invalidProxyConfiguration(.unusableTLSTrust(proxy: "\(proxy)", error: error))
                 }
             }
         }
         request.source = source ?? configuration.sourceBinding
         request.decoding = configuration.decodingLimits
+        if let bodySource {
+            request.body = nil
+            request.bodySource = bodySource
+            request.expectContinue =
+                configuration.expectContinueThreshold.map { threshold in
+                    bodySource.length.map { $0 >= threshold } ?? true
+                } ?? false
+        }
         if request.scheme == .https {
             switch transportTLS() {
             case .success(let rules): request.tls = rules
-            case .failure(let error): return .failure(.tlsUnavailable(error))
+            case .failure(let error): throw .tlsUnavailable(error)
             }
         }
-        return .success(request)
+        return request
     }
 
     /// The runner an origin always uses (stable within the process). An autoclosure: with one
@@ -216,9 +215,7 @@ package final class TransportClient: Sendable {
 
     /// The loop of the runner that serves the origin of `url`; nil when `url` cannot be sent to.
     package func loop(for url: URL) -> EventLoop? {
-        guard
-            case .success(let prepared) = prepare(
-                .get, url: url, headers: HTTPHeaders(), body: nil, unixSocketPath: nil)
+        guard let prepared = try? prepare(.get, url: url, headers: HTTPHeaders(), body: nil, unixSocketPath: nil)
         else { return nil }
         return runner(for: prepared.origin).loop
     }
@@ -227,7 +224,7 @@ package final class TransportClient: Sendable {
     /// of them (capped by the pool's limits); returns at once.
     /// - Throws: `TransportPreparationError` when `url` cannot be sent to.
     package func prewarm(_ url: URL, connections: Int) throws(TransportPreparationError) {
-        let prepared = try prepare(.get, url: url, headers: HTTPHeaders(), body: nil, unixSocketPath: nil).get()
+        let prepared = try prepare(.get, url: url, headers: HTTPHeaders(), body: nil, unixSocketPath: nil)
         runner(for: prepared.origin).prewarm(prepared.origin, connections: connections)
     }
 

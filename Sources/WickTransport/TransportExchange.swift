@@ -191,18 +191,20 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     /// Completes the request once. The caller hears it in a later loop task, after the
     /// connection's release (queued first by the driver) has reached the pool: a caller that
     /// sends its next request at once then finds the connection idle.
-    func finish(_ result: Result<TransportResponse, TransportError>) {
+    func finish(_ result: consuming Result<TransportResponse, TransportError>) {
         if case .finished = phase { return }
         phase = .finished
         loopWork = .complete(result)
-        if !loop.execute(self) { completion(result) }
+        // A stopped loop runs nothing: the caller is told here instead.
+        if !loop.execute(self) { runOnLoop() }
     }
 
-    /// Does the queued work: enters the pool, or tells the caller.
+    /// Does the queued work: enters the pool, or tells the caller. The work is moved out of
+    /// `loopWork`, not copied (a response is copied through its value witnesses).
     package func runOnLoop() {
-        let work = loopWork
-        loopWork = .none
-        switch work {
+        var work = LoopWork.none
+        swap(&work, &loopWork)
+        switch consume work {
         case .none:
             preconditionFailure("TransportExchange.runOnLoop: nothing was queued")
         case .enterPool:

@@ -420,21 +420,28 @@ struct RequestsBenchmark {
     }
 
     /// A round of `count` downloads by `download` (given the download's index and the round's
-    /// heap growth to record; returns the body's length), timed in one task.
+    /// heap growth to record; returns the body's length), timed in one task. The heap growth
+    /// comes from one more download, index 0, made before the timed ones: sampling the heap
+    /// (`mallinfo2` walks malloc's arenas) after every chunk of a timed download would slow it.
     /// - Throws: what `download` throws, or `BenchError` when a body is not 10 MiB.
     private static func downloads(
         count: Int, _ download: @escaping @Sendable (Int, inout Int) async throws -> Int
     ) throws -> Round {
+        let growth = try blockingResult { () async throws -> Int in
+            var growth = 0
+            let bytes = try await download(0, &growth)
+            guard bytes == downloadBytes else { throw BenchError("Wick download: \(bytes) bytes") }
+            return growth
+        }
         let allocations = AllocationCounter.allocations
         let cpu = processCPUNanoseconds()
         let start = monotonicNanoseconds()
-        let growth = try blockingResult { () async throws -> Int in
-            var growth = 0
-            for index in 0..<count {
-                let bytes = try await download(index, &growth)
+        try blocking {
+            var unsampled = 0
+            for index in 1...count {
+                let bytes = try await download(index, &unsampled)
                 guard bytes == downloadBytes else { throw BenchError("Wick download: \(bytes) bytes") }
             }
-            return growth
         }
         return Round(
             wallNanoseconds: monotonicNanoseconds() - start, cpuNanoseconds: processCPUNanoseconds() - cpu,
@@ -451,7 +458,7 @@ struct RequestsBenchmark {
             "URLSession: swift-corelibs-foundation's (FoundationNetworking, libcurl underneath), an ephemeral configuration without cache, in wick-bench's process: a data task per GET waited for on a semaphore (sequential, downloads), or \(lanes) chains of data tasks with `httpMaximumConnectionsPerHost` \(lanes) (concurrent).",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): sequential and downloads on one reused easy handle (keep-alive; the write callback counts and discards the body, so it never holds a whole download); concurrent: one multi handle with \(lanes) easy handles, each re-added when its transfer ends (`CURLMOPT_MAXCONNECTS` \(lanes + 16)).",
             "async-http-client 1.37 in a child process (`wick-bench-peers`, Benchmarks/Peers), one `MultiThreadedEventLoopGroup` thread, a plain-HTTP `HTTPClient` per pool size: futures `execute(request:).wait()` (sequential, downloads; the body collected in a `ByteBuffer`), async/await `execute(_:timeout:)` + `body.collect(upTo:)` from a task (sequential), and \(lanes) chained futures on a pool of \(lanes) connections (concurrent). Its latencies are its own per-round percentiles, medians over the rounds; Wick's and libcurl's are percentiles over all rounds' samples.",
-            "Download memory: growth of malloc's in-use bytes (`mallinfo2`) from the start of the round to just after its first download returns, the body still held (Wick's `Data`, AHC's `ByteBuffer`), median over the rounds; not a peak (a transient copy freed before the download returns is not seen). libcurl discards the body as it streams, so its figure is what it keeps, not a buffered body. Wick's stream (`session.streamRequest(url).streamingData()`, each chunk counted and dropped, the default buffering policy) is sampled after every chunk of the round's first download: the most growth seen, close to a peak.",
+            "Download memory: growth of malloc's in-use bytes (`mallinfo2`) from the start of the round to just after its first download returns, the body still held (Wick's `Data`, AHC's `ByteBuffer`), median over the rounds; not a peak (a transient copy freed before the download returns is not seen). libcurl discards the body as it streams, so its figure is what it keeps, not a buffered body. Wick's stream (`session.streamRequest(url).streamingData()`, each chunk counted and dropped, the default buffering policy) is sampled after every chunk of the round's first download: the most growth seen, close to a peak. Wick's sampled download is one more per round, made before the timed ones and not counted in their rate, CPU or allocations (sampling after every chunk slowed the timed stream).",
             "wrk 4.1 (`wrk -t1 -c1` or `-c\(lanes)`, `-d1s --latency`, one run per round after the other clients, pinned to CPU 1 like them) is the ceiling: a C load generator that parses as little as it can. Its latencies are its own p50 and p99, medians over the rounds.",
             "Wick and libcurl run inside wick-bench, whose malloc counter adds an atomic increment to every malloc and free; AHC runs in its own process without it.",
         ]

@@ -58,4 +58,41 @@ import WickTestSupport
         #expect(queued.events.withLock { $0 } == expected + expected + expected)
         #expect(queued.sawQueue.withLock { $0 })
     }
+
+    /// Logs "NAME event" into a log shared with other monitors; a class.
+    final class NamedRecorder: EventMonitor {
+        let name: String
+        let log: Shared<[String]>
+        let receivesEventsInline = true
+        init(_ name: String, log: Shared<[String]>) {
+            self.name = name
+            self.log = log
+        }
+        func requestDidResume(_ request: Request) { log.withLock { $0.append("\(name) resumed") } }
+        func requestDidFinish(_ request: Request) { log.withLock { $0.append("\(name) finished") } }
+    }
+
+    /// The same as a value type, which the session cannot call through a class existential.
+    struct ValueRecorder: EventMonitor {
+        let name: String
+        let log: Shared<[String]>
+        var receivesEventsInline: Bool { true }
+        func requestDidResume(_ request: Request) { log.withLock { $0.append("\(name) resumed") } }
+        func requestDidFinish(_ request: Request) { log.withLock { $0.append("\(name) finished") } }
+    }
+
+    @Test(
+        .enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"),
+        arguments: [false, true])
+    func inlineMonitorsOfEitherKindGetEachEventInTheSessionsOrder(withAValueMonitor: Bool) async throws {
+        let nginx = try TestEnvironment.nginx()
+        let log = Shared<[String]>([])
+        let middle: any EventMonitor = withAValueMonitor ? ValueRecorder(name: "b", log: log) : NamedRecorder("b", log: log)
+        let session = Session(eventMonitors: [NamedRecorder("a", log: log), middle, NamedRecorder("c", log: log)])
+        defer { Task { await session.shutdown() } }
+        let response = await session.request("\(nginx.httpBase)/bytes/1k").serializingData().response
+        #expect(response.value?.count == 1024)
+        #expect(
+            log.withLock { $0 } == ["a resumed", "b resumed", "c resumed", "a finished", "b finished", "c finished"])
+    }
 }

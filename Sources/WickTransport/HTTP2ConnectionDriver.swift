@@ -255,8 +255,12 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         closeIfFinished()
     }
 
+    /// Every stream hears that the read batch is over, a full one too: the delivery that made
+    /// its consumer full is one its reader has not been woken for yet, and a reader that is
+    /// never woken never drains, so its consumer would never ask for more (the stream stalled
+    /// until the server gave up). A consumer with nothing new wakes no one.
     func streamReadComplete(_ stream: any StreamChannel) {
-        for current in streams.values where !current.isConsumerFull { current.consumer.responseReadComplete() }
+        for current in streams.values { current.consumer.responseReadComplete() }
     }
 
     func streamReadEOF(_ stream: any StreamChannel) {

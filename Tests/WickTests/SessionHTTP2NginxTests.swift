@@ -105,10 +105,14 @@ struct SessionHTTP2NginxTests {
         await session.shutdown()
     }
 
-    @Test func aSlowStreamReaderHoldsTheServerBackWithinBounds() async throws {
+    /// A small policy fills its reader within the read batch that brings its first chunks: the
+    /// batch's end must still wake that reader (it stalled until nginx gave up after 60 s,
+    /// having sent one stream window, when a full stream was not told the batch ended).
+    @Test(arguments: [16 * 1024, 256 * 1024])
+    func aSlowStreamReaderHoldsTheServerBackWithinBounds(highWaterMark: Int) async throws {
         let nginx = try TestEnvironment.nginx()
         let session = try Self.session(nginx)
-        let policy = DataStreamRequest.BufferingPolicy.bytes(256 * 1024)
+        let policy = DataStreamRequest.BufferingPolicy.bytes(highWaterMark)
         let sequence = session.streamRequest("\(Self.tlsBase(nginx))/bytes/10m").streamingData(bufferingPolicy: policy)
         var body = Data()
         for try await chunk in sequence {

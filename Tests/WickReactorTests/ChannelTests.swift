@@ -87,7 +87,7 @@ private func pattern(_ count: Int, from offset: Int = 0) -> [UInt8] {
         #expect(await eventually(timeout: .seconds(10)) { pair.recorder.snapshot.bytes.count == body.count })
         let snapshot = pair.recorder.snapshot
         #expect(snapshot.bytes == body)
-        #expect(snapshot.reads >= body.count / (64 * 1024))
+        #expect(snapshot.reads >= body.count / EventLoopGroup.Configuration().readBufferSize)
     }
 
     @Test func everyBatchOfReadsEndsWithOneReadCompleteAndABatchHoldsAtMostFourReads() async throws {

@@ -2,14 +2,15 @@
 import Dispatch
 import Foundation
 import Testing
+import WickReactor
 import WickTestSupport
 
 @testable import Wick
 
 @Suite(.enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
 struct DataStreamNginxTests {
-    /// The 64 KiB socket read the default event loop uses: what a reader may exceed its mark by.
-    static let readBuffer = 64 * 1024
+    /// The socket read the default event loop uses: what a reader may exceed its mark by.
+    static let readBuffer = EventLoopGroup.Configuration().readBufferSize
     static let tenMiB = 10 << 20
 
     @Test func handlerChunksReassembleToTheExactBodyThenTheConnectionIsReused() async throws {

@@ -1,4 +1,4 @@
-// Fans every event out to a Session's monitors, each on its own queue.
+// Fans every event out to a Session's monitors: inline ones at once, the others on their queues.
 import Dispatch
 public import FoundationEssentials
 
@@ -6,7 +6,7 @@ public import FoundationEssentials
 /// `CompositeEventMonitor`), or first and at once to a monitor that `receivesEventsInline`. A
 /// Session's `eventMonitor` is one of these.
 public final class CompositeEventMonitor: EventMonitor {
-    /// The monitors, in the order events reach them.
+    /// The monitors, in the session's order (events reach the inline ones first, in this order).
     public let monitors: [any EventMonitor]
     /// The monitors that `receivesEventsInline`, called in turn on the event's thread, when
     /// every one of them is a class (the usual case): a call through a class existential copies

@@ -193,9 +193,12 @@ struct SessionHTTP2FaultTests {
         let slow = session.request("\(base)/slow", requestModifier: { $0.timeoutInterval = 2 })
         slow.resume()
         try await Task.sleep(for: .milliseconds(100))
+        // Timed from its own start: on a loaded machine this task may resume from the sleep
+        // late (the cooperative pool busy with other suites), which is no delay of Wick's.
+        let fastStarted = ContinuousClock.now
         let fast = session.request("\(base)/fast", requestModifier: { $0.timeoutInterval = 0.4 })
         let fastResult = await fast.serializingData().result
-        let fastEnded = ContinuousClock.now - started
+        let fastEnded = ContinuousClock.now - fastStarted
         let slowResult = await slow.serializingData().result
         let slowEnded = ContinuousClock.now - started
         for result in [fastResult, slowResult] {
@@ -204,7 +207,7 @@ struct SessionHTTP2FaultTests {
                 return
             }
         }
-        #expect(fastEnded >= .milliseconds(450) && fastEnded < .milliseconds(1_800), "\(fastEnded)")
+        #expect(fastEnded >= .milliseconds(350) && fastEnded < .milliseconds(1_700), "\(fastEnded)")
         #expect(slowEnded >= .seconds(2) && slowEnded < .milliseconds(3_500), "\(slowEnded)")
         #expect(server.acceptedConnections == 1)
         await session.shutdown()

@@ -66,7 +66,11 @@ private func check(_ cookie: SetCookie, from field: String) {
         precondition(domain.utf8.count <= SetCookieParser.maximumAttributeValueBytes, "a Domain too long")
     }
     if let path = cookie.path {
-        precondition(path.hasPrefix("/") && path.utf8.count <= SetCookieParser.maximumAttributeValueBytes, "bad Path")
+        // The first byte, as §5.6.4 reads it: `String.hasPrefix` compares grapheme clusters, and
+        // "/" followed by a combining mark (U+0746) is one cluster that is not "/".
+        precondition(
+            path.utf8.first == UInt8(ascii: "/") && path.utf8.count <= SetCookieParser.maximumAttributeValueBytes,
+            "bad Path \(path.debugDescription)")
         precondition(cookie.hasPath, "a Path without hasPath")
     }
 }

@@ -8,7 +8,8 @@ import WickCore
 
 /// A TLS server on 127.0.0.1 that runs the engine's server side on blocking sockets, one thread
 /// per connection, and records what each connection received. Every socket call is bounded by
-/// a 10 s timeout, and `stop()` interrupts them.
+/// a 30 s timeout (10 s closed a handshake whose client was starved in a loaded parallel run),
+/// and `stop()` interrupts them.
 final class TLSTestServer: Sendable {
     /// What the server does once its handshake is done.
     enum Behaviour: Sendable {
@@ -120,7 +121,7 @@ final class TLSTestServer: Sendable {
             guard poll(&poller, 1, 20) == 1 else { continue }
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else { continue }
-            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            var timeout = timeval(tv_sec: 30, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             let index = state.withLock { state -> Int? in

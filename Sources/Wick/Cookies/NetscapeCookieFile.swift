@@ -76,48 +76,57 @@ public enum NetscapeCookieFile {
         case corrupt(String)
     }
 
-    /// The cookie on `line` (without its line break).
+    /// The cookie on `line` (without its line break). The line is read by its UTF-8 bytes, as
+    /// curl reads it: a tab, `#` or `/` followed by a combining mark is still that byte (compared
+    /// as `Character`s, "/\u{301}" is one grapheme that is not "/", and a tab before a combining
+    /// mark would not split two fields).
     private static func cookie(in line: ArraySlice<UInt8>, now: Date) -> Line {
-        guard let text = String(validating: line, as: UTF8.self) else { return .corrupt("not UTF-8") }
-        var rest = Substring(text)
+        guard String(validating: line, as: UTF8.self) != nil else { return .corrupt("not UTF-8") }
+        var rest = line
         var isHTTPOnly = false
-        if rest.hasPrefix("#HttpOnly_") {
+        if rest.starts(with: httpOnlyPrefix) {
             isHTTPOnly = true
-            rest = rest.dropFirst("#HttpOnly_".count)
-        } else if rest.hasPrefix("#") || rest.allSatisfy({ $0 == " " || $0 == "\t" }) {
+            rest = rest.dropFirst(httpOnlyPrefix.count)
+        } else if rest.first == UInt8(ascii: "#") || rest.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == 0x09 }) {
             return .nothing
         }
-        guard !rest.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
+        guard !rest.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
             return .corrupt("a control character")
         }
-        let fields = rest.split(separator: "\t", omittingEmptySubsequences: false)
+        let fields = rest.split(separator: 0x09, omittingEmptySubsequences: false)
         guard fields.count == 6 || fields.count == 7 else { return .corrupt("\(fields.count) fields, not 7") }
         var domain = fields[0]
-        if domain.hasPrefix(".") { domain = domain.dropFirst() }
-        guard !domain.isEmpty, domain.utf8.allSatisfy({ $0 < 0x80 }) else { return .corrupt("no usable domain") }
+        if domain.first == UInt8(ascii: ".") { domain = domain.dropFirst() }
+        guard !domain.isEmpty, domain.allSatisfy({ $0 < 0x80 }) else { return .corrupt("no usable domain") }
         guard let includesSubdomains = flag(fields[1]), let isSecure = flag(fields[3]) else {
             return .corrupt("a flag that is not TRUE or FALSE")
         }
         let path = fields[2]
-        guard path.hasPrefix("/") else { return .corrupt("a path that does not start with /") }
-        guard let seconds = Int64(fields[4]), seconds >= 0 else { return .corrupt("an expiry that is not a number") }
-        let (name, value) = (fields[5], fields.count == 7 ? fields[6] : "")
-        guard name.utf8.count + value.utf8.count <= SetCookieParser.maximumNameValueBytes, !(name.isEmpty && value.isEmpty)
+        guard path.first == UInt8(ascii: "/") else { return .corrupt("a path that does not start with /") }
+        guard let seconds = Int64(String(decoding: fields[4], as: UTF8.self)), seconds >= 0 else {
+            return .corrupt("an expiry that is not a number")
+        }
+        let (name, value) = (fields[5], fields.count == 7 ? fields[6] : [])
+        guard name.count + value.count <= SetCookieParser.maximumNameValueBytes, !(name.isEmpty && value.isEmpty)
         else { return .corrupt("a name and value that are empty or too long") }
         let expires = seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds))
         if let expires, expires <= now { return .nothing }
+        // Split at ASCII tabs of valid UTF-8, every field is valid UTF-8: decoding loses nothing.
         return .cookie(
             Cookie(
-                name: String(name), value: String(value), domain: domain.lowercased(), path: String(path), expires: expires,
-                isHostOnly: !includesSubdomains, isSecure: isSecure, isHTTPOnly: isHTTPOnly, creationTime: now))
+                name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self),
+                domain: String(decoding: domain, as: UTF8.self).lowercased(), path: String(decoding: path, as: UTF8.self),
+                expires: expires, isHostOnly: !includesSubdomains, isSecure: isSecure, isHTTPOnly: isHTTPOnly,
+                creationTime: now))
     }
 
+    /// `#HttpOnly_`, before the domain of an `HttpOnly` cookie.
+    private static let httpOnlyPrefix = Array("#HttpOnly_".utf8)
+
     /// `TRUE` or `FALSE` (curl writes them in upper case and reads them so).
-    private static func flag(_ field: Substring) -> Bool? {
-        switch field {
-        case "TRUE": true
-        case "FALSE": false
-        default: nil
-        }
+    private static func flag(_ field: ArraySlice<UInt8>) -> Bool? {
+        if field.elementsEqual("TRUE".utf8) { return true }
+        if field.elementsEqual("FALSE".utf8) { return false }
+        return nil
     }
 }

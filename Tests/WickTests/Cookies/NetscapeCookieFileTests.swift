@@ -109,6 +109,19 @@ struct NetscapeCookieFileTests {
         #expect(parse(NetscapeCookieFile.serialize(cookies)).cookies.map(\.name) == ["ok"])
     }
 
+    /// Fields are split at tab bytes and checked by their first byte, as curl reads them: compared
+    /// as `Character`s, "/" or a tab followed by a combining mark (U+0301) is one grapheme that is
+    /// neither, so the path was refused and the two fields around the tab stayed one.
+    @Test func fieldsAreReadByTheirBytesNotTheirGraphemes() throws {
+        let text = "h.test\tFALSE\t/\u{301}p\tFALSE\t0\tname\t\u{301}value\n#HttpOnly_h.test\tFALSE\t/\tFALSE\t0\t\u{301}n\tv\n"
+        let (cookies, skipped) = parse(text)
+        #expect(skipped.isEmpty)
+        try #require(cookies.count == 2)
+        #expect(cookies[0].path == "/\u{301}p")
+        #expect(cookies[0].name == "name" && cookies[0].value == "\u{301}value")
+        #expect(cookies[1].isHTTPOnly && cookies[1].name == "\u{301}n")
+    }
+
     @Test func randomBytesNeverTrap() {
         var random = SeededRandom(seed: 14)
         let alphabet = Array("\t\n\r#.TRUEFALSE/0123456789abc=_HttpOnly \u{1}".utf8) + [0xC3, 0xA9, 0xFF]

@@ -19,6 +19,9 @@ struct AttemptProgress: Sendable {
     init(deadline: Deadline) {
         self.deadline = deadline
     }
+
+    /// The metrics of the exchanges so far; nil before the first.
+    var metrics: RequestMetrics? { transactions.isEmpty ? nil : RequestMetrics(transactions: transactions) }
 }
 
 /// A step of the run that `suspend()` can hold until `resume()`.
@@ -30,15 +33,6 @@ enum HeldStep: Sendable {
 }
 
 extension Request {
-    /// One attempt's end: the last request sent, the final response if one arrived, and the
-    /// error that fails the attempt (transport, redirect, or validation; the response is kept
-    /// when validation failed).
-    struct Attempt {
-        var request: HTTPRequest
-        var response: TransportResponse?
-        var error: WickError?
-    }
-
     /// Runs `step` unless the request is suspended (then `resume()` runs it), stopped (then it
     /// finishes) or already over.
     ///
@@ -64,8 +58,7 @@ extension Request {
                 switch step {
                 case .startAttempt(let progress), .send(_, let progress): progress
                 }
-            let metrics = progress.transactions.isEmpty ? nil : RequestMetrics(transactions: progress.transactions)
-            finish(Outcome(request: request, error: .explicitlyCancelled, metrics: metrics))
+            finish(Outcome(request: request, error: .explicitlyCancelled, metrics: progress.metrics))
         case .held, .drop:
             break
         }
@@ -107,13 +100,13 @@ extension Request {
                 // An adapter may produce any URL: checked here, where it is made, not per send.
                 var adapted = adapted
                 if let invalid = Session.validate(&adapted) {
-                    return attemptEnded(Attempt(request: adapted, response: nil, error: invalid), progress)
+                    return attemptEnded(Outcome(request: adapted, error: invalid, metrics: progress.metrics), progress)
                 }
                 send(adapted, progress)
             case .failure(let error):
                 let wrapped = (error as? WickError) ?? .requestAdaptationFailed(error: error)
                 session.eventMonitor.request(self, didFailToAdaptRequest: initial, withError: wrapped)
-                attemptEnded(Attempt(request: initial, response: nil, error: wrapped), progress)
+                attemptEnded(Outcome(request: initial, error: wrapped, metrics: progress.metrics), progress)
             }
         }
     }
@@ -134,9 +127,11 @@ extension Request {
                 break
             case .useStored(let stored, let age):
                 return servedFromCache(
-                    Session.responseFromCache(stored, age: age, to: request.method), from: .cache, to: request, progress)
+                    Session.responseFromCache(stored, age: age, to: request.method), from: .cache, to: request,
+                    progress)
             case .useStaleWhileRevalidating(let stored, let age, let fields):
-                session.revalidateInBackground(stored, conditionalFields: fields, request: request, progress.deadline, for: self)
+                session.revalidateInBackground(
+                    stored, conditionalFields: fields, request: request, progress.deadline, for: self)
                 return servedFromCache(
                     Session.responseFromCache(stored, age: age, to: request.method), from: .staleWhileRevalidating,
                     to: request, progress)
@@ -149,12 +144,16 @@ extension Request {
         let source: (any TransportBodySource)?
         switch makeBodySource(for: request) {
         case .success(let made): source = made
-        case .failure(let error): return attemptEnded(Attempt(request: request, response: nil, error: error), progress)
+        case .failure(let error):
+            return attemptEnded(Outcome(request: request, error: error, metrics: progress.metrics), progress)
         }
         let transport: Session.PreparedSend
-        switch session.prepareSend(request, bodySource: source, conditionalFields: progress.validation?.conditionalFields) {
+        switch session.prepareSend(
+            request, bodySource: source, conditionalFields: progress.validation?.conditionalFields)
+        {
         case .success(let prepared): transport = prepared
-        case .failure(let error): return attemptEnded(Attempt(request: request, response: nil, error: error), progress)
+        case .failure(let error):
+            return attemptEnded(Outcome(request: request, error: error, metrics: progress.metrics), progress)
         }
         let inFlight = RequestStateMachine.InFlight(
             cancellation: transport.cancellation, request: request, progress: progress)
@@ -181,7 +180,8 @@ extension Request {
             if !isReused, let trust = details.serverTrust {
                 session.eventMonitor.request(self, didEvaluateServerTrust: ServerTrustEvaluation(trust))
             }
-            session.eventMonitor.request(self, didAcquireConnection: ConnectionInfo(isReused: isReused, details: details))
+            session.eventMonitor.request(
+                self, didAcquireConnection: ConnectionInfo(isReused: isReused, details: details))
         }
     }
 
@@ -230,7 +230,7 @@ extension Request {
                     metadata["error.message"] = .string(failure.description)
                     return metadata
                 }())
-            attemptEnded(Attempt(request: request, response: nil, error: failure), ended.progress)
+            attemptEnded(Outcome(request: request, error: failure, metrics: ended.progress.metrics), ended.progress)
         }
     }
 
@@ -248,7 +248,8 @@ extension Request {
     /// Handles the response to `request` as its verdict says (`verdict`, when the body sink
     /// asked at the head; else decided now): a challenge answer, a redirect, or the attempt's end.
     private func responseArrived(
-        _ response: TransportResponse, from source: ResponseSource, to request: HTTPRequest, _ progress: AttemptProgress,
+        _ response: TransportResponse, from source: ResponseSource, to request: HTTPRequest,
+        _ progress: AttemptProgress,
         verdict headVerdict: ResponseVerdict?, logger: Logger?
     ) {
         var progress = progress
@@ -265,12 +266,15 @@ extension Request {
         }
         switch headVerdict ?? verdict(on: head, to: request, progress) {
         case .final:
-            validateThenEnd(Attempt(request: request, response: response, error: nil), progress)
+            validateThenEnd(Outcome(request: request, response: response, metrics: progress.metrics), progress)
         case .answerChallenge(let answer):
             progress.challengeAnswers += 1
             run(.send(answer, progress))
         case .refused(let failure):
-            attemptEnded(Attempt(request: request, response: response, error: .sessionTaskFailed(error: failure)), progress)
+            attemptEnded(
+                Outcome(
+                    request: request, response: response, error: .sessionTaskFailed(error: failure),
+                    metrics: progress.metrics), progress)
         case .redirect(let next, asksHandler: false):
             progress.redirects += 1
             countRedirect()
@@ -282,11 +286,13 @@ extension Request {
             session.rootQueue.async { [self, progress] in
                 handler.request(self, willBeRedirectedTo: next, for: head) { [self] decided in
                     guard let decided else {
-                        return validateThenEnd(Attempt(request: request, response: response, error: nil), progress)
+                        return validateThenEnd(
+                            Outcome(request: request, response: response, metrics: progress.metrics), progress)
                     }
                     // A handler may change the URL: checked here (`RedirectRules` checked Wick's own).
                     if let invalid = Session.invalidity(of: decided) {
-                        return attemptEnded(Attempt(request: decided, response: nil, error: invalid), progress)
+                        return attemptEnded(
+                            Outcome(request: decided, error: invalid, metrics: progress.metrics), progress)
                     }
                     countRedirect()
                     monitor.request(self, willRedirectTo: decided, for: head)
@@ -298,7 +304,8 @@ extension Request {
 
     /// The verdict on `head`, the response to `request` in the attempt `progress`, with the
     /// request's credential and redirect handler as they are now.
-    private func verdict(on head: HTTPResponse, to request: HTTPRequest, _ progress: AttemptProgress) -> ResponseVerdict {
+    private func verdict(on head: HTTPResponse, to request: HTTPRequest, _ progress: AttemptProgress) -> ResponseVerdict
+    {
         guard ResponseVerdict.mayFollow(head.status) else { return .final }
         let (credential, handler) = mutableState.withLock { ($0.records.credential, $0.records.redirectHandler) }
         return decideVerdict(head, request, progress, credential: credential, handler: handler)
@@ -317,16 +324,16 @@ extension Request {
 
     /// Runs the validations (on the root queue, when there are any) and ends the attempt with
     /// the first failure.
-    private func validateThenEnd(_ attempt: Attempt, _ progress: AttemptProgress) {
+    private func validateThenEnd(_ attempt: Outcome, _ progress: AttemptProgress) {
         let validators = validators
         guard !validators.isEmpty, let response = attempt.response else { return attemptEnded(attempt, progress) }
         session.rootQueue.async { [self] in
             var validated = attempt
-            let head = HTTPResponse(response, url: attempt.request.url)
+            let request = attempt.request
+            let head = HTTPResponse(response, url: request?.url)
             for validator in validators {
-                let result = validator(attempt.request, response)
-                session.eventMonitor.request(
-                    self, didValidateRequest: attempt.request, response: head, withResult: result)
+                let result = validator(request, response)
+                session.eventMonitor.request(self, didValidateRequest: request, response: head, withResult: result)
                 if case .failure(let error) = result {
                     validated.error = error
                     break
@@ -336,12 +343,14 @@ extension Request {
         }
     }
 
-    /// Finishes the request, or asks the retriers (on the root queue) and runs it again.
-    private func attemptEnded(_ attempt: Attempt, _ progress: AttemptProgress) {
-        attemptEnded(response: attempt.response.map { HTTPResponse($0, url: attempt.request.url) }, error: attempt.error)
-        let metrics = progress.transactions.isEmpty ? nil : RequestMetrics(transactions: progress.transactions)
-        let outcome = Outcome(request: attempt.request, response: attempt.response, error: attempt.error, metrics: metrics)
-        guard let error = attempt.error, !isStopped else { return finish(outcome) }
+    /// Finishes the request with `outcome`, one attempt's end (the last request sent, the final
+    /// response if one arrived, the error that fails the attempt: transport, redirect or
+    /// validation, the response kept when validation failed), or asks the retriers (on the root
+    /// queue) and runs it again.
+    private func attemptEnded(_ outcome: Outcome, _ progress: AttemptProgress) {
+        let failure = outcome.error
+        attemptEnded(response: outcome.responseHead, error: failure)
+        guard let error = failure, !isStopped else { return finish(outcome) }
         let retriers: [any RequestRetrier] = [interceptor, session.interceptor].compactMap { $0 }
         guard !retriers.isEmpty else { return finish(outcome) }
         session.rootQueue.async { [self] in
@@ -360,7 +369,7 @@ extension Request {
                     let delay = decision.delay ?? .zero
                     guard Deadline.now() + delay < progress.deadline else { return finish(outcome) }
                     if let budget = session.configuration.retryBudget,
-                        !budget.withdrawRetry(host: attempt.request.url.host())
+                        !budget.withdrawRetry(host: outcome.request?.url.host())
                     {
                         session.eventMonitor.requestRetryWasRefusedByBudget(self)
                         return finish(outcome)

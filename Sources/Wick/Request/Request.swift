@@ -106,6 +106,17 @@ public class Request: @unchecked Sendable {
             get { storage.response }
             set { unique().response = newValue }
         }
+        /// The response's head (status, fields, version, trailers) at the last request's URL,
+        /// read field by field where it is stored, not copied out whole.
+        var responseHead: HTTPResponse? {
+            let storage = storage
+            guard let status = storage.response?.status, let version = storage.response?.version,
+                let headers = storage.response?.headers
+            else { return nil }
+            return HTTPResponse(
+                status: status, headers: headers, version: version, trailers: storage.response?.trailers,
+                url: storage.request?.url)
+        }
         /// Why the request failed; nil when it succeeded.
         var error: WickError? {
             get { storage.error }

@@ -63,30 +63,35 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
     /// The metrics of `response`, the answer to `request` from `source`. A response from the
     /// network always has a connection.
     init(request: HTTPRequest, response: TransportResponse, source: ResponseSource = .network) {
-        let metrics = response.metrics
-        let start = metrics.started
+        // Each field is read from `response.metrics` where it is: a local copy of the whole
+        // `TransportMetrics` cost a retain of each reference in it, per request.
+        let start = response.metrics.started
         precondition(
-            metrics.connection != nil || source == .cache || source == .staleWhileRevalidating,
+            response.metrics.connection != nil || source == .cache || source == .staleWhileRevalidating,
             "TransactionMetrics: a network response without a connection")
         self.request = request
         responseSource = source
         statusCode = response.status.rawValue
-        poolWait = metrics.poolWait
-        resolve = metrics.resolve
-        connect = metrics.connect
-        tlsHandshake = metrics.tlsHandshake
-        requestSent = metrics.requestSent.map { $0 - start }
-        firstByte = metrics.firstByte.map { $0 - start }
-        total = metrics.completed.map { $0 - start }
+        poolWait = response.metrics.poolWait
+        resolve = response.metrics.resolve
+        connect = response.metrics.connect
+        tlsHandshake = response.metrics.tlsHandshake
+        requestSent = response.metrics.requestSent.map { $0 - start }
+        firstByte = response.metrics.firstByte.map { $0 - start }
+        total = response.metrics.completed.map { $0 - start }
         responseBodyBytes = response.body.count
-        requestBytesSent = metrics.requestBytesSent
-        responseBytesReceived = metrics.responseBytesReceived
-        isReused = metrics.isReused
-        httpVersion = metrics.httpVersion
-        wasReplayed = metrics.wasReplayed
-        injectedFaults = metrics.injectedFaults
-        hedge = metrics.hedge
-        connection = metrics.connection.map { ConnectionInfo(isReused: metrics.isReused, details: $0) }
+        requestBytesSent = response.metrics.requestBytesSent
+        responseBytesReceived = response.metrics.responseBytesReceived
+        isReused = response.metrics.isReused
+        httpVersion = response.metrics.httpVersion
+        wasReplayed = response.metrics.wasReplayed
+        injectedFaults = response.metrics.injectedFaults
+        hedge = response.metrics.hedge
+        if let details = response.metrics.connection {
+            connection = ConnectionInfo(isReused: response.metrics.isReused, details: details)
+        } else {
+            connection = nil
+        }
     }
 
     /// This end's address (`127.0.0.1:54321`); nil over a Unix socket or from the cache.

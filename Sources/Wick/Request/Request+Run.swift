@@ -257,14 +257,18 @@ extension Request {
         let transaction = TransactionMetrics(request: request, response: response, source: source)
         progress.transactions.append(transaction)
         effectiveLogger(logger).trace("exchange completed", metadata: RequestLogMetadata.exchange(id: id, transaction))
-        let head = HTTPResponse(response, url: request.url)
         let monitor = session.eventMonitor
-        if !monitor.monitors.isEmpty {
+        // The head as the monitors and the verdict read it, built only when one of them will:
+        // a final response to a request nobody monitors (the common case) needs none.
+        let head =
+            monitor.monitors.isEmpty && !ResponseVerdict.mayFollow(response.status)
+            ? nil : HTTPResponse(response, url: request.url)
+        if let head, !monitor.monitors.isEmpty {
             if source != .network { monitor.request(self, didReceiveCachedResponse: head, source: source) }
             monitor.request(self, didReceiveResponse: head, bodyByteCount: response.body.count)
             monitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))
         }
-        switch headVerdict ?? verdict(on: head, to: request, progress) {
+        switch headVerdict ?? head.map({ verdict(on: $0, to: request, progress) }) ?? .final {
         case .final:
             validateThenEnd(Outcome(request: request, response: response, metrics: progress.metrics), progress)
         case .answerChallenge(let answer):
@@ -278,11 +282,12 @@ extension Request {
         case .redirect(let next, asksHandler: false):
             progress.redirects += 1
             countRedirect()
-            monitor.request(self, willRedirectTo: next, for: head)
+            monitor.request(self, willRedirectTo: next, for: head ?? HTTPResponse(response, url: request.url))
             run(.send(next, progress))
         case .redirect(let next, asksHandler: true):
             progress.redirects += 1
             let handler = mutableState.withLock { $0.records.redirectHandler } ?? session.redirectHandler
+            let head = head ?? HTTPResponse(response, url: request.url)
             session.rootQueue.async { [self, progress] in
                 handler.request(self, willBeRedirectedTo: next, for: head) { [self] decided in
                     guard let decided else {

@@ -122,7 +122,7 @@ public enum HTTPRequestEncoder {
             }
         }
         if hostIndex == nil,
-            let bad = HeaderValidation.firstInvalidByte(in: head.host, where: HeaderValidation.isFieldValueByte)
+            let bad = firstInvalidValueByte(in: head.host)
         {
             throw .invalidByte(bad.byte, field: .host, offset: bad.offset)
         }
@@ -195,9 +195,31 @@ public enum HTTPRequestEncoder {
         if let bad = HeaderValidation.firstInvalidByte(in: field.name, where: HeaderValidation.isTokenByte) {
             throw .invalidByte(bad.byte, field: name, offset: bad.offset)
         }
-        if let bad = HeaderValidation.firstInvalidByte(in: field.value, where: HeaderValidation.isFieldValueByte) {
+        if let bad = firstInvalidValueByte(in: field.value) {
             throw .invalidByte(bad.byte, field: value, offset: bad.offset)
         }
+    }
+
+    /// `HeaderValidation.firstInvalidByte(in: text, where: isFieldValueByte)`, eight bytes at a
+    /// time while no byte of a word is a control byte or DEL (every request sends its session's
+    /// fields, the `User-Agent` among them, through this check).
+    private static func firstInvalidValueByte(in text: String) -> (offset: Int, byte: UInt8)? {
+        let bytes = text.utf8.span
+        // SAFETY: `raw` is the span's bytes, valid inside the closure; every load below reads
+        // raw[index..<index + 8] with index + 8 <= raw.count (loadUnaligned needs no alignment).
+        let start = bytes.withUnsafeBytes { raw in
+            var index = 0
+            while index &+ 8 <= raw.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                if HeaderValidation.hasControlOrDeleteByte(word) { break }
+                index &+= 8
+            }
+            return index
+        }
+        for offset in start..<bytes.count where !HeaderValidation.isFieldValueByte(bytes[offset]) {
+            return (offset, bytes[offset])
+        }
+        return nil
     }
 
     /// `1*DIGIT` as a non-negative Int; nil for anything else or on overflow.

@@ -122,11 +122,7 @@ private func skipPlainValueBytes(_ base: UnsafeRawPointer, from start: Int, to e
     while index &+ 8 <= end {
         // SAFETY: index + 8 <= end, and callers pass an `end` inside the memory at `base`.
         let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-        // Flags a byte below 0x20 (controls, HTAB) or equal to 0x7F (DEL); exact for "any".
-        let control = (word &- 0x2020_2020_2020_2020) & ~word
-        let deleteDiff = word ^ 0x7F7F_7F7F_7F7F_7F7F
-        let delete = (deleteDiff &- 0x0101_0101_0101_0101) & ~deleteDiff
-        if (control | delete) & 0x8080_8080_8080_8080 != 0 { break }
+        if HeaderValidation.hasControlOrDeleteByte(word) { break }
         index &+= 8
         if word >> 56 != UInt64(space) {
             valueEnd = index

@@ -20,6 +20,19 @@ enum HeaderValidation {
         byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
     }
 
+    /// Whether a byte of `word` (eight bytes) is below 0x20 (a control byte, HTAB included) or is
+    /// 0x7F (DEL): the word-at-a-time test of a field value, exact for "any" (Mycroft's test for a
+    /// byte below n, n <= 0x80; the same on `word ^ 0x7F…` for a byte equal to 0x7F). Obs-text
+    /// (0x80 and up) sets neither. A word it passes holds only valid field-value bytes; one it
+    /// flags is checked byte by byte (HTAB is valid).
+    @inline(__always)
+    static func hasControlOrDeleteByte(_ word: UInt64) -> Bool {
+        let control = (word &- 0x2020_2020_2020_2020) & ~word
+        let deleteDiff = word ^ 0x7F7F_7F7F_7F7F_7F7F
+        let delete = (deleteDiff &- 0x0101_0101_0101_0101) & ~deleteDiff
+        return (control | delete) & 0x8080_8080_8080_8080 != 0
+    }
+
     /// A request-target is a URI form (RFC 9112 §3.2): visible ASCII only, no space, no control
     /// byte, no non-ASCII (which must be percent-encoded), and no `#` (fragments are never sent).
     @inline(__always)

@@ -199,6 +199,40 @@ import WickCore
         ),
     ]
 
+    /// Values are checked eight bytes at a time where no byte of a word is a control byte or
+    /// DEL: every ASCII byte at every offset of values 1 to 19 bytes long (the first word, a
+    /// later one, the tail), among valid fillers of each class (HTAB, SP, `~` beside DEL, obs-text),
+    /// gives the refusal the byte rule gives, at its offset, or none.
+    @Test func theWordAtATimeValueCheckFindsEveryBadByteWhereItIs() throws {
+        let fillers = Array("a\t ~é".utf8)
+        var mismatches: [String] = []
+        for length in 1...19 {
+            for offset in 0..<length {
+                for byte in UInt8(0)..<0x80 {
+                    var bytes = (0..<length).map { fillers[($0 + Int(byte)) % fillers.count] }
+                    bytes[offset] = byte
+                    // Splitting é (C3 A9) can leave invalid UTF-8: String keeps its own decoding.
+                    let value = Array(String(decoding: bytes, as: UTF8.self).utf8)
+                    let expected = value.firstIndex { !HeaderValidation.isFieldValueByte($0) }
+                    var buffer: [UInt8] = []
+                    let head = Self.head(headers: [("X-Value", String(decoding: value, as: UTF8.self))])
+                    do {
+                        try HTTPRequestEncoder.encodeHead(head, into: &buffer)
+                        if let expected { mismatches.append("\(value): accepted, bad byte at \(expected)") }
+                    } catch {
+                        let want = expected.map {
+                            HTTPRequestEncodingError.invalidByte(value[$0], field: .headerValue(index: 0), offset: $0)
+                        }
+                        if error != want {
+                            mismatches.append("\(value): \(error), expected \(String(describing: want))")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
     @Test(arguments: refusals + valueInjections + nameInjections)
     func refusesAndLeavesTheBufferUnchanged(_ refusal: Refusal) {
         var buffer = Array("kept".utf8)

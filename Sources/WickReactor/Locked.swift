@@ -44,7 +44,9 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value. `body` must not call `withLock` on the
     /// same lock (the mutex is not recursive).
-    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         // SAFETY: both pointers are into `storage`, which `self` keeps alive; lock and
         // unlock pair up on every path through the defer, and the value is touched only between.
         pthread_mutex_lock(mutex)

@@ -107,7 +107,10 @@ package struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
         let proxyTLS: ProxyTLSContext?
         let source: SourceBinding?
 
-        init(unixSocketPath: UnixSocketPath?, proxy: ProxyConfiguration?, proxyTLS: ProxyTLSContext?, source: SourceBinding?) {
+        init(
+            unixSocketPath: UnixSocketPath?, proxy: ProxyConfiguration?, proxyTLS: ProxyTLSContext?,
+            source: SourceBinding?
+        ) {
             self.unixSocketPath = unixSocketPath
             self.proxy = proxy
             self.proxyTLS = proxyTLS

@@ -258,17 +258,18 @@ extension Request {
         progress.transactions.append(transaction)
         effectiveLogger(logger).trace("exchange completed", metadata: RequestLogMetadata.exchange(id: id, transaction))
         let monitor = session.eventMonitor
-        // The head as the monitors and the verdict read it, built only when one of them will:
-        // a final response to a request nobody monitors (the common case) needs none.
-        let head =
-            monitor.monitors.isEmpty && !ResponseVerdict.mayFollow(response.status)
-            ? nil : HTTPResponse(response, url: request.url)
-        if let head, !monitor.monitors.isEmpty {
+        // A response that cannot be followed (no redirect, no challenge) to a request nobody
+        // monitors, the common case, is final: it ends the attempt without a head being built.
+        if monitor.monitors.isEmpty && !ResponseVerdict.mayFollow(response.status) {
+            return validateThenEnd(Outcome(request: request, response: response, metrics: progress.metrics), progress)
+        }
+        let head = HTTPResponse(response, url: request.url)
+        if !monitor.monitors.isEmpty {
             if source != .network { monitor.request(self, didReceiveCachedResponse: head, source: source) }
             monitor.request(self, didReceiveResponse: head, bodyByteCount: response.body.count)
             monitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))
         }
-        switch headVerdict ?? head.map({ verdict(on: $0, to: request, progress) }) ?? .final {
+        switch headVerdict ?? verdict(on: head, to: request, progress) {
         case .final:
             validateThenEnd(Outcome(request: request, response: response, metrics: progress.metrics), progress)
         case .answerChallenge(let answer):
@@ -282,12 +283,11 @@ extension Request {
         case .redirect(let next, asksHandler: false):
             progress.redirects += 1
             countRedirect()
-            monitor.request(self, willRedirectTo: next, for: head ?? HTTPResponse(response, url: request.url))
+            monitor.request(self, willRedirectTo: next, for: head)
             run(.send(next, progress))
         case .redirect(let next, asksHandler: true):
             progress.redirects += 1
             let handler = mutableState.withLock { $0.records.redirectHandler } ?? session.redirectHandler
-            let head = head ?? HTTPResponse(response, url: request.url)
             session.rootQueue.async { [self, progress] in
                 handler.request(self, willBeRedirectedTo: next, for: head) { [self] decided in
                     guard let decided else {

@@ -27,6 +27,9 @@ public final class TracingMonitor: EventMonitor {
         self.receivesEventsInline = receivesEventsInline
     }
 
+    /// The events it records on spans: each exchange's metrics, redirects, retries and the end.
+    public var handledEvents: EventMonitorEvents { [.didGatherMetrics, .willRedirect, .isRetrying, .didFinish] }
+
     /// The span of `request`, when it is traced, has started and records (a tracer that samples
     /// the request out gives a span that does not, and then nothing is built for it).
     private func span(of request: Request) -> (any Span)? {

@@ -90,6 +90,35 @@ import WickTestSupport
         return Session(configuration: configuration, interceptor: interceptor, eventMonitors: [monitor])
     }
 
+    @Test(.enabled(if: TestEnvironment.wantsNginx, "nginx is started by Scripts/test"))
+    func exchangesShareHandlesByOriginAsWrittenNotByPath() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let factory = CountingMetricsFactory()
+        let monitor = MetricsMonitor(configuration: MetricsConfiguration(factory: factory))
+        let session = Self.session(monitor)
+        defer { Task { await session.shutdown() } }
+        // Two paths and a query on one origin, then the same server written another way, then
+        // the first origin again (a key the last-used set does not match).
+        let urls = [
+            "\(nginx.httpBase)/bytes/1k", "\(nginx.httpBase)/bytes/0?x=1",
+            "http://localhost:\(nginx.httpPort)/bytes/1k",
+            "http://user@127.0.0.1:\(nginx.httpPort)/bytes/0", "\(nginx.httpBase)/bytes/1k",
+        ]
+        for url in urls {
+            let response = await Self.finish(session.request(url), monitor)
+            #expect(response.response?.statusCode == 200)
+        }
+        let durations = factory.base.timers(label: WickMetricName.requestDuration)
+        let countsByHost = Dictionary(
+            durations.map { (Self.value("server.address", in: $0.dimensions) ?? "", $0.values.count) },
+            uniquingKeysWith: +)
+        #expect(countsByHost == ["127.0.0.1": 4, "localhost": 1])
+        #expect(durations.allSatisfy { Self.value("server.port", in: $0.dimensions) == String(nginx.httpPort) })
+        // One handle set per origin as written: 127.0.0.1, localhost, and user@127.0.0.1 (its
+        // labels equal the first's, its key does not): 3 sets of 14 handles.
+        #expect(factory.handlesMade == 3 * 14)
+    }
+
     @Test func retriesAreCountedAndStatusClassesGroup() async throws {
         // Every exchange is answered 503 by the injector: the backend only holds the connection.
         let backend = try FaultServer(steps: [.waitForClientClose(limit: .seconds(30))])

@@ -165,7 +165,7 @@ public final class DownloadRequest: Request, @unchecked Sendable {
     /// Tells the monitors how the transfer ended and where the file went.
     private func reportFinished(_ outcome: Outcome, _ finished: Outcome) {
         let monitor = session.eventMonitor
-        guard !monitor.monitors.isEmpty else { return }
+        guard !monitor.handledEvents.isDisjoint(with: [.didFinishDownloading, .didCreateDestinationURL]) else { return }
         if let error = finished.error, finished.fileURL == nil {
             monitor.request(self, didFinishDownloadingWith: .failure(error))
             return

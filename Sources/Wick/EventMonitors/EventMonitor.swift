@@ -35,6 +35,13 @@ public protocol EventMonitor: Sendable {
     /// waits for another request, stalls it (and, on an event loop, the loop's other requests).
     var receivesEventsInline: Bool { get }
 
+    /// The events this monitor handles; it is sent no others. Default `.all`. Read once, when
+    /// the session (its `CompositeEventMonitor`) is made. A monitor that names the few events it
+    /// implements saves every other event's call, and lets a request skip building an event
+    /// nobody asked for: a session whose monitors all leave out `didAcquireConnection` and
+    /// `didEvaluateServerTrust` gives its exchanges no connection callback.
+    var handledEvents: EventMonitorEvents { get }
+
     /// The request was created, before any adaptation.
     func request(_ request: Request, didCreateInitialRequest initialRequest: HTTPRequest)
     /// The request could not be created (an invalid URL, a parameter encoding failure).
@@ -122,6 +129,9 @@ extension EventMonitor {
 
     /// False: events are delivered on `queue`.
     public var receivesEventsInline: Bool { false }
+
+    /// Every event, as Alamofire delivers them.
+    public var handledEvents: EventMonitorEvents { .all }
 
     /// Does nothing.
     public func request(_ request: Request, didCreateInitialRequest initialRequest: HTTPRequest) {}

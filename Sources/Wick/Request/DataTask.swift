@@ -25,7 +25,9 @@ public struct DataTask<Value: Sendable>: Sendable {
             let response = serialize(outcome)
             // Checked here: the generic call would look up the response type's metadata first.
             let monitor = request.session.eventMonitor
-            if !monitor.monitors.isEmpty { monitor.request(request, didParseResponse: response) }
+            if monitor.handledEvents.contains(.didParseResponse) {
+                monitor.request(request, didParseResponse: response)
+            }
             return response
         }
     }

@@ -172,10 +172,13 @@ extension Request {
     }
 
     /// What tells the event monitors, live, that the exchange got its connection (and how a new
-    /// TLS connection's server was trusted); nil when the session has no monitors, so a request
-    /// without them carries no closure.
+    /// TLS connection's server was trusted); nil when no monitor handles either event, so such
+    /// a request carries no closure.
     private func leaseObserver() -> TransportExchange.LeaseObserver? {
-        guard !session.eventMonitor.monitors.isEmpty else { return nil }
+        guard !session.eventMonitor.handledEvents.isDisjoint(with: [.didAcquireConnection, .didEvaluateServerTrust])
+        else {
+            return nil
+        }
         return { [self] isReused, details in
             if !isReused, let trust = details.serverTrust {
                 session.eventMonitor.request(self, didEvaluateServerTrust: ServerTrustEvaluation(trust))
@@ -258,15 +261,25 @@ extension Request {
         progress.transactions.append(transaction)
         effectiveLogger(logger).trace("exchange completed", metadata: RequestLogMetadata.exchange(id: id, transaction))
         let monitor = session.eventMonitor
-        // A response that cannot be followed (no redirect, no challenge) to a request nobody
-        // monitors, the common case, is final: it ends the attempt without a head being built.
-        if monitor.monitors.isEmpty && !ResponseVerdict.mayFollow(response.status) {
+        let events = monitor.handledEvents
+        // A response that cannot be followed (no redirect, no challenge), the common case, is
+        // final: unless a monitor asks for the head, it ends the attempt without one being built.
+        if !ResponseVerdict.mayFollow(response.status)
+            && events.isDisjoint(with: [.didReceiveCachedResponse, .didReceiveResponse])
+        {
+            if events.contains(.didGatherMetrics) {
+                monitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))
+            }
             return validateThenEnd(Outcome(request: request, response: response, metrics: progress.metrics), progress)
         }
         let head = HTTPResponse(response, url: request.url)
-        if !monitor.monitors.isEmpty {
-            if source != .network { monitor.request(self, didReceiveCachedResponse: head, source: source) }
+        if source != .network && events.contains(.didReceiveCachedResponse) {
+            monitor.request(self, didReceiveCachedResponse: head, source: source)
+        }
+        if events.contains(.didReceiveResponse) {
             monitor.request(self, didReceiveResponse: head, bodyByteCount: response.body.count)
+        }
+        if events.contains(.didGatherMetrics) {
             monitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))
         }
         switch headVerdict ?? verdict(on: head, to: request, progress) {

@@ -102,7 +102,7 @@ extension DataStreamRequest {
         // Serial, so events keep their order whatever `queue` is; it runs on `queue`.
         let serial = DispatchQueue(label: "wick.stream.handler", target: queue ?? session.responseQueue)
         let token = CancellationToken(self)
-        let monitored = !session.eventMonitor.monitors.isEmpty
+        let monitored = session.eventMonitor.handledEvents.contains(.didParseStream)
         let consumer = HandlerStreamConsumer(queue: serial, policy: bufferingPolicy, parser: parser, request: self) {
             [self] element in
             guard !isStreamStopped else { return }

@@ -42,7 +42,7 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
         guard request.carriesUpload else { return .success(nil) }
         let total = Shared<Int64?>(nil)
         let reported = Shared<Int64>(0)
-        let monitored = !session.eventMonitor.monitors.isEmpty
+        let monitored = session.eventMonitor.handledEvents.contains(.didSendBodyData)
         let report: @Sendable (Int64) -> Void = { [weak self] completed in
             guard let self else { return }
             let progress = TransferProgress(completedBytes: completed, totalBytes: total.value)

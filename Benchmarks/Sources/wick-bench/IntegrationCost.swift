@@ -14,7 +14,7 @@ import WickTracing
 /// cost of producing the data, not a particular exporter's.
 enum IntegrationCost {
     /// Requests measured per setting (over all rounds), after a warm-up.
-    static let requests = 3_500
+    static let requests = 10_500
 
     /// One setting: how the session is made and what each request is given.
     struct Setting {
@@ -56,9 +56,11 @@ enum IntegrationCost {
         return logger
     }
 
-    /// Rounds over the settings; each setting's CPU is its best round, since on a shared machine
-    /// other work only ever adds to a round.
-    static let rounds = 7
+    /// Rounds over the settings. Two figures come from them: each setting's best round (on a
+    /// shared machine other work only ever adds to a round), and the median over rounds of its
+    /// CPU against the plain path's in the same round (the settings run one after another, so
+    /// a round's load burst hits a pair alike, and the median drops the rounds it did not).
+    static let rounds = 21
 
     /// Measures every setting and prints allocations and CPU per request, with the CPU beside
     /// the plain path's. The settings take turns, round after round, so a burst of load on the
@@ -71,21 +73,27 @@ enum IntegrationCost {
         let (sessions, servers) = try warmSessions()
         let opened = sessions.map(\.1)
         defer { try? blocking { for session in opened { await session.shutdown() } } }
-        var bestCPU = [UInt64](repeating: .max, count: sessions.count)
+        var cpuByRound = [[UInt64]](repeating: [], count: sessions.count)
         var allocations = [UInt64](repeating: 0, count: sessions.count)
         for _ in 0..<rounds {
             for (index, (setting, session, url)) in sessions.enumerated() {
                 let (allocated, cpu) = try measure(session, url: url, count: perRound, traced: setting.tracesRequests)
-                bestCPU[index] = min(bestCPU[index], cpu)
+                cpuByRound[index].append(cpu)
                 allocations[index] = allocated
             }
         }
         withExtendedLifetime(servers) {}
-        let plainCPU = Double(bestCPU[0]) / Double(perRound) / 1_000
+        let plainCPU = Double(cpuByRound[0].min() ?? 0) / Double(perRound) / 1_000
         for (index, (setting, _, _)) in sessions.enumerated() {
             let perRequest = Double(allocations[index]) / Double(perRound)
-            let cpuMicroseconds = Double(bestCPU[index]) / Double(perRound) / 1_000
-            let relative = index == 0 ? "" : " (\(Format.fixed((cpuMicroseconds / plainCPU - 1) * 100, 1))% CPU)"
+            let cpuMicroseconds = Double(cpuByRound[index].min() ?? 0) / Double(perRound) / 1_000
+            var relative = ""
+            if index > 0 {
+                let paired = median(zip(cpuByRound[index], cpuByRound[0]).map { Double($0) / Double($1) })
+                relative =
+                    " (best rounds \(Format.fixed((cpuMicroseconds / plainCPU - 1) * 100, 1))%,"
+                    + " median of paired rounds \(Format.fixed((paired - 1) * 100, 1))% CPU)"
+            }
             print(
                 "  \(setting.name): \(Format.fixed(perRequest, 2)) allocations, best round \(Format.fixed(cpuMicroseconds, 1)) µs CPU per request\(relative)"
             )

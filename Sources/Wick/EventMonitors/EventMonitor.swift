@@ -18,8 +18,8 @@ public import FoundationEssentials
 ///
 /// `didEvaluateServerTrust` and `didAcquireConnection` are reported the moment the pool gives the
 /// exchange its connection, so an exchange that then fails reports them too, and a replay on a
-/// fresh connection reports its second connection. (A session without monitors skips this
-/// callback altogether.)
+/// fresh connection reports its second connection. (A session none of whose monitors handles
+/// either event skips this callback altogether; see `handledEvents`.)
 public protocol EventMonitor: Sendable {
     /// The queue the events are delivered on, in order. Default: one serial queue shared by all
     /// monitors that keep the default (never the main queue, which a daemon may not drain).

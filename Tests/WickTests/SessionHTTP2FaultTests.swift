@@ -187,7 +187,14 @@ struct SessionHTTP2FaultTests {
                 .pause(.seconds(4)),
             ]
         }
-        let session = Self.session()
+        // When each request finished, taken on the thread that finished it: the awaiting task
+        // may resume seconds later on a loaded machine (the cooperative pool busy with other
+        // suites), which is no delay of Wick's.
+        let finishes = FinishClock()
+        var configuration = Session.Configuration()
+        configuration.http2PriorKnowledge = true
+        configuration.requestTimeout = .seconds(10)
+        let session = Session(configuration: configuration, eventMonitors: [finishes])
         let base = "http://127.0.0.1:\(server.port)"
         let started = ContinuousClock.now
         let slow = session.request("\(base)/slow", requestModifier: { $0.timeoutInterval = 2 })
@@ -198,9 +205,9 @@ struct SessionHTTP2FaultTests {
         let fastStarted = ContinuousClock.now
         let fast = session.request("\(base)/fast", requestModifier: { $0.timeoutInterval = 0.4 })
         let fastResult = await fast.serializingData().result
-        let fastEnded = ContinuousClock.now - fastStarted
         let slowResult = await slow.serializingData().result
-        let slowEnded = ContinuousClock.now - started
+        let fastEnded = try #require(finishes.instant(of: "/fast")) - fastStarted
+        let slowEnded = try #require(finishes.instant(of: "/slow")) - started
         for result in [fastResult, slowResult] {
             guard case .failure(.sessionTaskFailed(.timedOut)) = result else {
                 Issue.record("expected a timeout, got \(result)")
@@ -231,4 +238,20 @@ struct SessionHTTP2FaultTests {
         await session.shutdown()
         server.stop()
     }
+}
+
+/// Records when each request finished (by its URL's path), inline on the thread that finished it.
+private final class FinishClock: EventMonitor {
+    private let finished = Shared<[String: ContinuousClock.Instant]>([:])
+    let receivesEventsInline = true
+    var handledEvents: EventMonitorEvents { .didFinish }
+
+    func requestDidFinish(_ request: Request) {
+        let now = ContinuousClock.now
+        guard let path = request.request?.url.path else { return }
+        finished.withLock { $0[path] = now }
+    }
+
+    /// When the request to `path` finished; nil before it has.
+    func instant(of path: String) -> ContinuousClock.Instant? { finished.withLock { $0[path] } }
 }

@@ -9,7 +9,11 @@
 // - With level-triggered epoll the channel asks for `EPOLLOUT` only while bytes wait for the
 //   kernel, and for `EPOLLIN | EPOLLRDHUP` only while reading is on. `EPOLLHUP` cannot be masked:
 //   if it arrives while reading is off, the channel leaves epoll ("parks") until reading resumes,
-//   so a paused, hung-up socket never spins the loop.
+//   so a paused, hung-up socket never spins the loop. `EPOLLERR` cannot be masked either: a paused
+//   channel parks for it the same way.
+// - A failure never takes back bytes the peer sent before it. They stay readable in the kernel
+//   after a reset, so on `EPOLLERR`, and after a failed write, a reading channel reads them out
+//   (and ends their batch) before it reports the error.
 import CWickSystem
 
 /// A connected socket (TCP or Unix) that belongs to one event loop for its whole life.
@@ -35,6 +39,8 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
         /// `shutdownWrite()` was called; the shutdown happens once queued bytes are sent.
         case closing
         case closed
+        /// A write failed with `error`; the channel reads what is already there, then closes.
+        case failed(ReactorError)
     }
 
     /// The loop that owns this channel.
@@ -77,6 +83,9 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
     static let maximumVectorsPerWrite = 64
     /// The most reads one readiness event performs before other connections get their turn.
     static let maximumReadsPerWakeup = 4
+    /// The most read batches a failed write reads before the channel closes: more than a
+    /// socket's receive buffer holds.
+    static let maximumBatchesAfterAFailedWrite = 64
 
     /// Wraps a connected, non-blocking `fd` that is already registered on `loop` (its connect
     /// attempt's registration is transferred to the channel).
@@ -200,8 +209,10 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
             do {
                 result = try io.read(fd, buffer)
             } catch {
+                // The batch's bytes end before the error does.
+                if delivered { delegate.channelReadComplete(self) }
                 close(error: ReactorError(error))
-                return delivered
+                return false
             }
             switch result {
             case .wouldBlock:
@@ -235,7 +246,11 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
     public func write(_ bytes: ArraySlice<UInt8>) throws(ReactorError) {
         loop.preconditionInEventLoop()
         if case .closed = lifecycle { throw .channelClosed }
-        guard case .open = output else { throw .outputClosed }
+        switch output {
+        case .open: break
+        case .closing, .closed: throw .outputClosed
+        case .failed(let error): throw error
+        }
         guard bytes.count <= options.maximumBufferedBytes - queuedBytes else {
             throw .writeBufferFull(limit: options.maximumBufferedBytes)
         }
@@ -278,7 +293,7 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
             do {
                 (result, attempted) = try writeQueuedPrefix()
             } catch {
-                close(error: ReactorError(error))
+                writeFailed(ReactorError(error))
                 return
             }
             switch result {
@@ -389,7 +404,33 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
     }
 
     private func closeIfBothHalvesDone() {
-        if inputClosed, case .closed = output { close(error: nil) }
+        guard inputClosed else { return }
+        switch output {
+        case .open, .closing: break
+        case .closed: close(error: nil)
+        case .failed(let error): close(error: error)
+        }
+    }
+
+    /// A gathered write failed: the peer reset the connection, mostly. What it sent before that
+    /// (a 413 answering an upload, which rule 8 of the HTTP/1.1 machine reads to its end) is
+    /// already queued in the kernel, ahead of the reset, and readable. A started channel that
+    /// is reading drops its queued writes and reads that out now, in batches, until the socket
+    /// has no more (end of stream, the error, or nothing yet) or reading stops; then it closes
+    /// with this error. Writes made meanwhile throw it.
+    private func writeFailed(_ error: ReactorError) {
+        if case .active = lifecycle, !inputClosed {
+            output = .failed(error)
+            queue.removeAll()
+            queueHead = 0
+            queuedBytes = 0
+            waitingForWritable = false
+            for _ in 0..<Self.maximumBatchesAfterAFailedWrite where wantsToRead {
+                guard readBatch() else { break }
+                if case .active = lifecycle, let delegate { delegate.channelReadComplete(self) }
+            }
+        }
+        close(error: error)
     }
 
     /// Closes with `error` (nil for a requested or clean close); idempotent.
@@ -431,13 +472,7 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
 
 extension Channel: Selectable {
     func readinessChanged(_ events: UInt32) {
-        if events & Epoll.error != 0 {
-            let code = (try? io.pendingError(fd)) ?? 0
-            if code != 0 {
-                close(error: ReactorError(SyscallError(call: "socket", errno: code)))
-                return
-            }
-        }
+        if events & Epoll.error != 0 && errorReported() { return }
         if events & Epoll.writable != 0 && waitingForWritable {
             waitingForWritable = false
             flushNow()
@@ -447,6 +482,32 @@ extension Channel: Selectable {
         }
         if case .closed = lifecycle { return }
         if events & Epoll.hangup != 0 && !wantsToRead { hungUpWhileNotReading() }
+    }
+
+    /// `EPOLLERR`: the connection failed, mostly by the peer's reset. What the peer sent before
+    /// is still queued in the kernel and readable (Linux's `tcp_recvmsg` hands out queued bytes
+    /// before it reports the error), so a reading channel reads first: the read that finds the
+    /// queue empty reports the error and closes the channel, and a full batch leaves the rest
+    /// to the next iteration, where epoll reports the error again. A paused channel parks until
+    /// reading resumes, as for a hang-up. One that is not reading (not started, or its input
+    /// ended) closes with the pending error. Returns whether the event is dealt with; false
+    /// when there was no error to report after all.
+    private func errorReported() -> Bool {
+        if wantsToRead {
+            let batchOpen = readBatch()
+            if batchOpen, case .active = lifecycle, let delegate { delegate.channelReadComplete(self) }
+            // Bytes came (more may wait), or the read closed the channel with the error.
+            if batchOpen || !isOpen { return true }
+        }
+        if case .active = lifecycle, readingPaused, !inputClosed {
+            parked = true
+            loop.deregister(fd: fd)
+            return true
+        }
+        let code = (try? io.pendingError(fd)) ?? 0
+        guard code != 0 else { return false }
+        close(error: ReactorError(SyscallError(call: "socket", errno: code)))
+        return true
     }
 
     /// `EPOLLHUP` with reading off: both directions are finished, or reading is paused / not

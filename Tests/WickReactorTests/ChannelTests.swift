@@ -2,8 +2,8 @@
 // paused reading, shutdown with connections open, and no descriptor leak over 10,000 connects.
 import Synchronization
 import Testing
-import WickTestSupport
 import WickCore
+import WickTestSupport
 
 @testable import WickReactor
 
@@ -55,6 +55,35 @@ private final class Pair: Sendable {
 
     func onLoop<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await channel.loop.submit(body)
+    }
+
+    /// Blocks the channel's loop in a task, runs `meanwhile` on this thread, and keeps the loop
+    /// blocked until the client socket reports an error (`POLLERR`, at most 2 s); then runs
+    /// `then` on the loop, before the loop next looks at readiness. Returns whether the error
+    /// was seen.
+    func holdLoopUntilTheSocketErrs(
+        then: @escaping @Sendable () -> Void = {}, meanwhile: () -> Void
+    ) async throws -> Bool {
+        let fd = channel.fd
+        let entered = Atomic<Bool>(false)
+        let held = Task {
+            try await onLoop { () -> Bool in
+                entered.store(true, ordering: .releasing)
+                // poll returns at once while the bytes alone are there: sleep between polls.
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                for _ in 0..<2_000 {
+                    if poll(&poller, 1, 1) > 0 && poller.revents & Int16(POLLERR) != 0 {
+                        then()
+                        return true
+                    }
+                    usleep(1_000)
+                }
+                return false
+            }
+        }
+        while !entered.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
+        meanwhile()
+        return try await held.value
     }
 }
 
@@ -182,6 +211,65 @@ private func pattern(_ count: Int, from offset: Int = 0) -> [UInt8] {
         pair.resetServer()
         #expect(await eventually { pair.recorder.snapshot.closed })
         #expect(pair.recorder.snapshot.closeError == .connectionReset)
+    }
+
+    // A reset does not take back what the peer sent before it: the bytes stay readable in the
+    // kernel's queue (Linux's tcp_recvmsg hands them out before it reports the error). A server
+    // that answers and then resets (one that closes with unread request bytes, RFC 9112 §9.6's
+    // reason for a lingering close) must not cost the client its response.
+
+    @Test func bytesSentBeforeAResetAreDeliveredBeforeTheError() async throws {
+        let pair = try await Pair.make()
+        defer { pair.tearDown() }
+        // The loop is held until the data and the reset have both arrived, so one readiness
+        // event reports them together (EPOLLIN | EPOLLERR | EPOLLHUP).
+        let held = try await pair.holdLoopUntilTheSocketErrs {
+            TestSockets.writeAll(pair.server, pattern(1000))
+            pair.resetServer()
+        }
+        #expect(held)
+        #expect(await eventually { pair.recorder.snapshot.closed })
+        let snapshot = pair.recorder.snapshot
+        #expect(snapshot.bytes.count == 1000 && snapshot.bytes.elementsEqual(pattern(1000)))
+        #expect(snapshot.readCompletes == 1, "the bytes' batch ends before the channel closes")
+        #expect(snapshot.closeError == .connectionReset)
+    }
+
+    @Test func aFailedWriteStillDeliversWhatThePeerSentBeforeItsReset() async throws {
+        let pair = try await Pair.make()
+        defer { pair.tearDown() }
+        let channel = pair.channel
+        // Held as above, then a write: its flush at the end of the same iteration fails before
+        // the loop looks at readiness, as an upload does when the server answered 413 and reset.
+        let held = try await pair.holdLoopUntilTheSocketErrs(
+            then: { _ = try? channel.write(pattern(100)) },
+            meanwhile: {
+                TestSockets.writeAll(pair.server, pattern(1000))
+                pair.resetServer()
+            })
+        #expect(held)
+        #expect(await eventually { pair.recorder.snapshot.closed })
+        let snapshot = pair.recorder.snapshot
+        #expect(snapshot.bytes.count == 1000 && snapshot.bytes.elementsEqual(pattern(1000)))
+        #expect(snapshot.closeError == .connectionReset || snapshot.closeError == .brokenPipe)
+    }
+
+    @Test func aResetWhileReadingIsPausedWaitsForReadingToResume() async throws {
+        let pair = try await Pair.make()
+        defer { pair.tearDown() }
+        let channel = pair.channel
+        try await pair.onLoop { channel.pauseReading() }
+        TestSockets.writeAll(pair.server, pattern(1000))
+        pair.resetServer()
+        try await Task.sleep(for: .milliseconds(50))
+        // Paused: nothing read, nothing reported, and the loop does not spin on the error.
+        #expect(!pair.recorder.snapshot.closed)
+        #expect(pair.recorder.snapshot.bytes.isEmpty)
+        try await pair.onLoop { channel.resumeReading() }
+        #expect(await eventually { pair.recorder.snapshot.closed })
+        let snapshot = pair.recorder.snapshot
+        #expect(snapshot.bytes.count == 1000 && snapshot.bytes.elementsEqual(pattern(1000)))
+        #expect(snapshot.closeError == .connectionReset)
     }
 
     @Test func halfCloseSendsFinAndTheChannelClosesWhenBothSidesAreDone() async throws {

@@ -10,7 +10,11 @@
 // - zstd: frames follow each other back to back (RFC 8878 §3.1) and decode as one stream, skippable
 //   frames included; each frame's magic is checked here, so the library's legacy formats (which it
 //   would detect only with the whole magic in one piece) are refused however the input is cut;
-//   bytes after a frame that do not start another are trailing garbage. The window
+//   bytes after a frame that do not start another are trailing garbage. A frame that names a
+//   dictionary (Dictionary_ID not 0, RFC 8878 §3.1.1.1.3) is an invalid header: the `zstd`
+//   coding has no way to supply one, and without it the library's answer depends on the cut
+//   (libzstd 1.5.4 ends such a frame early, with no output, when its header and first block
+//   arrive together, and refuses it when the header arrives alone). The window
 //   is capped at 8 MiB (RFC 9659 §3), which bounds the decoder's memory; a larger one is an invalid
 //   header.
 // - an empty body decodes to nothing, whatever the coding (servers label empty bodies too).
@@ -26,9 +30,9 @@ final class ContentDecoderLayer {
         case awaitingMember(seen: Int)
         /// br: waiting for the first byte of the stream.
         case awaitingStream
-        /// zstd: waiting for the next frame's 4-byte magic; `seen` bytes of it so far, packed
-        /// little-endian into `magic`.
-        case awaitingFrame(seen: Int, magic: UInt32)
+        /// zstd: taking the start of the next frame into `frameStart`, `seen` bytes so far: its
+        /// 4-byte magic, then for a Zstandard frame the header up to its Dictionary_ID.
+        case awaitingFrame(seen: Int)
         /// The library is inside a stream.
         case inflating
         /// A deflate or brotli stream ended; nothing may follow.
@@ -47,9 +51,9 @@ final class ContentDecoderLayer {
     private var engine: any Decompressor
     private var output: [UInt8]
     private var maximumOutput: Int
-    /// A zstd frame's magic as taken, replayed to the library: one buffer, so a frame allocates
-    /// nothing.
-    private var frameMagic: [UInt8] = [0, 0, 0, 0]
+    /// The start of a zstd frame as taken (magic, descriptor, window, dictionary ID: at most 10
+    /// bytes), replayed to the library: one buffer, so a frame allocates nothing.
+    private var frameStart = [UInt8](repeating: 0, count: 10)
 
     /// Bytes of this layer's input taken so far.
     private(set) var encodedCount = 0
@@ -114,7 +118,7 @@ final class ContentDecoderLayer {
         case .gzip: .awaitingMember(seen: 0)
         case .deflate: .sniffingDeflate(first: nil)
         case .brotli: .awaitingStream
-        case .zstd: .awaitingFrame(seen: 0, magic: 0)
+        case .zstd: .awaitingFrame(seen: 0)
         case .identity, .unsupported: preconditionFailure("no decoding layer for \(coding)")
         }
     }
@@ -161,23 +165,21 @@ final class ContentDecoderLayer {
                 }
             case .awaitingStream:
                 state = .inflating
-            case .awaitingFrame(let seen, let magic):
-                let packed = magic | UInt32(rest.removeFirst()) << (8 * seen)
+            case .awaitingFrame(let seen):
+                frameStart[seen] = rest.removeFirst()
                 encodedCount += 1
-                guard seen + 1 == 4 else {
-                    state = .awaitingFrame(seen: seen + 1, magic: packed)
+                let taken = seen + 1
+                guard let length = try zstdFrameStartLength(taken) else {
+                    state = .awaitingFrame(seen: taken)
                     continue
                 }
-                guard Self.isZstdFrameMagic(packed) else {
-                    throw membersEnded == 0
-                        ? .invalidHeader(coding: coding, offset: encodedCount - 4)
-                        : .trailingGarbage(coding: coding, offset: endOfLastStream)
+                if length > 4 && Self.dictionaryID(inFrameStart: frameStart[..<length]) != 0 {
+                    throw .invalidHeader(coding: coding, offset: encodedCount - length)
                 }
                 state = .inflating
-                // The magic was counted as it was taken; replay it to zstd.
-                for index in 0..<4 { frameMagic[index] = UInt8(truncatingIfNeeded: packed >> (8 * index)) }
-                if let after = try inflate(frameMagic[...], counting: false, emit: emit) {
-                    preconditionFailure("zstd frame ended after its magic with \(after.count) left")
+                // The frame's start was counted as it was taken; replay it to zstd.
+                if let after = try inflate(frameStart[..<length], counting: false, emit: emit) {
+                    preconditionFailure("zstd frame ended within its header with \(after.count) left")
                 }
             case .inflating:
                 guard let after = try inflate(rest, counting: true, emit: emit) else { return }
@@ -185,7 +187,7 @@ final class ContentDecoderLayer {
                 endOfLastStream = encodedCount
                 switch coding {
                 case .gzip: state = .awaitingMember(seen: 0)
-                case .zstd: state = .awaitingFrame(seen: 0, magic: 0)
+                case .zstd: state = .awaitingFrame(seen: 0)
                 case .deflate, .brotli: state = .ended
                 case .identity, .unsupported: preconditionFailure("no decoding layer for \(coding)")
                 }
@@ -200,7 +202,7 @@ final class ContentDecoderLayer {
     /// - Throws: `ContentDecodingError.truncated` if a stream (or a gzip or zstd magic) was cut short.
     func finish() throws(ContentDecodingError) {
         switch state {
-        case .sniffingDeflate(first: nil), .awaitingMember(seen: 0), .awaitingStream, .awaitingFrame(seen: 0, _), .ended:
+        case .sniffingDeflate(first: nil), .awaitingMember(seen: 0), .awaitingStream, .awaitingFrame(seen: 0), .ended:
             return
         case .sniffingDeflate(first: .some), .awaitingMember, .awaitingFrame, .inflating:
             throw .truncated(coding: coding, offset: encodedCount)
@@ -257,11 +259,54 @@ final class ContentDecoderLayer {
         }
     }
 
+    /// How much of a zstd frame's start to take before handing it to the library, once `taken`
+    /// bytes of it are in `frameStart`; nil while that is not known or not reached yet. A
+    /// skippable frame: its magic. A Zstandard frame: through its Dictionary_ID (RFC 8878
+    /// §3.1.1.1: descriptor, Window_Descriptor unless Single_Segment_flag, then 0, 1, 2 or 4
+    /// bytes as Dictionary_ID_flag says).
+    /// - Throws: `invalidHeader` (first frame) or `trailingGarbage` (after one) for a magic that
+    ///   starts no frame of the `zstd` coding.
+    private func zstdFrameStartLength(_ taken: Int) throws(ContentDecodingError) -> Int? {
+        guard taken >= 4 else { return nil }
+        let magic = frameStart[..<4].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        guard Self.isZstdFrameMagic(magic) else {
+            throw membersEnded == 0
+                ? .invalidHeader(coding: coding, offset: encodedCount - taken)
+                : .trailingGarbage(coding: coding, offset: endOfLastStream)
+        }
+        if magic != Self.zstdFrameMagic { return 4 }
+        guard taken >= 5 else { return nil }
+        let descriptor = frameStart[4]
+        let singleSegment = descriptor & 0x20 != 0
+        let length = 5 + (singleSegment ? 0 : 1) + Self.dictionaryIDSize(descriptor)
+        return taken == length ? length : nil
+    }
+
+    /// The Dictionary_ID of a Zstandard frame's start taken through it (little-endian; 0 when
+    /// the descriptor says there is none).
+    private static func dictionaryID(inFrameStart start: ArraySlice<UInt8>) -> UInt32 {
+        let size = dictionaryIDSize(start[start.startIndex + 4])
+        return start.suffix(size).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    }
+
+    /// The size of the Dictionary_ID field that a frame header descriptor announces.
+    private static func dictionaryIDSize(_ descriptor: UInt8) -> Int {
+        switch descriptor & 3 {
+        case 0: 0
+        case 1: 1
+        case 2: 2
+        default: 4
+        }
+    }
+
+    /// RFC 8878 §3.1.1: the magic number of a Zstandard frame (little-endian).
+    static let zstdFrameMagic: UInt32 = 0xFD2F_B528
+
     /// RFC 8878 §3.1.1 and §3.1.2: a Zstandard frame starts with 0xFD2FB528, a skippable frame
     /// with 0x184D2A50 to 0x184D2A5F (little-endian). Anything else, the library's legacy formats
     /// included, is not the `zstd` content coding.
     static func isZstdFrameMagic(_ magic: UInt32) -> Bool {
-        magic == 0xFD2F_B528 || magic & 0xFFFF_FFF0 == 0x184D_2A50
+        magic == zstdFrameMagic || magic & 0xFFFF_FFF0 == 0x184D_2A50
     }
 
     /// RFC 1950 §2.2: CM (low nibble of CMF) is 8, CINFO (high nibble) at most 7, and

@@ -122,6 +122,30 @@ import WickTestSupport
             frame + legacy, codings: [.zstd], .failure(.trailingGarbage(coding: .zstd, offset: frame.count)))
     }
 
+    /// Found by FuzzZstdDecoder: a frame naming a dictionary decoded to nothing, successfully,
+    /// when its header and first block came in one piece, and was refused when the header came
+    /// alone. RFC 8878 §3.1.1.1.3: Dictionary_ID names the dictionary the frame needs; the
+    /// `zstd` coding cannot supply one, so the frame is an invalid header however it is cut.
+    @Test(arguments: [(0x25, [0x07]), (0x26, [0xB5, 0x2F]), (0x07, [0x01, 0x00, 0x00, 0x00])] as [(UInt8, [UInt8])])
+    func aFrameThatNamesADictionaryIsAnInvalidHeaderHoweverItIsCut(descriptor: UInt8, dictionaryID: [UInt8]) throws {
+        // Single segment (a 1-byte content size, 253) when bit 5 is set, else a window descriptor;
+        // then the dictionary ID and one raw block of 1 byte, not the last.
+        let window: [UInt8] = descriptor & 0x20 != 0 ? [] : [0x50]
+        let size: [UInt8] = descriptor & 0x20 != 0 ? [0xFD] : []
+        let frame = [0x28, 0xB5, 0x2F, 0xFD, descriptor] + window + dictionaryID + size + [0x08, 0x00, 0x00, 0x00]
+        try Self.expectEveryDelivery(frame, codings: [.zstd], .failure(.invalidHeader(coding: .zstd, offset: 0)))
+        let first = TestZstdEncoder.compress(sampleText)
+        try Self.expectEveryDelivery(
+            first + frame, codings: [.zstd], .failure(.invalidHeader(coding: .zstd, offset: first.count)))
+    }
+
+    @Test func aDictionaryIDOfZeroMeansNoDictionary() throws {
+        // RFC 8878 §3.1.1.1.3: "a value of 0 has the same meaning as no Dictionary_ID". A frame
+        // with a 1-byte ID of 0 and a last raw block "hi" decodes.
+        let frame: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD, 0x21, 0x00, 0x02, 0x11, 0x00, 0x00, 0x68, 0x69]
+        try Self.expectEveryDelivery(frame, codings: [.zstd], .success(Array("hi".utf8)))
+    }
+
     @Test func aSkippableZstdFrameIsSkipped() throws {
         let skippable: [UInt8] = [0x5A, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 0xAA, 0xBB, 0xCC]
         try Self.expectEveryDelivery(

@@ -17,6 +17,8 @@ final class SoakLedger: Sendable {
         var completed = 0
         var succeeded = 0
         var replayedAfterFault = 0
+        /// `replayedAfterFault` by the fault the first attempt met.
+        var replayedByFault: [SoakFault: Int] = [:]
         var faultsMet: [SoakFault: Int] = [:]
         var expectedFailures: [SoakFault: Int] = [:]
         var idleCloseRaces = 0
@@ -68,19 +70,23 @@ final class SoakLedger: Sendable {
             if let fault = request.fault { state.counts.faultsMet[fault, default: 0] += 1 }
             switch verdict {
             case .success: state.counts.succeeded += 1
-            case .replayed: state.counts.replayedAfterFault += 1
+            case .replayed(let fault):
+                state.counts.replayedAfterFault += 1
+                state.counts.replayedByFault[fault, default: 0] += 1
             case .expected(let fault): state.counts.expectedFailures[fault, default: 0] += 1
             case .idleCloseRace: state.counts.idleCloseRaces += 1
             case .unexpected(let why):
                 state.counts.unexpected += 1
                 state.counts.unexpectedByKind["\(request.server.rawValue): \(why)", default: 0] += 1
-                if state.counts.examples.count < 20 { state.counts.examples.append("\(request.label) [\(request.id)]: \(why)") }
+                if state.counts.examples.count < 20 {
+                    state.counts.examples.append("\(request.label) [\(request.id)]: \(why)")
+                }
             }
         }
     }
 
     private enum Verdict {
-        case success, replayed, expected(SoakFault), idleCloseRace, unexpected(String)
+        case success, replayed(SoakFault), expected(SoakFault), idleCloseRace, unexpected(String)
     }
 
     private static func verdict(
@@ -94,10 +100,12 @@ final class SoakLedger: Sendable {
             guard response.headers["X-Request-Id"] == request.id else {
                 return .unexpected("the response carries id \(response.headers["X-Request-Id"] ?? "none")")
             }
-            guard request.expectedBody.matches(body) else { return .unexpected("a body of \(body.count) bytes that does not match") }
+            guard request.expectedBody.matches(body) else {
+                return .unexpected("a body of \(body.count) bytes that does not match")
+            }
             guard let fault = request.fault, !fault.isBenign else { return .success }
             return request.isIdempotent && timesSeen >= 2
-                ? .replayed : .unexpected("succeeded through \(fault.rawValue), seen \(timesSeen) times")
+                ? .replayed(fault) : .unexpected("succeeded through \(fault.rawValue), seen \(timesSeen) times")
         case .failure(let error):
             if let fault = request.fault, fault.accepts(error) { return .expected(fault) }
             if timesSeen == 0, case .sessionTaskFailed(.connectionLost(let loss)) = error,

@@ -47,7 +47,10 @@ struct SoakSummary {
         for fault in SoakFault.allCases {
             let met = counts.faultsMet[fault] ?? 0
             let failed = counts.expectedFailures[fault] ?? 0
-            lines.append("    \(fault.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0)) \(met) met, \(failed) failed as expected")
+            let replayed = counts.replayedByFault[fault] ?? 0
+            lines.append(
+                "    \(fault.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0)) \(met) met, \(failed) failed as expected,"
+                    + " \(replayed) succeeded after a replay")
         }
         lines += [
             "  idle-close races:          \(counts.idleCloseRaces) (lost before the server read them; never replayed if POST)",

@@ -132,6 +132,11 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// Each origin's slot in `pools`: the key is hashed once per request, and connections and
     /// waiters refer to their origin by slot.
     @usableFromInline var slots: [Origin: Int] = [:]
+    /// The origin `takeOrMakePool` found last (nil once its slot is freed), and its slot: a
+    /// client mostly talks to one origin at a time, and comparing is cheaper than hashing (about
+    /// 700 instructions per request).
+    @usableFromInline var lastOrigin: Origin?
+    @usableFromInline var lastSlot = 0
     /// Per-origin state by slot; `nil` for a free slot or one taken out while it is changed.
     @usableFromInline var pools: [OriginPool?] = []
     @usableFromInline var freeSlots: [Int] = []
@@ -605,7 +610,9 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
             pool.closing += 1
             connections[id]!.phase = .draining(streams: streams)
         case .idle:
-            guard let index = pool.idle.firstIndex(of: id) else { trap(event(), "idle connection missing from its stack") }
+            guard let index = pool.idle.firstIndex(of: id) else {
+                trap(event(), "idle connection missing from its stack")
+            }
             pool.idle.remove(at: index)
             unpark(id, actions: &actions)
             close(id, .serverGoingAway, pool: &pool, actions: &actions)
@@ -882,7 +889,13 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// The state of `origin`, taken out of its slot (a new slot for an origin the pool holds
     /// nothing for), so it can be changed while `self` is too. Hashes the key once.
     @inlinable mutating func takeOrMakePool(for origin: Origin) -> OriginPool {
-        if let slot = slots[origin] { return takePool(slot, event: "takeOrMakePool(for: \(origin))") }
+        if lastOrigin == origin {
+            return takePool(lastSlot, event: "takeOrMakePool(for: \(origin))")
+        }
+        if let slot = slots[origin] {
+            (lastOrigin, lastSlot) = (origin, slot)
+            return takePool(slot, event: "takeOrMakePool(for: \(origin))")
+        }
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
@@ -891,6 +904,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
             pools.append(nil)
         }
         slots[origin] = slot
+        (lastOrigin, lastSlot) = (origin, slot)
         return OriginPool(origin: origin, slot: slot)
     }
 
@@ -910,6 +924,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         if pool.isEmpty {
             emptiedOriginCounts += pool.counts
             slots[pool.origin] = nil
+            if lastSlot == pool.slot { lastOrigin = nil }
             freeSlots.append(pool.slot)
         } else {
             let slot = pool.slot

@@ -171,6 +171,9 @@ public class Request: @unchecked Sendable {
 
     /// An identifier, unique per request.
     public let id = RequestIdentifier.next()
+    /// Its slot in the session's `RequestRegistry`, -1 when not there. Read and written only
+    /// under the registry's lock.
+    nonisolated(unsafe) var registrySlot = -1
     /// The session that runs the request.
     public let session: Session
     /// The request's own interceptor, used with the session's (`Session.interceptor`): its

@@ -66,8 +66,8 @@ public final class Session: Sendable {
     /// at most one such request per stored response.
     let revalidationsInFlight = Locked<Set<CacheEntryKey>>([])
 
-    /// Every request created and not yet finished, by identifier.
-    private let activeRequests = Locked<[UUID: Request]>([:])
+    /// Every request created and not yet finished.
+    private let activeRequests = RequestRegistry()
     /// The loops, the pools, the TLS rules, and the translation of a request into their terms.
     let transport: TransportClient
 
@@ -205,22 +205,22 @@ public final class Session: Sendable {
 
     /// Calls `body` with every request created and not yet finished.
     public func withAllRequests(perform body: (Set<Request>) -> Void) {
-        body(Set(activeRequests.withLock { Array($0.values) }))
+        body(Set(activeRequests.all))
     }
 
     /// Cancels every request created and not yet finished.
     public func cancelAllRequests() {
-        for request in activeRequests.withLock({ Array($0.values) }) { request.cancel() }
+        for request in activeRequests.all { request.cancel() }
     }
 
     /// Tracks `request` until it finishes.
     func register(_ request: Request) {
-        activeRequests.withLock { $0[request.id] = request }
+        activeRequests.add(request)
     }
 
     /// Stops tracking a finished request.
     func unregister(_ request: Request) {
-        _ = activeRequests.withLock { $0.removeValue(forKey: request.id) }
+        activeRequests.remove(request)
     }
 
     /// Fails requests still waiting for a connection, lets running ones finish, closes every

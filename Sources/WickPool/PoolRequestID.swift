@@ -14,6 +14,14 @@ public struct PoolRequestID: Hashable, Comparable, Sendable, CustomStringConvert
     /// Orders identifiers by number.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// Hashes the number as `UInt64` hashes itself.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    /// The hash a `Dictionary` or `Set` uses: the standard library's seeded one-shot hash of the
+    /// number, as for `UInt64`, instead of a `Hasher` fed through `hash(into:)` (about 140
+    /// instructions less per lookup; the pool makes about fifteen per request).
+    public func _rawHashValue(seed: Int) -> Int { rawValue._rawHashValue(seed: seed) }
+
     /// `R<number>`.
     public var description: String { "R\(rawValue)" }
 }

@@ -255,7 +255,7 @@ public class Request: @unchecked Sendable {
         let action = mutableState.withLock { state in
             let action = state.lifecycle.resumeRequested()
             // Under the lock, so that a suspend and a resume reach the loop in their order.
-            if case .continueRun = action { state.lifecycle.inFlight?.cancellation.resumeReading() }
+            if case .continueRun = action { state.lifecycle.inFlightCancellation?.resumeReading() }
             return action
         }
         switch action {
@@ -280,7 +280,7 @@ public class Request: @unchecked Sendable {
         let suspended = mutableState.withLock { state in
             guard state.lifecycle.suspendRequested() else { return false }
             // Under the lock, so that a suspend and a resume reach the loop in their order.
-            state.lifecycle.inFlight?.cancellation.pauseReading()
+            state.lifecycle.inFlightCancellation?.pauseReading()
             return true
         }
         if suspended { session.eventMonitor.requestDidSuspend(self) }
@@ -322,7 +322,7 @@ public class Request: @unchecked Sendable {
     /// Tells the exchange in flight that the body sink takes bytes again (see
     /// `TransportBodySink`); does nothing between exchanges.
     func demandMoreBody() {
-        mutableState.withLock { $0.lifecycle.inFlight?.cancellation }?.demandMore()
+        mutableState.withLock { $0.lifecycle.inFlightCancellation }?.demandMore()
     }
 
     /// Answers `401` challenges (Basic, and Digest per RFC 7616) with this user and password:

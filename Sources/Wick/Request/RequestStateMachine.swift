@@ -159,9 +159,10 @@ struct RequestStateMachine: Sendable {
         recorded
     }
 
-    /// The exchange in flight, if any.
-    var inFlight: InFlight? {
-        if case .running = state { return current }
+    /// The cancellation of the exchange in flight, if any. Only that field is read: the
+    /// exchange itself is a large value, and copying it out cost its value witnesses.
+    var inFlightCancellation: TransportCancellation? {
+        if case .running = state { return current?.cancellation }
         return nil
     }
 
@@ -286,8 +287,9 @@ struct RequestStateMachine: Sendable {
     mutating func exchangeEnded() -> InFlight? {
         switch state {
         case .running:
-            defer { current = nil }
-            return current
+            // `take()` moves the exchange out; a copy and then `current = nil` ran the large
+            // value's copy and destroy witnesses.
+            return current.take()
         case .initialized, .finishing, .finished:
             preconditionFailure("RequestStateMachine: an exchange ended in state \(stateName)")
         }

@@ -109,9 +109,9 @@ import WickReactor
             let inFlight = Lifecycle.inFlight(cancellations)
             let started = machine.exchangeStarting(inFlight)
             #expect(started)
-            #expect(machine.inFlight?.cancellation.handle === inFlight.cancellation.handle)
+            #expect(machine.inFlightCancellation?.handle === inFlight.cancellation.handle)
             #expect(machine.exchangeEnded()?.cancellation.handle === inFlight.cancellation.handle)
-            #expect(machine.inFlight == nil)
+            #expect(machine.inFlightCancellation == nil)
             #expect(machine.stepReady(Lifecycle.send("/hop")).name == "held")
             #expect(machine.resumeRequested().name == "continue send /hop")
         }
@@ -168,7 +168,7 @@ import WickReactor
             #expect(action.handle === inFlight.cancellation.handle)
             #expect(machine.cancelRequested().name == "none")
             // The exchange is still the machine's until its completion says it ended.
-            #expect(machine.inFlight?.cancellation.handle === inFlight.cancellation.handle)
+            #expect(machine.inFlightCancellation?.handle === inFlight.cancellation.handle)
             #expect(machine.exchangeEnded()?.cancellation.handle === inFlight.cancellation.handle)
             #expect(
                 machine.finishRequested(Lifecycle.outcome(.sessionInvalidated)).map { errorName($0.error) }
@@ -310,7 +310,7 @@ import WickReactor
             _ = cancelled.cancelRequested()
             let startedCancelled = cancelled.exchangeStarting(Lifecycle.inFlight(cancellations))
             #expect(!startedCancelled)
-            #expect(cancelled.inFlight == nil)
+            #expect(cancelled.inFlightCancellation == nil)
 
             var aborted = Self.started()
             _ = aborted.abortRequested(Lifecycle.abortError(1))
@@ -522,15 +522,15 @@ import WickReactor
         }
     }
 
-    @Test("inFlight is the exchange on the transport: none before, during finishing, or after")
+    @Test("inFlightCancellation is the exchange on the transport's: none before, during finishing, or after")
     func inFlightReading() async throws {
         try await withCancellations { cancellations in
             var (machine, inFlight) = Self.withExchange(cancellations)
-            #expect(machine.inFlight?.request.url == inFlight.request.url)
-            _ = machine.exchangeEnded()
-            #expect(machine.inFlight == nil)
-            #expect(Self.finishing().inFlight == nil)
-            #expect(Machine().inFlight == nil)
+            #expect(machine.inFlightCancellation?.handle === inFlight.cancellation.handle)
+            #expect(machine.exchangeEnded()?.request.url == inFlight.request.url)
+            #expect(machine.inFlightCancellation == nil)
+            #expect(Self.finishing().inFlightCancellation == nil)
+            #expect(Machine().inFlightCancellation == nil)
         }
     }
 }
@@ -578,7 +578,8 @@ import WickReactor
             let runner = ConnectionPoolRunner(group: group)
             func exchange() -> RequestStateMachine.InFlight {
                 RequestStateMachine.InFlight(
-                    cancellation: TransportCancellation(runner: runner, handle: runner.makeExchange(TransportRequest(.get, .http, host: "example.com"))),
+                    cancellation: TransportCancellation(
+                        runner: runner, handle: runner.makeExchange(TransportRequest(.get, .http, host: "example.com"))),
                     request: HTTPRequest(
                         method: .get, url: URL(string: "https://a.example/")!, headers: HTTPHeaders(), body: nil),
                     progress: AttemptProgress(deadline: .distantFuture))

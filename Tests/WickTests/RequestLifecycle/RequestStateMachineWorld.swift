@@ -445,7 +445,7 @@ struct RequestStateMachineWorld {
 
     /// Rules that hold between any two inputs; throws naming the first one broken.
     func checkInvariants() throws {
-        guard machine.inFlight?.cancellation.handle === exchange?.cancellation.handle else {
+        guard machine.inFlightCancellation?.handle === exchange?.cancellation.handle else {
             throw LifecycleViolation("the machine's exchange in flight is not the transport's")
         }
         guard tasks.filter(\.isRunStep).count + (exchange == nil ? 0 : 1) + (held == nil ? 0 : 1) <= 1 else {

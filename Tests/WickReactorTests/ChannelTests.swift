@@ -57,6 +57,21 @@ private final class Pair: Sendable {
         try await channel.loop.submit(body)
     }
 
+    /// Sends `bytes` from the server, then resets the connection.
+    func sendThenReset(_ bytes: [UInt8]) {
+        TestSockets.writeAll(server, bytes)
+        resetServer()
+    }
+
+    /// Waits for the channel to close, checks that exactly `bytes` were delivered before it
+    /// did, and returns what the recorder saw.
+    func closedAfterDelivering(_ bytes: [UInt8]) async -> Recorder.Events {
+        #expect(await eventually { recorder.snapshot.closed })
+        let snapshot = recorder.snapshot
+        #expect(snapshot.bytes.count == bytes.count && snapshot.bytes.elementsEqual(bytes))
+        return snapshot
+    }
+
     /// Blocks the channel's loop in a task, runs `meanwhile` on this thread, and keeps the loop
     /// blocked until the client socket reports an error (`POLLERR`, at most 2 s); then runs
     /// `then` on the loop, before the loop next looks at readiness. Returns whether the error
@@ -223,14 +238,8 @@ private func pattern(_ count: Int, from offset: Int = 0) -> [UInt8] {
         defer { pair.tearDown() }
         // The loop is held until the data and the reset have both arrived, so one readiness
         // event reports them together (EPOLLIN | EPOLLERR | EPOLLHUP).
-        let held = try await pair.holdLoopUntilTheSocketErrs {
-            TestSockets.writeAll(pair.server, pattern(1000))
-            pair.resetServer()
-        }
-        #expect(held)
-        #expect(await eventually { pair.recorder.snapshot.closed })
-        let snapshot = pair.recorder.snapshot
-        #expect(snapshot.bytes.count == 1000 && snapshot.bytes.elementsEqual(pattern(1000)))
+        #expect(try await pair.holdLoopUntilTheSocketErrs { pair.sendThenReset(pattern(1000)) })
+        let snapshot = await pair.closedAfterDelivering(pattern(1000))
         #expect(snapshot.readCompletes == 1, "the bytes' batch ends before the channel closes")
         #expect(snapshot.closeError == .connectionReset)
     }
@@ -242,15 +251,9 @@ private func pattern(_ count: Int, from offset: Int = 0) -> [UInt8] {
         // Held as above, then a write: its flush at the end of the same iteration fails before
         // the loop looks at readiness, as an upload does when the server answered 413 and reset.
         let held = try await pair.holdLoopUntilTheSocketErrs(
-            then: { _ = try? channel.write(pattern(100)) },
-            meanwhile: {
-                TestSockets.writeAll(pair.server, pattern(1000))
-                pair.resetServer()
-            })
+            then: { _ = try? channel.write(pattern(100)) }, meanwhile: { pair.sendThenReset(pattern(1000)) })
         #expect(held)
-        #expect(await eventually { pair.recorder.snapshot.closed })
-        let snapshot = pair.recorder.snapshot
-        #expect(snapshot.bytes.count == 1000 && snapshot.bytes.elementsEqual(pattern(1000)))
+        let snapshot = await pair.closedAfterDelivering(pattern(1000))
         #expect(snapshot.closeError == .connectionReset || snapshot.closeError == .brokenPipe)
     }
 
@@ -259,17 +262,13 @@ private func pattern(_ count: Int, from offset: Int = 0) -> [UInt8] {
         defer { pair.tearDown() }
         let channel = pair.channel
         try await pair.onLoop { channel.pauseReading() }
-        TestSockets.writeAll(pair.server, pattern(1000))
-        pair.resetServer()
+        pair.sendThenReset(pattern(1000))
         try await Task.sleep(for: .milliseconds(50))
         // Paused: nothing read, nothing reported, and the loop does not spin on the error.
         #expect(!pair.recorder.snapshot.closed)
         #expect(pair.recorder.snapshot.bytes.isEmpty)
         try await pair.onLoop { channel.resumeReading() }
-        #expect(await eventually { pair.recorder.snapshot.closed })
-        let snapshot = pair.recorder.snapshot
-        #expect(snapshot.bytes.count == 1000 && snapshot.bytes.elementsEqual(pattern(1000)))
-        #expect(snapshot.closeError == .connectionReset)
+        #expect(await pair.closedAfterDelivering(pattern(1000)).closeError == .connectionReset)
     }
 
     @Test func halfCloseSendsFinAndTheChannelClosesWhenBothSidesAreDone() async throws {

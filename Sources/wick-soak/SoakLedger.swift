@@ -16,9 +16,10 @@ final class SoakLedger: Sendable {
         var issued = 0
         var completed = 0
         var succeeded = 0
-        var replayedAfterFault = 0
-        /// `replayedAfterFault` by the fault the first attempt met.
+        /// Successes after a replay, by the fault the first attempt met.
         var replayedByFault: [SoakFault: Int] = [:]
+        /// Successes after a replay, whatever the fault.
+        var replayedAfterFault: Int { replayedByFault.values.reduce(0, +) }
         var faultsMet: [SoakFault: Int] = [:]
         var expectedFailures: [SoakFault: Int] = [:]
         var idleCloseRaces = 0
@@ -70,9 +71,7 @@ final class SoakLedger: Sendable {
             if let fault = request.fault { state.counts.faultsMet[fault, default: 0] += 1 }
             switch verdict {
             case .success: state.counts.succeeded += 1
-            case .replayed(let fault):
-                state.counts.replayedAfterFault += 1
-                state.counts.replayedByFault[fault, default: 0] += 1
+            case .replayed(let fault): state.counts.replayedByFault[fault, default: 0] += 1
             case .expected(let fault): state.counts.expectedFailures[fault, default: 0] += 1
             case .idleCloseRace: state.counts.idleCloseRaces += 1
             case .unexpected(let why):

@@ -62,7 +62,7 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
 
     /// The metrics of `response`, the answer to `request` from `source`. A response from the
     /// network always has a connection.
-    init(request: HTTPRequest, response: TransportResponse, source: ResponseSource = .network) {
+    init(request: HTTPRequest, response: borrowing TransportResponse, source: ResponseSource = .network) {
         // Each field is read from `response.metrics` where it is: a local copy of the whole
         // `TransportMetrics` cost a retain of each reference in it, per request.
         let start = response.metrics.started

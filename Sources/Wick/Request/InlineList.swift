@@ -12,10 +12,11 @@ struct InlineList<Element> {
     /// Whether the list has no element.
     var isEmpty: Bool { last == nil }
 
-    /// Adds `element` at the end.
-    mutating func append(_ element: Element) {
-        if let last { earlier.append(last) }
-        last = element
+    /// Adds `element` at the end. Both values move: a large element (a `TransactionMetrics`)
+    /// copied in here cost its value witnesses' copy and destroy, once per request.
+    mutating func append(_ element: consuming Element) {
+        if let previous = last.take() { earlier.append(previous) }
+        last = consume element
     }
 
     /// Every element, in order (an array: only for readers that need one).

@@ -65,7 +65,7 @@ extension Request {
     }
 
     /// Adapts the request as created, then sends it.
-    private func startAttempt(_ progress: AttemptProgress) {
+    private func startAttempt(_ progress: consuming AttemptProgress) {
         guard case .success(let initial) = initialRequest else {
             preconditionFailure("Request.startAttempt: started without a request")
         }
@@ -73,7 +73,7 @@ extension Request {
         // Adapters that complete at once without blocking run here; the others on the request
         // queue (the root queue unless the session was given another).
         if adapter.adaptsWithoutBlocking { return adapt(initial, with: adapter, progress) }
-        session.requestQueue.async { [self] in adapt(initial, with: adapter, progress) }
+        session.requestQueue.async { [self, progress] in adapt(initial, with: adapter, progress) }
     }
 
     /// The adapters of an attempt as one, nil when there is none: the request's adapter first,
@@ -115,9 +115,8 @@ extension Request {
     /// `exchangeCompleted` continues on the pool's loop. When the session's cache can answer
     /// (`CacheDecision`), nothing is sent and the response goes on at once; when it validates, the
     /// request carries the conditional fields.
-    private func send(_ request: HTTPRequest, _ progress: AttemptProgress) {
+    private func send(_ request: HTTPRequest, _ progress: consuming AttemptProgress) {
         let request = session.upgradedForHSTS(request)
-        var progress = progress
         progress.validation = nil
         if session.configuration.responseCache != nil, exchangeSink == nil,
             let decision = session.cacheDecision(for: session.withSessionHeaders(request))
@@ -155,17 +154,20 @@ extension Request {
         case .failure(let error):
             return attemptEnded(Outcome(request: request, error: error, metrics: progress.metrics), progress)
         }
-        let inFlight = RequestStateMachine.InFlight(
-            cancellation: transport.cancellation, request: request, progress: progress)
+        let deadline = progress.deadline
+        // Taken inside the lock, so the exchange (progress and all) moves into the machine
+        // instead of being copied there and destroyed here.
+        var inFlight = Optional(
+            RequestStateMachine.InFlight(cancellation: transport.cancellation, request: request, progress: progress))
         let started = mutableState.withLock { state -> Bool in
-            guard state.lifecycle.exchangeStarting(inFlight) else { return false }
+            guard let starting = inFlight.take(), state.lifecycle.exchangeStarting(starting) else { return false }
             state.records.sent.append(request)
             return true
         }
         // A stop that came first has finished the request already (nothing was in flight).
         guard started else { return }
         announceSend(request)
-        transport.start(deadline: progress.deadline, sink: exchangeSink, leaseObserver: leaseObserver()) {
+        transport.start(deadline: deadline, sink: exchangeSink, leaseObserver: leaseObserver()) {
             [self] result in
             exchangeCompleted(result)
         }
@@ -190,17 +192,14 @@ extension Request {
 
     /// Handles one exchange's end, as its response's verdict says: a challenge answer, a
     /// redirect, or the attempt's end.
-    private func exchangeCompleted(_ result: Result<TransportResponse, TransportError>) {
-        let (exchange, logger) = mutableState.withLock { ($0.lifecycle.exchangeEnded(), $0.records.logger) }
-        guard let ended = exchange else {
-            preconditionFailure("Request.exchangeCompleted: no exchange was in flight")
-        }
+    private func exchangeCompleted(_ result: consuming Result<TransportResponse, TransportError>) {
+        let (ended, logger) = mutableState.withLock { ($0.lifecycle.exchangeEnded(), $0.records.logger) }
         let request = ended.request
         let faults = ended.cancellation.injectedFaults
         if !faults.isEmpty {
             for fault in faults { session.eventMonitor.request(self, didInjectFault: fault) }
         }
-        switch result {
+        switch consume result {
         case .success(let received):
             session.storeCookies(from: received.headers, for: request)
             session.recordHSTS(from: received, for: request)
@@ -251,15 +250,14 @@ extension Request {
     /// Handles the response to `request` as its verdict says (`verdict`, when the body sink
     /// asked at the head; else decided now): a challenge answer, a redirect, or the attempt's end.
     private func responseArrived(
-        _ response: TransportResponse, from source: ResponseSource, to request: HTTPRequest,
-        _ progress: AttemptProgress,
+        _ response: consuming TransportResponse, from source: ResponseSource, to request: HTTPRequest,
+        _ progress: consuming AttemptProgress,
         verdict headVerdict: ResponseVerdict?, logger: Logger?
     ) {
-        var progress = progress
         progress.validation = nil
         let transaction = TransactionMetrics(request: request, response: response, source: source)
-        progress.transactions.append(transaction)
         effectiveLogger(logger).trace("exchange completed", metadata: RequestLogMetadata.exchange(id: id, transaction))
+        progress.transactions.append(consume transaction)
         let monitor = session.eventMonitor
         let events = monitor.handledEvents
         // A response that cannot be followed (no redirect, no challenge), the common case, is
@@ -301,7 +299,7 @@ extension Request {
         case .redirect(let next, asksHandler: true):
             progress.redirects += 1
             let handler = mutableState.withLock { $0.records.redirectHandler } ?? session.redirectHandler
-            session.rootQueue.async { [self, progress] in
+            session.rootQueue.async { [self, progress, response] in
                 handler.request(self, willBeRedirectedTo: next, for: head) { [self] decided in
                     guard let decided else {
                         return validateThenEnd(

@@ -103,9 +103,9 @@ extension Request {
     static func curlVersionOption(for url: URL, used: HTTPVersion?, configuration: Session.Configuration) -> String {
         let isCleartext = url.scheme?.lowercased() == "http"
         let speaksHTTP2: Bool =
-            if let used { used == .http2 }
-            else if isCleartext { configuration.http2PriorKnowledge || configuration.httpVersion == .http2Only }
-            else { configuration.httpVersion != .http1Only }
+            if let used { used == .http2 } else if isCleartext {
+                configuration.http2PriorKnowledge || configuration.httpVersion == .http2Only
+            } else { configuration.httpVersion != .http1Only }
         guard speaksHTTP2 else { return "--http1.1" }
         return isCleartext ? "--http2-prior-knowledge" : "--http2"
     }
@@ -114,7 +114,9 @@ extension Request {
         -> String
     {
         var pipe: String?
-        var components = ["curl -v", request.method == .head ? "--head" : "-X \(request.method.rawValue)", versionOption]
+        var components = [
+            "curl -v", request.method == .head ? "--head" : "-X \(request.method.rawValue)", versionOption,
+        ]
         var url = request.url.absoluteString
         if let socket = request.unixSocketPath {
             components.append("--unix-socket \(shellQuoted(socket))")

@@ -16,10 +16,12 @@ enum RequestIdentifier {
         let high = prefix
         let low = (counter.add(1, ordering: .relaxed).newValue & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
         func byte(_ value: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (56 - 8 * index)) }
-        return UUID(uuid: (
-            byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3),
-            byte(high, 4), byte(high, 5), byte(high, 6), byte(high, 7),
-            byte(low, 0), byte(low, 1), byte(low, 2), byte(low, 3),
-            byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)))
+        return UUID(
+            uuid: (
+                byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3),
+                byte(high, 4), byte(high, 5), byte(high, 6), byte(high, 7),
+                byte(low, 0), byte(low, 1), byte(low, 2), byte(low, 3),
+                byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)
+            ))
     }
 }

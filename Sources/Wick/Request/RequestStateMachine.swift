@@ -266,10 +266,10 @@ struct RequestStateMachine: Sendable {
 
     /// An exchange is about to go to the transport; false when the run has stopped (it must
     /// not be sent).
-    mutating func exchangeStarting(_ inFlight: InFlight) -> Bool {
+    mutating func exchangeStarting(_ inFlight: consuming InFlight) -> Bool {
         guard case .running(let run) = state, run.stop == nil else { return false }
         precondition(current == nil, "RequestStateMachine: exchangeStarting with an exchange already in flight")
-        current = inFlight
+        current = consume inFlight
         return true
     }
 
@@ -284,12 +284,17 @@ struct RequestStateMachine: Sendable {
     }
 
     /// The exchange in flight completed; returns it (with its verdict, if one was asked for).
-    mutating func exchangeEnded() -> InFlight? {
+    /// Traps when none is in flight: the runner starts every exchange it ends.
+    mutating func exchangeEnded() -> InFlight {
         switch state {
         case .running:
             // `take()` moves the exchange out; a copy and then `current = nil` ran the large
-            // value's copy and destroy witnesses.
-            return current.take()
+            // value's copy and destroy witnesses. It is returned unwrapped: an optional this
+            // large is destroyed through `Optional`'s generic value witnesses.
+            guard let ended = current.take() else {
+                preconditionFailure("RequestStateMachine: an exchange ended with none in flight")
+            }
+            return ended
         case .initialized, .finishing, .finished:
             preconditionFailure("RequestStateMachine: an exchange ended in state \(stateName)")
         }

@@ -33,7 +33,7 @@ public struct HTTPResponse: Sendable {
 
 extension HTTPResponse {
     /// The head of a transport response to a request for `url`.
-    init(_ response: TransportResponse, url: URL?) {
+    init(_ response: borrowing TransportResponse, url: URL?) {
         self.init(
             status: response.status, headers: response.headers, version: response.version, trailers: response.trailers,
             url: url)

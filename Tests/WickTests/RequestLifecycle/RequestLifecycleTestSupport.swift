@@ -15,7 +15,8 @@ struct Cancellations {
 
     /// A fresh cancellation.
     func make() -> TransportCancellation {
-        TransportCancellation(runner: runner, handle: runner.makeExchange(TransportRequest(.get, .http, host: "example.com")))
+        TransportCancellation(
+            runner: runner, handle: runner.makeExchange(TransportRequest(.get, .http, host: "example.com")))
     }
 }
 

@@ -10,7 +10,10 @@ import Testing
         var copy = original
         copy.error = .sessionInvalidated
         copy.resumeData = Data([1, 2, 3])
-        if case .explicitlyCancelled? = original.error {} else { Issue.record("the original changed: \(String(describing: original.error))") }
+        if case .explicitlyCancelled? = original.error {
+        } else {
+            Issue.record("the original changed: \(String(describing: original.error))")
+        }
         #expect(original.resumeData == nil)
         if case .sessionInvalidated? = copy.error {} else { Issue.record("the copy did not change") }
         #expect(copy.resumeData == Data([1, 2, 3]))

@@ -110,7 +110,7 @@ import WickReactor
             let started = machine.exchangeStarting(inFlight)
             #expect(started)
             #expect(machine.inFlightCancellation?.handle === inFlight.cancellation.handle)
-            #expect(machine.exchangeEnded()?.cancellation.handle === inFlight.cancellation.handle)
+            #expect(machine.exchangeEnded().cancellation.handle === inFlight.cancellation.handle)
             #expect(machine.inFlightCancellation == nil)
             #expect(machine.stepReady(Lifecycle.send("/hop")).name == "held")
             #expect(machine.resumeRequested().name == "continue send /hop")
@@ -169,7 +169,7 @@ import WickReactor
             #expect(machine.cancelRequested().name == "none")
             // The exchange is still the machine's until its completion says it ended.
             #expect(machine.inFlightCancellation?.handle === inFlight.cancellation.handle)
-            #expect(machine.exchangeEnded()?.cancellation.handle === inFlight.cancellation.handle)
+            #expect(machine.exchangeEnded().cancellation.handle === inFlight.cancellation.handle)
             #expect(
                 machine.finishRequested(Lifecycle.outcome(.sessionInvalidated)).map { errorName($0.error) }
                     == "cancelled")
@@ -286,7 +286,7 @@ import WickReactor
             #expect(machine.cancelRequested().name == "cancelExchange")
             _ = machine.verdict { _ in .redirect(Lifecycle.request("/next"), asksHandler: false) }
             let ended = machine.exchangeEnded()
-            #expect(verdictName(ended?.verdict) == "redirect /next")
+            #expect(verdictName(ended.verdict) == "redirect /next")
             #expect(machine.stepReady(Lifecycle.send("/next")).name == "finishNow")
             #expect(machine.finishRequested(Lifecycle.outcome()).map { errorName($0.error) } == "cancelled")
             #expect(machine.outcomeCompleted(Lifecycle.outcome()).map { errorName($0.0.error) } == "cancelled")
@@ -419,7 +419,7 @@ import WickReactor
             #expect(decisions == 1)
             #expect(verdictName(first) == "redirect /there")
             #expect(verdictName(second) == "redirect /there")
-            #expect(verdictName(machine.exchangeEnded()?.verdict) == "redirect /there")
+            #expect(verdictName(machine.exchangeEnded().verdict) == "redirect /there")
 
             // The next exchange's response gets a verdict of its own.
             let startedNext = machine.exchangeStarting(Lifecycle.inFlight(cancellations, "/there"))
@@ -433,7 +433,7 @@ import WickReactor
         try await withCancellations { cancellations in
             var (machine, _) = Self.withExchange(cancellations)
             let ended = machine.exchangeEnded()
-            #expect(ended != nil && ended?.verdict == nil)
+            #expect(ended.verdict == nil)
         }
     }
 
@@ -527,7 +527,7 @@ import WickReactor
         try await withCancellations { cancellations in
             var (machine, inFlight) = Self.withExchange(cancellations)
             #expect(machine.inFlightCancellation?.handle === inFlight.cancellation.handle)
-            #expect(machine.exchangeEnded()?.request.url == inFlight.request.url)
+            #expect(machine.exchangeEnded().request.url == inFlight.request.url)
             #expect(machine.inFlightCancellation == nil)
             #expect(Self.finishing().inFlightCancellation == nil)
             #expect(Machine().inFlightCancellation == nil)

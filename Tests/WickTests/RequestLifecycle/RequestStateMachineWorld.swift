@@ -282,9 +282,7 @@ struct RequestStateMachineWorld {
     /// (`decided`, unless the sink asked already) or ends the attempt, retrying when `retries`.
     mutating func exchangeCompletes(_ result: ExchangeResult, deciding decided: ResponseVerdict, retries: Bool) throws {
         guard let current = exchange else { throw LifecycleViolation("the test completed an exchange not in flight") }
-        guard let ended = machine.exchangeEnded() else {
-            throw LifecycleViolation("the machine had no exchange in flight")
-        }
+        let ended = machine.exchangeEnded()
         guard ended.cancellation.handle === current.cancellation.handle else {
             throw LifecycleViolation("the machine ended another exchange than \(current.step)")
         }

@@ -7,9 +7,9 @@ extension PoolStateMachine {
         @usableFromInline enum Phase: Sendable {
             /// The attempt is under way.
             case connecting
-            /// Parked in its origin's idle stack with its retirement timer (`idleConnection`),
-            /// which fires at `until` to retire it for `retireReason`.
-            case idle(timer: PoolTimerID, until: Deadline, retireReason: PoolCloseReason)
+            /// Parked in its origin's idle stack until `until`, when it retires for
+            /// `retireReason`; its retirement timer (`retirementTimer`) is due by then.
+            case idle(until: Deadline, retireReason: PoolCloseReason)
             /// Carrying this request.
             case leased(PoolRequestID)
             /// A multiplexed connection carrying this many requests (at least one), each on a
@@ -39,6 +39,10 @@ extension PoolStateMachine {
         @usableFromInline var serverRemainingRequests: Int?
         /// The server's latest `Keep-Alive: timeout=`, if the last response carried one.
         @usableFromInline var serverKeepAliveTimeout: Duration?
+        /// Its armed retirement timer (`idleConnection`), if any. It stays armed through
+        /// leases, and may be due before the idle deadline of the connection's latest park; it
+        /// then arms again for the rest (rule 4). Cancelled when the connection closes.
+        @usableFromInline var retirementTimer: (id: PoolTimerID, due: Deadline)?
 
         @inlinable init(id: PoolConnectionID, slot: Int) {
             self.id = id

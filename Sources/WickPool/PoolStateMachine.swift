@@ -11,9 +11,15 @@
 //    coldest age out). Without one it waits in its origin's FIFO queue until
 //    min(its own deadline, now + `poolWaitTimeout`); if that has already passed it fails at once.
 // 4. A connection that is established, or comes back reusable, goes to the oldest waiter. With no
-//    waiter it parks idle with one timer, at the earliest of its idle timeout, the server's
+//    waiter it parks idle until the earliest of its idle timeout, the server's
 //    `Keep-Alive: timeout=` less `keepAliveTimeoutMargin`, and the end of its lifetime; beyond
-//    `maximumIdleConnectionsPerOrigin` it is closed instead.
+//    `maximumIdleConnectionsPerOrigin` it is closed instead. Each connection has at most one
+//    retirement timer, due no later than that deadline while it is idle. A lease leaves the
+//    timer armed, and the next park keeps it when it is due no later than the new deadline
+//    (else replaces it): a connection busy with one request after another schedules and
+//    cancels no timer per request. A timer that fires while its connection is idle before the
+//    connection's deadline arms again for the rest; one that fires while it is busy lapses,
+//    and the next park arms a new one. Closing a connection cancels its timer.
 // 5. The pool starts a connection while an origin's waiters outnumber its attempts under way, it
 //    is below its limit, and it is not backing off. A waiter that leaves (cancelled, timed out)
 //    does not stop the attempt it caused: that connection serves the next waiter or parks.
@@ -211,7 +217,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
             lease(id, to: request, arrivedAt: now, pool: &pool, now: now, actions: &actions)
         } else if let index = idleIndex(in: pool, freshOnly: isReplay) {
             let id = pool.idle.remove(at: index)
-            unpark(id, actions: &actions)
+            unpark(id)
             lease(id, to: request, arrivedAt: now, pool: &pool, now: now, actions: &actions)
         } else {
             let waitDeadline = deadline.earliest(now + settings.poolWaitTimeout)
@@ -385,13 +391,12 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         switch connection.phase {
         case .connecting:
             trap(event(), "a connecting connection ends with connectionAttemptFailed")
-        case .idle(let timer, let deadline, _):
+        case .idle:
             if isLocal { trap(event(), "the pool never asked to close this idle connection") }
             guard let index = pool.idle.firstIndex(of: id) else {
                 trap(event(), "idle connection missing from its stack")
             }
             pool.idle.remove(at: index)
-            cancel(Timer(id: timer, purpose: .idleConnection(id), deadline: deadline), actions: &actions)
             pool.counts.evicted += 1
         case .leased:
             if isLocal { trap(event(), "the pool never asked to close this leased connection") }
@@ -406,6 +411,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         case .closing:
             pool.closing -= 1
         }
+        disarmRetirement(of: id, actions: &actions)
         connections[id] = nil
         startConnectionsIfNeeded(pool: &pool, actions: &actions)
         store(consume pool)
@@ -413,9 +419,10 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         return actions
     }
 
-    /// A timer's deadline passed. An idle connection's timer retires it with the reason that set
-    /// the deadline; a waiter's fails it with `.poolWaitTimeout`; a backoff's lets the origin try
-    /// again. A timer that was cancelled (or already fired) is ignored (rule 10).
+    /// A timer's deadline passed. A connection's retirement timer retires it, when it is idle
+    /// and its deadline has come, with the reason that set the deadline (rule 4); a waiter's
+    /// fails it with `.poolWaitTimeout`; a backoff's lets the origin try again. A timer that was
+    /// cancelled (or already fired) is ignored (rule 10).
     @inlinable public mutating func timerFired(_ timer: Timer, at now: Deadline) -> [Action] {
         guard let purpose = timers.removeValue(forKey: timer.id) else { return [] }
         let event = { "timerFired(\(timer))" }
@@ -423,8 +430,22 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         switch purpose {
         case .idleConnection(let id):
             let connection = lookUp(id, event: event())
-            guard case .idle(let parked, _, let reason) = connection.phase, parked == timer.id else {
-                trap(event(), "the connection is \(connection.phase), not parked with this timer")
+            guard connection.retirementTimer?.id == timer.id else {
+                trap(event(), "the connection's retirement timer is another")
+            }
+            connections[id]!.retirementTimer = nil
+            let reason: PoolCloseReason
+            switch connection.phase {
+            case .idle(let until, _) where !until.hasPassed(at: now):
+                armRetirement(of: id, at: until, actions: &actions)
+                return actions
+            case .idle(_, let retireReason):
+                reason = retireReason
+            case .leased, .multiplexing, .draining:
+                // Busy: the timer lapses, and the connection's next park arms another.
+                return actions
+            case .connecting, .closing:
+                trap(event(), "the connection is \(connection.phase), which has no retirement timer")
             }
             var pool = takePool(connection.slot, event: event())
             guard let index = pool.idle.firstIndex(of: id) else {
@@ -505,7 +526,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
             switch connection.phase {
             case .idle:
                 pool.idle.removeAll { $0 == id }
-                unpark(id, actions: &actions)
+                unpark(id)
                 close(id, .shutdown, pool: &pool, actions: &actions)
             case .connecting:
                 pool.connecting -= 1
@@ -560,6 +581,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
                 connections[id]!.phase = .draining(streams: streams - 1)
             } else {
                 // Already counted as closing (rule 16).
+                disarmRetirement(of: id, actions: &actions)
                 connections[id]!.phase = .closing
                 pool.counts.retired += 1
                 actions.append(.closeConnection(id, .serverGoingAway))
@@ -614,7 +636,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
                 trap(event(), "idle connection missing from its stack")
             }
             pool.idle.remove(at: index)
-            unpark(id, actions: &actions)
+            unpark(id)
             close(id, .serverGoingAway, pool: &pool, actions: &actions)
         case .draining, .closing:
             break
@@ -708,7 +730,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         var roomNeeded = min(unmet, pool.freshWaiters.count) - pool.closing
         while roomNeeded > 0 && !pool.idle.isEmpty {
             let oldest = pool.idle.removeFirst()
-            unpark(oldest, actions: &actions)
+            unpark(oldest)
             close(oldest, .madeRoomForFreshConnection, pool: &pool, actions: &actions)
             roomNeeded -= 1
         }
@@ -805,17 +827,35 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
             let end = connection.establishedAt + lifetime
             if end < deadline { (deadline, reason) = (end, .lifetimeExpired) }
         }
-        let timer = schedule(.idleConnection(id), at: deadline, actions: &actions)
-        connections[id]!.phase = .idle(timer: timer.id, until: timer.deadline, retireReason: reason)
+        // The timer armed at an earlier park stays when it is due by the new deadline: when it
+        // fires, it arms again for the rest.
+        if let armed = connections[id]!.retirementTimer, armed.due > deadline {
+            disarmRetirement(of: id, actions: &actions)
+        }
+        if connections[id]!.retirementTimer == nil { armRetirement(of: id, at: deadline, actions: &actions) }
+        connections[id]!.phase = .idle(until: deadline, retireReason: reason)
         pool.idle.append(id)
     }
 
-    /// Cancels the idle timer of a connection the caller has just taken out of its idle stack.
-    @inlinable mutating func unpark(_ id: PoolConnectionID, actions: inout [Action]) {
-        guard case .idle(let timer, let deadline, _) = connections[id]!.phase else {
+    /// Checks that a connection the caller has just taken out of its idle stack was idle. Its
+    /// retirement timer stays armed (rule 4).
+    @inlinable func unpark(_ id: PoolConnectionID) {
+        guard case .idle = connections[id]!.phase else {
             trap("unpark(\(id))", "the connection is \(connections[id]!.phase), not idle")
         }
-        cancel(Timer(id: timer, purpose: .idleConnection(id), deadline: deadline), actions: &actions)
+    }
+
+    /// Arms connection `id`'s retirement timer for `deadline`; it has none armed.
+    @inlinable mutating func armRetirement(of id: PoolConnectionID, at deadline: Deadline, actions: inout [Action]) {
+        let timer = schedule(.idleConnection(id), at: deadline, actions: &actions)
+        connections[id]!.retirementTimer = (timer.id, timer.deadline)
+    }
+
+    /// Cancels connection `id`'s retirement timer, if one is armed.
+    @inlinable mutating func disarmRetirement(of id: PoolConnectionID, actions: inout [Action]) {
+        guard let armed = connections[id]!.retirementTimer else { return }
+        connections[id]!.retirementTimer = nil
+        cancel(Timer(id: armed.id, purpose: .idleConnection(id), deadline: armed.due), actions: &actions)
     }
 
     /// Marks a connection closing; the caller has taken it out of its previous phase's count.
@@ -825,6 +865,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
         pool: inout OriginPool,
         actions: inout [Action]
     ) {
+        disarmRetirement(of: id, actions: &actions)
         connections[id]!.phase = .closing
         pool.closing += 1
         pool.counts.retired += 1

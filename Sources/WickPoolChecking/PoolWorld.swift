@@ -512,6 +512,14 @@ package struct PoolWorld {
                 throw WorldViolation("\(origin): waiting \(request) has no pool-wait timer")
             }
         }
+        // Rule 4: a retirement timer may outlive a lease, not its connection's close.
+        for timer in armedTimers.values {
+            guard case .idleConnection(let id) = timer.purpose else { continue }
+            switch connections[id]?.state {
+            case .idle, .leased, .multiplexing, .draining: break
+            case let state: throw WorldViolation("\(timer) is armed for \(id), which is \(String(describing: state))")
+            }
+        }
         let mine = gauges()
         let total = statistics.total
         guard (total.idle, total.leased, total.connecting, total.closing, total.waiting) == mine else {

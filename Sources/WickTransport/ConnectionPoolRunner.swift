@@ -67,9 +67,8 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
     /// Requests in the pool, by the id the machine knows them by.
     @exclusivity(unchecked) private var requests: [PoolRequestID: TransportExchange] = [:]
     /// The machine's timers not yet fired or cancelled. They share one loop timer
-    /// (`armPoolTimer`), armed for the earliest: the pool schedules an idle timer each time a
-    /// connection comes back and cancels it at the next lease, which with a loop timer each cost
-    /// two allocations and two heap updates per request; now it costs a dictionary entry.
+    /// (`armPoolTimer`), armed for the earliest. A connection's retirement timer outlives its
+    /// leases (the pool's rule 4), so a connection in steady use schedules none per request.
     @exclusivity(unchecked) private var timers: [PoolTimerID: Pool.Timer] = [:]
     /// The loop timer that fires the machine's timers, and when.
     @exclusivity(unchecked) private var poolTimer: Scheduled?
@@ -418,7 +417,9 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
 
     /// Asks `injector` for the fault of the exchange about to start on `driver` and arms the
     /// connection with it (or with none); the exchange records what was injected.
-    private func injectFault(from injector: FaultInjector, into exchange: TransportExchange, on driver: HTTP1ConnectionDriver) {
+    private func injectFault(
+        from injector: FaultInjector, into exchange: TransportExchange, on driver: HTTP1ConnectionDriver
+    ) {
         guard let channel = driver.channel as? FaultInjectingChannel else {
             preconditionFailure("ConnectionPoolRunner: a connection made with a fault injector is not wrapped")
         }

@@ -24,14 +24,20 @@ struct PoolLeasingTests {
         #expect(actions == [.cancelTimer(wait), .leaseConnection(C1, to: R1, isReused: false)])
     }
 
-    @Test("A request takes an idle connection at once, and the lease says it is reused")
+    @Test(
+        "A request takes an idle connection at once, and the lease says it is reused; the retirement timer stays armed")
     func idleConnectionIsLeasedAtOnce() throws {
         var world = PoolWorld()
         try world.leaseNewConnection(to: 1)
         try world.finish(C1)
         let idle = try #require(world.timer(for: .idleConnection(C1)))
         let actions = try world.arrive(2)
-        #expect(actions == [.cancelTimer(idle), .leaseConnection(C1, to: R2, isReused: true)])
+        #expect(actions == [.leaseConnection(C1, to: R2, isReused: true)])
+        #expect(world.timer(for: .idleConnection(C1)) == idle)
+        // Back and parked again, later: the armed timer is due earlier, so it is kept (rule 4).
+        try world.advance(by: .seconds(1))
+        #expect(try world.finish(C1) == [])
+        #expect(world.timer(for: .idleConnection(C1)) == idle)
     }
 
     @Test("The most recently parked idle connection is taken first (LIFO), so cold ones age out")

@@ -66,7 +66,8 @@ struct PoolRetirementTests {
         try world.leaseNewConnection(to: 2)
         try world.finish(C2, keepAlive: KeepAliveHint(maximumRequests: 1))
         try world.arrive(3)
-        #expect(try world.finish(C2) == [.closeConnection(C2, .serverRequestLimitReached)])
+        let armed = try #require(world.timer(for: .idleConnection(C2)))
+        #expect(try world.finish(C2) == [.cancelTimer(armed), .closeConnection(C2, .serverRequestLimitReached)])
     }
 
     @Test("maximumRequestsPerConnection: a connection carries N requests, then retires", arguments: [1, 2, 4])
@@ -77,7 +78,9 @@ struct PoolRetirementTests {
             try world.finish(C1)
             try world.arrive(UInt64(request + 1))
         }
-        #expect(try world.finish(C1) == [.closeConnection(C1, .requestLimitReached)])
+        // Parked before (limit > 1), it carries its retirement timer until it closes.
+        let cancelled: [Action] = world.timer(for: .idleConnection(C1)).map { [.cancelTimer($0)] } ?? []
+        #expect(try world.finish(C1) == cancelled + [.closeConnection(C1, .requestLimitReached)])
     }
 
     @Test("maximumConnectionLifetime: a connection back just before it parks; one back at it retires")
@@ -98,7 +101,48 @@ struct PoolRetirementTests {
         try world.finish(C1, keepAlive: KeepAliveHint(timeout: .seconds(5)))
         try world.arrive(2)
         try world.finish(C1)
-        #expect(try #require(world.timer(for: .idleConnection(C1))).deadline == world.now + .seconds(30))
+        let parked = world.now
+        // The timer armed for the first park (5 s less the 1 s margin) is due first; it finds
+        // the connection's deadline later and arms again for the rest (rule 4).
+        let early = try #require(world.timer(for: .idleConnection(C1)))
+        #expect(early.deadline == parked + .seconds(4))
+        let rearmed = try world.advance(by: .seconds(4))
+        let rest = try #require(world.timer(for: .idleConnection(C1)))
+        #expect(rearmed == [.scheduleTimer(rest)])
+        #expect(rest.deadline == parked + .seconds(30))
+        #expect(try world.advance(by: .seconds(26)) == [.closeConnection(C1, .idleTimeout)])
+    }
+
+    @Test("A park with an earlier deadline than the armed timer's replaces the timer")
+    func anEarlierDeadlineReplacesTheArmedTimer() throws {
+        var world = PoolWorld.with {
+            $0.idleTimeout = .seconds(30)
+            $0.keepAliveTimeoutMargin = .seconds(1)
+        }
+        try world.leaseNewConnection(to: 1)
+        try world.finish(C1)
+        let late = try #require(world.timer(for: .idleConnection(C1)))
+        try world.arrive(2)
+        let actions = try world.finish(C1, keepAlive: KeepAliveHint(timeout: .seconds(5)))
+        let early = try #require(world.timer(for: .idleConnection(C1)))
+        #expect(actions == [.cancelTimer(late), .scheduleTimer(early)])
+        #expect(early.deadline == world.now + .seconds(4))
+        #expect(try world.advance(by: .seconds(4)) == [.closeConnection(C1, .serverKeepAliveTimeout)])
+    }
+
+    @Test("A retirement timer that fires while its connection is busy lapses; the next park arms another")
+    func aTimerFiringOnABusyConnectionLapses() throws {
+        var world = PoolWorld.with { $0.idleTimeout = .seconds(5) }
+        try world.leaseNewConnection(to: 1)
+        try world.finish(C1)
+        try world.arrive(2)
+        #expect(try world.advance(by: .seconds(5)) == [])
+        #expect(world.timer(for: .idleConnection(C1)) == nil)
+        let actions = try world.finish(C1)
+        let next = try #require(world.timer(for: .idleConnection(C1)))
+        #expect(actions == [.scheduleTimer(next)])
+        #expect(next.deadline == world.now + .seconds(5))
+        #expect(try world.advance(by: .seconds(5)) == [.closeConnection(C1, .idleTimeout)])
     }
 
     @Test("A closing connection may end by the server's hand before the pool's close completes")

@@ -95,6 +95,9 @@ package final class TransportClient: Sendable {
     package let runners: [ConnectionPoolRunner]
     package let group: EventLoopGroup
     private let configuration: Configuration
+    /// `configuration.proxyRules`, taken apart once: matching the `Result` per send copied it.
+    private let proxyRules: ProxyRules?
+    private let proxyRulesFailure: ProxyConfigurationError?
     /// The TLS rules of https requests, built on the first one (see the type's comment).
     private let tls = Locked<Result<TransportTLS, TLSError>?>(nil)
     /// The TLS contexts of https proxies, by their trust, built on first use (see the type's comment).
@@ -105,6 +108,10 @@ package final class TransportClient: Sendable {
     package init(configuration: Configuration) throws(ReactorError) {
         precondition(configuration.eventLoopCount >= 1, "TransportClient: eventLoopCount must be at least 1")
         self.configuration = configuration
+        switch configuration.proxyRules {
+        case .success(let rules): (proxyRules, proxyRulesFailure) = (rules, nil)
+        case .failure(let failure): (proxyRules, proxyRulesFailure) = (nil, failure)
+        }
         let group = try EventLoopGroup(
             configuration: EventLoopGroup.Configuration(threadCount: configuration.eventLoopCount))
         self.group = group
@@ -135,7 +142,7 @@ package final class TransportClient: Sendable {
         } catch {
             return .failure(error)
         }
-        let runner = runner(for: prepared.origin)
+        let runner = runner(for: prepared)
         let hedgeable = bodySource == nil
         let exchange = runner.makeExchange(consume prepared)
         var cancellation = TransportCancellation(runner: runner, handle: exchange)
@@ -167,46 +174,49 @@ package final class TransportClient: Sendable {
         }
         let port = try destination.checkedPort()
         let host = destination.host
-        var request = TransportRequest(
-            method, destination.scheme, host: host, port: port, target: destination.target,
-            headers: headers, body: body, unixSocketPath: destination.unixSocketPath)
+        // Everything that may throw comes first, and the request is made once, in the return:
+        // a request made early and then filled in was copied (through its value witnesses) on
+        // its way out.
+        var proxy: ProxyConfiguration?
+        var proxyTLS: ProxyTLSContext?
         if destination.unixSocketPath == nil {
-            switch configuration.proxyRules {
-            case .success(let rules): request.proxy = rules?.proxy(forScheme: destination.scheme.rawValue, host: host)
-            case .failure(let error): throw .invalidProxyConfiguration(error)
-            }
-            if let proxy = request.proxy, proxy.scheme.usesTLS {
+            if let proxyRulesFailure { throw .invalidProxyConfiguration(proxyRulesFailure) }
+            proxy = proxyRules?.proxy(forScheme: destination.scheme.rawValue, host: host)
+            if let proxy, proxy.scheme.usesTLS {
                 switch proxyContext(for: proxy.tlsTrust) {
-                case .success(let context): request.proxyTLS = context
+                case .success(let context): proxyTLS = context
                 case .failure(let error):
                     throw .invalidProxyConfiguration(.unusableTLSTrust(proxy: "\(proxy)", error: error))
                 }
             }
         }
-        request.source = source ?? configuration.sourceBinding
-        request.decoding = configuration.decodingLimits
-        if let bodySource {
-            request.body = nil
-            request.bodySource = bodySource
-            request.expectContinue =
-                configuration.expectContinueThreshold.map { threshold in
-                    bodySource.length.map { $0 >= threshold } ?? true
-                } ?? false
-        }
-        if request.scheme == .https {
+        var tls: TransportTLS?
+        if destination.scheme == .https {
             switch transportTLS() {
-            case .success(let rules): request.tls = rules
+            case .success(let rules): tls = rules
             case .failure(let error): throw .tlsUnavailable(error)
             }
         }
-        return request
+        let expectContinue =
+            bodySource.map { bodySource in
+                configuration.expectContinueThreshold.map { threshold in
+                    bodySource.length.map { $0 >= threshold } ?? true
+                } ?? false
+            } ?? false
+        return TransportRequest(
+            method, destination.scheme, host: host, port: port, target: destination.target, headers: headers,
+            body: bodySource == nil ? body : nil, bodySource: bodySource, expectContinue: expectContinue, tls: tls,
+            unixSocketPath: destination.unixSocketPath, proxy: proxy, proxyTLS: proxyTLS,
+            source: source ?? configuration.sourceBinding, decoding: configuration.decodingLimits)
     }
 
-    /// The runner an origin always uses (stable within the process). An autoclosure: with one
-    /// runner (the default) the origin is never made.
-    func runner(for origin: @autoclosure () -> TransportOrigin) -> ConnectionPoolRunner {
+    /// The runner `request`'s origin always uses (stable within the process). With one runner
+    /// (the default) the origin is never made.
+    func runner(for request: borrowing TransportRequest) -> ConnectionPoolRunner {
+        // Borrowed, and its origin built only with more than one runner: an autoclosure over
+        // the request copied the whole request (through its value witnesses) per send.
         guard runners.count > 1 else { return runners[0] }
-        let origin = origin()
+        let origin = request.origin
         var hasher = Hasher()
         hasher.combine(origin.unixSocketPath?.path ?? origin.host.lowercasedIfNeeded())
         hasher.combine(origin.port)
@@ -217,7 +227,7 @@ package final class TransportClient: Sendable {
     package func loop(for url: URL) -> EventLoop? {
         guard let prepared = try? prepare(.get, url: url, headers: HTTPHeaders(), body: nil, unixSocketPath: nil)
         else { return nil }
-        return runner(for: prepared.origin).loop
+        return runner(for: prepared).loop
     }
 
     /// Opens connections to the origin of `url` ahead of traffic, until it has `connections`
@@ -225,7 +235,7 @@ package final class TransportClient: Sendable {
     /// - Throws: `TransportPreparationError` when `url` cannot be sent to.
     package func prewarm(_ url: URL, connections: Int) throws(TransportPreparationError) {
         let prepared = try prepare(.get, url: url, headers: HTTPHeaders(), body: nil, unixSocketPath: nil)
-        runner(for: prepared.origin).prewarm(prepared.origin, connections: connections)
+        runner(for: prepared).prewarm(prepared.origin, connections: connections)
     }
 
     /// Fails requests still waiting for a connection, lets running ones finish, closes every

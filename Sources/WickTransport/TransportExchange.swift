@@ -103,8 +103,8 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     @exclusivity(unchecked) package var injectedFaults: [InjectedFault] = []
 
     /// An exchange for `request` on `runner`, not started (`ConnectionPoolRunner.start`).
-    init(request: TransportRequest, runner: ConnectionPoolRunner, maximumBodyBytes: Int) {
-        self.request = request
+    init(request: consuming TransportRequest, runner: ConnectionPoolRunner, maximumBodyBytes: Int) {
+        self.request = consume request
         loop = runner.loop
         self.runner = runner
         self.maximumBodyBytes = maximumBodyBytes
@@ -151,7 +151,9 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     }
 
     /// Fills in the lease's part of the metrics and tells the lease observer.
-    private func recordLease(connectionDetails connection: StreamConnectionDetails, isReused: Bool, timings: ConnectionTimings?) {
+    private func recordLease(
+        connectionDetails connection: StreamConnectionDetails, isReused: Bool, timings: ConnectionTimings?
+    ) {
         let now = Deadline.now()
         metrics.poolWait = enteredPool.map { now - $0 }
         metrics.isReused = isReused
@@ -239,15 +241,22 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     /// The phase a timeout ends the exchange in: idleness before the deadline, else how far
     /// the exchange had come.
     private var timeoutPhase: ExchangeTimeout {
-        if Deadline.now() < deadline { .idle }
-        else if metrics.requestSent == nil { .sendingRequest }
-        else if metrics.firstByte == nil { .waitingForResponse }
-        else { .receivingResponse }
+        if Deadline.now() < deadline {
+            .idle
+        } else if metrics.requestSent == nil {
+            .sendingRequest
+        } else if metrics.firstByte == nil {
+            .waitingForResponse
+        } else {
+            .receivingResponse
+        }
     }
 
     func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool) {
         let length: UInt64? = if case .contentLength(let length) = head.framing { length } else { nil }
-        responseHeadArrived(status: head.status, version: head.version, headers: head.headers, contentLength: length, isBodyDecoded: isBodyDecoded)
+        responseHeadArrived(
+            status: head.status, version: head.version, headers: head.headers, contentLength: length,
+            isBodyDecoded: isBodyDecoded)
     }
 
     /// The final head of either protocol: kept, shown to the sink, and its declared length
@@ -377,7 +386,8 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
 
     func responseHead(status: HTTPStatus, headers: HTTPHeaders, contentLength: UInt64?, isBodyDecoded: Bool) {
         responseHeadArrived(
-            status: status, version: .http2, headers: headers, contentLength: contentLength, isBodyDecoded: isBodyDecoded)
+            status: status, version: .http2, headers: headers, contentLength: contentLength,
+            isBodyDecoded: isBodyDecoded)
     }
 
     func streamFinished(failure: HTTP2StreamFailure?, requestBytesWritten: Int, responseBytesReceived: Int) {

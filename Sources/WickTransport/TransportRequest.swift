@@ -52,8 +52,10 @@ struct TransportRequest: Sendable {
     /// to that socket and `host` and `port` make only the `Host` field (and the TLS name).
     init(
         _ method: HTTPMethod, _ scheme: TransportOrigin.Scheme, host: String, port: UInt16? = nil, target: String = "/",
-        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil, expectContinue: Bool = false,
-        tls: TransportTLS? = nil, unixSocketPath: UnixSocketPath? = nil
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil, bodySource: (any TransportBodySource)? = nil,
+        expectContinue: Bool = false, tls: TransportTLS? = nil, unixSocketPath: UnixSocketPath? = nil,
+        proxy: ProxyConfiguration? = nil, proxyTLS: ProxyTLSContext? = nil, source: SourceBinding? = nil,
+        decoding: ContentDecoderLimits? = nil
     ) {
         self.method = method
         self.scheme = scheme
@@ -62,9 +64,14 @@ struct TransportRequest: Sendable {
         self.target = target
         self.headers = headers
         self.body = body
+        self.bodySource = bodySource
         self.expectContinue = expectContinue
         self.tls = tls
         self.unixSocketPath = unixSocketPath
+        self.proxy = proxy
+        self.proxyTLS = proxyTLS
+        self.source = source
+        self.decoding = decoding
     }
 
     /// The pool key this request's connections are made under.
@@ -116,8 +123,9 @@ struct TransportRequest: Sendable {
     /// What the connection state machine needs.
     var connectionRequest: HTTP1ConnectionRequest {
         let framing: HTTPRequestFraming =
-            if let bodySource { bodySource.length.map { .contentLength($0) } ?? .chunked }
-            else { body.map { .contentLength($0.count) } ?? .none }
+            if let bodySource { bodySource.length.map { .contentLength($0) } ?? .chunked } else {
+                body.map { .contentLength($0.count) } ?? .none
+            }
         var head = HTTPRequestHead(
             method: method, target: .origin(target), host: hostFieldValue, headers: headers, framing: framing)
         if let proxy, proxy.scheme.speaksHTTP, scheme == .http, unixSocketPath == nil {

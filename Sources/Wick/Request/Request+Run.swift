@@ -82,11 +82,14 @@ extension Request {
     /// `Interceptor`'s list and a closure per step.
     private var attemptAdapter: (any RequestAdapter)? {
         let last = finalAdapter
-        switch (interceptor, session.interceptor, last) {
-        case (nil, nil, nil): return nil
-        case (let own?, nil, nil): return own
-        case (nil, let session?, nil): return session
-        case (nil, nil, let last?): return last
+        // Asked one by one: a tuple of the three optionals cost a copy and a destroy of each
+        // (through `Optional`'s generic value witnesses) on every attempt.
+        let hasOwn = interceptor != nil
+        let hasSession = session.interceptor != nil
+        switch (hasOwn, hasSession, last != nil) {
+        case (false, false, _): return last
+        case (true, false, false): return interceptor
+        case (false, true, false): return session.interceptor
         default: return Interceptor(adapters: [interceptor, session.interceptor, last].compactMap { $0 })
         }
     }

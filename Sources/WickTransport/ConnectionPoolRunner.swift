@@ -122,7 +122,7 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
     /// An exchange for `request` on this runner, to `start`; it is also the handle that
     /// `cancel` and `demandMore` take (a cancel before the start makes it finish as cancelled).
     func makeExchange(_ request: consuming TransportRequest) -> TransportExchange {
-        TransportExchange(request: request, runner: self, maximumBodyBytes: settings.maximumResponseBodyBytes)
+        TransportExchange(request: consume request, runner: self, maximumBodyBytes: settings.maximumResponseBodyBytes)
     }
 
     /// Sends `exchange`'s request on a pooled connection and calls `completion` once with the
@@ -135,7 +135,7 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
     func start(
         _ exchange: TransportExchange, deadline: Deadline, sink: (any TransportBodySink)? = nil,
         leaseObserver: TransportExchange.LeaseObserver? = nil,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        completion: @escaping @Sendable (consuming Result<TransportResponse, TransportError>) -> Void
     ) {
         precondition(
             exchange.request.scheme == .http || exchange.request.tls != nil,

@@ -57,6 +57,8 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
         var awaitingPart = false
         /// A piece that arrived while the producer was paused.
         var pendingPart: Result<[UInt8], any Error>?
+        /// Whether a body follows the head (bytes, or a source).
+        var hasBody: Bool { !body.isEmpty || source != nil }
         /// The body part the machine is being offered (written by `.writeRequestBodyPart`).
         var part: ArraySlice<UInt8> = []
         /// Whether the machine asked the producer to run (started or resumed, not paused or stopped).
@@ -182,9 +184,11 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
     func streamRead(_ stream: any StreamChannel, bytes: Span<UInt8>) {
         guard !isChannelClosed, !machine.isClosed else { return }
         if exchange != nil, settings.idleTimeout != nil { exchange?.lastProgress = .now() }
-        if let current = exchange, !current.responseStarted {
+        // Read in place: `if let current = exchange` copied the exchange (a retain of each
+        // reference in it) on every read.
+        if exchange?.responseStarted == false {
             exchange?.responseStarted = true
-            current.consumer.responseStarted()
+            exchange?.consumer.responseStarted()
         }
         // SAFETY: `buffer` is the channel's read buffer, valid only inside this closure; the machine is
         // handed it again on every call and keeps only a cursor, its actions name body bytes by range,
@@ -243,7 +247,7 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
                     continueTimerFired()
                 }
             }
-            if let current = exchange, current.body.isEmpty, current.source == nil { current.consumer.requestSent() }
+            if exchange?.hasBody == false { exchange?.consumer.requestSent() }
             if startBody { startProducing() }
         case .writeRequestBodyPart(let before, let after):
             guard let part = exchange?.part else { return }
@@ -296,10 +300,9 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
 
     /// Applies a request's completion in the order of its fields.
     private func finish(_ completion: HTTP1RequestCompletion) {
-        guard let ended = exchange else {
+        guard let ended = exchange.take() else {
             preconditionFailure("HTTP1ConnectionDriver: finishRequest without a request in progress")
         }
-        exchange = nil
         if completion.cancelContinueTimer { ended.continueTimer?.cancel() }
         // The watchdog stays armed for the next exchange; it finds none, or checks that one.
         switch completion.connection {

@@ -33,7 +33,8 @@ extension TransportSettings {
     /// speak HTTP/2 (the pool's multiplexing hint): HTTP/2 offered over TLS, or prior knowledge.
     func expectedStreamCapacity(of origin: TransportOrigin) -> Int? {
         let expectsHTTP2 =
-            origin.tls != nil ? httpVersion != .http1Only
+            origin.tls != nil
+            ? httpVersion != .http1Only
             : origin.proxy == nil && (http2PriorKnowledge || httpVersion == .http2Only)
         return expectsHTTP2 ? http2.configuration.maxConcurrentStreams : nil
     }

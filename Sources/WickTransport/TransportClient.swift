@@ -79,7 +79,7 @@ package final class TransportClient: Sendable {
         ///   - leaseObserver: told on the loop when the request gets its connection.
         package func start(
             deadline: Deadline, sink: (any TransportBodySink)?, leaseObserver: TransportExchange.LeaseObserver?,
-            completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+            completion: @escaping @Sendable (consuming Result<TransportResponse, TransportError>) -> Void
         ) {
             // A collected response may be hedged; a streamed one goes to its sink once.
             if let hedged = cancellation.hedged, sink == nil {

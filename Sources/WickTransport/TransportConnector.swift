@@ -143,7 +143,8 @@ public import WickTLS
     private func connectTLS(
         to origin: TransportOrigin, tls: TransportTLS, started: Deadline, deadline: Deadline, on loop: EventLoop,
         fault: Fault? = nil, phase: @escaping @Sendable (ConnectPhase) -> Void,
-        _ completion: @escaping @Sendable (Result<(channel: TLSChannel, timings: ConnectionTimings), StreamChannelError>) ->
+        _ completion:
+            @escaping @Sendable (Result<(channel: TLSChannel, timings: ConnectionTimings), StreamChannelError>) ->
             Void
     ) {
         let evaluator: any ServerTrustEvaluating

@@ -20,10 +20,11 @@ public import WickReactor
 
     /// A dialer that opens streams with `dial`.
     public init(
-        dial: @escaping @Sendable (
-            _ host: String, _ port: UInt16, _ loop: EventLoop,
-            _ completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
-        ) -> Void
+        dial:
+            @escaping @Sendable (
+                _ host: String, _ port: UInt16, _ loop: EventLoop,
+                _ completion: @escaping @Sendable (Result<Channel, ReactorError>) -> Void
+            ) -> Void
     ) {
         self.dial = dial
     }

@@ -66,7 +66,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     @exclusivity(unchecked) private var isPausedByCaller = false
     /// Whether the current response's body is collected and also shown to `sink` (`.observe`).
     @exclusivity(unchecked) private var isObserved = false
-    private var completion: @Sendable (Result<TransportResponse, TransportError>) -> Void = { _ in }
+    private var completion: @Sendable (consuming Result<TransportResponse, TransportError>) -> Void = { _ in }
 
     @exclusivity(unchecked) var phase = Phase.created
     /// The pool must give this attempt a connection that never carried a request.
@@ -115,7 +115,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     /// the loop (see the type's thread ownership).
     func prepareToStart(
         deadline: Deadline, sink: (any TransportBodySink)?, leaseObserver: LeaseObserver?,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        completion: @escaping @Sendable (consuming Result<TransportResponse, TransportError>) -> Void
     ) {
         self.deadline = deadline
         self.sink = sink
@@ -196,7 +196,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     func finish(_ result: consuming Result<TransportResponse, TransportError>) {
         if case .finished = phase { return }
         phase = .finished
-        loopWork = .complete(result)
+        loopWork = .complete(consume result)
         // A stopped loop runs nothing: the caller is told here instead.
         if !loop.execute(self) { runOnLoop() }
     }

@@ -77,7 +77,7 @@ struct TransportRevocationFetcher: RevocationFetching {
 
     /// Blocks until `start`'s completion is called.
     private static func await(
-        _ start: (@escaping @Sendable (Result<TransportResponse, TransportError>) -> Void) -> Void
+        _ start: (@escaping @Sendable (consuming Result<TransportResponse, TransportError>) -> Void) -> Void
     ) -> Result<TransportResponse, TransportError> {
         let done = DispatchSemaphore(value: 0)
         let box = TransportResultBox()

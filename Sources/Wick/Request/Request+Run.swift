@@ -44,10 +44,11 @@ extension Request {
     /// `Session.requestQueue` (the root queue by default), validations, retriers and redirect
     /// handlers on `Session.rootQueue`; adapters that all declare `adaptsWithoutBlocking` (a
     /// tracing span's context injected, say) run where the attempt starts instead.
-    func run(_ step: HeldStep) {
+    func run(_ step: consuming HeldStep) {
         switch mutableState.withLock({ $0.lifecycle.stepReady(step) }) {
         case .proceed:
-            switch step {
+            // Consumed: the step's progress moves on instead of being copied.
+            switch consume step {
             case .startAttempt(let progress): startAttempt(progress)
             case .send(let request, let progress): send(request, progress)
             }
@@ -208,7 +209,8 @@ extension Request {
             session.recordHSTS(from: received, for: request)
             guard session.configuration.responseCache != nil else {
                 return responseArrived(
-                    received, from: .network, to: request, ended.progress, verdict: ended.verdict, logger: logger)
+                    consume received, from: .network, to: request, ended.progress, verdict: ended.verdict,
+                    logger: logger)
             }
             // The cache matches `Vary` against the fields sent, the session's included.
             let (response, source) = session.cacheAfterExchange(
@@ -271,7 +273,8 @@ extension Request {
             if events.contains(.didGatherMetrics) {
                 monitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))
             }
-            return validateThenEnd(Outcome(request: request, response: response, metrics: progress.metrics), progress)
+            return validateThenEnd(
+                Outcome(request: request, response: consume response, metrics: progress.metrics), progress)
         }
         let head = HTTPResponse(response, url: request.url)
         if source != .network && events.contains(.didReceiveCachedResponse) {
@@ -285,14 +288,14 @@ extension Request {
         }
         switch headVerdict ?? verdict(on: head, to: request, progress) {
         case .final:
-            validateThenEnd(Outcome(request: request, response: response, metrics: progress.metrics), progress)
+            validateThenEnd(Outcome(request: request, response: consume response, metrics: progress.metrics), progress)
         case .answerChallenge(let answer):
             progress.challengeAnswers += 1
             run(.send(answer, progress))
         case .refused(let failure):
             attemptEnded(
                 Outcome(
-                    request: request, response: response, error: .sessionTaskFailed(error: failure),
+                    request: request, response: consume response, error: .sessionTaskFailed(error: failure),
                     metrics: progress.metrics), progress)
         case .redirect(let next, asksHandler: false):
             progress.redirects += 1

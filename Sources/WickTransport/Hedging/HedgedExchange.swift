@@ -23,7 +23,7 @@ package final class HedgedExchange: @unchecked Sendable {
     private var hedge: TransportExchange?
     private var deadline = Deadline.distantFuture
     private var leaseObserver: TransportExchange.LeaseObserver?
-    private var completion: @Sendable (Result<TransportResponse, TransportError>) -> Void = { _ in }
+    private var completion: @Sendable (consuming Result<TransportResponse, TransportError>) -> Void = { _ in }
     private var isPrimaryRunning = true
     private var isHedgeRunning = false
     private var primaryFailure: TransportError?
@@ -45,7 +45,7 @@ package final class HedgedExchange: @unchecked Sendable {
     /// this thread when the runner is shut down), as `ConnectionPoolRunner.start` says.
     func start(
         deadline: Deadline, leaseObserver: TransportExchange.LeaseObserver?,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        completion: @escaping @Sendable (consuming Result<TransportResponse, TransportError>) -> Void
     ) {
         self.deadline = deadline
         self.leaseObserver = leaseObserver

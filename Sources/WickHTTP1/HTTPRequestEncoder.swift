@@ -251,6 +251,7 @@ public enum HTTPRequestEncoder {
     /// per request head.
     @inline(__always)
     private static func appendUTF8(_ text: String, to buffer: inout [UInt8]) {
+        // SAFETY: the raw bytes are the span's, valid inside the closure, and only copied out.
         text.utf8.span.withUnsafeBytes { buffer.append(contentsOf: $0) }
     }
 

@@ -17,4 +17,6 @@ enum Epoll {
     static let readHangup = EPOLLRDHUP.rawValue
     static let hangup = EPOLLHUP.rawValue
     static let error = EPOLLERR.rawValue
+    /// Edge-triggered: reported once per change, not while the condition lasts.
+    static let edgeTriggered = EPOLLET.rawValue
 }

@@ -36,6 +36,17 @@ extension HTTP1ConnectionStateMachine {
         }
     }
 
+    /// How many bytes the next read may bring that are all body bytes forwarded as they are
+    /// (`.inReadBuffer`): the rest of a `Content-Length` body or of a chunk's data, while a
+    /// response is read without a content decoder and no read is in progress. Nil otherwise.
+    /// The driver lets such a read land in the consumer's own memory.
+    public var undecodedBodyBytesExpected: UInt64? {
+        guard !isReadInProgress, case .exchanging(let exchange) = state, !exchange.readingPaused,
+            case .receivingBody(_, decoding: false) = exchange.response
+        else { return nil }
+        return parser.bodyBytesExpected
+    }
+
     /// The server closed the connection (read returned 0).
     ///
     /// - Returns: `.finishRequest`: success for a close-delimited body (the connection closes);

@@ -197,6 +197,16 @@ public struct HTTPResponseParser: ~Copyable, Sendable {
         }
     }
 
+    /// The body bytes the next input starts with, all of them body, or nil when the parser is
+    /// not inside a body of known extent: the rest of a `Content-Length` body, or of the
+    /// current chunk's data. The chunk's framing after it is not counted.
+    public var bodyBytesExpected: UInt64? {
+        switch state {
+        case .fixedBody(let remaining), .chunkData(let remaining): remaining
+        default: nil
+        }
+    }
+
     /// Reports that the server closed the connection (read returned 0).
     ///
     /// - Returns: `.end(connectionReusable: false)` when the close ends the body (a

@@ -201,10 +201,10 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
     /// The reads of `readFromSocket`. Returns whether bytes were delivered and their batch has
     /// not ended yet (an end of stream ends it first).
     private func readBatch() -> Bool {
-        let buffer = loop.readBuffer
         var delivered = false
         for _ in 0..<Self.maximumReadsPerWakeup {
             guard wantsToRead, let delegate else { return delivered }
+            let buffer = delegate.channelReadDestination(self) ?? loop.readBuffer
             let result: IOResult<Int>
             do {
                 result = try io.read(fd, buffer)
@@ -226,8 +226,9 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
                 closeIfBothHalvesDone()
                 return false
             case .processed(let count):
-                // SAFETY: the loop's read buffer holds `count` initialised bytes just read; the
-                // span borrows it only for the duration of the delegate call.
+                // SAFETY: the buffer (the loop's, or the delegate's destination, valid until
+                // `channelRead` returns) holds `count` initialised bytes just read; the span
+                // borrows it only for the duration of the delegate call.
                 let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count]).bindMemory(to: UInt8.self)
                 delegate.channelRead(self, bytes: bytes.span)
                 delivered = true

@@ -7,6 +7,12 @@
 public protocol ChannelDelegate: AnyObject {
     /// Bytes arrived. `bytes` borrows the loop's read buffer: use or copy them before returning.
     func channelRead(_ channel: Channel, bytes: Span<UInt8>)
+    /// Where the next read should land instead of the loop's read buffer, or nil for the loop's
+    /// buffer. Asked before every read; a delegate that knows the next bytes belong in memory of
+    /// its own (a response body's spare capacity) saves copying them there. The channel reads at
+    /// most `count` bytes into it and hands them to `channelRead` as usual; the memory must stay
+    /// valid until that call returns.
+    func channelReadDestination(_ channel: Channel) -> UnsafeMutableRawBufferPointer?
     /// The reads of one readiness event are over (one or more `channelRead` came before): a
     /// delegate that batches work per read (waking a reader) does it now. Comes before
     /// `channelReadEOF` when the batch ends with the peer's FIN; not called when the channel
@@ -24,6 +30,8 @@ public protocol ChannelDelegate: AnyObject {
 }
 
 extension ChannelDelegate {
+    /// Default: nil (the loop's read buffer).
+    public func channelReadDestination(_ channel: Channel) -> UnsafeMutableRawBufferPointer? { nil }
     /// Default: nothing (the channel closes itself when the write side is shut too).
     public func channelReadEOF(_ channel: Channel) {}
     /// Default: nothing (a delegate that handles each read in full needs no batch end).

@@ -27,6 +27,10 @@ final class ChannelStreamAdapter: ChannelDelegate {
         target.streamRead(channel, bytes: bytes)
     }
 
+    func channelReadDestination(_ channel: Channel) -> UnsafeMutableRawBufferPointer? {
+        target.streamReadDestination(channel)
+    }
+
     func channelReadComplete(_ channel: Channel) {
         target.streamReadComplete(channel)
     }

@@ -8,6 +8,11 @@ public protocol StreamChannelDelegate: AnyObject {
     /// Bytes arrived (plaintext, for TLS). `bytes` is borrowed: use or copy them before
     /// returning.
     func streamRead(_ stream: any StreamChannel, bytes: Span<UInt8>)
+    /// Where the next read (plaintext, for TLS) should land instead of the loop's buffer, or nil
+    /// for the loop's buffer; see `ChannelDelegate.channelReadDestination(_:)`. The stream writes
+    /// at most `count` bytes there and hands them to `streamRead`; the memory must stay valid
+    /// until that call returns.
+    func streamReadDestination(_ stream: any StreamChannel) -> UnsafeMutableRawBufferPointer?
     /// A batch of `streamRead` calls is over (the socket's reads of one readiness event; the
     /// plaintext one pass of a TLS stream decrypted): work batched per read is done now. Comes
     /// after every batch that delivered bytes, before `streamReadEOF` when the batch ends with
@@ -24,6 +29,8 @@ public protocol StreamChannelDelegate: AnyObject {
 }
 
 extension StreamChannelDelegate {
+    /// Default: nil (the loop's buffer).
+    public func streamReadDestination(_ stream: any StreamChannel) -> UnsafeMutableRawBufferPointer? { nil }
     /// Default: nothing.
     public func streamReadEOF(_ stream: any StreamChannel) {}
     /// Default: nothing (a delegate that handles each read in full needs no batch end).

@@ -16,7 +16,7 @@
 //   reports `streamClosed(nil)` at once, and lets the socket finish in the background: it is
 //   closed when the peer's FIN arrives, or after `closeTimeout`.
 // - Buffers: records are decrypted one at a time into the loop's scratch buffer, shared by the
-//   loop's connections; once a read batch leaves nothing pending, the engine's buffers are freed
+//   loop's connections (or into the delegate's destination, when it offers one); once a read batch leaves nothing pending, the engine's buffers are freed
 //   (`releaseBuffersIfIdle`), so an idle pooled connection holds none.
 // - The carrier: the socket, or another TLS channel (TLS inside TLS, for an https origin through
 //   an HTTPS proxy). Everything above speaks of "the socket"; over a TLS carrier it is that
@@ -469,9 +469,10 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
             }
         }
         // One record at a time into the loop's scratch buffer: no connection holds a plaintext
-        // buffer, and nothing is allocated or copied per record.
-        let scratch = loop.scratchBuffer
+        // buffer, and nothing is allocated or copied per record. Or into the delegate's own
+        // memory when it offers some (a body's spare capacity): then not even its copy.
         while case .active(let delegate) = state, !readingPaused {
+            let scratch = delegate.streamReadDestination(self) ?? loop.scratchBuffer
             let result: TLSEngine.ReadResult
             do {
                 result = try engine.read(into: scratch)
@@ -483,8 +484,9 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
             guard flushEngineOutput() else { return }
             switch result {
             case .bytes(let count):
-                // SAFETY: the engine wrote `count` bytes at the start of the loop's scratch
-                // buffer, which only this loop's reads write; the span borrows them for the call,
+                // SAFETY: the engine wrote `count` bytes at the start of `scratch`: the delegate's
+                // destination (valid until `streamRead` returns, its protocol's contract), or the
+                // loop's scratch buffer, which only this loop's reads write; the span borrows them for the call,
                 // and nothing the delegate does on this thread reads another record meanwhile
                 // (`isDelivering` keeps this channel's own nested reads out; other channels read
                 // only from their own loop events and tasks, never inside this call), except a

@@ -42,6 +42,12 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
         package init() {}
     }
 
+    /// The fewest body bytes worth reading into the consumer's memory rather than the loop's
+    /// buffer: below it the copy costs less than a read that may come back short.
+    static let minimumInPlaceRead: UInt64 = 16 * 1024
+    /// The most one read into the consumer's memory takes (other connections wait meanwhile).
+    static let maximumInPlaceRead: UInt64 = 1 << 20
+
     /// One request in progress.
     private struct Exchange {
         let consumer: any HTTP1ResponseConsumer
@@ -199,6 +205,17 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
                 perform(action, readBuffer: raw)
             }
         }
+    }
+
+    /// The consumer's own memory for a read that brings nothing but body bytes forwarded as
+    /// they are (a collected body's spare capacity), so they are not copied there from the
+    /// loop's buffer; nil (the loop's buffer) otherwise, and for the last few bytes of a body,
+    /// where the copy costs less than a read that may come back short.
+    func streamReadDestination(_ stream: any StreamChannel) -> UnsafeMutableRawBufferPointer? {
+        guard !isChannelClosed, let expected = machine.undecodedBodyBytesExpected,
+            expected >= Self.minimumInPlaceRead
+        else { return nil }
+        return exchange?.consumer.responseBodyDestination(maximum: Int(min(expected, Self.maximumInPlaceRead)))
     }
 
     func streamReadComplete(_ stream: any StreamChannel) {

@@ -19,8 +19,13 @@ protocol HTTP1ResponseConsumer: AnyObject {
     func responseStarted()
     /// The final response head arrived; `isBodyDecoded` says every content coding is removed.
     func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool)
-    /// Body bytes; borrowed, valid only during the call.
+    /// Body bytes; borrowed, valid only during the call. They may lie in memory of the
+    /// consumer's own, from `responseBodyDestination`.
     func responseBody(_ bytes: UnsafeRawBufferPointer)
+    /// Memory of the consumer's own, at most `maximum` bytes, where the next read of body bytes
+    /// may land (they come back through `responseBody` in place, saving a copy); nil to have
+    /// them in the loop's buffer. Valid until the next call of this consumer.
+    func responseBodyDestination(maximum: Int) -> UnsafeMutableRawBufferPointer?
     /// The reads that brought the last `responseBody` calls are over: work batched per read
     /// (waking a reader) is done now.
     func responseReadComplete()

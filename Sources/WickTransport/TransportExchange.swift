@@ -89,8 +89,9 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     @exclusivity(unchecked) private var localFailure: TransportError?
     /// The final response head: status, version and fields.
     @exclusivity(unchecked) private var head: (status: HTTPStatus, version: HTTPVersion, headers: HTTPHeaders)?
-    /// The body as it arrives, in the `Data` the caller receives (no copy at the end).
-    @exclusivity(unchecked) private var body = Data()
+    /// The body as it arrives, handed to the caller as `Data` without a copy; reads of a large
+    /// body land in its spare capacity (`responseBodyDestination`).
+    @exclusivity(unchecked) private var body = CollectedBody()
     @exclusivity(unchecked) private var trailers: HTTPHeaders?
     /// The pool it belongs to, asked to take the request back for its one replay (weak: the
     /// runner holds its exchanges).
@@ -234,7 +235,8 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
         finish(
             .success(
                 TransportResponse(
-                    status: head.status, version: head.version, headers: head.headers, body: body, trailers: trailers,
+                    status: head.status, version: head.version, headers: head.headers, body: body.take(),
+                    trailers: trailers,
                     metrics: metrics)))
     }
 
@@ -291,9 +293,15 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
             if case .running(let driver) = phase { driver.cancelRequest() }
             return
         }
-        // SAFETY: `bytes` is the driver's read buffer, valid for this call; `append` copies it.
-        if let base = bytes.baseAddress { body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+        // Bytes read into `responseBodyDestination`'s memory are counted in place; others
+        // (the driver's read buffer, valid for this call) are copied.
+        body.append(bytes)
         if isObserved, let sink, !sink.responseBody(bytes) { sinkBecameFull() }
+    }
+
+    func responseBodyDestination(maximum: Int) -> UnsafeMutableRawBufferPointer? {
+        guard localFailure == nil, !isStreaming else { return nil }
+        return body.spareCapacity(maximum: min(maximum, maximumBodyBytes - body.count))
     }
 
     /// The sink holds as much as it will: the connection stops reading (unless the caller's
@@ -371,7 +379,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     private func sendAgain(inLaterTask: Bool = false) {
         metrics.wasReplayed = true
         head = nil
-        body = Data()
+        body.removeAll()
         isStreaming = false
         isObserved = false
         trailers = nil

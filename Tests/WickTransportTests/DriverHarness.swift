@@ -22,6 +22,10 @@ struct DriverOutcome: Sendable {
     /// `responseReadComplete` calls, and `responseBody` calls not followed by one yet.
     var readCompletes = 0
     var bodyPartsSinceReadComplete = 0
+    /// `responseBody` calls whose bytes lay in the memory `responseBodyDestination` lent.
+    var inPlaceParts = 0
+    /// The body as the consumer's `CollectedBody` holds it, when it lent memory to reads.
+    var collected: [UInt8]?
 }
 
 /// Collects one request's response on the driver's loop and hands it over when it finishes.
@@ -36,22 +40,40 @@ final class RecordingConsumer: HTTP1ResponseConsumer, @unchecked Sendable {
     private let pauseAfterBodyBytes: Int?
     private let pause: Duration
     private var hasPaused = false
+    /// Lends memory to reads when set, as `TransportExchange` does.
+    private let readsInPlace: Bool
+    private var landing = CollectedBody()
+    private var lentAt: UnsafeMutableRawPointer?
     weak var driver: HTTP1ConnectionDriver?
 
     init(
-        cancelAfterBodyBytes: Int?, pauseAfterBodyBytes: Int?, pause: Duration,
+        cancelAfterBodyBytes: Int?, pauseAfterBodyBytes: Int?, pause: Duration, inPlaceCapacity: Int? = nil,
         deliver: @escaping @Sendable (DriverOutcome) -> Void
     ) {
         self.cancelAfterBodyBytes = cancelAfterBodyBytes
         self.pauseAfterBodyBytes = pauseAfterBodyBytes
         self.pause = pause
         self.deliver = deliver
+        readsInPlace = inPlaceCapacity != nil
+        if let inPlaceCapacity { landing.reserveCapacity(inPlaceCapacity) }
+    }
+
+    func responseBodyDestination(maximum: Int) -> UnsafeMutableRawBufferPointer? {
+        guard readsInPlace else { return nil }
+        let lent = landing.spareCapacity(maximum: maximum)
+        lentAt = lent?.baseAddress
+        return lent
     }
 
     func requestSent() { outcome.requestSent = true }
     func responseStarted() { outcome.responseStarted = true }
     func responseHead(_ head: HTTPResponseHead, isBodyDecoded: Bool) { outcome.status = head.status.rawValue }
     func responseBody(_ bytes: UnsafeRawBufferPointer) {
+        if readsInPlace {
+            if let lentAt, bytes.baseAddress == UnsafeRawPointer(lentAt) { outcome.inPlaceParts += 1 }
+            lentAt = nil
+            landing.append(bytes)
+        }
         outcome.body += bytes
         outcome.bodyPartsSinceReadComplete += 1
         if let limit = cancelAfterBodyBytes, outcome.body.count >= limit { driver?.cancelRequest() }
@@ -74,6 +96,7 @@ final class RecordingConsumer: HTTP1ResponseConsumer, @unchecked Sendable {
     func requestFinished(failure: HTTP1ConnectionError?, facts: HTTP1ExchangeFacts) {
         outcome.failure = failure
         outcome.facts = facts
+        if readsInPlace { outcome.collected = Array(landing.take()) }
         deliver(outcome)
     }
 }
@@ -115,7 +138,7 @@ final class DriverHarness: HTTP1ConnectionDriverOwner, @unchecked Sendable {
     func run(
         _ method: HTTPMethod = .get, _ path: String = "/", headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil,
         expectContinue: Bool = false, deadline: Deadline = .distantFuture, cancelAfterBodyBytes: Int? = nil,
-        pauseAfterBodyBytes: Int? = nil, pause: Duration = .zero
+        pauseAfterBodyBytes: Int? = nil, pause: Duration = .zero, inPlaceCapacity: Int? = nil
     ) async -> DriverOutcome {
         let head = HTTPRequestHead(
             method: method, target: .origin(path), host: "127.0.0.1", headers: headers,
@@ -125,7 +148,8 @@ final class DriverHarness: HTTP1ConnectionDriverOwner, @unchecked Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.execute { [self] in
                 let consumer = RecordingConsumer(
-                    cancelAfterBodyBytes: cancelAfterBodyBytes, pauseAfterBodyBytes: pauseAfterBodyBytes, pause: pause
+                    cancelAfterBodyBytes: cancelAfterBodyBytes, pauseAfterBodyBytes: pauseAfterBodyBytes, pause: pause,
+                    inPlaceCapacity: inPlaceCapacity
                 ) { outcome in
                     box.withLock { $0 = outcome }
                     continuation.resume()

@@ -190,6 +190,61 @@ import WickTestSupport
         await harness.shutdown()
     }
 
+    /// A body that spans reads lands in the consumer's memory (no copy from the loop's buffer),
+    /// whole and in order, and the connection is released after it.
+    @Test func aLargeBodyIsReadIntoTheConsumersMemory() async throws {
+        let length = 3 * 1024 * 1024 + 7
+        let body = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) }
+        let server = try FaultServer(steps: [
+            .readRequest, .send("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\n"), .pause(.milliseconds(50)),
+            .send(body), .pause(.seconds(5)),
+        ])
+        defer { server.stop() }
+        let harness = try await DriverHarness.connect(port: server.port)
+        let outcome = await harness.run(inPlaceCapacity: length)
+        #expect(outcome.failure == nil && outcome.body == body && outcome.collected == body)
+        #expect(outcome.inPlaceParts > 0)
+        #expect(try await harness.waitFor { $0.released == 1 })
+        await harness.shutdown()
+    }
+
+    /// A chunk's data lands in the consumer's memory too; the read stops at the chunk's end, so
+    /// its framing and the trailers are parsed from the loop's buffer as before.
+    @Test func aLargeChunkIsReadIntoTheConsumersMemory() async throws {
+        let length = 1 << 20
+        let body = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        let server = try FaultServer(steps: [
+            .readRequest, .send("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n100000\r\n"),
+            .pause(.milliseconds(50)), .send(body), .send("\r\n3\r\nend\r\n0\r\nX-Sum: 1\r\n\r\n"), .pause(.seconds(5)),
+        ])
+        defer { server.stop() }
+        let harness = try await DriverHarness.connect(port: server.port)
+        let outcome = await harness.run(inPlaceCapacity: 2 * length)
+        let expected = body + Array("end".utf8)
+        #expect(outcome.failure == nil && outcome.body == expected && outcome.collected == expected)
+        #expect(outcome.inPlaceParts > 0 && outcome.trailers?["x-sum"] == "1")
+        #expect(try await harness.waitFor { $0.released == 1 })
+        await harness.shutdown()
+    }
+
+    /// A body cut short while reads land in the consumer's memory fails as truncated; what was
+    /// collected is not a success.
+    @Test func aTruncatedBodyReadInPlaceFails() async throws {
+        let server = try FaultServer(steps: [
+            .readRequest, .send("HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n"), .pause(.milliseconds(50)),
+            .send([UInt8](repeating: 0x62, count: 600_000)), .close,
+        ])
+        defer { server.stop() }
+        let harness = try await DriverHarness.connect(port: server.port)
+        let outcome = await harness.run(inPlaceCapacity: 1_000_000)
+        guard case .invalidResponse? = outcome.failure else {
+            Issue.record("expected invalidResponse, got \(String(describing: outcome.failure))")
+            return
+        }
+        #expect(outcome.body.count == 600_000 && outcome.inPlaceParts > 0)
+        await harness.shutdown()
+    }
+
     @Test func deadlineFailsTheRequestWithTimedOut() async throws {
         let server = try FaultServer(steps: [.readRequest, .waitForClientClose(limit: .seconds(10))])
         defer { server.stop() }

@@ -94,14 +94,16 @@ package struct FileIO: Sendable {
 
     /// Writes all of `bytes`; see `writeAll(_:_:path:)`.
     /// - Throws: `FileIOError` for `write`.
-    package func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(FileIOError) {
-        // Array's withUnsafeBytes rethrows untyped errors, so the typed one travels as a Result.
-        // SAFETY: `buffer` is the array's own storage, valid inside this closure; writeAll(_:_:path:)
-        // uses it only during the call and keeps no pointer.
-        let outcome = bytes.withUnsafeBytes { buffer in
-            Result { () throws(FileIOError) in try writeAll(fd, buffer, path: path) }
+    package func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>, path: String) throws(FileIOError) {
+        // The storage's closure rethrows untyped errors, so the typed one travels as a Result.
+        // SAFETY: `buffer` is the collection's own contiguous storage (an array's, a `Data`'s),
+        // valid inside this closure; writeAll(_:_:path:) uses it only during the call and keeps
+        // no pointer.
+        let outcome = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(FileIOError) in try writeAll(fd, UnsafeRawBufferPointer(buffer), path: path) }
         }
-        try outcome.get()
+        // A collection without contiguous storage is copied into an array, which has it.
+        try (outcome ?? Result { () throws(FileIOError) in try writeAll(fd, Array(bytes), path: path) }).get()
     }
 
     /// The size and kind of the open file `fd`.

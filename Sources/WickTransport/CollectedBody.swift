@@ -1,6 +1,6 @@
 // A response body collected in memory: reads may land in its spare capacity, and it becomes the
 // caller's `Data` without a copy.
-import FoundationEssentials
+package import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -15,28 +15,31 @@ import FoundationEssentials
 /// Unlike appending to a `Data`, its spare capacity can be lent to a read
 /// (`spareCapacity(maximum:)`): bytes read there and then handed back (`append(_:)` with
 /// the same memory) are counted, not copied.
-struct CollectedBody: ~Copyable {
+package struct CollectedBody: ~Copyable {
+    /// The most unused bytes `take()` leaves in the block it hands out.
+    static let slackKeptAtTake = 4096
+
     /// The block; nil until the first byte or reservation.
     private var start: UnsafeMutableRawPointer?
     /// Bytes collected.
-    private(set) var count = 0
+    package private(set) var count = 0
     /// Bytes the block holds.
     private var capacity = 0
 
-    init() {}
+    package init() {}
 
     deinit {
         free(start)
     }
 
     /// Makes room for `total` bytes in all, at once (a declared `Content-Length`).
-    mutating func reserveCapacity(_ total: Int) {
+    package mutating func reserveCapacity(_ total: Int) {
         if total > capacity { resize(to: total) }
     }
 
     /// Adds `bytes`. Bytes that lie exactly at the end of what is collected, in the memory
     /// `spareCapacity(maximum:)` lent, were read in place: they are counted, not copied.
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         // SAFETY: only addresses are compared here; the bytes are read below, in the copy.
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         if let start, source == UnsafeRawPointer(start + count), bytes.count <= capacity - count {
@@ -53,7 +56,7 @@ struct CollectedBody: ~Copyable {
 
     /// The free space after what is collected, at most `maximum` bytes, for a read to land in;
     /// nil when there is none. Valid until the next mutation.
-    mutating func spareCapacity(maximum: Int) -> UnsafeMutableRawBufferPointer? {
+    package mutating func spareCapacity(maximum: Int) -> UnsafeMutableRawBufferPointer? {
         let free = Swift.min(capacity - count, maximum)
         guard let start, free > 0 else { return nil }
         // SAFETY: `start + count ..< start + capacity` is the block's allocated, unused tail, and
@@ -62,11 +65,15 @@ struct CollectedBody: ~Copyable {
     }
 
     /// The body as `Data`, which takes the block over (freed with it); this is empty after.
-    mutating func take() -> Data {
-        guard let block = start, count > 0 else {
+    /// A block with much more room than bytes (a read that came back short, growth by
+    /// doubling) is shrunk first, in place where `realloc` can.
+    package mutating func take() -> Data {
+        guard start != nil, count > 0 else {
             removeAll()
             return Data()
         }
+        if capacity - count > Self.slackKeptAtTake { resize(to: count) }
+        guard let block = start else { preconditionFailure("CollectedBody: no block after resizing") }
         let data = Data(bytesNoCopy: block, count: count, deallocator: .free)
         start = nil
         count = 0
@@ -75,7 +82,7 @@ struct CollectedBody: ~Copyable {
     }
 
     /// Forgets what was collected and frees the block.
-    mutating func removeAll() {
+    package mutating func removeAll() {
         free(start)
         start = nil
         count = 0

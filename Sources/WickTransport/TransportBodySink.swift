@@ -28,14 +28,22 @@ package enum TransportBodyHandling {
 package protocol TransportBodySink: AnyObject, Sendable {
     /// The final response head: decide where its body goes. `status`, `headers`.
     func responseHead(status: HTTPStatus, headers: HTTPHeaders) -> TransportBodyHandling
-    /// Body bytes, borrowed for the call. Returns whether the sink takes more now.
+    /// Body bytes, borrowed for the call. Returns whether the sink takes more now. They may lie
+    /// in the sink's own memory, lent by `responseBodyDestination`.
     func responseBody(_ bytes: UnsafeRawBufferPointer) -> Bool
+    /// Memory of the sink's own, at most `maximum` bytes, where the next read of body bytes may
+    /// land; they then come back through `responseBody` in place, and a sink that keeps them
+    /// (a stream's chunk) takes them over instead of copying. Nil to have them in the loop's
+    /// buffer. Valid until the sink's next call.
+    func responseBodyDestination(maximum: Int) -> UnsafeMutableRawBufferPointer?
     /// The reads that brought the last `responseBody` calls are over: wake the consumer now,
     /// once for the batch, rather than once per piece.
     func responseBodyReadComplete()
 }
 
 extension TransportBodySink {
+    /// Default: nil (the loop's buffer; the sink copies what it keeps).
+    package func responseBodyDestination(maximum: Int) -> UnsafeMutableRawBufferPointer? { nil }
     /// Default: nothing (a sink that hands each piece on in full needs no batch end).
     package func responseBodyReadComplete() {}
 }

@@ -300,7 +300,8 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     }
 
     func responseBodyDestination(maximum: Int) -> UnsafeMutableRawBufferPointer? {
-        guard localFailure == nil, !isStreaming else { return nil }
+        guard localFailure == nil else { return nil }
+        if isStreaming { return sink?.responseBodyDestination(maximum: maximum) }
         return body.spareCapacity(maximum: min(maximum, maximumBodyBytes - body.count))
     }
 

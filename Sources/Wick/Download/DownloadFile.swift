@@ -43,7 +43,7 @@ final class DownloadFile: @unchecked Sendable {
 
     /// Appends `bytes`, however many writes that takes.
     /// - Throws: `cannotWriteFile` naming `write`'s errno (`ENOSPC` for a full disk).
-    func write(_ bytes: [UInt8]) throws(DownloadFailureReason) {
+    func write(_ bytes: Data) throws(DownloadFailureReason) {
         precondition(descriptor >= 0, "DownloadFile.write: \(path) is closed")
         do {
             try FileIO.system.writeAll(descriptor, bytes, path: path)

@@ -37,7 +37,7 @@ struct DownloadFinisher {
                 // The body was collected in memory (a 401 or redirect the run did not follow).
                 do throws(DownloadFailureReason) {
                     let file = try DownloadFile(path: path, keeping: 0)
-                    try file.write([UInt8](response.body))
+                    try file.write(response.body)
                     file.close()
                 } catch {
                     removeTemporaryFile()

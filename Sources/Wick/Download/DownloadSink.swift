@@ -2,12 +2,13 @@
 // progress, and the decisions of a resumed attempt (206 appends, 200 starts over, 416 checks).
 import Dispatch
 import FoundationEssentials
-import WickReactor
 import WickCore
+import WickReactor
 
 /// A `DownloadRequest`'s body sink and file keeper.
 ///
-/// Threads: `responseHead` and `responseBody` run on the pool's loop and only copy bytes and
+/// Threads: `responseHead` and `responseBody` run on the pool's loop and only take bytes (a
+/// large body's reads land in the chunk's own memory, lent by `responseBodyDestination`) and
 /// queue work; every file operation (open, write, close, move, remove) runs on `writerQueue`,
 /// in order, so the loop never waits for the disk. `state` (behind a lock) is what both sides
 /// and the request's controls share; `file` is touched only on `writerQueue`.
@@ -21,6 +22,10 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
     static let highWaterMark = 4 << 20
     /// Queued, unwritten bytes at or below which paused reading resumes.
     static let lowWaterMark = 1 << 20
+    /// The most one read lent to a chunk of the sink's takes (a quarter of the reads of the
+    /// loop's 64 KiB buffer), and the least, near the high mark (one loop buffer past it).
+    static let maximumChunkRead = 256 * 1024
+    static let minimumChunkRead = 64 * 1024
 
     /// Where the latest final response's body went.
     enum Disposition: Equatable {
@@ -75,6 +80,8 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
     let state: Locked<State>
     /// Runs every file operation in order.
     let writerQueue = DispatchQueue(label: "Wick.DownloadSink.writer")
+    /// The next chunk, lent to the connection's read so its bytes need no copy; on the loop only.
+    private var nextChunk = CollectedBody()
     /// The request, for `bodyHandling`, `demandMoreBody` and `abort`. Set once by
     /// `DownloadRequest.init` before the request can start, then only read.
     weak var request: Request?
@@ -147,6 +154,17 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
         }
     }
 
+    func responseBodyDestination(maximum: Int) -> UnsafeMutableRawBufferPointer? {
+        let room = state.withLock { state -> Int? in
+            guard state.disposition == .file, state.failure == nil else { return nil }
+            return Self.highWaterMark - state.outstandingBytes
+        }
+        guard let room else { return nil }
+        let size = min(maximum, Self.maximumChunkRead, max(Self.minimumChunkRead, room))
+        nextChunk.reserveCapacity(size)
+        return nextChunk.spareCapacity(maximum: size)
+    }
+
     func responseBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let count = bytes.count
         let takesMore = state.withLock { state -> Bool? in
@@ -160,8 +178,10 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
             return true
         }
         guard let takesMore else { return true }
-        // SAFETY: `bytes` is the connection's read buffer, valid for this call; the array copies it.
-        let chunk = [UInt8](bytes)
+        // Bytes read into the lent chunk become the chunk as they are; others (the connection's
+        // read buffer, valid for this call) are copied into it.
+        nextChunk.append(bytes)
+        let chunk = nextChunk.take()
         writerQueue.async { [self] in write(chunk) }
         return takesMore
     }
@@ -182,7 +202,7 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
     }
 
     /// Writes one chunk, then resumes reading if the queue drained below the low mark.
-    private func write(_ chunk: [UInt8]) {
+    private func write(_ chunk: Data) {
         var failure: DownloadFailureReason?
         if let file {
             do throws(DownloadFailureReason) {

@@ -72,6 +72,8 @@ final class DataStreamBuffer: DataStreamConsumer {
     /// The most bytes ever held.
     var peakBytes: Int { state.withLock { $0.gauge.peakBytes } }
 
+    var room: Int { state.withLock { $0.gauge.room } }
+
     // MARK: - From the request
 
     func take(_ chunk: Data) -> Bool {

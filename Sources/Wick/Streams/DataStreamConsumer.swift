@@ -24,6 +24,8 @@ protocol DataStreamConsumer: AnyObject, Sendable {
     func end(success: Bool, done: @escaping @Sendable () -> Void)
     /// The most bytes the reader ever held (taken and not yet handled).
     var peakBytes: Int { get }
+    /// The bytes the reader can take before it passes its high mark (0 past it).
+    var room: Int { get }
 }
 
 /// A reader's wake-up, performed outside every lock.

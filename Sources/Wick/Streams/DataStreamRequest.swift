@@ -128,6 +128,11 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
         }
     }
 
+    /// The bytes every reader can take before one passes its high mark (`Int.max` with none).
+    var readerRoom: Int {
+        streamState.withLock { state in state.consumers.reduce(Int.max) { min($0, $1.room) } }
+    }
+
     /// A reader that was full is back at its low mark: reading resumes if no reader is full.
     func consumerDrained() {
         let resume = streamState.withLock { state -> Bool in

@@ -3,15 +3,25 @@ import FoundationEssentials
 import WickCore
 
 /// The `TransportBodySink` of a `DataStreamRequest`. Runs on the runner's loop and does only
-/// cheap work there: deciding where a body goes, copying each read into one `Data` shared by
-/// every reader, and counting. Validations and parsing run elsewhere (the root queue, the
+/// cheap work there: deciding where a body goes, making each read one `Data` shared by every
+/// reader (a large body's reads land in the chunk's own memory, so without a copy), and
+/// counting. Validations and parsing run elsewhere (the root queue, the
 /// readers' queues and tasks).
 ///
 /// `@unchecked Sendable`: `request` is set once, right after the request's `init`, before the
 /// request can start (its start publishes it to the loop through the pool's lock); it is only
 /// read afterwards.
 final class DataStreamSink: TransportBodySink, @unchecked Sendable {
+    /// The most one read lent to a chunk of the sink's takes: four times the loop's buffer, so
+    /// a bulk body costs a quarter of the reads.
+    static let maximumChunkRead = 256 * 1024
+    /// The least it takes, when the readers are near their high mark: the loop's buffer (so a
+    /// reader holds at most one loop buffer past its mark, as documented in `BufferingPolicy`).
+    static let minimumChunkRead = 64 * 1024
+
     weak var request: DataStreamRequest?
+    /// The next chunk, lent to the connection's read so its bytes need no copy; on the loop only.
+    private var nextChunk = CollectedBody()
 
     func responseHead(status: HTTPStatus, headers: HTTPHeaders) -> TransportBodyHandling {
         guard let request, request.bodyHandling(status: status, headers: headers) == .stream else { return .collect }
@@ -21,10 +31,20 @@ final class DataStreamSink: TransportBodySink, @unchecked Sendable {
         return .stream
     }
 
+    func responseBodyDestination(maximum: Int) -> UnsafeMutableRawBufferPointer? {
+        guard let request else { return nil }
+        // As much as the readers take before their high mark, within the bounds above.
+        let size = min(maximum, Self.maximumChunkRead, max(Self.minimumChunkRead, request.readerRoom))
+        nextChunk.reserveCapacity(size)
+        return nextChunk.spareCapacity(maximum: size)
+    }
+
     func responseBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let request else { return true }
-        // SAFETY: `bytes` is the read buffer, valid for this call; `Data(_:)` copies it.
-        return request.bodyArrived(Data(bytes))
+        // Bytes read into the lent chunk become the chunk as they are; others (the loop's
+        // buffer, valid for this call) are copied into it.
+        nextChunk.append(bytes)
+        return request.bodyArrived(nextChunk.take())
     }
 
     func responseBodyReadComplete() {

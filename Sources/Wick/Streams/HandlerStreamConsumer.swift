@@ -61,6 +61,8 @@ final class HandlerStreamConsumer<Parser: DataStreamParser>: DataStreamConsumer 
     /// The most bytes ever taken and not yet handled.
     var peakBytes: Int { mailbox.withLock { $0.gauge.peakBytes } }
 
+    var room: Int { mailbox.withLock { $0.gauge.room } }
+
     func take(_ chunk: Data) -> Bool {
         mailbox.withLock { mailbox in
             mailbox.events.append(.chunk(chunk))

@@ -14,6 +14,9 @@ struct StreamFlowGauge {
         self.policy = policy
     }
 
+    /// The bytes the reader can take before it passes its high mark (0 past it).
+    var room: Int { max(0, policy.highWaterMark - bytes) }
+
     /// Counts `count` more bytes held. Returns true when this made the reader full.
     mutating func added(_ count: Int) -> Bool {
         bytes += count

@@ -121,8 +121,12 @@ public struct HTTP2ConnectionStateMachine: Sendable {
     var controlFrameMeter: HTTP2FrameRateMeter
     /// The clocks of rule 12; nil until `start(at:)`.
     var liveness: LivenessClocks?
-    /// Frames waiting to be written, in order.
+    /// Frames waiting to be written, in order. After `takePendingOutput` handed them out their
+    /// bytes stay here (the writer holds them too) but count as gone: the next frame clears
+    /// them first, keeping the storage when the writer has let go of it (after its flush), so
+    /// a connection in steady use allocates no output buffer per request.
     var output: [UInt8] = []
+    var isOutputTaken = false
 
     /// A connection with `configuration`; the client preface, SETTINGS and the connection
     /// WINDOW_UPDATE are queued in the pending output.
@@ -164,11 +168,12 @@ public struct HTTP2ConnectionStateMachine: Sendable {
     // MARK: - Output
 
     /// True when frames wait to be written.
-    public var hasPendingOutput: Bool { !output.isEmpty }
+    public var hasPendingOutput: Bool { !isOutputTaken && !output.isEmpty }
 
     /// The bytes to write now, in order; the queue is emptied.
     public mutating func takePendingOutput() -> [UInt8] {
-        defer { output = [] }
+        guard !isOutputTaken else { return [] }
+        isOutputTaken = true
         return output
     }
 
@@ -177,10 +182,20 @@ public struct HTTP2ConnectionStateMachine: Sendable {
         HTTP2FrameEncoder.encode(HTTP2Frame(streamID: streamID, payload: payload), into: &output)
     }
 
-    /// Makes room for `count` more output bytes. An empty queue (a new array after each
-    /// `takePendingOutput`) gets at least `minimumOutputCapacity`, so the small frames of a
-    /// request and its flow control share one allocation instead of growing it step by step.
+    /// Makes room for `count` more output bytes, first clearing frames `takePendingOutput`
+    /// handed out. An empty queue without storage gets at least `minimumOutputCapacity`, so the
+    /// small frames of a request and its flow control share one allocation instead of growing
+    /// it step by step. Every frame is queued after it.
     private mutating func reserveOutput(_ count: Int) {
+        if isOutputTaken {
+            // A large burst's storage (an upload's DATA) is not kept for the small frames after.
+            if output.capacity > Self.keptOutputCapacity {
+                output = []
+            } else {
+                output.removeAll(keepingCapacity: true)
+            }
+            isOutputTaken = false
+        }
         let needed = output.count + count
         guard needed > output.capacity else { return }
         output.reserveCapacity(max(needed, output.isEmpty ? Self.minimumOutputCapacity : 2 * output.capacity))
@@ -189,6 +204,8 @@ public struct HTTP2ConnectionStateMachine: Sendable {
     /// The first allocation of an output queue: room for a request's HEADERS with a typical
     /// header block and a few control frames.
     static let minimumOutputCapacity = 512
+    /// The most output storage kept for reuse once its frames were handed out.
+    static let keptOutputCapacity = 64 * 1024
 
     // MARK: - Streams
 
@@ -299,6 +316,8 @@ public struct HTTP2ConnectionStateMachine: Sendable {
         var start = bytes.startIndex
         let end = bytes.startIndex + allowed
         let finishes = endStream && allowed == bytes.count
+        let frameSize = remoteSettings.maxFrameSize
+        reserveOutput(allowed + (allowed / frameSize + 1) * HTTP2FrameParser.frameHeaderLength)
         repeat {
             let chunkEnd = min(end, start + remoteSettings.maxFrameSize)
             let isLast = chunkEnd == end

@@ -5,15 +5,26 @@ internal import CWickOpenSSL
 /// yet, and bytes OpenSSL wrote that the driver has not sent yet. Owned by one engine, touched
 /// only on the thread that drives it.
 final class TLSByteBuffers {
+    /// The most storage an empty buffer keeps while idle (`releaseIfEmpty`): enough for the
+    /// records of a small request or response, so a connection in steady use allocates no
+    /// buffer per exchange, and an idle one holds at most twice this.
+    static let keptIdleCapacity = 4096
+
     /// Received ciphertext; OpenSSL has read everything before `inboundStart`.
     var inbound: [UInt8] = []
     var inboundStart = 0
-    /// Ciphertext to send, in order.
-    var outbound: [UInt8] = []
+    /// Ciphertext to send, in order. After `takeOutbound()` handed it out its bytes stay here
+    /// (the writer holds them too) but count as gone: the next write clears them first, keeping
+    /// the storage when the writer has let go of it (after its flush), so sending allocates no
+    /// new buffer each time.
+    private(set) var outbound: [UInt8] = []
+    private var isOutboundTaken = false
     /// Whether the network said end-of-stream: once `inbound` is drained, reads return EOF.
     var endOfStream = false
 
     var inboundCount: Int { inbound.count - inboundStart }
+    /// Ciphertext waiting to be sent.
+    var outboundCount: Int { isOutboundTaken ? 0 : outbound.count }
 
     /// Appends received bytes, first dropping what OpenSSL has consumed.
     func append(_ bytes: some Collection<UInt8>) {
@@ -27,13 +38,56 @@ final class TLSByteBuffers {
         inbound.append(contentsOf: bytes)
     }
 
-    /// Frees the buffers' storage when they hold nothing.
+    /// Queues ciphertext to send.
+    func appendOutbound(_ bytes: UnsafeRawBufferPointer) {
+        reclaimOutbound()
+        outbound.append(contentsOf: bytes)
+    }
+
+    /// The ciphertext waiting to be sent, handed out whole; it no longer counts as waiting.
+    func takeOutbound() -> [UInt8] {
+        guard !isOutboundTaken else { return [] }
+        isOutboundTaken = true
+        return outbound
+    }
+
+    /// Calls `send` with the ciphertext waiting to be sent and drops the bytes it reports sent.
+    /// - Throws: what `send` throws (nothing is dropped then).
+    func sendOutbound(_ send: (UnsafeRawBufferPointer) throws -> Int) rethrows {
+        reclaimOutbound()
+        guard !outbound.isEmpty else { return }
+        // SAFETY: the pointer is valid for the duration of `send`, which must not keep it.
+        let sent = try outbound.withUnsafeBytes { try send($0) }
+        precondition((0...outbound.count).contains(sent), "sent \(sent) of \(outbound.count) bytes")
+        if sent == outbound.count {
+            outbound.removeAll(keepingCapacity: true)
+        } else {
+            outbound.removeFirst(sent)
+        }
+    }
+
+    /// Frees the buffers' storage when they hold nothing, unless it is small
+    /// (`keptIdleCapacity`).
     func releaseIfEmpty() {
         if inboundCount == 0 {
-            inbound = []
+            if inbound.capacity > Self.keptIdleCapacity {
+                inbound = []
+            } else {
+                inbound.removeAll(keepingCapacity: true)
+            }
             inboundStart = 0
         }
-        if outbound.isEmpty { outbound = [] }
+        if outboundCount == 0, outbound.capacity > Self.keptIdleCapacity {
+            outbound = []
+            isOutboundTaken = false
+        }
+    }
+
+    /// Forgets handed-out ciphertext, keeping the storage if the writer let go of it.
+    private func reclaimOutbound() {
+        guard isOutboundTaken else { return }
+        outbound.removeAll(keepingCapacity: true)
+        isOutboundTaken = false
     }
 }
 
@@ -75,7 +129,7 @@ enum EngineBIO {
             BIO_meth_set_write_ex(method) { bio, data, length, written in
                 guard let buffers = EngineBIO.buffers(bio), let data, let written else { return 0 }
                 // SAFETY: OpenSSL passes `length` readable bytes at `data` for this call only.
-                buffers.outbound.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+                buffers.appendOutbound(UnsafeRawBufferPointer(start: data, count: length))
                 written.pointee = length
                 return 1
             }
@@ -106,7 +160,7 @@ enum EngineBIO {
                 switch command {
                 case BIO_CTRL_FLUSH: return 1
                 case BIO_CTRL_PENDING: return buffers.inboundCount
-                case BIO_CTRL_WPENDING: return buffers.outbound.count
+                case BIO_CTRL_WPENDING: return buffers.outboundCount
                 case BIO_CTRL_EOF: return buffers.endOfStream && buffers.inboundCount == 0 ? 1 : 0
                 default: return 0
                 }

@@ -160,12 +160,12 @@ public final class TLSEngine {
     }
 
     /// Whether ciphertext is waiting to be sent.
-    public var hasPendingOutput: Bool { !buffers.outbound.isEmpty }
+    public var hasPendingOutput: Bool { buffers.outboundCount > 0 }
 
-    /// The ciphertext waiting to be sent, in order; the engine forgets it.
+    /// The ciphertext waiting to be sent, in order; the engine forgets it (and reuses its
+    /// storage for later output once the caller has let go of the array).
     public func takePendingOutput() -> [UInt8] {
-        defer { buffers.outbound.removeAll(keepingCapacity: true) }
-        return buffers.outbound
+        buffers.takeOutbound()
     }
 
     /// Hands the pending ciphertext to `send` (e.g. a `write(2)` on a non-blocking socket),
@@ -173,15 +173,7 @@ public final class TLSEngine {
     /// order. No copy is made.
     /// - Throws: what `send` throws (nothing is dropped then).
     public func sendPendingOutput(_ send: (UnsafeRawBufferPointer) throws -> Int) rethrows {
-        guard !buffers.outbound.isEmpty else { return }
-        // SAFETY: the pointer is valid for the duration of `send`, which must not keep it.
-        let sent = try buffers.outbound.withUnsafeBytes { try send($0) }
-        precondition((0...buffers.outbound.count).contains(sent), "sent \(sent) of \(buffers.outbound.count) bytes")
-        if sent == buffers.outbound.count {
-            buffers.outbound.removeAll(keepingCapacity: true)
-        } else {
-            buffers.outbound.removeFirst(sent)
-        }
+        try buffers.sendOutbound(send)
     }
 
     /// Frees the engine's byte buffers while nothing is buffered (an idle pooled connection).

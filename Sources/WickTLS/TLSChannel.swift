@@ -16,8 +16,10 @@
 //   reports `streamClosed(nil)` at once, and lets the socket finish in the background: it is
 //   closed when the peer's FIN arrives, or after `closeTimeout`.
 // - Buffers: records are decrypted one at a time into the loop's scratch buffer, shared by the
-//   loop's connections (or into the delegate's destination, when it offers one); once a read batch leaves nothing pending, the engine's buffers are freed
-//   (`releaseBuffersIfIdle`), so an idle pooled connection holds none.
+//   loop's connections (or into the delegate's destination, when it offers one); once a read
+//   batch leaves nothing pending, OpenSSL's record buffers and the engine's large ciphertext
+//   buffers are freed (`releaseBuffersIfIdle`), so an idle pooled connection holds at most
+//   `TLSByteBuffers.keptIdleCapacity` twice, kept so that steady use allocates none per request.
 // - The carrier: the socket, or another TLS channel (TLS inside TLS, for an https origin through
 //   an HTTPS proxy). Everything above speaks of "the socket"; over a TLS carrier it is that
 //   channel, whose plaintext is this one's ciphertext, and whose `close_notify` is this one's

@@ -15,14 +15,11 @@ private let tab: UInt8 = 0x09
 private let colon: UInt8 = 0x3A
 private let semicolon: UInt8 = 0x3B
 
-/// Whether `byte` is a tchar (RFC 9110 §5.6.2): bit masks of the 128 ASCII bytes, no table load.
-/// Module-wide because `ChunkExtensionGrammar` reads tokens too.
+/// Whether `byte` is a tchar (RFC 9110 §5.6.2); see `isHTTPTokenByte`. Module-wide because
+/// `ChunkExtensionGrammar` reads tokens too.
 @inline(__always)
 func isTokenByte(_ byte: UInt8) -> Bool {
-    let low: UInt64 = 0x03FF_6CFA_0000_0000
-    let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
-    guard byte < 128 else { return false }
-    return ((byte < 64 ? low : high) >> UInt64(byte & 63)) & 1 == 1
+    isHTTPTokenByte(byte)
 }
 
 /// Whether `byte` is allowed in a field value or reason phrase besides SP and HTAB
@@ -801,7 +798,9 @@ extension HTTPResponseParser {
                 }
             case .extensions(var grammar):
                 if byte == cr || byte == lf {
-                    guard grammar.canEnd else { throw HTTPParseError(.invalidChunkExtension, at: exchangeOffset + index) }
+                    guard grammar.canEnd else {
+                        throw HTTPParseError(.invalidChunkExtension, at: exchangeOffset + index)
+                    }
                     if byte == lf { return try chunkSizeLineEnded(line, lineFeedAt: index, bare: true) }
                     line.phase = .lineFeed
                 } else {

@@ -1,15 +1,14 @@
 // The byte classes that decide what the request encoder may put on the wire (RFC 9110 §5.6.2, §5.5).
+import WickCore
 
 /// Byte rules for the request line and header fields, and the search for the first bad byte.
 enum HeaderValidation {
     /// RFC 9110 §5.6.2: `tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." /
     /// "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA`. Methods and field names are `1*tchar`.
-    /// Tested against two 64-bit masks, bit n set when byte n (or 64 + n) is a tchar:
-    /// `HeaderValidationTests` checks the masks against the ABNF's list.
+    /// See `isHTTPTokenByte` (its masks are checked by `HeaderValidationTests`).
     @inline(__always)
     static func isTokenByte(_ byte: UInt8) -> Bool {
-        let mask: UInt64 = byte < 64 ? 0x03FF_6CFA_0000_0000 : byte < 128 ? 0x57FF_FFFF_C7FF_FFFE : 0
-        return (mask >> (byte & 63)) & 1 == 1
+        isHTTPTokenByte(byte)
     }
 
     /// RFC 9110 §5.5: `field-vchar = VCHAR / obs-text`, with SP and HTAB inside a value. Every

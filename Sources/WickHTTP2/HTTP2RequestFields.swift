@@ -33,23 +33,52 @@ enum HTTP2RequestFields {
         try pseudoHeader(pathName, head.path, into: &sink)
 
         for header in head.headers {
-            let name = lowercased(header.name)
-            guard !name.isEmpty, name.allSatisfy(HTTP2FieldValidation.isTokenCharacter) else {
-                throw .invalidFieldName(header.name)
+            if let error = regularField(header, into: &sink) { throw error }
+        }
+    }
+
+    /// Hands one header to `sink` as RFC 9113 §8.2 wants it (see `walk`), or returns why it
+    /// cannot be sent. The name is lowercased into stack memory and the value read from the
+    /// string's own UTF-8, so the sink compares and encodes contiguous bytes, with no
+    /// allocation (a lazily lowercased name was walked again for every comparison and count).
+    private static func regularField(_ header: HTTPHeader, into sink: inout some HPACKFieldSink) -> HTTP2RequestError? {
+        let nameLength = header.name.utf8.count
+        guard nameLength > 0 else { return .invalidFieldName(header.name) }
+        // SAFETY: the temporary buffer holds `nameLength` bytes, each written once below from the
+        // name's contiguous UTF-8 (`withUTF8`, exactly `nameLength` bytes) before `name` views
+        // them; nothing keeps `name` past the closure (the sink copies what it keeps).
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: nameLength) { lowered in
+            var original = header.name
+            original.withUTF8 { source in
+                for offset in 0..<nameLength {
+                    let byte = source[offset]
+                    lowered.initializeElement(
+                        at: offset, to: byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+                }
             }
+            let name = UnsafeBufferPointer(lowered)
+            guard name.allSatisfy(HTTP2FieldValidation.isTokenCharacter) else { return .invalidFieldName(header.name) }
             if HTTP2FieldValidation.isConnectionSpecific(name) || HTTP2FieldValidation.bytes(of: name, equal: "host") {
-                continue
+                return nil
             }
-            let value = trimmed(header.value)
-            guard !value.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) else {
-                throw .invalidFieldValue(name: header.name)
+            var text = header.value
+            // SAFETY: `withUTF8` lends the string's contiguous UTF-8 for the closure only; `value`
+            // is a slice of it, and the sink copies what it keeps.
+            return text.withUTF8 { utf8 -> HTTP2RequestError? in
+                let value = trimmed(utf8)
+                guard !value.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) else {
+                    return .invalidFieldValue(name: header.name)
+                }
+                if HTTP2FieldValidation.bytes(of: name, equal: "te") && !value.elementsEqual("trailers".utf8) {
+                    return nil
+                }
+                let sensitive =
+                    HTTP2FieldValidation.bytes(of: name, equal: "authorization")
+                    || HTTP2FieldValidation.bytes(of: name, equal: "proxy-authorization")
+                    || (HTTP2FieldValidation.bytes(of: name, equal: "cookie") && value.count < 20)
+                sink.field(name: name, value: value, indexing: sensitive ? .neverIndexed : .automatic)
+                return nil
             }
-            if HTTP2FieldValidation.bytes(of: name, equal: "te") && !value.elementsEqual("trailers".utf8) { continue }
-            let sensitive =
-                HTTP2FieldValidation.bytes(of: name, equal: "authorization")
-                || HTTP2FieldValidation.bytes(of: name, equal: "proxy-authorization")
-                || (HTTP2FieldValidation.bytes(of: name, equal: "cookie") && value.count < 20)
-            sink.field(name: name, value: value, indexing: sensitive ? .neverIndexed : .automatic)
         }
     }
 
@@ -85,11 +114,10 @@ enum HTTP2RequestFields {
     }
 
     /// `value`'s bytes without leading and trailing SP and HTAB.
-    private static func trimmed(_ value: String) -> Substring.UTF8View {
-        let bytes = value.utf8
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>> {
         let isWhitespace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
         let start = bytes.firstIndex { !isWhitespace($0) } ?? bytes.endIndex
-        let end = bytes[start...].lastIndex { !isWhitespace($0) }.map(bytes.index(after:)) ?? start
+        let end = bytes[start...].lastIndex { !isWhitespace($0) }.map { $0 + 1 } ?? start
         return bytes[start..<end]
     }
 }

@@ -213,19 +213,12 @@ extension HTTPAuthenticationChallenge {
 
         private static func isWhitespace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == 0x09 }
 
-        /// tchar's symbols (RFC 9110 §5.6.2).
-        private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
         /// token68's symbols besides the trailing `=` (RFC 9110 §11.2).
         private static let token68Symbols = Set("-._~+/".utf8)
 
-        /// tchar (RFC 9110 §5.6.2).
+        /// tchar (RFC 9110 §5.6.2); see `isHTTPTokenByte`.
         private static func isTokenByte(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"):
-                true
-            default: tokenSymbols.contains(byte)
-            }
+            isHTTPTokenByte(byte)
         }
 
         /// A token68 character other than the trailing `=`.

@@ -59,9 +59,9 @@ struct HPACKDynamicTable: Sendable {
         var position = entries.count - 1
         while position >= oldest {
             let entry = entries[position]
-            if entry.name.count == nameLength && entry.name.elementsEqual(name) {
+            if entry.name.count == nameLength && bytesEqual(entry.name, name) {
                 let index = entries.count - 1 - position
-                if entry.value.count == valueLength && entry.value.elementsEqual(value) {
+                if entry.value.count == valueLength && bytesEqual(entry.value, value) {
                     return (index, nameOnly ?? index)
                 }
                 if nameOnly == nil { nameOnly = index }

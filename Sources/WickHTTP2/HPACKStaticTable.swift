@@ -85,13 +85,13 @@ enum HPACKStaticTable {
     static func find(name: some Collection<UInt8>, value: some Collection<UInt8>) -> (exact: Int?, nameOnly: Int?) {
         let length = name.count
         guard length < firstIndexesByNameLength.count,
-            let first = firstIndexesByNameLength[length].first(where: { entries[$0 - 1].name.elementsEqual(name) })
+            let first = firstIndexesByNameLength[length].first(where: { bytesEqual(entries[$0 - 1].name, name) })
         else { return (nil, nil) }
         let valueLength = value.count
         var index = first
-        while index <= entries.count && entries[index - 1].name.elementsEqual(name) {
+        while index <= entries.count && bytesEqual(entries[index - 1].name, name) {
             let entryValue = entries[index - 1].value
-            if entryValue.count == valueLength && entryValue.elementsEqual(value) { return (index, first) }
+            if entryValue.count == valueLength && bytesEqual(entryValue, value) { return (index, first) }
             index += 1
         }
         return (nil, first)

@@ -25,7 +25,7 @@ enum HTTP2FieldValidation {
 
     /// Whether `bytes` are exactly `text`'s UTF-8. Does not allocate.
     static func bytes(of bytes: some Collection<UInt8>, equal text: String) -> Bool {
-        bytes.count == text.utf8.count && bytes.elementsEqual(text.utf8)
+        bytesEqual(bytes, text.utf8)
     }
 
     /// Validates a response's field block (§8.3.2): exactly one `:status` of three digits, before

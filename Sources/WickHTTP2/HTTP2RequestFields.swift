@@ -102,10 +102,15 @@ enum HTTP2RequestFields {
     private static func pseudoHeader(
         _ name: [UInt8], _ value: String, into sink: inout some HPACKFieldSink
     ) throws(HTTP2RequestError) {
-        guard value.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
-            throw .invalidFieldValue(name: String(decoding: name, as: UTF8.self))
+        var text = value
+        // SAFETY: `withUTF8` lends the string's contiguous UTF-8 for the closure only; the sink
+        // copies what it keeps.
+        let isValid = text.withUTF8 { utf8 in
+            guard utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return false }
+            sink.field(name: name, value: utf8, indexing: .automatic)
+            return true
         }
-        sink.field(name: name, value: value.utf8, indexing: .automatic)
+        guard isValid else { throw .invalidFieldValue(name: String(decoding: name, as: UTF8.self)) }
     }
 
     /// `name`'s bytes with ASCII letters lowercased (HTTP/2 sends names in lowercase), without a copy.

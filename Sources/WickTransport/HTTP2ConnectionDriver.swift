@@ -83,6 +83,9 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         let deadline: Deadline
         /// When a frame of the stream was last read or a body byte of it written.
         var lastProgress = Deadline.now()
+        /// `finish` removed it from `streams`: nothing more reaches its consumer. Checked instead
+        /// of looking the stream up again (each lookup hashes its identifier).
+        var isEnded = false
 
         init(
             consumer: any HTTP2StreamConsumer, body: ArraySlice<UInt8>, source: (any TransportBodySource)?,
@@ -216,14 +219,14 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         stream.held = []
         for (index, delivery) in held.enumerated() {
             // A delivery may end the stream (and remove it) or fill the consumer again.
-            guard streams[streamID] != nil else { return }
+            guard !stream.isEnded else { return }
             if stream.isConsumerFull {
                 stream.held.append(contentsOf: held[index...])
                 break
             }
-            deliver(delivery, on: streamID)
+            deliver(delivery, to: stream, id: streamID)
         }
-        if streams[streamID] != nil { stream.consumer.responseReadComplete() }
+        if !stream.isEnded { stream.consumer.responseReadComplete() }
         flush()
         closeIfFinished()
     }
@@ -291,22 +294,24 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     /// Hands one machine event to the stream it concerns, or to the owner.
     private func handle(_ event: HTTP2ConnectionEvent, channelError: StreamChannelError? = nil) {
-        if settings.idleTimeout != nil, let streamID = event.progressingStream, let stream = streams[streamID] {
-            stream.lastProgress = .now()
-        }
+        // The stream a response event concerns, looked up once for the whole event.
+        let stream = event.progressingStream.flatMap { streams[$0] }
+        if settings.idleTimeout != nil, let stream { stream.lastProgress = .now() }
         switch event {
-        case .informationalResponse(let streamID, _):
-            markResponseStarted(streamID)
+        case .informationalResponse:
+            if let stream { markResponseStarted(stream) }
         case .response(let streamID, let head, _):
-            markResponseStarted(streamID)
-            responseHeadArrived(head, on: streamID)
+            guard let stream else { return }
+            markResponseStarted(stream)
+            responseHeadArrived(head, to: stream, id: streamID)
         case .body(let streamID, let bytes, _):
-            streams[streamID]?.responseBytesReceived += bytes.count
-            deliverOrHold(.body(bytes), on: streamID)
+            guard let stream else { return }
+            stream.responseBytesReceived += bytes.count
+            deliverOrHold(.body(bytes), to: stream, id: streamID)
         case .trailers(let streamID, let headers):
-            deliverOrHold(.trailers(headers), on: streamID)
+            if let stream { deliverOrHold(.trailers(headers), to: stream, id: streamID) }
         case .streamClosed(let streamID):
-            deliverOrHold(.end, on: streamID)
+            if let stream { deliverOrHold(.end, to: stream, id: streamID) }
         case .streamReset(let streamID, _, responseComplete: true):
             streams[streamID]?.isSending = false
             deliverOrHold(.end, on: streamID)
@@ -336,16 +341,16 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         }
     }
 
-    private func markResponseStarted(_ streamID: HTTP2StreamID) {
-        guard let stream = streams[streamID], !stream.responseStarted else { return }
+    private func markResponseStarted(_ stream: Stream) {
+        guard !stream.isEnded, !stream.responseStarted else { return }
         stream.responseStarted = true
         stream.consumer.responseStarted()
     }
 
     /// The final head: set up decoding (a body in codings the decoder cannot take passes
     /// through), then tell the consumer.
-    private func responseHeadArrived(_ head: HTTP2ResponseHead, on streamID: HTTP2StreamID) {
-        guard let stream = streams[streamID] else { return }
+    private func responseHeadArrived(_ head: HTTP2ResponseHead, to stream: Stream, id streamID: HTTP2StreamID) {
+        guard !stream.isEnded else { return }
         // The head's decoded field bytes: HPACK's compressed size is not kept per stream.
         stream.responseBytesReceived += head.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         var isBodyDecoded = false
@@ -368,6 +373,11 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     private func deliverOrHold(_ delivery: HeldDelivery, on streamID: HTTP2StreamID) {
         guard let stream = streams[streamID] else { return }
+        deliverOrHold(delivery, to: stream, id: streamID)
+    }
+
+    private func deliverOrHold(_ delivery: HeldDelivery, to stream: Stream, id streamID: HTTP2StreamID) {
+        guard !stream.isEnded else { return }
         if stream.isConsumerFull || !stream.held.isEmpty {
             // Held bytes are copied out of the machine's read buffer, which they would pin.
             if case .body(let bytes) = delivery {
@@ -376,14 +386,14 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
                 stream.held.append(delivery)
             }
         } else {
-            deliver(delivery, on: streamID)
+            deliver(delivery, to: stream, id: streamID)
         }
     }
 
     /// Gives the consumer one delivery: body bytes (decoded if asked, then reported consumed,
     /// which reopens the windows), trailers, or the end.
-    private func deliver(_ delivery: HeldDelivery, on streamID: HTTP2StreamID) {
-        guard let stream = streams[streamID] else { return }
+    private func deliver(_ delivery: HeldDelivery, to stream: Stream, id streamID: HTTP2StreamID) {
+        guard !stream.isEnded else { return }
         switch delivery {
         case .body(let bytes):
             if let decoder = stream.decoder {
@@ -509,6 +519,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     /// Removes the stream, queues the owner's news of the free slot, then tells the consumer.
     private func finish(_ streamID: HTTP2StreamID, failure: HTTP2StreamFailure?) {
         guard let ended = streams.removeValue(forKey: streamID) else { return }
+        ended.isEnded = true
         waitingForWritable.remove(streamID)
         reportStreamReleased()
         ended.consumer.streamFinished(

@@ -32,19 +32,18 @@ enum HTTP2FieldValidation {
     /// every regular field, and no other pseudo-header.
     static func responseHead(_ fields: [HPACKHeaderField]) throws(MalformedMessage) -> HTTP2ResponseHead {
         var status: Int?
-        var sawRegularField = false
+        var firstRegularField: Int?
         var contentLength: UInt64?
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(fields.count)
-        for field in fields {
+        var fieldBytes = 0
+        for (position, field) in fields.enumerated() {
             if field.name.first == UInt8(ascii: ":") {
-                guard !sawRegularField else { throw MalformedMessage(.pseudoHeaderAfterRegularField) }
+                guard firstRegularField == nil else { throw MalformedMessage(.pseudoHeaderAfterRegularField) }
                 guard bytes(of: field.name, equal: ":status") else { throw MalformedMessage(.invalidPseudoHeader) }
                 guard status == nil else { throw MalformedMessage(.duplicatePseudoHeader) }
                 status = try parseStatus(field.value)
                 continue
             }
-            sawRegularField = true
+            if firstRegularField == nil { firstRegularField = position }
             try validateRegularField(field)
             if bytes(of: field.name, equal: "content-length") {
                 let length = try parseContentLength(field.value)
@@ -53,11 +52,15 @@ enum HTTP2FieldValidation {
                 }
                 contentLength = length
             }
-            headers.add(
-                name: String(decoding: field.name, as: UTF8.self), value: String(decoding: field.value, as: UTF8.self))
+            fieldBytes += field.name.count + field.value.count
         }
         guard let status else { throw MalformedMessage(.missingStatus) }
-        return HTTP2ResponseHead(status: HTTPStatus(rawValue: status), headers: headers, contentLength: contentLength)
+        // The fields stay HPACK's bytes until someone reads them (no string per field).
+        let headers =
+            firstRegularField.map { HTTPHeaders(fieldsOf: HTTP2FieldList(fields, regularFrom: $0)) } ?? HTTPHeaders()
+        return HTTP2ResponseHead(
+            status: HTTPStatus(rawValue: status), headers: headers, contentLength: contentLength, fieldBytes: fieldBytes
+        )
     }
 
     /// Validates a trailer field block: regular fields only (§8.1).

@@ -352,7 +352,7 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     private func responseHeadArrived(_ head: HTTP2ResponseHead, to stream: Stream, id streamID: HTTP2StreamID) {
         guard !stream.isEnded else { return }
         // The head's decoded field bytes: HPACK's compressed size is not kept per stream.
-        stream.responseBytesReceived += head.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        stream.responseBytesReceived += head.fieldBytes
         var isBodyDecoded = false
         if let limits = stream.decodingLimits, head.contentLength != 0,
             head.headers.contains(name: "content-encoding")

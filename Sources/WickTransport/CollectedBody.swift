@@ -64,6 +64,13 @@ package struct CollectedBody: ~Copyable {
         return UnsafeMutableRawBufferPointer(start: start + count, count: free)
     }
 
+    /// Room for a read of up to `size` bytes, the block grown to hold that much if needed: the
+    /// next chunk of a stream or download, lent to the connection (see `spareCapacity`).
+    package mutating func lend(_ size: Int) -> UnsafeMutableRawBufferPointer? {
+        reserveCapacity(count + size)
+        return spareCapacity(maximum: size)
+    }
+
     /// The body as `Data`, which takes the block over (freed with it); this is empty after.
     /// A block with much more room than bytes (a read that came back short, growth by
     /// doubling) is shrunk first, in place where `realloc` can.

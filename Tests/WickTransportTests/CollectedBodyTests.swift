@@ -43,6 +43,21 @@ import Testing
         #expect(Array(body.take()) == Array("abcdefgh".utf8))
     }
 
+    @Test func aLentChunkBecomesDataWithoutACopyAndShrinksToItsBytes() throws {
+        var chunk = CollectedBody()
+        let lent = chunk.lend(64 * 1024)
+        let room = try #require(lent)
+        #expect(room.count == 64 * 1024)
+        room.copyBytes(from: Array("read in place".utf8))
+        chunk.append(UnsafeRawBufferPointer(rebasing: room[..<13]))
+        let data = chunk.take()
+        #expect(Array(data) == Array("read in place".utf8) && chunk.count == 0)
+        // A lend that no read used is kept for the next one.
+        let first = chunk.lend(100)?.baseAddress
+        let again = chunk.lend(100)?.baseAddress
+        #expect(first != nil && first == again)
+    }
+
     @Test func removeAllForgetsTheBody() {
         var body = CollectedBody()
         Array("stale".utf8).withUnsafeBytes { body.append($0) }

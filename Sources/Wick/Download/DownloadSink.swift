@@ -161,8 +161,7 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
         }
         guard let room else { return nil }
         let size = min(maximum, Self.maximumChunkRead, max(Self.minimumChunkRead, room))
-        nextChunk.reserveCapacity(size)
-        return nextChunk.spareCapacity(maximum: size)
+        return nextChunk.lend(size)
     }
 
     func responseBody(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -35,8 +35,7 @@ final class DataStreamSink: TransportBodySink, @unchecked Sendable {
         guard let request else { return nil }
         // As much as the readers take before their high mark, within the bounds above.
         let size = min(maximum, Self.maximumChunkRead, max(Self.minimumChunkRead, request.readerRoom))
-        nextChunk.reserveCapacity(size)
-        return nextChunk.spareCapacity(maximum: size)
+        return nextChunk.lend(size)
     }
 
     func responseBody(_ bytes: UnsafeRawBufferPointer) -> Bool {

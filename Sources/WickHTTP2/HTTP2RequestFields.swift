@@ -42,22 +42,10 @@ enum HTTP2RequestFields {
     /// string's own UTF-8, so the sink compares and encodes contiguous bytes, with no
     /// allocation (a lazily lowercased name was walked again for every comparison and count).
     private static func regularField(_ header: HTTPHeader, into sink: inout some HPACKFieldSink) -> HTTP2RequestError? {
-        let nameLength = header.name.utf8.count
-        guard nameLength > 0 else { return .invalidFieldName(header.name) }
-        // SAFETY: the temporary buffer holds `nameLength` bytes, each written once below from the
-        // name's contiguous UTF-8 (`withUTF8`, exactly `nameLength` bytes) before `name` views
-        // them; nothing keeps `name` past the closure (the sink copies what it keeps).
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: nameLength) { lowered in
-            var original = header.name
-            original.withUTF8 { source in
-                for offset in 0..<nameLength {
-                    let byte = source[offset]
-                    lowered.initializeElement(
-                        at: offset, to: byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
-                }
+        withLowercased(header.name) { name in
+            guard !name.isEmpty, name.allSatisfy(HTTP2FieldValidation.isTokenCharacter) else {
+                return .invalidFieldName(header.name)
             }
-            let name = UnsafeBufferPointer(lowered)
-            guard name.allSatisfy(HTTP2FieldValidation.isTokenCharacter) else { return .invalidFieldName(header.name) }
             if HTTP2FieldValidation.isConnectionSpecific(name) || HTTP2FieldValidation.bytes(of: name, equal: "host") {
                 return nil
             }
@@ -87,13 +75,16 @@ enum HTTP2RequestFields {
     ///   `.invalidFieldValue` for a value with a control byte or edge whitespace (§8.2.1).
     static func walkTrailers(_ trailers: HTTPHeaders, into sink: inout some HPACKFieldSink) throws(HTTP2RequestError) {
         for header in trailers {
-            let name = lowercased(header.name)
-            guard !name.isEmpty, name.allSatisfy(HTTP2FieldValidation.isTokenCharacter),
-                !HTTP2FieldValidation.isConnectionSpecific(name)
-            else { throw .invalidFieldName(header.name) }
-            let value = header.value.utf8
-            guard HTTP2FieldValidation.isValidValue(value) else { throw .invalidFieldValue(name: header.name) }
-            sink.field(name: name, value: value, indexing: .automatic)
+            let rejected = withLowercased(header.name) { name -> HTTP2RequestError? in
+                guard !name.isEmpty, name.allSatisfy(HTTP2FieldValidation.isTokenCharacter),
+                    !HTTP2FieldValidation.isConnectionSpecific(name)
+                else { return .invalidFieldName(header.name) }
+                let value = header.value.utf8
+                guard HTTP2FieldValidation.isValidValue(value) else { return .invalidFieldValue(name: header.name) }
+                sink.field(name: name, value: value, indexing: .automatic)
+                return nil
+            }
+            if let rejected { throw rejected }
         }
     }
 
@@ -113,9 +104,28 @@ enum HTTP2RequestFields {
         guard isValid else { throw .invalidFieldValue(name: String(decoding: name, as: UTF8.self)) }
     }
 
-    /// `name`'s bytes with ASCII letters lowercased (HTTP/2 sends names in lowercase), without a copy.
-    private static func lowercased(_ name: String) -> LazyMapCollection<String.UTF8View, UInt8> {
-        name.utf8.lazy.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+    /// Calls `body` with `name`'s UTF-8, ASCII letters lowercased (HTTP/2 sends names in
+    /// lowercase), in stack memory: one pass over the name, then contiguous bytes the sinks
+    /// compare and encode without allocating (a lazily lowercased view was walked again for
+    /// every count, lookup and comparison).
+    private static func withLowercased<Result>(
+        _ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        let length = name.utf8.count
+        // SAFETY: the temporary buffer holds `length` bytes, each written once below from the
+        // name's contiguous UTF-8 (`withUTF8`, exactly `length` bytes) before `body` views them;
+        // `body` must not keep the pointer (the sinks copy what they keep).
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { lowered in
+            var original = name
+            original.withUTF8 { source in
+                for offset in 0..<length {
+                    let byte = source[offset]
+                    lowered.initializeElement(
+                        at: offset, to: byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+                }
+            }
+            return body(UnsafeBufferPointer(lowered))
+        }
     }
 
     /// `value`'s bytes without leading and trailing SP and HTAB.

@@ -64,9 +64,18 @@ package struct CollectedBody: ~Copyable {
         return UnsafeMutableRawBufferPointer(start: start + count, count: free)
     }
 
-    /// Room for a read of up to `size` bytes, the block grown to hold that much if needed: the
-    /// next chunk of a stream or download, lent to the connection (see `spareCapacity`).
-    package mutating func lend(_ size: Int) -> UnsafeMutableRawBufferPointer? {
+    /// The most one read lent to a chunk takes: four times the loop's 64 KiB buffer, so a bulk
+    /// body costs a quarter of the reads.
+    static let maximumChunkRead = 256 * 1024
+    /// The least, when the reader is near its high mark: the loop's buffer, so a reader holds at
+    /// most one loop buffer past its mark (as `DataStreamRequest.BufferingPolicy` documents).
+    static let minimumChunkRead = 64 * 1024
+
+    /// Room for the next chunk of a stream or download, lent to the connection's read (see
+    /// `spareCapacity`): at most `maximum` bytes, as much as the reader takes before its high
+    /// mark (`room`) within the bounds above; the block grows to hold it.
+    package mutating func lendChunk(maximum: Int, room: Int) -> UnsafeMutableRawBufferPointer? {
+        let size = Swift.min(maximum, Self.maximumChunkRead, Swift.max(Self.minimumChunkRead, room))
         reserveCapacity(count + size)
         return spareCapacity(maximum: size)
     }

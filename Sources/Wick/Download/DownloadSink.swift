@@ -22,10 +22,6 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
     static let highWaterMark = 4 << 20
     /// Queued, unwritten bytes at or below which paused reading resumes.
     static let lowWaterMark = 1 << 20
-    /// The most one read lent to a chunk of the sink's takes (a quarter of the reads of the
-    /// loop's 64 KiB buffer), and the least, near the high mark (one loop buffer past it).
-    static let maximumChunkRead = 256 * 1024
-    static let minimumChunkRead = 64 * 1024
 
     /// Where the latest final response's body went.
     enum Disposition: Equatable {
@@ -160,8 +156,7 @@ final class DownloadSink: TransportBodySink, @unchecked Sendable {
             return Self.highWaterMark - state.outstandingBytes
         }
         guard let room else { return nil }
-        let size = min(maximum, Self.maximumChunkRead, max(Self.minimumChunkRead, room))
-        return nextChunk.lend(size)
+        return nextChunk.lendChunk(maximum: maximum, room: room)
     }
 
     func responseBody(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -12,13 +12,6 @@ import WickCore
 /// request can start (its start publishes it to the loop through the pool's lock); it is only
 /// read afterwards.
 final class DataStreamSink: TransportBodySink, @unchecked Sendable {
-    /// The most one read lent to a chunk of the sink's takes: four times the loop's buffer, so
-    /// a bulk body costs a quarter of the reads.
-    static let maximumChunkRead = 256 * 1024
-    /// The least it takes, when the readers are near their high mark: the loop's buffer (so a
-    /// reader holds at most one loop buffer past its mark, as documented in `BufferingPolicy`).
-    static let minimumChunkRead = 64 * 1024
-
     weak var request: DataStreamRequest?
     /// The next chunk, lent to the connection's read so its bytes need no copy; on the loop only.
     private var nextChunk = CollectedBody()
@@ -33,9 +26,7 @@ final class DataStreamSink: TransportBodySink, @unchecked Sendable {
 
     func responseBodyDestination(maximum: Int) -> UnsafeMutableRawBufferPointer? {
         guard let request else { return nil }
-        // As much as the readers take before their high mark, within the bounds above.
-        let size = min(maximum, Self.maximumChunkRead, max(Self.minimumChunkRead, request.readerRoom))
-        return nextChunk.lend(size)
+        return nextChunk.lendChunk(maximum: maximum, room: request.readerRoom)
     }
 
     func responseBody(_ bytes: UnsafeRawBufferPointer) -> Bool {

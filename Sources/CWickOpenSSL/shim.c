@@ -9,7 +9,6 @@ int cwick_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
 int cwick_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version) {
     return (int)SSL_CTX_set_max_proto_version(ctx, version);
 }
-long cwick_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
 long cwick_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode) {
     return SSL_CTX_set_session_cache_mode(ctx, mode);
 }

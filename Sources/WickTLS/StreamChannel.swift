@@ -41,4 +41,14 @@ public protocol StreamChannel: AnyObject, Sendable {
     /// Closes the stream; the delegate hears `streamClosed(error: nil)` now. A TLS stream sends
     /// `close_notify` first. Closing a closed stream does nothing.
     func close()
+    /// Tells the stream that no exchange is in flight on it (a pooled connection going idle),
+    /// so it may free what only a busy stream needs: a TLS stream frees OpenSSL's record
+    /// buffers (`TLSConfiguration.releasesBuffersWhenIdle`), which its next read or write
+    /// allocates again. A hint: reading and writing work as before. The default does nothing.
+    func streamBecameIdle()
+}
+
+extension StreamChannel {
+    /// Does nothing: a plain stream holds no buffer while idle.
+    public func streamBecameIdle() {}
 }

@@ -17,8 +17,9 @@
 //   closed when the peer's FIN arrives, or after `closeTimeout`.
 // - Buffers: records are decrypted one at a time into the loop's scratch buffer, shared by the
 //   loop's connections (or into the delegate's destination, when it offers one); once a read
-//   batch leaves nothing pending, OpenSSL's record buffers and the engine's large ciphertext
-//   buffers are freed (`releaseBuffersIfIdle`), so an idle pooled connection holds at most
+//   batch leaves nothing pending, the engine's large ciphertext buffers are freed
+//   (`releaseBuffersIfIdle`), and OpenSSL's record buffers once the connection has no exchange
+//   in flight (`streamBecameIdle`), so an idle pooled connection holds at most
 //   `TLSByteBuffers.keptIdleCapacity` twice, kept so that steady use allocates none per request.
 // - The carrier: the socket, or another TLS channel (TLS inside TLS, for an https origin through
 //   an HTTPS proxy). Everything above speaks of "the socket"; over a TLS carrier it is that
@@ -519,6 +520,12 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
 
     private func releaseBuffersIfIdle() {
         engine.releaseBuffersIfIdle()
+    }
+
+    /// Frees OpenSSL's record buffers (see `StreamChannel.streamBecameIdle`).
+    public func streamBecameIdle() {
+        loop.preconditionInEventLoop()
+        engine.releaseRecordBuffers()
     }
 
     // MARK: writing and ending

@@ -50,9 +50,10 @@ public struct TLSConfiguration: Sendable, Hashable {
     public var requestsOCSPStapling: Bool = true
     /// Where TLS secrets are written for debugging; nil (the default) writes none.
     public var keyLog: TLSKeyLog? = nil
-    /// Whether OpenSSL frees its read and write buffers while a connection is idle
-    /// (`SSL_MODE_RELEASE_BUFFERS`): a few tens of KiB per idle connection for a small
-    /// allocation cost per record. Default on.
+    /// Whether OpenSSL's read and write record buffers are freed while a connection is idle
+    /// (`SSL_free_buffers` when no exchange is in flight: `StreamChannel.streamBecameIdle`):
+    /// a few tens of KiB per idle connection, for two allocations when it is next used (never
+    /// per record). Default on.
     public var releasesBuffersWhenIdle: Bool = true
 
     /// The defaults: TLS 1.2+, forward-secret AEAD suites only, `http/1.1`, the system store,

@@ -54,7 +54,6 @@ public final class TLSContext: @unchecked Sendable {
             context, list: TLSCipherPolicy.cipherList(for: configuration), suites: configuration.cipherSuites)
         SSL_CTX_set_security_level(context, OpenSSLContextSetup.securityLevel)
         _ = SSL_CTX_set_options(context, cwick_SSL_OP_client_defaults())
-        if configuration.releasesBuffersWhenIdle { _ = cwick_SSL_CTX_set_mode(context, Int(SSL_MODE_RELEASE_BUFFERS)) }
         // Trust is decided after the handshake by the evaluators (ServerTrust), on the chain the
         // server presented; OpenSSL must not abort the handshake on its own.
         SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)

@@ -67,6 +67,9 @@ public final class TLSEngine {
     private let owner: AnyObject
     private let sessionCache: TLSSessionCache?
     private let keyLog: TLSKeyLog?
+    /// Whether `releaseBuffersIfIdle` frees OpenSSL's record buffers too
+    /// (`TLSConfiguration.releasesBuffersWhenIdle`).
+    private let releasesRecordBuffers: Bool
     /// A session that arrived before trust was established; stored once it is.
     private var pendingSession: SessionHandle?
     /// The cached session offered for resumption, with the chain its server presented then.
@@ -97,6 +100,7 @@ public final class TLSEngine {
         self.trustContext = context
         self.sessionCache = context.sessionCache
         self.keyLog = context.configuration.keyLog
+        self.releasesRecordBuffers = context.configuration.releasesBuffersWhenIdle
         self.serverHostname = serverHostname
         self.port = port
         attach()
@@ -124,6 +128,7 @@ public final class TLSEngine {
         self.trustContext = nil
         self.sessionCache = nil
         self.keyLog = nil
+        self.releasesRecordBuffers = false
         self.serverHostname = ""
         self.port = 0
         attach()
@@ -176,10 +181,20 @@ public final class TLSEngine {
         try buffers.sendOutbound(send)
     }
 
-    /// Frees the engine's byte buffers while nothing is buffered (an idle pooled connection).
-    /// OpenSSL's own record buffers are freed by `releasesBuffersWhenIdle`.
+    /// Frees the engine's byte buffers while nothing is buffered (a drained read batch).
     public func releaseBuffersIfIdle() {
         buffers.releaseIfEmpty()
+    }
+
+    /// Frees OpenSSL's record buffers, with `releasesBuffersWhenIdle`, when the connection has
+    /// no exchange in flight (`StreamChannel.streamBecameIdle`); OpenSSL allocates them again
+    /// on the next read or write. Freeing them only then, rather than after every record
+    /// (`SSL_MODE_RELEASE_BUFFERS`), spares a download or a busy HTTP/2 connection two
+    /// allocations per record. A buffer holding part of a record is kept (`SSL_free_buffers`
+    /// refuses), so nothing is lost.
+    public func releaseRecordBuffers() {
+        // SAFETY: `ssl` is owned and alive (OpenSSL 3.0.14+ fixed CVE-2024-4741 in this call).
+        if releasesRecordBuffers { _ = SSL_free_buffers(ssl) }
     }
 
     // MARK: The handshake

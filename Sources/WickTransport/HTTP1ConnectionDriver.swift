@@ -246,6 +246,7 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
         guard let release = pendingRelease else { return }
         pendingRelease = nil
         guard !isChannelClosed else { return }
+        channel.streamBecameIdle()
         owner?.connectionReleased(self, keepAlive: release.keepAlive)
     }
 

@@ -628,6 +628,8 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
     // a stream the connection no longer has.
 
     private func reportStreamReleased() {
+        // The last open stream ended: the connection is idle until the next request.
+        if streams.isEmpty && !isChannelClosed { channel.streamBecameIdle() }
         channel.loop.execute { [self] in owner?.streamReleased(self) }
     }
 

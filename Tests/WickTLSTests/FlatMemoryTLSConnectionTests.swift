@@ -51,6 +51,7 @@ import WickTestSupport
             try pair.server.write(Array("HTTP/1.1 204 No Content\r\n\r\n".utf8))
             _ = try pair.readAll(pair.client)
             pair.client.releaseBuffersIfIdle()
+            pair.client.releaseRecordBuffers()
             return pair.client
         }
         _ = try idleClient()  // warm up lazily made OpenSSL and Swift state

@@ -123,7 +123,8 @@ struct TLSChannelNginxTests {
     }
 
     /// The heap an idle, pooled TLS connection over the reactor holds after one exchange: the
-    /// socket channel, the TLS channel and its engine (OpenSSL's SSL with released buffers).
+    /// socket channel, the TLS channel and its engine (OpenSSL's SSL with its record buffers
+    /// freed by `streamBecameIdle`, as the pool's drivers call it).
     @Test(arguments: [true, false])
     func anIdleTLSConnectionCostsAFewKilobytes(resumed: Bool) async throws {
         let nginx = try TestEnvironment.nginx()
@@ -141,6 +142,7 @@ struct TLSChannelNginxTests {
             try await channel.loop.submit { channel.start(delegate: recorder) }
             _ = try await Self.get("/bytes/1k", on: channel, recorder: recorder)
             recorder.events.withLock { $0.bytes = [] }
+            try await channel.loop.submit { channel.streamBecameIdle() }
             return channel
         }
         let warm = try await idleConnection()

@@ -1,6 +1,7 @@
 // Allocations per whole request through `Session`, against an in-process server that allocates
 // nothing per request: the allocation gate's end-to-end figure, cheap enough for Scripts/test.
 import Dispatch
+import Foundation
 import Wick
 
 /// Counts the process's allocations over sequential keep-alive GETs through a `Session`.
@@ -84,7 +85,8 @@ enum SessionAllocations {
         throws
     {
         let port: UInt16? =
-            given != nil ? nil : http2PriorKnowledge ? try FixedHTTP2ResponseServer().port : try FixedResponseServer().port
+            given != nil
+            ? nil : http2PriorKnowledge ? try FixedHTTP2ResponseServer().port : try FixedResponseServer().port
         var configuration = Session.Configuration()
         configuration.maximumConnectionsPerHost = 1
         configuration.http2PriorKnowledge = http2PriorKnowledge
@@ -136,5 +138,43 @@ enum SessionAllocations {
                 + "\(Int(Double(requests) / seconds)) per second, "
                 + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
                 + "\(Double(round.allocations) / Double(requests)) allocations per request")
+    }
+
+    /// Runs `requests` GETs to `url` from `streams` child tasks at once through one session with
+    /// one connection (HTTP/2 over TLS with ALPN when `url` is https and `trustRoots` is given,
+    /// h2c with prior knowledge otherwise), on Swift's pool (`only` "pool") or on the loop
+    /// ("loop"), and prints the rate, CPU and allocations per request: the multiplexed `http2`
+    /// workloads without their peers, for `perf record` and callgrind. `http1`: plain HTTP/1.1
+    /// on `streams` connections instead (the `requests` suite's concurrent workload).
+    /// - Throws: as `perRequest`.
+    static func profileStreams(requests: Int, streams: Int, url: String, only: String?, http1: Bool = false) throws {
+        var configuration = Session.Configuration()
+        configuration.maximumConnectionsPerHost = http1 ? streams : 1
+        configuration.http2MaximumConcurrentStreams = max(streams, 100)
+        configuration.eventLoopCount = 1
+        configuration.proxy = .none
+        if url.hasPrefix("https:") {
+            guard let directory = ProcessInfo.processInfo.environment["WICK_PKI_DIR"] else {
+                throw BenchError("profile-streams over TLS needs WICK_PKI_DIR (the test servers' PKI)")
+            }
+            let pem = try String(contentsOfFile: directory + "/root.pem", encoding: .utf8)
+            configuration.trustRoots = .certificates(try Certificate.chain(pemEncoded: pem))
+            configuration.httpVersion = .http2Only
+        } else {
+            configuration.http2PriorKnowledge = !http1
+        }
+        let session = Session(configuration: configuration)
+        defer { try? blocking { await session.shutdown() } }
+        _ = try RequestsBenchmark.wickConcurrent(session, url: url, lanes: streams, count: streams * 4)
+        for onLoop in [false, true] where only == nil || only == (onLoop ? "loop" : "pool") {
+            let round = try RequestsBenchmark.wickConcurrent(
+                session, url: url, lanes: streams, count: requests, executor: onLoop ? session.taskExecutor : nil)
+            let seconds = Double(round.wallNanoseconds) / 1e9
+            print(
+                "profile-streams \(streams)\(onLoop ? " (tasks on the loop)" : ""): \(requests) requests, "
+                    + "\(Int(Double(requests) / seconds)) per second, "
+                    + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
+                    + "\(Double(round.allocations) / Double(requests)) allocations per request")
+        }
     }
 }

@@ -98,7 +98,11 @@ final class WickHTTPSClient: StreamChannelDelegate, @unchecked Sendable {
     }
 
     private func next() {
-        guard remaining > 0 else { return finish(.success(outcome)) }
+        guard remaining > 0 else {
+            // Idle from here on, as a pooled connection between requests.
+            channel?.streamBecameIdle()
+            return finish(.success(outcome))
+        }
         if let channel, channel.isOpen {
             send(on: channel)
         } else {

@@ -12,6 +12,8 @@
 //                                     server (for perf)
 //   wick-bench profile-session-global-executor [COUNT] [URL]
 //                                     the same with the session's loops as the global executor
+//   wick-bench profile-streams [COUNT] [STREAMS] URL [pool|loop] [http1]
+//                                     COUNT GETs from STREAMS tasks on one HTTP/2 connection (for perf)
 //   wick-bench requests [--rounds N] [--peers PATH] [--results FILE]
 //                                     whole requests through Session against a local nginx
 //                                     beside libcurl and, with --peers, async-http-client
@@ -212,6 +214,15 @@ do {
         let url = options.rest.dropFirst().first.flatMap { $0 == "-" ? nil : $0 }
         try SessionAllocations.profile(
             requests: count, url: url, only: options.rest.dropFirst(2).first ?? "pool", http2PriorKnowledge: true)
+    case "profile-streams":
+        // The multiplexed HTTP/2 workloads alone: COUNT GETs from STREAMS tasks to URL (https with
+        // WICK_PKI_DIR's root, or h2c), "pool" or "loop" (no peers, no table).
+        let count = Int(options.rest.first ?? "") ?? 100_000
+        let streams = Int(options.rest.dropFirst().first ?? "") ?? 16
+        guard let url = options.rest.dropFirst(2).first else { throw UsageError("profile-streams needs a URL") }
+        try SessionAllocations.profileStreams(
+            requests: count, streams: streams, url: url, only: options.rest.dropFirst(3).first,
+            http1: options.rest.dropFirst(4).first == "http1")
     case "profile-download-h2c":
         // 10 MiB downloads over HTTP/2 with prior knowledge to a cleartext h2c URL: rate, CPU and
         // allocations per download (no table).

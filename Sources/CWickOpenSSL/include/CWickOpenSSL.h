@@ -22,7 +22,6 @@ unsigned long cwick_openssl_header_version_number(void);
 
 int cwick_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version);
 int cwick_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version);
-long cwick_SSL_CTX_set_mode(SSL_CTX *ctx, long mode);
 long cwick_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode);
 int cwick_SSL_CTX_set_tlsext_status_cb(SSL_CTX *ctx, int (*callback)(SSL *, void *));
 int cwick_SSL_set_tlsext_host_name(SSL *ssl, const char *name);

@@ -142,6 +142,10 @@ final class FaultInjectingChannel: StreamChannel, StreamChannelDelegate, @unchec
         if case .hold(let until) = plan, holdTimer == nil, until.hasPassed(at: .now()) { releaseHeld() }
     }
 
+    func streamBecameIdle() {
+        inner.streamBecameIdle()
+    }
+
     func close() {
         isClosing = true
         holdTimer?.cancel()

@@ -36,22 +36,46 @@ package struct TransportMetrics: Sendable {
     /// When `execute` took the request.
     package var started: Deadline
     /// Time from arrival in the pool to the lease of a connection (the last attempt's).
-    package var poolWait: Duration?
+    package var poolWait: Duration? {
+        get { storedPoolWait.value }
+        set { storedPoolWait = CompactDuration(newValue) }
+    }
     /// For a new connection whose host name was resolved: the resolution. nil otherwise.
-    package var resolve: Duration?
+    package var resolve: Duration? {
+        get { storedResolve.value }
+        set { storedResolve = CompactDuration(newValue) }
+    }
     /// For a new connection: the connect after resolution (TCP, or the Unix socket; through a
     /// proxy, with the CONNECT exchange). nil on a reused connection.
-    package var connect: Duration?
+    package var connect: Duration? {
+        get { storedConnect.value }
+        set { storedConnect = CompactDuration(newValue) }
+    }
     /// For a new https connection: the TLS handshake and trust evaluation. nil otherwise.
-    package var tlsHandshake: Duration?
+    package var tlsHandshake: Duration? {
+        get { storedTlsHandshake.value }
+        set { storedTlsHandshake = CompactDuration(newValue) }
+    }
     /// When the whole request had been handed to the socket.
-    package var requestSent: Deadline?
+    package var requestSent: Deadline? {
+        get { storedRequestSent.value }
+        set { storedRequestSent = CompactDeadline(newValue) }
+    }
     /// When the first response byte was read.
-    package var firstByte: Deadline?
+    package var firstByte: Deadline? {
+        get { storedFirstByte.value }
+        set { storedFirstByte = CompactDeadline(newValue) }
+    }
     /// When the final response head arrived.
-    package var responseHead: Deadline?
+    package var responseHead: Deadline? {
+        get { storedResponseHead.value }
+        set { storedResponseHead = CompactDeadline(newValue) }
+    }
     /// When the response ended.
-    package var completed: Deadline?
+    package var completed: Deadline? {
+        get { storedCompleted.value }
+        set { storedCompleted = CompactDeadline(newValue) }
+    }
     /// Whether the connection had carried an earlier request (on HTTP/2: another stream).
     package var isReused = false
     /// The protocol the exchange ran over (the last attempt's): `.http1_1` or `.http2`.
@@ -72,6 +96,17 @@ package struct TransportMetrics: Sendable {
     package var injectedFaults: [InjectedFault] = []
     /// What hedging did for the request; nil when it was not hedgeable (or no policy is set).
     package var hedge: HedgeOutcome?
+
+    // The optional phases, 8 bytes each (see `CompactDuration`): the metrics travel with every
+    // response through every layer, and `Duration?` fields made them 96 bytes larger.
+    private var storedPoolWait = CompactDuration(nil)
+    private var storedResolve = CompactDuration(nil)
+    private var storedConnect = CompactDuration(nil)
+    private var storedTlsHandshake = CompactDuration(nil)
+    private var storedRequestSent = CompactDeadline(nil)
+    private var storedFirstByte = CompactDeadline(nil)
+    private var storedResponseHead = CompactDeadline(nil)
+    private var storedCompleted = CompactDeadline(nil)
 
     /// Metrics that start at `started`, every phase still to come.
     package init(started: Deadline) {

@@ -1,4 +1,6 @@
 // One exchange's timings and connection facts, from the transport's metrics.
+import WickCore
+
 /// When each phase of one exchange happened, as durations since it was handed to the
 /// connection pool, which connection carried it, and how many bytes it moved. When the
 /// transport replayed the exchange on a fresh connection (`wasReplayed`), the phases, the
@@ -9,22 +11,43 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
     /// The status of the response.
     public var statusCode: Int
     /// Time spent waiting for a connection (including connecting a new one).
-    public var poolWait: Duration?
+    public var poolWait: Duration? {
+        get { storedPoolWait.value }
+        set { storedPoolWait = CompactDuration(newValue) }
+    }
     /// Name resolution of a new connection's host (the proxy's, through a proxy); nil on a
     /// reused connection, and for a numeric address or a Unix socket, which are not resolved.
-    public var resolve: Duration?
+    public var resolve: Duration? {
+        get { storedResolve.value }
+        set { storedResolve = CompactDuration(newValue) }
+    }
     /// The connect of a new connection after resolution: TCP (Happy Eyeballs racing the
     /// addresses) or the Unix socket; through a proxy, the CONNECT exchange too. nil on a
     /// reused one.
-    public var connect: Duration?
+    public var connect: Duration? {
+        get { storedConnect.value }
+        set { storedConnect = CompactDuration(newValue) }
+    }
     /// TLS handshake and trust evaluation of a new https connection; nil otherwise.
-    public var tlsHandshake: Duration?
+    public var tlsHandshake: Duration? {
+        get { storedTlsHandshake.value }
+        set { storedTlsHandshake = CompactDuration(newValue) }
+    }
     /// Until the whole request had been written.
-    public var requestSent: Duration?
+    public var requestSent: Duration? {
+        get { storedRequestSent.value }
+        set { storedRequestSent = CompactDuration(newValue) }
+    }
     /// Until the first response byte arrived.
-    public var firstByte: Duration?
+    public var firstByte: Duration? {
+        get { storedFirstByte.value }
+        set { storedFirstByte = CompactDuration(newValue) }
+    }
     /// Until the response ended.
-    public var total: Duration?
+    public var total: Duration? {
+        get { storedTotal.value }
+        set { storedTotal = CompactDuration(newValue) }
+    }
     /// The response body's size as delivered (after decoding).
     public var responseBodyBytes: Int
     /// Request bytes written to the connection: head and body as sent (before TLS encryption).
@@ -60,6 +83,16 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
     /// a policy, or for a request it does not hedge.
     public var hedge: HedgeOutcome?
 
+    // The phases, 8 bytes each (see `CompactDuration`): the metrics are moved with every
+    // response through the request's run, and `Duration?` fields made them 112 bytes larger.
+    private var storedPoolWait = CompactDuration(nil)
+    private var storedResolve = CompactDuration(nil)
+    private var storedConnect = CompactDuration(nil)
+    private var storedTlsHandshake = CompactDuration(nil)
+    private var storedRequestSent = CompactDuration(nil)
+    private var storedFirstByte = CompactDuration(nil)
+    private var storedTotal = CompactDuration(nil)
+
     /// The metrics of `response`, the answer to `request` from `source`. A response from the
     /// network always has a connection.
     init(request: HTTPRequest, response: borrowing TransportResponse, source: ResponseSource = .network) {
@@ -72,13 +105,13 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
         self.request = request
         responseSource = source
         statusCode = response.status.rawValue
-        poolWait = response.metrics.poolWait
-        resolve = response.metrics.resolve
-        connect = response.metrics.connect
-        tlsHandshake = response.metrics.tlsHandshake
-        requestSent = response.metrics.requestSent.map { $0 - start }
-        firstByte = response.metrics.firstByte.map { $0 - start }
-        total = response.metrics.completed.map { $0 - start }
+        storedPoolWait = CompactDuration(response.metrics.poolWait)
+        storedResolve = CompactDuration(response.metrics.resolve)
+        storedConnect = CompactDuration(response.metrics.connect)
+        storedTlsHandshake = CompactDuration(response.metrics.tlsHandshake)
+        storedRequestSent = CompactDuration(response.metrics.requestSent.map { $0 - start })
+        storedFirstByte = CompactDuration(response.metrics.firstByte.map { $0 - start })
+        storedTotal = CompactDuration(response.metrics.completed.map { $0 - start })
         responseBodyBytes = response.body.count
         requestBytesSent = response.metrics.requestBytesSent
         responseBytesReceived = response.metrics.responseBytesReceived

@@ -102,6 +102,12 @@ public final class NginxServer: Sendable {
         h2cPort = try LoopbackPort.free()
         httpUnixSocket = directory.appendingPathComponent("http.sock")
         httpsUnixSocket = directory.appendingPathComponent("https.sock")
+        // Sockets left in a reused directory by an earlier nginx make its binds fail; it holds
+        // the TCP ports open while it retries for a few seconds, so the readiness check below
+        // would pass and nginx exit just after.
+        for name in Self.unixSocketNames {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
         let configuration = directory.appendingPathComponent("nginx.conf")
         try Self.configuration(
             directory: directory, httpPort: httpPort, httpsPort: httpsPort, mutualTLSPort: mutualTLSPort,
@@ -147,6 +153,9 @@ public final class NginxServer: Sendable {
             try Data(bomb).write(to: directory.appendingPathComponent("bomb.txt"))
         }
     }
+
+    /// The Unix sockets the configuration listens on, in `directory`.
+    static let unixSocketNames = ["http.sock", "https.sock", "h2c.sock"]
 
     /// Stops nginx (SIGTERM, then SIGKILL after the grace period).
     public func stop() {

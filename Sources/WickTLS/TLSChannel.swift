@@ -522,10 +522,12 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
         engine.releaseBuffersIfIdle()
     }
 
-    /// Frees OpenSSL's record buffers (see `StreamChannel.streamBecameIdle`).
+    /// Frees OpenSSL's record buffers (see `StreamChannel.streamBecameIdle`), and tells the
+    /// carrier: an HTTPS proxy's TLS channel under this one is idle too.
     public func streamBecameIdle() {
         loop.preconditionInEventLoop()
         engine.releaseRecordBuffers()
+        channel.streamBecameIdle()
     }
 
     // MARK: writing and ending

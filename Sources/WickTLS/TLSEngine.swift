@@ -67,7 +67,7 @@ public final class TLSEngine {
     private let owner: AnyObject
     private let sessionCache: TLSSessionCache?
     private let keyLog: TLSKeyLog?
-    /// Whether `releaseBuffersIfIdle` frees OpenSSL's record buffers too
+    /// Whether `releaseRecordBuffers` frees OpenSSL's record buffers
     /// (`TLSConfiguration.releasesBuffersWhenIdle`).
     private let releasesRecordBuffers: Bool
     /// A session that arrived before trust was established; stored once it is.

@@ -96,12 +96,7 @@ enum SessionAllocations {
         for onLoop in [false, true] where only == nil || only == (onLoop ? "loop" : "pool") {
             let round = try RequestsBenchmark.wickSequentialAsync(
                 session, url: url, count: requests, executor: onLoop ? session.taskExecutor : nil)
-            let seconds = Double(round.wallNanoseconds) / 1e9
-            print(
-                "profile-session\(onLoop ? " (task on the loop)" : ""): \(requests) requests, "
-                    + "\(Int(Double(requests) / seconds)) per second, "
-                    + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
-                    + "\(Double(round.allocations) / Double(requests)) allocations per request")
+            report("profile-session\(onLoop ? " (task on the loop)" : "")", round, requests: requests)
         }
         guard let given, only == nil || only == "curl" else { return }
         let curl = try CurlClient(
@@ -132,12 +127,7 @@ enum SessionAllocations {
         }
         let url = given ?? "http://127.0.0.1:\(server?.port ?? 0)/bytes/1k"
         let round = try RequestsBenchmark.wickSequentialAsync(session, url: url, count: requests)
-        let seconds = Double(round.wallNanoseconds) / 1e9
-        print(
-            "profile-session (loops as the global executor): \(requests) requests, "
-                + "\(Int(Double(requests) / seconds)) per second, "
-                + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
-                + "\(Double(round.allocations) / Double(requests)) allocations per request")
+        report("profile-session (loops as the global executor)", round, requests: requests)
     }
 
     /// Runs `requests` GETs to `url` from `streams` child tasks at once through one session with
@@ -169,12 +159,16 @@ enum SessionAllocations {
         for onLoop in [false, true] where only == nil || only == (onLoop ? "loop" : "pool") {
             let round = try RequestsBenchmark.wickConcurrent(
                 session, url: url, lanes: streams, count: requests, executor: onLoop ? session.taskExecutor : nil)
-            let seconds = Double(round.wallNanoseconds) / 1e9
-            print(
-                "profile-streams \(streams)\(onLoop ? " (tasks on the loop)" : ""): \(requests) requests, "
-                    + "\(Int(Double(requests) / seconds)) per second, "
-                    + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
-                    + "\(Double(round.allocations) / Double(requests)) allocations per request")
+            report("profile-streams \(streams)\(onLoop ? " (tasks on the loop)" : "")", round, requests: requests)
         }
+    }
+
+    /// Prints `label`'s round of `requests`: the rate, CPU and allocations per request.
+    private static func report(_ label: String, _ round: RequestsBenchmark.Round, requests: Int) {
+        let seconds = Double(round.wallNanoseconds) / 1e9
+        print(
+            "\(label): \(requests) requests, \(Int(Double(requests) / seconds)) per second, "
+                + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
+                + "\(Double(round.allocations) / Double(requests)) allocations per request")
     }
 }

@@ -50,15 +50,14 @@ public struct HPACKDecoder: Sendable {
     /// Decodes one complete header block.
     ///
     /// - Returns: the fields in block order, each with the indexing it arrived with
-    ///   (`.automatic` for indexed and incrementally indexed ones).
+    ///   (`.automatic` for indexed and incrementally indexed ones), their bytes in one buffer.
     /// - Throws: `HPACKError`; after any kind but `headerListTooLarge` the decoder is out of step
     ///   with the server and the connection must end with COMPRESSION_ERROR.
-    public mutating func decode(_ block: ArraySlice<UInt8>) throws(HPACKError) -> [HPACKHeaderField] {
-        var fields: [HPACKHeaderField] = []
-        // One allocation for a typical response (at most 16 fields) instead of one per doubling.
-        if !block.isEmpty { fields.reserveCapacity(16) }
+    public mutating func decode(_ block: ArraySlice<UInt8>) throws(HPACKError) -> HPACKFieldBlock {
+        // One allocation each for a typical response's bytes and fields: its literals grow at
+        // most 8/5 when Huffman-decoded, and indexed fields are short.
+        var fields = HPACKFieldBlock(reservingBytes: block.isEmpty ? 0 : block.count * 2 + 64)
         var listSize = 0
-        var listTooLarge = false
         var sawField = false
         var index = block.startIndex
         while index < block.endIndex {
@@ -77,55 +76,94 @@ public struct HPACKDecoder: Sendable {
             }
             guard !sizeUpdateRequired else { throw HPACKError(.missingTableSizeUpdate, at: representationStart) }
             sawField = true
-            let field: HPACKHeaderField
+            let counts: (name: Int, value: Int)
+            let indexing: HPACKIndexing
             if first & 0x80 != 0 {
-                // Indexed field: 1 + 7-bit index (§6.1).
+                // Indexed field: 1 + 7-bit index (§6.1). Its size is known before its bytes are
+                // copied, so an entry indexed again and again past the limit is never copied.
                 let fieldIndex = try HPACKInteger.decode(block, at: &index, prefixBits: 7)
-                field = try entry(at: fieldIndex, offset: representationStart)
-            } else if first & 0x40 != 0 {
-                // Literal with incremental indexing: 01 + 6-bit name index (§6.2.1).
-                field = try literal(block, at: &index, prefixBits: 6, indexing: .automatic)
-                table.insert(field)
+                counts = try entryCounts(at: fieldIndex, offset: representationStart)
+                indexing = .automatic
+                if listSize + counts.name + counts.value + 32 <= maxHeaderListSize {
+                    appendEntry(at: fieldIndex, nameOnly: false, to: &fields.pendingBytes)
+                }
             } else {
-                // Literal without indexing (0000) or never indexed (0001): 4-bit name index.
-                let indexing: HPACKIndexing = first & 0x10 != 0 ? .neverIndexed : .withoutIndexing
-                field = try literal(block, at: &index, prefixBits: 4, indexing: indexing)
+                // Literal with incremental indexing: 01 + 6-bit name index (§6.2.1); without
+                // indexing (0000) or never indexed (0001): 4-bit name index (§6.2.2, §6.2.3).
+                let isIndexed = first & 0x40 != 0
+                indexing = isIndexed ? .automatic : first & 0x10 != 0 ? .neverIndexed : .withoutIndexing
+                counts = try literal(block, at: &index, prefixBits: isIndexed ? 6 : 4, into: &fields.pendingBytes)
+                if isIndexed {
+                    let pending = fields.pendingBytes
+                    let nameStart = pending.count - counts.value - counts.name
+                    table.insert(
+                        name: pending[nameStart..<nameStart + counts.name], value: pending[(nameStart + counts.name)...])
+                }
             }
-            listSize += field.hpackSize
+            listSize += counts.name + counts.value + 32
             if listSize > maxHeaderListSize {
-                listTooLarge = true
-                fields = []
-            } else if !listTooLarge {
-                fields.append(field)
+                // Past the limit (for good: the size only grows), fields are decoded to keep the
+                // table in step and dropped.
+                fields.removeAll()
+            } else {
+                fields.endField(nameCount: counts.name, valueCount: counts.value, indexing: indexing)
             }
         }
-        if listTooLarge { throw HPACKError(.headerListTooLarge, at: block.count) }
+        if listSize > maxHeaderListSize { throw HPACKError(.headerListTooLarge, at: block.count) }
         return fields
     }
 
-    /// The static (1...61) or dynamic (62...) entry at an HPACK index.
-    private func entry(at index: Int, offset: Int) throws(HPACKError) -> HPACKHeaderField {
-        let staticCount = HPACKStaticTable.entries.count
-        if index >= 1 && index <= staticCount { return HPACKStaticTable.entries[index - 1] }
-        let dynamicIndex = index - staticCount - 1
+    /// The name and value lengths of the static (1...61) or dynamic (62...) entry at an HPACK
+    /// index.
+    private func entryCounts(at index: Int, offset: Int) throws(HPACKError) -> (name: Int, value: Int) {
+        if index >= 1 && index <= HPACKStaticTable.entries.count {
+            let entry = HPACKStaticTable.entries[index - 1]
+            return (entry.name.count, entry.value.count)
+        }
+        return table.counts(at: try dynamicIndex(index, offset: offset))
+    }
+
+    /// Appends the name (and value, unless `nameOnly`) of the entry at a valid HPACK index.
+    private func appendEntry(at index: Int, nameOnly: Bool, to output: inout [UInt8]) {
+        if index <= HPACKStaticTable.entries.count {
+            let entry = HPACKStaticTable.entries[index - 1]
+            output.append(contentsOf: entry.name)
+            if !nameOnly { output.append(contentsOf: entry.value) }
+        } else {
+            table.append(index - HPACKStaticTable.entries.count - 1, nameOnly: nameOnly, to: &output)
+        }
+    }
+
+    /// The dynamic table index of HPACK index `index` (62 and up), or `invalidIndex`.
+    private func dynamicIndex(_ index: Int, offset: Int) throws(HPACKError) -> Int {
+        let dynamicIndex = index - HPACKStaticTable.entries.count - 1
         guard dynamicIndex >= 0 && dynamicIndex < table.count else { throw HPACKError(.invalidIndex, at: offset) }
-        return table[dynamicIndex]
+        return dynamicIndex
     }
 
     /// A literal field representation: a name index in the prefix (0: a literal name follows),
-    /// then the value string (§6.2).
+    /// then the value string (§6.2). The name and value are appended to `output`; returns their
+    /// lengths.
     private func literal(
-        _ block: ArraySlice<UInt8>, at index: inout Int, prefixBits: Int, indexing: HPACKIndexing
-    ) throws(HPACKError) -> HPACKHeaderField {
+        _ block: ArraySlice<UInt8>, at index: inout Int, prefixBits: Int, into output: inout [UInt8]
+    ) throws(HPACKError) -> (name: Int, value: Int) {
         let start = index - block.startIndex
         let nameIndex = try HPACKInteger.decode(block, at: &index, prefixBits: prefixBits)
-        let name = nameIndex == 0 ? try string(block, at: &index) : try entry(at: nameIndex, offset: start).name
-        let value = try string(block, at: &index)
-        return HPACKHeaderField(name: name, value: value, indexing: indexing)
+        let nameCount: Int
+        if nameIndex == 0 {
+            nameCount = try string(block, at: &index, into: &output)
+        } else {
+            nameCount = try entryCounts(at: nameIndex, offset: start).name
+            appendEntry(at: nameIndex, nameOnly: true, to: &output)
+        }
+        return (nameCount, try string(block, at: &index, into: &output))
     }
 
     /// A string literal: H bit + 7-bit length, then that many bytes, Huffman-coded if H (§5.2).
-    private func string(_ block: ArraySlice<UInt8>, at index: inout Int) throws(HPACKError) -> [UInt8] {
+    /// Appends the string to `output`; returns its length.
+    private func string(_ block: ArraySlice<UInt8>, at index: inout Int, into output: inout [UInt8]) throws(HPACKError)
+        -> Int
+    {
         guard index < block.endIndex else { throw HPACKError(.truncatedBlock, at: block.count) }
         let isHuffman = block[index] & 0x80 != 0
         let length = try HPACKInteger.decode(block, at: &index, prefixBits: 7)
@@ -133,10 +171,12 @@ public struct HPACKDecoder: Sendable {
         let bytes = block[index..<index + length]
         let offset = index - block.startIndex
         index += length
-        guard isHuffman else { return Array(bytes) }
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(length * 8 / 5)
-        try HPACKHuffman.decode(bytes, blockOffset: offset, into: &decoded)
-        return decoded
+        let before = output.count
+        if isHuffman {
+            try HPACKHuffman.decode(bytes, blockOffset: offset, into: &output)
+        } else {
+            output.append(contentsOf: bytes)
+        }
+        return output.count - before
     }
 }

@@ -114,7 +114,7 @@ public struct HPACKEncoder: Sendable, HPACKFieldSink {
         }
         if nameIndex == nil { Self.encodeString(name, into: &output) }
         Self.encodeString(value, into: &output)
-        if indexes { table.insert(HPACKHeaderField(name: Array(name), value: Array(value))) }
+        if indexes { table.insert(name: name, value: value) }
     }
 
     /// A string literal, Huffman-coded unless that is longer (§5.2; a tie goes to Huffman, as in

@@ -106,25 +106,57 @@ enum HPACKHuffman {
     /// Decodes the Huffman-coded string `encoded`, appending its bytes to `output`. Throws
     /// `huffmanEndOfString` for an EOS symbol and `invalidHuffmanPadding` for padding longer than
     /// 7 bits or not all 1 bits; `blockOffset` is where `encoded` starts in the header block.
+    ///
+    /// The output grows once, by the most symbols `encoded` can hold (codes are at least 5 bits),
+    /// and each nibble's transition writes its symbol there unconditionally, advancing only when
+    /// it completed one: no branch per symbol, and no capacity check per byte.
     static func decode(
         _ encoded: ArraySlice<UInt8>, blockOffset: Int, into output: inout [UInt8]
     ) throws(HPACKError) {
-        let transitions = Self.nibbleTransitions
+        let start = output.count
+        let room = encoded.count * 8 / 5 + 1
+        output.append(contentsOf: repeatElement(0, count: room))
         var node = 0
-        for index in encoded.indices {
-            let byte = Int(encoded[index])
-            for half in 0..<2 {
-                let nibble = half == 0 ? byte >> 4 : byte & 0xF
-                let entry = transitions[16 * node + nibble]
-                guard entry & 1 << 17 == 0 else {
-                    throw HPACKError(.huffmanEndOfString, at: blockOffset + index - encoded.startIndex)
+        var seen: UInt32 = 0
+        var end = start
+        // SAFETY: `output` has `room` bytes from `start` on, and at most `encoded.count * 8 / 5`
+        // symbols are completed, so every write (at `end`, which only a completed symbol
+        // advances) is in bounds; `nibbleTransitions` has 16 entries for each of its 256 nodes,
+        // and a node is an entry's low 8 bits.
+        output.withUnsafeMutableBufferPointer { out in
+            nibbleTransitions.withUnsafeBufferPointer { transitions in
+                for byte in encoded {
+                    let high = transitions[node << 4 | Int(byte >> 4)]
+                    out[end] = UInt8(truncatingIfNeeded: high >> 9)
+                    end += Int(high >> 8 & 1)
+                    let low = transitions[Int(high & 0xFF) << 4 | Int(byte & 0xF)]
+                    out[end] = UInt8(truncatingIfNeeded: low >> 9)
+                    end += Int(low >> 8 & 1)
+                    node = Int(low & 0xFF)
+                    seen |= high | low
                 }
-                if entry & 1 << 8 != 0 { output.append(UInt8(truncatingIfNeeded: entry >> 9)) }
-                node = Int(entry & 0xFF)
             }
+        }
+        output.removeLast(start + room - end)
+        if seen & 1 << 17 != 0 {
+            throw HPACKError(.huffmanEndOfString, at: blockOffset + endOfStringPosition(in: encoded))
         }
         guard Self.acceptingEnds[node] else {
             throw HPACKError(.invalidHuffmanPadding, at: blockOffset + encoded.count - 1)
         }
+    }
+
+    /// The position in `encoded` of the byte that completes its first EOS symbol (one does).
+    private static func endOfStringPosition(in encoded: ArraySlice<UInt8>) -> Int {
+        let transitions = nibbleTransitions
+        var node = 0
+        for (position, byte) in encoded.enumerated() {
+            for nibble in [Int(byte >> 4), Int(byte & 0xF)] {
+                let entry = transitions[node << 4 | nibble]
+                if entry & 1 << 17 != 0 { return position }
+                node = Int(entry & 0xFF)
+            }
+        }
+        preconditionFailure("HPACKHuffman: no EOS in a string that decoded one")
     }
 }

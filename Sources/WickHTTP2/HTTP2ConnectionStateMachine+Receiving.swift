@@ -276,7 +276,7 @@ extension HTTP2ConnectionStateMachine {
         guard let block = fieldBlock else { preconditionFailure("field block completed without one in progress") }
         fieldBlock = nil
         let streamID = block.streamID
-        let fields: [HPACKHeaderField]
+        let fields: HPACKFieldBlock
         do {
             fields = try decoder.decode(block.bytes[...])
         } catch {

@@ -2,18 +2,17 @@
 public import WickCore
 
 /// The regular fields of an HTTP/2 response head, as `HTTPHeaders` reads them
-/// (`HTTPFieldSource`): the decoded `HPACKHeaderField`s themselves, so a head nobody reads
-/// costs no strings. Building the strings eagerly cost an allocation for every name or value
+/// (`HTTPFieldSource`): the decoded block itself, so a head nobody reads costs no strings. Building the strings eagerly cost an allocation for every name or value
 /// longer than fifteen bytes (a date, a content type), a few per response.
 ///
 /// Immutable after `init`, so safe to read from any thread.
 final class HTTP2FieldList: HTTPFieldSource, Sendable {
-    private let fields: [HPACKHeaderField]
+    private let fields: HPACKFieldBlock
     /// The first regular field: the pseudo-headers before it are not headers.
     private let start: Int
 
     /// The fields of `fields` from `start` on, all regular (validated, lowercase names).
-    init(_ fields: [HPACKHeaderField], regularFrom start: Int) {
+    init(_ fields: HPACKFieldBlock, regularFrom start: Int) {
         self.fields = fields
         self.start = start
     }
@@ -40,7 +39,7 @@ final class HTTP2FieldList: HTTPFieldSource, Sendable {
 
     /// Whether `stored` (lowercase, as HTTP/2 sends names) is `name` with its ASCII letters
     /// lowercased. Lengths first: most names asked for differ in length.
-    private static func matches(_ stored: [UInt8], _ name: String) -> Bool {
+    private static func matches(_ stored: ArraySlice<UInt8>, _ name: String) -> Bool {
         guard stored.count == name.utf8.count else { return false }
         for (byte, asked) in zip(stored, name.utf8)
         where byte != (asked >= UInt8(ascii: "A") && asked <= UInt8(ascii: "Z") ? asked | 0x20 : asked) {

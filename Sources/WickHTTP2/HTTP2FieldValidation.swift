@@ -30,7 +30,7 @@ enum HTTP2FieldValidation {
 
     /// Validates a response's field block (§8.3.2): exactly one `:status` of three digits, before
     /// every regular field, and no other pseudo-header.
-    static func responseHead(_ fields: [HPACKHeaderField]) throws(MalformedMessage) -> HTTP2ResponseHead {
+    static func responseHead(_ fields: HPACKFieldBlock) throws(MalformedMessage) -> HTTP2ResponseHead {
         var status: Int?
         var firstRegularField: Int?
         var contentLength: UInt64?
@@ -64,7 +64,7 @@ enum HTTP2FieldValidation {
     }
 
     /// Validates a trailer field block: regular fields only (§8.1).
-    static func trailers(_ fields: [HPACKHeaderField]) throws(MalformedMessage) -> HTTPHeaders {
+    static func trailers(_ fields: HPACKFieldBlock) throws(MalformedMessage) -> HTTPHeaders {
         var headers = HTTPHeaders()
         headers.reserveCapacity(fields.count)
         for field in fields {
@@ -77,7 +77,7 @@ enum HTTP2FieldValidation {
     }
 
     /// A regular field's name and value (§8.2.1, §8.2.2).
-    private static func validateRegularField(_ field: HPACKHeaderField) throws(MalformedMessage) {
+    private static func validateRegularField(_ field: HPACKFieldBlock.Field) throws(MalformedMessage) {
         guard !field.name.isEmpty else { throw MalformedMessage(.invalidFieldName) }
         for byte in field.name {
             if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { throw MalformedMessage(.uppercaseFieldName) }
@@ -88,15 +88,15 @@ enum HTTP2FieldValidation {
     }
 
     /// `:status`: exactly three digits, 100...999 (RFC 9110 §15).
-    private static func parseStatus(_ value: [UInt8]) throws(MalformedMessage) -> Int {
+    private static func parseStatus(_ value: ArraySlice<UInt8>) throws(MalformedMessage) -> Int {
         guard value.count == 3, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-            value[0] != UInt8(ascii: "0")
+            value.first != UInt8(ascii: "0")
         else { throw MalformedMessage(.invalidStatus) }
         return value.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
     }
 
     /// `content-length`: 1*DIGIT, fitting in 63 bits.
-    private static func parseContentLength(_ value: [UInt8]) throws(MalformedMessage) -> UInt64 {
+    private static func parseContentLength(_ value: ArraySlice<UInt8>) throws(MalformedMessage) -> UInt64 {
         guard !value.isEmpty && value.count <= 18 else { throw MalformedMessage(.invalidContentLength) }
         var length: UInt64 = 0
         for byte in value {

@@ -65,7 +65,7 @@ struct HTTP2StreamState: Sendable {
 
     /// A complete, decoded field block from the server (rules 2–4).
     mutating func fieldBlockReceived(
-        _ fields: [HPACKHeaderField], endStream: Bool, on streamID: HTTP2StreamID
+        _ fields: HPACKFieldBlock, endStream: Bool, on streamID: HTTP2StreamID
     ) throws(HTTP2ProtocolError) -> HTTP2ConnectionEvent {
         func malformed(_ kind: HTTP2ProtocolError.Kind) -> HTTP2ProtocolError {
             .stream(streamID, kind, code: .protocolError)

@@ -36,12 +36,12 @@ struct ServerPeer {
             case .headers(let headers):
                 requestBlock = headers.fieldBlockFragment
                 if headers.endHeaders {
-                    lists.append(must("the request block decodes") { try decoder.decode(requestBlock[...]) })
+                    lists.append(must("the request block decodes") { try decoder.decode(requestBlock[...]).fields })
                 }
             case .continuation(let fragment, let endHeaders):
                 requestBlock += fragment
                 if endHeaders {
-                    lists.append(must("the request block decodes") { try decoder.decode(requestBlock[...]) })
+                    lists.append(must("the request block decodes") { try decoder.decode(requestBlock[...]).fields })
                 }
             default:
                 continue

@@ -127,7 +127,7 @@ struct ServerWorld {
             fields.prefix(4).map { String(decoding: $0.name, as: UTF8.self) } == [
                 ":method", ":scheme", ":authority", ":path",
             ])
-        let isHead = fields[0].value == Array("HEAD".utf8)
+        let isHead = fields[0].value.elementsEqual("HEAD".utf8)
         let status = [200, 200, 201, 204, 404].randomElement(using: &random)!
         let hasBody = !isHead && status != 204
         let exchange = Exchange(

@@ -41,8 +41,8 @@ public func fuzzHPACKDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
     var decoder = HPACKDecoder(maxTableSize: tableSize, maxHeaderListSize: listLimit)
     var unlimited = HPACKDecoder(maxTableSize: tableSize, maxHeaderListSize: Int.max)
     for (index, block) in blocks.enumerated() {
-        let limited = Result { () throws(HPACKError) in try decoder.decode(block) }
-        let reference = Result { () throws(HPACKError) in try unlimited.decode(block) }
+        let limited = Result { () throws(HPACKError) in try decoder.decode(block).fields }
+        let reference = Result { () throws(HPACKError) in try unlimited.decode(block).fields }
         let (size, capacity) = decoder.dynamicTableSize
         precondition(
             size <= capacity && capacity <= max(tableSize, 4096), "table \(size)/\(capacity), advertised \(tableSize)")

@@ -1,0 +1,81 @@
+// A decoded header block: every field's bytes in one buffer, read through views.
+
+/// The fields of one decoded header block (`HPACKDecoder.decode`), in block order.
+///
+/// Every name and value sits in one byte buffer, one after another, and each field is a view of
+/// it: decoding a response's head costs two allocations (the bytes and the field list), not two
+/// arrays per field as `HPACKHeaderField`s would.
+public struct HPACKFieldBlock: RandomAccessCollection, Sendable {
+    /// One field: slices of the block's bytes, and the indexing it arrived with
+    /// (`.automatic` for indexed and incrementally indexed representations).
+    public struct Field: Sendable {
+        /// The field name, e.g. `content-type` or the pseudo-header `:status`.
+        public let name: ArraySlice<UInt8>
+        /// The field value.
+        public let value: ArraySlice<UInt8>
+        /// How the server represented the field.
+        public let indexing: HPACKIndexing
+
+        /// The size HPACK charges for this field: name and value lengths plus 32 (RFC 7541 §4.1).
+        public var hpackSize: Int { name.count + value.count + 32 }
+    }
+
+    /// Where one field's bytes are: its name at `start`, its value right after it.
+    private struct Span: Sendable {
+        let start: Int
+        let nameCount: Int
+        let valueCount: Int
+        let indexing: HPACKIndexing
+    }
+
+    /// Every field's name then value, back to back.
+    private var bytes: [UInt8] = []
+    private var spans: [Span] = []
+
+    /// An empty block; `reservingBytes` sizes the byte buffer for what a block is expected to
+    /// decode to, so that it grows once.
+    init(reservingBytes byteCapacity: Int = 0) {
+        guard byteCapacity > 0 else { return }
+        bytes.reserveCapacity(byteCapacity)
+        // A typical response has at most 16 fields.
+        spans.reserveCapacity(16)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { spans.count }
+
+    /// The field at `position`.
+    public subscript(position: Int) -> Field {
+        let span = spans[position]
+        let valueStart = span.start + span.nameCount
+        return Field(
+            name: bytes[span.start..<valueStart], value: bytes[valueStart..<valueStart + span.valueCount],
+            indexing: span.indexing)
+    }
+
+    /// The bytes of every field so far: a field being decoded appends its name and then its
+    /// value here, and `endField` makes them one field (or the decoder cuts them off again).
+    var pendingBytes: [UInt8] {
+        _read { yield bytes }
+        _modify { yield &bytes }
+    }
+
+    /// Makes the last `nameCount + valueCount` bytes of `pendingBytes` a field.
+    mutating func endField(nameCount: Int, valueCount: Int, indexing: HPACKIndexing) {
+        spans.append(
+            Span(start: bytes.count - nameCount - valueCount, nameCount: nameCount, valueCount: valueCount,
+                indexing: indexing))
+    }
+
+    /// The fields as values of their own (two arrays each), for callers that keep or compare
+    /// them apart from the block.
+    public var fields: [HPACKHeaderField] {
+        map { HPACKHeaderField(name: Array($0.name), value: Array($0.value), indexing: $0.indexing) }
+    }
+
+    /// Drops every field and their bytes (the list grew past its limit; capacity is kept).
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+    }
+}

@@ -97,7 +97,8 @@ public struct HPACKDecoder: Sendable {
                     let pending = fields.pendingBytes
                     let nameStart = pending.count - counts.value - counts.name
                     table.insert(
-                        name: pending[nameStart..<nameStart + counts.name], value: pending[(nameStart + counts.name)...])
+                        name: pending[nameStart..<nameStart + counts.name], value: pending[(nameStart + counts.name)...]
+                    )
                 }
             }
             listSize += counts.name + counts.value + 32

@@ -53,6 +53,37 @@ public struct HPACKFieldBlock: RandomAccessCollection, Sendable {
             indexing: span.indexing)
     }
 
+    /// Calls `body` with each field's position, name and value, in order, read in place from
+    /// the block's bytes: no slice (and no reference count) per field.
+    func forEachField<Failure: Error>(
+        _ body: (_ position: Int, _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>)
+            throws(Failure)
+            -> Void
+    ) throws(Failure) {
+        // SAFETY: every span lies within `bytes` (`endField` makes them from bytes appended), and
+        // the buffers are read inside the closure only.
+        try bytes.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) throws(Failure) in
+            for (position, span) in spans.enumerated() {
+                let valueStart = span.start + span.nameCount
+                try body(
+                    position, UnsafeBufferPointer(rebasing: buffer[span.start..<valueStart]),
+                    UnsafeBufferPointer(rebasing: buffer[valueStart..<valueStart + span.valueCount]))
+            }
+        }
+    }
+
+    /// The position of the first field at or after `start` whose name satisfies `matches`, read in
+    /// place as `forEachField` reads them.
+    func firstPosition(from start: Int, whereName matches: (UnsafeBufferPointer<UInt8>) -> Bool) -> Int? {
+        // SAFETY: as in `forEachField`.
+        bytes.withUnsafeBufferPointer { buffer in
+            (start..<spans.count).first { position in
+                let span = spans[position]
+                return matches(UnsafeBufferPointer(rebasing: buffer[span.start..<span.start + span.nameCount]))
+            }
+        }
+    }
+
     /// The bytes of every field so far: a field being decoded appends its name and then its
     /// value here, and `endField` makes them one field (or the decoder cuts them off again).
     var pendingBytes: [UInt8] {
@@ -63,7 +94,8 @@ public struct HPACKFieldBlock: RandomAccessCollection, Sendable {
     /// Makes the last `nameCount + valueCount` bytes of `pendingBytes` a field.
     mutating func endField(nameCount: Int, valueCount: Int, indexing: HPACKIndexing) {
         spans.append(
-            Span(start: bytes.count - nameCount - valueCount, nameCount: nameCount, valueCount: valueCount,
+            Span(
+                start: bytes.count - nameCount - valueCount, nameCount: nameCount, valueCount: valueCount,
                 indexing: indexing))
     }
 

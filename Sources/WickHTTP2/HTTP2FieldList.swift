@@ -30,18 +30,26 @@ final class HTTP2FieldList: HTTPFieldSource, Sendable {
     }
 
     func hasName(_ name: String, at position: Int) -> Bool {
-        Self.matches(fields[start + position].name, name)
+        var name = name
+        // SAFETY: the name's UTF-8 and the field's bytes are lent for the closures only.
+        return name.withUTF8 { asked in
+            fields[start + position].name.withUnsafeBufferPointer { Self.matches($0, asked) }
+        }
     }
 
     func firstPosition(ofName name: String) -> Int? {
-        (0..<fieldCount).first { Self.matches(fields[start + $0].name, name) }
+        var name = name
+        // SAFETY: `withUTF8` lends the name's contiguous UTF-8 for the closure only.
+        return name.withUTF8 { asked in
+            fields.firstPosition(from: start) { Self.matches($0, asked) }.map { $0 - start }
+        }
     }
 
     /// Whether `stored` (lowercase, as HTTP/2 sends names) is `name` with its ASCII letters
     /// lowercased. Lengths first: most names asked for differ in length.
-    private static func matches(_ stored: ArraySlice<UInt8>, _ name: String) -> Bool {
-        guard stored.count == name.utf8.count else { return false }
-        for (byte, asked) in zip(stored, name.utf8)
+    private static func matches(_ stored: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard stored.count == name.count else { return false }
+        for (byte, asked) in zip(stored, name)
         where byte != (asked >= UInt8(ascii: "A") && asked <= UInt8(ascii: "Z") ? asked | 0x20 : asked) {
             return false
         }

@@ -16,11 +16,17 @@ enum HTTP2FieldValidation {
     /// Connection-specific fields, which make an HTTP/2 message malformed (§8.2.2).
     private static let connectionSpecificNames = [
         "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade",
-    ]
+    ].map { Array($0.utf8) }
 
-    /// Whether `name` (lowercase) is a connection-specific field's. Does not allocate.
+    /// Bit `n` is set when some connection-specific name is `n` bytes long.
+    private static let connectionSpecificLengths = connectionSpecificNames.reduce(UInt64(0)) { $0 | 1 << $1.count }
+
+    /// Whether `name` (lowercase) is a connection-specific field's. Does not allocate; a name of
+    /// another length than theirs (most names) is not compared at all.
     static func isConnectionSpecific(_ name: some Collection<UInt8>) -> Bool {
-        connectionSpecificNames.contains { bytes(of: name, equal: $0) }
+        let count = name.count
+        guard count < 64, connectionSpecificLengths & 1 << count != 0 else { return false }
+        return connectionSpecificNames.contains { bytesEqual($0, name) }
     }
 
     /// Whether `bytes` are exactly `text`'s UTF-8. Does not allocate.
@@ -35,24 +41,24 @@ enum HTTP2FieldValidation {
         var firstRegularField: Int?
         var contentLength: UInt64?
         var fieldBytes = 0
-        for (position, field) in fields.enumerated() {
-            if field.name.first == UInt8(ascii: ":") {
+        try fields.forEachField { (position, name, value) throws(MalformedMessage) in
+            if name.first == UInt8(ascii: ":") {
                 guard firstRegularField == nil else { throw MalformedMessage(.pseudoHeaderAfterRegularField) }
-                guard bytes(of: field.name, equal: ":status") else { throw MalformedMessage(.invalidPseudoHeader) }
+                guard bytes(of: name, equal: ":status") else { throw MalformedMessage(.invalidPseudoHeader) }
                 guard status == nil else { throw MalformedMessage(.duplicatePseudoHeader) }
-                status = try parseStatus(field.value)
-                continue
+                status = try parseStatus(value)
+                return
             }
             if firstRegularField == nil { firstRegularField = position }
-            try validateRegularField(field)
-            if bytes(of: field.name, equal: "content-length") {
-                let length = try parseContentLength(field.value)
+            try validateRegularField(name: name, value: value)
+            if bytes(of: name, equal: "content-length") {
+                let length = try parseContentLength(value)
                 guard contentLength == nil || contentLength == length else {
                     throw MalformedMessage(.invalidContentLength)
                 }
                 contentLength = length
             }
-            fieldBytes += field.name.count + field.value.count
+            fieldBytes += name.count + value.count
         }
         guard let status else { throw MalformedMessage(.missingStatus) }
         // The fields stay HPACK's bytes until someone reads them (no string per field).
@@ -67,28 +73,29 @@ enum HTTP2FieldValidation {
     static func trailers(_ fields: HPACKFieldBlock) throws(MalformedMessage) -> HTTPHeaders {
         var headers = HTTPHeaders()
         headers.reserveCapacity(fields.count)
-        for field in fields {
-            guard field.name.first != UInt8(ascii: ":") else { throw MalformedMessage(.pseudoHeaderInTrailers) }
-            try validateRegularField(field)
-            headers.add(
-                name: String(decoding: field.name, as: UTF8.self), value: String(decoding: field.value, as: UTF8.self))
+        try fields.forEachField { (_, name, value) throws(MalformedMessage) in
+            guard name.first != UInt8(ascii: ":") else { throw MalformedMessage(.pseudoHeaderInTrailers) }
+            try validateRegularField(name: name, value: value)
+            headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
         }
         return headers
     }
 
     /// A regular field's name and value (§8.2.1, §8.2.2).
-    private static func validateRegularField(_ field: HPACKFieldBlock.Field) throws(MalformedMessage) {
-        guard !field.name.isEmpty else { throw MalformedMessage(.invalidFieldName) }
-        for byte in field.name {
+    private static func validateRegularField(
+        name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>
+    ) throws(MalformedMessage) {
+        guard !name.isEmpty else { throw MalformedMessage(.invalidFieldName) }
+        for byte in name {
             if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { throw MalformedMessage(.uppercaseFieldName) }
             guard isTokenCharacter(byte) else { throw MalformedMessage(.invalidFieldName) }
         }
-        guard isValidValue(field.value) else { throw MalformedMessage(.invalidFieldValue) }
-        guard !isConnectionSpecific(field.name) else { throw MalformedMessage(.connectionSpecificField) }
+        guard isValidValue(value) else { throw MalformedMessage(.invalidFieldValue) }
+        guard !isConnectionSpecific(name) else { throw MalformedMessage(.connectionSpecificField) }
     }
 
     /// `:status`: exactly three digits, 100...999 (RFC 9110 §15).
-    private static func parseStatus(_ value: ArraySlice<UInt8>) throws(MalformedMessage) -> Int {
+    private static func parseStatus(_ value: UnsafeBufferPointer<UInt8>) throws(MalformedMessage) -> Int {
         guard value.count == 3, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
             value.first != UInt8(ascii: "0")
         else { throw MalformedMessage(.invalidStatus) }
@@ -96,7 +103,7 @@ enum HTTP2FieldValidation {
     }
 
     /// `content-length`: 1*DIGIT, fitting in 63 bits.
-    private static func parseContentLength(_ value: ArraySlice<UInt8>) throws(MalformedMessage) -> UInt64 {
+    private static func parseContentLength(_ value: UnsafeBufferPointer<UInt8>) throws(MalformedMessage) -> UInt64 {
         guard !value.isEmpty && value.count <= 18 else { throw MalformedMessage(.invalidContentLength) }
         var length: UInt64 = 0
         for byte in value {

@@ -33,6 +33,14 @@ public struct HTTP2StreamID: RawRepresentable, Hashable, Comparable, Sendable, C
     /// Orders identifiers by number.
     public static func < (lhs: HTTP2StreamID, rhs: HTTP2StreamID) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// Hashes the number as `UInt32` hashes itself.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    /// The hash a `Dictionary` or `Set` uses: the standard library's seeded one-shot hash of the
+    /// number, as for `UInt32`, instead of a `Hasher` fed through `hash(into:)` (as the pool's
+    /// identifiers do; a request's frames take about twenty stream lookups).
+    public func _rawHashValue(seed: Int) -> Int { rawValue._rawHashValue(seed: seed) }
+
     /// The number.
     public var description: String { String(rawValue) }
 }

@@ -50,7 +50,8 @@ import WickTestSupport
             }
             let name = names.randomElement(using: &random)!
             // Sizes from tiny to larger than the whole table (which empties it).
-            let value = [UInt8](repeating: UInt8(ascii: "a") + UInt8(step % 26), count: Int.random(in: 0...260, using: &random))
+            let value = [UInt8](
+                repeating: UInt8(ascii: "a") + UInt8(step % 26), count: Int.random(in: 0...260, using: &random))
             table.insert(name: name, value: value)
             model.insert(name, value)
             #expect(table.count == model.entries.count && table.size == model.size, "seed \(seed) step \(step)")

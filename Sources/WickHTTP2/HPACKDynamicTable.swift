@@ -20,6 +20,14 @@ struct HPACKDynamicTable: Sendable {
         var valueRange: Range<Int> { start + nameCount..<start + nameCount + valueCount }
     }
 
+    /// The table as it was when `hold()` was called, for `rollBack(to:)`.
+    struct Checkpoint {
+        fileprivate let entryCount: Int
+        fileprivate let oldest: Int
+        fileprivate let size: Int
+        fileprivate let byteCount: Int
+    }
+
     /// The entries, oldest first; those before `oldest` are evicted and wait for compaction.
     private var entries: [Entry] = []
     private var oldest = 0
@@ -29,6 +37,9 @@ struct HPACKDynamicTable: Sendable {
     private(set) var size = 0
     /// The largest `size` allowed now (the last size update, or the initial 4,096).
     private(set) var capacity: Int
+    /// Between `hold()` and `release()` or `rollBack(to:)`: evicted entries stay in the buffers
+    /// (no compaction), so that the table can go back to the checkpoint.
+    private var isHeld = false
 
     /// An empty table with room for `capacity` bytes of entries.
     init(capacity: Int) {
@@ -78,9 +89,36 @@ struct HPACKDynamicTable: Sendable {
         size += entry.hpackSize
     }
 
+    /// Starts a change the caller may undo (an encoder's header block): returns where
+    /// `rollBack(to:)` goes back to, and keeps every evicted entry until `release()` or the
+    /// rollback.
+    mutating func hold() -> Checkpoint {
+        precondition(!isHeld, "HPACKDynamicTable.hold while already held")
+        isHeld = true
+        return Checkpoint(entryCount: entries.count, oldest: oldest, size: size, byteCount: bytes.count)
+    }
+
+    /// Keeps the changes made since `hold()`, and compacts what they evicted if it is time.
+    mutating func release() {
+        precondition(isHeld, "HPACKDynamicTable.release without hold")
+        isHeld = false
+        compactIfWorthwhile()
+    }
+
+    /// Undoes every insert and eviction since `hold()` returned `checkpoint`.
+    mutating func rollBack(to checkpoint: Checkpoint) {
+        precondition(isHeld, "HPACKDynamicTable.rollBack without hold")
+        entries.removeLast(entries.count - checkpoint.entryCount)
+        bytes.removeLast(bytes.count - checkpoint.byteCount)
+        oldest = checkpoint.oldest
+        size = checkpoint.size
+        isHeld = false
+    }
+
     /// Sets the size the table may use, evicting entries that no longer fit (§4.3).
     mutating func setCapacity(_ newCapacity: Int) {
         precondition(newCapacity >= 0, "negative dynamic table capacity \(newCapacity)")
+        precondition(!isHeld, "HPACKDynamicTable.setCapacity during a held change")
         capacity = newCapacity
         evict(toFit: newCapacity)
     }
@@ -112,6 +150,12 @@ struct HPACKDynamicTable: Sendable {
             size -= entries[oldest].hpackSize
             oldest += 1
         }
+        if !isHeld { compactIfWorthwhile() }
+    }
+
+    /// Drops the evicted entries and their bytes when every entry is evicted, more than half of
+    /// them are, or more than `capacity` bytes are.
+    private mutating func compactIfWorthwhile() {
         if oldest == entries.count {
             entries.removeAll(keepingCapacity: true)
             bytes.removeAll(keepingCapacity: true)

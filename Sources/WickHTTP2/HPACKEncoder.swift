@@ -8,7 +8,7 @@
 /// The table uses the smaller of `maxTableSize` (this client's memory bound) and the server's
 /// SETTINGS_HEADER_TABLE_SIZE, and the first block after a change starts with the size updates
 /// RFC 7541 §4.2 requires.
-public struct HPACKEncoder: Sendable, HPACKFieldSink {
+public struct HPACKEncoder: Sendable {
     /// The most table memory this client spends on the server's behalf, whatever the server allows.
     public let maxTableSize: Int
     private var table: HPACKDynamicTable
@@ -17,6 +17,13 @@ public struct HPACKEncoder: Sendable, HPACKFieldSink {
     /// The header block `startBlock` began and `field(name:value:indexing:)` extends; its storage
     /// is reused from block to block.
     private(set) var block: [UInt8] = []
+    /// The size of the fields added to `block`, as SETTINGS_MAX_HEADER_LIST_SIZE counts it
+    /// (RFC 9113 §6.5.2: each field's name and value lengths plus 32).
+    private(set) var blockListSize = 0
+    /// The block in progress: the table and the pending size update as it began, which
+    /// `abandonBlock` restores.
+    private var blockStart:
+        (checkpoint: HPACKDynamicTable.Checkpoint, pendingSizeUpdate: (smallest: Int, latest: Int)?)?
 
     /// An encoder whose table may grow to `maxTableSize` bytes (and to no more than the server's
     /// SETTINGS_HEADER_TABLE_SIZE, 4,096 until the server says otherwise).
@@ -50,8 +57,12 @@ public struct HPACKEncoder: Sendable, HPACKFieldSink {
 
     /// Starts a new header block in `block`: the previous one is cleared (its storage kept for
     /// the next) and the block opens with any dynamic table size update due (§4.2). Fields are
-    /// then added with `field(name:value:indexing:)`.
+    /// then added with `field(name:value:indexing:)`, and the block kept with `endBlock()` or
+    /// undone with `abandonBlock()`.
     mutating func startBlock() {
+        precondition(blockStart == nil, "HPACKEncoder.startBlock during a block")
+        blockStart = (table.hold(), pendingSizeUpdate)
+        blockListSize = 0
         var output: [UInt8] = []
         swap(&output, &block)
         output.removeAll(keepingCapacity: true)
@@ -59,8 +70,28 @@ public struct HPACKEncoder: Sendable, HPACKFieldSink {
         swap(&output, &block)
     }
 
-    /// Appends one field to `block` (see `encode(name:value:indexing:into:)`).
+    /// Keeps the block: its table changes stand, and `block` holds it until the next one.
+    mutating func endBlock() {
+        precondition(blockStart != nil, "HPACKEncoder.endBlock without a block")
+        blockStart = nil
+        table.release()
+    }
+
+    /// Undoes the block (a request refused part way): the table and the size updates due are as
+    /// before `startBlock()`, and `block` is empty, as if it had never begun.
+    mutating func abandonBlock() {
+        guard let start = blockStart else { preconditionFailure("HPACKEncoder.abandonBlock without a block") }
+        blockStart = nil
+        table.rollBack(to: start.checkpoint)
+        pendingSizeUpdate = start.pendingSizeUpdate
+        block.removeAll(keepingCapacity: true)
+        blockListSize = 0
+    }
+
+    /// Appends one field to `block` (see `encode(name:value:indexing:into:)`) and counts it in
+    /// `blockListSize`.
     mutating func field(name: some Collection<UInt8>, value: some Collection<UInt8>, indexing: HPACKIndexing) {
+        blockListSize += name.count + value.count + 32
         // Swapped out and back rather than copied, so the buffer stays uniquely referenced.
         var output: [UInt8] = []
         swap(&output, &block)

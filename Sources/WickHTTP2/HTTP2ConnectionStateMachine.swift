@@ -248,24 +248,26 @@ public struct HTTP2ConnectionStateMachine: Sendable {
         }
         guard availableStreamCapacity > 0 else { throw .streamLimitReached }
         guard nextStreamID <= HTTP2StreamID.max.rawValue else { throw .streamIDsExhausted }
-        // Validated and measured before the encoder sees a field: a refused request leaves the
-        // HPACK state as it was.
-        var listSize = HPACKListSize()
-        try HTTP2RequestFields.walk(head, into: &listSize)
-        if let limit = remoteSettings.maxHeaderListSize, listSize.size > limit {
-            throw .headerListTooLarge(size: listSize.size, limit: limit)
+        // Validated and measured as they are encoded, in one walk; a refused request abandons
+        // the block, which leaves the HPACK state as it was.
+        encoder.startBlock()
+        do {
+            try HTTP2RequestFields.walk(head, into: &encoder)
+        } catch {
+            encoder.abandonBlock()
+            throw error
         }
+        if let limit = remoteSettings.maxHeaderListSize, encoder.blockListSize > limit {
+            let size = encoder.blockListSize
+            encoder.abandonBlock()
+            throw .headerListTooLarge(size: size, limit: limit)
+        }
+        encoder.endBlock()
         let streamID = HTTP2StreamID(rawValue: nextStreamID)
         nextStreamID += 2
         streams[streamID] = HTTP2StreamState(
             isHeadRequest: head.method == .head, localOpen: !endStream,
             sendWindow: remoteSettings.initialWindowSize, receiveWindow: effectiveLocalInitialWindow)
-        encoder.startBlock()
-        do {
-            try HTTP2RequestFields.walk(head, into: &encoder)
-        } catch {
-            preconditionFailure("the request's fields failed a second walk: \(error)")
-        }
         writeFieldBlock(on: streamID, endStream: endStream)
         return streamID
     }
@@ -346,15 +348,16 @@ public struct HTTP2ConnectionStateMachine: Sendable {
         guard var stream = streams[streamID], stream.localOpen else {
             preconditionFailure("sendTrailers on stream \(streamID), which is not open for sending")
         }
-        // Validated before the encoder sees a field, as in `openStream`.
-        var validated = HPACKListSize()
-        try HTTP2RequestFields.walkTrailers(trailers, into: &validated)
+        // Validated as they are encoded; refused trailers leave the HPACK state as it was, as
+        // in `openStream`.
         encoder.startBlock()
         do {
             try HTTP2RequestFields.walkTrailers(trailers, into: &encoder)
         } catch {
-            preconditionFailure("the trailers failed a second walk: \(error)")
+            encoder.abandonBlock()
+            throw error
         }
+        encoder.endBlock()
         writeFieldBlock(on: streamID, endStream: true)
         stream.localOpen = false
         streams[streamID] = stream

@@ -1,11 +1,13 @@
-// The request's field section (RFC 9113 §8.2, §8.3.1), walked field by field into a sink.
+// The request's field section (RFC 9113 §8.2, §8.3.1), walked field by field into the encoder.
 
 import WickCore
 
 /// Builds a request's field section from its head, and its trailer section, as RFC 9113 §8
-/// wants them, handing each field to an `HPACKFieldSink` as bytes: the connection walks a list
-/// once into `HPACKListSize` (which validates it and measures it against the server's
-/// SETTINGS_MAX_HEADER_LIST_SIZE, before anything is encoded) and once into its encoder.
+/// wants them, handing each field to the connection's `HPACKEncoder` as bytes (no
+/// `HPACKHeaderField`, two arrays, per field), in one walk that validates as it goes: the
+/// connection abandons the encoder's block when the walk throws or the list is larger than the
+/// server's SETTINGS_MAX_HEADER_LIST_SIZE (the encoder counts it), so a refused request leaves
+/// the HPACK state as it was.
 enum HTTP2RequestFields {
     private static let methodName = Array(":method".utf8)
     private static let schemeName = Array(":scheme".utf8)
@@ -17,31 +19,31 @@ enum HTTP2RequestFields {
     /// credentials never indexed (RFC 7541 §7.1.3).
     /// - Throws: `.invalidFieldName` for a name that is not a token; `.invalidFieldValue` for a
     ///   method that is not a token, a pseudo-header value with a space or control byte, an
-    ///   empty path, or a header value with NUL, CR or LF. Nothing reaches `sink` after a throw,
+    ///   empty path, or a header value with NUL, CR or LF. Nothing reaches `encoder` after a throw,
     ///   but fields before it may have.
-    static func walk(_ head: HTTP2RequestHead, into sink: inout some HPACKFieldSink) throws(HTTP2RequestError) {
+    static func walk(_ head: HTTP2RequestHead, into encoder: inout HPACKEncoder) throws(HTTP2RequestError) {
         let method = head.method.rawValue.utf8
         guard !method.isEmpty, method.allSatisfy(HTTP2FieldValidation.isTokenCharacter) else {
             throw .invalidFieldValue(name: ":method")
         }
-        sink.field(name: methodName, value: method, indexing: .automatic)
-        try pseudoHeader(schemeName, head.scheme, into: &sink)
+        encoder.field(name: methodName, value: method, indexing: .automatic)
+        try pseudoHeader(schemeName, head.scheme, into: &encoder)
         var authority = head.authority
         if authority.isEmpty, let host = head.headers.value(for: "Host") { authority = host }
-        try pseudoHeader(authorityName, authority, into: &sink)
+        try pseudoHeader(authorityName, authority, into: &encoder)
         guard !head.path.isEmpty else { throw .invalidFieldValue(name: ":path") }
-        try pseudoHeader(pathName, head.path, into: &sink)
+        try pseudoHeader(pathName, head.path, into: &encoder)
 
         for header in head.headers {
-            if let error = regularField(header, into: &sink) { throw error }
+            if let error = regularField(header, into: &encoder) { throw error }
         }
     }
 
-    /// Hands one header to `sink` as RFC 9113 §8.2 wants it (see `walk`), or returns why it
+    /// Hands one header to `encoder` as RFC 9113 §8.2 wants it (see `walk`), or returns why it
     /// cannot be sent. The name is lowercased into stack memory and the value read from the
-    /// string's own UTF-8, so the sink compares and encodes contiguous bytes, with no
+    /// string's own UTF-8, so the encoder compares and encodes contiguous bytes, with no
     /// allocation (a lazily lowercased name was walked again for every comparison and count).
-    private static func regularField(_ header: HTTPHeader, into sink: inout some HPACKFieldSink) -> HTTP2RequestError? {
+    private static func regularField(_ header: HTTPHeader, into encoder: inout HPACKEncoder) -> HTTP2RequestError? {
         withLowercased(header.name) { name in
             guard !name.isEmpty, name.allSatisfy(HTTP2FieldValidation.isTokenCharacter) else {
                 return .invalidFieldName(header.name)
@@ -51,7 +53,7 @@ enum HTTP2RequestFields {
             }
             var text = header.value
             // SAFETY: `withUTF8` lends the string's contiguous UTF-8 for the closure only; `value`
-            // is a slice of it, and the sink copies what it keeps.
+            // is a slice of it, and the encoder copies what it keeps.
             return text.withUTF8 { utf8 -> HTTP2RequestError? in
                 let value = trimmed(utf8)
                 guard !value.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) else {
@@ -64,7 +66,7 @@ enum HTTP2RequestFields {
                     HTTP2FieldValidation.bytes(of: name, equal: "authorization")
                     || HTTP2FieldValidation.bytes(of: name, equal: "proxy-authorization")
                     || (HTTP2FieldValidation.bytes(of: name, equal: "cookie") && value.count < 20)
-                sink.field(name: name, value: value, indexing: sensitive ? .neverIndexed : .automatic)
+                encoder.field(name: name, value: value, indexing: sensitive ? .neverIndexed : .automatic)
                 return nil
             }
         }
@@ -73,7 +75,7 @@ enum HTTP2RequestFields {
     /// The trailer fields: names lowercased, regular fields only, none connection-specific.
     /// - Throws: `.invalidFieldName` for a name that is not a token or is connection-specific,
     ///   `.invalidFieldValue` for a value with a control byte or edge whitespace (§8.2.1).
-    static func walkTrailers(_ trailers: HTTPHeaders, into sink: inout some HPACKFieldSink) throws(HTTP2RequestError) {
+    static func walkTrailers(_ trailers: HTTPHeaders, into encoder: inout HPACKEncoder) throws(HTTP2RequestError) {
         for header in trailers {
             let rejected = withLowercased(header.name) { name -> HTTP2RequestError? in
                 guard !name.isEmpty, name.allSatisfy(HTTP2FieldValidation.isTokenCharacter),
@@ -81,7 +83,7 @@ enum HTTP2RequestFields {
                 else { return .invalidFieldName(header.name) }
                 let value = header.value.utf8
                 guard HTTP2FieldValidation.isValidValue(value) else { return .invalidFieldValue(name: header.name) }
-                sink.field(name: name, value: value, indexing: .automatic)
+                encoder.field(name: name, value: value, indexing: .automatic)
                 return nil
             }
             if let rejected { throw rejected }
@@ -91,22 +93,22 @@ enum HTTP2RequestFields {
     /// A pseudo-header whose value may hold visible ASCII and obs-text only (no space, no
     /// control byte).
     private static func pseudoHeader(
-        _ name: [UInt8], _ value: String, into sink: inout some HPACKFieldSink
+        _ name: [UInt8], _ value: String, into encoder: inout HPACKEncoder
     ) throws(HTTP2RequestError) {
         var text = value
-        // SAFETY: `withUTF8` lends the string's contiguous UTF-8 for the closure only; the sink
+        // SAFETY: `withUTF8` lends the string's contiguous UTF-8 for the closure only; the encoder
         // copies what it keeps.
         let isValid = text.withUTF8 { utf8 in
             guard utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return false }
-            sink.field(name: name, value: utf8, indexing: .automatic)
+            encoder.field(name: name, value: utf8, indexing: .automatic)
             return true
         }
         guard isValid else { throw .invalidFieldValue(name: String(decoding: name, as: UTF8.self)) }
     }
 
     /// Calls `body` with `name`'s UTF-8, ASCII letters lowercased (HTTP/2 sends names in
-    /// lowercase), in stack memory: one pass over the name, then contiguous bytes the sinks
-    /// compare and encode without allocating (a lazily lowercased view was walked again for
+    /// lowercase), in stack memory: one pass over the name, then contiguous bytes the encoder
+    /// compares and encodes without allocating (a lazily lowercased view was walked again for
     /// every count, lookup and comparison).
     private static func withLowercased<Result>(
         _ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result
@@ -114,7 +116,7 @@ enum HTTP2RequestFields {
         let length = name.utf8.count
         // SAFETY: the temporary buffer holds `length` bytes, each written once below from the
         // name's contiguous UTF-8 (`withUTF8`, exactly `length` bytes) before `body` views them;
-        // `body` must not keep the pointer (the sinks copy what they keep).
+        // `body` must not keep the pointer (the encoder copies what it keeps).
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { lowered in
             var original = name
             original.withUTF8 { source in

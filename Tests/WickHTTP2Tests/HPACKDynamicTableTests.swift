@@ -65,6 +65,38 @@ import WickTestSupport
         }
     }
 
+    /// Inserts that evict, undone: the table reads as before; kept: as the model says.
+    @Test(arguments: [5, 6, 7])
+    func aHeldChangeRollsBackOrIsKept(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        var table = HPACKDynamicTable(capacity: 200)
+        var model = Model(capacity: 200)
+        for round in 0..<300 {
+            let before = model
+            let checkpoint = table.hold()
+            var changed = model
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let name = Array("n\(Int.random(in: 0..<5, using: &random))".utf8)
+                let value = [UInt8](repeating: UInt8(ascii: "v"), count: Int.random(in: 0...120, using: &random))
+                table.insert(name: name, value: value)
+                changed.insert(name, value)
+            }
+            let keeps = Bool.random(using: &random)
+            if keeps {
+                table.release()
+                model = changed
+            } else {
+                table.rollBack(to: checkpoint)
+                model = before
+            }
+            #expect(table.count == model.entries.count && table.size == model.size, "seed \(seed) round \(round)")
+            for index in 0..<table.count {
+                let stored = entry(table, index)
+                #expect(stored.name == model.entries[index].name && stored.value == model.entries[index].value)
+            }
+        }
+    }
+
     @Test func findPrefersTheNewestEntryAndFallsBackToTheName() {
         var table = HPACKDynamicTable(capacity: 4096)
         table.insert(name: Array("a".utf8), value: Array("1".utf8))

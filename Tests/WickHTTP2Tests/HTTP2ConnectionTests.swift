@@ -486,4 +486,29 @@ import WickCore
         )
         #expect(throws: HTTP2RequestError.self) { try harness.machine.openStream(head, endStream: true) }
     }
+
+    /// Requests refused part way through their fields (a bad value after fields the encoder
+    /// already added to its table, a list over the server's limit found only at the end) leave
+    /// nothing behind: no frame, no stream, and an HPACK state the server's decoder still
+    /// follows, so the next request's fields decode to exactly what was sent.
+    @Test func aRefusedRequestLeavesTheHPACKStateInStep() {
+        var harness = ConnectionHarness(serverSettings: [HTTP2Setting(.maxHeaderListSize, 400)])
+        func head(_ headers: HTTPHeaders) -> HTTP2RequestHead {
+            HTTP2RequestHead(method: .get, scheme: "https", authority: "a", path: "/", headers: headers)
+        }
+        let refused: [HTTPHeaders] = [
+            ["x-one": "1", "x-two": "2", "bad": "a\nb"],
+            ["x-one": "1", "x-three": "3", "x-big": String(repeating: "b", count: 300)],
+        ]
+        for headers in refused {
+            #expect(throws: HTTP2RequestError.self) { try harness.machine.openStream(head(headers), endStream: true) }
+            #expect(!harness.machine.hasPendingOutput && harness.machine.openStreams.isEmpty)
+        }
+        for headers: HTTPHeaders in [["x-one": "1", "x-three": "3"], ["x-one": "1", "x-two": "2", "x-four": "4"]] {
+            _ = must("the request is taken") { try harness.machine.openStream(head(headers), endStream: true) }
+            harness.flush()
+            let fields = harness.server.requestFields(harness.written).last ?? []
+            #expect(fields.dropFirst(4).map(\.description) == headers.map { "\($0.name): \($0.value)" })
+        }
+    }
 }

@@ -26,7 +26,8 @@ struct TransfersBenchmark {
     }
 
     func run() throws -> ResultTable {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wick-bench-transfers-\(getpid())")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "wick-bench-transfers-\(getpid())")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -67,14 +68,16 @@ struct TransfersBenchmark {
         defer { peer?.stop() }
         let ahcTarget = directory.appendingPathComponent("downloaded-ahc.bin")
         let downloaded = try alternate(
-            downloads, peer: peer, command: "file-down \(ahcTarget.path) /bytes/transfer.bin") {
-                try? FileManager.default.removeItem(at: ahcTarget)
-            }
+            downloads, peer: peer, command: "file-down \(ahcTarget.path) /bytes/transfer.bin"
+        ) {
+            try? FileManager.default.removeItem(at: ahcTarget)
+        }
         let uploaded = try alternate(uploads, peer: peer, command: "file-up \(source.path) /upload/ahc.bin") {}
 
         var table = ResultTable(
             suite: "transfers",
-            title: "A \(fileBytes >> 20) MiB file downloaded to disk and uploaded from disk (higher is better, except memory)",
+            title:
+                "A \(fileBytes >> 20) MiB file downloaded to a file and uploaded from one (higher is better, except memory)",
             columns: [
                 "workload", "Wick", "libcurl", "URLSession", "AHC", "Wick ÷ libcurl", "Wick ÷ URLSession", "Wick ÷ AHC",
                 "peak heap growth, MiB (Wick / libcurl / URLSession / AHC)",
@@ -82,8 +85,9 @@ struct TransfersBenchmark {
         table.rows.append(row("download to a file, MiB/s", downloaded))
         table.rows.append(row("upload from a file (PUT), MiB/s", uploaded))
         table.notes = [
+            "Files (nginx's document root, the uploaded source, every client's download target) are in \(directory.deletingLastPathComponent().path) (`TMPDIR`), \(Self.isTmpfs(directory.deletingLastPathComponent()) ? "a tmpfs: memory, so the rows measure the clients, not a disk" : "on disk: the disk's speed and the page cache make the rows noisy; `TMPDIR=/dev/shm` measures the clients alone").",
             "nginx 1.22 (one worker, `sendfile` on) from `TestServers` pinned to CPU 0, the clients to CPU 1; \(rounds) rounds, each client in turn, after one warm-up transfer each; medians. The file holds deterministic non-zero bytes; nginx stores uploads through its dav module.",
-            "Wick: `Session.download(_:to:)` into a file (written on a queue with 4 MiB of backpressure) and `Session.upload(_ fileURL:to:method: .put)` (read in 64 KiB pieces, `Expect: 100-continue`). libcurl: one easy handle per transfer writing to a `FILE *` (libcurl's default write function) and reading one (`CURLOPT_UPLOAD`, `CURLOPT_INFILESIZE_LARGE`). URLSession: `downloadTask(with:)` (its file removed after each round) and `uploadTask(with:fromFile:)`.",
+            "Wick: `Session.download(_:to:)` into a file (written on a queue with 2 MiB of backpressure) and `Session.upload(_ fileURL:to:method: .put)` (read in 64 KiB pieces, `Expect: 100-continue`). libcurl: one easy handle per transfer writing to a `FILE *` (libcurl's default write function) and reading one (`CURLOPT_UPLOAD`, `CURLOPT_INFILESIZE_LARGE`). URLSession: `downloadTask(with:)` (its file removed after each round) and `uploadTask(with:fromFile:)`.",
             "Peak heap growth: malloc's in-use bytes (`mallinfo2`) sampled every millisecond by a thread of its own during the transfer, the maximum less the value before it. Wick, libcurl and URLSession run inside wick-bench; async-http-client 1.37 runs in its own process (`wick-bench-peers`, one event loop thread), sampled there the same way: `FileDownloadDelegate` for the download, the async/await API with the file streamed in 64 KiB `ByteBuffer`s of known length for the upload.",
         ]
         return table
@@ -214,9 +218,26 @@ struct TransfersBenchmark {
         guard (200..<300).contains(status.get()) else { throw BenchError("URLSession upload: status \(status.get())") }
     }
 
+    /// Whether `url`'s file system is a tmpfs (memory, not a disk): the type of the longest mount
+    /// point in /proc/mounts that holds it.
+    static func isTmpfs(_ url: URL) -> Bool {
+        let path = url.resolvingSymlinksInPath().path
+        guard let mounts = try? String(contentsOfFile: "/proc/mounts", encoding: .utf8) else { return false }
+        let holders = mounts.split(separator: "\n").compactMap { line -> (point: String, type: Substring)? in
+            let fields = line.split(separator: " ")
+            guard fields.count > 2 else { return nil }
+            let point = String(fields[1])
+            let holds = path == point || path.hasPrefix(point == "/" ? "/" : point + "/")
+            return holds ? (point, fields[2]) : nil
+        }
+        return holders.max { $0.point.count < $1.point.count }?.type == "tmpfs"
+    }
+
     /// A file of `bytes` deterministic non-zero bytes, written in 1 MiB pieces.
     static func writeFile(_ url: URL, bytes: Int) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw BenchError("cannot create \(url.path)") }
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw BenchError("cannot create \(url.path)")
+        }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         let piece = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })

@@ -19,9 +19,9 @@ import WickReactor
 /// the file's size.
 final class DownloadSink: TransportBodySink, @unchecked Sendable {
     /// Queued, unwritten bytes above which reading the socket pauses.
-    static let highWaterMark = 4 << 20
+    static let highWaterMark = 2 << 20
     /// Queued, unwritten bytes at or below which paused reading resumes.
-    static let lowWaterMark = 1 << 20
+    static let lowWaterMark = 512 << 10
 
     /// Where the latest final response's body went.
     enum Disposition: Equatable {

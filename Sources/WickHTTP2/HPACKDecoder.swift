@@ -85,19 +85,19 @@ public struct HPACKDecoder: Sendable {
                 counts = try entryCounts(at: fieldIndex, offset: representationStart)
                 indexing = .automatic
                 if listSize + counts.name + counts.value + 32 <= maxHeaderListSize {
-                    appendEntry(at: fieldIndex, nameOnly: false, to: &fields.pendingBytes)
+                    appendEntry(at: fieldIndex, nameOnly: false, to: &fields.bytes)
                 }
             } else {
                 // Literal with incremental indexing: 01 + 6-bit name index (§6.2.1); without
                 // indexing (0000) or never indexed (0001): 4-bit name index (§6.2.2, §6.2.3).
                 let isIndexed = first & 0x40 != 0
                 indexing = isIndexed ? .automatic : first & 0x10 != 0 ? .neverIndexed : .withoutIndexing
-                counts = try literal(block, at: &index, prefixBits: isIndexed ? 6 : 4, into: &fields.pendingBytes)
+                counts = try literal(block, at: &index, prefixBits: isIndexed ? 6 : 4, into: &fields.bytes)
                 if isIndexed {
-                    let pending = fields.pendingBytes
-                    let nameStart = pending.count - counts.value - counts.name
+                    let decoded = fields.bytes
+                    let nameStart = decoded.count - counts.value - counts.name
                     table.insert(
-                        name: pending[nameStart..<nameStart + counts.name], value: pending[(nameStart + counts.name)...]
+                        name: decoded[nameStart..<nameStart + counts.name], value: decoded[(nameStart + counts.name)...]
                     )
                 }
             }

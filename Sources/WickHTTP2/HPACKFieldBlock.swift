@@ -28,8 +28,9 @@ public struct HPACKFieldBlock: RandomAccessCollection, Sendable {
         let indexing: HPACKIndexing
     }
 
-    /// Every field's name then value, back to back.
-    private var bytes: [UInt8] = []
+    /// Every field's name then value, back to back. The decoder appends a field's name and then
+    /// its value here, and `endField` makes them one field.
+    var bytes: [UInt8] = []
     private var spans: [Span] = []
 
     /// An empty block; `reservingBytes` sizes the byte buffer for what a block is expected to
@@ -84,14 +85,7 @@ public struct HPACKFieldBlock: RandomAccessCollection, Sendable {
         }
     }
 
-    /// The bytes of every field so far: a field being decoded appends its name and then its
-    /// value here, and `endField` makes them one field (or the decoder cuts them off again).
-    var pendingBytes: [UInt8] {
-        _read { yield bytes }
-        _modify { yield &bytes }
-    }
-
-    /// Makes the last `nameCount + valueCount` bytes of `pendingBytes` a field.
+    /// Makes the last `nameCount + valueCount` bytes of `bytes` a field.
     mutating func endField(nameCount: Int, valueCount: Int, indexing: HPACKIndexing) {
         spans.append(
             Span(

@@ -59,7 +59,7 @@ public struct HPACKEncoder: Sendable {
     /// the next) and the block opens with any dynamic table size update due (§4.2). Fields are
     /// then added with `field(name:value:indexing:)`, and the block kept with `endBlock()` or
     /// undone with `abandonBlock()`.
-    mutating func startBlock() {
+    private mutating func startBlock() {
         precondition(blockStart == nil, "HPACKEncoder.startBlock during a block")
         blockStart = (table.hold(), pendingSizeUpdate)
         blockListSize = 0
@@ -68,6 +68,21 @@ public struct HPACKEncoder: Sendable {
         output.removeAll(keepingCapacity: true)
         appendPendingSizeUpdate(to: &output)
         swap(&output, &block)
+    }
+
+    /// Starts a block (`startBlock()`) and has `fields` add its fields; when `fields` throws, the
+    /// block is abandoned (`abandonBlock()`) and the error goes on. The block is then kept with
+    /// `endBlock()` or still abandoned.
+    mutating func startBlock<Failure: Error>(
+        adding fields: (inout HPACKEncoder) throws(Failure) -> Void
+    ) throws(Failure) {
+        startBlock()
+        do {
+            try fields(&self)
+        } catch {
+            abandonBlock()
+            throw error
+        }
     }
 
     /// Keeps the block: its table changes stand, and `block` holds it until the next one.

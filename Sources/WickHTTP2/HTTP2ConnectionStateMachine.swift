@@ -250,12 +250,8 @@ public struct HTTP2ConnectionStateMachine: Sendable {
         guard nextStreamID <= HTTP2StreamID.max.rawValue else { throw .streamIDsExhausted }
         // Validated and measured as they are encoded, in one walk; a refused request abandons
         // the block, which leaves the HPACK state as it was.
-        encoder.startBlock()
-        do {
+        try encoder.startBlock { (encoder) throws(HTTP2RequestError) in
             try HTTP2RequestFields.walk(head, into: &encoder)
-        } catch {
-            encoder.abandonBlock()
-            throw error
         }
         if let limit = remoteSettings.maxHeaderListSize, encoder.blockListSize > limit {
             let size = encoder.blockListSize
@@ -350,12 +346,8 @@ public struct HTTP2ConnectionStateMachine: Sendable {
         }
         // Validated as they are encoded; refused trailers leave the HPACK state as it was, as
         // in `openStream`.
-        encoder.startBlock()
-        do {
+        try encoder.startBlock { (encoder) throws(HTTP2RequestError) in
             try HTTP2RequestFields.walkTrailers(trailers, into: &encoder)
-        } catch {
-            encoder.abandonBlock()
-            throw error
         }
         encoder.endBlock()
         writeFieldBlock(on: streamID, endStream: true)

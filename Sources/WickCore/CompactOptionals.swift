@@ -5,11 +5,11 @@
 /// sub-nanosecond part is dropped (measured phases are differences of `Deadline`s, whole
 /// nanoseconds), and a duration beyond ±292 years is clamped.
 package struct CompactDuration: Sendable, Hashable {
-    private var nanoseconds: Int64
-    private static let absent = Int64.min
+    @usableFromInline var nanoseconds: Int64
+    @usableFromInline static var absent: Int64 { .min }
 
-    /// `duration`, or nil.
-    package init(_ duration: Duration?) {
+    /// `duration`, or nil. Inlinable, as every metrics value starts with seven nils.
+    @inlinable package init(_ duration: Duration?) {
         guard let duration else {
             nanoseconds = Self.absent
             return
@@ -25,8 +25,21 @@ package struct CompactDuration: Sendable, Hashable {
     }
 
     /// The duration, or nil.
-    package var value: Duration? {
+    @inlinable package var value: Duration? {
         nanoseconds == Self.absent ? nil : .nanoseconds(nanoseconds)
+    }
+
+    /// The time from `start` to `end`, or nil when `end` is: the same as
+    /// `CompactDuration(end.value.map { $0 - start })` without building a `Duration` (whose
+    /// 128-bit arithmetic cost about 70 instructions per phase, seven phases per response).
+    package init(from start: Deadline, to end: CompactDeadline) {
+        guard let endNanoseconds = end.nanosecondsIfPresent else {
+            nanoseconds = Self.absent
+            return
+        }
+        // Both readings clamped to 0...Int64.max: the difference neither overflows nor reaches
+        // the absent marker.
+        nanoseconds = Int64(clamping: endNanoseconds) - Int64(clamping: start.uptimeNanoseconds)
     }
 }
 
@@ -34,15 +47,18 @@ package struct CompactDuration: Sendable, Hashable {
 /// `CompactDuration`. `Deadline.distantFuture` cannot be kept: it reads back as nil (a metric
 /// records a clock reading, never that).
 package struct CompactDeadline: Sendable, Hashable {
-    private var uptimeNanoseconds: UInt64
+    @usableFromInline var uptimeNanoseconds: UInt64
 
     /// `deadline`, or nil.
-    package init(_ deadline: Deadline?) {
+    @inlinable package init(_ deadline: Deadline?) {
         uptimeNanoseconds = deadline?.uptimeNanoseconds ?? .max
     }
 
     /// The deadline, or nil.
-    package var value: Deadline? {
+    @inlinable package var value: Deadline? {
         uptimeNanoseconds == .max ? nil : Deadline(uptimeNanoseconds: uptimeNanoseconds)
     }
+
+    /// The deadline's reading in nanoseconds, or nil.
+    var nanosecondsIfPresent: UInt64? { uptimeNanoseconds == .max ? nil : uptimeNanoseconds }
 }

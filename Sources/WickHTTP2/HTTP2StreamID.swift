@@ -1,4 +1,5 @@
 // A stream identifier (RFC 9113 §5.1.1): 31 bits, odd when the client opened the stream.
+import WickCore
 
 /// A stream's identifier. 0 is the connection itself; clients open odd-numbered streams,
 /// servers (with PUSH_PROMISE, which Wick refuses) even-numbered ones.
@@ -36,10 +37,9 @@ public struct HTTP2StreamID: RawRepresentable, Hashable, Comparable, Sendable, C
     /// Hashes the number as `UInt32` hashes itself.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
-    /// The hash a `Dictionary` or `Set` uses: the standard library's seeded one-shot hash of the
-    /// number, as for `UInt32`, instead of a `Hasher` fed through `hash(into:)` (as the pool's
-    /// identifiers do; a request's frames take about twenty stream lookups).
-    public func _rawHashValue(seed: Int) -> Int { rawValue._rawHashValue(seed: seed) }
+    /// The hash a `Dictionary` or `Set` uses: `identifierHash`, a multiplication instead of the
+    /// standard library's SipHash (the number is chosen here, never by a peer).
+    public func _rawHashValue(seed: Int) -> Int { identifierHash(UInt64(rawValue), seed: seed) }
 
     /// The number.
     public var description: String { String(rawValue) }

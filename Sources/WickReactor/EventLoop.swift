@@ -35,6 +35,7 @@
 // - **Idle means asleep**: with no task and no timer the loop waits with timeout -1 (0% CPU).
 import CWickSystem
 import Synchronization
+import WickCore
 public import WickCore
 
 #if canImport(Glibc)
@@ -82,6 +83,16 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         let handler: any Selectable
     }
 
+    /// A descriptor as a registration's key, hashed by `identifierHash` (the kernel picks the
+    /// number, never a peer): every readiness event and interest change looks one up.
+    struct DescriptorKey: Hashable {
+        let fd: Int32
+
+        init(_ fd: Int32) { self.fd = fd }
+
+        func _rawHashValue(seed: Int) -> Int { identifierHash(UInt64(UInt32(bitPattern: fd)), seed: seed) }
+    }
+
     /// The loop's name, e.g. `wick-loop-0`, also its thread's name.
     public let name: String
     let epollFD: Int32
@@ -109,7 +120,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     // one thread only, and no access overlaps another (no inout of one across a call that
     // reaches it), so the runtime's dynamic check proves nothing; it cost a thread-local lookup
     // and an access-set insert per access, about 7,000 instructions per request (callgrind).
-    @exclusivity(unchecked) private var registrations: [Int32: Registration] = [:]
+    @exclusivity(unchecked) private var registrations: [DescriptorKey: Registration] = [:]
     @exclusivity(unchecked) private var nextGeneration: UInt32 = 1
     @exclusivity(unchecked) private var timers = TimerQueue<LoopTimer>()
     @exclusivity(unchecked) private var localTasks: [LoopWork] = []
@@ -321,14 +332,14 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     func register(fd: Int32, interest: UInt32, handler: any Selectable) throws(ReactorError) -> UInt32 {
         assertInEventLoop()
         guard !isClosing else { throw .loopShutDown }
-        precondition(registrations[fd] == nil, "\(name): fd \(fd) is already registered")
+        precondition(registrations[DescriptorKey(fd)] == nil, "\(name): fd \(fd) is already registered")
         let generation = takeGeneration()
         do {
             try Syscalls.epollControl(epollFD, EPOLL_CTL_ADD, fd, events: interest, data: Self.data(fd, generation))
         } catch {
             throw ReactorError(error)
         }
-        registrations[fd] = Registration(generation: generation, interest: interest, handler: handler)
+        registrations[DescriptorKey(fd)] = Registration(generation: generation, interest: interest, handler: handler)
         return generation
     }
 
@@ -336,28 +347,29 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     /// attempt to its channel), with a new generation so queued events for the old one are dropped.
     func transfer(fd: Int32, to handler: any Selectable, interest: UInt32) {
         assertInEventLoop()
-        precondition(registrations[fd] != nil, "\(name): transfer of unregistered fd \(fd)")
+        precondition(registrations[DescriptorKey(fd)] != nil, "\(name): transfer of unregistered fd \(fd)")
         let generation = takeGeneration()
         control(EPOLL_CTL_MOD, fd: fd, interest: interest, generation: generation)
-        registrations[fd] = Registration(generation: generation, interest: interest, handler: handler)
+        registrations[DescriptorKey(fd)] = Registration(generation: generation, interest: interest, handler: handler)
     }
 
     /// Changes the events `fd` is watched for (no-op if unchanged).
     func setInterest(fd: Int32, _ interest: UInt32) {
         assertInEventLoop()
-        guard var registration = registrations[fd] else {
+        guard var registration = registrations[DescriptorKey(fd)] else {
             preconditionFailure("\(name): setInterest on unregistered fd \(fd)")
         }
         guard registration.interest != interest else { return }
         control(EPOLL_CTL_MOD, fd: fd, interest: interest, generation: registration.generation)
         registration.interest = interest
-        registrations[fd] = registration
+        registrations[DescriptorKey(fd)] = registration
     }
 
     /// Stops watching `fd`. The caller closes it afterwards.
     func deregister(fd: Int32) {
         assertInEventLoop()
-        precondition(registrations.removeValue(forKey: fd) != nil, "\(name): deregister of unregistered fd \(fd)")
+        precondition(
+            registrations.removeValue(forKey: DescriptorKey(fd)) != nil, "\(name): deregister of unregistered fd \(fd)")
         control(EPOLL_CTL_DEL, fd: fd, interest: 0, generation: 0)
     }
 
@@ -471,7 +483,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         assertInEventLoop()
         let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: data))
         let generation = UInt32(truncatingIfNeeded: data >> 32)
-        guard let registration = registrations[fd], registration.generation == generation else { return }
+        guard let registration = registrations[DescriptorKey(fd)], registration.generation == generation else { return }
         registration.handler.readinessChanged(events)
     }
 

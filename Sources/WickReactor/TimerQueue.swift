@@ -13,7 +13,7 @@ struct TimerQueue<Payload> {
     }
 
     private var heap: [Entry] = []
-    private var payloads: [UInt64: Payload] = [:]
+    private var payloads: [TimerKey: Payload] = [:]
     /// The id of the heap's top when it was last found live, so that the loop's several looks
     /// per iteration cost one dictionary lookup, not one each. Cleared when that timer is
     /// cancelled; ids are never reused, so a popped top cannot match again.
@@ -33,15 +33,15 @@ struct TimerQueue<Payload> {
 
     /// Adds a timer. Ids must be unique and increasing (they break deadline ties).
     mutating func schedule(id: UInt64, at deadline: Deadline, _ payload: Payload) {
-        precondition(payloads[id] == nil, "TimerQueue.schedule: id \(id) is already scheduled")
-        payloads[id] = payload
+        precondition(payloads[TimerKey(id)] == nil, "TimerQueue.schedule: id \(id) is already scheduled")
+        payloads[TimerKey(id)] = payload
         heap.append(Entry(deadline: deadline, id: id))
         siftUp(heap.count - 1)
     }
 
     /// Removes a timer; returns its payload, or `nil` if it already fired or was cancelled.
     mutating func cancel(id: UInt64) -> Payload? {
-        guard let payload = payloads.removeValue(forKey: id) else { return nil }
+        guard let payload = payloads.removeValue(forKey: TimerKey(id)) else { return nil }
         if liveTop == id { liveTop = nil }
         if heap.count > 64 && heap.count > 2 * payloads.count { rebuild() }
         return payload
@@ -52,7 +52,7 @@ struct TimerQueue<Payload> {
         discardCancelledTop()
         guard let top = heap.first, top.deadline <= now else { return nil }
         removeTop()
-        return payloads.removeValue(forKey: top.id)
+        return payloads.removeValue(forKey: TimerKey(top.id))
     }
 
     /// Removes every live timer, returning the payloads in deadline order.
@@ -60,7 +60,7 @@ struct TimerQueue<Payload> {
         var result: [Payload] = []
         while let top = heap.first {
             removeTop()
-            if let payload = payloads.removeValue(forKey: top.id) { result.append(payload) }
+            if let payload = payloads.removeValue(forKey: TimerKey(top.id)) { result.append(payload) }
         }
         return result
     }
@@ -68,7 +68,7 @@ struct TimerQueue<Payload> {
     private mutating func discardCancelledTop() {
         while let top = heap.first {
             if top.id == liveTop { return }
-            if payloads[top.id] != nil {
+            if payloads[TimerKey(top.id)] != nil {
                 liveTop = top.id
                 return
             }
@@ -77,7 +77,7 @@ struct TimerQueue<Payload> {
     }
 
     private mutating func rebuild() {
-        heap.removeAll { payloads[$0.id] == nil }
+        heap.removeAll { payloads[TimerKey($0.id)] == nil }
         var index = heap.count / 2
         while index > 0 {
             index -= 1
@@ -119,4 +119,14 @@ struct TimerQueue<Payload> {
             parent = smallest
         }
     }
+}
+
+/// A timer's id as a dictionary key, hashed by `identifierHash` (the queue numbers its timers
+/// itself): a request schedules and cancels at least one.
+private struct TimerKey: Hashable {
+    let id: UInt64
+
+    init(_ id: UInt64) { self.id = id }
+
+    func _rawHashValue(seed: Int) -> Int { identifierHash(id, seed: seed) }
 }

@@ -254,8 +254,8 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
 
     /// Performs one action of the machine. `readBuffer` is the buffer of the `bytesRead` call
     /// that returned it (nil for other inputs); `.inReadBuffer` ranges index it.
-    private func perform(_ action: HTTP1ConnectionAction, readBuffer: UnsafeRawBufferPointer?) {
-        switch action {
+    private func perform(_ action: consuming HTTP1ConnectionAction, readBuffer: UnsafeRawBufferPointer?) {
+        switch consume action {
         case .none:
             break
         case .writeRequestHead(let bytes, let startBody, let scheduleContinueTimer):

@@ -32,10 +32,12 @@ extension TransportSettings {
     /// The streams a new connection to `origin` is expected to carry, when it is expected to
     /// speak HTTP/2 (the pool's multiplexing hint): HTTP/2 offered over TLS, or prior knowledge.
     func expectedStreamCapacity(of origin: TransportOrigin) -> Int? {
+        // The proxy is asked last, and only whether there is one: reading `origin.proxy` copied
+        // and destroyed a `ProxyConfiguration?` (through its generic value witnesses) per request.
         let expectsHTTP2 =
             origin.tls != nil
             ? httpVersion != .http1Only
-            : origin.proxy == nil && (http2PriorKnowledge || httpVersion == .http2Only)
+            : (http2PriorKnowledge || httpVersion == .http2Only) && !origin.isProxied
         return expectsHTTP2 ? http2.configuration.maxConcurrentStreams : nil
     }
 

@@ -67,6 +67,8 @@ package struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
     package var unixSocketPath: UnixSocketPath? { route?.unixSocketPath }
     /// The proxy connections go through; nil for direct ones and always for Unix sockets.
     var proxy: ProxyConfiguration? { route?.proxy }
+    /// Whether connections go through a proxy, asked without copying the proxy out.
+    var isProxied: Bool { route?.isProxied ?? false }
     /// The TLS context of an `https` proxy's sessions; nil for every other proxy and none.
     var proxyTLS: ProxyTLSContext? { route?.proxyTLS }
     /// The local address and ports TCP connections are made from; nil for the kernel's choice
@@ -106,6 +108,8 @@ package struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
         let proxy: ProxyConfiguration?
         let proxyTLS: ProxyTLSContext?
         let source: SourceBinding?
+        /// `proxy != nil`, kept so asking does not copy the configuration.
+        let isProxied: Bool
 
         init(
             unixSocketPath: UnixSocketPath?, proxy: ProxyConfiguration?, proxyTLS: ProxyTLSContext?,
@@ -113,6 +117,7 @@ package struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
         ) {
             self.unixSocketPath = unixSocketPath
             self.proxy = proxy
+            isProxied = proxy != nil
             self.proxyTLS = proxyTLS
             self.source = source
         }

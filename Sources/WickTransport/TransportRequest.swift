@@ -76,7 +76,13 @@ struct TransportRequest: Sendable {
 
     /// The pool key this request's connections are made under.
     var origin: TransportOrigin {
-        TransportOrigin(
+        // A direct TCP request, the common case, passes none of the optional parts: handing
+        // `nil`s of their own copied and destroyed each (through `Optional`'s generic value
+        // witnesses, the proxy's twice) on every request.
+        if case .none = unixSocketPath, case .none = proxy, case .none = source {
+            return TransportOrigin(scheme: scheme, host: host, port: port, tls: tls)
+        }
+        return TransportOrigin(
             scheme: scheme, host: host, port: port, unixSocketPath: unixSocketPath, tls: tls, proxy: proxy,
             proxyTLS: proxyTLS, source: source)
     }

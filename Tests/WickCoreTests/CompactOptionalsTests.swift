@@ -29,4 +29,18 @@ import WickCore
     @Test func theDistantFutureReadsBackAsNil() {
         #expect(CompactDeadline(.distantFuture).value == nil)
     }
+
+    @Test(arguments: [
+        [UInt64(1_000), 1_000], [1_000, 251_000], [5_000, 1_000], [0, UInt64(Int64.max)],
+        [123_456_789, 987_654_321_000],
+    ])
+    func aPhaseFromAStartIsTheDifferenceOfItsReadings(_ readings: [UInt64]) {
+        let (start, end) = (readings[0], readings[1])
+        let startDeadline = Deadline(uptimeNanoseconds: start)
+        let endDeadline = Deadline(uptimeNanoseconds: end)
+        #expect(
+            CompactDuration(from: startDeadline, to: CompactDeadline(endDeadline))
+                == CompactDuration(endDeadline - startDeadline))
+        #expect(CompactDuration(from: startDeadline, to: CompactDeadline(nil)).value == nil)
+    }
 }

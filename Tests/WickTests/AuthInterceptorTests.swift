@@ -2,8 +2,8 @@
 import Foundation
 import Synchronization
 import Testing
-import WickReactor
 import WickCore
+import WickReactor
 
 @testable import Wick
 
@@ -103,9 +103,8 @@ final class Collected<Value: Sendable>: Sendable {
         // Never started, so `request.request` is the request as created, with its token.
         let request = session.request(
             "http://127.0.0.1:1/", headers: token.map { ["Authorization": "Bearer \($0)"] } ?? HTTPHeaders())
-        request.attemptEnded(
-            response: HTTPResponse(status: status, headers: HTTPHeaders(), version: .http1_1),
-            error: .responseValidationFailed(reason: .unacceptableStatusCode(code: status.rawValue)))
+        request.recordAttempt(
+            status: status, error: .responseValidationFailed(reason: .unacceptableStatusCode(code: status.rawValue)))
         return request
     }
 

@@ -111,9 +111,7 @@ import WickTestSupport
     @Test func theLimitIsCheckedAgainstRetryCount() async throws {
         let session = Session()
         let request = session.request("http://127.0.0.1:1/")
-        request.attemptEnded(
-            response: HTTPResponse(status: HTTPStatus(rawValue: 503), headers: HTTPHeaders(), version: .http1_1),
-            error: Self.validation)
+        request.recordAttempt(status: HTTPStatus(rawValue: 503), error: Self.validation)
         let policy = RetryPolicy()
         var decisions: [RetryResult] = []
         for _ in 0..<3 {

@@ -51,6 +51,7 @@ public final class DownloadRequest: Request, @unchecked Sendable {
     /// After the request's and the session's adapters, a resumed download asks for what the
     /// file lacks.
     override var finalAdapter: (any RequestAdapter)? { resuming }
+    override var hasFinalAdapter: Bool { resuming != nil }
 
     /// A download of a large file may rightly take hours:
     /// `Session.Configuration.streamAndDownloadTimeout`.

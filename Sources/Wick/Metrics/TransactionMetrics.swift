@@ -105,13 +105,14 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
         self.request = request
         responseSource = source
         statusCode = response.status.rawValue
-        storedPoolWait = CompactDuration(response.metrics.poolWait)
-        storedResolve = CompactDuration(response.metrics.resolve)
-        storedConnect = CompactDuration(response.metrics.connect)
-        storedTlsHandshake = CompactDuration(response.metrics.tlsHandshake)
-        storedRequestSent = CompactDuration(response.metrics.requestSent.map { $0 - start })
-        storedFirstByte = CompactDuration(response.metrics.firstByte.map { $0 - start })
-        storedTotal = CompactDuration(response.metrics.completed.map { $0 - start })
+        // Taken as they are stored, without a round trip through `Duration`.
+        storedPoolWait = response.metrics.storedPoolWait
+        storedResolve = response.metrics.storedResolve
+        storedConnect = response.metrics.storedConnect
+        storedTlsHandshake = response.metrics.storedTlsHandshake
+        storedRequestSent = CompactDuration(from: start, to: response.metrics.storedRequestSent)
+        storedFirstByte = CompactDuration(from: start, to: response.metrics.storedFirstByte)
+        storedTotal = CompactDuration(from: start, to: response.metrics.storedCompleted)
         responseBodyBytes = response.body.count
         requestBytesSent = response.metrics.requestBytesSent
         responseBytesReceived = response.metrics.responseBytesReceived

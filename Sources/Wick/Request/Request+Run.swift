@@ -70,7 +70,9 @@ extension Request {
         guard case .success(let initial) = initialRequest else {
             preconditionFailure("Request.startAttempt: started without a request")
         }
-        guard let adapter = attemptAdapter else { return send(initial, progress) }
+        // Asked first: an attempt without adapters, the common case, then builds no existential
+        // optional to test and destroy (through `Optional`'s generic value witnesses).
+        guard hasAttemptAdapter, let adapter = attemptAdapter else { return send(initial, progress) }
         // Adapters that complete at once without blocking run here; the others on the request
         // queue (the root queue unless the session was given another).
         if adapter.adaptsWithoutBlocking { return adapt(initial, with: adapter, progress) }
@@ -82,18 +84,18 @@ extension Request {
     /// retriers'; Wick's own adapter comes last. A single adapter runs as it is, without an
     /// `Interceptor`'s list and a closure per step.
     private var attemptAdapter: (any RequestAdapter)? {
-        let last = finalAdapter
-        // Asked one by one: a tuple of the three optionals cost a copy and a destroy of each
-        // (through `Optional`'s generic value witnesses) on every attempt.
-        let hasOwn = interceptor != nil
-        let hasSession = session.interceptor != nil
-        switch (hasOwn, hasSession, last != nil) {
-        case (false, false, _): return last
+        switch (hasOwnInterceptor, session.hasInterceptor, hasFinalAdapter) {
+        case (false, false, false): return nil
+        case (false, false, true): return finalAdapter
         case (true, false, false): return interceptor
         case (false, true, false): return session.interceptor
-        default: return Interceptor(adapters: [interceptor, session.interceptor, last].compactMap { $0 })
+        default: return Interceptor(adapters: [interceptor, session.interceptor, finalAdapter].compactMap { $0 })
         }
     }
+
+    /// Whether an attempt has any adapter: from the flags set at creation, without reading an
+    /// existential optional (each read copied and destroyed one through generic value witnesses).
+    var hasAttemptAdapter: Bool { hasOwnInterceptor || session.hasInterceptor || hasFinalAdapter }
 
     /// Runs `adapter` on `initial`, then sends the adapted request (or ends the attempt).
     private func adapt(_ initial: HTTPRequest, with adapter: any RequestAdapter, _ progress: AttemptProgress) {
@@ -121,7 +123,9 @@ extension Request {
     /// request carries the conditional fields.
     private func send(_ request: HTTPRequest, _ progress: consuming AttemptProgress) {
         let request = session.upgradedForHSTS(request)
-        progress.validation = nil
+        // Cleared only when set: assigning nil destroyed the old value through `Optional`'s
+        // generic value witnesses on every send.
+        if progress.validation != nil { progress.validation = nil }
         if session.configuration.responseCache != nil, exchangeSink == nil,
             let decision = session.cacheDecision(for: session.withSessionHeaders(request))
         {
@@ -259,7 +263,7 @@ extension Request {
         _ progress: consuming AttemptProgress,
         verdict headVerdict: ResponseVerdict?, logger: Logger?
     ) {
-        progress.validation = nil
+        if progress.validation != nil { progress.validation = nil }
         let transaction = TransactionMetrics(request: request, response: response, source: source)
         effectiveLogger(logger).trace("exchange completed", metadata: RequestLogMetadata.exchange(id: id, transaction))
         progress.transactions.append(consume transaction)
@@ -371,7 +375,7 @@ extension Request {
     /// queue) and runs it again.
     private func attemptEnded(_ outcome: Outcome, _ progress: AttemptProgress) {
         let failure = outcome.error
-        attemptEnded(response: outcome.responseHead, error: failure)
+        attemptEnded(outcome)
         guard let error = failure, !isStopped else { return finish(outcome) }
         let retriers: [any RequestRetrier] = [interceptor, session.interceptor].compactMap { $0 }
         guard !retriers.isEmpty else { return finish(outcome) }

@@ -52,7 +52,9 @@ extension Request {
         // The session's fields and the Cookie field its cookie storage adds when sending.
         var described = request
         described.headers = session.headersAsSent(request)
-        let (credential, lastVersion) = mutableState.withLock { ($0.records.credential, $0.records.response?.version) }
+        let (credential, lastVersion) = mutableState.withLock {
+            ($0.records.credential, $0.records.lastAttempt?.responseVersion)
+        }
         return Self.cURLCommand(
             for: described, credential: credential,
             versionOption: Self.curlVersionOption(
@@ -79,7 +81,7 @@ extension Request {
         onURLRequestCreation(on: queue) { _ in callOnce() }
         switch initialRequest {
         case .failure: callOnce()
-        case .success where interceptor == nil && session.interceptor == nil && finalAdapter == nil: callOnce()
+        case .success where !hasAttemptAdapter: callOnce()
         case .success: if !requests.isEmpty { callOnce() }
         }
         return self

@@ -106,6 +106,8 @@ public class Request: @unchecked Sendable {
             get { storage.response }
             set { unique().response = newValue }
         }
+        /// The response's protocol version, if a response arrived.
+        var responseVersion: HTTPVersion? { storage.response?.version }
         /// The response's head (status, fields, version, trailers) at the last request's URL,
         /// read field by field where it is stored, not copied out whole.
         var responseHead: HTTPResponse? {
@@ -153,7 +155,10 @@ public class Request: @unchecked Sendable {
         /// The logger named by `logging(to:)`; nil logs to the session's.
         var logger: Logger?
         var sent = InlineList<HTTPRequest>()
-        var response: HTTPResponse?
+        /// The last attempt as it ended (`Request.response` is its head). Kept whole, one
+        /// reference, rather than as an `HTTPResponse?`, which every attempt copied in and
+        /// destroyed through `Optional`'s generic value witnesses.
+        var lastAttempt: Outcome?
         var error: WickError?
         var validators: [StoredValidation] = []
         var credential: HTTPCredential?
@@ -179,6 +184,8 @@ public class Request: @unchecked Sendable {
     /// The request's own interceptor, used with the session's (`Session.interceptor`): its
     /// adapter runs before the session's and its retrier is asked first, as in Alamofire.
     public let interceptor: (any RequestInterceptor)?
+    /// Whether `interceptor` is not nil, kept so an attempt does not copy the existential to ask.
+    let hasOwnInterceptor: Bool
     /// Whether the request starts on its own when its first response handler, task
     /// (`serializingData()`) or sequence (`streamingData()`) is added: true starts it, false
     /// leaves it to `resume()`, nil (the default) follows `Session.startRequestsImmediately`.
@@ -201,6 +208,11 @@ public class Request: @unchecked Sendable {
         self.session = session
         self.initialRequest = initialRequest
         self.interceptor = interceptor
+        hasOwnInterceptor =
+            switch interceptor {
+            case .none: false
+            case .some: true
+            }
         self.shouldAutomaticallyResume = shouldAutomaticallyResume
         self.bodySink = bodySink
     }
@@ -210,6 +222,8 @@ public class Request: @unchecked Sendable {
     /// Wick's own adapter for every attempt, run after the request's and the session's (a
     /// resumed download's `Range`); nil for most requests.
     var finalAdapter: (any RequestAdapter)? { nil }
+    /// Whether `finalAdapter` is not nil, asked without building the existential.
+    var hasFinalAdapter: Bool { false }
 
     /// The current state.
     public var state: State { mutableState.withLock { $0.lifecycle.publicState } }
@@ -242,7 +256,7 @@ public class Request: @unchecked Sendable {
     public var requests: [HTTPRequest] { mutableState.withLock { $0.records.sent.all } }
 
     /// The response head of the last attempt, if one arrived.
-    public var response: HTTPResponse? { mutableState.withLock { $0.records.response } }
+    public var response: HTTPResponse? { mutableState.withLock { $0.records.lastAttempt }?.responseHead }
 
     /// The error of the last attempt, or of the request once finished; nil while all is well.
     public var error: WickError? { mutableState.withLock { $0.records.error } }
@@ -467,11 +481,11 @@ public class Request: @unchecked Sendable {
         for (queue, handler) in handlers { queue.async { handler(request) } }
     }
 
-    /// Records the last attempt's response head and error.
-    func attemptEnded(response: HTTPResponse?, error: WickError?) {
+    /// Records the last attempt: its response head and error.
+    func attemptEnded(_ outcome: Outcome) {
         mutableState.withLock { state in
-            state.records.response = response
-            state.records.error = error
+            state.records.lastAttempt = outcome
+            state.records.error = outcome.error
         }
     }
 

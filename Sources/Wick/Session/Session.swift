@@ -48,6 +48,9 @@ public final class Session: Sendable {
     /// Adapts and retries every request, around each request's own interceptor: its adapter
     /// runs first, its retrier is asked last.
     public let interceptor: (any RequestInterceptor)?
+    /// Whether `interceptor` is not nil, kept so a request's attempt does not copy the
+    /// existential to ask.
+    let hasInterceptor: Bool
     /// Decides redirects for requests that set no handler of their own. Default: follow.
     public let redirectHandler: any RedirectHandler
     /// Decides whether and how storable responses go into `configuration.responseCache` for
@@ -147,6 +150,7 @@ public final class Session: Sendable {
         self.serverTrustManager = serverTrustManager
         self.startRequestsImmediately = startRequestsImmediately
         self.interceptor = interceptor
+        hasInterceptor = interceptor != nil
         self.redirectHandler = redirectHandler ?? Redirector.follow
         self.cachedResponseHandler = cachedResponseHandler ?? ResponseCacher.cache
         eventMonitor = CompositeEventMonitor(monitors: eventMonitors)

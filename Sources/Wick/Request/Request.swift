@@ -49,7 +49,7 @@ public class Request: @unchecked Sendable {
     /// The fields live in one object that copies share (copied on a change): an outcome travels
     /// from the run through the lifecycle to every waiter, and copying its ~900 bytes and two
     /// dozen references at each step cost more than the one allocation.
-    struct Outcome: Sendable {
+    @usableFromInline struct Outcome: Sendable {
         /// The fields. `@unchecked Sendable`: changed only through `Outcome`'s setters, after
         /// `isKnownUniquelyReferenced` made sure no other copy shares it.
         private final class Storage: @unchecked Sendable {
@@ -432,7 +432,7 @@ public class Request: @unchecked Sendable {
     /// `cancellingWithTask` is set (the `serializing...()` tasks' `automaticallyCancelling`).
     /// The task waits as itself (an unsafe continuation the lifecycle resumes exactly once, rule
     /// 4), so awaiting costs no allocation.
-    func awaitOutcome(cancellingWithTask: Bool) async -> Outcome {
+    @usableFromInline func awaitOutcome(cancellingWithTask: Bool) async -> Outcome {
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Outcome, Never>) in
                 addWaiter(.task(continuation))

@@ -208,11 +208,7 @@ public class Request: @unchecked Sendable {
         self.session = session
         self.initialRequest = initialRequest
         self.interceptor = interceptor
-        hasOwnInterceptor =
-            switch interceptor {
-            case .none: false
-            case .some: true
-            }
+        hasOwnInterceptor = interceptor != nil
         self.shouldAutomaticallyResume = shouldAutomaticallyResume
         self.bodySink = bodySink
     }

@@ -18,7 +18,7 @@ public struct PoolRequestID: Hashable, Comparable, Sendable, CustomStringConvert
     /// Hashes the number as `UInt64` hashes itself.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
-    /// The hash a `Dictionary` or `Set` uses: `identifierHash`, a multiplication instead of the
+    /// The hash a `Dictionary` or `Set` uses: `identifierHash` (SplitMix64's finalizer) instead of the
     /// standard library's SipHash (the number is chosen here, never by a peer).
     public func _rawHashValue(seed: Int) -> Int { identifierHash(UInt64(rawValue), seed: seed) }
 

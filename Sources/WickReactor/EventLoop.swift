@@ -33,6 +33,19 @@
 //   `epoll_data.u64`; an event whose generation no longer matches the table (the descriptor was
 //   closed and its number reused within one `epoll_wait` batch) is dropped.
 // - **Idle means asleep**: with no task and no timer the loop waits with timeout -1 (0% CPU).
+// - **A sleeping loop can be borrowed.** The loop thread holds `ownership` (a mutex) for all of
+//   its work and lets go of it only around `epoll_wait`. Another thread that wants to start
+//   something on the loop (`runIfAsleep`: a request from an ordinary Swift task) try-locks it;
+//   when that succeeds the loop is asleep or about to be, so the borrower does the work itself,
+//   as the loop (`inEventLoop` is true for it meanwhile), flushes what that work wrote, and lets
+//   go. The request leaves in the borrower's own `sendmsg`, and the loop sleeps on until the
+//   response arrives: no eventfd write, no wake-up, no context switch to the loop and back.
+//   The loop, woken by I/O while a borrower works, blocks on the mutex until it is done.
+//   A borrower never waits (it only try-locks), and runs no queued task: what its work queued
+//   for the loop (a completion, a Swift job) and a timer due before the loop's wait ends make it
+//   wake the loop as any submitter would. So a borrower never runs code that expects the loop's
+//   own thread beyond the work it brought, and no lock order can deadlock: the only blocking
+//   acquire is the loop thread's own, and the loop thread holds no other loop's `ownership`.
 import CWickSystem
 import Synchronization
 import WickCore
@@ -50,11 +63,14 @@ public import WickCore
 /// - `inbox` (tasks from other threads, wake-up flag, lifecycle) is guarded by its lock (`Locked`).
 /// - `threadID` and `nextTimerID` are atomics.
 /// - Every other `var` (`registrations`, `timers`, `localTasks`, `pendingFlushes`,
-///   `nextGeneration`, `isClosing`) is read and written only on the loop's own thread: each
-///   method that touches them is internal and begins with `assertInEventLoop()` or is called
-///   only from `run()`; public entry points hop through the inbox when called from elsewhere.
+///   `nextGeneration`, `isClosing`, `waitEnds`) is read and written only by the thread acting
+///   as the loop, holding `ownership`: the loop's own thread, or a borrower inside
+///   `runIfAsleep` (for which `inEventLoop` is then true). Each method that touches them is
+///   internal and begins with `assertInEventLoop()` or is called only from `run()` or
+///   `runIfAsleep`; public entry points hop through the inbox when called from elsewhere.
 /// - `epollFD`, `wakeFD`, `readBuffer` and `events` are set in `init` and never reassigned; the
-///   buffers' contents are used only on the loop thread.
+///   buffers' contents are used only by the thread acting as the loop (`events` by the loop's
+///   own thread only).
 public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     private enum Lifecycle {
         case running
@@ -98,6 +114,10 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     let epollFD: Int32
     private let wakeFD: Int32
     private let inbox = Locked(Inbox())
+    /// Held by whichever thread acts as the loop: the loop thread except while it waits in
+    /// `epoll_wait`, or a borrower (`runIfAsleep`). Every loop-confined `var` is touched only
+    /// under it; the inbox lock is taken inside it, never around it.
+    private let ownership = Locked(())
     /// Whether the loop sleeps in `epoll_wait`, or is about to: set under `inbox`'s lock once the
     /// loop found no queued task, cleared (without the lock) when the wait returns. Read under
     /// the lock by submitters; a stale `true` costs one spurious wake-up, never a lost one.
@@ -131,6 +151,9 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     @exclusivity(unchecked) private var localTaskScratch: [LoopWork] = []
     @exclusivity(unchecked) private var flushScratch: [Channel] = []
     @exclusivity(unchecked) private(set) var isClosing = false
+    /// When the loop's current `epoll_wait` times out by itself: `.distantFuture` with no timer,
+    /// `.distantPast` when it does not block. A borrower that leaves an earlier timer wakes it.
+    @exclusivity(unchecked) private var waitEnds = Deadline.distantPast
 
     /// `epoll_data` of the wake-up eventfd; generation 0 is never given to a registration.
     private static let wakeData = UInt64(0)
@@ -170,7 +193,8 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: threads
 
-    /// Whether the caller runs on this loop's thread.
+    /// Whether the caller runs on this loop's thread (or, for the work it brought, borrows the
+    /// sleeping loop: `runIfAsleep`).
     public var inEventLoop: Bool {
         threadID.load(ordering: .relaxed) == JoinableThread.currentID
     }
@@ -235,6 +259,49 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
             if !accepted { deliver(.failure(ReactorError.loopShutDown)) }
         }
         return try result.get()
+    }
+
+    /// Runs `body` on the calling thread, as the loop, if the loop sleeps in `epoll_wait` (or is
+    /// about to) and so is not using its state; then flushes what `body` wrote, and wakes the
+    /// loop if `body` queued a task for it or set a timer due before its wait ends. Returns
+    /// false, without running `body`, when the loop is busy, has tasks queued (which must run
+    /// first), is shutting down, or the caller is the loop's own thread: the caller then queues
+    /// the work with `execute` instead, after those tasks.
+    ///
+    /// `body` must not block, and must not call `runIfAsleep` of this loop. It may do anything
+    /// that loop-thread code does: register descriptors, write to channels, set timers, queue
+    /// tasks (they run on the loop's thread, not here). See the file's comment for why this
+    /// cannot deadlock.
+    package func runIfAsleep(_ body: () -> Void) -> Bool {
+        guard !inEventLoop else { return false }
+        // nil: busy; .some(nil): tasks queued, or closing; .some(.some(wakes)): ran.
+        let borrowed = ownership.withLockIfAvailable { _ -> Bool? in
+            // Work queued earlier runs first: a borrower never overtakes a task (a cancel
+            // queued just before the request it cancels, a prewarm before a request).
+            guard !isClosing, localTasks.isEmpty, inbox.withLock({ $0.tasks.isEmpty }) else { return nil }
+            let loopThread = threadID.load(ordering: .relaxed)
+            threadID.store(JoinableThread.currentID, ordering: .relaxed)
+            body()
+            flushPending()
+            threadID.store(loopThread, ordering: .relaxed)
+            return !localTasks.isEmpty || timers.nextDeadline().map { $0 < waitEnds } == true
+        }
+        guard let ran = borrowed, let wakes = ran else { return false }
+        if wakes { wakeUpIfAsleep() }
+        return true
+    }
+
+    /// Wakes the loop if it sleeps and no wake-up is pending, as a submitter does.
+    private func wakeUpIfAsleep() {
+        let wakes = inbox.withLock { inbox -> Bool in
+            guard inbox.lifecycle != .shutDown, isWaiting.load(ordering: .relaxed), !inbox.wakeupPending else {
+                return false
+            }
+            inbox.wakeupPending = true
+            inbox.wakesInFlight += 1
+            return true
+        }
+        if wakes { wakeUpOutsideTheLock() }
     }
 
     /// Queues a loop-local task (not `Sendable`): only from the loop's thread.
@@ -413,25 +480,53 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     /// Runs the loop on the calling thread until shutdown completes, then closes its descriptors.
     func run() {
         threadID.store(JoinableThread.currentID, ordering: .relaxed)
-        while true {
-            // One lock per iteration: whether shutdown began, and whether the loop may sleep,
-            // which it promises submitters (`isWaiting`) only when no task is queued.
-            let hasOwnWork = !localTasks.isEmpty || !pendingFlushes.isEmpty
-            let (stops, sleeps) = inbox.withLock { inbox -> (Bool, Bool) in
-                guard inbox.lifecycle != .shuttingDown else { return (true, false) }
-                guard !hasOwnWork, inbox.tasks.isEmpty else { return (false, false) }
-                isWaiting.store(true, ordering: .relaxed)
-                return (false, true)
+        // `ownership` is let go only for the wait (see the file's comment).
+        var next = ownership.withLock { _ in nextWait() }
+        while let wait = next {
+            let batch = waitForEvents(timeoutMilliseconds: wait.timeout)
+            next = ownership.withLock { _ in
+                if wait.sleeps { isWaiting.store(false, ordering: .relaxed) }
+                dispatch(batch)
+                runDueTimers()
+                runTasks()
+                flushPending()
+                return nextWait()
             }
-            if stops { break }
-            let batch = waitForEvents(mayBlock: sleeps)
-            if sleeps { isWaiting.store(false, ordering: .relaxed) }
-            dispatch(batch)
-            runDueTimers()
-            runTasks()
-            flushPending()
         }
-        closeEverything()
+        ownership.withLock { _ in closeEverything() }
+    }
+
+    /// How the loop waits next: `sleeps` when it promised submitters to (`isWaiting`).
+    private struct Wait {
+        let timeout: Int32
+        let sleeps: Bool
+    }
+
+    /// Decides the next wait, or nil once shutdown began. One inbox lock: whether shutdown
+    /// began, and whether the loop may sleep, which it promises submitters (`isWaiting`) only
+    /// when no task is queued. Records when a sleep ends (`waitEnds`) for borrowers.
+    private func nextWait() -> Wait? {
+        let hasOwnWork = !localTasks.isEmpty || !pendingFlushes.isEmpty
+        let (stops, sleeps) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard inbox.lifecycle != .shuttingDown else { return (true, false) }
+            guard !hasOwnWork, inbox.tasks.isEmpty else { return (false, false) }
+            isWaiting.store(true, ordering: .relaxed)
+            return (false, true)
+        }
+        if stops { return nil }
+        guard sleeps else {
+            waitEnds = .distantPast
+            return Wait(timeout: 0, sleeps: false)
+        }
+        guard let next = timers.nextDeadline() else {
+            waitEnds = .distantFuture
+            return Wait(timeout: -1, sleeps: true)
+        }
+        waitEnds = next
+        let remaining = next.timeRemaining(at: .now()).wholeNanosecondsClamped
+        // Round up so the loop never wakes before the deadline and spins.
+        let milliseconds = remaining / 1_000_000 + (remaining % 1_000_000 == 0 ? 0 : 1)
+        return Wait(timeout: Int32(clamping: milliseconds), sleeps: true)
     }
 
     /// Begins shutdown from another thread: the loop closes its channels, runs every accepted
@@ -446,20 +541,9 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         if begins { wakeUpOutsideTheLock() }
     }
 
-    /// Waits for readiness: not at all when `mayBlock` is false (work is queued), else until
-    /// the next timer or, with none, until woken.
-    private func waitForEvents(mayBlock: Bool) -> Int {
-        let timeout: Int32
-        if !mayBlock {
-            timeout = 0
-        } else if let next = timers.nextDeadline() {
-            let remaining = next.timeRemaining(at: .now()).wholeNanosecondsClamped
-            // Round up so the loop never wakes before the deadline and spins.
-            let milliseconds = remaining / 1_000_000 + (remaining % 1_000_000 == 0 ? 0 : 1)
-            timeout = Int32(clamping: milliseconds)
-        } else {
-            timeout = -1
-        }
+    /// Waits for readiness for up to `timeoutMilliseconds` (-1: until woken), without
+    /// `ownership`.
+    private func waitForEvents(timeoutMilliseconds timeout: Int32) -> Int {
         do {
             return try Syscalls.epollWait(epollFD, events, timeoutMilliseconds: timeout)
         } catch {

@@ -54,6 +54,16 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
         return try body(&value.pointee)
     }
 
+    /// Runs `body` with exclusive access if no thread holds the lock now, and returns its
+    /// result; returns nil at once, without waiting and without running `body`, if one does.
+    package func withLockIfAvailable<Result>(_ body: (inout Value) -> Result) -> Result? {
+        // SAFETY: as in `withLock`; the value is touched only when the try-lock succeeded, and
+        // that path unlocks through the defer.
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&value.pointee)
+    }
+
     /// The value (header) and the mutex (one tail element) in one allocation.
     private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
         deinit {

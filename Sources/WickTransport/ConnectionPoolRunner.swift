@@ -15,8 +15,9 @@ import WickTLS
 ///
 /// **One loop.** The machine, its timers, every connection and every request's state live on
 /// one event loop, `loop`: nothing on the request path is shared between threads, so nothing
-/// there is locked, and events from connections reach the machine in the order they happened. `execute`, `statistics` and
-/// `shutdown` hop there. The cost is that one runner uses one thread; a client that needs more
+/// there is locked, and events from connections reach the machine in the order they happened.
+/// `statistics` and `shutdown` hop there; `start` borrows the loop when it sleeps (the caller's
+/// thread acts as the loop meanwhile, `EventLoop.runIfAsleep`), else hops there too. The cost is that one runner uses one thread; a client that needs more
 /// runs several runners (for instance one per loop, origins spread across them), which keeps
 /// each pool's decisions exact.
 ///
@@ -25,8 +26,10 @@ import WickTLS
 /// action runs (a write failing inside a lease) never interleaves with the remaining actions.
 ///
 /// Thread ownership (the proof behind `@unchecked Sendable`): every `var` is read and written
-/// only on `loop`'s thread; the entry points hop there with `loop.execute`/`submit`, and timer
-/// and connect callbacks run there. The `let`s are immutable and Sendable.
+/// only by the thread acting as `loop` (its own, or a borrower in `runIfAsleep`, both holding
+/// the loop's ownership lock); the entry points borrow the loop or hop there with
+/// `loop.execute`/`submit`, and timer and connect callbacks run there. The `let`s are
+/// immutable and Sendable.
 ///
 /// **TLS rules come with the request.** An https request carries its `TransportTLS` (the
 /// `TransportClient` that prepares it builds and caches them, once); the runner builds none.
@@ -141,7 +144,10 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
             exchange.request.scheme == .http || exchange.request.tls != nil,
             "ConnectionPoolRunner.start: an https request without TLS rules (TransportClient.prepare gives them)")
         exchange.prepareToStart(deadline: deadline, sink: sink, leaseObserver: leaseObserver, completion: completion)
-        // The exchange goes to the loop as itself: no closure to allocate.
+        // A sleeping loop is borrowed: the request enters the pool and leaves on its connection
+        // from this thread, and the loop is not woken for it (`EventLoop.runIfAsleep`).
+        if loop.runIfAsleep({ exchange.runOnLoop() }) { return }
+        // Else the exchange goes to the loop as itself: no closure to allocate.
         if !loop.execute(exchange) { completion(.failure(.shutdown)) }
     }
 

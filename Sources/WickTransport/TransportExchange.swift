@@ -10,10 +10,12 @@ package import WickTLS
 /// The state of one `execute` call, and the consumer of its response.
 ///
 /// Thread ownership (the proof behind `@unchecked Sendable`): every `var` is read and written
-/// only on the runner's loop (`runner.loop`), where the runner, the connection drivers and the
+/// only by the thread acting as the runner's loop (`runner.loop`: its own thread, or a
+/// borrower in `EventLoop.runIfAsleep`), where the runner, the connection drivers and the
 /// timers all run, except what `ConnectionPoolRunner.start` sets on the caller's thread before it
-/// queues the exchange on the loop (`deadline`, `sink`, `leaseObserver`, `completion`,
-/// `loopWork`; the loop's inbox lock orders those writes before every read there). The exchange
+/// borrows the loop or queues the exchange there (`deadline`, `sink`, `leaseObserver`,
+/// `completion`, `loopWork`; the loop's ownership or inbox lock orders those writes before every
+/// read there). The exchange
 /// queues itself on the loop (`LoopRunnable`), so going there allocates nothing, and it is its
 /// own cancellation handle (`TransportCancellation`). The completion is called once, on the loop.
 package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsumer, LoopRunnable, @unchecked Sendable {

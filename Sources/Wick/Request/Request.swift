@@ -531,8 +531,9 @@ public class Request: @unchecked Sendable {
         record(outcome)
     }
 
-    /// Records the outcome (a stop during finishing still replaces its error) and hands it to
-    /// every waiter.
+    /// Records the outcome (a stop during finishing still replaces its error), tells the
+    /// monitors, and hands it to every waiter: those that came before, then those that came while
+    /// the monitors were told (rule 5 of `RequestStateMachine`).
     private func record(_ outcome: Outcome) {
         typealias Recorded = (Outcome, RequestStateMachine.Waiters, logger: Logger?, retries: Int, redirects: Int)
         let recorded = mutableState.withLock { state -> Recorded? in
@@ -549,6 +550,8 @@ public class Request: @unchecked Sendable {
                 redirects: redirects))
         session.eventMonitor.requestDidFinish(self)
         waiters.deliver(final)
+        let late = mutableState.withLock { $0.lifecycle.outcomeAnnounced() }
+        late.deliver(final)
     }
 }
 

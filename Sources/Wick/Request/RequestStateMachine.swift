@@ -20,7 +20,11 @@
 //    where its subclass completes its own work (a download moves its file); `outcomeCompleted`
 //    then records the outcome, with a stop's error in place of the outcome's (a cancel during
 //    finishing counts), and hands it to every waiter, once.
-// 5. **Waiters.** A waiter added before the end waits; one added after gets the outcome at once.
+// 5. **Waiters.** A waiter added before the end waits; one added after gets the outcome at once,
+//    but only once the monitors have been told of the finish (`outcomeAnnounced`): until then it
+//    waits too, and the runner hands it the outcome after them. So an awaiting task never
+//    resumes before the monitors' `requestDidFinish`, even when it starts awaiting just as the
+//    request finishes on another thread.
 // 6. **One verdict per response.** The exchange in flight carries the verdict on its response
 //    (final, challenge answer, redirect): the first reader (the body sink at the head, or the
 //    run at the end) computes it, and every later reader gets the same answer. A status that
@@ -109,8 +113,9 @@ struct RequestStateMachine: Sendable {
         case running(Run)
         /// `finishRequested` ran; the subclass completes before the outcome is recorded.
         case finishing(Run)
-        /// Over; the outcome is `recorded`.
-        case finished
+        /// Over; the outcome is `recorded`. Until `announced`, the runner is telling the monitors,
+        /// and new waiters wait (rule 5).
+        case finished(announced: Bool)
     }
 
     private var state = State.initialized(suspended: false)
@@ -328,7 +333,7 @@ struct RequestStateMachine: Sendable {
         switch state {
         case .finishing(let run):
             let final = Self.applying(run.stop, to: outcome)
-            state = .finished
+            state = .finished(announced: false)
             recorded = final
             defer { waiters = Waiters() }
             return (final, waiters)
@@ -339,16 +344,27 @@ struct RequestStateMachine: Sendable {
         }
     }
 
+    /// The monitors were told of the finish: waiters added since the outcome was recorded get
+    /// it now (returned), later ones at once (rule 5).
+    mutating func outcomeAnnounced() -> Waiters {
+        guard case .finished(announced: false) = state else {
+            preconditionFailure("RequestStateMachine: outcomeAnnounced in state \(stateName)")
+        }
+        state = .finished(announced: true)
+        defer { waiters = Waiters() }
+        return waiters
+    }
+
     /// A waiter for the outcome was added.
     mutating func waiterAdded(_ waiter: Waiter) -> WaiterAction {
         switch state {
-        case .finished:
+        case .finished(announced: true):
             guard let recorded else { preconditionFailure("RequestStateMachine: finished without an outcome") }
             return .deliver(recorded)
         case .initialized(let suspended):
             waiters.append(waiter)
             return .wait(mayStart: !suspended)
-        case .running, .finishing:
+        case .running, .finishing, .finished(announced: false):
             waiters.append(waiter)
             return .wait(mayStart: false)
         }
@@ -372,7 +388,7 @@ struct RequestStateMachine: Sendable {
         case .initialized(let suspended): "initialized(suspended: \(suspended))"
         case .running: "running"
         case .finishing: "finishing"
-        case .finished: "finished"
+        case .finished(let announced): announced ? "finished" : "finished(announcing)"
         }
     }
 }

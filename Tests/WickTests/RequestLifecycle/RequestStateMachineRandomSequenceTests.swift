@@ -37,6 +37,7 @@ struct RequestStateMachineRandomSequenceTests {
         #expect(coverage.cancelDuringFinishing > 0)
         #expect(coverage.abortDuringFinishingIgnored > 0)
         #expect(coverage.waiterAddedAfterFinish > 0)
+        #expect(coverage.waiterAddedWhileAnnouncing > 0)
         #expect(coverage.responseAfterCancel > 0)
         #expect(coverage.stepAfterStop > 0)
         #expect(coverage.verdictReadTwice > 0)
@@ -56,6 +57,7 @@ extension RequestStateMachineWorld.Coverage {
         cancelDuringFinishing += other.cancelDuringFinishing
         abortDuringFinishingIgnored += other.abortDuringFinishingIgnored
         waiterAddedAfterFinish += other.waiterAddedAfterFinish
+        waiterAddedWhileAnnouncing += other.waiterAddedWhileAnnouncing
         responseAfterCancel += other.responseAfterCancel
         stepAfterStop += other.stepAfterStop
         verdictReadTwice += other.verdictReadTwice

@@ -387,7 +387,23 @@ import WickReactor
         var machine = Self.finishing(.sessionInvalidated)
         _ = machine.cancelRequested()
         _ = machine.outcomeCompleted(Lifecycle.outcome())
+        #expect(machine.outcomeAnnounced().isEmpty)
         #expect(machine.waiterAdded(.closure { _ in }).name == "deliver cancelled")
+    }
+
+    @Test("A waiter added after the recording but before the monitors were told waits, and comes next")
+    func waiterWhileAnnouncingWaits() {
+        let log = DeliveryLog()
+        var machine = Self.finishing()
+        #expect(machine.waiterAdded(log.waiter(0)).name == "wait")
+        let recorded = machine.outcomeCompleted(Lifecycle.outcome())
+        #expect(machine.publicState == .finished)
+        #expect(machine.waiterAdded(log.waiter(1)).name == "wait", "the monitors have not been told yet")
+        recorded?.1.deliver(recorded!.0)
+        #expect(log.all == ["0 none"])
+        machine.outcomeAnnounced().deliver(recorded!.0)
+        #expect(log.all == ["0 none", "1 none"])
+        #expect(machine.waiterAdded(log.waiter(2)).name == "deliver none")
     }
 
     @Test("A waiter added while finishing waits and is handed the outcome with the others")

@@ -34,6 +34,8 @@ struct RequestStateMachineWorld {
         case finish(Request.Outcome)
         /// The subclass completes this outcome (`completeOutcome`), then records it.
         case complete(Request.Outcome)
+        /// The monitors have been told of the finish (`Request.record`, after `requestDidFinish`).
+        case announce
 
         /// `present <step>`, `start <step>`, `finish <error>`, `complete <error>`.
         var name: String {
@@ -42,6 +44,7 @@ struct RequestStateMachineWorld {
             case .startExchange(let step): "start \(RequestStateMachineWorld.name(step))"
             case .finish(let outcome): "finish \(errorName(outcome.error))"
             case .complete(let outcome): "complete \(errorName(outcome.error))"
+            case .announce: "announce"
             }
         }
 
@@ -49,7 +52,7 @@ struct RequestStateMachineWorld {
         var isRunStep: Bool {
             switch self {
             case .present, .startExchange: true
-            case .finish, .complete: false
+            case .finish, .complete, .announce: false
             }
         }
     }
@@ -86,6 +89,7 @@ struct RequestStateMachineWorld {
         var cancelDuringFinishing = 0
         var abortDuringFinishingIgnored = 0
         var waiterAddedAfterFinish = 0
+        var waiterAddedWhileAnnouncing = 0
         var responseAfterCancel = 0
         var stepAfterStop = 0
         var verdictReadTwice = 0
@@ -115,6 +119,8 @@ struct RequestStateMachineWorld {
     private(set) var held: String?
     private(set) var recorded: Request.Outcome?
     private(set) var recordings = 0
+    /// Finished, and the monitors told (`announce`): a waiter then gets the outcome at once.
+    private(set) var isAnnounced = false
     private(set) var waiters = 0
     private(set) var coverage = Coverage()
     private var nextStep = 0
@@ -235,14 +241,18 @@ struct RequestStateMachineWorld {
         let action = machine.waiterAdded(deliveries.waiter(number))
         switch action {
         case .deliver(let outcome):
-            guard phase == .finished else { throw LifecycleViolation("a waiter was handed an outcome while \(phase)") }
+            guard phase == .finished, isAnnounced else {
+                throw LifecycleViolation("a waiter was handed an outcome while \(phase), announced \(isAnnounced)")
+            }
             guard errorName(outcome.error) == errorName(recorded?.error) else {
                 throw LifecycleViolation("a late waiter got \(errorName(outcome.error)), not the recorded outcome")
             }
             coverage.waiterAddedAfterFinish += 1
             deliveries.waiter(number).deliver(outcome)
         case .wait(let mayStart):
-            guard phase != .finished else { throw LifecycleViolation("a waiter waits on a finished request") }
+            guard phase != .finished || !isAnnounced else {
+                throw LifecycleViolation("a waiter waits on a finished request whose end was announced")
+            }
             let expected = phase == .initialized && !isSuspended
             guard mayStart == expected else {
                 throw LifecycleViolation("waiter: mayStart \(mayStart), expected \(expected)")
@@ -324,6 +334,7 @@ struct RequestStateMachineWorld {
         case .startExchange(let step): try startExchange(step)
         case .finish(let outcome): try finish(outcome)
         case .complete(let outcome): try complete(outcome)
+        case .announce: try announce()
         }
     }
 
@@ -416,6 +427,18 @@ struct RequestStateMachineWorld {
         recordings += 1
         coverage.finished += 1
         waiting.deliver(final)
+        tasks.append(.announce)
+    }
+
+    private mutating func announce() throws {
+        guard phase == .finished, !isAnnounced, let recorded else {
+            throw LifecycleViolation("announced while \(phase), announced \(isAnnounced)")
+        }
+        let late = machine.outcomeAnnounced()
+        isAnnounced = true
+        let before = deliveries.count
+        late.deliver(recorded)
+        if deliveries.count > before { coverage.waiterAddedWhileAnnouncing += 1 }
     }
 
     // MARK: - Steps
@@ -455,7 +478,11 @@ struct RequestStateMachineWorld {
         }
         if phase == .finished {
             let expected = errorName(recorded?.error)
-            for number in 0..<waiters where deliveries.deliveries(to: number) != [expected] {
+            // Before the announcement, a waiter added since the recording still waits.
+            for number in 0..<waiters
+            where deliveries.deliveries(to: number) != [expected]
+                && (isAnnounced || !deliveries.deliveries(to: number).isEmpty)
+            {
                 throw LifecycleViolation(
                     "waiter \(number) was handed \(deliveries.deliveries(to: number)), not [\(expected)]")
             }

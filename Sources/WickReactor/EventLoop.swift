@@ -46,6 +46,14 @@
 //   wake the loop as any submitter would. So a borrower never runs code that expects the loop's
 //   own thread beyond the work it brought, and no lock order can deadlock: the only blocking
 //   acquire is the loop thread's own, and the loop thread holds no other loop's `ownership`.
+// - **Completions can wait until the loop lets go** (`executeAfterIteration`). Telling a caller
+//   on another thread that its request is done wakes that thread, and on a busy core the woken
+//   thread runs at once, while the loop, preempted, still holds `ownership`: the caller's next
+//   request then cannot borrow the loop and is queued instead. Work queued this way runs on the
+//   loop's thread after the iteration, once `ownership` is let go and before the wait, as an
+//   ordinary thread (`inEventLoop` is false there: what it queues goes through the inbox, a
+//   request it starts borrows the loop like any other thread's). The woken caller then finds
+//   the loop free.
 import CWickSystem
 import Synchronization
 import WickCore
@@ -61,7 +69,9 @@ public import WickCore
 ///
 /// Thread ownership of mutable state (this is the proof behind `@unchecked Sendable`):
 /// - `inbox` (tasks from other threads, wake-up flag, lifecycle) is guarded by its lock (`Locked`).
-/// - `threadID` and `nextTimerID` are atomics.
+/// - `threadID`, `loopThreadID` and `nextTimerID` are atomics; `threadID` is only changed by
+///   the thread holding `ownership`.
+/// - `afterIterationBatch` is touched by the loop's own thread only.
 /// - Every other `var` (`registrations`, `timers`, `localTasks`, `pendingFlushes`,
 ///   `nextGeneration`, `isClosing`, `waitEnds`) is read and written only by the thread acting
 ///   as the loop, holding `ownership`: the loop's own thread, or a borrower inside
@@ -122,7 +132,11 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     /// loop found no queued task, cleared (without the lock) when the wait returns. Read under
     /// the lock by submitters; a stale `true` costs one spurious wake-up, never a lost one.
     private let isWaiting = Atomic<Bool>(false)
+    /// The thread acting as the loop (holding `ownership`): the loop's own, a borrower, or 0 while
+    /// the loop's thread waits or runs after-iteration work.
     private let threadID = Atomic<UInt>(0)
+    /// The loop's own thread, once `run()` began.
+    private let loopThreadID = Atomic<UInt>(0)
     private let nextTimerID = Atomic<UInt64>(1)
     /// The loop's reusable read buffer; channels read into it and lend it to their delegate.
     let readBuffer: UnsafeMutableRawBufferPointer
@@ -154,6 +168,10 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     /// When the loop's current `epoll_wait` times out by itself: `.distantFuture` with no timer,
     /// `.distantPast` when it does not block. A borrower that leaves an earlier timer wakes it.
     @exclusivity(unchecked) private var waitEnds = Deadline.distantPast
+    /// Work for after the iteration (`executeAfterIteration`), queued by whoever acts as the loop.
+    @exclusivity(unchecked) private var afterIteration: [LoopWork] = []
+    /// The batch of `afterIteration` being run, outside `ownership`: the loop's own thread only.
+    @exclusivity(unchecked) private var afterIterationBatch: [LoopWork] = []
 
     /// `epoll_data` of the wake-up eventfd; generation 0 is never given to a registration.
     private static let wakeData = UInt64(0)
@@ -193,8 +211,9 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: threads
 
-    /// Whether the caller runs on this loop's thread (or, for the work it brought, borrows the
-    /// sleeping loop: `runIfAsleep`).
+    /// Whether the caller acts as this loop: runs on the loop's thread, doing the loop's work
+    /// (not while it waits or runs after-iteration work), or borrows the sleeping loop for the
+    /// work it brought (`runIfAsleep`).
     public var inEventLoop: Bool {
         threadID.load(ordering: .relaxed) == JoinableThread.currentID
     }
@@ -204,9 +223,14 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         precondition(inEventLoop, "\(function) must be called on \(name)'s thread")
     }
 
+    /// Whether the caller is the loop's own thread, whatever it is doing (waiting included).
+    var isLoopThread: Bool {
+        loopThreadID.load(ordering: .relaxed) == JoinableThread.currentID
+    }
+
     /// Spins (yielding) until `run()` has recorded its thread; called once by the group's init.
     func waitUntilStarted() {
-        while threadID.load(ordering: .relaxed) == 0 { sched_yield() }
+        while loopThreadID.load(ordering: .relaxed) == 0 { sched_yield() }
     }
 
     @inline(__always)
@@ -284,7 +308,8 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
             body()
             flushPending()
             threadID.store(loopThread, ordering: .relaxed)
-            return !localTasks.isEmpty || timers.nextDeadline().map { $0 < waitEnds } == true
+            return !localTasks.isEmpty || !afterIteration.isEmpty
+                || timers.nextDeadline().map { $0 < waitEnds } == true
         }
         guard let ran = borrowed, let wakes = ran else { return false }
         if wakes { wakeUpIfAsleep() }
@@ -302,6 +327,18 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
             return true
         }
         if wakes { wakeUpOutsideTheLock() }
+    }
+
+    /// Runs `runnable.runOnLoop()` on the loop's thread after this iteration, once the loop let
+    /// go of its state and before it waits (see the file's comment): there the thread is not
+    /// the loop (`inEventLoop` is false), so `runnable` must touch nothing loop-confined, and
+    /// may start work on the loop as any other thread does. Only as the loop. Returns false,
+    /// queuing nothing, once the loop is closing (the caller then runs it some other way).
+    package func executeAfterIteration(_ runnable: any LoopRunnable) -> Bool {
+        assertInEventLoop()
+        guard !isClosing else { return false }
+        afterIteration.append(.runnable(runnable))
+        return true
     }
 
     /// Queues a loop-local task (not `Sendable`): only from the loop's thread.
@@ -479,21 +516,43 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
 
     /// Runs the loop on the calling thread until shutdown completes, then closes its descriptors.
     func run() {
-        threadID.store(JoinableThread.currentID, ordering: .relaxed)
-        // `ownership` is let go only for the wait (see the file's comment).
-        var next = ownership.withLock { _ in nextWait() }
+        let ownThread = JoinableThread.currentID
+        loopThreadID.store(ownThread, ordering: .relaxed)
+        // `ownership` is let go only for the after-iteration work and the wait (see the file's
+        // comment); `threadID` says who acts as the loop, and is only changed under it.
+        var next = ownership.withLock { _ in
+            threadID.store(ownThread, ordering: .relaxed)
+            defer { threadID.store(0, ordering: .relaxed) }
+            return nextWait()
+        }
         while let wait = next {
             let batch = waitForEvents(timeoutMilliseconds: wait.timeout)
             next = ownership.withLock { _ in
+                threadID.store(ownThread, ordering: .relaxed)
+                defer { threadID.store(0, ordering: .relaxed) }
                 if wait.sleeps { isWaiting.store(false, ordering: .relaxed) }
                 dispatch(batch)
                 runDueTimers()
                 runTasks()
                 flushPending()
+                swap(&afterIteration, &afterIterationBatch)
                 return nextWait()
             }
+            // Outside `ownership`, as an ordinary thread (see `executeAfterIteration`).
+            if !afterIterationBatch.isEmpty {
+                for work in afterIterationBatch { work.run() }
+                afterIterationBatch.removeAll(keepingCapacity: true)
+            }
         }
-        ownership.withLock { _ in closeEverything() }
+        ownership.withLock { _ in
+            threadID.store(ownThread, ordering: .relaxed)
+            closeEverything()
+            // A borrower may have queued some between the last batch and the close.
+            swap(&afterIteration, &afterIterationBatch)
+            threadID.store(0, ordering: .relaxed)
+        }
+        for work in afterIterationBatch { work.run() }
+        afterIterationBatch.removeAll()
     }
 
     /// How the loop waits next: `sleeps` when it promised submitters to (`isWaiting`).

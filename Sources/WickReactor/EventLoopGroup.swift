@@ -94,7 +94,7 @@ public final class EventLoopGroup: Sendable {
     /// thread. Calling it again does nothing.
     public func shutdownGracefully() {
         for loop in loops {
-            precondition(!loop.inEventLoop, "shutdownGracefully() called on \(loop.name), which would join itself")
+            precondition(!loop.isLoopThread, "shutdownGracefully() called on \(loop.name), which would join itself")
         }
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         for loop in loops { loop.initiateShutdown() }

@@ -130,20 +130,26 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
 
     /// Sends `exchange`'s request on a pooled connection and calls `completion` once with the
     /// whole response or the failure, on the runner's loop (or on this thread when the runner is
-    /// shut down). `cancel(exchange)` cancels it. An https request must carry its TLS rules
+    /// shut down). With `completesAfterIteration`, `completion` runs on the loop's thread after
+    /// its iteration, outside the loop (`EventLoop.executeAfterIteration`): for a caller off the
+    /// loop whose completion touches nothing of the loop's, so that the thread it wakes finds
+    /// the loop free to borrow. `cancel(exchange)` cancels it. An https request must carry its TLS rules
     /// (`TransportRequest.tls`); one without traps.
     /// - Parameter deadline: bounds the pool wait and the exchange.
     /// - Parameter sink: where streamed bodies go (downloads, data streams); nil collects them.
     /// - Parameter leaseObserver: told on the loop each time the request gets a connection.
     func start(
         _ exchange: TransportExchange, deadline: Deadline, sink: (any TransportBodySink)? = nil,
-        leaseObserver: TransportExchange.LeaseObserver? = nil,
+        leaseObserver: TransportExchange.LeaseObserver? = nil, completesAfterIteration: Bool = false,
         completion: @escaping @Sendable (consuming Result<TransportResponse, TransportError>) -> Void
     ) {
         precondition(
             exchange.request.scheme == .http || exchange.request.tls != nil,
             "ConnectionPoolRunner.start: an https request without TLS rules (TransportClient.prepare gives them)")
-        exchange.prepareToStart(deadline: deadline, sink: sink, leaseObserver: leaseObserver, completion: completion)
+        exchange.prepareToStart(
+            deadline: deadline, sink: sink, leaseObserver: leaseObserver,
+            completesAfterIteration: completesAfterIteration,
+            completion: completion)
         // A sleeping loop is borrowed: the request enters the pool and leaves on its connection
         // from this thread, and the loop is not woken for it (`EventLoop.runIfAsleep`).
         if loop.runIfAsleep({ exchange.runOnLoop() }) { return }

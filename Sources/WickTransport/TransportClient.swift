@@ -72,8 +72,10 @@ package final class TransportClient: Sendable {
         /// Cancels the exchange wherever it is, and tells its sink to take bytes again.
         package let cancellation: TransportCancellation
 
-        /// Sends the request once (no redirect, no retry); `completion` is called once, on the
-        /// runner's loop, with the whole response or the failure.
+        /// Sends the request once (no redirect, no retry); `completion` is called once with the
+        /// whole response or the failure, on the runner's loop thread. It must touch nothing of
+        /// the loop's: when the caller is not on the loop, it runs there after the loop's
+        /// iteration, outside it (`ConnectionPoolRunner.start`'s `completesAfterIteration`).
         /// - Parameters:
         ///   - sink: where a streamed body goes (downloads, data streams); nil collects it.
         ///   - leaseObserver: told on the loop when the request gets its connection.
@@ -85,9 +87,11 @@ package final class TransportClient: Sendable {
             if let hedged = cancellation.hedged, sink == nil {
                 return hedged.start(deadline: deadline, leaseObserver: leaseObserver, completion: completion)
             }
+            // A caller on the loop (a task that prefers it) is told in a loop task, where its
+            // Swift job then runs without waking the loop again.
             runner.start(
                 cancellation.handle, deadline: deadline, sink: sink, leaseObserver: leaseObserver,
-                completion: completion)
+                completesAfterIteration: !runner.loop.inEventLoop, completion: completion)
         }
     }
 

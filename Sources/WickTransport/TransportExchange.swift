@@ -101,6 +101,9 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     @exclusivity(unchecked) private var leaseObserver: LeaseObserver?
     /// What the next `runOnLoop` does.
     @exclusivity(unchecked) var loopWork = LoopWork.none
+    /// The caller is told after the loop's iteration, outside the loop
+    /// (`EventLoop.executeAfterIteration`), not in a loop task; set by `start`.
+    @exclusivity(unchecked) private(set) var completesAfterIteration = false
     /// The faults a `FaultInjector` injected into this request's dials and attempts, in order
     /// (empty, and unallocated, without an injector). Read on the loop, where the completion runs.
     @exclusivity(unchecked) package var injectedFaults: [InjectedFault] = []
@@ -118,8 +121,10 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     /// the loop (see the type's thread ownership).
     func prepareToStart(
         deadline: Deadline, sink: (any TransportBodySink)?, leaseObserver: LeaseObserver?,
+        completesAfterIteration: Bool,
         completion: @escaping @Sendable (consuming Result<TransportResponse, TransportError>) -> Void
     ) {
+        self.completesAfterIteration = completesAfterIteration
         self.deadline = deadline
         self.sink = sink
         self.leaseObserver = leaseObserver
@@ -195,17 +200,22 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
 
     /// Completes the request once. The caller hears it in a later loop task, after the
     /// connection's release (queued first by the driver) has reached the pool: a caller that
-    /// sends its next request at once then finds the connection idle.
+    /// sends its next request at once then finds the connection idle. With
+    /// `completesAfterIteration`, later still: after the loop's iteration, outside the loop, so
+    /// that a caller woken on another thread finds the loop free to borrow.
     func finish(_ result: consuming Result<TransportResponse, TransportError>) {
         if case .finished = phase { return }
         phase = .finished
         loopWork = .complete(consume result)
+        if completesAfterIteration, loop.executeAfterIteration(self) { return }
         // A stopped loop runs nothing: the caller is told here instead.
         if !loop.execute(self) { runOnLoop() }
     }
 
     /// Does the queued work: enters the pool, or tells the caller. The work is moved out of
-    /// `loopWork`, not copied (a response is copied through its value witnesses).
+    /// `loopWork`, not copied (a response is copied through its value witnesses). Telling the
+    /// caller may run after the loop's iteration, outside it: a finished exchange's `loopWork`
+    /// is then touched by nothing else.
     package func runOnLoop() {
         var work = LoopWork.none
         swap(&work, &loopWork)

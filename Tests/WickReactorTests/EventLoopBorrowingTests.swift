@@ -169,6 +169,65 @@ import WickCore
     }
 }
 
+@Suite struct EventLoopAfterIterationTests {
+    /// Work queued for after the iteration runs on the loop's thread once the iteration's own
+    /// work is done, as an ordinary thread: not the loop (so it may borrow the loop itself).
+    @Test func afterIterationWorkRunsOnTheLoopsThreadOutsideTheLoop() async throws {
+        let group = try makeGroup()
+        defer { group.shutdownGracefully() }
+        let loop = group.next()
+        let loopThread = try await loop.submit { JoinableThread.currentID }
+        let log = Locked<[String]>([])
+        let work = AfterIterationProbe(loop: loop, log: log)
+        loop.execute {
+            _ = loop.executeAfterIteration(work)
+            // Queued in the same iteration, after it: still runs first.
+            loop.execute { log.withLock { $0.append("task") } }
+        }
+        #expect(await eventually { log.withLock { $0.count } == 2 })
+        #expect(log.withLock { $0 } == ["task", "after: not the loop, borrowed it"])
+        #expect(work.thread.load(ordering: .relaxed) == loopThread)
+    }
+
+    /// A borrower that queues after-iteration work wakes the sleeping loop to run it.
+    @Test func afterIterationWorkQueuedByABorrowerRuns() async throws {
+        let group = try makeGroup()
+        defer { group.shutdownGracefully() }
+        let loop = group.next()
+        let log = Locked<[String]>([])
+        let work = AfterIterationProbe(loop: loop, log: log)
+        var queued = false
+        for _ in 0..<500 where !queued {
+            queued = loop.runIfAsleep { _ = loop.executeAfterIteration(work) }
+            if !queued { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        #expect(queued)
+        #expect(await eventually(timeout: .seconds(20)) { log.withLock { $0.count } == 1 })
+    }
+}
+
+/// Records, when run, whether it ran as the loop and whether it could borrow the loop.
+private final class AfterIterationProbe: LoopRunnable {
+    let loop: EventLoop
+    let log: Locked<[String]>
+    let thread = Atomic<UInt>(0)
+
+    init(loop: EventLoop, log: Locked<[String]>) {
+        self.loop = loop
+        self.log = log
+    }
+
+    func runOnLoop() {
+        thread.store(JoinableThread.currentID, ordering: .relaxed)
+        let asLoop = loop.inEventLoop
+        let borrowed = loop.runIfAsleep {}
+        log.withLock {
+            $0.append(
+                "after: \(asLoop ? "the loop" : "not the loop"), \(borrowed ? "borrowed it" : "did not borrow it")")
+        }
+    }
+}
+
 /// A plain counter that only the thread acting as `loop` touches (asserted).
 ///
 /// `@unchecked Sendable`: `value` is read and written only while acting as the loop, which

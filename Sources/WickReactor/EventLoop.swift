@@ -332,11 +332,11 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     /// Runs `runnable.runOnLoop()` on the loop's thread after this iteration, once the loop let
     /// go of its state and before it waits (see the file's comment): there the thread is not
     /// the loop (`inEventLoop` is false), so `runnable` must touch nothing loop-confined, and
-    /// may start work on the loop as any other thread does. Only as the loop. Returns false,
-    /// queuing nothing, once the loop is closing (the caller then runs it some other way).
+    /// may start work on the loop as any other thread does. Returns false, queuing nothing, when
+    /// the caller is not acting as the loop or the loop is closing (the caller then runs it some
+    /// other way).
     package func executeAfterIteration(_ runnable: any LoopRunnable) -> Bool {
-        assertInEventLoop()
-        guard !isClosing else { return false }
+        guard inEventLoop, !isClosing else { return false }
         afterIteration.append(.runnable(runnable))
         return true
     }

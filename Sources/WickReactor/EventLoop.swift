@@ -34,7 +34,7 @@
 //   closed and its number reused within one `epoll_wait` batch) is dropped.
 // - **Idle means asleep**: with no task and no timer the loop waits with timeout -1 (0% CPU).
 // - **A sleeping loop can be borrowed.** The loop thread holds `ownership` (a mutex) for all of
-//   its work and lets go of it only around `epoll_wait`. Another thread that wants to start
+//   its work and lets go of it only around `epoll_wait` (and its after-iteration work, below). Another thread that wants to start
 //   something on the loop (`runIfAsleep`: a request from an ordinary Swift task) try-locks it;
 //   when that succeeds the loop is asleep or about to be, so the borrower does the work itself,
 //   as the loop (`inEventLoop` is true for it meanwhile), flushes what that work wrote, and lets
@@ -289,7 +289,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     /// about to) and so is not using its state; then flushes what `body` wrote, and wakes the
     /// loop if `body` queued a task for it or set a timer due before its wait ends. Returns
     /// false, without running `body`, when the loop is busy, has tasks queued (which must run
-    /// first), is shutting down, or the caller is the loop's own thread: the caller then queues
+    /// first), is shutting down, or the caller already acts as the loop: the caller then queues
     /// the work with `execute` instead, after those tasks.
     ///
     /// `body` must not block, and must not call `runIfAsleep` of this loop. It may do anything

@@ -286,8 +286,10 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Runs `body` on the calling thread, as the loop, if the loop sleeps in `epoll_wait` (or is
-    /// about to) and so is not using its state; then flushes what `body` wrote, and wakes the
-    /// loop if `body` queued a task for it or set a timer due before its wait ends. Returns
+    /// about to) and so is not using its state; then sends what `body` wrote if `body` returns
+    /// true (false leaves it for the loop's next iteration, which gathers it with other writes
+    /// into one `sendmsg`: for a connection that other requests share), and wakes the loop if
+    /// `body` left writes or queued a task for it, or set a timer due before its wait ends. Returns
     /// false, without running `body`, when the loop is busy, has tasks queued (which must run
     /// first), is shutting down, or the caller already acts as the loop: the caller then queues
     /// the work with `execute` instead, after those tasks.
@@ -296,7 +298,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     /// that loop-thread code does: register descriptors, write to channels, set timers, queue
     /// tasks (they run on the loop's thread, not here). See the file's comment for why this
     /// cannot deadlock.
-    package func runIfAsleep(_ body: () -> Void) -> Bool {
+    package func runIfAsleep(_ body: () -> Bool) -> Bool {
         guard !inEventLoop else { return false }
         // nil: busy; .some(nil): tasks queued, or closing; .some(.some(wakes)): ran.
         let borrowed = ownership.withLockIfAvailable { _ -> Bool? in
@@ -305,10 +307,9 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
             guard !isClosing, localTasks.isEmpty, inbox.withLock({ $0.tasks.isEmpty }) else { return nil }
             let loopThread = threadID.load(ordering: .relaxed)
             threadID.store(JoinableThread.currentID, ordering: .relaxed)
-            body()
-            flushPending()
+            if body() { flushPending() }
             threadID.store(loopThread, ordering: .relaxed)
-            return !localTasks.isEmpty || !afterIteration.isEmpty
+            return !pendingFlushes.isEmpty || !localTasks.isEmpty || !afterIteration.isEmpty
                 || timers.nextDeadline().map { $0 < waitEnds } == true
         }
         guard let ran = borrowed, let wakes = ran else { return false }

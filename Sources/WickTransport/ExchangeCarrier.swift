@@ -14,9 +14,14 @@ protocol ExchangeCarrier: AnyObject {
     func consumerBecameFull()
     /// The consumer can take body bytes again.
     func consumerWantsMore()
+    /// Whether the connection carries other requests now (HTTP/2 streams besides this one).
+    var carriesOtherRequests: Bool { get }
 }
 
-extension HTTP1ConnectionDriver: ExchangeCarrier {}
+extension HTTP1ConnectionDriver: ExchangeCarrier {
+    /// Never: an HTTP/1.1 connection carries one request at a time.
+    var carriesOtherRequests: Bool { false }
+}
 
 /// The connection the pool leased a request: an HTTP/1.1 connection, whole, or an HTTP/2
 /// connection, on which the request opens a stream of its own.

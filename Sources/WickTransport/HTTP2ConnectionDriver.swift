@@ -146,6 +146,9 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
         armLivenessTimer()
     }
 
+    /// The streams open now (requests under way on this connection).
+    var openStreamCount: Int { streams.count }
+
     /// How many concurrent streams the connection takes: the smaller of the server's
     /// SETTINGS_MAX_CONCURRENT_STREAMS and the configuration's own limit.
     private var streamCapacity: Int {

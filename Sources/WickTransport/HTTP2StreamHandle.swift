@@ -31,4 +31,8 @@ final class HTTP2StreamHandle: ExchangeCarrier {
         guard let streamID else { return }
         driver?.consumerWantsMore(on: streamID)
     }
+
+    var carriesOtherRequests: Bool {
+        (driver?.openStreamCount ?? 0) > 1
+    }
 }

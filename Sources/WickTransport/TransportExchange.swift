@@ -172,6 +172,13 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
         leaseObserver?(isReused, connection)
     }
 
+    /// Whether the exchange runs on a connection that carries other requests now (an HTTP/2
+    /// connection with other streams open): what it writes is best sent with theirs.
+    var sharesConnection: Bool {
+        guard case .running(let carrier) = phase else { return false }
+        return carrier.carriesOtherRequests
+    }
+
     /// The sink can take body bytes again: reading resumes unless the caller paused it.
     func demandMore() {
         isSinkFull = false

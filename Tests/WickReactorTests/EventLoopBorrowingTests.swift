@@ -14,7 +14,12 @@ import WickCore
     /// retries (bounded) until the try-lock finds it asleep.
     private func borrow(_ loop: EventLoop, _ body: () -> Void) async throws -> Bool {
         for _ in 0..<500 {
-            if loop.runIfAsleep(body) { return true }
+            if loop.runIfAsleep({
+                body()
+                return true
+            }) {
+                return true
+            }
             try await Task.sleep(for: .milliseconds(2))
         }
         return false
@@ -53,7 +58,10 @@ import WickCore
         }
         #expect(await eventually(timeout: .seconds(60)) { started.load(ordering: .relaxed) })
         var ran = false
-        let borrowed = loop.runIfAsleep { ran = true }
+        let borrowed = loop.runIfAsleep {
+            ran = true
+            return true
+        }
         let stillBusy = !gaveUp.load(ordering: .relaxed)
         release.store(true, ordering: .relaxed)
         try #require(stillBusy, "the loop's task gave up before the test thread ran")
@@ -65,7 +73,7 @@ import WickCore
         let group = try makeGroup()
         defer { group.shutdownGracefully() }
         let loop = group.next()
-        #expect(try await loop.submit { !loop.runIfAsleep {} })
+        #expect(try await loop.submit { !loop.runIfAsleep { true } })
     }
 
     @Test func aShutDownLoopIsNotBorrowed() async throws {
@@ -73,8 +81,39 @@ import WickCore
         let loop = group.next()
         group.shutdownGracefully()
         var ran = false
-        #expect(!loop.runIfAsleep { ran = true })
+        #expect(
+            !loop.runIfAsleep {
+                ran = true
+                return true
+            })
         #expect(!ran)
+    }
+
+    /// What a borrower writes leaves at once when it says so, and otherwise with the loop's
+    /// next iteration, which the borrower wakes the sleeping loop for.
+    @Test(arguments: [true, false])
+    func aBorrowersWritesLeave(sentByTheBorrower: Bool) async throws {
+        let group = try makeGroup()
+        defer { group.shutdownGracefully() }
+        let loop = group.next()
+        let listener = try TestListener()
+        let channel = try await Connector(resolver: group.resolver, options: ConnectOptions())
+            .connect(to: listener.address, on: loop)
+        let server = try #require(listener.accept())
+        defer { close(server) }
+        try await start(channel, Recorder())
+        var borrowed = false
+        for _ in 0..<500 where !borrowed {
+            borrowed = loop.runIfAsleep {
+                try? channel.write(Array("hello".utf8))
+                return sentByTheBorrower
+            }
+            if !borrowed { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        #expect(borrowed)
+        // Without the wake-up, a loop with nothing else to do would keep the bytes forever.
+        #expect(TestSockets.readToEnd(server, limit: 5, timeout: .seconds(20)) == Array("hello".utf8))
+        channel.loop.execute { channel.close() }
     }
 
     /// A task queued while borrowing runs on the loop's own thread, and soon: the borrower
@@ -129,7 +168,10 @@ import WickCore
                 }
                 if index % 2 == 0 {
                     loop.execute(check)
-                } else if loop.runIfAsleep(check) {
+                } else if loop.runIfAsleep({
+                    check()
+                    return true
+                }) {
                     borrowedAfterQueueing.add(1, ordering: .relaxed)
                 } else {
                     loop.execute(check)
@@ -154,7 +196,10 @@ import WickCore
         let workers = (0..<threads).map { _ in
             TestThread {
                 for _ in 0..<perThread {
-                    if loop.runIfAsleep({ counter.increment() }) {
+                    if loop.runIfAsleep({
+                        counter.increment()
+                        return true
+                    }) {
                         borrowed.add(1, ordering: .relaxed)
                     } else {
                         loop.execute { counter.increment() }
@@ -198,7 +243,7 @@ import WickCore
         let work = AfterIterationProbe(loop: loop, log: log)
         var queued = false
         for _ in 0..<500 where !queued {
-            queued = loop.runIfAsleep { _ = loop.executeAfterIteration(work) }
+            queued = loop.runIfAsleep { loop.executeAfterIteration(work) }
             if !queued { try await Task.sleep(for: .milliseconds(2)) }
         }
         #expect(queued)
@@ -220,7 +265,7 @@ private final class AfterIterationProbe: LoopRunnable {
     func runOnLoop() {
         thread.store(JoinableThread.currentID, ordering: .relaxed)
         let asLoop = loop.inEventLoop
-        let borrowed = loop.runIfAsleep {}
+        let borrowed = loop.runIfAsleep { true }
         log.withLock {
             $0.append(
                 "after: \(asLoop ? "the loop" : "not the loop"), \(borrowed ? "borrowed it" : "did not borrow it")")

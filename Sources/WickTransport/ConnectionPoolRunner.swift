@@ -17,9 +17,9 @@ import WickTLS
 /// one event loop, `loop`: nothing on the request path is shared between threads, so nothing
 /// there is locked, and events from connections reach the machine in the order they happened.
 /// `statistics` and `shutdown` hop there; `start` borrows the loop when it sleeps (the caller's
-/// thread acts as the loop meanwhile, `EventLoop.runIfAsleep`), else hops there too. The cost is that one runner uses one thread; a client that needs more
-/// runs several runners (for instance one per loop, origins spread across them), which keeps
-/// each pool's decisions exact.
+/// thread acts as the loop meanwhile, `EventLoop.runIfAsleep`), else hops there too. The cost
+/// is that one runner uses one thread; a client that needs more runs several runners (for
+/// instance one per loop, origins spread across them), which keeps each pool's decisions exact.
 ///
 /// **Events are serialised.** Each input to the machine is queued and handled after the
 /// actions of the one before have all been performed, so a connection event raised while an
@@ -133,8 +133,8 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
     /// shut down). With `completesAfterIteration`, `completion` runs on the loop's thread after
     /// its iteration, outside the loop (`EventLoop.executeAfterIteration`): for a caller off the
     /// loop whose completion touches nothing of the loop's, so that the thread it wakes finds
-    /// the loop free to borrow. `cancel(exchange)` cancels it. An https request must carry its TLS rules
-    /// (`TransportRequest.tls`); one without traps.
+    /// the loop free to borrow. `cancel(exchange)` cancels it. An https request must carry its
+    /// TLS rules (`TransportRequest.tls`); one without traps.
     /// - Parameter deadline: bounds the pool wait and the exchange.
     /// - Parameter sink: where streamed bodies go (downloads, data streams); nil collects them.
     /// - Parameter leaseObserver: told on the loop each time the request gets a connection.

@@ -15,9 +15,10 @@ package import WickTLS
 /// timers all run, except what `ConnectionPoolRunner.start` sets on the caller's thread before it
 /// borrows the loop or queues the exchange there (`deadline`, `sink`, `leaseObserver`,
 /// `completion`, `loopWork`; the loop's ownership or inbox lock orders those writes before every
-/// read there). The exchange
-/// queues itself on the loop (`LoopRunnable`), so going there allocates nothing, and it is its
-/// own cancellation handle (`TransportCancellation`). The completion is called once, on the loop.
+/// read there). The exchange queues itself on the loop (`LoopRunnable`), so going there
+/// allocates nothing, and it is its own cancellation handle (`TransportCancellation`). The
+/// completion is called once, on the loop's thread: as the loop, or after its iteration
+/// (`completesAfterIteration`), when nothing else touches a finished exchange.
 package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsumer, LoopRunnable, @unchecked Sendable {
     /// What `runOnLoop` does next.
     enum LoopWork {

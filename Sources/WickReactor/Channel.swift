@@ -471,6 +471,11 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
     }
 }
 
+extension Channel: IterationEndFlushing {
+    /// `flushNow()`, which `requestFlush` asked the loop for.
+    package func flushAtIterationEnd() { flushNow() }
+}
+
 extension Channel: Selectable {
     func readinessChanged(_ events: UInt32) {
         if events & Epoll.error != 0 && errorReported() { return }

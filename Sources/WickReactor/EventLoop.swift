@@ -158,12 +158,12 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     @exclusivity(unchecked) private var nextGeneration: UInt32 = 1
     @exclusivity(unchecked) private var timers = TimerQueue<LoopTimer>()
     @exclusivity(unchecked) private var localTasks: [LoopWork] = []
-    @exclusivity(unchecked) private var pendingFlushes: [Channel] = []
+    @exclusivity(unchecked) private var pendingFlushes: [any IterationEndFlushing] = []
     // Scratch arrays swapped with the queues above each pass, so draining a queue while it may
     // grow never copies it: a steady loop iteration allocates nothing.
     @exclusivity(unchecked) private var remoteTaskScratch: [LoopWork] = []
     @exclusivity(unchecked) private var localTaskScratch: [LoopWork] = []
-    @exclusivity(unchecked) private var flushScratch: [Channel] = []
+    @exclusivity(unchecked) private var flushScratch: [any IterationEndFlushing] = []
     @exclusivity(unchecked) private(set) var isClosing = false
     /// When the loop's current `epoll_wait` times out by itself: `.distantFuture` with no timer,
     /// `.distantPast` when it does not block. A borrower that leaves an earlier timer wakes it.
@@ -506,11 +506,12 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: flushing
 
-    /// Asks for `channel.flushNow()` at the end of this loop iteration, so that writes made in one
-    /// iteration leave in one gathered `sendmsg`.
-    func flushAtEndOfIteration(_ channel: Channel) {
+    /// Asks for `flusher.flushAtIterationEnd()` at the end of this loop iteration, so that writes
+    /// made in one iteration leave together (one gathered `sendmsg`, one TLS record). Ask once
+    /// per flush wanted: the loop calls it once per request. Call as the loop.
+    package func flushAtEndOfIteration(_ flusher: any IterationEndFlushing) {
         assertInEventLoop()
-        pendingFlushes.append(channel)
+        pendingFlushes.append(flusher)
     }
 
     // MARK: the loop
@@ -670,7 +671,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     private func flushPending() {
         while !pendingFlushes.isEmpty {
             swap(&pendingFlushes, &flushScratch)
-            for channel in flushScratch { channel.flushNow() }
+            for flusher in flushScratch { flusher.flushAtIterationEnd() }
             flushScratch.removeAll(keepingCapacity: true)
         }
     }

@@ -27,6 +27,12 @@
 //   end of stream.
 // - Handing back: `detachDelegate()` returns an active channel to `ready`, so the next layer
 //   (TLS to an origin, after a proxy's CONNECT answer came over this channel) can start it.
+// - Writing: small writes made during a loop iteration are gathered and encrypted once, at the
+//   iteration's end (`IterationEndFlushing`), before the socket's own flush: the requests an
+//   iteration starts on one HTTP/2 connection leave in one record, not one record (and one
+//   encryption, and one record for the server to decrypt) each. Once a record's worth (16 KiB)
+//   is gathered it is encrypted at once, so a body's bulk meets the socket's watermarks as
+//   before. Closing, detaching and going idle encrypt what is gathered first; a failure drops it.
 public import WickCore
 public import WickReactor
 
@@ -106,6 +112,10 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     private var details: StreamConnectionDetails?
     /// The evaluation that accepted the server, once it has.
     private var evaluatedTrust: EvaluatedServerTrust?
+    /// Plaintext written since the last encryption (see the file's rules).
+    private var pendingPlaintext: [UInt8] = []
+    /// The loop was asked to call `flushAtIterationEnd()`.
+    private var encryptionRequested = false
 
     private init(channel: any TLSCarrier, engine: TLSEngine, closeTimeout: Duration, establishing: Establishing) {
         self.loop = channel.loop
@@ -341,11 +351,14 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
         }
     }
 
-    /// Encrypts `bytes` and queues the records on the socket.
+    /// Queues `bytes` for the socket as TLS records. Small writes are encrypted together at the
+    /// end of the loop's iteration (an encryption failure then closes the channel:
+    /// `streamClosed` with `.tls`); 16 KiB or more gathered are encrypted at once.
     /// - Throws: `ReactorError.channelClosed` once closed (or failed), `.writeBufferFull` if
     ///   the records could exceed what the carrier takes (`writeCapacity`; over a socket, its
-    ///   `maximumBufferedBytes` less what is queued): the check counts the largest possible
-    ///   record overhead, `maximumRecordOverhead` per 16 KiB, and nothing is encrypted then.
+    ///   `maximumBufferedBytes` less what is queued): the check counts the plaintext already
+    ///   gathered and the largest possible record overhead, `maximumRecordOverhead` per 16 KiB,
+    ///   and nothing is queued then.
     public func write(_ bytes: ArraySlice<UInt8>) throws(ReactorError) {
         loop.preconditionInEventLoop()
         switch state {
@@ -355,17 +368,60 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
             preconditionFailure("\(self): write before trust was established")
         }
         guard !bytes.isEmpty else { return }
-        guard Self.ciphertextBound(plaintext: bytes.count) <= channel.writeCapacity else {
+        guard Self.ciphertextBound(plaintext: pendingPlaintext.count + bytes.count) <= channel.writeCapacity else {
             throw .writeBufferFull(limit: channel.maximumBufferedBytes)
         }
-        do {
-            try engine.write(bytes)
-        } catch {
-            fail(.tls(error))
-            throw .channelClosed
+        if pendingPlaintext.isEmpty && bytes.count >= Self.maximumRecordPlaintext {
+            // A full record's worth gains nothing from waiting: encrypted now, uncopied, so the
+            // socket's watermarks see it at once (a body written while writable).
+            do {
+                try engine.write(bytes)
+            } catch {
+                fail(.tls(error))
+                throw .channelClosed
+            }
+            guard flushEngineOutput() else { throw .channelClosed }
+            return
         }
-        guard flushEngineOutput() else { throw .channelClosed }
+        pendingPlaintext.append(contentsOf: bytes)
+        if pendingPlaintext.count >= Self.maximumRecordPlaintext {
+            guard encryptPending() else { throw .channelClosed }
+        } else if !encryptionRequested {
+            encryptionRequested = true
+            loop.flushAtEndOfIteration(self)
+        }
     }
+
+    /// Encrypts the gathered plaintext and queues its records on the socket; drops it when the
+    /// channel is no longer open. Returns false if the channel failed (the delegate was told).
+    @discardableResult
+    private func encryptPending() -> Bool {
+        guard !pendingPlaintext.isEmpty else { return true }
+        switch state {
+        case .ready, .active: break
+        case .handshaking, .evaluating, .closing, .closed:
+            pendingPlaintext = []
+            return false
+        }
+        do {
+            try engine.write(pendingPlaintext)
+        } catch {
+            pendingPlaintext = []
+            fail(.tls(error))
+            return false
+        }
+        // Small batches keep their buffer (steady traffic then allocates none); a large one's
+        // goes, so an idle connection does not hold it.
+        if pendingPlaintext.capacity <= Self.keptPlaintextCapacity {
+            pendingPlaintext.removeAll(keepingCapacity: true)
+        } else {
+            pendingPlaintext = []
+        }
+        return flushEngineOutput()
+    }
+
+    /// The most gathered-plaintext capacity kept between iterations.
+    static let keptPlaintextCapacity = 4_096
 
     /// The most ciphertext `count` plaintext bytes become.
     static func ciphertextBound(plaintext count: Int) -> Int {
@@ -381,10 +437,11 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
         return max(0, count - records * maximumRecordOverhead)
     }
 
-    /// The plaintext `write` accepts now: what the carrier takes, less the largest record overhead.
+    /// The plaintext `write` accepts now: what the carrier takes, less the largest record
+    /// overhead and the plaintext gathered but not yet encrypted.
     public var writeCapacity: Int {
         loop.preconditionInEventLoop()
-        return Self.plaintextBound(ciphertext: channel.writeCapacity)
+        return max(0, Self.plaintextBound(ciphertext: channel.writeCapacity) - pendingPlaintext.count)
     }
 
     /// The socket's limit, which `writeBufferFull` names.
@@ -404,6 +461,8 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     public func detachDelegate() {
         loop.preconditionInEventLoop()
         guard case .active = state else { preconditionFailure("\(self): detachDelegate() in state \(state)") }
+        // What the delegate wrote goes before the next layer's bytes; a failure told it.
+        guard encryptPending() else { return }
         state = .ready
         readingPaused = false
         detachments += 1
@@ -526,6 +585,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     /// carrier: an HTTPS proxy's TLS channel under this one is idle too.
     public func streamBecameIdle() {
         loop.preconditionInEventLoop()
+        guard encryptPending() else { return }
         engine.releaseRecordBuffers()
         channel.streamBecameIdle()
     }
@@ -551,6 +611,8 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
 
     /// Queues `close_notify` and a FIN, tells the delegate, and lets the socket finish.
     private func closeGracefully(notifying delegate: (any StreamChannelDelegate)?, error: StreamChannelError?) {
+        // What was written goes before `close_notify`; a failure instead told the delegate.
+        guard encryptPending() else { return }
         engine.close()
         state = .closing
         if !socketGone {
@@ -586,6 +648,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
             preconditionFailure("\(self): fail(\(error)) in state \(state)")
         }
         state = .closed(error)
+        pendingPlaintext = []
         channel.close()
         releaseBuffersIfIdle()
         delegate?.streamClosed(self, error: error)
@@ -637,6 +700,8 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     }
 
     fileprivate func socketClosed(_ error: StreamChannelError?) {
+        // Nothing more can be sent.
+        pendingPlaintext = []
         switch state {
         case .handshaking, .evaluating:
             failEstablishing(error ?? .reactor(.channelClosed))
@@ -661,6 +726,14 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
         case .closed:
             break
         }
+    }
+}
+
+extension TLSChannel: IterationEndFlushing {
+    /// Encrypts what this iteration wrote (`write` asked the loop for this call).
+    package func flushAtIterationEnd() {
+        encryptionRequested = false
+        encryptPending()
     }
 }
 

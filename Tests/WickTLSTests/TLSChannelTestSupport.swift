@@ -34,6 +34,8 @@ final class TLSTestServer: Sendable {
         var handshakeDone = false
         /// Application bytes received.
         var plaintext: [UInt8] = []
+        /// Application-data records they came in (one `SSL_read` returns one record's bytes).
+        var records = 0
         var sawCloseNotify = false
         /// Application bytes sent so far.
         var sent = 0
@@ -251,7 +253,10 @@ final class TLSTestServer: Sendable {
             var bytes: [UInt8] = []
             switch try engine.read(into: &bytes) {
             case .bytes:
-                update(index) { $0.plaintext += bytes }
+                update(index) {
+                    $0.plaintext += bytes
+                    $0.records += 1
+                }
                 try onBytes(bytes)
             case .needsInput:
                 try flush()

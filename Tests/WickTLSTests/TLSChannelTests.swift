@@ -444,6 +444,69 @@ private struct SlowEvaluator: ServerTrustEvaluating {
         try await harness.loop.submit { channel.close() }
     }
 
+    /// Plaintext written during one loop iteration is encrypted once, at its end: ten writes in
+    /// one task reach the server as one record, writes in separate iterations as one each, and
+    /// the echo of all of them comes back in order.
+    @Test func theWritesOfOneIterationLeaveInOneRecord() async throws {
+        let server = try await Self.server(.echo)
+        defer { server.stop() }
+        let harness = try await Harness()
+        defer { harness.tearDown() }
+        let recorder = StreamRecorder()
+        let channel = try await harness.open(port: server.port, recorder: recorder)
+        let pieces = (0..<10).map { index in Array(repeating: UInt8(ascii: "a") + UInt8(index), count: 10) }
+        try await harness.loop.submit {
+            for piece in pieces { try channel.write(piece[...]) }
+        }
+        #expect(await eventually { server.receivedCount(0) == 100 })
+        #expect(server.connection(0).records == 1)
+        for (index, piece) in pieces.prefix(3).enumerated() {
+            try await harness.loop.submit { try channel.write(piece[...]) }
+            #expect(await eventually { server.receivedCount(0) == 100 + 10 * (index + 1) })
+        }
+        let sent = pieces.flatMap { $0 } + pieces.prefix(3).flatMap { $0 }
+        #expect(server.connection(0).records == 4 && server.connection(0).plaintext == sent)
+        #expect(await eventually { recorder.snapshot.bytes == sent })
+        try await harness.loop.submit { channel.close() }
+    }
+
+    /// What a task writes before it closes the channel goes out before the `close_notify`.
+    @Test func aWriteThenACloseInOneIterationSendsTheBytesFirst() async throws {
+        let server = try await Self.server(.echo)
+        defer { server.stop() }
+        let harness = try await Harness()
+        defer { harness.tearDown() }
+        let recorder = StreamRecorder()
+        let channel = try await harness.open(port: server.port, recorder: recorder)
+        let message = Array("the last words".utf8)
+        try await harness.loop.submit {
+            try channel.write(message[...])
+            channel.close()
+        }
+        let seen = await server.waitForEnd(of: 0)
+        #expect(seen.plaintext == message && seen.sawCloseNotify && seen.end == "ok")
+        #expect(recorder.snapshot.closed && recorder.snapshot.error == nil)
+    }
+
+    /// `writeCapacity` counts the plaintext gathered but not yet encrypted.
+    @Test func writeCapacityCountsGatheredPlaintext() async throws {
+        let server = try await Self.server(.echo)
+        defer { server.stop() }
+        let harness = try await Harness()
+        defer { harness.tearDown() }
+        let recorder = StreamRecorder()
+        let channel = try await harness.open(port: server.port, recorder: recorder)
+        let chunk = [UInt8](repeating: 7, count: 1_000)
+        let capacities = try await harness.loop.submit { () throws -> [Int] in
+            let before = channel.writeCapacity
+            try channel.write(chunk[...])
+            return [before, channel.writeCapacity]
+        }
+        #expect(capacities[0] > chunk.count && capacities[1] == capacities[0] - chunk.count)
+        #expect(await eventually { server.receivedCount(0) == chunk.count })
+        try await harness.loop.submit { channel.close() }
+    }
+
     /// A peer that never finishes after our close_notify: the socket closes at `closeTimeout`.
     @Test func aLingeringPeerIsCutAtTheCloseTimeout() async throws {
         let server = try await Self.server(.lingerAfterClose(.seconds(5)))

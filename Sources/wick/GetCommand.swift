@@ -57,22 +57,31 @@ struct GetCommand {
         var trustManager: ServerTrustManager?
         if let pin {
             let host = try url.asURL().host() ?? ""
-            trustManager = ServerTrustManager(evaluators: [host: PublicKeysTrustEvaluator(keys: [try PublicKey(pin: pin)])])
+            trustManager = ServerTrustManager(evaluators: [
+                host: PublicKeysTrustEvaluator(keys: [try PublicKey(pin: pin)])
+            ])
         }
         let session = Session(configuration: configuration, serverTrustManager: trustManager)
         if loopsAsGlobalExecutor {
-            guard session.unsafeInstallLoopsAsGlobalExecutor() else { throw UsageError("the loops could not become the global executor") }
-        }
-        print("GET \(url)")
-        let response = await session.request(url, headers: headers).serializingData(emptyResponseCodes: Set(100..<600))
-            .response
-        if loopsAsGlobalExecutor {
-            // The task that awaited the response runs where it resumed: on the session's loop.
-            print("task resumed on thread \(currentThreadName())")
+            guard session.unsafeInstallLoopsAsGlobalExecutor() else {
+                throw UsageError("the loops could not become the global executor")
+            }
+            print("GET \(url)")
+            // A task made now starts on the loops (this one began on Swift's pool, before the
+            // install), so it is on a loop after the request whether or not it had to wait.
+            let (response, thread) = await Task {
+                let response = await session.request(url, headers: headers)
+                    .serializingData(emptyResponseCodes: Set(100..<600)).response
+                return (response, currentThreadName())
+            }.value
+            print("task resumed on thread \(thread)")
             ExchangeReport.print(response, bodyPreview: 0, hexPreview: 0)
             // Never shut down: the loops serve every task of the process from now on.
             return response.error == nil
         }
+        print("GET \(url)")
+        let response = await session.request(url, headers: headers).serializingData(emptyResponseCodes: Set(100..<600))
+            .response
         let type = response.response?.headers["Content-Type"] ?? ""
         let isText = type.hasPrefix("text/") || type.contains("json") || type.contains("xml")
         ExchangeReport.print(response, bodyPreview: isText ? 600 : 0, hexPreview: isText ? 0 : 16)

@@ -392,8 +392,9 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
         }
     }
 
-    /// Encrypts the gathered plaintext and queues its records on the socket; drops it when the
-    /// channel is no longer open. Returns false if the channel failed (the delegate was told).
+    /// Encrypts the gathered plaintext and queues its records on the socket. Returns false,
+    /// the plaintext dropped, when the channel is not open: it closed before, or failed now
+    /// (encrypting or queueing; the delegate was told).
     @discardableResult
     private func encryptPending() -> Bool {
         guard !pendingPlaintext.isEmpty else { return true }

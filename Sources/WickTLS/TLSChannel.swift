@@ -374,13 +374,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
         if pendingPlaintext.isEmpty && bytes.count >= Self.maximumRecordPlaintext {
             // A full record's worth gains nothing from waiting: encrypted now, uncopied, so the
             // socket's watermarks see it at once (a body written while writable).
-            do {
-                try engine.write(bytes)
-            } catch {
-                fail(.tls(error))
-                throw .channelClosed
-            }
-            guard flushEngineOutput() else { throw .channelClosed }
+            guard encrypt(bytes) else { throw .channelClosed }
             return
         }
         pendingPlaintext.append(contentsOf: bytes)
@@ -404,19 +398,25 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
             pendingPlaintext = []
             return false
         }
-        do {
-            try engine.write(pendingPlaintext)
-        } catch {
-            pendingPlaintext = []
-            fail(.tls(error))
-            return false
-        }
+        let encrypted = encrypt(pendingPlaintext)
         // Small batches keep their buffer (steady traffic then allocates none); a large one's
         // goes, so an idle connection does not hold it.
-        if pendingPlaintext.capacity <= Self.keptPlaintextCapacity {
+        if encrypted && pendingPlaintext.capacity <= Self.keptPlaintextCapacity {
             pendingPlaintext.removeAll(keepingCapacity: true)
         } else {
             pendingPlaintext = []
+        }
+        return encrypted
+    }
+
+    /// Encrypts `plaintext` and queues its records on the socket. Returns false if that failed
+    /// (the connection has then been failed and the delegate told).
+    private func encrypt(_ plaintext: some Collection<UInt8>) -> Bool {
+        do {
+            try engine.write(plaintext)
+        } catch {
+            fail(.tls(error))
+            return false
         }
         return flushEngineOutput()
     }

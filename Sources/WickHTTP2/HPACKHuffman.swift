@@ -107,37 +107,39 @@ enum HPACKHuffman {
     /// `huffmanEndOfString` for an EOS symbol and `invalidHuffmanPadding` for padding longer than
     /// 7 bits or not all 1 bits; `blockOffset` is where `encoded` starts in the header block.
     ///
-    /// The output grows once, by the most symbols `encoded` can hold (codes are at least 5 bits),
-    /// and each nibble's transition writes its symbol there unconditionally, advancing only when
-    /// it completed one: no branch per symbol, and no capacity check per byte.
+    /// Symbols are written to temporary memory sized for the most symbols `encoded` can hold
+    /// (codes are at least 5 bits), each nibble's transition writing its symbol there
+    /// unconditionally and advancing only when it completed one: no branch per symbol and no
+    /// capacity check per byte. The decoded bytes are then appended to `output` in one copy
+    /// (growing `output` first and trimming it after cost more than the decoding itself).
     static func decode(
         _ encoded: ArraySlice<UInt8>, blockOffset: Int, into output: inout [UInt8]
     ) throws(HPACKError) {
-        let start = output.count
         let room = encoded.count * 8 / 5 + 1
-        output.append(contentsOf: repeatElement(0, count: room))
-        var node = 0
-        var seen: UInt32 = 0
-        var end = start
-        // SAFETY: `output` has `room` bytes from `start` on, and at most `encoded.count * 8 / 5`
-        // symbols are completed, so every write (at `end`, which only a completed symbol
-        // advances) is in bounds; `nibbleTransitions` has 16 entries for each of its 256 nodes,
-        // and a node is an entry's low 8 bits.
-        output.withUnsafeMutableBufferPointer { out in
-            nibbleTransitions.withUnsafeBufferPointer { transitions in
+        let transitions = nibbleTransitions
+        // SAFETY: `decoded` has `room` bytes, and at most `encoded.count * 8 / 5` symbols are
+        // completed, so every write (at `end`, which only a completed symbol advances) is in
+        // bounds; only the first `end` bytes, each written, are read. `transitions` has 16
+        // entries for each of its 256 nodes, and a node is an entry's low 8 bits.
+        let (node, seen) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { decoded in
+            var node = 0
+            var seen: UInt32 = 0
+            var end = 0
+            transitions.withUnsafeBufferPointer { transitions in
                 for byte in encoded {
                     let high = transitions[node << 4 | Int(byte >> 4)]
-                    out[end] = UInt8(truncatingIfNeeded: high >> 9)
+                    decoded[end] = UInt8(truncatingIfNeeded: high >> 9)
                     end += Int(high >> 8 & 1)
                     let low = transitions[Int(high & 0xFF) << 4 | Int(byte & 0xF)]
-                    out[end] = UInt8(truncatingIfNeeded: low >> 9)
+                    decoded[end] = UInt8(truncatingIfNeeded: low >> 9)
                     end += Int(low >> 8 & 1)
                     node = Int(low & 0xFF)
                     seen |= high | low
                 }
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: decoded[..<end]))
+            return (node, seen)
         }
-        output.removeLast(start + room - end)
         if seen & 1 << 17 != 0 {
             throw HPACKError(.huffmanEndOfString, at: blockOffset + endOfStringPosition(in: encoded))
         }

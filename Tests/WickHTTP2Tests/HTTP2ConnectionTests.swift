@@ -195,6 +195,20 @@ import WickCore
                 == .pseudoHeaderInTrailers)
     }
 
+    /// Every byte value in a response's field name: a lowercase token byte passes, an uppercase
+    /// letter is `uppercaseFieldName`, anything else `invalidFieldName` (one test per byte
+    /// decides, then the failing byte is told apart).
+    @Test func everyNameByteIsJudgedAsRFC9113Wants() {
+        for byte in UInt8.min...UInt8.max {
+            let name = String(decoding: [UInt8(ascii: "x"), byte], as: UTF8.self)
+            guard name.utf8.count == 2 else { continue }  // not one byte in UTF-8: no such name
+            let expected: HTTP2ProtocolError.Kind? =
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                ? .uppercaseFieldName : isHTTPTokenByte(byte) ? nil : .invalidFieldName
+            #expect(Self.malformedKind([":status": "200", name: "v"]) == expected, "byte \(byte)")
+        }
+    }
+
     @Test func dataMustAgreeWithContentLength() {
         func failure(_ status: String, length: String?, data: [[UInt8]], method: HTTPMethod = .get)
             -> HTTP2ProtocolError.Kind?

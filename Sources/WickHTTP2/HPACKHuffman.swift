@@ -35,28 +35,39 @@ enum HPACKHuffman {
 
     /// Appends `bytes` Huffman-coded, padded to a byte with the most significant bits of EOS.
     /// `encodedCount` is `encodedCount(of: bytes)`, which the caller has already computed: the
-    /// output grows once, by that many bytes, and is then filled in place.
+    /// code is written to temporary memory of exactly that size and appended in one copy
+    /// (growing `output` by a zero fill first cost more than the encoding).
     static func encode(_ bytes: some Collection<UInt8>, encodedCount: Int, into output: inout [UInt8]) {
         let lengths = HPACKHuffmanTable.lengths
         let codes = HPACKHuffmanTable.codes
-        var position = output.count
-        output.append(contentsOf: repeatElement(0, count: encodedCount))
-        var pending: UInt64 = 0
-        var pendingBits = 0
-        for byte in bytes {
-            let length = Int(lengths[Int(byte)])
-            pending = pending << UInt64(length) | UInt64(codes[Int(byte)])
-            pendingBits += length
-            while pendingBits >= 8 {
-                pendingBits -= 8
-                output[position] = UInt8(truncatingIfNeeded: pending >> UInt64(pendingBits))
+        // SAFETY: `encoded` has `encodedCount` bytes, the whole code of `bytes` padded to a byte;
+        // every write is at a position checked to be below it (a wrong count traps, it never
+        // writes past the memory), and all `encodedCount` bytes are written before the append.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: encodedCount) { encoded in
+            var position = 0
+            var pending: UInt64 = 0
+            var pendingBits = 0
+            for byte in bytes {
+                let length = Int(lengths[Int(byte)])
+                pending = pending << UInt64(length) | UInt64(codes[Int(byte)])
+                pendingBits += length
+                while pendingBits >= 8 {
+                    pendingBits -= 8
+                    precondition(position < encodedCount, "HPACKHuffman.encode: encodedCount is too small")
+                    encoded[position] = UInt8(truncatingIfNeeded: pending >> UInt64(pendingBits))
+                    position += 1
+                }
+                pending &= (1 << UInt64(pendingBits)) - 1
+            }
+            if pendingBits > 0 {
+                precondition(position < encodedCount, "HPACKHuffman.encode: encodedCount is too small")
+                encoded[position] =
+                    UInt8(truncatingIfNeeded: pending << UInt64(8 - pendingBits)) | (0xFF >> UInt8(pendingBits))
                 position += 1
             }
-            pending &= (1 << UInt64(pendingBits)) - 1
-        }
-        if pendingBits > 0 {
-            output[position] =
-                UInt8(truncatingIfNeeded: pending << UInt64(8 - pendingBits)) | (0xFF >> UInt8(pendingBits))
+            precondition(position == encodedCount, "HPACKHuffman.encode: encodedCount is too large")
+            // SAFETY: the first `position` bytes, all written above; the append copies them.
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: encoded[..<position]))
         }
     }
 
@@ -137,6 +148,7 @@ enum HPACKHuffman {
                     seen |= high | low
                 }
             }
+            // SAFETY: the first `end` bytes, each written above; the append copies them.
             output.append(contentsOf: UnsafeBufferPointer(rebasing: decoded[..<end]))
             return (node, seen)
         }

@@ -86,7 +86,7 @@ enum HTTP2FieldValidation {
         name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>
     ) throws(MalformedMessage) {
         guard !name.isEmpty else { throw MalformedMessage(.invalidFieldName) }
-        for byte in name where !isLowercaseTokenCharacter(byte) {
+        for byte in name where !isLowercaseHTTPTokenByte(byte) {
             if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { throw MalformedMessage(.uppercaseFieldName) }
             throw MalformedMessage(.invalidFieldName)
         }
@@ -124,17 +124,6 @@ enum HTTP2FieldValidation {
             last = byte
         }
         return last != 0x20 && last != 0x09
-    }
-
-    /// tchar (RFC 9110 §5.6.2) but an uppercase letter: a byte an HTTP/2 field name may hold.
-    /// One test per byte of a received name; the reason for a byte that fails is found after.
-    @inline(__always)
-    static func isLowercaseTokenCharacter(_ byte: UInt8) -> Bool {
-        // `isHTTPTokenByte`'s masks with bits 65-90 (A-Z) of the high one cleared.
-        let low: UInt64 = 0x03FF_6CFA_0000_0000
-        let high: UInt64 = 0x57FF_FFFF_C000_0000
-        guard byte < 128 else { return false }
-        return ((byte < 64 ? low : high) >> UInt64(byte & 63)) & 1 == 1
     }
 
     /// tchar (RFC 9110 §5.6.2); see `isHTTPTokenByte`.

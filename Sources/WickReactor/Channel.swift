@@ -111,6 +111,14 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
         return true
     }
 
+    /// The socket, for a caller that waits for its readiness inline
+    /// (`EventLoop.waitInlineIfAsleep`); nil once closed.
+    public var readinessDescriptor: Int32? {
+        loop.preconditionInEventLoop()
+        if case .closed = lifecycle { return nil }
+        return fd
+    }
+
     /// Whether queued bytes are at or under the watermarks; stop writing while `false` and wait
     /// for `channelWritabilityChanged(_:isWritable: true)`.
     public var isWritable: Bool {

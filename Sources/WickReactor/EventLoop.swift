@@ -46,6 +46,20 @@
 //   wake the loop as any submitter would. So a borrower never runs code that expects the loop's
 //   own thread beyond the work it brought, and no lock order can deadlock: the only blocking
 //   acquire is the loop thread's own, and the loop thread holds no other loop's `ownership`.
+// - **A sleeping loop can be waited on by its caller** (`waitInlineIfAsleep`). A borrower that
+//   has just sent a request and is about to await the response may keep the loop and wait for
+//   it itself, for a bounded time: the loop stops watching that one descriptor (`epoll_ctl` MOD
+//   to no events, so its readiness does not wake the loop's thread), the caller `ppoll`s it,
+//   handles what it reports as the loop would, runs the local tasks that queued and the
+//   completion after it let go, and the loop watches the descriptor again. One sleep and wake
+//   of the caller's thread a request, as libcurl's, where handing the response over cost two
+//   context switches and two futex calls. The loop's thread, woken meanwhile for anything else
+//   (another descriptor, a task, the eventfd), must not wait behind a blocked caller: it says
+//   so in `loopWantsOwnership` before it takes `ownership`, and writes `yieldFD` (which the
+//   caller polls too) when `hasInlineWaiter` says a caller waits; each side sets its flag
+//   before reading the other's (sequentially consistent), so at least one of them sees the
+//   other. The caller also stops before the loop's next timer is due. No loop's own thread
+//   ever waits this way: a task running on a loop would block that loop's connections.
 // - **Completions can wait until the loop lets go** (`executeAfterIteration`). Telling a caller
 //   on another thread that its request is done wakes that thread, and on a busy core the woken
 //   thread runs at once, while the loop, preempted, still holds `ownership`: the caller's next
@@ -123,6 +137,16 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     public let name: String
     let epollFD: Int32
     private let wakeFD: Int32
+    /// Written by the loop's thread when it woke while a borrower waits inline
+    /// (`waitInlineIfAsleep`), which polls it beside its connection and so lets go at once.
+    /// Read (reset) only by that borrower.
+    private let yieldFD: Int32
+    /// A borrower waits inline now (`waitInlineIfAsleep`); set and cleared under `ownership`.
+    private let hasInlineWaiter = Atomic<Bool>(false)
+    /// The loop's thread returned from `epoll_wait` and wants `ownership`; cleared once it has it.
+    /// With `hasInlineWaiter`, a Dekker pair: each side sets its flag, then reads the other's,
+    /// so either the waiter sees the loop coming or the loop sees the waiter and writes `yieldFD`.
+    private let loopWantsOwnership = Atomic<Bool>(false)
     private let inbox = Locked(Inbox())
     /// Held by whichever thread acts as the loop: the loop thread except while it waits in
     /// `epoll_wait`, or a borrower (`runIfAsleep`). Every loop-confined `var` is touched only
@@ -188,6 +212,13 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
             try Syscalls.epollControl(
                 epollFD, EPOLL_CTL_ADD, wakeFD, events: Epoll.readable | Epoll.edgeTriggered, data: Self.wakeData)
         } catch {
+            try? Syscalls.close(epollFD)
+            throw ReactorError(error)
+        }
+        do {
+            yieldFD = try Syscalls.eventfd()
+        } catch {
+            try? Syscalls.close(wakeFD)
             try? Syscalls.close(epollFD)
             throw ReactorError(error)
         }
@@ -328,6 +359,143 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
             return true
         }
         if wakes { wakeUpOutsideTheLock() }
+    }
+
+    /// How a wait on the caller's thread (`waitInlineIfAsleep`) ended.
+    package enum InlineWaitEnd {
+        /// The work it watched ended (`descriptor()` gave nil).
+        case workEnded
+        /// Its deadline passed first.
+        case ranOut
+        /// It let go early (the loop's thread woke for other work, or a timer of the loop's is
+        /// due), or never waited (the work had ended, or was not to be waited for).
+        case interrupted
+    }
+
+    /// Borrows the sleeping loop, as `runIfAsleep` does, and waits on the calling thread for the
+    /// work it watches to end, for up to `deadline`: a caller about to await a request the
+    /// loop carries (sent by that caller a moment ago, its response due within microseconds)
+    /// takes the response itself, as libcurl's caller does, instead of sleeping until the loop
+    /// wakes it (two context switches and two futex calls a request on a shared core).
+    ///
+    /// Each round, as the loop, `descriptor()` names the registered descriptor to watch (nil
+    /// when the work has ended, or is not to be waited for). The loop stops watching it
+    /// meanwhile (so its readiness does not wake the loop's thread), and this thread `ppoll`s it
+    /// with the loop's `yieldFD`, hands what it reports to its handler, runs the loop-local
+    /// tasks that produced (not Swift jobs: those wait for the loop's thread) and flushes what
+    /// they wrote. The wait ends when `descriptor()` says so, at `deadline`, before the loop's
+    /// next timer is due, or at once when the loop's thread wakes for anything else (another
+    /// connection, a task): it then writes `yieldFD` (see `loopWantsOwnership`). `ended` hears
+    /// how, as the loop, whenever the loop was borrowed. Work queued for after the iteration (a completion)
+    /// then runs on this thread, once it let go, as the loop's thread would run it there.
+    ///
+    /// Returns false, without waiting, when `runIfAsleep` would (the loop is busy or has tasks
+    /// queued, or the caller acts as the loop), when writes wait for the loop's next iteration,
+    /// and on any loop's own thread: a loop's thread (a task on a loop, or after-iteration
+    /// work) must never block on another loop's socket.
+    package func waitInlineIfAsleep(
+        until deadline: Deadline, watching descriptor: () -> Int32?, ended: (InlineWaitEnd) -> Void
+    ) -> Bool {
+        guard !inEventLoop, cwick_is_loop_thread() == 0 else { return false }
+        let borrowed = ownership.withLockIfAvailable { _ -> (single: LoopWork?, after: [LoopWork], wakes: Bool)? in
+            // Writes left for the loop (a stream sent with others') are the loop's to send first.
+            guard !isClosing, localTasks.isEmpty, pendingFlushes.isEmpty, inbox.withLock({ $0.tasks.isEmpty })
+            else { return nil }
+            let loopThread = threadID.load(ordering: .relaxed)
+            threadID.store(JoinableThread.currentID, ordering: .relaxed)
+            hasInlineWaiter.store(true, ordering: .sequentiallyConsistent)
+            ended(waitInline(until: deadline, watching: descriptor))
+            hasInlineWaiter.store(false, ordering: .relaxed)
+            threadID.store(loopThread, ordering: .relaxed)
+            // One item (the usual completion) is moved out, so the queue keeps its storage.
+            var after: [LoopWork] = []
+            var single: LoopWork?
+            if afterIteration.count == 1 {
+                single = afterIteration.removeLast()
+            } else if !afterIteration.isEmpty {
+                swap(&after, &afterIteration)
+            }
+            return (
+                single, after,
+                !pendingFlushes.isEmpty || !localTasks.isEmpty
+                    || timers.nextDeadline().map { $0 < waitEnds } == true
+            )
+        }
+        guard let borrowed = borrowed ?? nil else { return false }
+        borrowed.single?.run()
+        for work in borrowed.after { work.run() }
+        if borrowed.wakes { wakeUpIfAsleep() }
+        return true
+    }
+
+    /// The rounds of `waitInlineIfAsleep`, as the loop.
+    private func waitInline(until deadline: Deadline, watching descriptor: () -> Int32?) -> InlineWaitEnd {
+        var silenced: (fd: Int32, generation: UInt32)?
+        defer {
+            // The loop watches the descriptor again, with the interest its handler left.
+            if let silenced, let registration = registrations[DescriptorKey(silenced.fd)],
+                registration.generation == silenced.generation
+            {
+                control(
+                    EPOLL_CTL_MOD, fd: silenced.fd, interest: registration.interest, generation: silenced.generation)
+            }
+        }
+        // What the wait ended with: nothing was waited for before a round ran.
+        func ending(_ end: InlineWaitEnd) -> InlineWaitEnd { silenced == nil ? .interrupted : end }
+        while true {
+            if loopWantsOwnership.load(ordering: .sequentiallyConsistent) { return ending(.interrupted) }
+            guard let fd = descriptor() else { return ending(.workEnded) }
+            // A descriptor the loop does not know, or another than the one being watched (the
+            // work moved to a new connection), is left to the loop.
+            guard let registration = registrations[DescriptorKey(fd)],
+                silenced.map({ $0.fd == fd && $0.generation == registration.generation }) ?? true
+            else { return ending(.interrupted) }
+            let now = Deadline.now()
+            if deadline.hasPassed(at: now) { return ending(.ranOut) }
+            let end = timers.nextDeadline().map { Swift.min($0, deadline) } ?? deadline
+            if end.hasPassed(at: now) { return ending(.interrupted) }
+            if silenced == nil {
+                control(EPOLL_CTL_MOD, fd: fd, interest: 0, generation: registration.generation)
+                silenced = (fd, registration.generation)
+            }
+            let polled: (first: Int16, second: Int16)
+            do {
+                polled = try Syscalls.poll(
+                    fd, events: Int16(truncatingIfNeeded: registration.interest), orReadable: yieldFD,
+                    timeoutNanoseconds: end.timeRemaining(at: now).wholeNanosecondsClamped)
+            } catch {
+                preconditionFailure("\(name): ppoll: \(error)")
+            }
+            let ready = UInt32(UInt16(bitPattern: polled.first)) & ~UInt32(POLLNVAL)
+            if ready != 0 {
+                registration.handler.readinessChanged(ready)
+                runLocalTasksBeforeAJob()
+                flushPending()
+            }
+            if polled.second != 0 {
+                // Reset, so the next waiter does not take this request to let go for its own.
+                _ = try? Syscalls.eventfdRead(yieldFD)
+                return .interrupted
+            }
+        }
+    }
+
+    /// Runs the loop-local tasks queued so far, as `runTasks` does, up to the first Swift job:
+    /// a job (a task that prefers the loop) waits for the loop's own thread, with what follows it.
+    private func runLocalTasksBeforeAJob() {
+        var rounds = 0
+        while !localTasks.isEmpty && rounds < Self.localTaskRounds {
+            if let job = localTasks.firstIndex(where: { if case .job = $0 { true } else { false } }) {
+                if job == 0 { return }
+                localTaskScratch.append(contentsOf: localTasks[..<job])
+                localTasks.removeSubrange(..<job)
+            } else {
+                swap(&localTasks, &localTaskScratch)
+            }
+            for task in localTaskScratch { task.run() }
+            localTaskScratch.removeAll(keepingCapacity: true)
+            rounds += 1
+        }
     }
 
     /// Runs `runnable.runOnLoop()` on the loop's thread after this iteration, once the loop let
@@ -520,6 +688,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     func run() {
         let ownThread = JoinableThread.currentID
         loopThreadID.store(ownThread, ordering: .relaxed)
+        cwick_mark_loop_thread()
         // `ownership` is let go only for the after-iteration work and the wait (see the file's
         // comment); `threadID` says who acts as the loop, and is only changed under it.
         var next = ownership.withLock { _ in
@@ -529,7 +698,11 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         }
         while let wait = next {
             let batch = waitForEvents(timeoutMilliseconds: wait.timeout)
+            // A borrower waiting inline is told to let go (see `waitInlineIfAsleep`).
+            loopWantsOwnership.store(true, ordering: .sequentiallyConsistent)
+            if hasInlineWaiter.load(ordering: .sequentiallyConsistent) { _ = try? Syscalls.eventfdWrite(yieldFD, 1) }
             next = ownership.withLock { _ in
+                loopWantsOwnership.store(false, ordering: .relaxed)
                 threadID.store(ownThread, ordering: .relaxed)
                 defer { threadID.store(0, ordering: .relaxed) }
                 if wait.sleeps { isWaiting.store(false, ordering: .relaxed) }
@@ -704,6 +877,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         // one `write` each before the eventfd closes.
         while inbox.withLock({ $0.wakesInFlight > 0 }) { sched_yield() }
         try? Syscalls.close(wakeFD)
+        try? Syscalls.close(yieldFD)
         try? Syscalls.close(epollFD)
     }
 }

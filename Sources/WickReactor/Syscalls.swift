@@ -177,6 +177,28 @@ enum Syscalls {
         throw classify("epoll_wait", code)
     }
 
+    /// `ppoll(2)` on two descriptors, for up to `timeoutNanoseconds`: `first` for `events`,
+    /// `second` for readability. Returns each one's `revents` (both zero on a timeout or
+    /// `EINTR`, which the caller treats as a timeout).
+    static func poll(_ first: Int32, events: Int16, orReadable second: Int32, timeoutNanoseconds: Int64)
+        throws(SyscallError) -> (first: Int16, second: Int16)
+    {
+        var descriptors = (
+            pollfd(fd: first, events: events, revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)
+        )
+        var timeout = timespec(
+            tv_sec: Int(timeoutNanoseconds / 1_000_000_000), tv_nsec: Int(timeoutNanoseconds % 1_000_000_000))
+        // SAFETY: the tuple of two pollfds is laid out as a C array of two; both it and `timeout`
+        // are stack values that outlive the call.
+        let result = withUnsafeMutableBytes(of: &descriptors) { bytes in
+            cwick_ppoll(bytes.baseAddress?.assumingMemoryBound(to: pollfd.self), 2, &timeout)
+        }
+        if result >= 0 { return (descriptors.0.revents, descriptors.1.revents) }
+        let code = cwick_errno()
+        if code == EINTR { return (0, 0) }
+        throw classify("ppoll", code)
+    }
+
     // MARK: sockets
 
     /// `socket(2)`: a non-blocking, close-on-exec stream socket of `family`.

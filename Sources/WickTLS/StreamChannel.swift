@@ -46,9 +46,16 @@ public protocol StreamChannel: AnyObject, Sendable {
     /// buffers (`TLSConfiguration.releasesBuffersWhenIdle`), which its next read or write
     /// allocates again. A hint: reading and writing work as before. The default does nothing.
     func streamBecameIdle()
+    /// The socket whose readiness moves this stream, for a caller that waits for it inline
+    /// (`EventLoop.waitInlineIfAsleep`); nil once closed, or for a stream without one of its
+    /// own. The default is nil.
+    var readinessDescriptor: Int32? { get }
 }
 
 extension StreamChannel {
+    /// None: such a stream is never waited for inline.
+    public var readinessDescriptor: Int32? { nil }
+
     /// Does nothing: a plain stream holds no buffer while idle.
     public func streamBecameIdle() {}
 }

@@ -313,6 +313,9 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
         return made
     }
 
+    /// The socket under the session (`channel`'s), for a caller that waits for it inline.
+    public var readinessDescriptor: Int32? { channel.readinessDescriptor }
+
     /// Whether the TLS session is open: trusted, and neither closed nor failed.
     public var isOpen: Bool {
         loop.preconditionInEventLoop()

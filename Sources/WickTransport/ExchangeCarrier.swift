@@ -16,11 +16,25 @@ protocol ExchangeCarrier: AnyObject {
     func consumerWantsMore()
     /// Whether the connection carries other requests now (HTTP/2 streams besides this one).
     var carriesOtherRequests: Bool { get }
+    /// The socket whose readiness moves the request now, for a caller waiting for it inline;
+    /// nil once the connection closed.
+    var readinessDescriptor: Int32? { get }
+    /// Whether a caller may wait inline for the response now (the connection's
+    /// `InlineWaitHistory`); counts one that may not.
+    func inlineWaitMayBegin() -> Bool
+    /// A caller's inline wait ended: it ran out before the response, or did not.
+    func inlineWaitEnded(ranOut: Bool)
 }
 
 extension HTTP1ConnectionDriver: ExchangeCarrier {
     /// Never: an HTTP/1.1 connection carries one request at a time.
     var carriesOtherRequests: Bool { false }
+    /// The channel's socket.
+    var readinessDescriptor: Int32? { channel.readinessDescriptor }
+
+    func inlineWaitMayBegin() -> Bool { inlineWaits.callerMayWait() }
+
+    func inlineWaitEnded(ranOut: Bool) { inlineWaits.record(ranOut: ranOut) }
 }
 
 /// The connection the pool leased a request: an HTTP/1.1 connection, whole, or an HTTP/2

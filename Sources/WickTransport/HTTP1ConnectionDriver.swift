@@ -99,6 +99,8 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
     // and an access-set insert per access, about 7,000 instructions per request (callgrind).
     @exclusivity(unchecked) private var machine: HTTP1ConnectionStateMachine
     @exclusivity(unchecked) private var exchange: Exchange?
+    /// Callers that waited for this connection's responses inline (`ExchangeCarrier`).
+    @exclusivity(unchecked) var inlineWaits = InlineWaitHistory()
     /// Set while `produceBody` runs, so that a resume inside it does not start a second loop.
     @exclusivity(unchecked) private var isProducingBody = false
     /// Exchanges started on this connection, numbering them.

@@ -109,6 +109,8 @@ package final class HTTP2ConnectionDriver: StreamChannelDelegate, @unchecked Sen
 
     @exclusivity(unchecked) private var machine: HTTP2ConnectionStateMachine
     @exclusivity(unchecked) private var streams: [HTTP2StreamID: Stream] = [:]
+    /// Callers that waited for this connection's responses inline (`ExchangeCarrier`).
+    @exclusivity(unchecked) var inlineWaits = InlineWaitHistory()
     /// The connection's one timer for the deadline and idle checks (`watchdogFired`).
     @exclusivity(unchecked) private var watchdog = ConnectionWatchdog()
     /// The events of a read, emptied and kept for the next (`streamRead`).

@@ -35,4 +35,12 @@ final class HTTP2StreamHandle: ExchangeCarrier {
     var carriesOtherRequests: Bool {
         (driver?.openStreamCount ?? 0) > 1
     }
+
+    /// The connection's socket, which every stream's frames arrive on.
+    var readinessDescriptor: Int32? { driver?.channel.readinessDescriptor }
+
+    /// Whether the connection's record (its streams share it) lets a caller wait.
+    func inlineWaitMayBegin() -> Bool { driver?.inlineWaits.callerMayWait() ?? false }
+
+    func inlineWaitEnded(ranOut: Bool) { driver?.inlineWaits.record(ranOut: ranOut) }
 }

@@ -1,4 +1,6 @@
 // Cancels one exchange wherever it is: in the pool's wait queue or on a connection.
+import WickCore
+
 /// The handle a request keeps while its exchange is on the transport; `cancel()` takes the
 /// exchange out of the pool if it waits, or closes its connection if it runs.
 package struct TransportCancellation: Sendable {
@@ -17,6 +19,19 @@ package struct TransportCancellation: Sendable {
     /// The faults injected into the exchange so far (`TransportExchange.injectedFaults`); read
     /// on the runner's loop, where the exchange's completion runs.
     package var injectedFaults: [InjectedFault] { hedged?.injectedFaults ?? handle.injectedFaults }
+
+    /// Waits on this thread, for up to `budget`, for the exchange to complete, taking its
+    /// response from the socket as the loop would, when the loop sleeps (it then is not woken
+    /// for it, and the caller awaiting the outcome does not sleep): for a caller about to await
+    /// it. Does nothing when the loop is busy, or the exchange is not yet on a connection,
+    /// streams its body or may be hedged (`EventLoop.waitInlineIfAsleep`).
+    package func waitInline(for budget: Duration) {
+        guard hedged == nil else { return }
+        let exchange = handle
+        _ = runner.loop.waitInlineIfAsleep(
+            until: .now() + budget, watching: { exchange.inlineWaitDescriptor() },
+            ended: { exchange.inlineWaitEnded($0) })
+    }
 
     /// Tells the exchange its body sink takes bytes again.
     package func demandMore() {

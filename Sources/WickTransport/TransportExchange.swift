@@ -72,6 +72,8 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     private var completion: @Sendable (consuming Result<TransportResponse, TransportError>) -> Void = { _ in }
 
     @exclusivity(unchecked) var phase = Phase.created
+    /// The connection a caller's inline wait began on, until it ends.
+    @exclusivity(unchecked) private var inlineWaitCarrier: (any ExchangeCarrier)?
     /// The pool must give this attempt a connection that never carried a request.
     @exclusivity(unchecked) private(set) var isReplay = false
     /// How many times the request was sent again after an HTTP/2 connection refused it
@@ -178,6 +180,31 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     var sharesConnection: Bool {
         guard case .running(let carrier) = phase else { return false }
         return carrier.carriesOtherRequests
+    }
+
+    /// The socket a caller waiting inline for the response watches
+    /// (`TransportCancellation.waitInline`): the connection's, while the exchange runs on it and
+    /// collects a body that nothing holds back, and the connection's `InlineWaitHistory` lets
+    /// the wait begin; else nil, and the wait ends.
+    func inlineWaitDescriptor() -> Int32? {
+        guard case .running(let carrier) = phase, sink == nil, !isPausedByCaller else { return nil }
+        if inlineWaitCarrier !== carrier {
+            guard carrier.inlineWaitMayBegin() else { return nil }
+            inlineWaitCarrier = carrier
+        }
+        return carrier.readinessDescriptor
+    }
+
+    /// A caller's inline wait ended: the connection it began on records whether the response
+    /// came in time (`InlineWaitHistory`).
+    func inlineWaitEnded(_ end: EventLoop.InlineWaitEnd) {
+        guard let carrier = inlineWaitCarrier else { return }
+        inlineWaitCarrier = nil
+        switch end {
+        case .workEnded: carrier.inlineWaitEnded(ranOut: false)
+        case .ranOut: carrier.inlineWaitEnded(ranOut: true)
+        case .interrupted: break
+        }
     }
 
     /// The sink can take body bytes again: reading resumes unless the caller paused it.

@@ -78,7 +78,8 @@ enum SessionAllocations {
     /// CPU and allocations per request; with `given`, libcurl's figures for the same requests too
     /// (one reused easy handle), so a quick A/B has its peer beside it.
     /// - Throws: as `perRequest`.
-    /// `only`: "pool", "loop" or "curl" runs that form alone (for `perf record` or `strace`).
+    /// `only`: "pool", "loop" or "curl" runs that form alone (for `perf record` or `strace`);
+    /// "pool-no-inline-wait" runs the pool's form with `inlineResponseWait` off.
     /// `http2PriorKnowledge`: a cleartext `given` (nil: an in-process HTTP/2 server) is spoken
     /// to in HTTP/2 (h2c), for the HTTP/2 path's figures (libcurl's are then HTTP/1.1's).
     static func profile(requests: Int, url given: String?, only: String? = nil, http2PriorKnowledge: Bool = false)
@@ -90,10 +91,12 @@ enum SessionAllocations {
         var configuration = Session.Configuration()
         configuration.maximumConnectionsPerHost = 1
         configuration.http2PriorKnowledge = http2PriorKnowledge
+        if only == "pool-no-inline-wait" { configuration.inlineResponseWait = nil }
         let session = Session(configuration: configuration)
         defer { try? blocking { await session.shutdown() } }
         let url = given ?? "http://127.0.0.1:\(port ?? 0)/bytes/1k"
-        for onLoop in [false, true] where only == nil || only == (onLoop ? "loop" : "pool") {
+        let poolForm = only == "pool-no-inline-wait" ? "pool-no-inline-wait" : "pool"
+        for onLoop in [false, true] where only == nil || only == (onLoop ? "loop" : poolForm) {
             let round = try RequestsBenchmark.wickSequentialAsync(
                 session, url: url, count: requests, executor: onLoop ? session.taskExecutor : nil)
             report("profile-session\(onLoop ? " (task on the loop)" : "")", round, requests: requests)

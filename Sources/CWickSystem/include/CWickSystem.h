@@ -10,6 +10,7 @@
 #include <netinet/tcp.h>
 #include <signal.h>
 #include <spawn.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -30,5 +31,14 @@ int cwick_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from);
 
 /// posix_spawn_file_actions_addchdir_np: the child changes to `path` first (_GNU_SOURCE too).
 int cwick_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path);
+
+/// Marks the calling thread as an event loop's own, for the rest of its life.
+void cwick_mark_loop_thread(void);
+
+/// Whether the calling thread is an event loop's own (1) or not (0).
+int cwick_is_loop_thread(void);
+
+/// ppoll(2) with no signal mask: poll with a nanosecond timeout (_GNU_SOURCE too).
+int cwick_ppoll(struct pollfd *descriptors, nfds_t count, const struct timespec *timeout);
 
 #endif

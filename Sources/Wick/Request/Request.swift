@@ -429,6 +429,12 @@ public class Request: @unchecked Sendable {
     /// The task waits as itself (an unsafe continuation the lifecycle resumes exactly once, rule
     /// 4), so awaiting costs no allocation.
     @usableFromInline func awaitOutcome(cancellingWithTask: Bool) async -> Outcome {
+        // A response due within microseconds is taken on this thread (see `inlineResponseWait`).
+        if let budget = session.configuration.inlineResponseWait,
+            let exchange = mutableState.withLock({ $0.lifecycle.inFlightCancellation })
+        {
+            exchange.waitInline(for: budget)
+        }
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Outcome, Never>) in
                 addWaiter(.task(continuation))

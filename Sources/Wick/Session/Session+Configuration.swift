@@ -133,6 +133,16 @@ extension Session {
         /// the same one, so its connections are shared. Default 1 (one loop handles thousands
         /// of connections; more help only when TLS handshakes saturate a core).
         public var eventLoopCount: Int = 1
+        /// How long a task awaiting a response it just sent (`serializingData().response` and
+        /// the other `serializing…()` tasks) may wait for it on its own thread, when the
+        /// connection's loop has nothing else to do: it takes the response from the socket
+        /// itself, as a libcurl caller does, instead of sleeping until the loop thread wakes it
+        /// (two thread switches a request). The wait blocks one of Swift's pool threads for at
+        /// most this long, and ends at once when the loop has other work. A connection whose
+        /// responses take longer stops being waited for: after a wait that runs out, the next
+        /// 1, 2, 4 … up to 64 requests on it are not. Responses to streams, downloads and
+        /// callback handlers are never waited for. Default 200 µs; nil never waits.
+        public var inlineResponseWait: Duration? = .microseconds(200)
         /// The largest response body a request collects; more fails it with
         /// `WickError.bodyTooLarge` (the body is held in memory whole). Default 64 MiB.
         /// The limit applies to the body as delivered, so to the decoded size of a gzip or

@@ -1,0 +1,216 @@
+// Waiting on the caller's thread (`waitInlineIfAsleep`): who reads, how the wait ends, and
+// what the loop sees afterwards.
+import Synchronization
+import Testing
+import WickCore
+
+@testable import WickReactor
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite struct EventLoopInlineWaitTests {
+    /// A started channel to a raw server socket, whose reads record their thread.
+    private final class Connection: Sendable {
+        let group: EventLoopGroup
+        let channel: Channel
+        let server: Int32
+        let recorder: Recorder
+        let readThreads = Locked<[UInt]>([])
+        /// Threads a test started from inside a wait, joined by `close`.
+        let helpers = Locked<[TestThread]>([])
+
+        init() async throws {
+            group = try makeGroup()
+            let listener = try TestListener()
+            channel = try await Connector(resolver: group.resolver, options: ConnectOptions())
+                .connect(to: listener.address, on: group.next())
+            server = try #require(listener.accept())
+            let threads = readThreads
+            recorder = Recorder { _ in threads.withLock { $0.append(JoinableThread.currentID) } }
+            try await start(channel, recorder)
+        }
+
+        var loop: EventLoop { channel.loop }
+        var received: Int { recorder.events.withLock { $0.bytes.count } }
+
+        /// Sends `text` from the server's side.
+        func send(_ text: String) {
+            let bytes = Array(text.utf8)
+            #expect(bytes.withUnsafeBytes { write(server, $0.baseAddress, $0.count) } == bytes.count)
+        }
+
+        /// Runs `body` on a thread of its own (joined by `close`).
+        func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+            let thread = TestThread(body)
+            helpers.withLock { $0.append(thread) }
+        }
+
+        func close() {
+            for helper in helpers.withLock({ $0 }) { helper.join() }
+            loop.execute { [channel] in channel.close() }
+            Glibc.close(server)
+            group.shutdownGracefully()
+        }
+    }
+
+    /// What one inline wait did, seen from the waiting thread.
+    private struct Outcome: Sendable {
+        var borrowed = false
+        var end: EventLoop.InlineWaitEnd?
+        var thread: UInt = 0
+        var elapsed: Duration = .zero
+    }
+
+    /// Waits inline on a thread of its own (not the test's Swift pool thread) until `bytes`
+    /// bytes arrived or `budget` passed, retrying (bounded) until the loop sleeps; `began` runs
+    /// as the loop when the first round starts.
+    private func waitInline(
+        _ connection: Connection, for bytes: Int, budget: Duration, began: @escaping @Sendable () -> Void = {}
+    ) -> Outcome {
+        let outcome = Locked(Outcome())
+        let waiter = TestThread {
+            let clock = ContinuousClock()
+            for _ in 0..<500 {
+                let started = clock.now
+                let start = Deadline.now()
+                var announced = false
+                var end: EventLoop.InlineWaitEnd?
+                let borrowed = connection.loop.waitInlineIfAsleep(
+                    until: start + budget,
+                    watching: {
+                        if !announced {
+                            announced = true
+                            began()
+                        }
+                        return connection.received >= bytes ? nil : connection.channel.readinessDescriptor
+                    },
+                    ended: { end = $0 })
+                if borrowed {
+                    let elapsed = clock.now - started
+                    outcome.withLock {
+                        $0 = Outcome(borrowed: true, end: end, thread: JoinableThread.currentID, elapsed: elapsed)
+                    }
+                    return
+                }
+                usleep(2_000)
+            }
+        }
+        waiter.join()
+        return outcome.withLock { $0 }
+    }
+
+    @Test func theWaiterReadsTheResponseOnItsOwnThread() async throws {
+        let connection = try await Connection()
+        defer { connection.close() }
+        let loopThread = try await connection.loop.submit { JoinableThread.currentID }
+        // The server answers once the wait has begun, from another thread.
+        let outcome = waitInline(connection, for: 4, budget: .seconds(20)) {
+            connection.onAnotherThread { connection.send("pong") }
+        }
+        #expect(outcome.borrowed)
+        #expect(outcome.end == .workEnded)
+        #expect(connection.recorder.events.withLock { $0.bytes } == Array("pong".utf8))
+        let readers = connection.readThreads.withLock { $0 }
+        #expect(!readers.isEmpty && readers.allSatisfy { $0 == outcome.thread })
+        // The loop watches the socket again: the next bytes reach its own thread.
+        connection.send("more")
+        #expect(await eventually(timeout: .seconds(20)) { connection.received == 8 })
+        #expect(connection.readThreads.withLock { $0.last } == loopThread)
+    }
+
+    @Test func aWaitWithoutAResponseRunsOutAndTheLoopReadsWhatComesLater() async throws {
+        let connection = try await Connection()
+        defer { connection.close() }
+        let loopThread = try await connection.loop.submit { JoinableThread.currentID }
+        let outcome = waitInline(connection, for: 1, budget: .milliseconds(30))
+        #expect(outcome.borrowed)
+        #expect(outcome.end == .ranOut)
+        #expect(outcome.elapsed >= .milliseconds(30))
+        connection.send("late")
+        #expect(await eventually(timeout: .seconds(20)) { connection.received == 4 })
+        #expect(connection.readThreads.withLock { $0 } == [loopThread])
+    }
+
+    /// Work for the loop from another thread ends the wait at once (the loop's thread, woken,
+    /// tells the waiter through `yieldFD`), and runs on the loop's thread.
+    @Test func aWaitLetsGoWhenTheLoopIsGivenWork() async throws {
+        let connection = try await Connection()
+        defer { connection.close() }
+        let loopThread = try await connection.loop.submit { JoinableThread.currentID }
+        let ranOn = Atomic<UInt>(0)
+        let outcome = waitInline(connection, for: 1, budget: .seconds(20)) {
+            connection.onAnotherThread {
+                connection.loop.execute { ranOn.store(JoinableThread.currentID, ordering: .relaxed) }
+            }
+        }
+        #expect(outcome.borrowed)
+        #expect(outcome.end == .interrupted)
+        #expect(outcome.elapsed < .seconds(10))
+        #expect(await eventually(timeout: .seconds(20)) { ranOn.load(ordering: .relaxed) == loopThread })
+    }
+
+    /// A timer of the loop's due before the wait's deadline ends the wait, and fires: the
+    /// waiter wakes the loop's thread, which sleeps without a timeout.
+    @Test func aWaitLetsGoBeforeTheLoopsNextTimer() async throws {
+        let connection = try await Connection()
+        defer { connection.close() }
+        let fired = Atomic<Bool>(false)
+        // Set as the loop when the wait begins (a timer set earlier could fire before a busy
+        // machine lets the wait begin); the loop's thread sleeps with no timeout meanwhile.
+        let outcome = waitInline(connection, for: 1, budget: .seconds(20)) {
+            connection.loop.schedule(after: .milliseconds(50)) { fired.store(true, ordering: .relaxed) }
+        }
+        #expect(outcome.borrowed)
+        #expect(outcome.end == .interrupted)
+        #expect(outcome.elapsed < .seconds(10))
+        #expect(await eventually(timeout: .seconds(20)) { fired.load(ordering: .relaxed) })
+    }
+
+    /// Work the waiter's reads queue for after the iteration runs on the waiter's thread, once
+    /// it let go of the loop (as a completion does).
+    @Test func afterIterationWorkRunsOnTheWaitersThread() async throws {
+        let log = Locked<[String]>([])
+        let connection = try await Connection()
+        defer { connection.close() }
+        let probe = InlineAfterIterationProbe(loop: connection.loop, log: log)
+        // Queued as the loop when the wait begins, as a read that completes a request queues it.
+        let outcome = waitInline(connection, for: 4, budget: .seconds(20)) {
+            #expect(connection.loop.executeAfterIteration(probe))
+            connection.onAnotherThread { connection.send("pong") }
+        }
+        #expect(outcome.end == .workEnded)
+        #expect(log.withLock { $0 } == ["not the loop"])
+        #expect(probe.thread.load(ordering: .relaxed) == outcome.thread)
+    }
+
+    @Test func noThreadOfALoopWaitsInline() async throws {
+        let group = try makeGroup(threads: 2)
+        defer { group.shutdownGracefully() }
+        let (first, second) = (group.loops[0], group.loops[1])
+        #expect(
+            try await first.submit {
+                // Neither its own loop nor another.
+                !first.waitInlineIfAsleep(until: .now() + .seconds(1), watching: { nil }, ended: { _ in })
+                    && !second.waitInlineIfAsleep(until: .now() + .seconds(1), watching: { nil }, ended: { _ in })
+            })
+    }
+}
+
+/// Records the thread it ran on and whether it ran as the loop.
+private final class InlineAfterIterationProbe: LoopRunnable {
+    let loop: EventLoop
+    let log: Locked<[String]>
+    let thread = Atomic<UInt>(0)
+
+    init(loop: EventLoop, log: Locked<[String]>) {
+        self.loop = loop
+        self.log = log
+    }
+
+    func runOnLoop() {
+        thread.store(JoinableThread.currentID, ordering: .relaxed)
+        log.withLock { $0.append(loop.inEventLoop ? "the loop" : "not the loop") }
+    }
+}

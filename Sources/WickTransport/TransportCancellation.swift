@@ -1,6 +1,19 @@
 // Cancels one exchange wherever it is: in the pool's wait queue or on a connection.
 import WickCore
 
+/// A caller that slept as usual to see whether others send meanwhile (`InlineWaitGate`).
+package struct InlineWaitProbe: Sendable {
+    let runner: ConnectionPoolRunner
+    /// `exchangesEntered` when it went to sleep (its own exchange included).
+    let entered: Int
+
+    /// The caller woke: tells the gate whether other exchanges entered the pool meanwhile.
+    package func end() {
+        let othersEntered = runner.exchangesEntered.load(ordering: .relaxed) != entered
+        runner.inlineWaitGate.withLock { $0.probeEnded(othersEntered: othersEntered) }
+    }
+}
+
 /// The handle a request keeps while its exchange is on the transport; `cancel()` takes the
 /// exchange out of the pool if it waits, or closes its connection if it runs.
 package struct TransportCancellation: Sendable {
@@ -23,14 +36,24 @@ package struct TransportCancellation: Sendable {
     /// Waits on this thread, for up to `budget`, for the exchange to complete, taking its
     /// response from the socket as the loop would, when the loop sleeps (it then is not woken
     /// for it, and the caller awaiting the outcome does not sleep): for a caller about to await
-    /// it. Does nothing when the loop is busy, or the exchange is not yet on a connection,
-    /// streams its body or may be hedged (`EventLoop.waitInlineIfAsleep`).
-    package func waitInline(for budget: Duration) {
-        guard hedged == nil else { return }
+    /// it. Does nothing when the loop is busy, the runner's `InlineWaitGate` says no (other
+    /// exchanges run, or ran while a probe slept), or the exchange is not yet on a connection,
+    /// streams its body or may be hedged (`EventLoop.waitInlineIfAsleep`). Returns a probe when
+    /// this caller is to sleep as usual and then tell it (`InlineWaitProbe.end`).
+    package func waitInline(for budget: Duration) -> InlineWaitProbe? {
+        guard hedged == nil else { return nil }
+        // The loop is not taken from its thread while other exchanges run (checked again there).
+        let alone = runner.exchangesInFlight.load(ordering: .relaxed) == 1
+        switch runner.inlineWaitGate.withLock({ $0.decide(alone: alone) }) {
+        case .skip: return nil
+        case .probe: return InlineWaitProbe(runner: runner, entered: runner.exchangesEntered.load(ordering: .relaxed))
+        case .wait: break
+        }
         let exchange = handle
         _ = runner.loop.waitInlineIfAsleep(
             until: .now() + budget, watching: { exchange.inlineWaitDescriptor() },
             ended: { exchange.inlineWaitEnded($0) })
+        return nil
     }
 
     /// Tells the exchange its body sink takes bytes again.

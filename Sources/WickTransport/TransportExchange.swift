@@ -72,6 +72,8 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     private var completion: @Sendable (consuming Result<TransportResponse, TransportError>) -> Void = { _ in }
 
     @exclusivity(unchecked) var phase = Phase.created
+    /// Counted in the runner's `exchangesInFlight`, from its first entry into the pool to its end.
+    @exclusivity(unchecked) var isCountedInFlight = false
     /// The connection a caller's inline wait began on, until it ends.
     @exclusivity(unchecked) private var inlineWaitCarrier: (any ExchangeCarrier)?
     /// The pool must give this attempt a connection that never carried a request.
@@ -183,11 +185,15 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     }
 
     /// The socket a caller waiting inline for the response watches
-    /// (`TransportCancellation.waitInline`): the connection's, while the exchange runs on it and
-    /// collects a body that nothing holds back, and the connection's `InlineWaitHistory` lets
-    /// the wait begin; else nil, and the wait ends.
+    /// (`TransportCancellation.waitInline`): the connection's, while the exchange runs on it,
+    /// alone on its runner (a caller waiting while other exchanges run would make the loop's
+    /// thread wake and take the loop back for each of their responses), and collects a body
+    /// that nothing holds back, and the connection's `InlineWaitHistory` lets the wait begin;
+    /// else nil, and the wait ends.
     func inlineWaitDescriptor() -> Int32? {
-        guard case .running(let carrier) = phase, sink == nil, !isPausedByCaller else { return nil }
+        guard case .running(let carrier) = phase, sink == nil, !isPausedByCaller,
+            runner?.exchangesInFlight.load(ordering: .relaxed) == 1
+        else { return nil }
         if inlineWaitCarrier !== carrier {
             guard carrier.inlineWaitMayBegin() else { return nil }
             inlineWaitCarrier = carrier
@@ -241,6 +247,7 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     func finish(_ result: consuming Result<TransportResponse, TransportError>) {
         if case .finished = phase { return }
         phase = .finished
+        if isCountedInFlight { runner?.exchangeEnded() }
         loopWork = .complete(consume result)
         if completesAfterIteration, loop.executeAfterIteration(self) { return }
         // A stopped loop runs nothing: the caller is told here instead.

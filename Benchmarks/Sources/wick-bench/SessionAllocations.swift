@@ -137,7 +137,8 @@ enum SessionAllocations {
     /// one connection (HTTP/2 over TLS with ALPN when `url` is https and `trustRoots` is given,
     /// h2c with prior knowledge otherwise), on Swift's pool (`only` "pool") or on the loop
     /// ("loop"), and prints the rate, CPU and allocations per request: the multiplexed `http2`
-    /// workloads without their peers, for `perf record` and callgrind. `http1`: plain HTTP/1.1
+    /// workloads without their peers, for `perf record` and callgrind ("pool-no-inline-wait": the
+    /// pool's form with `inlineResponseWait` off). `http1`: plain HTTP/1.1
     /// on `streams` connections instead (the `requests` suite's concurrent workload).
     /// - Throws: as `perRequest`.
     static func profileStreams(requests: Int, streams: Int, url: String, only: String?, http1: Bool = false) throws {
@@ -146,6 +147,7 @@ enum SessionAllocations {
         configuration.http2MaximumConcurrentStreams = max(streams, 100)
         configuration.eventLoopCount = 1
         configuration.proxy = .none
+        if only == "pool-no-inline-wait" { configuration.inlineResponseWait = nil }
         if url.hasPrefix("https:") {
             guard let directory = ProcessInfo.processInfo.environment["WICK_PKI_DIR"] else {
                 throw BenchError("profile-streams over TLS needs WICK_PKI_DIR (the test servers' PKI)")
@@ -159,7 +161,8 @@ enum SessionAllocations {
         let session = Session(configuration: configuration)
         defer { try? blocking { await session.shutdown() } }
         _ = try RequestsBenchmark.wickConcurrent(session, url: url, lanes: streams, count: streams * 4)
-        for onLoop in [false, true] where only == nil || only == (onLoop ? "loop" : "pool") {
+        let poolForm = only == "pool-no-inline-wait" ? "pool-no-inline-wait" : "pool"
+        for onLoop in [false, true] where only == nil || only == (onLoop ? "loop" : poolForm) {
             let round = try RequestsBenchmark.wickConcurrent(
                 session, url: url, lanes: streams, count: requests, executor: onLoop ? session.taskExecutor : nil)
             report("profile-streams \(streams)\(onLoop ? " (tasks on the loop)" : "")", round, requests: requests)

@@ -4,6 +4,7 @@ public import FoundationEssentials
 import Logging
 import Synchronization
 import WickReactor
+import WickTransport
 
 /// One request made by a `Session`: what it sends, its state, its retries, and its controls
 /// (`resume`, `suspend`, `cancel`). Subclasses (`DataRequest`) add the ways to read the response.
@@ -430,11 +431,13 @@ public class Request: @unchecked Sendable {
     /// 4), so awaiting costs no allocation.
     @usableFromInline func awaitOutcome(cancellingWithTask: Bool) async -> Outcome {
         // A response due within microseconds is taken on this thread (see `inlineResponseWait`).
+        var probe: InlineWaitProbe?
         if let budget = session.configuration.inlineResponseWait,
             let exchange = mutableState.withLock({ $0.lifecycle.inFlightCancellation })
         {
-            exchange.waitInline(for: budget)
+            probe = exchange.waitInline(for: budget)
         }
+        defer { probe?.end() }
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Outcome, Never>) in
                 addWaiter(.task(continuation))

@@ -138,10 +138,13 @@ extension Session {
         /// connection's loop has nothing else to do: it takes the response from the socket
         /// itself, as a libcurl caller does, instead of sleeping until the loop thread wakes it
         /// (two thread switches a request). The wait blocks one of Swift's pool threads for at
-        /// most this long, and ends at once when the loop has other work. A connection whose
-        /// responses take longer stops being waited for: after a wait that runs out, the next
-        /// 1, 2, 4 … up to 64 requests on it are not. Responses to streams, downloads and
-        /// callback handlers are never waited for. Default 200 µs; nil never waits.
+        /// most this long, and ends at once when the loop has other work. Only a request alone
+        /// on its loop is waited for, and since a blocked thread also holds back tasks that
+        /// would send, one caller in 32 sleeps instead as a probe: if others sent meanwhile,
+        /// waiting stops until 64 callers in a row are alone. A connection whose responses take
+        /// longer stops being waited for: after a wait that runs out, the next 1, 2, 4 … up to
+        /// 64 requests on it are not. Responses to streams, downloads and callback handlers are
+        /// never waited for. Default 200 µs; nil never waits.
         public var inlineResponseWait: Duration? = .microseconds(200)
         /// The largest response body a request collects; more fails it with
         /// `WickError.bodyTooLarge` (the body is held in memory whole). Default 64 MiB.

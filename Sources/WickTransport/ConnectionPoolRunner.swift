@@ -84,8 +84,7 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
     /// Exchanges that entered the pool and have not ended (waiting, or on a connection).
     /// Changed only as the loop; an atomic so that a caller can see, before it tries to borrow
     /// the loop to wait inline (`TransportCancellation.waitInline`), whether its exchange is
-    /// alone: trying while others run took the loop from its thread for nothing, and cost 16
-    /// streams or 64 connections half their rate.
+    /// alone: trying while others run would take the loop from its thread for nothing.
     let exchangesInFlight = Atomic<Int>(0)
     /// Exchanges that ever entered the pool, for the probes of `inlineWaitGate`.
     let exchangesEntered = Atomic<Int>(0)

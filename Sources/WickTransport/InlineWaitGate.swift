@@ -61,3 +61,16 @@ struct InlineWaitGate {
         calmAwaits = 0
     }
 }
+
+/// A caller that slept as usual to see whether others send meanwhile (`InlineWaitGate`).
+package struct InlineWaitProbe: Sendable {
+    let runner: ConnectionPoolRunner
+    /// `exchangesEntered` when it went to sleep (its own exchange included).
+    let entered: Int
+
+    /// The caller woke: tells the gate whether other exchanges entered the pool meanwhile.
+    package func end() {
+        let othersEntered = runner.exchangesEntered.load(ordering: .relaxed) != entered
+        runner.inlineWaitGate.withLock { $0.probeEnded(othersEntered: othersEntered) }
+    }
+}

@@ -1,18 +1,5 @@
-// Cancels one exchange wherever it is: in the pool's wait queue or on a connection.
+// The handle a request keeps on its exchange: cancel it wherever it is, or wait for it inline.
 import WickCore
-
-/// A caller that slept as usual to see whether others send meanwhile (`InlineWaitGate`).
-package struct InlineWaitProbe: Sendable {
-    let runner: ConnectionPoolRunner
-    /// `exchangesEntered` when it went to sleep (its own exchange included).
-    let entered: Int
-
-    /// The caller woke: tells the gate whether other exchanges entered the pool meanwhile.
-    package func end() {
-        let othersEntered = runner.exchangesEntered.load(ordering: .relaxed) != entered
-        runner.inlineWaitGate.withLock { $0.probeEnded(othersEntered: othersEntered) }
-    }
-}
 
 /// The handle a request keeps while its exchange is on the transport; `cancel()` takes the
 /// exchange out of the pool if it waits, or closes its connection if it runs.

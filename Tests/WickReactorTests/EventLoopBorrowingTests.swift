@@ -251,8 +251,9 @@ import WickCore
     }
 }
 
-/// Records, when run, whether it ran as the loop and whether it could borrow the loop.
-private final class AfterIterationProbe: LoopRunnable {
+/// Records, when run, its thread, whether it ran as the loop and whether it could borrow the
+/// loop (also `EventLoopInlineWaitTests`).
+final class AfterIterationProbe: LoopRunnable {
     let loop: EventLoop
     let log: Locked<[String]>
     let thread = Atomic<UInt>(0)

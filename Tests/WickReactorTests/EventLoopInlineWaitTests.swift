@@ -176,7 +176,7 @@ import WickCore
         let log = Locked<[String]>([])
         let connection = try await Connection()
         defer { connection.close() }
-        let probe = InlineAfterIterationProbe(loop: connection.loop, log: log)
+        let probe = AfterIterationProbe(loop: connection.loop, log: log)
         // Queued as the loop when the wait begins, as a read that completes a request queues it.
         let outcome = waitInline(connection, more: 4, budget: .seconds(20)) {
             #expect(connection.loop.executeAfterIteration(probe))
@@ -184,7 +184,7 @@ import WickCore
         }
         #expect(outcome.end == .workEnded)
         let entries = log.withLock { $0 }
-        #expect(!entries.isEmpty && entries.allSatisfy { $0 == "not the loop" })
+        #expect(!entries.isEmpty && entries.allSatisfy { $0.hasPrefix("after: not the loop") })
         #expect(probe.thread.load(ordering: .relaxed) == outcome.thread)
     }
 
@@ -198,22 +198,5 @@ import WickCore
                 !first.waitInlineIfAsleep(until: .now() + .seconds(1), watching: { nil }, ended: { _ in })
                     && !second.waitInlineIfAsleep(until: .now() + .seconds(1), watching: { nil }, ended: { _ in })
             })
-    }
-}
-
-/// Records the thread it ran on and whether it ran as the loop.
-private final class InlineAfterIterationProbe: LoopRunnable {
-    let loop: EventLoop
-    let log: Locked<[String]>
-    let thread = Atomic<UInt>(0)
-
-    init(loop: EventLoop, log: Locked<[String]>) {
-        self.loop = loop
-        self.log = log
-    }
-
-    func runOnLoop() {
-        thread.store(JoinableThread.currentID, ordering: .relaxed)
-        log.withLock { $0.append(loop.inEventLoop ? "the loop" : "not the loop") }
     }
 }

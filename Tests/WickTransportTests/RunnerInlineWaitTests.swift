@@ -44,10 +44,7 @@ import WickTestSupport
 
     @Test func aFastResponseCompletesOnTheWaitingCallersThread() async throws {
         let attempts = 40
-        let server = try FaultServer(steps: [
-            .repeating([.readRequest, .respond(body: "ok")], times: attempts + 1),
-            .waitForClientClose(limit: .seconds(10)),
-        ])
+        let server = try FaultServer.answeringOK(attempts + 1)
         defer { server.stop() }
         let client = try TestRunner()
         _ = try await client.send(port: server.port)

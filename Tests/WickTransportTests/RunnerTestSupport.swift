@@ -4,6 +4,7 @@ import WickCore
 import WickPool
 import WickReactor
 import WickTLS
+import WickTestSupport
 
 @testable import WickTransport
 
@@ -61,5 +62,16 @@ struct TestRunner {
     func close() async {
         await runner.shutdown()
         group.shutdownGracefully()
+    }
+}
+
+extension FaultServer {
+    /// A server that answers `count` requests on one kept-alive connection with 200 "ok", then
+    /// waits (up to 10 s) for the client to close it.
+    static func answeringOK(_ count: Int) throws -> FaultServer {
+        try FaultServer(steps: [
+            .repeating([.readRequest, .respond(body: "ok")], times: count),
+            .waitForClientClose(limit: .seconds(10)),
+        ])
     }
 }

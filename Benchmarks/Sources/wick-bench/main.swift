@@ -30,8 +30,9 @@
 //                                     WickClientTransport beside AsyncHTTPClientTransport, against
 //                                     a local nginx (PATH: Benchmarks/Peers' wick-bench-openapi)
 //   wick-bench cost [--rounds N] [--keep-callgrind DIR] [--results FILE]
-//                                     one sequential keep-alive request's instructions, CPU time
-//                                     and allocations split by layer, Wick beside libcurl
+//                                     one sequential keep-alive request's instructions, L1 cache
+//                                     misses, CPU time and allocations split by layer, Wick beside
+//                                     libcurl
 //   wick-bench cache [--rounds N]     a fresh cache hit and a 304 revalidation through Session
 //                                     beside the network, against an in-process server
 //   wick-bench retry-storm [OUTAGE_SECONDS] [RATE] [--results FILE]

@@ -138,8 +138,8 @@ enum SessionAllocations {
     /// h2c with prior knowledge otherwise), on Swift's pool (`only` "pool") or on the loop
     /// ("loop"), and prints the rate, CPU and allocations per request: the multiplexed `http2`
     /// workloads without their peers, for `perf record` and callgrind ("pool-no-inline-wait": the
-    /// pool's form with `inlineResponseWait` off). `http1`: plain HTTP/1.1
-    /// on `streams` connections instead (the `requests` suite's concurrent workload).
+    /// pool's form with `inlineResponseWait` off). `http1`: HTTP/1.1 (over TLS for an https
+    /// `url`) on `streams` connections instead (the `requests` suite's concurrent workload).
     /// - Throws: as `perRequest`.
     static func profileStreams(requests: Int, streams: Int, url: String, only: String?, http1: Bool = false) throws {
         var configuration = Session.Configuration()
@@ -154,7 +154,7 @@ enum SessionAllocations {
             }
             let pem = try String(contentsOfFile: directory + "/root.pem", encoding: .utf8)
             configuration.trustRoots = .certificates(try Certificate.chain(pemEncoded: pem))
-            configuration.httpVersion = .http2Only
+            configuration.httpVersion = http1 ? .http1Only : .http2Only
         } else {
             configuration.http2PriorKnowledge = !http1
         }

@@ -8,7 +8,16 @@ package struct CompactDuration: Sendable, Hashable {
     @usableFromInline var nanoseconds: Int64
     @usableFromInline static var absent: Int64 { .min }
 
-    /// `duration`, or nil. Inlinable, as every metrics value starts with seven nils.
+    /// No duration: what every metrics value starts with, seven times, so it costs a constant
+    /// store rather than a call to `init(_:)` (which the optimizer keeps out of line).
+    @inlinable package static var none: CompactDuration { CompactDuration(nanoseconds: absent) }
+
+    /// A reading already in this form (`absent` for none).
+    @inlinable init(nanoseconds: Int64) {
+        self.nanoseconds = nanoseconds
+    }
+
+    /// `duration`, or nil.
     @inlinable package init(_ duration: Duration?) {
         guard let duration else {
             nanoseconds = Self.absent
@@ -48,6 +57,9 @@ package struct CompactDuration: Sendable, Hashable {
 /// records a clock reading, never that).
 package struct CompactDeadline: Sendable, Hashable {
     @usableFromInline var uptimeNanoseconds: UInt64
+
+    /// No deadline (see `CompactDuration.none`).
+    @inlinable package static var none: CompactDeadline { CompactDeadline(nil) }
 
     /// `deadline`, or nil.
     @inlinable package init(_ deadline: Deadline?) {

@@ -6,6 +6,8 @@
 #endif
 
 /// A point on the system's monotonic clock (`CLOCK_MONOTONIC`), in nanoseconds since boot.
+/// Its arithmetic and comparisons are inlinable: the request path compares and adds deadlines
+/// several times per request, each a call into this module otherwise.
 ///
 /// Sans-I/O code never reads the clock: it receives `Deadline`s as arguments. Only I/O layers
 /// call `now()`. Arithmetic saturates, so `distantFuture + anything` stays `distantFuture`.
@@ -14,7 +16,7 @@ public struct Deadline: Hashable, Comparable, Sendable, CustomStringConvertible 
     public let uptimeNanoseconds: UInt64
 
     /// A deadline at an exact reading of the monotonic clock.
-    public init(uptimeNanoseconds: UInt64) {
+    @inlinable public init(uptimeNanoseconds: UInt64) {
         self.uptimeNanoseconds = uptimeNanoseconds
     }
 
@@ -34,19 +36,19 @@ public struct Deadline: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// Whether this deadline is at or before `now`.
-    public func hasPassed(at now: Deadline) -> Bool {
+    @inlinable public func hasPassed(at now: Deadline) -> Bool {
         self <= now
     }
 
     /// How long from `now` until this deadline; zero if it has passed.
-    public func timeRemaining(at now: Deadline) -> Duration {
+    @inlinable public func timeRemaining(at now: Deadline) -> Duration {
         guard uptimeNanoseconds > now.uptimeNanoseconds else { return .zero }
         return .nanoseconds(clampedToInt64(uptimeNanoseconds - now.uptimeNanoseconds))
     }
 
     /// The deadline `amount` later, saturating at `distantFuture` (and at `distantPast` for a
     /// negative amount).
-    public static func + (lhs: Deadline, rhs: Duration) -> Deadline {
+    @inlinable public static func + (lhs: Deadline, rhs: Duration) -> Deadline {
         let delta = rhs.wholeNanosecondsClamped
         if delta >= 0 {
             let (sum, overflow) = lhs.uptimeNanoseconds.addingReportingOverflow(UInt64(delta))
@@ -58,7 +60,7 @@ public struct Deadline: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// The time from `rhs` to `lhs`; negative if `lhs` is earlier.
-    public static func - (lhs: Deadline, rhs: Deadline) -> Duration {
+    @inlinable public static func - (lhs: Deadline, rhs: Deadline) -> Duration {
         if lhs >= rhs {
             return .nanoseconds(clampedToInt64(lhs.uptimeNanoseconds - rhs.uptimeNanoseconds))
         }
@@ -66,12 +68,12 @@ public struct Deadline: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// The earlier of two deadlines.
-    public func earliest(_ other: Deadline) -> Deadline {
+    @inlinable public func earliest(_ other: Deadline) -> Deadline {
         Swift.min(self, other)
     }
 
     /// Orders deadlines by clock reading.
-    public static func < (lhs: Deadline, rhs: Deadline) -> Bool {
+    @inlinable public static func < (lhs: Deadline, rhs: Deadline) -> Bool {
         lhs.uptimeNanoseconds < rhs.uptimeNanoseconds
     }
 
@@ -101,6 +103,7 @@ extension Duration {
     }
 }
 
-private func clampedToInt64(_ value: UInt64) -> Int64 {
+/// `value`, or `Int64.max` when it is larger.
+@usableFromInline func clampedToInt64(_ value: UInt64) -> Int64 {
     value > UInt64(Int64.max) ? .max : Int64(value)
 }

@@ -10,10 +10,12 @@
 ///
 /// `@unchecked Sendable`: `source` is immutable and thread-safe by `HTTPFieldSource`'s contract.
 public struct HTTPHeaders: @unchecked Sendable {
-    private var fields: [HTTPHeader] = []
+    // `@usableFromInline` only so that walking the list (`endIndex`, the subscript) inlines into
+    // the codec and the session; nothing outside this file touches them.
+    @usableFromInline var fields: [HTTPHeader] = []
     /// The fields while they are still a parsed head's bytes (then `fields` is empty); nil after
     /// the first change.
-    private var source: (any HTTPFieldSource)?
+    @usableFromInline var source: (any HTTPFieldSource)?
 
     /// An empty list.
     public init() {}
@@ -160,11 +162,11 @@ extension HTTPHeaders: ExpressibleByArrayLiteral {
 
 extension HTTPHeaders: RandomAccessCollection {
     /// The position of the first field.
-    public var startIndex: Int { 0 }
+    @inlinable public var startIndex: Int { 0 }
     /// The position after the last field.
-    public var endIndex: Int { source?.fieldCount ?? fields.count }
+    @inlinable public var endIndex: Int { source?.fieldCount ?? fields.count }
     /// The field at a position.
-    public subscript(position: Int) -> HTTPHeader {
+    @inlinable public subscript(position: Int) -> HTTPHeader {
         guard let source else { return fields[position] }
         precondition(position >= 0 && position < source.fieldCount, "header position \(position) out of range")
         return source.field(at: position)

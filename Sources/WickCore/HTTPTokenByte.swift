@@ -20,7 +20,7 @@ package func isLowercaseHTTPTokenByte(_ byte: UInt8) -> Bool {
 
 /// Whether the set of ASCII bytes given as two masks (bit n of `low`: byte n; of `high`: byte
 /// 64 + n) holds `byte`; no byte from 128 up is in it.
-@usableFromInline @inline(__always)
+@inlinable @inline(__always)
 func asciiSet(low: UInt64, high: UInt64, contains byte: UInt8) -> Bool {
     guard byte < 128 else { return false }
     return ((byte < 64 ? low : high) >> UInt64(byte & 63)) & 1 == 1

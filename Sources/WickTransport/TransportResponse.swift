@@ -99,14 +99,14 @@ package struct TransportMetrics: Sendable {
 
     // The optional phases, 8 bytes each (see `CompactDuration`): the metrics travel with every
     // response through every layer, and `Duration?` fields made them 96 bytes larger.
-    package private(set) var storedPoolWait = CompactDuration(nil)
-    package private(set) var storedResolve = CompactDuration(nil)
-    package private(set) var storedConnect = CompactDuration(nil)
-    package private(set) var storedTlsHandshake = CompactDuration(nil)
-    package private(set) var storedRequestSent = CompactDeadline(nil)
-    package private(set) var storedFirstByte = CompactDeadline(nil)
-    package private(set) var storedResponseHead = CompactDeadline(nil)
-    package private(set) var storedCompleted = CompactDeadline(nil)
+    package private(set) var storedPoolWait = CompactDuration.none
+    package private(set) var storedResolve = CompactDuration.none
+    package private(set) var storedConnect = CompactDuration.none
+    package private(set) var storedTlsHandshake = CompactDuration.none
+    package private(set) var storedRequestSent = CompactDeadline.none
+    package private(set) var storedFirstByte = CompactDeadline.none
+    package private(set) var storedResponseHead = CompactDeadline.none
+    package private(set) var storedCompleted = CompactDeadline.none
 
     /// Metrics that start at `started`, every phase still to come.
     package init(started: Deadline) {

@@ -85,13 +85,13 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
 
     // The phases, 8 bytes each (see `CompactDuration`): the metrics are moved with every
     // response through the request's run, and `Duration?` fields made them 112 bytes larger.
-    private var storedPoolWait = CompactDuration(nil)
-    private var storedResolve = CompactDuration(nil)
-    private var storedConnect = CompactDuration(nil)
-    private var storedTlsHandshake = CompactDuration(nil)
-    private var storedRequestSent = CompactDuration(nil)
-    private var storedFirstByte = CompactDuration(nil)
-    private var storedTotal = CompactDuration(nil)
+    private var storedPoolWait = CompactDuration.none
+    private var storedResolve = CompactDuration.none
+    private var storedConnect = CompactDuration.none
+    private var storedTlsHandshake = CompactDuration.none
+    private var storedRequestSent = CompactDuration.none
+    private var storedFirstByte = CompactDuration.none
+    private var storedTotal = CompactDuration.none
 
     /// The metrics of `response`, the answer to `request` from `source`. A response from the
     /// network always has a connection.

@@ -9,20 +9,35 @@ public enum LoopbackPort {
     /// A server started right after will almost always get it; launchers retry on a clash.
     /// - Throws: `TestSupportError.socket` if the throwaway socket cannot be made.
     public static func free() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestSupportError.socket("socket", errno: errno) }
-        defer { close(fd) }
-        var address = sockaddr_in.loopback(port: 0)
-        guard address.withSockaddr({ bind(fd, $0, $1) }) == 0 else {
-            throw TestSupportError.socket("bind", errno: errno)
+        try free(count: 1)[0]
+    }
+
+    /// `count` different ports that were free a moment ago, for one server's listeners. The
+    /// throwaway sockets stay bound until every port is picked: picked one at a time, two could
+    /// be the same port (the kernel may hand a just-closed port out again), and nginx then
+    /// merges the two `listen`s and refuses to start.
+    /// - Throws: `TestSupportError.socket` if a throwaway socket cannot be made.
+    public static func free(count: Int) throws -> [Int] {
+        var descriptors: [Int32] = []
+        defer { for fd in descriptors { close(fd) } }
+        var ports: [Int] = []
+        for _ in 0..<count {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw TestSupportError.socket("socket", errno: errno) }
+            descriptors.append(fd)
+            var address = sockaddr_in.loopback(port: 0)
+            guard address.withSockaddr({ bind(fd, $0, $1) }) == 0 else {
+                throw TestSupportError.socket("bind", errno: errno)
+            }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            // SAFETY: getsockname writes at most `length` bytes into `address`, a sockaddr_in we own.
+            let result = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            guard result == 0 else { throw TestSupportError.socket("getsockname", errno: errno) }
+            ports.append(Int(UInt16(bigEndian: address.sin_port)))
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        // SAFETY: getsockname writes at most `length` bytes into `address`, a sockaddr_in we own.
-        let result = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard result == 0 else { throw TestSupportError.socket("getsockname", errno: errno) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return ports
     }
 
     /// `count` consecutive ports on 127.0.0.1 that were all free a moment ago, for a source

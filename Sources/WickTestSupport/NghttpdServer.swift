@@ -36,8 +36,9 @@ public final class NghttpdServer: Sendable {
         for (name, size) in Self.byteFiles {
             try Data(TestPayload.bytes(count: size)).write(to: documentRoot.appendingPathComponent("bytes/\(name)"))
         }
-        tlsPort = try LoopbackPort.free()
-        h2cPort = try LoopbackPort.free()
+        let ports = try LoopbackPort.free(count: 2)
+        tlsPort = ports[0]
+        h2cPort = ports[1]
         let common = [
             "--address=127.0.0.1", "--htdocs=\(documentRoot.path)", "--echo-upload",
             "--trailer=\(Self.trailer.0): \(Self.trailer.1)",

@@ -95,11 +95,12 @@ public final class NginxServer: Sendable {
         try Data("Wick test server\n".utf8).write(to: documentRoot.appendingPathComponent("index.html"))
         try Self.writeCodedFiles(text: Array(text), into: documentRoot)
 
-        httpPort = try LoopbackPort.free()
-        httpsPort = try LoopbackPort.free()
-        mutualTLSPort = try LoopbackPort.free()
-        http2Port = try LoopbackPort.free()
-        h2cPort = try LoopbackPort.free()
+        let ports = try LoopbackPort.free(count: 5)
+        httpPort = ports[0]
+        httpsPort = ports[1]
+        mutualTLSPort = ports[2]
+        http2Port = ports[3]
+        h2cPort = ports[4]
         httpUnixSocket = directory.appendingPathComponent("http.sock")
         httpsUnixSocket = directory.appendingPathComponent("https.sock")
         // Sockets left in a reused directory by an earlier nginx make its binds fail; it holds

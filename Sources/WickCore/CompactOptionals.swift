@@ -41,7 +41,7 @@ package struct CompactDuration: Sendable, Hashable {
     /// The time from `start` to `end`, or nil when `end` is: the same as
     /// `CompactDuration(end.value.map { $0 - start })` without building a `Duration` (whose
     /// 128-bit arithmetic cost about 70 instructions per phase, seven phases per response).
-    package init(from start: Deadline, to end: CompactDeadline) {
+    @inlinable package init(from start: Deadline, to end: CompactDeadline) {
         guard let endNanoseconds = end.nanosecondsIfPresent else {
             nanoseconds = Self.absent
             return
@@ -72,5 +72,5 @@ package struct CompactDeadline: Sendable, Hashable {
     }
 
     /// The deadline's reading in nanoseconds, or nil.
-    var nanosecondsIfPresent: UInt64? { uptimeNanoseconds == .max ? nil : uptimeNanoseconds }
+    @inlinable var nanosecondsIfPresent: UInt64? { uptimeNanoseconds == .max ? nil : uptimeNanoseconds }
 }

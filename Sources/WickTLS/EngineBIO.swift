@@ -4,6 +4,11 @@ internal import CWickOpenSSL
 /// The ciphertext an engine holds: bytes received from the network that OpenSSL has not read
 /// yet, and bytes OpenSSL wrote that the driver has not sent yet. Owned by one engine, touched
 /// only on the thread that drives it.
+///
+/// Its fields are `@exclusivity(unchecked)`: OpenSSL's BIO callbacks reach them several times a
+/// record, and a run-time check each time cost more than the callbacks' own work. Safe because
+/// one thread touches them and no access spans a call that could reach them again: the
+/// callbacks copy into or out of OpenSSL's memory and return.
 final class TLSByteBuffers {
     /// The most storage an empty buffer keeps while idle (`releaseIfEmpty`): enough for the
     /// records of a small request or response, so a connection in steady use allocates no
@@ -11,16 +16,16 @@ final class TLSByteBuffers {
     static let keptIdleCapacity = 4096
 
     /// Received ciphertext; OpenSSL has read everything before `inboundStart`.
-    var inbound: [UInt8] = []
-    var inboundStart = 0
+    @exclusivity(unchecked) var inbound: [UInt8] = []
+    @exclusivity(unchecked) var inboundStart = 0
     /// Ciphertext to send, in order. After `takeOutbound()` handed it out its bytes stay here
     /// (the writer holds them too) but count as gone: the next write clears them first, keeping
     /// the storage when the writer has let go of it (after its flush), so sending allocates no
     /// new buffer each time.
-    private(set) var outbound: [UInt8] = []
-    private var isOutboundTaken = false
+    @exclusivity(unchecked) private(set) var outbound: [UInt8] = []
+    @exclusivity(unchecked) private var isOutboundTaken = false
     /// Whether the network said end-of-stream: once `inbound` is drained, reads return EOF.
-    var endOfStream = false
+    @exclusivity(unchecked) var endOfStream = false
 
     var inboundCount: Int { inbound.count - inboundStart }
     /// Ciphertext waiting to be sent.
@@ -110,10 +115,15 @@ enum EngineBIO {
         return bio
     }
 
-    private static func buffers(_ bio: OpaquePointer?) -> TLSByteBuffers? {
-        // SAFETY: see the type's invariant; nil only before BIO_set_data.
-        guard let bio, let data = BIO_get_data(bio) else { return nil }
-        return Unmanaged<TLSByteBuffers>.fromOpaque(data).takeUnretainedValue()
+    /// Calls `body` with the BIO's buffers, without retaining them (OpenSSL calls the BIO
+    /// several times a record); `fallback` when the BIO has none yet.
+    private static func withBuffers<Result>(
+        _ bio: OpaquePointer?, else fallback: Result, _ body: (TLSByteBuffers) -> Result
+    ) -> Result {
+        // SAFETY: see the type's invariant (the engine keeps the buffers alive for the call);
+        // nil only before BIO_set_data.
+        guard let bio, let data = BIO_get_data(bio) else { return fallback }
+        return Unmanaged<TLSByteBuffers>.fromOpaque(data)._withUnsafeGuaranteedRef(body)
     }
 
     private struct MethodBox: @unchecked Sendable {
@@ -127,42 +137,53 @@ enum EngineBIO {
                 preconditionFailure("BIO_meth_new failed: \(OpenSSLErrorQueue.drain())")
             }
             BIO_meth_set_write_ex(method) { bio, data, length, written in
-                guard let buffers = EngineBIO.buffers(bio), let data, let written else { return 0 }
-                // SAFETY: OpenSSL passes `length` readable bytes at `data` for this call only.
-                buffers.appendOutbound(UnsafeRawBufferPointer(start: data, count: length))
-                written.pointee = length
-                return 1
+                guard let data, let written else { return 0 }
+                return EngineBIO.withBuffers(bio, else: 0) { buffers in
+                    // SAFETY: OpenSSL passes `length` readable bytes at `data` for this call only.
+                    buffers.appendOutbound(UnsafeRawBufferPointer(start: data, count: length))
+                    written.pointee = length
+                    return 1
+                }
             }
             BIO_meth_set_read_ex(method) { bio, data, length, readBytes in
-                guard let buffers = EngineBIO.buffers(bio), let data, let readBytes else { return 0 }
-                cwick_BIO_clear_retry_flags(bio)
-                let count = min(length, buffers.inboundCount)
-                guard count > 0 else {
-                    // SAFETY: `readBytes` is OpenSSL's size_t out-parameter for this call, non-nil
-                    // (checked above).
-                    readBytes.pointee = 0
-                    // No bytes: wait for more unless the network has ended (then a plain 0 is EOF).
-                    if !buffers.endOfStream { _ = cwick_BIO_set_retry_read(bio) }
-                    return 0
+                guard let data, let readBytes else { return 0 }
+                return EngineBIO.withBuffers(bio, else: 0) { buffers in
+                    cwick_BIO_clear_retry_flags(bio)
+                    let count = min(length, buffers.inboundCount)
+                    guard count > 0 else {
+                        // SAFETY: `readBytes` is OpenSSL's size_t out-parameter for this call,
+                        // non-nil (checked above).
+                        readBytes.pointee = 0
+                        // No bytes: wait for more unless the network has ended (then a plain 0 is
+                        // EOF).
+                        if !buffers.endOfStream { _ = cwick_BIO_set_retry_read(bio) }
+                        return 0
+                    }
+                    // SAFETY: `data` has room for `length` >= `count` bytes; our buffer holds
+                    // `count` unread bytes from `inboundStart`.
+                    buffers.inbound.withUnsafeBufferPointer { source in
+                        UnsafeMutableRawPointer(data).copyMemory(
+                            from: source.baseAddress! + buffers.inboundStart, byteCount: count)
+                    }
+                    buffers.inboundStart += count
+                    readBytes.pointee = count
+                    return 1
                 }
-                // SAFETY: `data` has room for `length` >= `count` bytes; our buffer holds `count`
-                // unread bytes from `inboundStart`.
-                buffers.inbound.withUnsafeBufferPointer { source in
-                    UnsafeMutableRawPointer(data).copyMemory(
-                        from: source.baseAddress! + buffers.inboundStart, byteCount: count)
-                }
-                buffers.inboundStart += count
-                readBytes.pointee = count
-                return 1
             }
             BIO_meth_set_ctrl(method) { bio, command, _, _ in
-                guard let buffers = EngineBIO.buffers(bio) else { return 0 }
+                // Answered before the buffers are looked up: OpenSSL asks for a flush after
+                // every record it writes, and for kTLS support, which these BIOs never have.
                 switch command {
                 case BIO_CTRL_FLUSH: return 1
-                case BIO_CTRL_PENDING: return buffers.inboundCount
-                case BIO_CTRL_WPENDING: return buffers.outboundCount
-                case BIO_CTRL_EOF: return buffers.endOfStream && buffers.inboundCount == 0 ? 1 : 0
+                case BIO_CTRL_PENDING, BIO_CTRL_WPENDING, BIO_CTRL_EOF: break
                 default: return 0
+                }
+                return EngineBIO.withBuffers(bio, else: 0) { buffers in
+                    switch command {
+                    case BIO_CTRL_PENDING: buffers.inboundCount
+                    case BIO_CTRL_WPENDING: buffers.outboundCount
+                    default: buffers.endOfStream && buffers.inboundCount == 0 ? 1 : 0
+                    }
                 }
             }
             return MethodBox(pointer: method)

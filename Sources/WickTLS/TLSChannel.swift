@@ -33,6 +33,12 @@
 //   encryption, and one record for the server to decrypt) each. Once a record's worth (16 KiB)
 //   is gathered it is encrypted at once, so a body's bulk meets the socket's watermarks as
 //   before. Closing, detaching and going idle encrypt what is gathered first; a failure drops it.
+// - Exclusivity: the fields every request's bytes pass through (`state`, the delivery flags,
+//   `pendingPlaintext`) are `@exclusivity(unchecked)`, so Swift does not check each access at
+//   run time (about 1,000 instructions an HTTPS request, in the thread-local access set). What
+//   makes that safe: they are touched on the loop's thread only, and never passed `inout` or
+//   mutated through a closure that could reach this channel again; `switch state` copies the
+//   state out before any case calls out. A switch that needs no payload reads `stage`.
 public import WickCore
 public import WickReactor
 
@@ -73,6 +79,25 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
         case closing
         /// `error` is reported to a `start` that comes after the end.
         case closed(StreamChannelError?)
+
+        /// The case without its payload.
+        var stage: Stage {
+            switch self {
+            case .handshaking: .handshaking
+            case .evaluating: .evaluating
+            case .ready: .ready
+            case .active: .active
+            case .closing: .closing
+            case .closed: .closed
+            }
+        }
+    }
+
+    /// `State`'s cases without payloads, kept beside it (`stage`): the per-record paths ask
+    /// only which phase the channel is in, and a switch over `state` copies its payload (a
+    /// retain and release of the delegate or the establishment's closures) to answer.
+    private enum Stage {
+        case handshaking, evaluating, ready, active, closing, closed
     }
 
     /// The most a record's ciphertext exceeds its plaintext: OpenSSL's record header (5 bytes)
@@ -90,15 +115,20 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     /// How long `close()` lets the peer answer our FIN before the socket is closed anyway.
     let closeTimeout: Duration
 
-    // Loop-thread only.
-    private var state: State
-    private var readingPaused = false
+    // Loop-thread only. The fields a request's bytes pass through every time are
+    // `@exclusivity(unchecked)`: see "Exclusivity" in the file's rules.
+    @exclusivity(unchecked) private var state: State {
+        didSet { stage = state.stage }
+    }
+    /// `state`'s case.
+    @exclusivity(unchecked) private var stage: Stage = .handshaking
+    @exclusivity(unchecked) private var readingPaused = false
     private var drainScheduled = false
-    private var isDelivering = false
+    @exclusivity(unchecked) private var isDelivering = false
     /// A socket read is being handled: plaintext it delivers waits for the socket's batch end.
-    private var inSocketRead = false
+    @exclusivity(unchecked) private var inSocketRead = false
     /// Plaintext was delivered during the socket's current read batch.
-    private var batchDelivered = false
+    @exclusivity(unchecked) private var batchDelivered = false
     /// How many times `detachDelegate()` was called: a delegate detached while it was being
     /// delivered to has had its last event, so its batch is not ended for the next delegate.
     private var detachments = 0
@@ -113,9 +143,9 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     /// The evaluation that accepted the server, once it has.
     private var evaluatedTrust: EvaluatedServerTrust?
     /// Plaintext written since the last encryption (see the file's rules).
-    private var pendingPlaintext: [UInt8] = []
+    @exclusivity(unchecked) private var pendingPlaintext: [UInt8] = []
     /// The loop was asked to call `flushAtIterationEnd()`.
-    private var encryptionRequested = false
+    @exclusivity(unchecked) private var encryptionRequested = false
 
     private init(channel: any TLSCarrier, engine: TLSEngine, closeTimeout: Duration, establishing: Establishing) {
         self.loop = channel.loop
@@ -167,7 +197,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     }
 
     private func advanceHandshake() {
-        guard case .handshaking = state else { return }
+        guard case .handshaking = stage else { return }
         let progress: TLSEngine.HandshakeProgress
         do {
             progress = try engine.handshake()
@@ -239,7 +269,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
 
     fileprivate func establishmentTimedOut() {
         let phase: StreamChannelError.TLSPhase
-        switch state {
+        switch stage {
         case .handshaking: phase = .handshake
         case .evaluating: phase = .trustEvaluation
         case .ready, .active, .closing, .closed: return
@@ -306,7 +336,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
             localAddress: channel.connectionDetails.localAddress, remoteAddress: channel.remoteAddress,
             tlsVersion: engine.negotiatedVersion, tlsCipherSuite: engine.negotiatedCipherSuite,
             serverTrust: evaluatedTrust, tlsSessionResumed: engine.isSessionReused)
-        switch state {
+        switch stage {
         case .ready, .active: details = made
         case .handshaking, .evaluating, .closing, .closed: break
         }
@@ -319,7 +349,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     /// Whether the TLS session is open: trusted, and neither closed nor failed.
     public var isOpen: Bool {
         loop.preconditionInEventLoop()
-        switch state {
+        switch stage {
         case .ready, .active: return true
         case .handshaking, .evaluating, .closing, .closed: return false
         }
@@ -364,7 +394,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     ///   and nothing is queued then.
     public func write(_ bytes: ArraySlice<UInt8>) throws(ReactorError) {
         loop.preconditionInEventLoop()
-        switch state {
+        switch stage {
         case .ready, .active: break
         case .closing, .closed: throw .channelClosed
         case .handshaking, .evaluating:
@@ -395,7 +425,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     @discardableResult
     private func encryptPending() -> Bool {
         guard !pendingPlaintext.isEmpty else { return true }
-        switch state {
+        switch stage {
         case .ready, .active: break
         case .handshaking, .evaluating, .closing, .closed:
             pendingPlaintext = []
@@ -464,7 +494,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     /// the channel is active.
     public func detachDelegate() {
         loop.preconditionInEventLoop()
-        guard case .active = state else { preconditionFailure("\(self): detachDelegate() in state \(state)") }
+        guard case .active = stage else { preconditionFailure("\(self): detachDelegate() in state \(state)") }
         // What the delegate wrote goes before the next layer's bytes; a failure told it.
         guard encryptPending() else { return }
         state = .ready
@@ -478,7 +508,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     public func pauseReading() {
         loop.preconditionInEventLoop()
         readingPaused = true
-        switch state {
+        switch stage {
         case .ready, .active: channel.pauseReading()
         case .handshaking, .evaluating, .closing, .closed: break
         }
@@ -488,7 +518,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     public func resumeReading() {
         loop.preconditionInEventLoop()
         readingPaused = false
-        guard case .active = state else { return }
+        guard case .active = stage else { return }
         channel.resumeReading()
         scheduleDrain()
     }
@@ -572,7 +602,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
                     delivered = false
                     batchDelivered = false
                     delegate.streamReadComplete(self)
-                    guard case .active = state else { return }
+                    guard case .active = stage else { return }
                 }
                 delegate.streamReadEOF(self)
                 if case .active(let delegate) = state { closeGracefully(notifying: delegate, error: nil) }
@@ -604,7 +634,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
             try channel.write(engine.takePendingOutput()[...])
             return true
         } catch {
-            switch state {
+            switch stage {
             case .handshaking, .evaluating: failEstablishing(.reactor(error))
             case .ready, .active: fail(.reactor(error))
             case .closing, .closed: break
@@ -625,7 +655,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
             // Read on (discarding) to see the peer's FIN: the channel then closes itself.
             channel.resumeReading()
         }
-        if case .closing = state {
+        if case .closing = stage {
             if socketGone || !channel.isOpen {
                 state = .closed(nil)
             } else {
@@ -637,7 +667,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     }
 
     private func closeTimerFired() {
-        guard case .closing = state else { return }
+        guard case .closing = stage else { return }
         state = .closed(nil)
         channel.close()
     }
@@ -661,13 +691,13 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     // MARK: socket events
 
     fileprivate func socketRead(_ bytes: Span<UInt8>) {
-        switch state {
+        switch stage {
         case .closing, .closed: return
         case .handshaking, .evaluating, .ready, .active: break
         }
         // SAFETY: the pointer is valid for the call; the engine copies the bytes.
         bytes.withUnsafeBufferPointer { engine.receivedFromNetwork($0) }
-        switch state {
+        switch stage {
         case .handshaking: advanceHandshake()
         case .active:
             inSocketRead = true
@@ -685,7 +715,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
 
     fileprivate func socketReadEOF() {
         socketEnded = true
-        switch state {
+        switch stage {
         case .handshaking:
             engine.receivedEndOfStream()
             advanceHandshake()

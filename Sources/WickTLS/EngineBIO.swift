@@ -15,6 +15,8 @@ final class TLSByteBuffers {
     /// buffer per exchange, and an idle one holds at most twice this.
     static let keptIdleCapacity = 4096
 
+    // SAFETY: unchecked exclusivity (see the type's comment): one thread, and no access spans a
+    // call that could reach these fields again (`sendOutbound`'s `send` writes to the socket).
     /// Received ciphertext; OpenSSL has read everything before `inboundStart`.
     @exclusivity(unchecked) var inbound: [UInt8] = []
     @exclusivity(unchecked) var inboundStart = 0

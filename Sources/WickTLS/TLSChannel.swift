@@ -115,20 +115,19 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     /// How long `close()` lets the peer answer our FIN before the socket is closed anyway.
     let closeTimeout: Duration
 
-    // Loop-thread only. The fields a request's bytes pass through every time are
-    // `@exclusivity(unchecked)`: see "Exclusivity" in the file's rules.
-    @exclusivity(unchecked) private var state: State {
-        didSet { stage = state.stage }
-    }
-    /// `state`'s case.
-    @exclusivity(unchecked) private var stage: Stage = .handshaking
+    // Loop-thread only.
+    // SAFETY: unchecked exclusivity (the file's "Exclusivity" rule): loop-thread only, never
+    // passed inout or mutated across a call that could reach this channel again.
+    @exclusivity(unchecked) private var state: State { didSet { stage = state.stage } }
+    @exclusivity(unchecked) private var stage: Stage = .handshaking  // `state`'s case
     @exclusivity(unchecked) private var readingPaused = false
-    private var drainScheduled = false
     @exclusivity(unchecked) private var isDelivering = false
-    /// A socket read is being handled: plaintext it delivers waits for the socket's batch end.
-    @exclusivity(unchecked) private var inSocketRead = false
-    /// Plaintext was delivered during the socket's current read batch.
-    @exclusivity(unchecked) private var batchDelivered = false
+    @exclusivity(unchecked) private var inSocketRead = false  // plaintext waits for the batch end
+    @exclusivity(unchecked) private var batchDelivered = false  // in the socket's current batch
+    @exclusivity(unchecked) private var pendingPlaintext: [UInt8] = []  // unencrypted writes
+    @exclusivity(unchecked) private var encryptionRequested = false  // `flushAtIterationEnd()` asked
+
+    private var drainScheduled = false
     /// How many times `detachDelegate()` was called: a delegate detached while it was being
     /// delivered to has had its last event, so its batch is not ended for the next delegate.
     private var detachments = 0
@@ -142,10 +141,6 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     private var details: StreamConnectionDetails?
     /// The evaluation that accepted the server, once it has.
     private var evaluatedTrust: EvaluatedServerTrust?
-    /// Plaintext written since the last encryption (see the file's rules).
-    @exclusivity(unchecked) private var pendingPlaintext: [UInt8] = []
-    /// The loop was asked to call `flushAtIterationEnd()`.
-    @exclusivity(unchecked) private var encryptionRequested = false
 
     private init(channel: any TLSCarrier, engine: TLSEngine, closeTimeout: Duration, establishing: Establishing) {
         self.loop = channel.loop

@@ -68,10 +68,11 @@ struct SessionHTTP2LivenessTests {
     }
 
     @Test func aGetOnAReusedConnectionThatStopsAnsweringIsSentAgainOnANewOne() async throws {
-        let server = try FaultServer(connectionTimeLimit: .seconds(10)) { index in
+        // The silent server outwaits the client's PING timeout (6 s below) by far.
+        let server = try FaultServer(connectionTimeLimit: .seconds(30)) { index in
             index == 0
                 ? [.http2Settings(), Self.settingsAck] + Self.answer(1, "first")
-                    + [.readHTTP2Frame(type: 0x1, stream: 3), .waitForClientClose(limit: .seconds(5))]
+                    + [.readHTTP2Frame(type: 0x1, stream: 3), .waitForClientClose(limit: .seconds(20))]
                 : [.http2Settings(), Self.settingsAck] + Self.answer(1, "again") + [.pause(.seconds(1)), .close]
         }
         // The second request must find the connection still pooled: it has 6 s (the PING after
@@ -93,9 +94,9 @@ struct SessionHTTP2LivenessTests {
     }
 
     @Test func aPostOnAConnectionThatStopsAnsweringFailsAsUnresponsive() async throws {
-        let server = try FaultServer(connectionTimeLimit: .seconds(10)) { _ in
+        let server = try FaultServer(connectionTimeLimit: .seconds(30)) { _ in
             [.http2Settings(), Self.settingsAck] + Self.answer(1, "first")
-                + [.readHTTP2Frame(type: 0x1, stream: 3), .waitForClientClose(limit: .seconds(5))]
+                + [.readHTTP2Frame(type: 0x1, stream: 3), .waitForClientClose(limit: .seconds(20))]
         }
         // As above: 6 s for the second request to find the connection pooled; the request
         // timeout (30 s) is far beyond what the PING takes to find the server gone.

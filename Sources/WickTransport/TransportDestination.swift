@@ -18,29 +18,55 @@ import WickCore
 ///
 /// The port is read as written and checked for range only when the request is sent
 /// (`checkedPort()`), as it always was.
+///
+/// The reading is kept in one immutable object, so a copy is one reference: a request's
+/// destination is made once (or taken from the session's memo of its last URL) and handed from
+/// the request to the transport, and as inline fields (a URL, its parts, strings) every copy
+/// and destroy retained and released each of them, some thirty reference-count operations a
+/// request.
 package struct TransportDestination: Sendable {
     /// `http` or `https` (`http+unix` and `unix` are `http`, `https+unix` is `https`).
-    package let scheme: TransportOrigin.Scheme
+    package var scheme: TransportOrigin.Scheme { storage.scheme }
     /// The server's name or address, IPv6 without brackets; `unixSocketDefaultHost` for a
-    /// Unix-socket URL. Made when asked for (the session's check of a URL never asks).
-    package var host: String { parts?.host ?? Self.unixSocketDefaultHost }
+    /// Unix-socket URL.
+    package var host: String { storage.host }
     /// The port as the URL writes it; nil for the scheme's default.
-    package let port: Int?
+    package var port: Int? { storage.port }
     /// The socket connections go to instead of `host:port`; nil for TCP.
-    package let unixSocketPath: UnixSocketPath?
-    /// The URL, for errors.
-    private let url: URL
-    /// An http or https URL's parts; nil for a Unix-socket URL.
-    private let parts: AbsoluteURLParts?
-    /// A Unix-socket URL's target; nil for http and https, whose parts give it.
-    private let unixTarget: String?
+    package var unixSocketPath: UnixSocketPath? { storage.unixSocketPath }
+    /// The origin-form target: the percent-encoded path (`/` when empty) and query.
+    package var target: String { storage.target }
+
+    private let storage: Storage
+
+    /// The fields, set once in `init` and only read after.
+    private final class Storage: Sendable {
+        let scheme: TransportOrigin.Scheme
+        let host: String
+        let port: Int?
+        let unixSocketPath: UnixSocketPath?
+        let target: String
+        /// The URL, for errors.
+        let url: URL
+
+        init(
+            scheme: TransportOrigin.Scheme, host: String, port: Int?, unixSocketPath: UnixSocketPath?,
+            target: String, url: URL
+        ) {
+            self.scheme = scheme
+            self.host = host
+            self.port = port
+            self.unixSocketPath = unixSocketPath
+            self.target = target
+            self.url = url
+        }
+    }
 
     /// Reads `url`, and `unixSocketPath` if given (a socket for an ordinary URL).
     /// - Throws: `TransportPreparationError.invalidURL`: a scheme other than http, https,
     ///   http+unix, https+unix or unix; no host; a bad Unix-socket URL or socket path
     ///   (`UnixSocketError`'s description is the reason); a Unix-socket URL with a socket path.
     package init(url: URL, unixSocketPath: String?) throws(TransportPreparationError) {
-        self.url = url
         let urlParts = AbsoluteURLParts(url)
         // http and https first: the common case decides without making the scheme a string.
         let webScheme = urlParts.webScheme
@@ -50,15 +76,13 @@ package struct TransportDestination: Sendable {
                     url: url.absoluteString, reason: "a Unix-socket URL names its own socket; pass no unixSocketPath")
             }
             do throws(UnixSocketError) {
-                let (parsedScheme, path, target) = try Self.parseUnixURL(url.absoluteString)
-                self.scheme = parsedScheme
-                self.unixSocketPath = path
-                unixTarget = target
+                let (scheme, path, target) = try Self.parseUnixURL(url.absoluteString)
+                storage = Storage(
+                    scheme: scheme, host: Self.unixSocketDefaultHost, port: nil, unixSocketPath: path, target: target,
+                    url: url)
             } catch {
                 throw .invalidURL(url: url.absoluteString, reason: error.description)
             }
-            parts = nil
-            port = nil
             return
         }
         guard let webScheme else {
@@ -68,30 +92,28 @@ package struct TransportDestination: Sendable {
         guard urlParts.hasHost else {
             throw .invalidURL(url: url.absoluteString, reason: "the URL has no host")
         }
-        self.scheme = webScheme
-        parts = urlParts
-        port = urlParts.port
-        unixTarget = nil
+        var socket: UnixSocketPath?
         if let unixSocketPath {
             do throws(UnixSocketError) {
-                self.unixSocketPath = try UnixSocketPath(unixSocketPath)
+                socket = try UnixSocketPath(unixSocketPath)
             } catch {
                 throw .invalidURL(url: url.absoluteString, reason: error.description)
             }
-        } else {
-            self.unixSocketPath = nil
         }
+        storage = Storage(
+            scheme: webScheme, host: urlParts.host, port: urlParts.port, unixSocketPath: socket,
+            target: urlParts.target, url: url)
     }
 
-    /// The origin-form target: the percent-encoded path (`/` when empty) and query. Made when
-    /// asked for.
-    package var target: String { unixTarget ?? parts?.target ?? "/" }
+    /// Whether `other` is this same reading, not an equal one made again (the session's memo
+    /// of its last URL hands one reading to every request to that URL).
+    package func isSameReading(as other: TransportDestination) -> Bool { storage === other.storage }
 
     /// The port to connect to: the URL's, or the scheme's default.
     /// - Throws: `TransportPreparationError.invalidURL` when the URL's port is beyond 65535.
     package func checkedPort() throws(TransportPreparationError) -> UInt16 {
         guard let port = UInt16(exactly: port ?? Int(scheme.defaultPort)) else {
-            throw .invalidURL(url: url.absoluteString, reason: "the port is out of range")
+            throw .invalidURL(url: storage.url.absoluteString, reason: "the port is out of range")
         }
         return port
     }

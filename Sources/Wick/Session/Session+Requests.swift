@@ -177,9 +177,12 @@ extension Session {
                     break
                 }
             }
+            // The reading of the URL the last request to it made, if this one goes there too.
+            let keptDestination = recentURL.keepDestination(in: &merged)
             if let invalid = Self.validate(&merged) {
                 checked = .failure(invalid)
             } else {
+                if !keptDestination { recentURL.remember(destinationOf: merged) }
                 checked = .success(merged)
             }
         }

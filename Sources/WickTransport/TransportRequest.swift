@@ -48,32 +48,6 @@ struct TransportRequest: Sendable {
     /// always pass through.
     var decoding: ContentDecoderLimits?
 
-    /// A request; `port` defaults to the scheme's. With `unixSocketPath`, the connection goes
-    /// to that socket and `host` and `port` make only the `Host` field (and the TLS name).
-    init(
-        _ method: HTTPMethod, _ scheme: TransportOrigin.Scheme, host: String, port: UInt16? = nil, target: String = "/",
-        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil, bodySource: (any TransportBodySource)? = nil,
-        expectContinue: Bool = false, tls: TransportTLS? = nil, unixSocketPath: UnixSocketPath? = nil,
-        proxy: ProxyConfiguration? = nil, proxyTLS: ProxyTLSContext? = nil, source: SourceBinding? = nil,
-        decoding: ContentDecoderLimits? = nil
-    ) {
-        self.method = method
-        self.scheme = scheme
-        self.host = host
-        self.port = port ?? scheme.defaultPort
-        self.target = target
-        self.headers = headers
-        self.body = body
-        self.bodySource = bodySource
-        self.expectContinue = expectContinue
-        self.tls = tls
-        self.unixSocketPath = unixSocketPath
-        self.proxy = proxy
-        self.proxyTLS = proxyTLS
-        self.source = source
-        self.decoding = decoding
-    }
-
     /// The pool key this request's connections are made under.
     var origin: TransportOrigin {
         // A direct TCP request, the common case, passes none of the optional parts: handing
@@ -149,6 +123,25 @@ struct TransportRequest: Sendable {
             }
         }
         return HTTP1ConnectionRequest(head: head, expectContinue: expectContinue, decoding: decoding)
+    }
+}
+
+extension TransportRequest {
+    /// A request; `port` defaults to the scheme's. With `unixSocketPath`, the connection goes
+    /// to that socket and `host` and `port` make only the `Host` field (and the TLS name).
+    init(
+        _ method: HTTPMethod, _ scheme: TransportOrigin.Scheme, host: String, port: UInt16? = nil, target: String = "/",
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil, bodySource: (any TransportBodySource)? = nil,
+        expectContinue: Bool = false, tls: TransportTLS? = nil, unixSocketPath: UnixSocketPath? = nil,
+        proxy: ProxyConfiguration? = nil, proxyTLS: ProxyTLSContext? = nil, source: SourceBinding? = nil,
+        decoding: ContentDecoderLimits? = nil
+    ) {
+        // Through the memberwise initializer: assigned field by field here, the request was
+        // built aside and copied out whole (through its value witnesses) once a request.
+        self.init(
+            method: method, scheme: scheme, host: host, port: port ?? scheme.defaultPort, target: target,
+            headers: headers, body: body, bodySource: bodySource, expectContinue: expectContinue, tls: tls,
+            unixSocketPath: unixSocketPath, proxy: proxy, proxyTLS: proxyTLS, source: source, decoding: decoding)
     }
 }
 

@@ -122,7 +122,9 @@ extension HTTP1ConnectionStateMachine {
             }
             readCursor = base + step.consumed
             exchange.responseBytesReceived += step.consumed
-            switch step.event {
+            // Consumed, so that a head moves into its action instead of being copied.
+            let event = step.event
+            switch consume event {
             case .needMoreData:
                 state = .exchanging(exchange)
                 return endOfBuffer()
@@ -172,7 +174,7 @@ extension HTTP1ConnectionStateMachine {
     }
 
     /// The final head arrived: set up decoding, stop the body if rules 4 or 5 say so.
-    private mutating func finalHeadArrived(_ head: HTTPResponseHead, _ exchange: inout Exchange)
+    private mutating func finalHeadArrived(_ head: consuming HTTPResponseHead, _ exchange: inout Exchange)
         -> HTTP1ConnectionAction
     {
         var decoding = false

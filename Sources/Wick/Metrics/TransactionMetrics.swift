@@ -93,41 +93,6 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
     private var storedFirstByte = CompactDuration.none
     private var storedTotal = CompactDuration.none
 
-    /// The metrics of `response`, the answer to `request` from `source`. A response from the
-    /// network always has a connection.
-    init(request: HTTPRequest, response: borrowing TransportResponse, source: ResponseSource = .network) {
-        // Each field is read from `response.metrics` where it is: a local copy of the whole
-        // `TransportMetrics` cost a retain of each reference in it, per request.
-        let start = response.metrics.started
-        precondition(
-            response.metrics.connection != nil || source == .cache || source == .staleWhileRevalidating,
-            "TransactionMetrics: a network response without a connection")
-        self.request = request
-        responseSource = source
-        statusCode = response.status.rawValue
-        // Taken as they are stored, without a round trip through `Duration`.
-        storedPoolWait = response.metrics.storedPoolWait
-        storedResolve = response.metrics.storedResolve
-        storedConnect = response.metrics.storedConnect
-        storedTlsHandshake = response.metrics.storedTlsHandshake
-        storedRequestSent = CompactDuration(from: start, to: response.metrics.storedRequestSent)
-        storedFirstByte = CompactDuration(from: start, to: response.metrics.storedFirstByte)
-        storedTotal = CompactDuration(from: start, to: response.metrics.storedCompleted)
-        responseBodyBytes = response.body.count
-        requestBytesSent = response.metrics.requestBytesSent
-        responseBytesReceived = response.metrics.responseBytesReceived
-        isReused = response.metrics.isReused
-        httpVersion = response.metrics.httpVersion
-        wasReplayed = response.metrics.wasReplayed
-        injectedFaults = response.metrics.injectedFaults
-        hedge = response.metrics.hedge
-        if let details = response.metrics.connection {
-            connection = ConnectionInfo(isReused: response.metrics.isReused, details: details)
-        } else {
-            connection = nil
-        }
-    }
-
     /// This end's address (`127.0.0.1:54321`); nil over a Unix socket or from the cache.
     public var localAddress: String? { connection?.localAddress }
     /// The server's address (`127.0.0.1:443`, `[::1]:8443`), or the Unix socket's path; nil
@@ -156,5 +121,35 @@ public struct TransactionMetrics: Sendable, CustomStringConvertible {
         if let total { parts.append("total \(total)") }
         parts.append("sent \(requestBytesSent) B, received \(responseBytesReceived) B")
         return parts.joined(separator: ", ")
+    }
+}
+
+extension TransactionMetrics {
+    /// The metrics of `response`, the answer to `request` from `source`. A response from the
+    /// network always has a connection.
+    init(request: HTTPRequest, response: borrowing TransportResponse, source: ResponseSource = .network) {
+        // Each field is read from `response.metrics` where it is: a local copy of the whole
+        // `TransportMetrics` cost a retain of each reference in it, per request. Made through
+        // the memberwise initializer: assigned field by field, the metrics were built aside and
+        // copied out whole (through their value witnesses) once a request.
+        let start = response.metrics.started
+        precondition(
+            response.metrics.connection != nil || source == .cache || source == .staleWhileRevalidating,
+            "TransactionMetrics: a network response without a connection")
+        self.init(
+            request: request, statusCode: response.status.rawValue, responseBodyBytes: response.body.count,
+            requestBytesSent: response.metrics.requestBytesSent,
+            responseBytesReceived: response.metrics.responseBytesReceived, isReused: response.metrics.isReused,
+            httpVersion: response.metrics.httpVersion, wasReplayed: response.metrics.wasReplayed,
+            connection: response.metrics.connection.map {
+                ConnectionInfo(isReused: response.metrics.isReused, details: $0)
+            },
+            responseSource: source, injectedFaults: response.metrics.injectedFaults, hedge: response.metrics.hedge,
+            // Taken as they are stored, without a round trip through `Duration`.
+            storedPoolWait: response.metrics.storedPoolWait, storedResolve: response.metrics.storedResolve,
+            storedConnect: response.metrics.storedConnect, storedTlsHandshake: response.metrics.storedTlsHandshake,
+            storedRequestSent: CompactDuration(from: start, to: response.metrics.storedRequestSent),
+            storedFirstByte: CompactDuration(from: start, to: response.metrics.storedFirstByte),
+            storedTotal: CompactDuration(from: start, to: response.metrics.storedCompleted))
     }
 }

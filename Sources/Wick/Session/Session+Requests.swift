@@ -1,5 +1,6 @@
 // Making requests: Session.request's forms, the headers merged in, and the URL checked.
 public import FoundationEssentials
+internal import WickHTTP1
 
 extension Session {
     /// A closure that changes the request as created from the call's arguments, before its
@@ -225,7 +226,8 @@ extension Session {
         if configuration.automaticallyDecodesResponseBodies, !headers.contains(name: "Accept-Encoding") {
             headers.add(.defaultAcceptEncoding)
         }
-        return headers
+        // Checked once here rather than by the encoder for every request that sends them.
+        return HTTPRequestEncoder.vetted(headers)
     }
 
     /// Why `request` cannot be sent, or nil: a GET with a body (Alamofire's validation), or what

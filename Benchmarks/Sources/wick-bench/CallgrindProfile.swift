@@ -28,6 +28,9 @@ struct CallgrindProfile {
     private(set) var totalInstructions: UInt64 = 0
     /// Every level-1 miss in the dump (0 without `--cache-sim=yes`).
     private(set) var totalL1Misses: UInt64 = 0
+    /// How often each instruction ran, by its address, with the function it belongs to; empty
+    /// unless the dump was recorded with `--dump-instr=yes`.
+    private(set) var executions: [UInt64: (count: UInt64, function: Substring)] = [:]
 
     /// malloc and its siblings: each call is one allocation, as the interposer counts them.
     static let allocators: Set<Substring> = [
@@ -37,8 +40,10 @@ struct CallgrindProfile {
     /// The events a level-1 miss is counted from, as `--cache-sim=yes` names them.
     static let l1MissEvents: Set<Substring> = ["I1mr", "D1mr", "D1mw"]
 
-    /// Parses `text`, a callgrind output file (format version 1, `positions: line`, the cost
-    /// columns its `events:` line names; a cost line may leave trailing zeros out).
+    /// Parses `text`, a callgrind output file (format version 1, `positions: line` or
+    /// `positions: instr line`, the cost columns its `events:` line names; a cost line may leave
+    /// trailing zeros out, and gives its positions absolute, relative (`+n`, `-n`) or as before
+    /// (`*`)).
     init(text: String) {
         var names: [Substring: Substring] = [:]
         var objectNames: [Substring: Substring] = [:]
@@ -51,6 +56,10 @@ struct CallgrindProfile {
         // The cost columns: `Ir` alone unless the header says otherwise.
         var instructionColumn = 0
         var missColumns: [Int] = []
+        // The position columns before the costs: `line` alone unless the header says otherwise.
+        var positionCount = 1
+        var tracksAddresses = false
+        var address: UInt64 = 0
 
         /// `(id) name` defines id; `(id)` refers to it.
         func resolve(_ value: Substring, in table: inout [Substring: Substring]) -> Substring {
@@ -68,8 +77,12 @@ struct CallgrindProfile {
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             guard let first = line.first else { continue }
             if first.isNumber || first == "+" || first == "-" || first == "*" {
-                // The position first, then one number per event.
-                let columns = line.split(separator: " ").dropFirst().map { UInt64($0) ?? 0 }
+                // The positions first, then one number per event.
+                let fields = line.split(separator: " ")
+                if tracksAddresses, let position = fields.first {
+                    address = Self.position(position, after: address)
+                }
+                let columns = fields.dropFirst(positionCount).map { UInt64($0) ?? 0 }
                 func column(_ index: Int) -> UInt64 { index < columns.count ? columns[index] : 0 }
                 let cost = column(instructionColumn)
                 if let calls = pendingCalls {
@@ -85,9 +98,17 @@ struct CallgrindProfile {
                     let misses = missColumns.reduce(0) { $0 + column($1) }
                     contexts[functionIndex].instructions += cost
                     contexts[functionIndex].l1Misses += misses
+                    if tracksAddresses {
+                        // `Ir` at one instruction is how often it ran.
+                        executions[address, default: (0, contexts[functionIndex].frames[0])].count += cost
+                    }
                     totalInstructions += cost
                     totalL1Misses += misses
                 }
+            } else if line.hasPrefix("positions:") {
+                let positions = line.dropFirst(10).split(separator: " ")
+                positionCount = max(1, positions.count)
+                tracksAddresses = positions.first == "instr"
             } else if line.hasPrefix("events:") {
                 let events = line.dropFirst(7).split(separator: " ")
                 instructionColumn = events.firstIndex(of: "Ir") ?? 0
@@ -114,6 +135,47 @@ struct CallgrindProfile {
                 pendingCalls = UInt64(count) ?? 0
             }
         }
+    }
+
+    /// A position column's value: absolute (decimal or `0x` hexadecimal), relative to `previous`
+    /// (`+n`, `-n`), or `previous` itself (`*`).
+    private static func position(_ text: Substring, after previous: UInt64) -> UInt64 {
+        switch text.first {
+        case "*": return previous
+        case "+": return previous &+ (parse(text.dropFirst()) ?? 0)
+        case "-": return previous &- (parse(text.dropFirst()) ?? 0)
+        default: return parse(text) ?? previous
+        }
+        func parse(_ digits: Substring) -> UInt64? {
+            digits.hasPrefix("0x") ? UInt64(digits.dropFirst(2), radix: 16) : UInt64(digits)
+        }
+    }
+
+    /// The 64-byte lines of code holding an instruction that ran at least `minimum` times, by
+    /// the layer of the function the instruction belongs to (its own, not its callers': a line
+    /// of `swift_retain` is the runtime's however often the codec calls it); a line shared by
+    /// two layers' functions counts once, for the first found. Empty without `--dump-instr=yes`.
+    func codeLines<Layer: Hashable>(
+        runAtLeast minimum: UInt64, by layer: (_ function: Substring, _ object: Substring) -> Layer?,
+        unplaced: Layer
+    ) -> [Layer: Int] {
+        var layerByLine: [UInt64: Layer] = [:]
+        var cache: [Substring: Layer] = [:]
+        for (address, ran) in executions where ran.count >= minimum {
+            let line = address / 64
+            guard layerByLine[line] == nil else { continue }
+            let placed: Layer
+            if let known = cache[ran.function] {
+                placed = known
+            } else {
+                placed = layer(ran.function, objects[ran.function] ?? "") ?? unplaced
+                cache[ran.function] = placed
+            }
+            layerByLine[line] = placed
+        }
+        var lines: [Layer: Int] = [:]
+        for placed in layerByLine.values { lines[placed, default: 0] += 1 }
+        return lines
     }
 
     /// Instructions, level-1 misses and allocations per layer, each cost charged to the nearest

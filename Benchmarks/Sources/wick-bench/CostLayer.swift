@@ -2,7 +2,9 @@
 
 /// Where a function belongs on a request's path. Functions that belong nowhere (the Swift
 /// runtime's retain and release, the stdlib's generic code, malloc, memcpy, C shims) are charged
-/// to the nearest caller that belongs somewhere: a retain in the codec is the codec's cost.
+/// to the nearest caller that belongs somewhere: a retain in the codec is the codec's cost. Lines
+/// of code are the exception: a line belongs to the function it holds, so the runtime's and the C
+/// library's lines are `sharedCode`'s.
 enum CostLayer: String, CaseIterable, Hashable {
     case session = "session (Wick: Session, Request, serializers)"
     case transport = "transport (WickTransport: exchange, driver, pool runner)"
@@ -14,6 +16,7 @@ enum CostLayer: String, CaseIterable, Hashable {
     case foundation = "Foundation (URL, Data)"
     case libcurl = "libcurl"
     case harness = "benchmark harness"
+    case sharedCode = "Swift runtime, standard library, C library (code lines only)"
     case unplaced = "reached from none of the above (thread start, dynamic linker)"
 
     /// Swift modules by the name their mangled symbols carry.

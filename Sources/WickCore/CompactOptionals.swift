@@ -52,6 +52,16 @@ package struct CompactDuration: Sendable, Hashable {
     }
 }
 
+extension CompactDuration {
+    /// The time from `start` to `end`: `CompactDuration(end - start)` without building a
+    /// `Duration` (as `init(from:to:)` for an optional end does).
+    @inlinable package init(from start: Deadline, to end: Deadline) {
+        // Both readings clamped to 0...Int64.max: the difference neither overflows nor reaches
+        // the absent marker.
+        self.init(nanoseconds: Int64(clamping: end.uptimeNanoseconds) - Int64(clamping: start.uptimeNanoseconds))
+    }
+}
+
 /// An optional `Deadline` in 8 bytes (`Deadline?` takes 16 once padded), for the same reason as
 /// `CompactDuration`. `Deadline.distantFuture` cannot be kept: it reads back as nil (a metric
 /// records a clock reading, never that).

@@ -69,6 +69,13 @@ public struct HTTPFieldList: Sendable, RandomAccessCollection {
         firstPosition(forName: name).map { value(at: $0) }
     }
 
+    /// The value of the first field with this name, or nil: `firstValue(forName:)` for a
+    /// `String`, which callers in other modules reach without the generic entry point (and its
+    /// conversion of the name to a new `String`).
+    public func firstValue(forName name: String) -> String? {
+        firstPosition(forName: name).map { value(at: $0) }
+    }
+
     /// Whether the first field with this name has exactly this value, comparing ASCII letters
     /// without case. Does not allocate.
     public func firstValue(forName name: some StringProtocol, equals value: some StringProtocol) -> Bool {
@@ -94,7 +101,12 @@ public struct HTTPFieldList: Sendable, RandomAccessCollection {
     /// The first field named `name`: its bytes are read once, then each field is compared by
     /// length first and by bytes only when the lengths agree (most names differ in length).
     private func firstPosition(forName name: some StringProtocol) -> Int? {
-        var name = String(name)
+        firstPosition(forName: String(name))
+    }
+
+    /// `firstPosition(forName:)` for a `String`, without the conversion.
+    private func firstPosition(forName name: String) -> Int? {
+        var name = name
         // SAFETY: `name` is a local String whose UTF-8 buffer is valid inside the closure; it is
         // compared only after its count equals the field name's, and no pointer to it leaves the
         // closure.

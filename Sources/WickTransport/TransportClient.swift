@@ -211,7 +211,8 @@ package final class TransportClient: Sendable {
             method, destination.scheme, host: host, port: port, target: destination.target, headers: headers,
             body: bodySource == nil ? body : nil, bodySource: bodySource, expectContinue: expectContinue, tls: tls,
             unixSocketPath: destination.unixSocketPath, proxy: proxy, proxyTLS: proxyTLS,
-            source: source ?? configuration.sourceBinding, decoding: configuration.decodingLimits)
+            source: source ?? configuration.sourceBinding, decoding: configuration.decodingLimits,
+            hostFieldValue: destination.hostFieldValue)
     }
 
     /// The runner `request`'s origin always uses (stable within the process). With one runner

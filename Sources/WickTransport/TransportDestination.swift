@@ -36,6 +36,9 @@ package struct TransportDestination: Sendable {
     package var unixSocketPath: UnixSocketPath? { storage.unixSocketPath }
     /// The origin-form target: the percent-encoded path (`/` when empty) and query.
     package var target: String { storage.target }
+    /// The `Host` field value for the checked port (`TransportRequest.hostFieldValue(host:port:scheme:)`),
+    /// made with the reading; nil when the port is out of range.
+    var hostFieldValue: String? { storage.hostFieldValue }
 
     private let storage: Storage
 
@@ -48,6 +51,7 @@ package struct TransportDestination: Sendable {
         let target: String
         /// The URL, for errors.
         let url: URL
+        let hostFieldValue: String?
 
         init(
             scheme: TransportOrigin.Scheme, host: String, port: Int?, unixSocketPath: UnixSocketPath?,
@@ -59,6 +63,9 @@ package struct TransportDestination: Sendable {
             self.unixSocketPath = unixSocketPath
             self.target = target
             self.url = url
+            hostFieldValue = UInt16(exactly: port ?? Int(scheme.defaultPort)).map { port in
+                TransportRequest.hostFieldValue(host: host, port: port, scheme: scheme)
+            }
         }
     }
 

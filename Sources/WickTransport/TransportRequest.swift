@@ -19,9 +19,13 @@ import WickHTTP2
 /// handshake.
 struct TransportRequest: Sendable {
     var method: HTTPMethod
-    var scheme: TransportOrigin.Scheme
-    var host: String
-    var port: UInt16
+    let scheme: TransportOrigin.Scheme
+    let host: String
+    let port: UInt16
+    /// The `Host` field value (`hostFieldValue(host:port:scheme:)`), made with the request or
+    /// kept from the destination it was read from: a request's strings are not rebuilt for
+    /// every request to the same URL.
+    let hostFieldValue: String
     /// The origin-form target: absolute path and query, e.g. `/search?q=wick`.
     var target: String
     var headers: HTTPHeaders
@@ -61,14 +65,73 @@ struct TransportRequest: Sendable {
             proxyTLS: proxyTLS, source: source)
     }
 
-    /// The `Host` field value: the host (bracketed if it is an IPv6 literal), with the port
-    /// unless it is the scheme's default (RFC 9110 §7.2).
-    var hostFieldValue: String {
+    /// What the connection state machine needs.
+    var connectionRequest: HTTP1ConnectionRequest {
+        let framing: HTTPRequestFraming =
+            if let bodySource { bodySource.length.map { .contentLength($0) } ?? .chunked } else {
+                body.map { .contentLength($0.count) } ?? .none
+            }
+        var head = HTTPRequestHead(
+            method: method, target: .origin(target), host: hostFieldValue, headers: headers, framing: framing)
+        if let proxy, proxy.scheme.speaksHTTP, scheme == .http, unixSocketPath == nil {
+            head.target = .absolute("http://\(hostFieldValue)\(target)")
+            if let credentials = proxy.credentials {
+                head.headers.add(name: "Proxy-Authorization", value: credentials.authorizationValue)
+            }
+        }
+        return HTTP1ConnectionRequest(head: head, expectContinue: expectContinue, decoding: decoding)
+    }
+}
+
+extension TransportRequest {
+    /// A request; `port` defaults to the scheme's. With `unixSocketPath`, the connection goes
+    /// to that socket and `host` and `port` make only the `Host` field (and the TLS name).
+    /// `hostFieldValue`, when given, must be `hostFieldValue(host:port:scheme:)`'s for the
+    /// request's host, port and scheme (a destination's, made once).
+    init(
+        _ method: HTTPMethod, _ scheme: TransportOrigin.Scheme, host: String, port: UInt16? = nil, target: String = "/",
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil, bodySource: (any TransportBodySource)? = nil,
+        expectContinue: Bool = false, tls: TransportTLS? = nil, unixSocketPath: UnixSocketPath? = nil,
+        proxy: ProxyConfiguration? = nil, proxyTLS: ProxyTLSContext? = nil, source: SourceBinding? = nil,
+        decoding: ContentDecoderLimits? = nil, hostFieldValue: String? = nil
+    ) {
+        let port = port ?? scheme.defaultPort
+        // Through the memberwise initializer: assigned field by field here, the request was
+        // built aside and copied out whole (through its value witnesses) once a request.
+        self.init(
+            method: method, scheme: scheme, host: host, port: port,
+            hostFieldValue: hostFieldValue ?? Self.hostFieldValue(host: host, port: port, scheme: scheme),
+            target: target, headers: headers, body: body, bodySource: bodySource, expectContinue: expectContinue,
+            tls: tls,
+            unixSocketPath: unixSocketPath, proxy: proxy, proxyTLS: proxyTLS, source: source, decoding: decoding)
+    }
+}
+
+extension TransportRequest {
+    /// The request as an HTTP/2 stream opens it: `:scheme`, `:authority` (the `Host` value) and
+    /// `:path` (origin form, also through a CONNECT tunnel), the headers, and `content-length`
+    /// when the body's length is known. `Expect: 100-continue` is not used on HTTP/2: the
+    /// stream's flow control already holds the body back.
+    var http2Head: HTTP2RequestHead {
+        var fields = headers
+        let length = bodySource.map(\.length) ?? body.map(\.count)
+        if let length, !fields.contains(name: "Content-Length") {
+            fields.add(name: "content-length", value: String(length))
+        }
+        return HTTP2RequestHead(
+            method: method, scheme: scheme == .https ? "https" : "http", authority: hostFieldValue, path: target,
+            headers: fields)
+    }
+}
+
+extension TransportRequest {
+    /// The `Host` field value for `host`, `port` and `scheme`: the host (bracketed if it is an
+    /// IPv6 literal), with the port unless it is the scheme's default (RFC 9110 §7.2).
+    static func hostFieldValue(host: String, port: UInt16, scheme: TransportOrigin.Scheme) -> String {
         // SAFETY: `name` is the host's UTF-8 bytes, valid inside each closure and only read.
         let bracketed = host.utf8.span.withUnsafeBufferPointer { name in name.contains(UInt8(ascii: ":")) }
         if !bracketed && port == scheme.defaultPort { return host }
-        // Written byte by byte into a stack buffer, then made a string once: this runs for every
-        // request, and interpolation or concatenation cost several times as much (and a
+        // Written byte by byte into a stack buffer, then made a string once: interpolation or concatenation cost several times as much (and a
         // `String(unsafeUninitializedCapacity:)` builder with a closure per byte, 700
         // instructions).
         let showsPort = port != scheme.defaultPort
@@ -106,58 +169,5 @@ struct TransportRequest: Sendable {
                 return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
             }
         }
-    }
-
-    /// What the connection state machine needs.
-    var connectionRequest: HTTP1ConnectionRequest {
-        let framing: HTTPRequestFraming =
-            if let bodySource { bodySource.length.map { .contentLength($0) } ?? .chunked } else {
-                body.map { .contentLength($0.count) } ?? .none
-            }
-        var head = HTTPRequestHead(
-            method: method, target: .origin(target), host: hostFieldValue, headers: headers, framing: framing)
-        if let proxy, proxy.scheme.speaksHTTP, scheme == .http, unixSocketPath == nil {
-            head.target = .absolute("http://\(hostFieldValue)\(target)")
-            if let credentials = proxy.credentials {
-                head.headers.add(name: "Proxy-Authorization", value: credentials.authorizationValue)
-            }
-        }
-        return HTTP1ConnectionRequest(head: head, expectContinue: expectContinue, decoding: decoding)
-    }
-}
-
-extension TransportRequest {
-    /// A request; `port` defaults to the scheme's. With `unixSocketPath`, the connection goes
-    /// to that socket and `host` and `port` make only the `Host` field (and the TLS name).
-    init(
-        _ method: HTTPMethod, _ scheme: TransportOrigin.Scheme, host: String, port: UInt16? = nil, target: String = "/",
-        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil, bodySource: (any TransportBodySource)? = nil,
-        expectContinue: Bool = false, tls: TransportTLS? = nil, unixSocketPath: UnixSocketPath? = nil,
-        proxy: ProxyConfiguration? = nil, proxyTLS: ProxyTLSContext? = nil, source: SourceBinding? = nil,
-        decoding: ContentDecoderLimits? = nil
-    ) {
-        // Through the memberwise initializer: assigned field by field here, the request was
-        // built aside and copied out whole (through its value witnesses) once a request.
-        self.init(
-            method: method, scheme: scheme, host: host, port: port ?? scheme.defaultPort, target: target,
-            headers: headers, body: body, bodySource: bodySource, expectContinue: expectContinue, tls: tls,
-            unixSocketPath: unixSocketPath, proxy: proxy, proxyTLS: proxyTLS, source: source, decoding: decoding)
-    }
-}
-
-extension TransportRequest {
-    /// The request as an HTTP/2 stream opens it: `:scheme`, `:authority` (the `Host` value) and
-    /// `:path` (origin form, also through a CONNECT tunnel), the headers, and `content-length`
-    /// when the body's length is known. `Expect: 100-continue` is not used on HTTP/2: the
-    /// stream's flow control already holds the body back.
-    var http2Head: HTTP2RequestHead {
-        var fields = headers
-        let length = bodySource.map(\.length) ?? body.map(\.count)
-        if let length, !fields.contains(name: "Content-Length") {
-            fields.add(name: "content-length", value: String(length))
-        }
-        return HTTP2RequestHead(
-            method: method, scheme: scheme == .https ? "https" : "http", authority: hostFieldValue, path: target,
-            headers: fields)
     }
 }

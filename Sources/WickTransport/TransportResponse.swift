@@ -99,10 +99,10 @@ package struct TransportMetrics: Sendable {
 
     // The optional phases, 8 bytes each (see `CompactDuration`): the metrics travel with every
     // response through every layer, and `Duration?` fields made them 96 bytes larger.
-    package private(set) var storedPoolWait = CompactDuration.none
-    package private(set) var storedResolve = CompactDuration.none
-    package private(set) var storedConnect = CompactDuration.none
-    package private(set) var storedTlsHandshake = CompactDuration.none
+    package internal(set) var storedPoolWait = CompactDuration.none
+    package internal(set) var storedResolve = CompactDuration.none
+    package internal(set) var storedConnect = CompactDuration.none
+    package internal(set) var storedTlsHandshake = CompactDuration.none
     package private(set) var storedRequestSent = CompactDeadline.none
     package private(set) var storedFirstByte = CompactDeadline.none
     package private(set) var storedResponseHead = CompactDeadline.none

@@ -41,6 +41,7 @@ import WickCore
         #expect(
             CompactDuration(from: startDeadline, to: CompactDeadline(endDeadline))
                 == CompactDuration(endDeadline - startDeadline))
+        #expect(CompactDuration(from: startDeadline, to: endDeadline) == CompactDuration(endDeadline - startDeadline))
         #expect(CompactDuration(from: startDeadline, to: CompactDeadline(nil)).value == nil)
     }
 }

@@ -137,6 +137,9 @@ import WickTestSupport
         #expect(!fields.contains(name: "Content-Types"))
         #expect(fields.firstValue(forName: "set-cookie") == "a=1")
         #expect(fields.firstValue(forName: "missing") == nil)
+        // Any other StringProtocol takes the generic entry point, with the same answers.
+        #expect(fields.firstValue(forName: "x set-cookie".dropFirst(2)) == "a=1")
+        #expect(fields.firstValue(forName: "missing".dropFirst()) == nil)
         #expect(fields.firstValue(forName: "content-type", equals: "TEXT/PLAIN"))
         #expect(!fields.firstValue(forName: "content-type", equals: "text/plai"))
         #expect(!fields.firstValue(forName: "missing", equals: ""))

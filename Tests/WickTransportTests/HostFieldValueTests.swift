@@ -1,5 +1,6 @@
 // The Host field a request sends (RFC 9110 §7.2): the URL's host, an IPv6 literal in brackets, and
 // the port unless it is the scheme's default.
+import FoundationEssentials
 import Testing
 
 @testable import WickTransport
@@ -16,5 +17,26 @@ import Testing
     ])
     func hostField(scheme: TransportOrigin.Scheme, host: String, port: UInt16, expected: String) {
         #expect(TransportRequest(.get, scheme, host: host, port: port).hostFieldValue == expected)
+    }
+
+    /// A destination makes the value once, with the reading, for the port it checks; the request
+    /// prepared from it carries that value.
+    @Test(arguments: [
+        ("http://example.com/a", "example.com"), ("https://example.com:8443/", "example.com:8443"),
+        ("http://[::1]:8080/x?y", "[::1]:8080"), ("https://[::1]/", "[::1]"), ("http://127.0.0.1:80/", "127.0.0.1"),
+    ])
+    func aDestinationMakesTheValueOnce(url: String, expected: String) throws {
+        let destination = try TransportDestination(url: #require(URL(string: url)), unixSocketPath: nil)
+        #expect(destination.hostFieldValue == expected)
+        let port = try destination.checkedPort()
+        #expect(
+            TransportRequest.hostFieldValue(host: destination.host, port: port, scheme: destination.scheme) == expected)
+    }
+
+    @Test func aPortOutOfRangeMakesNoValue() throws {
+        let destination = try TransportDestination(
+            url: #require(URL(string: "http://example.com:70000/")), unixSocketPath: nil)
+        #expect(destination.hostFieldValue == nil)
+        #expect(throws: TransportPreparationError.self) { try destination.checkedPort() }
     }
 }

@@ -127,7 +127,8 @@ struct CostBenchmark {
                 ])
             table.rows.append(
                 [
-                    "user CPU ns per code line", "", "", Format.fixed(wickCost.userNanosecondsPerCodeLine, 1), "", "", "",
+                    "user CPU ns per code line", "", "", Format.fixed(wickCost.userNanosecondsPerCodeLine, 1), "", "",
+                    "",
                     "", Format.fixed(curlCost.userNanosecondsPerCodeLine, 1), "", "", "",
                 ])
         }

@@ -23,7 +23,7 @@ import CWickSystem
 
     /// The real system calls.
     static let system = SocketIO(
-        read: { (fd, buffer) throws(SyscallError) in try Syscalls.read(fd, buffer) },
+        read: { (fd, buffer) throws(SyscallError) in try Syscalls.receive(fd, buffer) },
         write: { (fd, vectors) throws(SyscallError) in try Syscalls.sendmsg(fd, vectors) },
         shutdownWrite: { (fd) throws(SyscallError) in try Syscalls.shutdown(fd, how: Int32(SHUT_WR)) },
         pendingError: { (fd) throws(SyscallError) in try Syscalls.socketOption(fd, level: SOL_SOCKET, name: SO_ERROR) }
@@ -37,9 +37,11 @@ extension SocketIO {
     /// Each may throw `SyscallError`, which the channel maps as it maps a real call's
     /// (`ReactorError(_:)`): a read or write error closes the channel.
     @_spi(WickSocketSeam) public init(
-        read: @escaping @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) throws(SyscallError) ->
+        read:
+            @escaping @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) throws(SyscallError) ->
             IOResult<Int>,
-        write: @escaping @Sendable (_ fd: Int32, _ buffers: [UnsafeRawBufferPointer]) throws(SyscallError) ->
+        write:
+            @escaping @Sendable (_ fd: Int32, _ buffers: [UnsafeRawBufferPointer]) throws(SyscallError) ->
             IOResult<Int>,
         shutdownWrite: @escaping @Sendable (_ fd: Int32) throws(SyscallError) -> Void,
         pendingError: @escaping @Sendable (_ fd: Int32) throws(SyscallError) -> Int32

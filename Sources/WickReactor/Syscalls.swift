@@ -107,6 +107,14 @@ enum Syscalls {
         try retrying("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
     }
 
+    /// `recv(2)` into `buffer` from a connected socket; `.processed(0)` is the peer's end of
+    /// stream. The same as `read` on a socket without the file layer that `read` passes through
+    /// (position lock, permission hooks) on every call.
+    static func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) throws(SyscallError) -> IOResult<Int> {
+        // SAFETY: buffer is valid for buffer.count bytes for the duration of the call.
+        try retrying("recv") { Glibc.recv(fd, buffer.baseAddress, buffer.count, 0) }
+    }
+
     /// A gathered write: `sendmsg(2)` of `vectors` with `MSG_NOSIGNAL`, so a peer that has gone
     /// away yields `EPIPE` instead of killing the process with SIGPIPE (`writev` has no such flag).
     static func sendmsg(_ fd: Int32, _ vectors: UnsafeMutableBufferPointer<iovec>) throws(SyscallError) -> IOResult<Int>

@@ -371,6 +371,20 @@ private final class ScriptedChannel: Sendable {
         #expect(try buffer.withUnsafeMutableBytes { try Syscalls.read(a, $0) } == .processed(0))
     }
 
+    /// What a channel reads its socket with: the same answers as `read`, and a reset peer is
+    /// `ECONNRESET`, classified as `read`'s would be.
+    @Test func receiveIsWouldBlockThenBytesThenEndOfStream() throws {
+        let (a, b) = try socketPair()
+        defer { close(a) }
+        var buffer = [UInt8](repeating: 0, count: 16)
+        #expect(try buffer.withUnsafeMutableBytes { try Syscalls.receive(a, $0) } == .wouldBlock)
+        _ = write(b, "hi", 2)
+        #expect(try buffer.withUnsafeMutableBytes { try Syscalls.receive(a, $0) } == .processed(2))
+        #expect(buffer.prefix(2) == [UInt8(ascii: "h"), UInt8(ascii: "i")])
+        close(b)
+        #expect(try buffer.withUnsafeMutableBytes { try Syscalls.receive(a, $0) } == .processed(0))
+    }
+
     @Test func writingToAClosedPeerIsBrokenPipeNotSIGPIPE() throws {
         let (a, b) = try socketPair()
         defer { close(a) }

@@ -40,6 +40,12 @@ public final class CompositeEventMonitor: EventMonitor {
         handledEvents = inlineEvents.union(queuedEvents)
     }
 
+    /// Whether some monitor handles `event`: a request asks before it calls one of the events
+    /// it tells on every request, so a session without monitors for it does not run the call.
+    @inline(__always) func handles(_ event: EventMonitorEvents) -> Bool {
+        handledEvents.contains(event)
+    }
+
     /// Calls `deliver` with each inline monitor that handles `event`, in turn (one of the two
     /// lists is empty, so the order is the session's).
     @inline(__always)

@@ -86,7 +86,9 @@ public class DataRequest: Request, @unchecked Sendable {
         _ outcome: Outcome, with serializer: Serializer
     ) -> DataResponse<Serializer.SerializedObject, WickError> {
         let response = Self.serialize(outcome, with: serializer)
-        session.eventMonitor.request(self, didParseResponse: response)
+        if session.eventMonitor.handles(.didParseResponse) {
+            session.eventMonitor.request(self, didParseResponse: response)
+        }
         return response
     }
 

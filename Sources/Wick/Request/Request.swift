@@ -273,7 +273,7 @@ public class Request: @unchecked Sendable {
         case .start:
             start()
         case .continueRun(let held):
-            session.eventMonitor.requestDidResume(self)
+            if session.eventMonitor.handles(.didResume) { session.eventMonitor.requestDidResume(self) }
             if let held { run(held) }
         case .none:
             break
@@ -463,7 +463,7 @@ public class Request: @unchecked Sendable {
 
     /// Starts the run, or finishes at once when the request could not be built.
     private func start() {
-        session.eventMonitor.requestDidResume(self)
+        if session.eventMonitor.handles(.didResume) { session.eventMonitor.requestDidResume(self) }
         let timeout: Duration?
         switch initialRequest {
         case .failure(let error): return finish(Outcome(request: nil, error: error))
@@ -480,7 +480,7 @@ public class Request: @unchecked Sendable {
 
     /// Tells the monitors and `onURLRequestCreation` handlers about a request about to be sent.
     func announceSend(_ request: HTTPRequest) {
-        session.eventMonitor.request(self, willSend: request)
+        if session.eventMonitor.handles(.willSend) { session.eventMonitor.request(self, willSend: request) }
         let (handlers, logger) = mutableState.withLock { ($0.records.onRequestCreation, $0.records.logger) }
         effectiveLogger(logger).trace("sending request", metadata: RequestLogMetadata.request(id: id, request))
         for (queue, handler) in handlers { queue.async { handler(request) } }
@@ -557,7 +557,7 @@ public class Request: @unchecked Sendable {
             metadata: RequestLogMetadata.finished(
                 id: id, request: final.request, metrics: final.metrics, error: final.error, retries: retries,
                 redirects: redirects))
-        session.eventMonitor.requestDidFinish(self)
+        if session.eventMonitor.handles(.didFinish) { session.eventMonitor.requestDidFinish(self) }
         waiters.deliver(final)
         let late = mutableState.withLock { $0.lifecycle.outcomeAnnounced() }
         late.deliver(final)

@@ -190,7 +190,10 @@ extension Session {
         let request = make(checked)
         register(request)
         switch checked {
-        case .success(let initial): eventMonitor.request(request, didCreateInitialRequest: initial)
+        case .success(let initial):
+            if eventMonitor.handles(.didCreateInitialRequest) {
+                eventMonitor.request(request, didCreateInitialRequest: initial)
+            }
         case .failure(let error): eventMonitor.request(request, didFailToCreateRequestWithError: error)
         }
         return request

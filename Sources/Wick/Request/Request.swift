@@ -438,12 +438,21 @@ public class Request: @unchecked Sendable {
             probe = exchange.waitInline(for: budget)
         }
         defer { probe?.end() }
-        let outcome = await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Outcome, Never>) in
+        let outcome: Outcome
+        if cancellingWithTask {
+            outcome = await withTaskCancellationHandler {
+                await withUnsafeContinuation { (continuation: UnsafeContinuation<Outcome, Never>) in
+                    addWaiter(.task(continuation))
+                }
+            } onCancel: {
+                cancel()
+            }
+        } else {
+            // No handler to install when cancelling the task leaves the request alone (the
+            // default): installing and removing one took the task's status lock twice a request.
+            outcome = await withUnsafeContinuation { (continuation: UnsafeContinuation<Outcome, Never>) in
                 addWaiter(.task(continuation))
             }
-        } onCancel: {
-            if cancellingWithTask { cancel() }
         }
         #if WICK_TSAN
             // For ThreadSanitizer only: when the loop resumes the continuation before the task has

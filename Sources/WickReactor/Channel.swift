@@ -336,6 +336,25 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
     /// One gathered write of up to `maximumVectorsPerWrite` queued slices; returns the result
     /// and how many bytes were offered.
     private func writeQueuedPrefix() throws(SyscallError) -> (IOResult<Int>, Int) {
+        // One slice queued, the usual case (a request head with its body, or one record): one
+        // vector on the stack, without the scratch array, the sum and the pinning recursion.
+        if queue.count - queueHead == 1 {
+            let (io, fd) = (self.io, self.fd)
+            // SAFETY: the iovec points into the slice's storage, pinned by withUnsafeBytes while
+            // the kernel reads it inside the closure; the vector itself lives on this frame.
+            let result: Result<IOResult<Int>, SyscallError> = queue[queueHead].withUnsafeBytes { bytes in
+                var vector = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
+                do throws(SyscallError) {
+                    return .success(
+                        try withUnsafeMutablePointer(to: &vector) { (pointer) throws(SyscallError) in
+                            try io.write(fd, UnsafeMutableBufferPointer(start: pointer, count: 1))
+                        })
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return (try result.get(), queue[queueHead].count)
+        }
         let end = min(queue.count, queueHead + Self.maximumVectorsPerWrite)
         vectorScratch.removeAll(keepingCapacity: true)
         let offered = queue[queueHead..<end].reduce(0) { $0 + $1.count }
@@ -382,7 +401,8 @@ public final class Channel: @unchecked Sendable, CustomStringConvertible {
             }
         }
         if queueHead == queue.count {
-            queue.removeAll(keepingCapacity: queue.capacity <= 1024)
+            // One slice, the usual case: dropped without the general emptying (its capacity kept).
+            if queue.count == 1 { queue.removeLast() } else { queue.removeAll(keepingCapacity: queue.capacity <= 1024) }
             queueHead = 0
         } else if queueHead >= 1024 {
             queue.removeFirst(queueHead)

@@ -493,7 +493,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
                 swap(&localTasks, &localTaskScratch)
             }
             for task in localTaskScratch { task.run() }
-            localTaskScratch.removeAll(keepingCapacity: true)
+            localTaskScratch.removeAllKeepingCapacity()
             rounds += 1
         }
     }
@@ -716,7 +716,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
             // Outside `ownership`, as an ordinary thread (see `executeAfterIteration`).
             if !afterIterationBatch.isEmpty {
                 for work in afterIterationBatch { work.run() }
-                afterIterationBatch.removeAll(keepingCapacity: true)
+                afterIterationBatch.removeAllKeepingCapacity()
             }
         }
         ownership.withLock { _ in
@@ -823,7 +823,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
             swap(&inbox.tasks, &remoteTaskScratch)
         }
         for task in remoteTaskScratch { task.run() }
-        remoteTaskScratch.removeAll(keepingCapacity: true)
+        remoteTaskScratch.removeAllKeepingCapacity()
         // Tasks queued by these tasks run too, for up to `localTaskRounds` rounds; what is still
         // queued then waits for the next iteration (with a zero timeout), so a task that requeues
         // itself cannot starve I/O. The rounds matter for request loops: a completion, the Swift
@@ -833,7 +833,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         while !localTasks.isEmpty && rounds < Self.localTaskRounds {
             swap(&localTasks, &localTaskScratch)
             for task in localTaskScratch { task.run() }
-            localTaskScratch.removeAll(keepingCapacity: true)
+            localTaskScratch.removeAllKeepingCapacity()
             rounds += 1
         }
     }
@@ -845,7 +845,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         while !pendingFlushes.isEmpty {
             swap(&pendingFlushes, &flushScratch)
             for flusher in flushScratch { flusher.flushAtIterationEnd() }
-            flushScratch.removeAll(keepingCapacity: true)
+            flushScratch.removeAllKeepingCapacity()
         }
     }
 

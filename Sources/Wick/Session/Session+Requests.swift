@@ -44,8 +44,12 @@ extension Session {
     ///   request (nil: the session's `startRequestsImmediately`); every form of `request`,
     ///   `streamRequest`, `download` and `upload` takes it (see `Request.shouldAutomaticallyResume`).
     /// - Parameter requestModifier: changes the request as created.
-    public func request(
-        _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
+    // A `String` URL, the common case, gets an entry point of its own that other modules call
+    // (`exported`): through the generic one, the memo of the last URL string was reached by a
+    // run-time cast of the URL to `String` on every request.
+    @_specialize(exported:true,where Convertible == String)
+    public func request<Convertible: URLConvertible>(
+        _ convertible: Convertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
         interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> DataRequest {

@@ -172,14 +172,14 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
         // times a request for one clock difference and three absent phases.
         metrics.storedPoolWait = enteredPool.map { CompactDuration(from: $0, to: now) } ?? .none
         metrics.isReused = isReused
-        if isReused || timings == nil {
+        if !isReused, let timings {
+            metrics.resolve = timings.resolve
+            metrics.connect = timings.connect
+            metrics.tlsHandshake = timings.tlsHandshake
+        } else {
             metrics.storedResolve = .none
             metrics.storedConnect = .none
             metrics.storedTlsHandshake = .none
-        } else {
-            metrics.resolve = timings?.resolve
-            metrics.connect = timings?.connect
-            metrics.tlsHandshake = timings?.tlsHandshake
         }
         metrics.connection = connection
         leaseObserver?(isReused, connection)

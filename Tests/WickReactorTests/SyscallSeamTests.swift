@@ -360,29 +360,29 @@ private final class ScriptedChannel: Sendable {
         return (fds[0], fds[1])
     }
 
-    @Test func readIsWouldBlockThenBytesThenEndOfFile() throws {
-        let (a, b) = try socketPair()
-        defer { close(a) }
-        var buffer = [UInt8](repeating: 0, count: 16)
-        #expect(try buffer.withUnsafeMutableBytes { try Syscalls.read(a, $0) } == .wouldBlock)
-        _ = write(b, "hi", 2)
-        #expect(try buffer.withUnsafeMutableBytes { try Syscalls.read(a, $0) } == .processed(2))
-        close(b)
-        #expect(try buffer.withUnsafeMutableBytes { try Syscalls.read(a, $0) } == .processed(0))
+    /// The two reads of a socket: `read`, and `recv`, which a channel reads its socket with.
+    enum SocketRead: CaseIterable, Sendable {
+        case read, receive
+
+        func callAsFunction(_ fd: Int32, _ buffer: inout [UInt8]) throws -> IOResult<Int> {
+            switch self {
+            case .read: try buffer.withUnsafeMutableBytes { try Syscalls.read(fd, $0) }
+            case .receive: try buffer.withUnsafeMutableBytes { try Syscalls.receive(fd, $0) }
+            }
+        }
     }
 
-    /// What a channel reads its socket with: the same answers as `read`, and a reset peer is
-    /// `ECONNRESET`, classified as `read`'s would be.
-    @Test func receiveIsWouldBlockThenBytesThenEndOfStream() throws {
+    @Test(arguments: SocketRead.allCases)
+    func aReadIsWouldBlockThenBytesThenEndOfFile(_ read: SocketRead) throws {
         let (a, b) = try socketPair()
         defer { close(a) }
         var buffer = [UInt8](repeating: 0, count: 16)
-        #expect(try buffer.withUnsafeMutableBytes { try Syscalls.receive(a, $0) } == .wouldBlock)
+        #expect(try read(a, &buffer) == .wouldBlock)
         _ = write(b, "hi", 2)
-        #expect(try buffer.withUnsafeMutableBytes { try Syscalls.receive(a, $0) } == .processed(2))
+        #expect(try read(a, &buffer) == .processed(2))
         #expect(buffer.prefix(2) == [UInt8(ascii: "h"), UInt8(ascii: "i")])
         close(b)
-        #expect(try buffer.withUnsafeMutableBytes { try Syscalls.receive(a, $0) } == .processed(0))
+        #expect(try read(a, &buffer) == .processed(0))
     }
 
     @Test func writingToAClosedPeerIsBrokenPipeNotSIGPIPE() throws {

@@ -20,6 +20,6 @@ struct RequestIdentifierTests {
         let session = Session()
         let first = session.request("http://127.0.0.1:1/")
         let second = session.request("http://127.0.0.1:1/")
-        #expect(first.id != second.id && first != second)
+        #expect(first.id != second.id && first.serial != second.serial && first != second)
     }
 }

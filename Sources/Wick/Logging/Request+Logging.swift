@@ -14,8 +14,8 @@ extension Request {
         return self
     }
 
-    /// The logger of a request whose own is `logger` (nil: the session's).
-    func effectiveLogger(_ logger: Logger?) -> Logger {
-        logger ?? session.configuration.logger
+    /// The logger of a request whose own is `logger` (nil: the session's), or nil when neither logs anything (`Session.requestLogger`), so the log points are skipped.
+    func effectiveLogger(_ logger: Logger?) -> Logger? {
+        logger ?? session.requestLogger
     }
 }

@@ -233,7 +233,7 @@ extension Request {
             if case .serverTrustEvaluationFailed(let refusal) = failure {
                 session.eventMonitor.request(self, didEvaluateServerTrust: ServerTrustEvaluation(refusal))
             }
-            effectiveLogger(logger).trace(
+            effectiveLogger(logger)?.trace(
                 "exchange failed",
                 metadata: {
                     var metadata = RequestLogMetadata.request(id: id, request)
@@ -265,7 +265,7 @@ extension Request {
     ) {
         if progress.validation != nil { progress.validation = nil }
         let transaction = TransactionMetrics(request: request, response: response, source: source)
-        effectiveLogger(logger).trace("exchange completed", metadata: RequestLogMetadata.exchange(id: id, transaction))
+        effectiveLogger(logger)?.trace("exchange completed", metadata: RequestLogMetadata.exchange(id: id, transaction))
         progress.transactions.append(consume transaction)
         let monitor = session.eventMonitor
         let events = monitor.handledEvents

@@ -176,7 +176,10 @@ public class Request: @unchecked Sendable {
     }
 
     /// An identifier, unique per request.
-    public let id = RequestIdentifier.next()
+    public var id: UUID { RequestIdentifier.uuid(serial) }
+    /// The serial number `id` is made from (`RequestIdentifier`), unique per request: the
+    /// identifier is built only when read.
+    let serial = RequestIdentifier.nextSerial()
     /// Its slot in the session's `RequestRegistry`, -1 when not there. Read and written only
     /// under the registry's lock.
     nonisolated(unsafe) var registrySlot = -1
@@ -491,7 +494,7 @@ public class Request: @unchecked Sendable {
     func announceSend(_ request: HTTPRequest) {
         if session.eventMonitor.handles(.willSend) { session.eventMonitor.request(self, willSend: request) }
         let (handlers, logger) = mutableState.withLock { ($0.records.onRequestCreation, $0.records.logger) }
-        effectiveLogger(logger).trace("sending request", metadata: RequestLogMetadata.request(id: id, request))
+        effectiveLogger(logger)?.trace("sending request", metadata: RequestLogMetadata.request(id: id, request))
         for (queue, handler) in handlers { queue.async { handler(request) } }
     }
 
@@ -511,7 +514,7 @@ public class Request: @unchecked Sendable {
             state.records.lastRetryDelay = delay
             return (state.records.retryCount, state.records.logger)
         }
-        effectiveLogger(logger).debug(
+        effectiveLogger(logger)?.debug(
             "retrying request",
             metadata: {
                 var metadata = request.map { RequestLogMetadata.request(id: id, $0) } ?? [:]
@@ -561,7 +564,7 @@ public class Request: @unchecked Sendable {
         }
         guard let (final, waiters, logger, retries, redirects) = recorded else { return }
         session.unregister(self)
-        effectiveLogger(logger).debug(
+        effectiveLogger(logger)?.debug(
             final.error == nil ? "request finished" : "request failed",
             metadata: RequestLogMetadata.finished(
                 id: id, request: final.request, metrics: final.metrics, error: final.error, retries: retries,
@@ -574,11 +577,11 @@ public class Request: @unchecked Sendable {
 }
 
 extension Request: Hashable {
-    /// Requests are equal when they are the same request.
-    public static func == (lhs: Request, rhs: Request) -> Bool { lhs.id == rhs.id }
+    /// Requests are equal when they are the same request (the same `id`).
+    public static func == (lhs: Request, rhs: Request) -> Bool { lhs.serial == rhs.serial }
 
-    /// Hashes the identifier.
-    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    /// Hashes what the identifier is made from.
+    public func hash(into hasher: inout Hasher) { hasher.combine(serial) }
 }
 
 extension Request: CustomStringConvertible {

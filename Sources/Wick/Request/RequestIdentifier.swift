@@ -11,10 +11,17 @@ enum RequestIdentifier {
     private static let prefix: UInt64 = (UInt64.random(in: .min ... .max) & ~0xF000) | 0x4000
     private static let counter = Atomic<UInt64>(0)
 
-    /// The next identifier.
-    static func next() -> UUID {
+    /// The next request's serial number: what a request keeps, so that its `UUID` is only
+    /// made when asked for (`uuid(_:)`), which most requests never are.
+    static func nextSerial() -> UInt64 {
+        counter.add(1, ordering: .relaxed).newValue
+    }
+
+    /// The identifier of the request numbered `serial`: the process prefix and the serial, with
+    /// the version and variant bits set. Distinct serials below 2^62 give distinct identifiers.
+    static func uuid(_ serial: UInt64) -> UUID {
         let high = prefix
-        let low = (counter.add(1, ordering: .relaxed).newValue & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        let low = (serial & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
         func byte(_ value: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (56 - 8 * index)) }
         return UUID(
             uuid: (
@@ -23,5 +30,10 @@ enum RequestIdentifier {
                 byte(low, 0), byte(low, 1), byte(low, 2), byte(low, 3),
                 byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)
             ))
+    }
+
+    /// The next identifier (`uuid(nextSerial())`).
+    static func next() -> UUID {
+        uuid(nextSerial())
     }
 }

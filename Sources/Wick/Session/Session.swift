@@ -1,6 +1,7 @@
 // The public entry point: creates requests and runs them on its own loops and connection pools.
 public import Dispatch
 import FoundationEssentials
+import Logging
 import WickReactor
 public import WickTLS
 @_spi(WickSocketSeam) public import WickTransport
@@ -51,6 +52,10 @@ public final class Session: Sendable {
     /// Whether `interceptor` is not nil, kept so a request's attempt does not copy the
     /// existential to ask.
     let hasInterceptor: Bool
+    /// `configuration.logger`, or nil when it is `Logger.wickDisabled`'s kind (its handler
+    /// discards everything at any level): a request with no logger of its own then skips its
+    /// log points without copying the logger and asking its handler for the level at each.
+    let requestLogger: Logger?
     /// Decides redirects for requests that set no handler of their own. Default: follow.
     public let redirectHandler: any RedirectHandler
     /// Decides whether and how storable responses go into `configuration.responseCache` for
@@ -151,6 +156,7 @@ public final class Session: Sendable {
         self.startRequestsImmediately = startRequestsImmediately
         self.interceptor = interceptor
         hasInterceptor = interceptor != nil
+        requestLogger = configuration.logger.handler is SwiftLogNoOpLogHandler ? nil : configuration.logger
         self.redirectHandler = redirectHandler ?? Redirector.follow
         self.cachedResponseHandler = cachedResponseHandler ?? ResponseCacher.cache
         eventMonitor = CompositeEventMonitor(monitors: eventMonitors)

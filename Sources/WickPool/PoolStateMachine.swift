@@ -923,7 +923,8 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     /// storage instead of allocating one (two allocations per request otherwise). Optional: a
     /// caller that keeps its lists only costs the allocation.
     @inlinable public mutating func recycle(_ actions: inout [Action]) {
-        actions.removeAll(keepingCapacity: true)
+        // A caller that took the actions out (the runner) hands back an empty list.
+        if !actions.isEmpty { actions.removeAll(keepingCapacity: true) }
         swap(&actions, &spareActions)
     }
 

@@ -304,12 +304,15 @@ package final class ConnectionPoolRunner: @unchecked Sendable {
         case .prewarm(let origin, let count):
             actions = machine.prewarm(origin: origin, connections: count, at: now)
         }
-        for action in actions { perform(action) }
+        // Each action is moved out and consumed, not copied: a copy and its destroy went through
+        // the enum's outlined value witnesses on every event.
+        actions.reverse()
+        while let action = actions.popLast() { perform(action) }
         machine.recycle(&actions)
     }
 
-    private func perform(_ action: Pool.Action) {
-        switch action {
+    private func perform(_ action: consuming Pool.Action) {
+        switch consume action {
         case .createConnection(let id, let origin):
             createConnection(id, to: origin)
         case .leaseConnection(let id, let requestID, let isReused):

@@ -25,9 +25,16 @@ public protocol CookieStorage: AnyObject, Sendable {
     /// `Session` calls for every request, so a store may answer it without making `Cookie`
     /// values; the default joins `cookies(for:now:)`.
     func cookieFieldValue(for url: URL, now: Date) -> String?
+
+    /// Whether the store holds no cookie, so that no request needs a look-up: the session asks
+    /// first, for every request. The default, false, makes every request look up.
+    var isEmpty: Bool { get }
 }
 
 extension CookieStorage {
+    /// False: a store that cannot tell is asked for every request's cookies.
+    public var isEmpty: Bool { false }
+
     /// `storeCookies(from:for:now:)` at the current time.
     public func storeCookies(from setCookieFields: [String], for url: URL) {
         storeCookies(from: setCookieFields, for: url, now: Date())

@@ -56,6 +56,9 @@ public final class FileCookieStorage: CookieStorage {
         }
     }
 
+    /// Whether no cookie is stored (`InMemoryCookieStorage.isEmpty`).
+    public var isEmpty: Bool { memory.isEmpty }
+
     /// Parses and stores each field's cookie (see `InMemoryCookieStorage`); not saved until
     /// `save()`.
     public func storeCookies(from setCookieFields: [String], for url: URL, now: Date) {

@@ -1,5 +1,6 @@
 // The default cookie store: a CookieJar behind a lock, for as long as its Session lives.
 public import FoundationEssentials
+import Synchronization
 import WickReactor
 
 /// A thread-safe cookie store in memory, by RFC 6265bis (the rules are listed on `CookieJar`):
@@ -8,7 +9,7 @@ import WickReactor
 /// the least recently used going first, and no cookie larger than 4096 bytes of name and value.
 ///
 /// A request to a host with no cookies costs one lock and a dictionary look-up per label of
-/// its host (none when the store is empty), and allocates nothing.
+/// its host, and allocates nothing; while the store is empty it costs one atomic load.
 public final class InMemoryCookieStorage: CookieStorage {
     /// The spec's minimum for one domain, and the default: 50.
     public static let defaultMaximumCookiesPerDomain = 50
@@ -18,6 +19,8 @@ public final class InMemoryCookieStorage: CookieStorage {
     /// The cookies; the lock is held only for a store's or a look-up's own work. A pthread
     /// mutex (`Locked`), not `Synchronization.Mutex`: ThreadSanitizer must see the hand-overs.
     private let jar: Locked<CookieJar>
+    /// `jar`'s count as of its last change, readable without the lock (`isEmpty`).
+    private let storedCount = Atomic<Int>(0)
 
     /// An empty store.
     /// - Parameter maximumCookiesPerDomain: the most cookies kept for one domain (at least 1).
@@ -25,7 +28,8 @@ public final class InMemoryCookieStorage: CookieStorage {
     public init(
         maximumCookiesPerDomain: Int = defaultMaximumCookiesPerDomain, maximumCookies: Int = defaultMaximumCookies
     ) {
-        precondition(maximumCookiesPerDomain >= 1 && maximumCookies >= 1, "InMemoryCookieStorage: limits must be positive")
+        precondition(
+            maximumCookiesPerDomain >= 1 && maximumCookies >= 1, "InMemoryCookieStorage: limits must be positive")
         jar = Locked(CookieJar(limits: CookieJar.Limits(perDomain: maximumCookiesPerDomain, total: maximumCookies)))
     }
 
@@ -40,7 +44,7 @@ public final class InMemoryCookieStorage: CookieStorage {
         guard let target = CookieRequestURL(url) else { return }
         let parsed = setCookieFields.compactMap(SetCookieParser.parse)
         guard !parsed.isEmpty else { return }
-        jar.withLock { jar in
+        changingJar { jar in
             for cookie in parsed { _ = try? jar.store(cookie, from: target, now: now) }
         }
     }
@@ -48,7 +52,7 @@ public final class InMemoryCookieStorage: CookieStorage {
     /// The cookies a request to `url` sends at `now`, in their `Cookie` field's order; marks
     /// them accessed.
     public func cookies(for url: URL, now: Date) -> [Cookie] {
-        jar.withLock { jar in
+        changingJar { jar in
             // Not even the URL is read while the store is empty.
             guard jar.count > 0, let target = CookieRequestURL(url) else { return [] }
             return jar.cookies(for: target, now: now)
@@ -58,7 +62,7 @@ public final class InMemoryCookieStorage: CookieStorage {
     /// The `Cookie` field's value for a request to `url` at `now`, built in one string; marks
     /// the cookies accessed.
     public func cookieFieldValue(for url: URL, now: Date) -> String? {
-        jar.withLock { jar in
+        changingJar { jar in
             guard jar.count > 0, let target = CookieRequestURL(url) else { return nil }
             return jar.cookieFieldValue(for: target, now: now)
         }
@@ -68,16 +72,30 @@ public final class InMemoryCookieStorage: CookieStorage {
     /// replacing one with the same name, domain, host-only flag and path, then applies the
     /// limits. An expired cookie only removes the one it replaces.
     public func insert(_ cookie: Cookie, now: Date = Date()) {
-        jar.withLock { _ = $0.insert(cookie, now: now) }
+        changingJar { _ = $0.insert(cookie, now: now) }
     }
 
     /// Every cookie not expired at `now`, oldest first.
     public func allCookies(now: Date = Date()) -> [Cookie] {
-        jar.withLock { $0.allCookies(now: now) }
+        changingJar { $0.allCookies(now: now) }
     }
 
     /// Removes every cookie.
     public func removeAll() {
-        jar.withLock { $0.removeAll() }
+        changingJar { $0.removeAll() }
+    }
+
+    /// Whether no cookie is stored (expired ones count until a look-up or a store drops them),
+    /// without taking the lock: the session asks before each request's look-up.
+    public var isEmpty: Bool { storedCount.load(ordering: .acquiring) == 0 }
+
+    /// `body` on the jar under its lock (a look-up too: it marks cookies accessed and drops
+    /// expired ones), then the count `isEmpty` reads.
+    private func changingJar<Result>(_ body: (inout CookieJar) -> Result) -> Result {
+        jar.withLock { jar in
+            let result = body(&jar)
+            storedCount.store(jar.count, ordering: .releasing)
+            return result
+        }
     }
 }

@@ -9,7 +9,8 @@ extension Session {
     /// set wins). Without cookies to add, a lock and a look-up per label of the host.
     func headersAsSent(_ request: HTTPRequest) -> HTTPHeaders {
         let merged = mergedHeaders(request.headers)
-        guard let storage = configuration.cookieStorage, request.httpShouldHandleCookies,
+        // An empty store is asked first: no field scan, clock read or look-up.
+        guard let storage = configuration.cookieStorage, !storage.isEmpty, request.httpShouldHandleCookies,
             !merged.contains(name: "Cookie"), let cookies = storage.cookieFieldValue(for: request.url, now: Date())
         else { return merged }
         var headers = merged

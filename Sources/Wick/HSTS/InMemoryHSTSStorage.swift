@@ -1,5 +1,6 @@
 // The default HSTS store: known hosts in memory, bounded, with an optional preload list.
 public import FoundationEssentials
+import Synchronization
 import WickReactor
 
 /// A thread-safe `HSTSStorage` in memory: the known HSTS hosts of RFC 6797 §8, each with its
@@ -8,8 +9,8 @@ import WickReactor
 /// `max-age=0` does not remove them). Bounded: past `maximumHosts` hosts, the one expiring
 /// soonest is forgotten first.
 ///
-/// A request to an http URL costs one lock and a count while the store is empty; a look-up
-/// per label of its host otherwise.
+/// A request to an http URL costs one atomic load while the store is empty; a lock and a
+/// look-up per label of its host otherwise.
 public final class InMemoryHSTSStorage: HSTSStorage {
     /// One known host's policy.
     struct Entry: Sendable {
@@ -25,6 +26,8 @@ public final class InMemoryHSTSStorage: HSTSStorage {
     /// The preloaded hosts: never expire, never removed.
     private let preloaded: [HSTSHost: Bool]
     private let entries = Locked<[HSTSHost: Entry]>([:])
+    /// `entries`' count as of its last change, readable without the lock (`isEmpty`).
+    private let storedCount = Atomic<Int>(0)
 
     /// A store with no known host but the preloaded ones.
     /// - Parameter preloaded: host names known from the start, each with whether its
@@ -46,18 +49,28 @@ public final class InMemoryHSTSStorage: HSTSStorage {
     public var count: Int { entries.withLock { $0.count } }
 
     /// Whether no host is known or preloaded (expired ones count until looked up).
-    public var isEmpty: Bool { preloaded.isEmpty && entries.withLock { $0.isEmpty } }
+    public var isEmpty: Bool { preloaded.isEmpty && storedCount.load(ordering: .acquiring) == 0 }
+
+    /// `body` on the entries under their lock, then the count `isEmpty` reads.
+    private func changingEntries<Result>(_ body: (inout [HSTSHost: Entry]) -> Result) -> Result {
+        entries.withLock { entries in
+            let result = body(&entries)
+            storedCount.store(entries.count, ordering: .releasing)
+            return result
+        }
+    }
 
     /// Records, updates or (with `max-age=0`) forgets `host` (§8.1.1).
     public func record(_ policy: StrictTransportSecurity, forHost host: String, now: Date) {
         guard let host = HSTSHost(host) else { return }
-        entries.withLock { entries in
+        changingEntries { entries in
             guard policy.maxAge > 0 else {
                 entries[host] = nil
                 return
             }
             entries[host] = Entry(
-                expiry: now.addingTimeInterval(TimeInterval(policy.maxAge)), includesSubdomains: policy.includesSubdomains)
+                expiry: now.addingTimeInterval(TimeInterval(policy.maxAge)),
+                includesSubdomains: policy.includesSubdomains)
             if entries.count > maximumHosts, let soonest = entries.min(by: { $0.value.expiry < $1.value.expiry })?.key {
                 entries[soonest] = nil
             }
@@ -75,7 +88,7 @@ public final class InMemoryHSTSStorage: HSTSStorage {
     /// Adds `host` with an absolute expiry (an entry read from a file); an IP literal is ignored.
     func restore(host: String, expiry: Date, includesSubdomains: Bool) {
         guard let host = HSTSHost(host) else { return }
-        entries.withLock { entries in
+        changingEntries { entries in
             entries[host] = Entry(expiry: expiry, includesSubdomains: includesSubdomains)
             if entries.count > maximumHosts, let soonest = entries.min(by: { $0.value.expiry < $1.value.expiry })?.key {
                 entries[soonest] = nil
@@ -92,10 +105,12 @@ public final class InMemoryHSTSStorage: HSTSStorage {
         for superdomain in host.superdomains where preloaded[HSTSHost(uncheckedName: superdomain)] == true {
             return true
         }
-        return entries.withLock { entries in
+        return changingEntries { entries in
             if Self.live(&entries, host, now: now) != nil { return true }
             for superdomain in host.superdomains {
-                if let entry = Self.live(&entries, HSTSHost(uncheckedName: superdomain), now: now), entry.includesSubdomains {
+                if let entry = Self.live(&entries, HSTSHost(uncheckedName: superdomain), now: now),
+                    entry.includesSubdomains
+                {
                     return true
                 }
             }

@@ -13,7 +13,8 @@ extension Session {
     /// `Location` is upgraded earlier, by `RedirectRules`, so an https page redirecting to
     /// `http://` a known host is followed, not refused as insecure.)
     func upgradedForHSTS(_ request: HTTPRequest) -> HTTPRequest {
-        guard let storage = configuration.hstsStorage, request.unixSocketPath == nil,
+        // An empty store is asked first: no clock read.
+        guard let storage = configuration.hstsStorage, !storage.isEmpty, request.unixSocketPath == nil,
             let upgraded = HSTSUpgrade.upgraded(request.url, storage: storage, now: Date())
         else { return request }
         var secure = request

@@ -37,6 +37,29 @@ struct InMemoryCookieStorageTests {
         #expect(storage.allCookies(now: now).isEmpty)
     }
 
+    @Test func isEmptyFollowsEveryChangeToTheJar() {
+        let storage = InMemoryCookieStorage()
+        let url = URL(string: "http://h.test/")!
+        #expect(storage.isEmpty)
+        storage.storeCookies(from: ["a=1; Max-Age=10"], for: url, now: now)
+        #expect(!storage.isEmpty)
+        storage.removeAll()
+        #expect(storage.isEmpty)
+        storage.insert(Cookie(name: "b", value: "2", domain: "h.test", isHostOnly: true, creationTime: now), now: now)
+        #expect(!storage.isEmpty)
+        // A cookie that expires counts until a look-up drops it.
+        storage.removeAll()
+        storage.storeCookies(from: ["c=3; Max-Age=10"], for: url, now: now)
+        #expect(storage.cookieFieldValue(for: url, now: now.addingTimeInterval(11)) == nil)
+        #expect(storage.isEmpty)
+        // A store that cannot tell says it may hold cookies.
+        final class Opaque: CookieStorage {
+            func storeCookies(from setCookieFields: [String], for url: URL, now: Date) {}
+            func cookies(for url: URL, now: Date) -> [Cookie] { [] }
+        }
+        #expect(!Opaque().isEmpty)
+    }
+
     @Test func manyThreadsStoreAndReadAtOnce() async {
         let storage = InMemoryCookieStorage()
         await withTaskGroup(of: Void.self) { group in

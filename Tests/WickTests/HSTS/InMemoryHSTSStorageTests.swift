@@ -18,6 +18,20 @@ struct InMemoryHSTSStorageTests {
         #expect(store.count == 0)
     }
 
+    @Test func isEmptyFollowsRecordsExpiryAndThePreloadList() {
+        let store = InMemoryHSTSStorage()
+        #expect(store.isEmpty)
+        store.record(StrictTransportSecurity(maxAge: 60, includesSubdomains: false), forHost: "example.com", now: Self.t0)
+        #expect(!store.isEmpty)
+        // Expired: forgotten when met by a look-up, and the store is empty again.
+        #expect(!store.requiresHTTPS(forHost: "example.com", now: Self.t0.addingTimeInterval(61)))
+        #expect(store.isEmpty)
+        store.record(StrictTransportSecurity(maxAge: 60, includesSubdomains: false), forHost: "example.com", now: Self.t0)
+        store.record(StrictTransportSecurity(maxAge: 0, includesSubdomains: false), forHost: "example.com", now: Self.t0)
+        #expect(store.isEmpty)
+        #expect(!InMemoryHSTSStorage(preloaded: ["example.org": true]).isEmpty)
+    }
+
     @Test func maxAgeZeroForgetsTheHost() {
         // §6.1.1: "A max-age value of zero ... signals the UA to cease regarding the host as a Known HSTS Host".
         let store = InMemoryHSTSStorage()

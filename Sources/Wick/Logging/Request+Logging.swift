@@ -14,7 +14,8 @@ extension Request {
         return self
     }
 
-    /// The logger of a request whose own is `logger` (nil: the session's), or nil when neither logs anything (`Session.requestLogger`), so the log points are skipped.
+    /// The logger of a request whose own is `logger` (nil: the session's), or nil when neither
+    /// logs anything (`Session.requestLogger`), so that the log points are skipped.
     func effectiveLogger(_ logger: Logger?) -> Logger? {
         logger ?? session.requestLogger
     }

@@ -160,7 +160,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .testTarget(name: "WickCoreTests", dependencies: ["WickCore"], swiftSettings: strict),
+        .testTarget(name: "WickCoreTests", dependencies: ["WickCore", "WickTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "WickHTTP1Tests",
             dependencies: ["WickHTTP1", "WickTestSupport", "CWickZlib"],

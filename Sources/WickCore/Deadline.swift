@@ -87,17 +87,22 @@ extension Duration {
     /// The duration in whole nanoseconds (truncated toward zero), clamped to `Int64`'s range
     /// (about ±292 years).
     ///
-    /// One 128-by-64-bit division of the attosecond count (a single `div` on x86-64), where
-    /// `components` would divide a 128-bit value twice in software: deadlines are computed
-    /// several times per request.
+    /// The 128-bit attosecond count is divided by 10^9 in 32-bit digits, each step a 64-bit
+    /// division by a constant (a multiplication): `components` divides a 128-bit value twice,
+    /// and `dividingFullWidth` calls the C runtime's 128-bit division (`__udivti3`), and
+    /// deadlines are computed several times per request.
     public var wholeNanosecondsClamped: Int64 {
         let attoseconds = self.attoseconds
         let magnitude = attoseconds.magnitude
         let high = UInt64(truncatingIfNeeded: magnitude >> 64)
         let low = UInt64(truncatingIfNeeded: magnitude)
-        // The quotient fits in 64 bits only when the high word is below the divisor.
-        guard high < 1_000_000_000 else { return attoseconds < 0 ? .min : .max }
-        let nanoseconds = UInt64(1_000_000_000).dividingFullWidth((high: high, low: low)).quotient
+        let divisor: UInt64 = 1_000_000_000
+        // The quotient fits in 64 bits only when the high word is below the divisor; it is then
+        // the first remainder of the long division, and each step's value stays below 2^62.
+        guard high < divisor else { return attoseconds < 0 ? .min : .max }
+        let upper = high << 32 | low >> 32
+        let lower = (upper % divisor) << 32 | low & 0xFFFF_FFFF
+        let nanoseconds = (upper / divisor) << 32 | lower / divisor
         guard nanoseconds <= UInt64(Int64.max) else { return attoseconds < 0 ? .min : .max }
         return attoseconds < 0 ? -Int64(nanoseconds) : Int64(nanoseconds)
     }

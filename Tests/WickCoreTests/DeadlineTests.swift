@@ -1,6 +1,7 @@
 // Deadline arithmetic saturates and the monotonic clock moves forward.
 import Testing
 import WickCore
+import WickTestSupport
 
 @Suite struct DeadlineTests {
     @Test func additionSaturatesAtBothEnds() {
@@ -44,8 +45,25 @@ import WickCore
         #expect((Duration.nanoseconds(Int64.max) + .nanoseconds(1)).wholeNanosecondsClamped == .max)
     }
 
+    @Test func wholeNanosecondsMatchA128BitDivisionAcrossTheRange() {
+        // Seeded: attosecond counts of every magnitude up to Int64's nanosecond range, each
+        // checked against the standard library's own 128-bit division.
+        var generator = SeededRandom(seed: 0x5EED_0001)
+        for _ in 0..<20_000 {
+            // A magnitude of 0 to 126 bits, so that it and its negation are Int128s.
+            let bits = Int(generator.next() % 127)
+            let magnitude = Int128((UInt128(generator.next()) << 64 | UInt128(generator.next())) >> (128 - bits))
+            let attoseconds = generator.next() & 1 == 0 ? magnitude : -magnitude
+            let duration = Duration(attoseconds: attoseconds)
+            let expected = attoseconds / 1_000_000_000
+            let clamped: Int64 = expected > Int128(Int64.max) ? .max : expected < Int128(Int64.min) ? .min : Int64(expected)
+            #expect(duration.wholeNanosecondsClamped == clamped, "attoseconds \(attoseconds)")
+        }
+    }
+
     @Test func hugeDurationsClampInsteadOfTrapping() {
         #expect(Duration.seconds(Int64.max).wholeNanosecondsClamped == .max)
         #expect(Duration.seconds(Int64.min).wholeNanosecondsClamped == .min)
     }
 }
+

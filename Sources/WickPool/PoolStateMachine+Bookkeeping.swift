@@ -147,7 +147,8 @@ extension PoolStateMachine {
                 if let waiter = entries[request], waiter.arrival == arrival { return waiter }
                 head += 1
             }
-            order.removeAll(keepingCapacity: true)
+            // Emptied only when it holds stale entries: most queues are asked while empty.
+            if !order.isEmpty { order.removeAll(keepingCapacity: true) }
             head = 0
             return nil
         }

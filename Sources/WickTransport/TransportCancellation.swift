@@ -25,22 +25,26 @@ package struct TransportCancellation: Sendable {
     /// for it, and the caller awaiting the outcome does not sleep): for a caller about to await
     /// it. Does nothing when the loop is busy, the runner's `InlineWaitGate` says no (other
     /// exchanges run, or ran while a probe slept), or the exchange is not yet on a connection,
-    /// streams its body or may be hedged (`EventLoop.waitInlineIfAsleep`). Returns a probe when
-    /// this caller is to sleep as usual and then tell it (`InlineWaitProbe.end`).
-    package func waitInline(for budget: Duration) -> InlineWaitProbe? {
-        guard hedged == nil else { return nil }
+    /// streams its body or may be hedged (`EventLoop.waitInlineIfAsleep`).
+    /// - Returns: `.waited` when this thread took the loop (the completion has then run here,
+    ///   unless the budget ran out first); `.probing` when this caller is to sleep as usual and
+    ///   then tell the probe (`InlineWaitProbe.end`); `.skipped` otherwise.
+    @discardableResult
+    package func waitInline(for budget: Duration) -> InlineWait {
+        guard hedged == nil else { return .skipped }
         // The loop is not taken from its thread while other exchanges run (checked again there).
         let alone = runner.exchangesInFlight.load(ordering: .relaxed) == 1
         switch runner.inlineWaitGate.withLock({ $0.decide(alone: alone) }) {
-        case .skip: return nil
-        case .probe: return InlineWaitProbe(runner: runner, entered: runner.exchangesEntered.load(ordering: .relaxed))
+        case .skip: return .skipped
+        case .probe:
+            return .probing(InlineWaitProbe(runner: runner, entered: runner.exchangesEntered.load(ordering: .relaxed)))
         case .wait: break
         }
         let exchange = handle
-        _ = runner.loop.waitInlineIfAsleep(
+        let waited = runner.loop.waitInlineIfAsleep(
             until: .now() + budget, watching: { exchange.inlineWaitDescriptor() },
             ended: { exchange.inlineWaitEnded($0) })
-        return nil
+        return waited ? .waited : .skipped
     }
 
     /// Tells the exchange its body sink takes bytes again.
@@ -60,4 +64,14 @@ package struct TransportCancellation: Sendable {
         let exchange = handle
         runner.loop.execute { exchange.resumeReading() }
     }
+}
+
+/// What `TransportCancellation.waitInline(for:)` did.
+package enum InlineWait: Sendable {
+    /// Nothing: the caller awaits as usual.
+    case skipped
+    /// Nothing yet: the caller awaits as usual, then tells the probe how it went.
+    case probing(InlineWaitProbe)
+    /// This thread took the loop and waited for the response.
+    case waited
 }

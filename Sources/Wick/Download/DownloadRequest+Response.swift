@@ -132,7 +132,7 @@ extension DownloadRequest {
     static func serialize<Serializer: DownloadResponseSerializerProtocol>(
         _ outcome: Outcome, with serializer: Serializer
     ) -> DownloadResponse<Serializer.SerializedObject, WickError> {
-        let head = outcome.response.map { HTTPResponse($0, url: outcome.request?.url) }
+        let head = outcome.responseHead
         let run = SerializerRun {
             try serializer.serializeDownload(
                 request: outcome.request, response: head, fileURL: outcome.fileURL, error: outcome.error)

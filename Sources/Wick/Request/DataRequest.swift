@@ -158,10 +158,10 @@ public class DataRequest: Request, @unchecked Sendable {
     static func serialize<Serializer: DataResponseSerializerProtocol>(
         _ outcome: Outcome, with serializer: Serializer
     ) -> DataResponse<Serializer.SerializedObject, WickError> {
-        let head = outcome.response.map { HTTPResponse($0, url: outcome.request?.url) }
-        // Alamofire's `data` stays nil until a body byte arrives: nil for an empty body (an
-        // unfollowed redirect, a 401 answered without one, a 204), not an empty `Data`.
-        let data = outcome.response.flatMap { $0.body.isEmpty ? nil : $0.body }
+        // Read field by field where the outcome keeps them: `outcome.response` copied the whole
+        // transport response out, twice.
+        let head = outcome.responseHead
+        let data = outcome.responseData
         let run = SerializerRun {
             try serializer.serialize(request: outcome.request, response: head, data: data, error: outcome.error)
         }

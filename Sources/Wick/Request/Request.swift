@@ -107,6 +107,12 @@ public class Request: @unchecked Sendable {
             get { storage.response }
             set { unique().response = newValue }
         }
+        /// The response's body when it holds a byte, read where it is stored: Alamofire's `data`,
+        /// nil for an empty body (an unfollowed redirect, a 401 answered without one, a 204).
+        var responseData: Data? {
+            guard let body = storage.response?.body, !body.isEmpty else { return nil }
+            return body
+        }
         /// The response's protocol version, if a response arrived.
         var responseVersion: HTTPVersion? { storage.response?.version }
         /// The response's head (status, fields, version, trailers) at the last request's URL,
@@ -438,7 +444,14 @@ public class Request: @unchecked Sendable {
         if let budget = session.configuration.inlineResponseWait,
             let exchange = mutableState.withLock({ $0.lifecycle.inFlightCancellation })
         {
-            probe = exchange.waitInline(for: budget)
+            switch exchange.waitInline(for: budget) {
+            case .skipped: break
+            case .probing(let started): probe = started
+            case .waited:
+                // The response taken on this thread has usually finished the request: its
+                // outcome is read as it is, with no continuation to make, resume and await.
+                if let outcome = mutableState.withLock({ $0.lifecycle.announcedOutcome }) { return outcome }
+            }
         }
         defer { probe?.end() }
         let outcome: Outcome

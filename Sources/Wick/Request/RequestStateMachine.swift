@@ -355,6 +355,13 @@ struct RequestStateMachine: Sendable {
         return waiters
     }
 
+    /// The outcome, once recorded and announced to the waiters: what a waiter added now would be
+    /// given at once (`waiterAdded`); nil before.
+    var announcedOutcome: Request.Outcome? {
+        guard case .finished(announced: true) = state else { return nil }
+        return recorded
+    }
+
     /// A waiter for the outcome was added.
     mutating func waiterAdded(_ waiter: Waiter) -> WaiterAction {
         switch state {

@@ -166,7 +166,7 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
     func completion(_ outcome: Outcome) -> Completion {
         Completion(
             request: outcome.request,
-            response: outcome.response.map { HTTPResponse($0, url: outcome.request?.url) } ?? response,
+            response: outcome.responseHead ?? response,
             metrics: outcome.metrics, error: outcome.error)
     }
 

@@ -387,7 +387,9 @@ import WickReactor
         var machine = Self.finishing(.sessionInvalidated)
         _ = machine.cancelRequested()
         _ = machine.outcomeCompleted(Lifecycle.outcome())
+        #expect(machine.announcedOutcome == nil, "recorded, not yet announced")
         #expect(machine.outcomeAnnounced().isEmpty)
+        #expect(errorName(machine.announcedOutcome?.error) == "cancelled")
         #expect(machine.waiterAdded(.closure { _ in }).name == "deliver cancelled")
     }
 

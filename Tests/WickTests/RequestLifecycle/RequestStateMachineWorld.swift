@@ -476,6 +476,13 @@ struct RequestStateMachineWorld {
         guard (machine.outcome != nil) == (phase == .finished), recordings <= 1 else {
             throw LifecycleViolation("outcome \(machine.outcome != nil) while \(phase), recorded \(recordings) times")
         }
+        // What an awaiting task reads without becoming a waiter: only once announced, and then
+        // the recorded outcome.
+        guard (machine.announcedOutcome != nil) == (phase == .finished && isAnnounced),
+            errorName(machine.announcedOutcome?.error) == errorName(isAnnounced ? machine.outcome?.error : nil)
+        else {
+            throw LifecycleViolation("announced outcome \(machine.announcedOutcome != nil) while \(phase)")
+        }
         if phase == .finished {
             let expected = errorName(recorded?.error)
             // Before the announcement, a waiter added since the recording still waits.

@@ -24,7 +24,12 @@ import CWickSystem
     /// The real system calls.
     static let system = SocketIO(
         read: { (fd, buffer) throws(SyscallError) in try Syscalls.receive(fd, buffer) },
-        write: { (fd, vectors) throws(SyscallError) in try Syscalls.sendmsg(fd, vectors) },
+        // One buffer, the usual write (a request head, a record), goes by `send`.
+        write: { (fd, vectors) throws(SyscallError) in
+            guard vectors.count == 1 else { return try Syscalls.sendmsg(fd, vectors) }
+            // SAFETY: the iovec describes bytes the channel keeps alive during the call.
+            return try Syscalls.send(fd, UnsafeRawBufferPointer(start: vectors[0].iov_base, count: vectors[0].iov_len))
+        },
         shutdownWrite: { (fd) throws(SyscallError) in try Syscalls.shutdown(fd, how: Int32(SHUT_WR)) },
         pendingError: { (fd) throws(SyscallError) in try Syscalls.socketOption(fd, level: SOL_SOCKET, name: SO_ERROR) }
     )

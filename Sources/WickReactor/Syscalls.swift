@@ -129,6 +129,14 @@ enum Syscalls {
         return try retrying("sendmsg") { Glibc.sendmsg(fd, &message, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// `send(2)` of `bytes` with `MSG_NOSIGNAL` (see `sendmsg`): one buffer without the message
+    /// header and vector the kernel copies in and checks for `sendmsg`.
+    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SyscallError) -> IOResult<Int> {
+        // SAFETY: bytes is valid for bytes.count bytes for the duration of the call; the kernel
+        // only reads it.
+        try retrying("send") { Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+    }
+
     /// `eventfd(2)`, non-blocking unless `blocking`, close-on-exec.
     static func eventfd(semaphore: Bool = false, blocking: Bool = false) throws(SyscallError) -> Int32 {
         var flags = Int32(EFD_CLOEXEC)

@@ -402,6 +402,32 @@ private final class ScriptedChannel: Sendable {
         #expect(error.map(ReactorError.init) == .brokenPipe)
     }
 
+    /// The socket's own writes: one buffer goes by `send`, more by `sendmsg`; both deliver the
+    /// bytes in order and turn a closed peer into `EPIPE`, not SIGPIPE.
+    @Test(arguments: [1, 2])
+    func theSystemWriteSendsOneBufferAndGathersMore(buffers: Int) throws {
+        let (a, b) = try socketPair()
+        defer { close(a) }
+        // Two bytes per buffer, each vector a piece of one array, all used inside its closure.
+        var bytes = (0..<buffers).flatMap { [UInt8(ascii: "a") + UInt8($0), UInt8(ascii: "A") + UInt8($0)] }
+        let expected = bytes
+        func write() throws -> IOResult<Int> {
+            try bytes.withUnsafeMutableBytes { raw in
+                var vectors = (0..<buffers).map { iovec(iov_base: raw.baseAddress! + 2 * $0, iov_len: 2) }
+                return try vectors.withUnsafeMutableBufferPointer { (pointer) throws(SyscallError) in
+                    try SocketIO.system.write(a, pointer)
+                }
+            }
+        }
+        #expect(try write() == .processed(2 * buffers))
+        var received = [UInt8](repeating: 0, count: 8)
+        #expect(try received.withUnsafeMutableBytes { try Syscalls.receive(b, $0) } == .processed(2 * buffers))
+        #expect(Array(received.prefix(2 * buffers)) == expected)
+        close(b)
+        let error = #expect(throws: SyscallError.self) { try write() }
+        #expect(error == SyscallError(call: buffers == 1 ? "send" : "sendmsg", errno: EPIPE))
+    }
+
     @Test func aClosedDescriptorIsABugAndTraps() async {
         await #expect(processExitsWith: .failure) {
             var buffer = [UInt8](repeating: 0, count: 4)

@@ -5,7 +5,7 @@ import Testing
 
 struct RequestIdentifierTests {
     @Test func identifiersAreUniqueVersion4Variant1UUIDs() {
-        let identifiers = (0..<10_000).map { _ in RequestIdentifier.next() }
+        let identifiers = (0..<10_000).map { _ in RequestIdentifier.uuid(RequestIdentifier.nextSerial()) }
         #expect(Set(identifiers).count == identifiers.count)
         for identifier in identifiers.prefix(100) {
             let text = identifier.uuidString

@@ -31,9 +31,4 @@ enum RequestIdentifier {
                 byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)
             ))
     }
-
-    /// The next identifier (`uuid(nextSerial())`).
-    static func next() -> UUID {
-        uuid(nextSerial())
-    }
 }

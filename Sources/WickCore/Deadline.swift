@@ -88,9 +88,9 @@ extension Duration {
     /// (about ±292 years).
     ///
     /// The 128-bit attosecond count is divided by 10^9 in 32-bit digits, each step a 64-bit
-    /// division by a constant (a multiplication): `components` divides a 128-bit value twice,
-    /// and `dividingFullWidth` calls the C runtime's 128-bit division (`__udivti3`), and
-    /// deadlines are computed several times per request.
+    /// division by a constant (a multiplication). Deadlines are computed several times per
+    /// request, and the alternatives divide in software: `components` divides a 128-bit value
+    /// twice, and `dividingFullWidth` calls the C runtime's 128-bit division (`__udivti3`).
     public var wholeNanosecondsClamped: Int64 {
         let attoseconds = self.attoseconds
         let magnitude = attoseconds.magnitude

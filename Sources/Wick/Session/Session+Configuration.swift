@@ -250,7 +250,8 @@ extension Session {
         /// (`Request.logging(to:)`). Nothing is logged per request at `info` or above: each
         /// request's summary (method, host, status, phase timings, reuse, retries, redirects) is
         /// `debug`, the wire detail of each exchange `trace`. Default: `Logger.wickDisabled`,
-        /// which logs nothing and costs a request one level check per log point.
+        /// which logs nothing: a session that keeps it skips every log point of a request that
+        /// has no logger of its own (`Request.logging(to:)`).
         public var logger: Logger = .wickDisabled
 
         /// The defaults described on each property.

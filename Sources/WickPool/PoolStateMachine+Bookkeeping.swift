@@ -111,8 +111,6 @@ extension PoolStateMachine {
         // pool event moved out of its slot and back (`takePool`, `store`), several per request.
         @usableFromInline var lastFailureBox: ImmutableBox<Failure>?
         @usableFromInline var backoffTimerBox: ImmutableBox<Timer>?
-        /// Counters only; the gauges are computed for a snapshot.
-        @usableFromInline var counts = PoolStatistics<Origin>.Counts()
 
         @inlinable init(origin: Origin, slot: Int) {
             self.origin = origin

@@ -232,7 +232,11 @@ extension HTTP1ConnectionStateMachine {
     /// applied (RFC 9110 §8.4; several field lines form one list, empty elements are skipped).
     /// Reads the field bytes in place: only an unsupported coding's name allocates.
     static func collectContentCodings(in fields: HTTPFieldList, into codings: inout [ContentCoding]) {
-        codings.removeAll(keepingCapacity: true)
+        if !codings.isEmpty { codings.removeAll(keepingCapacity: true) }
+        // "Content-Encoding": 16 bytes from C to g.
+        guard fields.nameSummary.mayContain(count: 16, first: UInt8(ascii: "C"), last: UInt8(ascii: "g")) else {
+            return
+        }
         for position in fields.indices {
             let field = fields.storage.field(at: fields.fieldRange.lowerBound + position)
             guard fields.storage.equalsLowercase(field.nameStart..<field.nameEnd, "content-encoding") else { continue }

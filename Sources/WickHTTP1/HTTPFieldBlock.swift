@@ -10,10 +10,11 @@ import WickCore
 /// its bytes instead of two strings per field, and it never keeps the parser's storage alive.
 /// Immutable once made, hence readable from any thread, as `HTTPFieldSource` requires.
 final class HTTPFieldBlock: ManagedBuffer<HTTPFieldBlock.Size, HTTPFieldRange> {
-    /// How many fields and bytes the block holds.
+    /// How many fields and bytes the block holds, and which names its fields may have.
     struct Size {
         let fields: Int
         let bytes: Int
+        let names: HTTPFieldNameSummary
     }
 
     /// A block holding the fields of `list`, which must not be empty.
@@ -30,7 +31,9 @@ final class HTTPFieldBlock: ManagedBuffer<HTTPFieldBlock.Size, HTTPFieldRange> {
         let rangeStride = MemoryLayout<HTTPFieldRange>.stride
         let byteCount = byteEnd - byteStart
         let capacity = list.count + (byteCount + rangeStride - 1) / rangeStride
-        let created = create(minimumCapacity: capacity) { _ in Size(fields: list.count, bytes: byteCount) }
+        let created = create(minimumCapacity: capacity) { _ in
+            Size(fields: list.count, bytes: byteCount, names: list.nameSummary)
+        }
         // SAFETY: `create` returns an instance of the class it is called on.
         let block = unsafeDowncast(created, to: HTTPFieldBlock.self)
         block.withUnsafeMutablePointerToElements { elements in
@@ -95,13 +98,16 @@ extension HTTPFieldBlock: HTTPFieldSource {
         // first size.fields elements are the ranges initialized in `copying`, the bytes follow
         // them and are size.bytes long, and every range lies inside them.
         return name.withUTF8 { name in
-            withUnsafeMutablePointerToElements { elements in
+            guard size.names.mayContain(name) else { return nil }
+            return withUnsafeMutablePointerToElements { elements in
                 let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(elements + size.fields), count: size.bytes)
                 for position in 0..<size.fields {
                     let field = elements[position]
                     // Lengths first: most names differ in length from the one asked for.
                     guard field.nameEnd - field.nameStart == name.count else { continue }
-                    if UnsafeRawBufferPointer(rebasing: bytes[field.nameStart..<field.nameEnd]).equalsIgnoringASCIICase(name) {
+                    if UnsafeRawBufferPointer(rebasing: bytes[field.nameStart..<field.nameEnd]).equalsIgnoringASCIICase(
+                        name)
+                    {
                         return position
                     }
                 }

@@ -12,10 +12,13 @@ public import WickCore
 public struct HTTPFieldList: Sendable, RandomAccessCollection {
     let storage: HTTPHeadStorage
     let fieldRange: Range<Int>
+    /// Which names the fields may have: a lookup of a name they lack walks none of them.
+    let nameSummary: HTTPFieldNameSummary
 
     init(storage: HTTPHeadStorage, fieldRange: Range<Int>) {
         self.storage = storage
         self.fieldRange = fieldRange
+        nameSummary = storage.nameSummary(of: fieldRange)
     }
 
     /// The position of the first field.
@@ -111,6 +114,7 @@ public struct HTTPFieldList: Sendable, RandomAccessCollection {
         // compared only after its count equals the field name's, and no pointer to it leaves the
         // closure.
         return name.withUTF8 { name in
+            guard nameSummary.mayContain(name) else { return nil }
             for position in indices {
                 let field = range(at: position)
                 if field.nameEnd - field.nameStart == name.count,

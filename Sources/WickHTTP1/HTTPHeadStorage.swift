@@ -86,6 +86,20 @@ final class HTTPHeadStorage: @unchecked Sendable {
         return fields[index]
     }
 
+    /// The names of the fields at `positions` (below `fieldCount`), summarized for lookups.
+    func nameSummary(of positions: Range<Int>) -> HTTPFieldNameSummary {
+        precondition(positions.lowerBound >= 0 && positions.upperBound <= fieldCount, "fields beyond the written ones")
+        var summary = HTTPFieldNameSummary()
+        for position in positions {
+            // SAFETY: position is inside the written ranges (checked above), and a recorded name
+            // is a non-empty range of the written bytes.
+            let field = fields[position]
+            summary.insert(
+                count: field.nameEnd &- field.nameStart, first: bytes[field.nameStart], last: bytes[field.nameEnd &- 1])
+        }
+        return summary
+    }
+
     /// Appends one field range. Capacity is the caller's responsibility and is checked.
     @inline(__always)
     func appendField(_ field: HTTPFieldRange) {

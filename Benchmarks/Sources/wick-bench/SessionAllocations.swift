@@ -79,7 +79,8 @@ enum SessionAllocations {
     /// (one reused easy handle), so a quick A/B has its peer beside it.
     /// - Throws: as `perRequest`.
     /// `only`: "pool", "loop" or "curl" runs that form alone (for `perf record` or `strace`);
-    /// "pool-no-inline-wait" runs the pool's form with `inlineResponseWait` off.
+    /// "pool-no-inline-wait" runs the pool's form with `inlineResponseWait` off, and
+    /// `WICK_BENCH_INLINE_WAIT_US` in the environment sets that budget in microseconds.
     /// `http2PriorKnowledge`: a cleartext `given` (nil: an in-process HTTP/2 server) is spoken
     /// to in HTTP/2 (h2c), for the HTTP/2 path's figures (libcurl's are then HTTP/1.1's).
     static func profile(requests: Int, url given: String?, only: String? = nil, http2PriorKnowledge: Bool = false)
@@ -92,6 +93,9 @@ enum SessionAllocations {
         configuration.maximumConnectionsPerHost = 1
         configuration.http2PriorKnowledge = http2PriorKnowledge
         if only == "pool-no-inline-wait" { configuration.inlineResponseWait = nil }
+        if let budget = ProcessInfo.processInfo.environment["WICK_BENCH_INLINE_WAIT_US"].flatMap(Int.init) {
+            configuration.inlineResponseWait = .microseconds(budget)
+        }
         let session = Session(configuration: configuration)
         defer { try? blocking { await session.shutdown() } }
         let url = given ?? "http://127.0.0.1:\(port ?? 0)/bytes/1k"
@@ -108,12 +112,17 @@ enum SessionAllocations {
         let allocations = AllocationCounter.allocations
         let cpu = processCPUNanoseconds()
         let start = monotonicNanoseconds()
-        for _ in 0..<requests { _ = try curl.get() }
-        let seconds = Double(monotonicNanoseconds() - start) / 1e9
-        print(
-            "profile-session (libcurl): \(requests) requests, \(Int(Double(requests) / seconds)) per second, "
-                + "\((processCPUNanoseconds() - cpu) / UInt64(requests) / 1_000) µs CPU and "
-                + "\(Double(AllocationCounter.allocations - allocations) / Double(requests)) allocations per request")
+        var latencies: [UInt64] = []
+        latencies.reserveCapacity(requests)
+        for _ in 0..<requests {
+            let begin = monotonicNanoseconds()
+            _ = try curl.get()
+            latencies.append(monotonicNanoseconds() - begin)
+        }
+        let round = RequestsBenchmark.Round(
+            wallNanoseconds: monotonicNanoseconds() - start, cpuNanoseconds: processCPUNanoseconds() - cpu,
+            allocations: AllocationCounter.allocations - allocations, latencies: latencies)
+        report("profile-session (libcurl)", round, requests: requests)
     }
 
     /// Runs `requests` sequential async requests from an ordinary task after making the
@@ -170,11 +179,21 @@ enum SessionAllocations {
     }
 
     /// Prints `label`'s round of `requests`: the rate, CPU and allocations per request.
+    /// Prints a round's rate, CPU and allocations per request, and its latencies (mean, p50, p90,
+    /// p99, p99.9 in µs) when it timed each request: the mean beside the median says how much of
+    /// the rate a tail costs.
     private static func report(_ label: String, _ round: RequestsBenchmark.Round, requests: Int) {
         let seconds = Double(round.wallNanoseconds) / 1e9
+        var latency = ""
+        if !round.latencies.isEmpty {
+            let sorted = round.latencies.map { Double($0) / 1_000 }.sorted()
+            let mean = sorted.reduce(0, +) / Double(sorted.count)
+            let marks = [0.5, 0.9, 0.99, 0.999].map { String(Int(percentile(sorted, $0))) }
+            latency = "; latency µs mean \(Int(mean)), p50 / p90 / p99 / p99.9 " + marks.joined(separator: " / ")
+        }
         print(
             "\(label): \(requests) requests, \(Int(Double(requests) / seconds)) per second, "
                 + "\(round.cpuNanoseconds / UInt64(requests) / 1_000) µs CPU and "
-                + "\(Double(round.allocations) / Double(requests)) allocations per request")
+                + "\(Double(round.allocations) / Double(requests)) allocations per request" + latency)
     }
 }

@@ -655,7 +655,9 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     // MARK: - Decisions
 
     /// Rule 13: the oldest multiplexing connection of the origin that may take another stream.
-    @inlinable func multiplexingConnectionWithRoom(in pool: OriginPool, now: Deadline) -> PoolConnectionID? {
+    @inlinable @inline(__always) func multiplexingConnectionWithRoom(in pool: OriginPool, now: Deadline)
+        -> PoolConnectionID?
+    {
         pool.multiplexing.first { hasRoom(connections[$0]!, now: now) }
     }
 
@@ -747,7 +749,9 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
     }
 
     /// Rule 6: why a connection that came back must not be reused, if it must not.
-    @inlinable func retirement(of connection: Connection, isReusable: Bool, now: Deadline) -> PoolCloseReason? {
+    @inlinable @inline(__always) func retirement(of connection: Connection, isReusable: Bool, now: Deadline)
+        -> PoolCloseReason?
+    {
         if !isReusable { return .notReusable }
         if let limit = settings.maximumRequestsPerConnection, connection.uses >= limit { return .requestLimitReached }
         if let remaining = connection.serverRemainingRequests, remaining <= 0 { return .serverRequestLimitReached }
@@ -762,7 +766,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
 
     /// The idle connection a request may take: the most recently parked one, or for a replay the
     /// most recently parked one that never carried a request.
-    @inlinable func idleIndex(in pool: OriginPool, freshOnly: Bool) -> Int? {
+    @inlinable @inline(__always) func idleIndex(in pool: OriginPool, freshOnly: Bool) -> Int? {
         guard freshOnly else { return pool.idle.indices.last }
         return pool.idle.lastIndex { connections[$0]!.uses == 0 }
     }
@@ -843,7 +847,7 @@ public struct PoolStateMachine<Origin: Hashable & Sendable, Failure: Error & Sen
 
     /// Checks that a connection the caller has just taken out of its idle stack was idle. Its
     /// retirement timer stays armed (rule 4).
-    @inlinable func unpark(_ id: PoolConnectionID) {
+    @inlinable @inline(__always) func unpark(_ id: PoolConnectionID) {
         guard case .idle = connections[id]!.phase else {
             trap("unpark(\(id))", "the connection is \(connections[id]!.phase), not idle")
         }

@@ -53,6 +53,7 @@ struct TransportRequest: Sendable {
     var decoding: ContentDecoderLimits?
 
     /// The pool key this request's connections are made under.
+    @inline(__always)
     var origin: TransportOrigin {
         // A direct TCP request, the common case, passes none of the optional parts: handing
         // `nil`s of their own copied and destroyed each (through `Optional`'s generic value
@@ -66,6 +67,7 @@ struct TransportRequest: Sendable {
     }
 
     /// What the connection state machine needs.
+    @inline(__always)
     var connectionRequest: HTTP1ConnectionRequest {
         let framing: HTTPRequestFraming =
             if let bodySource { bodySource.length.map { .contentLength($0) } ?? .chunked } else {
@@ -112,6 +114,7 @@ extension TransportRequest {
     /// `:path` (origin form, also through a CONNECT tunnel), the headers, and `content-length`
     /// when the body's length is known. `Expect: 100-continue` is not used on HTTP/2: the
     /// stream's flow control already holds the body back.
+    @inline(__always)
     var http2Head: HTTP2RequestHead {
         var fields = headers
         let length = bodySource.map(\.length) ?? body.map(\.count)

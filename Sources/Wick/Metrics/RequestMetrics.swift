@@ -4,24 +4,38 @@
 /// The last transaction's properties read directly: `metrics.isReused`, `metrics.total`.
 @dynamicMemberLookup
 public struct RequestMetrics: Sendable, CustomStringConvertible {
-    /// The exchanges before the last one (none for a request that took one exchange, so the
-    /// usual request carries no array).
-    private let earlier: [TransactionMetrics]
-    /// The last exchange's metrics.
-    public let last: TransactionMetrics
+    /// The transactions, behind one reference: inline, the metrics were too many fields for the
+    /// compiler to copy or destroy them (or an optional of them) directly, and it went through
+    /// the type's value witnesses, several hundred instructions each time a response, an outcome
+    /// or a `DataResponse` holding them was copied or released.
+    private final class Storage: Sendable {
+        /// The exchanges before the last one (none for a request that took one exchange, so the
+        /// usual request carries no array).
+        let earlier: [TransactionMetrics]
+        let last: TransactionMetrics
+
+        init(earlier: [TransactionMetrics], last: TransactionMetrics) {
+            self.earlier = earlier
+            self.last = last
+        }
+    }
+
+    private let storage: Storage
 
     init(transactions: InlineList<TransactionMetrics>) {
         guard let last = transactions.last else { preconditionFailure("RequestMetrics: no transaction") }
-        self.last = last
-        earlier = transactions.earlier
+        storage = Storage(earlier: transactions.earlier, last: last)
     }
 
+    /// The last exchange's metrics.
+    public var last: TransactionMetrics { storage.last }
+
     /// Every exchange, in order; never empty.
-    public var transactions: [TransactionMetrics] { earlier + [last] }
+    public var transactions: [TransactionMetrics] { storage.earlier + [storage.last] }
 
     /// A property of the last exchange.
     public subscript<Value>(dynamicMember keyPath: KeyPath<TransactionMetrics, Value>) -> Value {
-        last[keyPath: keyPath]
+        storage.last[keyPath: keyPath]
     }
 
     /// The transactions' descriptions, one per line when there are several.
@@ -29,4 +43,3 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
         transactions.map(\.description).joined(separator: "\n")
     }
 }
-

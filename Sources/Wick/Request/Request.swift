@@ -569,19 +569,26 @@ public class Request: @unchecked Sendable {
     /// monitors, and hands it to every waiter: those that came before, then those that came while
     /// the monitors were told (rule 5 of `RequestStateMachine`).
     private func record(_ outcome: Outcome) {
-        typealias Recorded = (Outcome, RequestStateMachine.Waiters, logger: Logger?, retries: Int, redirects: Int)
-        let recorded = mutableState.withLock { state -> Recorded? in
+        // The logger and the counts it logs are read again only when something logs: a tuple
+        // holding a `Logger?` was too large for the compiler to release directly, and went
+        // through its value witnesses on every request.
+        let recorded = mutableState.withLock { state -> (Outcome, RequestStateMachine.Waiters, hasLogger: Bool)? in
             guard let recorded = state.lifecycle.outcomeCompleted(outcome) else { return nil }
             state.records.error = recorded.0.error
-            return (recorded.0, recorded.1, state.records.logger, state.records.retryCount, state.records.redirectCount)
+            return (recorded.0, recorded.1, state.records.logger != nil)
         }
-        guard let (final, waiters, logger, retries, redirects) = recorded else { return }
+        guard let (final, waiters, hasLogger) = recorded else { return }
         session.unregister(self)
-        effectiveLogger(logger)?.debug(
-            final.error == nil ? "request finished" : "request failed",
-            metadata: RequestLogMetadata.finished(
-                id: id, request: final.request, metrics: final.metrics, error: final.error, retries: retries,
-                redirects: redirects))
+        if hasLogger || session.requestLogger != nil {
+            let (logger, retries, redirects) = mutableState.withLock {
+                ($0.records.logger, $0.records.retryCount, $0.records.redirectCount)
+            }
+            effectiveLogger(logger)?.debug(
+                final.error == nil ? "request finished" : "request failed",
+                metadata: RequestLogMetadata.finished(
+                    id: id, request: final.request, metrics: final.metrics, error: final.error, retries: retries,
+                    redirects: redirects))
+        }
         if session.eventMonitor.handles(.didFinish) { session.eventMonitor.requestDidFinish(self) }
         waiters.deliver(final)
         let late = mutableState.withLock { $0.lifecycle.outcomeAnnounced() }

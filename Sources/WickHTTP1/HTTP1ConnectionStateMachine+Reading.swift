@@ -39,12 +39,16 @@ extension HTTP1ConnectionStateMachine {
     /// How many bytes the next read may bring that are all body bytes forwarded as they are
     /// (`.inReadBuffer`): the rest of a `Content-Length` body or of a chunk's data, while a
     /// response is read without a content decoder and no read is in progress. Nil otherwise.
-    /// The driver lets such a read land in the consumer's own memory.
+    /// The driver lets such a read land in the consumer's own memory. `mutating` for the reason
+    /// `isClosed` is: read through a class, the machine is lent in place, not copied. Changes
+    /// nothing.
     public var undecodedBodyBytesExpected: UInt64? {
-        guard !isReadInProgress, case .exchanging(let exchange) = state, !exchange.readingPaused,
-            case .receivingBody(_, decoding: false) = exchange.response
-        else { return nil }
-        return parser.bodyBytesExpected
+        mutating get {
+            guard !isReadInProgress, case .exchanging(let exchange) = state, !exchange.readingPaused,
+                case .receivingBody(_, decoding: false) = exchange.response
+            else { return nil }
+            return parser.bodyBytesExpected
+        }
     }
 
     /// The server closed the connection (read returned 0).

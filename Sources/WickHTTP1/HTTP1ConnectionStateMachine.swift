@@ -173,8 +173,14 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
     }
 
     /// Whether the connection was closed (or the machine asked for it to be).
+    ///
+    /// `mutating` only so that a holder lends the machine in place: a driver keeps it in a class,
+    /// and reading a non-mutating property of it there copied the whole machine (409 bytes) to
+    /// the stack first, on every read. Changes nothing.
     public var isClosed: Bool {
-        if case .closed = state { true } else { false }
+        mutating get {
+            if case .closed = state { true } else { false }
+        }
     }
 
     /// The facts of the request in progress (nil when idle or closed); the same facts come with

@@ -22,9 +22,9 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
 
     private let storage: Storage
 
-    init(transactions: InlineList<TransactionMetrics>) {
-        guard let last = transactions.last else { preconditionFailure("RequestMetrics: no transaction") }
-        storage = Storage(earlier: transactions.earlier, last: last)
+    /// The metrics of `earlier`'s exchanges, if any, then `transaction`'s.
+    init(appending transaction: consuming TransactionMetrics, to earlier: RequestMetrics?) {
+        storage = Storage(earlier: earlier?.transactions ?? [], last: transaction)
     }
 
     /// The last exchange's metrics.

@@ -8,7 +8,11 @@ import WickCore
 struct AttemptProgress: Sendable {
     /// One budget for the whole request: every attempt, hop and retry delay.
     let deadline: Deadline
-    var transactions = InlineList<TransactionMetrics>()
+    /// The metrics of the exchanges so far; nil before the first. Kept as the request's
+    /// `RequestMetrics` (one reference) rather than a list the metrics were built from at each
+    /// end: a transaction is moved into its box once, not copied through a list, an optional
+    /// and the box (seven copies of 144 bytes a request, each retaining what it holds).
+    private(set) var metrics: RequestMetrics?
     var redirects = 0
     /// Challenge answers sent in this attempt: one, plus one more after a stale Digest nonce.
     var challengeAnswers = 0
@@ -16,12 +20,17 @@ struct AttemptProgress: Sendable {
     /// session's cache made); nil for every other exchange.
     var validation: CacheValidation?
 
-    init(deadline: Deadline) {
+    /// A first attempt's progress, or a retry's, which carries the metrics of the attempts
+    /// before it.
+    init(deadline: Deadline, metrics: RequestMetrics? = nil) {
         self.deadline = deadline
+        self.metrics = metrics
     }
 
-    /// The metrics of the exchanges so far; nil before the first.
-    var metrics: RequestMetrics? { transactions.isEmpty ? nil : RequestMetrics(transactions: transactions) }
+    /// Adds the metrics of an exchange that ended.
+    mutating func record(_ transaction: consuming TransactionMetrics) {
+        metrics = RequestMetrics(appending: transaction, to: metrics)
+    }
 }
 
 /// A step of the run that `suspend()` can hold until `resume()`.
@@ -264,9 +273,10 @@ extension Request {
         verdict headVerdict: ResponseVerdict?, logger: Logger?
     ) {
         if progress.validation != nil { progress.validation = nil }
-        let transaction = TransactionMetrics(request: request, response: response, source: source)
-        effectiveLogger(logger)?.trace("exchange completed", metadata: RequestLogMetadata.exchange(id: id, transaction))
-        progress.transactions.append(consume transaction)
+        progress.record(TransactionMetrics(request: request, response: response, source: source))
+        if let logger = effectiveLogger(logger), let transaction = progress.metrics?.last {
+            logger.trace("exchange completed", metadata: RequestLogMetadata.exchange(id: id, transaction))
+        }
         let monitor = session.eventMonitor
         let events = monitor.handledEvents
         // A response that cannot be followed (no redirect, no challenge), the common case, is
@@ -274,8 +284,8 @@ extension Request {
         if !ResponseVerdict.mayFollow(response.status)
             && events.isDisjoint(with: [.didReceiveCachedResponse, .didReceiveResponse])
         {
-            if events.contains(.didGatherMetrics) {
-                monitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))
+            if events.contains(.didGatherMetrics), let metrics = progress.metrics {
+                monitor.request(self, didGatherMetrics: metrics)
             }
             return validateThenEnd(
                 Outcome(request: request, response: consume response, metrics: progress.metrics), progress)
@@ -287,8 +297,8 @@ extension Request {
         if events.contains(.didReceiveResponse) {
             monitor.request(self, didReceiveResponse: head, bodyByteCount: response.body.count)
         }
-        if events.contains(.didGatherMetrics) {
-            monitor.request(self, didGatherMetrics: RequestMetrics(transactions: progress.transactions))
+        if events.contains(.didGatherMetrics), let metrics = progress.metrics {
+            monitor.request(self, didGatherMetrics: metrics)
         }
         switch headVerdict ?? verdict(on: head, to: request, progress) {
         case .final:
@@ -390,8 +400,7 @@ extension Request {
                     refused.error = .requestRetryFailed(retryError: retryError, originalError: error)
                     finish(refused)
                 case .retry, .retryWithDelay:
-                    var next = AttemptProgress(deadline: progress.deadline)
-                    next.transactions = progress.transactions
+                    let next = AttemptProgress(deadline: progress.deadline, metrics: progress.metrics)
                     let delay = decision.delay ?? .zero
                     guard Deadline.now() + delay < progress.deadline else { return finish(outcome) }
                     if let budget = session.configuration.retryBudget,

@@ -13,15 +13,18 @@ public struct HTTPHeaders: @unchecked Sendable {
     // `@usableFromInline` only so that walking the list (`endIndex`, the subscript) inlines into
     // the codec and the session; nothing outside this file touches them.
     @usableFromInline var fields: [HTTPHeader] = [] {
-        didSet { isVetted = false }
+        didSet { vettedLines = nil }
     }
     /// The fields while they are still a parsed head's bytes (then `fields` is empty); nil after
     /// the first change.
     @usableFromInline var source: (any HTTPFieldSource)?
-    /// Whether the request encoder found every field fit to send as it is
-    /// (`HTTPRequestEncoder.vetted(_:)`), so that it need not check them again for each request
-    /// the list goes with. Any change to the fields clears it; equality and hashing ignore it.
-    package var isVetted = false
+    /// The field lines as the request encoder wrote them when it found every field fit to send
+    /// as it is (`HTTPRequestEncoder.vetted(_:)`), so that it need neither check nor write them
+    /// again for each request the list goes with. Any change to the fields clears it; equality
+    /// and hashing ignore it.
+    package var vettedLines: VettedFieldLines?
+    /// Whether the request encoder vetted the list (`vettedLines`).
+    package var isVetted: Bool { vettedLines != nil }
 
     /// An empty list.
     public init() {}

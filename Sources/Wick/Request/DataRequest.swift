@@ -126,7 +126,18 @@ public class DataRequest: Request, @unchecked Sendable {
         emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
         emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods
     ) -> DataTask<Data> {
-        serializingResponse(
+        // With the defaults (the usual call) the task's serializing closure captures nothing, so
+        // it has no context to allocate: the serializer is the shared default one.
+        if dataPreprocessor is PassthroughPreprocessor,
+            DataResponseSerializer.hasDefaultEmptyBodyRules(
+                emptyResponseCodes: emptyResponseCodes, emptyRequestMethods: emptyRequestMethods)
+        {
+            resumeIfAutomatic()
+            return DataTask(request: self, automaticallyCancelling: automaticallyCancelling) { outcome in
+                DataRequest.serialize(outcome, with: DataResponseSerializer.passthrough)
+            }
+        }
+        return serializingResponse(
             using: DataResponseSerializer(
                 dataPreprocessor: dataPreprocessor, emptyResponseCodes: emptyResponseCodes,
                 emptyRequestMethods: emptyRequestMethods),

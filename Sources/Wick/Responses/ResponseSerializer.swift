@@ -127,6 +127,18 @@ extension ResponseSerializer where Self == DataResponseSerializer {
 
 /// The default empty-body sets, built once (a set literal in a computed property allocated a
 /// new set for every serializer made with the defaults).
+extension DataResponseSerializer {
+    /// The serializer `serializingData()` uses with every default: shared, so a task made with
+    /// the defaults captures none.
+    static let passthrough = DataResponseSerializer()
+
+    /// Whether these are the default exceptions for empty bodies: the same sets, found by their
+    /// storage first (the defaults are shared constants), so the usual call compares no element.
+    static func hasDefaultEmptyBodyRules(emptyResponseCodes: Set<Int>, emptyRequestMethods: Set<HTTPMethod>) -> Bool {
+        emptyResponseCodes == EmptyBodyDefaults.responseCodes && emptyRequestMethods == EmptyBodyDefaults.requestMethods
+    }
+}
+
 private enum EmptyBodyDefaults {
     static let responseCodes: Set<Int> = [204, 205]
     static let requestMethods: Set<HTTPMethod> = [.head]

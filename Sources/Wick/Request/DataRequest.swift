@@ -66,23 +66,15 @@ public class DataRequest: Request, @unchecked Sendable {
         queue: DispatchQueue?, dataSerializer responseSerializer: Serializer,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.SerializedObject, WickError>) -> Void
     ) -> Self {
-        let queue = queue ?? session.responseQueue
-        whenFinished { outcome in
-            // The outcome may arrive on an event loop: serializing happens on a queue instead,
-            // the session's serialization queue if it has one, else `queue` (one block, one hop).
-            guard let serializationQueue = self.session.serializationQueue else {
-                return queue.async { completionHandler(self.parsedResponse(outcome, with: responseSerializer)) }
-            }
-            serializationQueue.async {
-                let response = self.parsedResponse(outcome, with: responseSerializer)
-                queue.async { completionHandler(response) }
-            }
-        }
+        let delivery = ResponseDelivery(
+            request: self, queue: queue ?? session.responseQueue, serializer: responseSerializer,
+            completionHandler: completionHandler)
+        whenFinished { outcome in delivery.deliver(outcome) }
         return self
     }
 
     /// `outcome` serialized by `serializer`, told to the event monitors.
-    private func parsedResponse<Serializer: DataResponseSerializerProtocol>(
+    fileprivate func parsedResponse<Serializer: DataResponseSerializerProtocol>(
         _ outcome: Outcome, with serializer: Serializer
     ) -> DataResponse<Serializer.SerializedObject, WickError> {
         let response = Self.serialize(outcome, with: serializer)
@@ -179,5 +171,52 @@ public class DataRequest: Request, @unchecked Sendable {
         return DataResponse(
             request: outcome.request, response: head, data: data, metrics: outcome.metrics,
             serializationDuration: run.duration, result: run.result)
+    }
+}
+
+/// What one response handler needs once its request's outcome is known, in one object: the
+/// closures that hand it over and then to the handler's queue each capture this object alone,
+/// which then serves as their context, where closures capturing the request, the queue, the
+/// serializer and the handler needed a context of their own at each step (one allocation a
+/// request). `@unchecked Sendable`: `outcome` is written once, before the object is handed to a
+/// queue, which orders that write before the read.
+private final class ResponseDelivery<Serializer: DataResponseSerializerProtocol>: @unchecked Sendable {
+    private let request: DataRequest
+    private let queue: DispatchQueue
+    private let serializer: Serializer
+    private let completionHandler: @Sendable (DataResponse<Serializer.SerializedObject, WickError>) -> Void
+    private var outcome: Request.Outcome?
+
+    init(
+        request: DataRequest, queue: DispatchQueue, serializer: Serializer,
+        completionHandler: @escaping @Sendable (DataResponse<Serializer.SerializedObject, WickError>) -> Void
+    ) {
+        self.request = request
+        self.queue = queue
+        self.serializer = serializer
+        self.completionHandler = completionHandler
+    }
+
+    /// Serializes `outcome` and calls the handler on its queue. The outcome may arrive on an
+    /// event loop: serializing happens on a queue instead, the session's serialization queue if
+    /// it has one, else the handler's (one block, one hop).
+    func deliver(_ outcome: Request.Outcome) {
+        self.outcome = outcome
+        guard let serializationQueue = request.session.serializationQueue else {
+            return queue.async { self.serializeAndCall() }
+        }
+        serializationQueue.async {
+            let response = self.serialized()
+            self.queue.async { self.completionHandler(response) }
+        }
+    }
+
+    private func serializeAndCall() {
+        completionHandler(serialized())
+    }
+
+    private func serialized() -> DataResponse<Serializer.SerializedObject, WickError> {
+        guard let outcome else { preconditionFailure("ResponseDelivery: serialized before its outcome was set") }
+        return request.parsedResponse(outcome, with: serializer)
     }
 }

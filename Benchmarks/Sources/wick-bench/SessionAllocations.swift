@@ -76,7 +76,8 @@ enum SessionAllocations {
     /// Runs `requests` sequential async requests to `given` (nil: an in-process server's
     /// `/bytes/1k`), from Swift's pool and then with the task on Wick's loop, and prints the rate,
     /// CPU and allocations per request; with `given`, libcurl's figures for the same requests too
-    /// (one reused easy handle), so a quick A/B has its peer beside it.
+    /// (one reused easy handle), so a quick A/B has its peer beside it. An https `given` is
+    /// trusted through `WICK_PKI_DIR`'s root, by both clients.
     /// - Throws: as `perRequest`.
     /// `only`: "pool", "loop" or "curl" runs that form alone (for `perf record` or `strace`);
     /// "pool-no-inline-wait" runs the pool's form with `inlineResponseWait` off, and
@@ -96,6 +97,11 @@ enum SessionAllocations {
         if let budget = ProcessInfo.processInfo.environment["WICK_BENCH_INLINE_WAIT_US"].flatMap(Int.init) {
             configuration.inlineResponseWait = .microseconds(budget)
         }
+        let caFile = try given.map(trustRootFile(for:)) ?? ""
+        if !caFile.isEmpty {
+            let pem = try String(contentsOfFile: caFile, encoding: .utf8)
+            configuration.trustRoots = .certificates(try Certificate.chain(pemEncoded: pem))
+        }
         let session = Session(configuration: configuration)
         defer { try? blocking { await session.shutdown() } }
         let url = given ?? "http://127.0.0.1:\(port ?? 0)/bytes/1k"
@@ -107,7 +113,7 @@ enum SessionAllocations {
         }
         guard let given, only == nil || only == "curl" else { return }
         let curl = try CurlClient(
-            .init(url: given, caFile: "", tlsVersion: 13, newConnectionPerRequest: false, sessionCache: false))
+            .init(url: given, caFile: caFile, tlsVersion: 13, newConnectionPerRequest: false, sessionCache: false))
         _ = try curl.get()
         let allocations = AllocationCounter.allocations
         let cpu = processCPUNanoseconds()
@@ -123,6 +129,17 @@ enum SessionAllocations {
             wallNanoseconds: monotonicNanoseconds() - start, cpuNanoseconds: processCPUNanoseconds() - cpu,
             allocations: AllocationCounter.allocations - allocations, latencies: latencies)
         report("profile-session (libcurl)", round, requests: requests)
+    }
+
+    /// The test root's PEM file for an https `url` (`WICK_PKI_DIR`'s `root.pem`), or "" for
+    /// plain HTTP.
+    /// - Throws: `BenchError` when `url` is https and `WICK_PKI_DIR` is not set.
+    private static func trustRootFile(for url: String) throws -> String {
+        guard url.hasPrefix("https:") else { return "" }
+        guard let directory = ProcessInfo.processInfo.environment["WICK_PKI_DIR"] else {
+            throw BenchError("an https URL needs WICK_PKI_DIR (the test servers' PKI)")
+        }
+        return directory + "/root.pem"
     }
 
     /// Runs `requests` sequential async requests from an ordinary task after making the

@@ -7,9 +7,9 @@
 //                                     (the wick-bench-peers executable), async-http-client
 //   wick-bench transfers [--rounds N] [--results FILE]
 //                                     a large file downloaded and uploaded beside libcurl, URLSession
-//   wick-bench profile-session [COUNT] [URL]
-//                                     sequential Session requests to URL, else to an in-process
-//                                     server (for perf)
+//   wick-bench profile-session [COUNT] [URL] [pool|loop|curl]
+//                                     sequential Session requests to URL (https: trusting
+//                                     WICK_PKI_DIR's root), else to an in-process server (for perf)
 //   wick-bench profile-session-global-executor [COUNT] [URL]
 //                                     the same with the session's loops as the global executor
 //   wick-bench profile-streams [COUNT] [STREAMS] URL [pool|loop] [http1]

@@ -58,11 +58,18 @@ final class HTTPFieldBlock: ManagedBuffer<HTTPFieldBlock.Size, HTTPFieldRange> {
         return block
     }
 
+    /// The block's size, read through the header's address: reading `header` (a stored
+    /// property of the class) checked exclusivity at run time, two runtime calls a lookup.
+    private var size: Size {
+        // SAFETY: the header was initialized by `create` and is never written after it.
+        withUnsafeMutablePointerToHeader { $0.pointee }
+    }
+
     /// Calls `body` with the range of the field at `position` and the block's bytes.
     private func withField<Result>(
         at position: Int, _ body: (HTTPFieldRange, UnsafeRawBufferPointer) -> Result
     ) -> Result {
-        let size = header
+        let size = size
         precondition(position >= 0 && position < size.fields, "field \(position) outside 0..<\(size.fields)")
         return withUnsafeMutablePointerToElements { elements in
             // SAFETY: position is below the field count (checked above), so its range was
@@ -75,7 +82,7 @@ final class HTTPFieldBlock: ManagedBuffer<HTTPFieldBlock.Size, HTTPFieldRange> {
 }
 
 extension HTTPFieldBlock: HTTPFieldSource {
-    var fieldCount: Int { header.fields }
+    var fieldCount: Int { size.fields }
 
     func field(at position: Int) -> HTTPHeader {
         withField(at: position) { field, bytes in
@@ -93,7 +100,7 @@ extension HTTPFieldBlock: HTTPFieldSource {
 
     func firstPosition(ofName name: String) -> Int? {
         var name = name
-        let size = header
+        let size = size
         // SAFETY: `name` is a local String whose UTF-8 buffer is valid inside the closure; the
         // first size.fields elements are the ranges initialized in `copying`, the bytes follow
         // them and are size.bytes long, and every range lies inside them.

@@ -440,20 +440,21 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
                     EPOLL_CTL_MOD, fd: silenced.fd, interest: registration.interest, generation: silenced.generation)
             }
         }
-        // What the wait ended with: nothing was waited for before a round ran.
-        func ending(_ end: InlineWaitEnd) -> InlineWaitEnd { silenced == nil ? .interrupted : end }
+        // A wait that silenced nothing yet ends `.interrupted`, whatever stopped it (spelled out
+        // at each return: a nested function reading `silenced` made the `defer`'s access to it
+        // checked at run time).
         while true {
-            if loopWantsOwnership.load(ordering: .sequentiallyConsistent) { return ending(.interrupted) }
-            guard let fd = descriptor() else { return ending(.workEnded) }
+            if loopWantsOwnership.load(ordering: .sequentiallyConsistent) { return .interrupted }
+            guard let fd = descriptor() else { return silenced == nil ? .interrupted : .workEnded }
             // A descriptor the loop does not know, or another than the one being watched (the
             // work moved to a new connection), is left to the loop.
             guard let registration = registrations[DescriptorKey(fd)],
                 silenced.map({ $0.fd == fd && $0.generation == registration.generation }) ?? true
-            else { return ending(.interrupted) }
+            else { return .interrupted }
             let now = Deadline.now()
-            if deadline.hasPassed(at: now) { return ending(.ranOut) }
+            if deadline.hasPassed(at: now) { return silenced == nil ? .interrupted : .ranOut }
             let end = timers.nextDeadline().map { Swift.min($0, deadline) } ?? deadline
-            if end.hasPassed(at: now) { return ending(.interrupted) }
+            if end.hasPassed(at: now) { return .interrupted }
             if silenced == nil {
                 control(EPOLL_CTL_MOD, fd: fd, interest: 0, generation: registration.generation)
                 silenced = (fd, registration.generation)

@@ -27,13 +27,18 @@ extension Session {
     /// evaluation took place and was not `DisabledTrustEvaluator` (§8.1: "no underlying secure
     /// transport errors or warnings"). Plain http responses' fields are ignored (§8.1).
     func recordHSTS(from response: TransportResponse, for request: HTTPRequest) {
-        // The connection's trust first: a plain-HTTP response (no trust) is never read.
-        guard let storage = configuration.hstsStorage, let trust = response.metrics.connection?.serverTrust,
-            trust.evaluator != "\(DisabledTrustEvaluator.self)",
+        // The field first: a response without one (most) is told by the field list's name
+        // summary without a walk, and the connection's trust, a copy of the evaluated chain,
+        // is read only when the field is there.
+        guard let storage = configuration.hstsStorage,
             let field = response.headers.value(for: "Strict-Transport-Security"),
+            let trust = response.metrics.connection?.serverTrust, trust.evaluator != Self.disabledEvaluatorName,
             request.unixSocketPath == nil, request.url.scheme?.lowercased() == "https", let host = request.url.host,
             let policy = StrictTransportSecurity(field)
         else { return }
         storage.record(policy, forHost: host, now: Date())
     }
+
+    /// The name an evaluation by `DisabledTrustEvaluator` records (`EvaluatedServerTrust.evaluator`).
+    private static let disabledEvaluatorName = "\(DisabledTrustEvaluator.self)"
 }

@@ -60,13 +60,26 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     /// Reports the end of establishment, on the loop.
     typealias Completion = (Result<TLSChannel, StreamChannelError>) -> Void
 
-    /// What establishment carries until it ends.
-    private struct Establishing {
+    /// What establishment carries until it ends. A class, so `State` holds references only
+    /// and is copied inline: each read of the state on a read or write (`switch state`) copied
+    /// the evaluator's existential and the rest through `State`'s value witnesses.
+    private final class Establishing {
         let evaluator: any ServerTrustEvaluating
         let pool: TrustEvaluationPool
         let started: Deadline
         let timer: Scheduled
         let completion: Completion
+
+        init(
+            evaluator: any ServerTrustEvaluating, pool: TrustEvaluationPool, started: Deadline, timer: Scheduled,
+            completion: @escaping Completion
+        ) {
+            self.evaluator = evaluator
+            self.pool = pool
+            self.started = started
+            self.timer = timer
+            self.completion = completion
+        }
     }
 
     private enum State {
@@ -77,8 +90,9 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
         case active(any StreamChannelDelegate)
         /// Our `close_notify` and FIN are queued; the user has been told; the socket finishes.
         case closing
-        /// `error` is reported to a `start` that comes after the end.
-        case closed(StreamChannelError?)
+        /// `error` is reported to a `start` that comes after the end (boxed: an error is rare,
+        /// and its size would make every copy of the state go through value witnesses).
+        indirect case closed(StreamChannelError?)
 
         /// The case without its payload.
         var stage: Stage {

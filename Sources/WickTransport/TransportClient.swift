@@ -103,7 +103,9 @@ package final class TransportClient: Sendable {
     private let proxyRules: ProxyRules?
     private let proxyRulesFailure: ProxyConfigurationError?
     /// The TLS rules of https requests, built on the first one (see the type's comment).
-    private let tls = Locked<Result<TransportTLS, TLSError>?>(nil)
+    /// The rules and the failure apart: a send copies only the two references of the rules out
+    /// of the lock (a cached `Result` was copied through its value witnesses, `TLSError`'s size).
+    private let tls = Locked<(rules: TransportTLS?, failure: TLSError?)>((nil, nil))
     /// The TLS contexts of https proxies, by their trust, built on first use (see the type's comment).
     private let proxyContexts = Locked<[ProxyTLSTrust: Result<ProxyTLSContext, TLSError>]>([:])
 
@@ -113,7 +115,9 @@ package final class TransportClient: Sendable {
         precondition(configuration.eventLoopCount >= 1, "TransportClient: eventLoopCount must be at least 1")
         self.configuration = configuration
         switch configuration.proxyRules {
-        case .success(let rules): (proxyRules, proxyRulesFailure) = (rules, nil)
+        // Rules without a proxy (no proxy variable set) are none: no request then asks them.
+        case .success(let rules):
+            (proxyRules, proxyRulesFailure) = (rules.flatMap { $0.http == nil && $0.https == nil ? nil : $0 }, nil)
         case .failure(let failure): (proxyRules, proxyRulesFailure) = (nil, failure)
         }
         let group = try EventLoopGroup(
@@ -180,25 +184,34 @@ package final class TransportClient: Sendable {
         let host = destination.host
         // Everything that may throw comes first, and the request is made once, in the return:
         // a request made early and then filled in was copied (through its value witnesses) on
-        // its way out.
-        var proxy: ProxyConfiguration?
-        var proxyTLS: ProxyTLSContext?
-        if destination.unixSocketPath == nil {
+        // its way out. The rare parts (a socket, a proxy, a source binding) go straight into
+        // the route, which a direct TCP request, the usual one, does without.
+        let source = source ?? configuration.sourceBinding
+        var route: TransportOrigin.Route?
+        if let socket = destination.unixSocketPath {
+            route = .of(unixSocketPath: socket, proxy: nil, proxyTLS: nil, source: nil)
+        } else {
             if let proxyRulesFailure { throw .invalidProxyConfiguration(proxyRulesFailure) }
-            proxy = proxyRules?.proxy(forScheme: destination.scheme.rawValue, host: host)
-            if let proxy, proxy.scheme.usesTLS {
-                switch proxyContext(for: proxy.tlsTrust) {
-                case .success(let context): proxyTLS = context
-                case .failure(let error):
-                    throw .invalidProxyConfiguration(.unusableTLSTrust(proxy: "\(proxy)", error: error))
+            if let proxy = proxyRules?.proxy(forScheme: destination.scheme.rawValue, host: host) {
+                var proxyTLS: ProxyTLSContext?
+                if proxy.scheme.usesTLS {
+                    switch proxyContext(for: proxy.tlsTrust) {
+                    case .success(let context): proxyTLS = context
+                    case .failure(let error):
+                        throw .invalidProxyConfiguration(.unusableTLSTrust(proxy: "\(proxy)", error: error))
+                    }
                 }
+                route = .of(unixSocketPath: nil, proxy: proxy, proxyTLS: proxyTLS, source: source)
+            } else if let source {
+                route = .of(unixSocketPath: nil, proxy: nil, proxyTLS: nil, source: source)
             }
         }
         var tls: TransportTLS?
         if destination.scheme == .https {
-            switch transportTLS() {
-            case .success(let rules): tls = rules
-            case .failure(let error): throw .tlsUnavailable(error)
+            do throws(TLSError) {
+                tls = try transportTLS()
+            } catch {
+                throw .tlsUnavailable(error)
             }
         }
         let expectContinue =
@@ -208,11 +221,12 @@ package final class TransportClient: Sendable {
                 } ?? false
             } ?? false
         return TransportRequest(
-            method, destination.scheme, host: host, port: port, target: destination.target, headers: headers,
+            method: method, scheme: destination.scheme, host: host, port: port,
+            hostFieldValue: destination.hostFieldValue
+                ?? TransportRequest.hostFieldValue(host: host, port: port, scheme: destination.scheme),
+            target: destination.target, headers: headers,
             body: bodySource == nil ? body : nil, bodySource: bodySource, expectContinue: expectContinue, tls: tls,
-            unixSocketPath: destination.unixSocketPath, proxy: proxy, proxyTLS: proxyTLS,
-            source: source ?? configuration.sourceBinding, decoding: configuration.decodingLimits,
-            hostFieldValue: destination.hostFieldValue)
+            route: route, decoding: configuration.decodingLimits)
     }
 
     /// The runner `request`'s origin always uses (stable within the process). With one runner
@@ -274,24 +288,26 @@ package final class TransportClient: Sendable {
     }
 
     /// The TLS context and trust manager, built once (the failure too).
-    private func transportTLS() -> Result<TransportTLS, TLSError> {
-        tls.withLock { cached in
-            if let cached { return cached }
-            let built: Result<TransportTLS, TLSError>
+    /// - Throws: `TLSError` when the context cannot be built (an unreadable trust store or
+    ///   client identity), the same error for every request.
+    private func transportTLS() throws(TLSError) -> TransportTLS {
+        try tls.withLock { (state) throws(TLSError) -> TransportTLS in
+            if let rules = state.rules { return rules }
+            if let failure = state.failure { throw failure }
             do throws(TLSError) {
-                built = .success(
-                    TransportTLS(
-                        context: try TLSContext(
-                            configuration: configuration.tls,
-                            revocationFetcher: TransportRevocationFetcher(
-                                runner: runners[0], timeout: configuration.revocationFetchTimeout,
-                                userAgent: configuration.userAgent)),
-                        trustManager: configuration.trustManager))
+                let rules = TransportTLS(
+                    context: try TLSContext(
+                        configuration: configuration.tls,
+                        revocationFetcher: TransportRevocationFetcher(
+                            runner: runners[0], timeout: configuration.revocationFetchTimeout,
+                            userAgent: configuration.userAgent)),
+                    trustManager: configuration.trustManager)
+                state.rules = rules
+                return rules
             } catch {
-                built = .failure(error)
+                state.failure = error
+                throw error
             }
-            cached = built
-            return built
         }
     }
 }

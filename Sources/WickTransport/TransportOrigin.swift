@@ -61,7 +61,7 @@ package struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
     /// What only some origins have (a Unix socket, a proxy, a source binding), in one box that
     /// is nil for most: the key is copied into every pool event, timer and action, and hashed on
     /// each, so the common origin stays small (48 bytes instead of 193).
-    private let route: Route?
+    let route: Route?
 
     /// The Unix domain socket connections are made to instead of `host:port`; nil for TCP.
     package var unixSocketPath: UnixSocketPath? { route?.unixSocketPath }
@@ -83,41 +83,62 @@ package struct TransportOrigin: Hashable, Sendable, CustomStringConvertible {
         scheme: Scheme, host: String, port: UInt16, unixSocketPath: UnixSocketPath? = nil, tls: TransportTLS?,
         proxy: ProxyConfiguration? = nil, proxyTLS: ProxyTLSContext? = nil, source: SourceBinding? = nil
     ) {
+        self.init(
+            scheme: scheme, host: host, port: port, tls: tls,
+            route: Route.of(unixSocketPath: unixSocketPath, proxy: proxy, proxyTLS: proxyTLS, source: source))
+    }
+
+    /// An origin whose rare parts are `route` as `Route.of` made it (a request keeps its
+    /// route, so making its origin copies none of them). `tls` as above.
+    init(scheme: Scheme, host: String, port: UInt16, tls: TransportTLS?, route: Route?) {
         precondition(scheme == .http || tls != nil, "TransportOrigin: https needs TLS rules")
-        let proxy = unixSocketPath == nil ? proxy : nil
         precondition(
-            proxy?.scheme.usesTLS != true || proxyTLS != nil,
-            "TransportOrigin: the https proxy \(proxy.map { "\($0)" } ?? "") needs its TLS context")
+            route?.lacksProxyTLS != true,
+            "TransportOrigin: the https proxy \(route?.proxy.map { "\($0)" } ?? "") needs its TLS context")
         self.scheme = scheme
         self.host = host.lowercasedIfNeeded()
         self.port = port
         self.tls = scheme == .https ? tls : nil
-        let source = unixSocketPath == nil ? source : nil
-        if unixSocketPath == nil && proxy == nil && source == nil {
-            route = nil
-        } else {
-            route = Route(
-                unixSocketPath: unixSocketPath, proxy: proxy,
-                proxyTLS: proxy?.scheme.usesTLS == true ? proxyTLS : nil, source: source)
-        }
+        self.route = route
     }
 
-    /// The parts of an origin that only some have. Immutable; compared and hashed by value.
-    private final class Route: Hashable, Sendable {
+    /// The parts of an origin that only some have (a Unix socket, a proxy, a source binding).
+    /// Immutable; compared and hashed by value. A request holds its route too
+    /// (`TransportRequest.route`), so neither copies the parts, large and nearly always absent.
+    final class Route: Hashable, Sendable {
         let unixSocketPath: UnixSocketPath?
         let proxy: ProxyConfiguration?
         let proxyTLS: ProxyTLSContext?
         let source: SourceBinding?
         /// `proxy != nil`, kept so asking does not copy the configuration.
         let isProxied: Bool
+        /// An `https` proxy without its TLS context: no origin may be made of this route.
+        let lacksProxyTLS: Bool
 
-        init(
+        /// The route of these parts, nil when there are none (the common origin). A proxy is
+        /// dropped with a Unix socket (a socket is never proxied), and so is the source binding
+        /// (it is for TCP); `proxyTLS` is kept only for an `https` proxy, which requires it (an
+        /// origin made without it traps: `lacksProxyTLS`).
+        static func of(
+            unixSocketPath: UnixSocketPath?, proxy: ProxyConfiguration?, proxyTLS: ProxyTLSContext?,
+            source: SourceBinding?
+        ) -> Route? {
+            let proxy = unixSocketPath == nil ? proxy : nil
+            let source = unixSocketPath == nil ? source : nil
+            if unixSocketPath == nil && proxy == nil && source == nil { return nil }
+            return Route(
+                unixSocketPath: unixSocketPath, proxy: proxy,
+                proxyTLS: proxy?.scheme.usesTLS == true ? proxyTLS : nil, source: source)
+        }
+
+        private init(
             unixSocketPath: UnixSocketPath?, proxy: ProxyConfiguration?, proxyTLS: ProxyTLSContext?,
             source: SourceBinding?
         ) {
             self.unixSocketPath = unixSocketPath
             self.proxy = proxy
             isProxied = proxy != nil
+            lacksProxyTLS = proxy?.scheme.usesTLS == true && proxyTLS == nil
             self.proxyTLS = proxyTLS
             self.source = source
         }

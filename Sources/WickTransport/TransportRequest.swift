@@ -38,15 +38,35 @@ struct TransportRequest: Sendable {
     /// The TLS rules for `https`, required there (a runner builds none; `TransportClient.prepare`
     /// gives its cached rules). Ignored for `http`.
     var tls: TransportTLS?
+    /// The Unix socket, proxy and source binding, in the box the request's origin holds too;
+    /// nil for a direct TCP request, the common case, which then carries and copies none of
+    /// them (each was copied and destroyed through `Optional`'s generic value witnesses).
+    /// Setting a part makes a new route (`TransportOrigin.Route.of`, which drops a proxy and a
+    /// source binding beside a Unix socket, and a proxy TLS context without an `https` proxy).
+    private(set) var route: TransportOrigin.Route?
     /// The Unix domain socket to connect to instead of `host:port`; nil for TCP.
-    var unixSocketPath: UnixSocketPath?
-    /// The proxy (HTTP, HTTPS or SOCKS) to go through; nil goes direct.
-    var proxy: ProxyConfiguration?
+    var unixSocketPath: UnixSocketPath? {
+        get { route?.unixSocketPath }
+        set { route = .of(unixSocketPath: newValue, proxy: proxy, proxyTLS: proxyTLS, source: source) }
+    }
+    /// The proxy (HTTP, HTTPS or SOCKS) to go through; nil goes direct (and always with a
+    /// Unix socket).
+    var proxy: ProxyConfiguration? {
+        get { route?.proxy }
+        set { route = .of(unixSocketPath: unixSocketPath, proxy: newValue, proxyTLS: proxyTLS, source: source) }
+    }
     /// The TLS context of an `https` proxy, required there (a runner builds none;
     /// `TransportClient.prepare` gives its cached one for the proxy's `tlsTrust`).
-    var proxyTLS: ProxyTLSContext?
-    /// The local address and ports TCP connections are made from; nil lets the kernel choose.
-    var source: SourceBinding?
+    var proxyTLS: ProxyTLSContext? {
+        get { route?.proxyTLS }
+        set { route = .of(unixSocketPath: unixSocketPath, proxy: proxy, proxyTLS: newValue, source: source) }
+    }
+    /// The local address and ports TCP connections are made from; nil lets the kernel choose
+    /// (and always with a Unix socket).
+    var source: SourceBinding? {
+        get { route?.source }
+        set { route = .of(unixSocketPath: unixSocketPath, proxy: proxy, proxyTLS: proxyTLS, source: newValue) }
+    }
     /// Decode the response body's `gzip`, `deflate`, `br` and `zstd` codings within these limits
     /// (the consumer then gets decoded bytes); nil passes the body through as sent. Other codings
     /// always pass through.
@@ -55,15 +75,7 @@ struct TransportRequest: Sendable {
     /// The pool key this request's connections are made under.
     @inline(__always)
     var origin: TransportOrigin {
-        // A direct TCP request, the common case, passes none of the optional parts: handing
-        // `nil`s of their own copied and destroyed each (through `Optional`'s generic value
-        // witnesses, the proxy's twice) on every request.
-        if case .none = unixSocketPath, case .none = proxy, case .none = source {
-            return TransportOrigin(scheme: scheme, host: host, port: port, tls: tls)
-        }
-        return TransportOrigin(
-            scheme: scheme, host: host, port: port, unixSocketPath: unixSocketPath, tls: tls, proxy: proxy,
-            proxyTLS: proxyTLS, source: source)
+        TransportOrigin(scheme: scheme, host: host, port: port, tls: tls, route: route)
     }
 
     /// What the connection state machine needs.
@@ -75,7 +87,7 @@ struct TransportRequest: Sendable {
             }
         var head = HTTPRequestHead(
             method: method, target: .origin(target), host: hostFieldValue, headers: headers, framing: framing)
-        if let proxy, proxy.scheme.speaksHTTP, scheme == .http, unixSocketPath == nil {
+        if route?.isProxied == true, let proxy, proxy.scheme.speaksHTTP, scheme == .http {
             head.target = .absolute("http://\(hostFieldValue)\(target)")
             if let credentials = proxy.credentials {
                 head.headers.add(name: "Proxy-Authorization", value: credentials.authorizationValue)
@@ -105,7 +117,9 @@ extension TransportRequest {
             hostFieldValue: hostFieldValue ?? Self.hostFieldValue(host: host, port: port, scheme: scheme),
             target: target, headers: headers, body: body, bodySource: bodySource, expectContinue: expectContinue,
             tls: tls,
-            unixSocketPath: unixSocketPath, proxy: proxy, proxyTLS: proxyTLS, source: source, decoding: decoding)
+            route: TransportOrigin.Route.of(
+                unixSocketPath: unixSocketPath, proxy: proxy, proxyTLS: proxyTLS, source: source),
+            decoding: decoding)
     }
 }
 

@@ -14,27 +14,52 @@ import WickReactor
 /// requests ignore it.
 public struct SourceBinding: Hashable, Sendable, CustomStringConvertible {
     /// The local IP literal (IPv6 without brackets); nil lets the kernel choose.
-    public let address: String?
+    public var address: String? { storage.address }
     /// The local ports to try, in order; nil lets the kernel choose.
-    public let ports: ClosedRange<Int>?
+    public var ports: ClosedRange<Int>? { storage.ports }
+
+    /// The address and ports behind one reference: every request carries a `SourceBinding?`
+    /// (nearly always nil) through the session and the transport, and an optional of the
+    /// fields themselves was copied and destroyed through `Optional`'s generic value witnesses.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let address: String?
+        let ports: ClosedRange<Int>?
+
+        init(address: String?, ports: ClosedRange<Int>?) {
+            self.address = address
+            self.ports = ports
+        }
+    }
 
     /// A binding to `address` (an IPv4 or IPv6 literal, brackets allowed) and `ports`.
     /// - Throws: `SourceBindingError.invalidAddress`, `.invalidPortRange` outside 1...65535, or
     ///   `.empty` when both are nil.
     public init(address: String? = nil, ports: ClosedRange<Int>? = nil) throws(SourceBindingError) {
         guard address != nil || ports != nil else { throw .empty }
+        var bare: String?
         if let address {
-            let bare =
+            let unbracketed =
                 address.hasPrefix("[") && address.hasSuffix("]") ? String(address.dropFirst().dropLast()) : address
-            guard SocketAddress(numericHost: bare, port: 0) != nil else { throw .invalidAddress(address) }
-            self.address = bare
-        } else {
-            self.address = nil
+            guard SocketAddress(numericHost: unbracketed, port: 0) != nil else { throw .invalidAddress(address) }
+            bare = unbracketed
         }
         if let ports, ports.lowerBound < 1 || ports.upperBound > 65_535 {
             throw .invalidPortRange("\(ports.lowerBound)-\(ports.upperBound)")
         }
-        self.ports = ports
+        storage = Storage(address: bare, ports: ports)
+    }
+
+    /// Equal when the addresses and the ports are.
+    public static func == (lhs: SourceBinding, rhs: SourceBinding) -> Bool {
+        lhs.storage === rhs.storage || (lhs.address == rhs.address && lhs.ports == rhs.ports)
+    }
+
+    /// Hashes the address and the ports.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(address)
+        hasher.combine(ports)
     }
 
     /// The ports of curl's `--local-port`: `N` or `N-M`.

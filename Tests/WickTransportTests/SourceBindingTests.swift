@@ -40,4 +40,35 @@ import Testing
             source: from2)
         #expect(socket.source == nil)
     }
+
+    @Test func bindingsMadeApartAreEqualByValue() throws {
+        // Each binding keeps its fields in storage of its own: equality and hashing go by value.
+        let first = try SourceBinding(address: "[::1]", ports: 4000...4099)
+        let second = try SourceBinding(address: "::1", ports: 4000...4099)
+        #expect(first == second && first.hashValue == second.hashValue)
+        #expect(Set([first, second]).count == 1)
+        #expect(first != (try SourceBinding(address: "::1", ports: 4000...4098)))
+        #expect(first != (try SourceBinding(address: "::1")))
+        #expect(try SourceBinding(ports: 5000...5000) != (try SourceBinding(address: "127.0.0.1", ports: 5000...5000)))
+        // The same binding behind two requests makes one origin key.
+        let a = TransportOrigin(scheme: .http, host: "a.test", port: 80, tls: nil, source: first)
+        let b = TransportOrigin(scheme: .http, host: "a.test", port: 80, tls: nil, source: second)
+        #expect(a == b && a.hashValue == b.hashValue)
+    }
+
+    @Test func aRequestKeepsItsBindingInTheRouteItsOriginShares() throws {
+        var request = TransportRequest(.get, .http, host: "a.test")
+        #expect(request.route == nil)
+        let from2 = try SourceBinding(address: "127.0.0.2")
+        request.source = from2
+        #expect(request.origin == TransportOrigin(scheme: .http, host: "a.test", port: 80, tls: nil, source: from2))
+        #expect(request.origin.route === request.route)
+        request.source = nil
+        #expect(request.route == nil)
+        #expect(request.origin == TransportOrigin(scheme: .http, host: "a.test", port: 80, tls: nil))
+        // Beside a Unix socket a binding is dropped, as the origin drops it.
+        request.unixSocketPath = try UnixSocketPath("/run/a.sock")
+        request.source = from2
+        #expect(request.source == nil && request.unixSocketPath?.path == "/run/a.sock")
+    }
 }

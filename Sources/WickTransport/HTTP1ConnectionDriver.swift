@@ -51,25 +51,13 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
     /// One request in progress.
     private struct Exchange {
         let consumer: any HTTP1ResponseConsumer
-        /// The request body, produced in parts of `requestBodyPartSize`; empty without a body or
-        /// with a `source`.
-        let body: [UInt8]
-        var bodyOffset = 0
-        /// A body pulled piece by piece instead of `body`.
-        let source: (any TransportBodySource)?
+        /// The body's production; nil without a body (most requests), which keeps the exchange
+        /// small enough for the compiler to copy and destroy it inline.
+        let production: BodyProduction?
         /// Tells deliveries for this exchange from late ones for an earlier exchange.
         let number: UInt64
-        /// A piece was asked of `source` and has not arrived.
-        var awaitingPart = false
-        /// A piece that arrived while the producer was paused.
-        var pendingPart: Result<[UInt8], any Error>?
         /// Whether a body follows the head (bytes, or a source).
-        var hasBody: Bool { !body.isEmpty || source != nil }
-        /// The body part the machine is being offered (written by `.writeRequestBodyPart`).
-        var part: ArraySlice<UInt8> = []
-        /// Whether the machine asked the producer to run (started or resumed, not paused or stopped).
-        var producing = false
-        var continueTimer: Scheduled?
+        var hasBody: Bool { production != nil }
         /// When the request fails with `timedOut` (`.distantFuture`: never).
         let deadline: Deadline
         /// When a byte was last read or written (or the request started).
@@ -83,6 +71,30 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
         var isConsumerFull = false
         /// The idle period ran out once and the watchdog looks again after the next poll.
         var isConfirmingIdle = false
+    }
+
+    /// What sending a request's body takes: its bytes or its source, and where production
+    /// stands. A class made only for a request with a body.
+    private final class BodyProduction {
+        /// The request body, produced in parts of `requestBodyPartSize`; empty with a `source`.
+        let body: [UInt8]
+        var offset = 0
+        /// A body pulled piece by piece instead of `body`.
+        let source: (any TransportBodySource)?
+        /// A piece was asked of `source` and has not arrived.
+        var awaitingPart = false
+        /// A piece that arrived while the producer was paused.
+        var pendingPart: Result<[UInt8], any Error>?
+        /// The body part the machine is being offered (written by `.writeRequestBodyPart`).
+        var part: ArraySlice<UInt8> = []
+        /// Whether the machine asked the producer to run (started or resumed, not paused or stopped).
+        var producing = false
+        var continueTimer: Scheduled?
+
+        init(body: [UInt8], source: (any TransportBodySource)?) {
+            self.body = body
+            self.source = source
+        }
     }
 
     let channel: any StreamChannel
@@ -150,7 +162,9 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
         precondition(exchange == nil, "HTTP1ConnectionDriver.execute: a request is already in progress")
         exchangeCount += 1
         let started = Exchange(
-            consumer: consumer, body: body, source: source, number: exchangeCount, deadline: deadline)
+            consumer: consumer,
+            production: body.isEmpty && source == nil ? nil : BodyProduction(body: body, source: source),
+            number: exchangeCount, deadline: deadline)
         exchange = started
         if let due = nextCheck(of: started, at: started.lastProgress) { armWatchdog(at: due) }
         perform(machine.startRequest(request), readBuffer: nil)
@@ -263,32 +277,32 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
         case .writeRequestHead(let bytes, let startBody, let scheduleContinueTimer):
             guard write(bytes) else { return }
             if scheduleContinueTimer {
-                exchange?.continueTimer = channel.loop.schedule(after: settings.continueTimeout) { [self] in
+                exchange?.production?.continueTimer = channel.loop.schedule(after: settings.continueTimeout) { [self] in
                     continueTimerFired()
                 }
             }
             if exchange?.hasBody == false { exchange?.consumer.requestSent() }
             if startBody { startProducing() }
         case .writeRequestBodyPart(let before, let after):
-            guard let part = exchange?.part else { return }
+            guard let part = exchange?.production?.part else { return }
             _ = write(before) && write(part) && write(after)
         case .writeRequestEnd(let bytes):
-            exchange?.producing = false
+            exchange?.production?.producing = false
             guard write(bytes) else { return }
             exchange?.consumer.requestSent()
         case .produceRequestBody(let cancelContinueTimer):
             if cancelContinueTimer { cancelContinueTimerIfScheduled() }
             startProducing()
         case .pauseRequestBody:
-            exchange?.producing = false
+            exchange?.production?.producing = false
         case .stopRequestBody(let cancelContinueTimer):
             if cancelContinueTimer { cancelContinueTimerIfScheduled() }
-            exchange?.producing = false
+            exchange?.production?.producing = false
         case .cancelContinueTimer:
             cancelContinueTimerIfScheduled()
         case .forwardResponseHead(let head, let isBodyDecoded, let stopRequestBody, let cancelContinueTimer):
             if cancelContinueTimer { cancelContinueTimerIfScheduled() }
-            if stopRequestBody { exchange?.producing = false }
+            if stopRequestBody { exchange?.production?.producing = false }
             if let value = head.fields.firstValue(forName: "Keep-Alive") {
                 exchange?.keepAlive = KeepAliveHint(headerValue: value)
             }
@@ -323,7 +337,7 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
         guard let ended = exchange.take() else {
             preconditionFailure("HTTP1ConnectionDriver: finishRequest without a request in progress")
         }
-        if completion.cancelContinueTimer { ended.continueTimer?.cancel() }
+        if completion.cancelContinueTimer { ended.production?.continueTimer?.cancel() }
         // The watchdog stays armed for the next exchange; it finds none, or checks that one.
         switch completion.connection {
         case .release(let resumeReading):
@@ -358,7 +372,7 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
     }
 
     private func startProducing() {
-        exchange?.producing = true
+        exchange?.production?.producing = true
         produceBody()
     }
 
@@ -369,39 +383,41 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
         guard !isProducingBody else { return }
         isProducingBody = true
         defer { isProducingBody = false }
-        while let current = exchange, current.producing {
-            if let source = current.source {
-                if let pending = current.pendingPart {
-                    exchange?.pendingPart = nil
+        // The exchange is read again each round: a part offered may end it.
+        while let production = exchange?.production, production.producing {
+            if let source = production.source {
+                if let pending = production.pendingPart {
+                    production.pendingPart = nil
                     offer(pending)
                     continue
                 }
-                guard !current.awaitingPart else { return }
-                exchange?.awaitingPart = true
-                let number = current.number
+                guard !production.awaitingPart else { return }
+                production.awaitingPart = true
+                let number = exchangeCount  // the exchange in progress is the latest one
                 source.read(maximum: settings.requestBodyPartSize) { [self] result in
                     channel.loop.execute { [self] in partArrived(result, exchange: number) }
                 }
                 return
             }
-            let remaining = current.body.count - current.bodyOffset
+            let start = production.offset
+            let remaining = production.body.count - start
             if remaining == 0 {
                 perform(machine.requestBodyEnded(), readBuffer: nil)
                 return
             }
-            let end = current.bodyOffset + min(settings.requestBodyPartSize, remaining)
-            exchange?.part = current.body[current.bodyOffset..<end]
-            exchange?.bodyOffset = end
-            perform(machine.requestBodyPartAvailable(byteCount: end - current.bodyOffset), readBuffer: nil)
-            exchange?.part = []
+            let end = start + min(settings.requestBodyPartSize, remaining)
+            production.part = production.body[start..<end]
+            production.offset = end
+            perform(machine.requestBodyPartAvailable(byteCount: end - start), readBuffer: nil)
+            production.part = []
         }
     }
 
     /// A piece of the source arrived: offered now if the machine wants body, else kept.
     private func partArrived(_ result: Result<[UInt8], any Error>, exchange number: UInt64) {
-        guard exchange?.number == number else { return }
-        exchange?.awaitingPart = false
-        exchange?.pendingPart = result
+        guard exchange?.number == number, let production = exchange?.production else { return }
+        production.awaitingPart = false
+        production.pendingPart = result
         produceBody()
     }
 
@@ -412,23 +428,23 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
         case .success(let bytes) where bytes.isEmpty:
             perform(machine.requestBodyEnded(), readBuffer: nil)
         case .success(let bytes):
-            exchange?.part = bytes[...]
+            exchange?.production?.part = bytes[...]
             perform(machine.requestBodyPartAvailable(byteCount: bytes.count), readBuffer: nil)
-            exchange?.part = []
+            exchange?.production?.part = []
         case .failure(let error):
-            exchange?.producing = false
+            exchange?.production?.producing = false
             exchange?.consumer.requestBodyFailed(error)
         }
     }
 
     private func cancelContinueTimerIfScheduled() {
-        exchange?.continueTimer?.cancel()
-        exchange?.continueTimer = nil
+        exchange?.production?.continueTimer?.cancel()
+        exchange?.production?.continueTimer = nil
     }
 
     private func continueTimerFired() {
-        guard exchange?.continueTimer != nil else { return }
-        exchange?.continueTimer = nil
+        guard let production = exchange?.production, production.continueTimer != nil else { return }
+        production.continueTimer = nil
         perform(machine.continueTimerFired(), readBuffer: nil)
     }
 

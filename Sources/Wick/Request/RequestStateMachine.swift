@@ -273,7 +273,12 @@ struct RequestStateMachine: Sendable {
     /// not be sent).
     mutating func exchangeStarting(_ inFlight: consuming InFlight) -> Bool {
         guard case .running(let run) = state, run.stop == nil else { return false }
-        precondition(current == nil, "RequestStateMachine: exchangeStarting with an exchange already in flight")
+        // Set where it is known to be nil: an assignment otherwise destroys the old value, and
+        // an optional this large is destroyed through `Optional`'s generic value witnesses,
+        // a `nil` too.
+        guard case .none = current else {
+            preconditionFailure("RequestStateMachine: exchangeStarting with an exchange already in flight")
+        }
         current = consume inFlight
         return true
     }
@@ -316,8 +321,10 @@ struct RequestStateMachine: Sendable {
         case .initialized(let suspended):
             run = Run(isSuspended: suspended)
         case .running(let running):
-            held = nil
-            current = nil
+            // Both are nil on a run's usual end (the exchange was taken, no step held), and
+            // clearing a nil this large ran `Optional`'s generic destroy anyway.
+            if case .some = held { held = nil }
+            if case .some = current { current = nil }
             run = running
         case .finishing, .finished:
             return nil

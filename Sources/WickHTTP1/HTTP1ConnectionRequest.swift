@@ -7,7 +7,13 @@
 /// n bytes offered in parts) or `.chunked` (parts of unknown total length).
 public struct HTTP1ConnectionRequest: Sendable {
     /// The head to encode.
-    public var head: HTTPRequestHead
+    public var head: HTTPRequestHead {
+        didSet { hasVettedOriginTargetAndHost = false }
+    }
+    /// Whether the head's origin-form target and `host` were checked when their destination
+    /// was read (`HTTPRequestEncoder.isVettedOrigin(target:host:)`), so that encoding checks
+    /// them again only when this is false. Any change to the head clears it.
+    package var hasVettedOriginTargetAndHost = false
     /// Send `Expect: 100-continue` and hold the body back until 100 Continue or the driver's
     /// timer (RFC 9110 §10.1.1). Ignored for a request without body bytes.
     public var expectContinue: Bool

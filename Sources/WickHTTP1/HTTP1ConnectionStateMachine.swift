@@ -233,7 +233,8 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
         }
         encodeBuffer.removeAll(keepingCapacity: true)
         do {
-            try HTTPRequestEncoder.encodeHead(head, into: &encodeBuffer)
+            try HTTPRequestEncoder.encodeHead(
+                head, vettedOriginTargetAndHost: request.hasVettedOriginTargetAndHost, into: &encodeBuffer)
         } catch {
             return .finishRequest(
                 HTTP1RequestCompletion(

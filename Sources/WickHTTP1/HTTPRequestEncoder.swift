@@ -22,7 +22,18 @@ public enum HTTPRequestEncoder {
     /// - Throws: `HTTPRequestEncodingError` naming the first field at fault; `buffer` is unchanged.
     public static func encodeHead(_ head: HTTPRequestHead, into buffer: inout [UInt8]) throws(HTTPRequestEncodingError)
     {
-        let hostIndex = try validate(head)
+        try encodeHead(head, vettedOriginTargetAndHost: false, into: &buffer)
+    }
+
+    /// `encodeHead(_:into:)`, with the bytes and shape of an origin-form target and of `host`
+    /// taken as checked when `vettedOriginTargetAndHost` is true (`isVettedOrigin(target:host:)`
+    /// said so when the destination they came from was read, and the head was not changed
+    /// since): a daemon calling one URL has them checked once, not with every request.
+    /// - Throws: `HTTPRequestEncodingError`, as `encodeHead(_:into:)`.
+    package static func encodeHead(
+        _ head: HTTPRequestHead, vettedOriginTargetAndHost: Bool, into buffer: inout [UInt8]
+    ) throws(HTTPRequestEncodingError) {
+        let hostIndex = try validate(head, vettedOriginTargetAndHost: vettedOriginTargetAndHost)
         let target = head.target.text
 
         appendUTF8(head.method.rawValue, to: &buffer)
@@ -97,13 +108,24 @@ public enum HTTPRequestEncoder {
 
     /// Checks every byte and every rule of `head`.
     /// - Returns: the index of the caller's `Host` field, if any.
-    private static func validate(_ head: HTTPRequestHead) throws(HTTPRequestEncodingError) -> Int? {
+    private static func validate(
+        _ head: HTTPRequestHead, vettedOriginTargetAndHost: Bool
+    ) throws(HTTPRequestEncodingError) -> Int? {
         let method = head.method.rawValue
         if method.isEmpty { throw .empty(.method) }
         if let bad = HeaderValidation.firstInvalidByte(in: method, where: HeaderValidation.isTokenByte) {
             throw .invalidByte(bad.byte, field: .method, offset: bad.offset)
         }
-        try validateTarget(head.target, method: head.method)
+        // A vetted target is an origin-form one whose bytes and shape were checked; its form
+        // must still suit the method.
+        let isVetted: Bool
+        if vettedOriginTargetAndHost, case .origin = head.target {
+            isVetted = true
+            try validateTargetForm(head.target, method: head.method)
+        } else {
+            isVetted = false
+            try validateTarget(head.target, method: head.method)
+        }
 
         var hostIndex: Int?
         // A vetted list (`vetted(_:)`: a session's default fields) holds none of the fields
@@ -129,7 +151,7 @@ public enum HTTPRequestEncoder {
                 }
             }
         }
-        if hostIndex == nil,
+        if hostIndex == nil, !isVetted,
             let bad = firstInvalidValueByte(in: head.host)
         {
             throw .invalidByte(bad.byte, field: .host, offset: bad.offset)
@@ -143,6 +165,15 @@ public enum HTTPRequestEncoder {
     /// RFC 9112 §3.2: the target's bytes, its form's shape, and the form's fit with the method.
     private static func validateTarget(_ target: HTTPRequestTarget, method: HTTPMethod) throws(HTTPRequestEncodingError)
     {
+        try validateTargetForm(target, method: method)
+        if case .asterisk = target { return }
+        try validateTargetBytes(target)
+    }
+
+    /// Checks that `target`'s form suits `method` (authority for CONNECT, `*` only for OPTIONS).
+    private static func validateTargetForm(
+        _ target: HTTPRequestTarget, method: HTTPMethod
+    ) throws(HTTPRequestEncodingError) {
         let isConnect = method == .connect
         switch target {
         case .origin, .absolute:
@@ -151,13 +182,24 @@ public enum HTTPRequestEncoder {
             if !isConnect { throw .targetFormMismatch(method: method) }
         case .asterisk:
             if method != .options { throw .targetFormMismatch(method: method) }
-            return
         }
+    }
+
+    /// Checks `target`'s bytes and the shape of its form.
+    private static func validateTargetBytes(_ target: HTTPRequestTarget) throws(HTTPRequestEncodingError) {
         let text = target.text
         if let bad = HeaderValidation.firstInvalidByte(in: text, where: HeaderValidation.isTargetByte) {
             throw .invalidByte(bad.byte, field: .target, offset: bad.offset)
         }
         if let offset = shapeFault(of: target, text: text.utf8) { throw .malformedTarget(offset: offset) }
+    }
+
+    /// Whether an origin-form `target` and a `host` value pass the checks `encodeHead` makes of
+    /// them (bytes and shape), for a destination read once and sent many times
+    /// (`HTTP1ConnectionRequest.hasVettedOriginTargetAndHost`).
+    package static func isVettedOrigin(target: String, host: String) -> Bool {
+        guard (try? validateTargetBytes(.origin(target))) != nil else { return false }
+        return firstInvalidValueByte(in: host) == nil
     }
 
     /// The offset where `text` stops having its form's shape, if it does.

@@ -226,7 +226,8 @@ package final class TransportClient: Sendable {
                 ?? TransportRequest.hostFieldValue(host: host, port: port, scheme: destination.scheme),
             target: destination.target, headers: headers,
             body: bodySource == nil ? body : nil, bodySource: bodySource, expectContinue: expectContinue, tls: tls,
-            route: route, decoding: configuration.decodingLimits)
+            route: route, hasVettedOriginTargetAndHost: destination.isVettedForHTTP1,
+            decoding: configuration.decodingLimits)
     }
 
     /// The runner `request`'s origin always uses (stable within the process). With one runner

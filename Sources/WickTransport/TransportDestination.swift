@@ -2,6 +2,7 @@
 // and the Unix-socket URLs http+unix, https+unix and unix.
 package import FoundationEssentials
 import WickCore
+import WickHTTP1
 
 /// The scheme, host, port, target and Unix socket of a request, read from its URL and the
 /// socket path it may carry: the one reading of a request URL, used where a request is made
@@ -39,6 +40,10 @@ package struct TransportDestination: Sendable {
     /// The `Host` field value for the checked port (`TransportRequest.hostFieldValue(host:port:scheme:)`),
     /// made with the reading; nil when the port is out of range.
     var hostFieldValue: String? { storage.hostFieldValue }
+    /// Whether `target` and `hostFieldValue` pass the HTTP/1 encoder's checks
+    /// (`HTTPRequestEncoder.isVettedOrigin(target:host:)`), checked once with the reading: a
+    /// request sent to it is not checked for them again.
+    var isVettedForHTTP1: Bool { storage.isVettedForHTTP1 }
 
     private let storage: Storage
 
@@ -52,6 +57,7 @@ package struct TransportDestination: Sendable {
         /// The URL, for errors.
         let url: URL
         let hostFieldValue: String?
+        let isVettedForHTTP1: Bool
 
         init(
             scheme: TransportOrigin.Scheme, host: String, port: Int?, unixSocketPath: UnixSocketPath?,
@@ -63,9 +69,12 @@ package struct TransportDestination: Sendable {
             self.unixSocketPath = unixSocketPath
             self.target = target
             self.url = url
-            hostFieldValue = UInt16(exactly: port ?? Int(scheme.defaultPort)).map { port in
+            let hostFieldValue = UInt16(exactly: port ?? Int(scheme.defaultPort)).map { port in
                 TransportRequest.hostFieldValue(host: host, port: port, scheme: scheme)
             }
+            self.hostFieldValue = hostFieldValue
+            isVettedForHTTP1 =
+                hostFieldValue.map { HTTPRequestEncoder.isVettedOrigin(target: target, host: $0) } ?? false
         }
     }
 

@@ -67,6 +67,9 @@ struct TransportRequest: Sendable {
         get { route?.source }
         set { route = .of(unixSocketPath: unixSocketPath, proxy: proxy, proxyTLS: proxyTLS, source: newValue) }
     }
+    /// Whether `target` and `hostFieldValue` are a destination's that passed the HTTP/1
+    /// encoder's checks when it was read (`TransportDestination.isVettedForHTTP1`).
+    var hasVettedOriginTargetAndHost = false
     /// Decode the response body's `gzip`, `deflate`, `br` and `zstd` codings within these limits
     /// (the consumer then gets decoded bytes); nil passes the body through as sent. Other codings
     /// always pass through.
@@ -93,7 +96,9 @@ struct TransportRequest: Sendable {
                 head.headers.add(name: "Proxy-Authorization", value: credentials.authorizationValue)
             }
         }
-        return HTTP1ConnectionRequest(head: head, expectContinue: expectContinue, decoding: decoding)
+        var request = HTTP1ConnectionRequest(head: head, expectContinue: expectContinue, decoding: decoding)
+        request.hasVettedOriginTargetAndHost = hasVettedOriginTargetAndHost
+        return request
     }
 }
 

@@ -373,6 +373,11 @@ public final class TLSEngine {
         case .idle, .handshaking, .awaitingTrust:
             preconditionFailure("TLSEngine: read in state \(state) (before trust)")
         }
+        // Nothing to read: no ciphertext waits in our buffer, the stream has not ended, and
+        // OpenSSL holds no record, processed or not. `SSL_read_ex` would only report
+        // WANT_READ, through the BIO, `SSL_get_error` and the error queue, once at the end of
+        // every batch of records a connection reads.
+        if buffers.inboundCount == 0 && !buffers.endOfStream && SSL_has_pending(ssl) == 0 { return .needsInput }
         var count = 0
         // SAFETY: SSL_read_ex writes at most `scratch.count` bytes at its base address.
         let result = SSL_read_ex(ssl, scratch.baseAddress, scratch.count, &count)

@@ -74,6 +74,34 @@ import WickTestSupport
         #expect(plaintext == message + [1])
     }
 
+    /// A read that finds nothing buffered answers `.needsInput` without asking OpenSSL; what
+    /// OpenSSL holds (a record decrypted but not all read, a record only partly received) is
+    /// still read out, a byte at a time if the caller's space is one byte.
+    @Test(arguments: [false, true])
+    func plaintextOpenSSLHoldsIsReadBeforeNeedsInput(byteAtATime: Bool) async throws {
+        let pair = try InMemoryTLS(
+            clientContext: try await Self.clientContext(), serverContext: try await Self.serverContext(),
+            byteAtATime: byteAtATime)
+        try pair.connect()
+        #expect(try pair.readAll(pair.client).bytes.isEmpty)
+        let message = Array("hello, one byte at a time".utf8)
+        try pair.server.write(message)
+        pair.flush()
+        var received: [UInt8] = []
+        var ended = false
+        for _ in 0..<1_000 where !ended {
+            switch try pair.client.read(into: &received, maximumCount: 1) {
+            case .bytes(let count): #expect(count == 1)
+            case .needsInput, .closed: ended = true
+            }
+        }
+        #expect(received == message)
+        // Nothing more arrived: asked again, the engine still needs input, and then reads what comes.
+        #expect(try pair.client.read(into: &received) == .needsInput)
+        try pair.server.write(Array("more".utf8))
+        #expect(try pair.readAll(pair.client).bytes == Array("more".utf8))
+    }
+
     @Test func speaksTLS12WhenThatIsTheMaximum() async throws {
         let pair = try InMemoryTLS(
             clientContext: try await Self.clientContext { $0.maximumVersion = .v1_2 }, serverContext: try await Self.serverContext()

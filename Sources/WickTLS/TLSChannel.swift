@@ -132,7 +132,16 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     // Loop-thread only.
     // SAFETY: unchecked exclusivity (the file's "Exclusivity" rule): loop-thread only, never
     // passed inout or mutated across a call that could reach this channel again.
-    @exclusivity(unchecked) private var state: State { didSet { stage = state.stage } }
+    @exclusivity(unchecked) private var state: State {
+        didSet {
+            stage = state.stage
+            // A closed channel's buffers go with its engine: no timer waits to free them.
+            if stage == .closed, let timer = bufferReleaseTimer {
+                timer.cancel()
+                bufferReleaseTimer = nil
+            }
+        }
+    }
     @exclusivity(unchecked) private var stage: Stage = .handshaking  // `state`'s case
     @exclusivity(unchecked) private var readingPaused = false
     @exclusivity(unchecked) private var isDelivering = false
@@ -151,6 +160,12 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
     /// (reading was paused); it is delivered, then the truncation or close is reported.
     private var socketGone = false
     private var closeTimer: Scheduled?
+    /// No exchange has been in flight since `idleSince` (`streamBecameIdle`; a write ends it).
+    @exclusivity(unchecked) private var isStreamIdle = false
+    @exclusivity(unchecked) private var idleSince = Deadline.distantPast
+    /// Frees the record buffers once the stream has been idle for the engine's delay; armed
+    /// at most once per delay, not per exchange.
+    @exclusivity(unchecked) private var bufferReleaseTimer: Scheduled?
     /// `connectionDetails` once made (after the handshake).
     private var details: StreamConnectionDetails?
     /// The evaluation that accepted the server, once it has.
@@ -409,6 +424,7 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
         case .handshaking, .evaluating:
             preconditionFailure("\(self): write before trust was established")
         }
+        isStreamIdle = false
         guard !bytes.isEmpty else { return }
         guard Self.ciphertextBound(plaintext: pendingPlaintext.count + bytes.count) <= channel.writeCapacity else {
             throw .writeBufferFull(limit: channel.maximumBufferedBytes)
@@ -624,13 +640,48 @@ public final class TLSChannel: @unchecked Sendable, TLSCarrier, CustomStringConv
         engine.releaseBuffersIfIdle()
     }
 
-    /// Frees OpenSSL's record buffers (see `StreamChannel.streamBecameIdle`), and tells the
-    /// carrier: an HTTPS proxy's TLS channel under this one is idle too.
+    /// Frees OpenSSL's record buffers once the stream has stayed idle for the engine's delay
+    /// (`TLSConfiguration.idleBufferReleaseDelay`; at once for zero), and tells the carrier: an
+    /// HTTPS proxy's TLS channel under this one is idle too. A connection used one exchange
+    /// after another keeps its buffers rather than freeing and allocating both each time.
     public func streamBecameIdle() {
         loop.preconditionInEventLoop()
         guard encryptPending() else { return }
-        engine.releaseRecordBuffers()
+        if engine.releasesRecordBuffers {
+            let delay = engine.recordBufferReleaseDelay
+            if delay <= .zero {
+                engine.releaseRecordBuffers()
+            } else {
+                isStreamIdle = true
+                idleSince = .now()
+                if bufferReleaseTimer == nil { armBufferRelease(at: idleSince + delay) }
+            }
+        }
         channel.streamBecameIdle()
+    }
+
+    private func armBufferRelease(at due: Deadline) {
+        bufferReleaseTimer = loop.schedule(at: due) { [weak self] in self?.bufferReleaseDue() }
+    }
+
+    /// Frees the buffers if the stream is still idle and has been for the delay; waits for the
+    /// rest of the delay if it became idle again since; leaves them to the next idle period if
+    /// an exchange is in flight.
+    private func bufferReleaseDue() {
+        bufferReleaseTimer = nil
+        guard isStreamIdle, isOpen else { return }
+        let due = idleSince + engine.recordBufferReleaseDelay
+        if due.hasPassed(at: .now()) {
+            engine.releaseRecordBuffers()
+        } else {
+            armBufferRelease(at: due)
+        }
+    }
+
+    /// How many times the record buffers were freed (`TLSEngine.recordBufferReleases`).
+    @_spi(WickTLSTesting) public var recordBufferReleases: Int {
+        loop.preconditionInEventLoop()
+        return engine.recordBufferReleases
     }
 
     // MARK: writing and ending

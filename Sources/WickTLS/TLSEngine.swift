@@ -69,7 +69,12 @@ public final class TLSEngine {
     private let keyLog: TLSKeyLog?
     /// Whether `releaseRecordBuffers` frees OpenSSL's record buffers
     /// (`TLSConfiguration.releasesBuffersWhenIdle`).
-    private let releasesRecordBuffers: Bool
+    let releasesRecordBuffers: Bool
+    /// How long a connection stays idle before its record buffers are freed
+    /// (`TLSConfiguration.idleBufferReleaseDelay`).
+    let recordBufferReleaseDelay: Duration
+    /// How many times `releaseRecordBuffers` freed them.
+    @_spi(WickTLSTesting) public private(set) var recordBufferReleases = 0
     /// A session that arrived before trust was established; stored once it is.
     private var pendingSession: SessionHandle?
     /// The cached session offered for resumption, with the chain its server presented then.
@@ -101,6 +106,7 @@ public final class TLSEngine {
         self.sessionCache = context.sessionCache
         self.keyLog = context.configuration.keyLog
         self.releasesRecordBuffers = context.configuration.releasesBuffersWhenIdle
+        self.recordBufferReleaseDelay = context.configuration.idleBufferReleaseDelay
         self.serverHostname = serverHostname
         self.port = port
         attach()
@@ -129,6 +135,7 @@ public final class TLSEngine {
         self.sessionCache = nil
         self.keyLog = nil
         self.releasesRecordBuffers = false
+        self.recordBufferReleaseDelay = .zero
         self.serverHostname = ""
         self.port = 0
         attach()
@@ -186,15 +193,17 @@ public final class TLSEngine {
         buffers.releaseIfEmpty()
     }
 
-    /// Frees OpenSSL's record buffers, with `releasesBuffersWhenIdle`, when the connection has
-    /// no exchange in flight (`StreamChannel.streamBecameIdle`); OpenSSL allocates them again
-    /// on the next read or write. Freeing them only then, rather than after every record
+    /// Frees OpenSSL's record buffers, with `releasesBuffersWhenIdle`, once the connection has
+    /// had no exchange in flight for `recordBufferReleaseDelay` (`TLSChannel` times it from
+    /// `StreamChannel.streamBecameIdle`); OpenSSL allocates them again on the next read or
+    /// write. Freeing them only then, rather than after every record
     /// (`SSL_MODE_RELEASE_BUFFERS`), spares a download or a busy HTTP/2 connection two
     /// allocations per record. A buffer holding part of a record is kept (`SSL_free_buffers`
     /// refuses), so nothing is lost.
     public func releaseRecordBuffers() {
+        guard releasesRecordBuffers else { return }
         // SAFETY: `ssl` is owned and alive (OpenSSL 3.0.14+ fixed CVE-2024-4741 in this call).
-        if releasesRecordBuffers { _ = SSL_free_buffers(ssl) }
+        if SSL_free_buffers(ssl) == 1 { recordBufferReleases += 1 }
     }
 
     // MARK: The handshake

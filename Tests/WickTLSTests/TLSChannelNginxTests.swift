@@ -6,7 +6,7 @@ import WickCore
 import WickTestSupport
 
 @testable import WickReactor
-@testable import WickTLS
+@_spi(WickTLSTesting) @testable import WickTLS
 
 /// A response read off a stream: the head, and the body by its Content-Length.
 private struct Response {
@@ -131,6 +131,9 @@ struct TLSChannelNginxTests {
         var configuration = TLSConfiguration()
         configuration.trustRoots = .certificates([try Self.certificate(nginx.pki.root)])
         configuration.resumesSessions = resumed
+        // Freed as soon as the connection is idle: the figure is an idle connection's, buffers
+        // released (the delayed release has a test of its own).
+        configuration.idleBufferReleaseDelay = .zero
         let context = try TLSContext(configuration: configuration)
         let group = try EventLoopGroup(threadCount: 1)
         defer { group.shutdownGracefully() }
@@ -170,4 +173,50 @@ struct TLSChannelNginxTests {
 
     /// The most an idle TLS connection over the reactor may hold.
     static let idleBound = 80 * 1024
+
+    /// A connection's record buffers are freed once it has been idle for the delay, not each
+    /// time an exchange ends: used again within the delay, it keeps them, and the delay runs
+    /// from its last exchange.
+    @Test func recordBuffersAreFreedOnceTheConnectionStaysIdle() async throws {
+        let nginx = try TestEnvironment.nginx()
+        var configuration = TLSConfiguration()
+        configuration.trustRoots = .certificates([try Self.certificate(nginx.pki.root)])
+        configuration.idleBufferReleaseDelay = .milliseconds(300)
+        let context = try TLSContext(configuration: configuration)
+        let group = try EventLoopGroup(threadCount: 1)
+        defer { group.shutdownGracefully() }
+        let connector = TLSTestConnector(connector: Connector(resolver: group.resolver), context: context)
+        let channel = try await connector.connect(
+            host: "127.0.0.1", port: UInt16(nginx.httpsPort), on: group.loops[0])
+        let recorder = StreamRecorder()
+        try await channel.loop.submit { channel.start(delegate: recorder) }
+        // Exchanges closer together than the delay: no release.
+        let started = ContinuousClock.now
+        for _ in 0..<3 {
+            _ = try await Self.get("/bytes/1k", on: channel, recorder: recorder)
+            try await channel.loop.submit { channel.streamBecameIdle() }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let early = try await channel.loop.submit { channel.recordBufferReleases }
+        if ContinuousClock.now - started < .milliseconds(250) { #expect(early == 0) }
+        // Idle past the delay: released once, and only once.
+        var released = 0
+        for _ in 0..<200 where released == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+            released = try await channel.loop.submit { channel.recordBufferReleases }
+        }
+        #expect(released == 1)
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(try await channel.loop.submit { channel.recordBufferReleases } == 1)
+        // The connection still works after the release, and the next idle period frees them again.
+        let response = try await Self.get("/bytes/1k", on: channel, recorder: recorder)
+        #expect(response.body.count == 1_024)
+        try await channel.loop.submit { channel.streamBecameIdle() }
+        for _ in 0..<200 where released == 1 {
+            try await Task.sleep(for: .milliseconds(10))
+            released = try await channel.loop.submit { channel.recordBufferReleases }
+        }
+        #expect(released == 2)
+        try await channel.loop.submit { channel.close() }
+    }
 }

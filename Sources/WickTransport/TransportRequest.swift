@@ -26,8 +26,11 @@ struct TransportRequest: Sendable {
     /// kept from the destination it was read from: a request's strings are not rebuilt for
     /// every request to the same URL.
     let hostFieldValue: String
-    /// The origin-form target: absolute path and query, e.g. `/search?q=wick`.
-    var target: String
+    /// The origin-form target: absolute path and query, e.g. `/search?q=wick`. A change drops
+    /// the mark that it was vetted (`hasVettedOriginTargetAndHost`).
+    var target: String {
+        didSet { hasVettedOriginTargetAndHost = false }
+    }
     var headers: HTTPHeaders
     var body: [UInt8]?
     /// A body pulled piece by piece (uploads) instead of `body`: `Content-Length` when its

@@ -39,4 +39,22 @@ import Testing
         #expect(destination.hostFieldValue == nil)
         #expect(throws: TransportPreparationError.self) { try destination.checkedPort() }
     }
+
+    /// A destination's target and Host value are vetted once, with the reading; a request made
+    /// from it carries the mark to the encoder until its target changes.
+    @Test func aDestinationVetsItsTargetAndHostOnce() throws {
+        let destination = try TransportDestination(
+            url: #require(URL(string: "http://example.com:8080/a/b?c=d")), unixSocketPath: nil)
+        #expect(destination.isVettedForHTTP1)
+        var request = TransportRequest(.get, .http, host: "example.com", port: 8080, target: destination.target)
+        #expect(!request.connectionRequest.hasVettedOriginTargetAndHost)
+        request.hasVettedOriginTargetAndHost = destination.isVettedForHTTP1
+        #expect(request.connectionRequest.hasVettedOriginTargetAndHost)
+        request.target = "/other"
+        #expect(!request.connectionRequest.hasVettedOriginTargetAndHost)
+        // A port out of range makes no Host value, so nothing is vetted.
+        let unusable = try TransportDestination(
+            url: #require(URL(string: "http://example.com:70000/")), unixSocketPath: nil)
+        #expect(!unusable.isVettedForHTTP1)
+    }
 }

@@ -44,14 +44,12 @@ struct TransportRequest: Sendable {
     /// The Unix socket, proxy and source binding, in the box the request's origin holds too;
     /// nil for a direct TCP request, the common case, which then carries and copies none of
     /// them (each was copied and destroyed through `Optional`'s generic value witnesses).
-    /// Setting a part makes a new route (`TransportOrigin.Route.of`, which drops a proxy and a
-    /// source binding beside a Unix socket, and a proxy TLS context without an `https` proxy).
+    /// Setting the proxy or its TLS context makes a new route (`TransportOrigin.Route.of`, which
+    /// drops a proxy and a source binding beside a Unix socket, and a proxy TLS context without
+    /// an `https` proxy).
     private(set) var route: TransportOrigin.Route?
     /// The Unix domain socket to connect to instead of `host:port`; nil for TCP.
-    var unixSocketPath: UnixSocketPath? {
-        get { route?.unixSocketPath }
-        set { route = .of(unixSocketPath: newValue, proxy: proxy, proxyTLS: proxyTLS, source: source) }
-    }
+    var unixSocketPath: UnixSocketPath? { route?.unixSocketPath }
     /// The proxy (HTTP, HTTPS or SOCKS) to go through; nil goes direct (and always with a
     /// Unix socket).
     var proxy: ProxyConfiguration? {
@@ -66,10 +64,7 @@ struct TransportRequest: Sendable {
     }
     /// The local address and ports TCP connections are made from; nil lets the kernel choose
     /// (and always with a Unix socket).
-    var source: SourceBinding? {
-        get { route?.source }
-        set { route = .of(unixSocketPath: unixSocketPath, proxy: proxy, proxyTLS: proxyTLS, source: newValue) }
-    }
+    var source: SourceBinding? { route?.source }
     /// Whether `target` and `hostFieldValue` are a destination's that passed the HTTP/1
     /// encoder's checks when it was read (`TransportDestination.isVettedForHTTP1`).
     var hasVettedOriginTargetAndHost = false

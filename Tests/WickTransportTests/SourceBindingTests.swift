@@ -57,18 +57,14 @@ import Testing
     }
 
     @Test func aRequestKeepsItsBindingInTheRouteItsOriginShares() throws {
-        var request = TransportRequest(.get, .http, host: "a.test")
-        #expect(request.route == nil)
+        #expect(TransportRequest(.get, .http, host: "a.test").route == nil)
         let from2 = try SourceBinding(address: "127.0.0.2")
-        request.source = from2
+        let request = TransportRequest(.get, .http, host: "a.test", source: from2)
         #expect(request.origin == TransportOrigin(scheme: .http, host: "a.test", port: 80, tls: nil, source: from2))
         #expect(request.origin.route === request.route)
-        request.source = nil
-        #expect(request.route == nil)
-        #expect(request.origin == TransportOrigin(scheme: .http, host: "a.test", port: 80, tls: nil))
         // Beside a Unix socket a binding is dropped, as the origin drops it.
-        request.unixSocketPath = try UnixSocketPath("/run/a.sock")
-        request.source = from2
-        #expect(request.source == nil && request.unixSocketPath?.path == "/run/a.sock")
+        let socket = TransportRequest(
+            .get, .http, host: "a.test", unixSocketPath: try UnixSocketPath("/run/a.sock"), source: from2)
+        #expect(socket.source == nil && socket.unixSocketPath?.path == "/run/a.sock")
     }
 }

@@ -393,7 +393,7 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
                 }
                 guard !production.awaitingPart else { return }
                 production.awaitingPart = true
-                let number = exchangeCount  // the exchange in progress is the latest one
+                guard let number = exchange?.number else { return }
                 source.read(maximum: settings.requestBodyPartSize) { [self] result in
                     channel.loop.execute { [self] in partArrived(result, exchange: number) }
                 }

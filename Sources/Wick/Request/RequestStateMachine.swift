@@ -273,12 +273,7 @@ struct RequestStateMachine: Sendable {
     /// not be sent).
     mutating func exchangeStarting(_ inFlight: consuming InFlight) -> Bool {
         guard case .running(let run) = state, run.stop == nil else { return false }
-        // Set where it is known to be nil: an assignment otherwise destroys the old value, and
-        // an optional this large is destroyed through `Optional`'s generic value witnesses,
-        // a `nil` too.
-        guard case .none = current else {
-            preconditionFailure("RequestStateMachine: exchangeStarting with an exchange already in flight")
-        }
+        precondition(current == nil, "RequestStateMachine: exchangeStarting with an exchange already in flight")
         current = consume inFlight
         return true
     }

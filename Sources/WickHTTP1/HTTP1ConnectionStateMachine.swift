@@ -207,7 +207,7 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
     ///   connection released) when the encoder refuses the head; or, when the connection has
     ///   closed already, `.finishRequest` with `connectionClosedBeforeRequest` (its `.close` is
     ///   then a close of a closed connection, which the driver ignores).
-    public mutating func startRequest(_ request: HTTP1ConnectionRequest) -> HTTP1ConnectionAction {
+    public mutating func startRequest(_ request: consuming HTTP1ConnectionRequest) -> HTTP1ConnectionAction {
         switch state {
         case .idle:
             break
@@ -227,14 +227,19 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
         let declared = request.declaredBodyLength
         let hasBody = declared != 0
         let expectContinue = request.expectContinue && hasBody
-        var head = request.head
-        if expectContinue && !head.headers.contains(name: "Expect") {
-            head.headers.add(name: "Expect", value: "100-continue")
-        }
         encodeBuffer.removeAll(keepingCapacity: true)
         do {
-            try HTTPRequestEncoder.encodeHead(
-                head, vettedOriginTargetAndHost: request.hasVettedOriginTargetAndHost, into: &encodeBuffer)
+            // The head is encoded where the request holds it; a copy only to add `Expect`.
+            if expectContinue && !request.head.headers.contains(name: "Expect") {
+                var head = request.head
+                head.headers.add(name: "Expect", value: "100-continue")
+                try HTTPRequestEncoder.encodeHead(
+                    head, vettedOriginTargetAndHost: request.hasVettedOriginTargetAndHost, into: &encodeBuffer)
+            } else {
+                try HTTPRequestEncoder.encodeHead(
+                    request.head, vettedOriginTargetAndHost: request.hasVettedOriginTargetAndHost,
+                    into: &encodeBuffer)
+            }
         } catch {
             return .finishRequest(
                 HTTP1RequestCompletion(
@@ -256,7 +261,7 @@ public struct HTTP1ConnectionStateMachine: ~Copyable {
             connectionWasReused: completedExchanges > 0
         )
         exchange.requestBytesHandedOut = encodeBuffer.count
-        parser.expectResponse(to: head.method)
+        parser.expectResponse(to: request.head.method)
         state = .exchanging(exchange)
         let startBody = if case .sending(_, producing: true) = requestSide { true } else { false }
         return .writeRequestHead(encodeBuffer[...], startBody: startBody, scheduleContinueTimer: expectContinue)

@@ -155,7 +155,8 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
     /// - Parameter source: a body pulled piece by piece (then `body` is empty); its length must
     ///   match the head's framing (`Content-Length`, or chunked when it has none).
     func execute(
-        _ request: HTTP1ConnectionRequest, body: [UInt8], source: (any TransportBodySource)? = nil, deadline: Deadline,
+        _ request: consuming HTTP1ConnectionRequest, body: [UInt8], source: (any TransportBodySource)? = nil,
+        deadline: Deadline,
         consumer: any HTTP1ResponseConsumer
     ) {
         channel.loop.preconditionInEventLoop()
@@ -167,7 +168,7 @@ package final class HTTP1ConnectionDriver: StreamChannelDelegate, LoopRunnable, 
             number: exchangeCount, deadline: deadline)
         exchange = started
         if let due = nextCheck(of: started, at: started.lastProgress) { armWatchdog(at: due) }
-        perform(machine.startRequest(request), readBuffer: nil)
+        perform(machine.startRequest(consume request), readBuffer: nil)
     }
 
     /// Cancels the request in progress (the connection closes); does nothing without one.

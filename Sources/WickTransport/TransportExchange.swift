@@ -253,10 +253,21 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     /// `completesAfterIteration`, later still: after the loop's iteration, outside the loop, so
     /// that a caller woken on another thread finds the loop free to borrow.
     func finish(_ result: consuming Result<TransportResponse, TransportError>) {
-        if case .finished = phase { return }
+        guard beginFinishing() else { return }
+        loopWork = .complete(consume result)
+        queueCompletion()
+    }
+
+    /// Marks the exchange finished; false when it already was (nothing more to do).
+    private func beginFinishing() -> Bool {
+        if case .finished = phase { return false }
         phase = .finished
         if isCountedInFlight { runner?.exchangeEnded() }
-        loopWork = .complete(consume result)
+        return true
+    }
+
+    /// Has the loop tell the caller what `loopWork` holds (see `finish(_:)`).
+    private func queueCompletion() {
         if completesAfterIteration, loop.executeAfterIteration(self) { return }
         // A stopped loop runs nothing: the caller is told here instead.
         if !loop.execute(self) { runOnLoop() }
@@ -293,13 +304,18 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     /// Completes with the response gathered (either protocol); `what` names it in the trap
     /// for an end without a head, which a connection never reports.
     private func finishWithResponse(ended what: StaticString) {
-        guard let head else { preconditionFailure("TransportExchange: \(what) ended without a head") }
-        finish(
+        // The head, body and trailers move into the response (nothing reads them after the
+        // finish; the metrics are copied, a hedged run still reads them), which is built where
+        // the loop work holds it: passed as an argument, it was copied and destroyed through
+        // its value witnesses (~400 instructions).
+        guard let head = head.take() else { preconditionFailure("TransportExchange: \(what) ended without a head") }
+        guard beginFinishing() else { return }
+        loopWork = .complete(
             .success(
                 TransportResponse(
                     status: head.status, version: head.version, headers: head.headers, body: body.take(),
-                    trailers: trailers,
-                    metrics: metrics)))
+                    trailers: trailers.take(), metrics: metrics)))
+        queueCompletion()
     }
 
     /// The phase a timeout ends the exchange in: idleness before the deadline, else how far

@@ -86,15 +86,18 @@ struct TransportRequest: Sendable {
             if let bodySource { bodySource.length.map { .contentLength($0) } ?? .chunked } else {
                 body.map { .contentLength($0.count) } ?? .none
             }
-        var head = HTTPRequestHead(
-            method: method, target: .origin(target), host: hostFieldValue, headers: headers, framing: framing)
+        // The head is built in the request and changed there: built apart and passed in, it was
+        // copied and destroyed through its value witnesses.
+        var request = HTTP1ConnectionRequest(
+            head: HTTPRequestHead(
+                method: method, target: .origin(target), host: hostFieldValue, headers: headers, framing: framing),
+            expectContinue: expectContinue, decoding: decoding)
         if route?.isProxied == true, let proxy, proxy.scheme.speaksHTTP, scheme == .http {
-            head.target = .absolute("http://\(hostFieldValue)\(target)")
+            request.head.target = .absolute("http://\(hostFieldValue)\(target)")
             if let credentials = proxy.credentials {
-                head.headers.add(name: "Proxy-Authorization", value: credentials.authorizationValue)
+                request.head.headers.add(name: "Proxy-Authorization", value: credentials.authorizationValue)
             }
         }
-        var request = HTTP1ConnectionRequest(head: head, expectContinue: expectContinue, decoding: decoding)
         request.hasVettedOriginTargetAndHost = hasVettedOriginTargetAndHost
         return request
     }

@@ -59,7 +59,8 @@ public final class DownloadRequest: Request, @unchecked Sendable {
 
     /// A download of `initialRequest`; `resume` is what resume data said is already on disk.
     init(
-        session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        session: Session, initialRequest: Result<HTTPRequest, WickError>,
+        interceptor: consuming (any RequestInterceptor)?,
         shouldAutomaticallyResume: Bool?, destination: Destination?, resume: DownloadResumeData?
     ) {
         let sink: DownloadSink
@@ -74,8 +75,8 @@ public final class DownloadRequest: Request, @unchecked Sendable {
             let resuming = DownloadResumeInterceptor(sink: sink)
             self.resuming = resuming
             composed = Interceptor(
-                adapters: [interceptor].compactMap { $0 },
-                retriers: [resuming, interceptor].compactMap { $0 })
+                adapters: [composed].compactMap { $0 },
+                retriers: [resuming, composed].compactMap { $0 })
         } else {
             resuming = nil
             sink = DownloadSink(

@@ -18,7 +18,7 @@ extension Session {
     ///   (`DownloadRequest.temporaryDirectory`/`<UUID>.download`), which the caller then owns.
     public func download(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
-        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        interceptor: consuming (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil,
         to destination: DownloadRequest.Destination? = nil
     ) -> DownloadRequest {
@@ -35,7 +35,7 @@ extension Session {
     public func download<Parameters: Encodable & Sendable>(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, parameters: Parameters?,
         encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default, headers: HTTPHeaders? = nil,
-        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        interceptor: consuming (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil,
         to destination: DownloadRequest.Destination? = nil
     ) -> DownloadRequest {
@@ -54,7 +54,7 @@ extension Session {
     public func download(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, parameters: Wick.Parameters?,
         encoding: any ParameterEncoding = URLEncoding.default, headers: HTTPHeaders? = nil,
-        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        interceptor: consuming (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil,
         to destination: DownloadRequest.Destination? = nil
     ) -> DownloadRequest {
@@ -71,7 +71,7 @@ extension Session {
     /// Creates a download from a `URLRequestConvertible` (a router, or an `HTTPRequest`). A
     /// conversion that throws finishes the request with `invalidURL` (or the `WickError` thrown).
     public func download(
-        _ convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+        _ convertible: some URLRequestConvertible, interceptor: consuming (any RequestInterceptor)? = nil,
         shouldAutomaticallyResume: Bool? = nil,
         to destination: DownloadRequest.Destination? = nil
     ) -> DownloadRequest {
@@ -98,7 +98,8 @@ extension Session {
     /// a longer one is cut back to N. Data that is not Wick's resume data finishes the request
     /// with `downloadFailed(reason: .invalidResumeData)`, sending nothing.
     public func download(
-        resumingWith data: Data, interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        resumingWith data: Data, interceptor: consuming (any RequestInterceptor)? = nil,
+        shouldAutomaticallyResume: Bool? = nil,
         to destination: DownloadRequest.Destination? = nil
     ) -> DownloadRequest {
         let resume: DownloadResumeData
@@ -112,22 +113,22 @@ extension Session {
                 shouldAutomaticallyResume: shouldAutomaticallyResume, requestModifier: nil,
                 destination: destination)
         }
-        return makeRequest(built, requestModifier: nil) { checked in
+        return makeRequest(built, interceptor: interceptor, requestModifier: nil) { checked, interceptor in
             DownloadRequest(
-                session: self, initialRequest: checked, interceptor: interceptor,
+                session: self, initialRequest: checked, interceptor: consume interceptor,
                 shouldAutomaticallyResume: shouldAutomaticallyResume, destination: destination,
                 resume: resume)
         }
     }
 
     private func makeDownload(
-        _ built: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        _ built: Result<HTTPRequest, WickError>, interceptor: consuming (any RequestInterceptor)?,
         shouldAutomaticallyResume: Bool?,
         requestModifier: RequestModifier?, destination: DownloadRequest.Destination?
     ) -> DownloadRequest {
-        makeRequest(built, requestModifier: requestModifier) { checked in
+        makeRequest(built, interceptor: interceptor, requestModifier: requestModifier) { checked, interceptor in
             DownloadRequest(
-                session: self, initialRequest: checked, interceptor: interceptor,
+                session: self, initialRequest: checked, interceptor: consume interceptor,
                 shouldAutomaticallyResume: shouldAutomaticallyResume, destination: destination, resume: nil)
         }
     }

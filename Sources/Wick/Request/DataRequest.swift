@@ -17,7 +17,8 @@ public class DataRequest: Request, @unchecked Sendable {
     let observerSlot = RequestStateLock<ResponseObserver?>(nil)
 
     init(
-        session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        session: Session, initialRequest: Result<HTTPRequest, WickError>,
+        interceptor: consuming (any RequestInterceptor)?,
         shouldAutomaticallyResume: Bool?
     ) {
         super.init(

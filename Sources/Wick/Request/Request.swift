@@ -212,13 +212,14 @@ public class Request: @unchecked Sendable {
     let mutableState = RequestStateLock(MutableState())
 
     init(
-        session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        session: Session, initialRequest: Result<HTTPRequest, WickError>,
+        interceptor: consuming (any RequestInterceptor)?,
         shouldAutomaticallyResume: Bool?, bodySink: (any TransportBodySink)? = nil
     ) {
         self.session = session
         self.initialRequest = initialRequest
-        self.interceptor = interceptor
         hasOwnInterceptor = interceptor != nil
+        self.interceptor = interceptor
         self.shouldAutomaticallyResume = shouldAutomaticallyResume
         self.bodySink = bodySink
     }

@@ -50,7 +50,7 @@ extension Session {
     @_specialize(exported:true,where Convertible == String)
     public func request<Convertible: URLConvertible>(
         _ convertible: Convertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
-        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        interceptor: consuming (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> DataRequest {
         let built = Result { () throws(WickError) in
@@ -70,7 +70,7 @@ extension Session {
     public func request<Parameters: Encodable & Sendable>(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, parameters: Parameters?,
         encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default, headers: HTTPHeaders? = nil,
-        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        interceptor: consuming (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> DataRequest {
         let built = Result { () throws(WickError) in
@@ -88,7 +88,7 @@ extension Session {
     public func request(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, parameters: Wick.Parameters?,
         encoding: any ParameterEncoding = URLEncoding.default, headers: HTTPHeaders? = nil,
-        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        interceptor: consuming (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> DataRequest {
         let built = Result { () throws(WickError) in
@@ -114,7 +114,8 @@ extension Session {
     ///   request (nil: the session's `startRequestsImmediately`).
     public func request(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
-        unixSocketPath: String, interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
+        unixSocketPath: String, interceptor: consuming (any RequestInterceptor)? = nil,
+        shouldAutomaticallyResume: Bool? = nil
     ) -> DataRequest {
         let built = Result { () throws(WickError) in
             HTTPRequest(
@@ -128,7 +129,7 @@ extension Session {
     /// The same as `request(_:method:headers:body:)` with the body as bytes.
     public func request(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: [UInt8],
-        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
+        interceptor: consuming (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
     ) -> DataRequest {
         request(
             convertible, method: method, headers: headers, body: Data(body), interceptor: interceptor,
@@ -139,7 +140,7 @@ extension Session {
     /// session's header fields are added under the request's own. A conversion that throws
     /// finishes the request with `invalidURL` (or the `WickError` thrown).
     public func request(
-        _ convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+        _ convertible: some URLRequestConvertible, interceptor: consuming (any RequestInterceptor)? = nil,
         shouldAutomaticallyResume: Bool? = nil
     ) -> DataRequest {
         return makeRequest(
@@ -149,24 +150,30 @@ extension Session {
 
     /// The request with the session's fields merged in and checked, modified, registered.
     func makeRequest(
-        _ built: consuming Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        _ built: consuming Result<HTTPRequest, WickError>, interceptor: consuming (any RequestInterceptor)?,
         shouldAutomaticallyResume: Bool?,
         requestModifier: RequestModifier?
     ) -> DataRequest {
-        makeRequest(consume built, requestModifier: requestModifier) { checked in
+        makeRequest(consume built, interceptor: interceptor, requestModifier: requestModifier) { checked, interceptor in
             DataRequest(
-                session: self, initialRequest: checked, interceptor: interceptor,
+                session: self, initialRequest: checked, interceptor: consume interceptor,
                 shouldAutomaticallyResume: shouldAutomaticallyResume)
         }
     }
 
-    /// A request of any kind (`make` builds it from the checked request): `requestModifier`
-    /// applied (forms with parameters apply it themselves, before encoding them), the URL
-    /// checked, the request registered and announced to the monitors. The session's fields are
-    /// not merged in here but when sending (`headersAsSent`).
+    /// A request of any kind (`make` builds it from the checked request and the request's own
+    /// interceptor): `requestModifier` applied (forms with parameters apply it themselves, before
+    /// encoding them), the URL checked, the request registered and announced to the monitors.
+    /// The session's fields are not merged in here but when sending (`headersAsSent`).
+    ///
+    /// The interceptor is handed from the public call to the request consumed at every step (the
+    /// public parameters are `consuming`, `make` takes it as an argument and passes it on with
+    /// `consume`): an optional existential is copied and destroyed through the runtime's generic
+    /// value witnesses, about a hundred instructions each, even when it is nil (most requests).
     func makeRequest<Made: Request>(
-        _ built: consuming Result<HTTPRequest, WickError>, requestModifier: RequestModifier?,
-        make: (Result<HTTPRequest, WickError>) -> Made
+        _ built: consuming Result<HTTPRequest, WickError>, interceptor: consuming (any RequestInterceptor)?,
+        requestModifier: RequestModifier?,
+        make: (Result<HTTPRequest, WickError>, consuming (any RequestInterceptor)?) -> Made
     ) -> Made {
         let checked: Result<HTTPRequest, WickError>
         // Consumed, so that `merged` holds the request's only reference and changes it in place.
@@ -191,7 +198,7 @@ extension Session {
                 checked = .success(merged)
             }
         }
-        let request = make(checked)
+        let request = make(checked, interceptor)
         register(request)
         switch checked {
         case .success(let initial):

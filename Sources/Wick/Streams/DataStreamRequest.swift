@@ -89,7 +89,8 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
     let streamState = Locked(StreamState())
 
     init(
-        session: Session, initialRequest: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        session: Session, initialRequest: Result<HTTPRequest, WickError>,
+        interceptor: consuming (any RequestInterceptor)?,
         shouldAutomaticallyResume: Bool?, automaticallyCancelOnStreamError: Bool
     ) {
         let sink = DataStreamSink()

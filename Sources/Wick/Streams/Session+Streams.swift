@@ -19,16 +19,16 @@ extension Session {
     ///   - requestModifier: changes the request as created.
     public func streamRequest(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, headers: HTTPHeaders? = nil, body: Data? = nil,
-        automaticallyCancelOnStreamError: Bool = false, interceptor: (any RequestInterceptor)? = nil,
+        automaticallyCancelOnStreamError: Bool = false, interceptor: consuming (any RequestInterceptor)? = nil,
         shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> DataStreamRequest {
         let built = Result { () throws(WickError) in
             HTTPRequest(method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: body)
         }
-        return makeRequest(built, requestModifier: requestModifier) { checked in
+        return makeRequest(built, interceptor: interceptor, requestModifier: requestModifier) { checked, interceptor in
             DataStreamRequest(
-                session: self, initialRequest: checked, interceptor: interceptor,
+                session: self, initialRequest: checked, interceptor: consume interceptor,
                 shouldAutomaticallyResume: shouldAutomaticallyResume,
                 automaticallyCancelOnStreamError: automaticallyCancelOnStreamError)
         }
@@ -42,7 +42,7 @@ extension Session {
     public func streamRequest<Parameters: Encodable & Sendable>(
         _ convertible: some URLConvertible, method: HTTPMethod = .get, parameters: Parameters?,
         encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default, headers: HTTPHeaders? = nil,
-        automaticallyCancelOnStreamError: Bool = false, interceptor: (any RequestInterceptor)? = nil,
+        automaticallyCancelOnStreamError: Bool = false, interceptor: consuming (any RequestInterceptor)? = nil,
         shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> DataStreamRequest {
@@ -51,9 +51,9 @@ extension Session {
                 method: method, url: try url(from: convertible), headers: headers ?? HTTPHeaders(), body: nil)
             return try encoder.encode(parameters, into: try Self.modified(plain, by: requestModifier))
         }
-        return makeRequest(built, requestModifier: nil) { checked in
+        return makeRequest(built, interceptor: interceptor, requestModifier: nil) { checked, interceptor in
             DataStreamRequest(
-                session: self, initialRequest: checked, interceptor: interceptor,
+                session: self, initialRequest: checked, interceptor: consume interceptor,
                 shouldAutomaticallyResume: shouldAutomaticallyResume,
                 automaticallyCancelOnStreamError: automaticallyCancelOnStreamError)
         }
@@ -65,11 +65,12 @@ extension Session {
     /// `streamRequest(_:method:headers:body:automaticallyCancelOnStreamError:interceptor:requestModifier:)`.
     public func streamRequest(
         _ convertible: some URLRequestConvertible, automaticallyCancelOnStreamError: Bool = false,
-        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
+        interceptor: consuming (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
     ) -> DataStreamRequest {
-        return makeRequest(convertible.builtRequest, requestModifier: nil) { checked in
+        return makeRequest(convertible.builtRequest, interceptor: interceptor, requestModifier: nil) {
+            checked, interceptor in
             DataStreamRequest(
-                session: self, initialRequest: checked, interceptor: interceptor,
+                session: self, initialRequest: checked, interceptor: consume interceptor,
                 shouldAutomaticallyResume: shouldAutomaticallyResume,
                 automaticallyCancelOnStreamError: automaticallyCancelOnStreamError)
         }

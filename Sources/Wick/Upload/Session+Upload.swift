@@ -15,7 +15,7 @@ extension Session {
     ///   - requestModifier: changes the request as created.
     public func upload(
         _ data: Data, to convertible: some URLConvertible, method: HTTPMethod = .post, headers: HTTPHeaders? = nil,
-        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        interceptor: consuming (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> UploadRequest {
         upload(
@@ -29,7 +29,7 @@ extension Session {
     /// `SessionTaskFailure.requestBodyFailed`, sending nothing.
     public func upload(
         _ fileURL: URL, to convertible: some URLConvertible, method: HTTPMethod = .post, headers: HTTPHeaders? = nil,
-        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        interceptor: consuming (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> UploadRequest {
         upload(
@@ -42,7 +42,7 @@ extension Session {
     /// The stream is read once: a request that must send again fails (`Uploadable.stream`).
     public func upload<Chunks: AsyncSequence & Sendable>(
         stream: Chunks, to convertible: some URLConvertible, method: HTTPMethod = .post, headers: HTTPHeaders? = nil,
-        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+        interceptor: consuming (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> UploadRequest where Chunks.Element == Data {
         upload(
@@ -57,7 +57,7 @@ extension Session {
     /// missing file) fails the request with `multipartEncodingFailed`, sending nothing.
     public func upload(
         multipartFormData: MultipartFormData, to convertible: some URLConvertible, method: HTTPMethod = .post,
-        headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
+        headers: HTTPHeaders? = nil, interceptor: consuming (any RequestInterceptor)? = nil,
         shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> UploadRequest {
@@ -70,7 +70,7 @@ extension Session {
     /// Uploads the multipart form that `multipartFormData` fills in (Alamofire's closure form).
     public func upload(
         multipartFormData: (MultipartFormData) -> Void, to convertible: some URLConvertible, method: HTTPMethod = .post,
-        headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
+        headers: HTTPHeaders? = nil, interceptor: consuming (any RequestInterceptor)? = nil,
         shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> UploadRequest {
@@ -86,7 +86,7 @@ extension Session {
     /// unless `headers` set one.
     public func upload(
         _ uploadable: Uploadable, to convertible: some URLConvertible, method: HTTPMethod = .post,
-        headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
+        headers: HTTPHeaders? = nil, interceptor: consuming (any RequestInterceptor)? = nil,
         shouldAutomaticallyResume: Bool? = nil,
         requestModifier: RequestModifier? = nil
     ) -> UploadRequest {
@@ -104,7 +104,8 @@ extension Session {
     /// its method, URL and headers; its own body, if any, is replaced by `data`. A conversion
     /// that throws finishes the request with `invalidURL` (or the `WickError` thrown).
     public func upload(
-        _ data: Data, with convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+        _ data: Data, with convertible: some URLRequestConvertible,
+        interceptor: consuming (any RequestInterceptor)? = nil,
         shouldAutomaticallyResume: Bool? = nil
     ) -> UploadRequest {
         upload(
@@ -115,7 +116,8 @@ extension Session {
     /// Uploads the file at `fileURL` (read in pieces) with the request `convertible` builds (see
     /// `upload(_:with:interceptor:)` for `Data`).
     public func upload(
-        _ fileURL: URL, with convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+        _ fileURL: URL, with convertible: some URLRequestConvertible,
+        interceptor: consuming (any RequestInterceptor)? = nil,
         shouldAutomaticallyResume: Bool? = nil
     ) -> UploadRequest {
         upload(
@@ -126,7 +128,8 @@ extension Session {
     /// Uploads the chunks of `stream` (`Transfer-Encoding: chunked`, read once) with the request
     /// `convertible` builds (see `upload(stream:to:)`).
     public func upload<Chunks: AsyncSequence & Sendable>(
-        stream: Chunks, with convertible: some URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+        stream: Chunks, with convertible: some URLRequestConvertible,
+        interceptor: consuming (any RequestInterceptor)? = nil,
         shouldAutomaticallyResume: Bool? = nil
     ) -> UploadRequest where Chunks.Element == Data {
         upload(
@@ -138,7 +141,7 @@ extension Session {
     /// `Content-Type` unless the request has one (see `upload(multipartFormData:to:)`).
     public func upload(
         multipartFormData: MultipartFormData, with convertible: some URLRequestConvertible,
-        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
+        interceptor: consuming (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
     ) -> UploadRequest {
         upload(
             .multipart(multipartFormData), with: convertible, interceptor: interceptor,
@@ -149,7 +152,7 @@ extension Session {
     /// `convertible` builds (Alamofire's closure form).
     public func upload(
         multipartFormData: (MultipartFormData) -> Void, with convertible: some URLRequestConvertible,
-        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
+        interceptor: consuming (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
     ) -> UploadRequest {
         let form = MultipartFormData()
         multipartFormData(form)
@@ -161,7 +164,7 @@ extension Session {
     /// Uploads `uploadable` with the request `convertible` builds.
     public func upload(
         _ uploadable: Uploadable, with convertible: some URLRequestConvertible,
-        interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
+        interceptor: consuming (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil
     ) -> UploadRequest {
         makeUpload(
             uploadable, convertible.builtRequest, interceptor: interceptor,
@@ -171,7 +174,8 @@ extension Session {
     /// The upload of `uploadable` with `built` (its body dropped; a form's `Content-Type` added
     /// where it has none), made as every request is.
     private func makeUpload(
-        _ uploadable: Uploadable, _ built: Result<HTTPRequest, WickError>, interceptor: (any RequestInterceptor)?,
+        _ uploadable: Uploadable, _ built: Result<HTTPRequest, WickError>,
+        interceptor: consuming (any RequestInterceptor)?,
         shouldAutomaticallyResume: Bool?,
         requestModifier: RequestModifier?
     ) -> UploadRequest {
@@ -184,9 +188,10 @@ extension Session {
             }
             return carrying
         }
-        return makeRequest(carrying, requestModifier: requestModifier) { checked in
+        return makeRequest(carrying, interceptor: interceptor, requestModifier: requestModifier) {
+            checked, interceptor in
             UploadRequest(
-                session: self, initialRequest: checked, uploadable: uploadable, interceptor: interceptor,
+                session: self, initialRequest: checked, uploadable: uploadable, interceptor: consume interceptor,
                 shouldAutomaticallyResume: shouldAutomaticallyResume)
         }
     }

@@ -18,7 +18,7 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
 
     init(
         session: Session, initialRequest: Result<HTTPRequest, WickError>, uploadable: Uploadable,
-        interceptor: (any RequestInterceptor)?, shouldAutomaticallyResume: Bool?
+        interceptor: consuming (any RequestInterceptor)?, shouldAutomaticallyResume: Bool?
     ) {
         self.uploadable = uploadable
         super.init(

@@ -213,8 +213,13 @@ struct RequestsBenchmark {
         for client in clients { _ = try client(min(count, 64)) }
         for command in peerCommands { _ = try peer?.send("\(command) \(min(count, 64))") }
         var results = [[Round]](repeating: [], count: clients.count + peerCommands.count)
-        for _ in 0..<rounds {
-            for (index, client) in clients.enumerated() { results[index].append(try client(count)) }
+        for round in 0..<rounds {
+            // Each round starts one client further on, so that no client always runs first
+            // (after the peer process and wrk) or always after a given other one.
+            for step in clients.indices {
+                let index = (step + round) % clients.count
+                results[index].append(try clients[index](count))
+            }
             for (offset, command) in peerCommands.enumerated() {
                 guard let values = try peer?.send("\(command) \(count)"), values.count >= 2 else {
                     throw BenchError("async-http-client peer: no figures for \(command)")
@@ -453,7 +458,7 @@ struct RequestsBenchmark {
 
     private func notes(pinning: String) -> [String] {
         [
-            "nginx 1.22 (one worker, `/bytes/1k` and `/bytes/10m` served from files) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload after a warm-up of up to 64 requests each; per round each client does \(Format.grouped(sequentialPerRound)) sequential GETs, \(Format.grouped(concurrentPerRound)) concurrent GETs, or \(downloadsPerRound) downloads. Rates are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds.",
+            "nginx 1.22 (one worker, `/bytes/1k` and `/bytes/10m` served from files) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload after a warm-up of up to 64 requests each, each round starting one client further on in the list (so no client always runs first, after the async-http-client process and wrk); per round each client does \(Format.grouped(sequentialPerRound)) sequential GETs, \(Format.grouped(concurrentPerRound)) concurrent GETs, or \(downloadsPerRound) downloads. Rates are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds.",
             "Wick: one `Session` per workload over plain HTTP (`maximumConnectionsPerHost` 1 for the sequential and download workloads, \(lanes) for the concurrent one; `eventLoopCount` 1 or 2; `maximumResponseBodyBytes` 16 MiB for downloads). Async: one task awaits `session.request(url).serializingData().value` in a loop (the round waits for the task on a semaphore); callback: `responseData { }` on the session's `responseQueue`, the calling thread waiting on a semaphore per request; concurrent: \(lanes) child tasks of a task group, each awaiting its requests in turn. On the loop: the same task (or child tasks) with `withTaskExecutorPreference(session.taskExecutor)` (`addTask(executorPreference:)`), so each request starts and completes on Wick's loop thread with no hop to Swift's pool; an API any user can take. Each checks the body's length. Allocations per request: every `malloc`/`calloc`/`realloc`/`posix_memalign`... of the whole process during Wick's round (its loop thread, Swift's concurrency pool, Dispatch) divided by the requests, counted by wick-bench's malloc interposer.",
             "URLSession: swift-corelibs-foundation's (FoundationNetworking, libcurl underneath), an ephemeral configuration without cache, in wick-bench's process: a data task per GET waited for on a semaphore (sequential, downloads), or \(lanes) chains of data tasks with `httpMaximumConnectionsPerHost` \(lanes) (concurrent).",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): sequential and downloads on one reused easy handle (keep-alive; the write callback counts and discards the body, so it never holds a whole download); concurrent: one multi handle with \(lanes) easy handles, each re-added when its transfer ends (`CURLMOPT_MAXCONNECTS` \(lanes + 16)).",

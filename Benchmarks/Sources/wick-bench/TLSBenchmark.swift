@@ -115,7 +115,8 @@ struct TLSBenchmark {
         // from now on (the peer process) runs on CPU 1.
         if twoCPUs, FileManager.default.isExecutableFile(atPath: NginxProcesses.taskset) {
             try runCommand(NginxProcesses.taskset, ["-a", "-p", "-c", "1", String(getpid())])
-            pinning += "; then every thread of wick-bench (the `Session`s' loops, Swift's concurrency pool and Dispatch's included) with `taskset -a -p`"
+            pinning +=
+                "; then every thread of wick-bench (the `Session`s' loops, Swift's concurrency pool and Dispatch's included) with `taskset -a -p`"
         }
         let peer = try peersExecutable.map {
             try PeerProcess(executable: $0, baseURL: "https://\(host):\(port)", caFile: caFile)
@@ -169,16 +170,18 @@ struct TLSBenchmark {
             try idleMemory(
                 wickClient: {
                     try WickHTTPSClient(
-                        connector: connector, context: idleContext, loop: loop, host: host, port: port, mode: .keepAlive)
+                        connector: connector, context: idleContext, loop: loop, host: host, port: port, mode: .keepAlive
+                    )
                 }, url: url, caFile: caFile,
                 httpPort: nginx.httpPort, peer: peer))
         table.notes = notes(pinning: pinning)
         return table
     }
 
-    /// Runs `workload` in `rounds` alternating rounds: Wick's raw client, its `Session` form when
-    /// the workload has one, libcurl, then AHC. One table row per Wick form, each beside the same
-    /// peer figures; a ratio is the median of that form's per-round ratios.
+    /// Runs `workload` in `rounds` alternating rounds of Wick's raw client, its `Session` form
+    /// when the workload has one, libcurl and AHC, each round starting one client further on.
+    /// One table row per Wick form, each beside the same peer figures; a ratio is the median of
+    /// that form's per-round ratios.
     private func measure(_ workload: Throughput, peer: PeerProcess?, nginxWorker: Int32?) throws -> [[String]] {
         // Warm-up: each client once (contexts, caches, a first session to resume).
         _ = try workload.wick(10)
@@ -214,19 +217,29 @@ struct TLSBenchmark {
         var sessionConnections = 0
         var curlResumed = 0
         let count = workload.count
-        for _ in 0..<rounds {
-            let allocationsBefore = AllocationCounter.allocations
-            let outcome = try timed(&wick) { try workload.wick(count) }
-            wick.allocations.append(Double(AllocationCounter.allocations - allocationsBefore) / Double(count))
-            wickResumed += outcome.resumed
-            wickHandshakes += outcome.handshakes
-            if let run = workload.session?.run {
-                let outcome = try timed(&session) { try run(count) }
-                session.allocations.append(Double(outcome.allocations) / Double(count))
-                sessionConnections += outcome.connections
-            }
-            curlResumed += try timed(&curl) { try workload.curl(count) }
-            if let peer {
+        // One round of each client; each round starts one client further on in the list, so
+        // that no client always runs first (after the async-http-client process) or always
+        // after a given other one.
+        var clients: [() throws -> Void] = [
+            {
+                let allocationsBefore = AllocationCounter.allocations
+                let outcome = try timed(&wick) { try workload.wick(count) }
+                wick.allocations.append(Double(AllocationCounter.allocations - allocationsBefore) / Double(count))
+                wickResumed += outcome.resumed
+                wickHandshakes += outcome.handshakes
+            },
+            { curlResumed += try timed(&curl) { try workload.curl(count) } },
+        ]
+        if let run = workload.session?.run {
+            clients.insert(
+                {
+                    let outcome = try timed(&session) { try run(count) }
+                    session.allocations.append(Double(outcome.allocations) / Double(count))
+                    sessionConnections += outcome.connections
+                }, at: 1)
+        }
+        if let peer {
+            clients.append {
                 let serverStart = serverNanoseconds()
                 let values = try peer.send("\(workload.ahcCommand) \(count)")
                 ahc.server.append(Double(serverNanoseconds() - serverStart) / Double(count))
@@ -234,6 +247,9 @@ struct TLSBenchmark {
                 ahc.rates.append(Double(count) * 1e9 / Double(values[0]))
                 ahc.cpu.append(Double(values[1]) / Double(count))
             }
+        }
+        for round in 0..<rounds {
+            for step in clients.indices { try clients[(step + round) % clients.count]() }
         }
         let total = count * rounds
         let peersResumption = "\(curlResumed)/\(total) / \(peer == nil ? "—" : "0 (no client cache)")"
@@ -252,7 +268,8 @@ struct TLSBenchmark {
                 ratio(curl),
                 ratio(ahc),
                 [figures, curl, ahc].map { microseconds($0.cpu) }.joined(separator: " / "),
-                nginxWorker == nil ? "—" : [figures, curl, ahc].map { microseconds($0.server) }.joined(separator: " / "),
+                nginxWorker == nil
+                    ? "—" : [figures, curl, ahc].map { microseconds($0.server) }.joined(separator: " / "),
                 resumption,
                 Format.fixed(median(figures.allocations), 1),
             ]
@@ -336,10 +353,10 @@ struct TLSBenchmark {
 
     private func notes(pinning: String) -> [String] {
         [
-            "nginx 1.22 (one worker, TLS 1.2 and 1.3, session cache and tickets on) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload, each client doing \(handshakesPerRound) new connections (or \(Format.grouped(requestsPerRound)) keep-alive GETs) per round after a warm-up of 10. Figures are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds; nginx's CPU is its worker's run time (/proc/PID/schedstat) while that client ran, per request.",
+            "nginx 1.22 (one worker, TLS 1.2 and 1.3, session cache and tickets on) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload, each round starting one client further on in the order Wick, Wick through `Session`, libcurl, AHC (so no client always runs first), each client doing \(handshakesPerRound) new connections (or \(Format.grouped(requestsPerRound)) keep-alive GETs) per round after a warm-up of 10. Figures are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds; nginx's CPU is its worker's run time (/proc/PID/schedstat) while that client ran, per request.",
             "Every client trusts only the test root (loaded once per client: Wick's `TLSContext`, libcurl's `CURLOPT_CAINFO` on a reused easy handle, AHC's `trustRoots = .file`), verifies the certificate and the address 127.0.0.1, sends `Connection: close` on new-connection workloads and checks the status and the 1,024 body bytes.",
             "Wick: `TransportConnector` (the pool's TLS connect path) + `TLSChannel` on one reactor loop, the request encoder and the response parser (no pool); the client closes after each response (`close_notify`). Full: `resumesSessions = false`; resumed: the `TLSContext` session cache, checked with `TLSChannel.isSessionReused` on every handshake.",
-            "Wick through `Session` (the public API; rows named so, each run in the same rounds as the row above it, between Wick's raw client and libcurl, beside the same peer figures): one `Session` per row with `trustRoots = .certificates([test root])`, `maximumConnectionsPerHost` 1 and `proxy = .none`; one task awaits `session.request(url).serializingData().response` in a loop (the round waits for it on a semaphore) and checks status 200, 1,024 body bytes and TLS 1.3 (`metrics.last.tlsVersion`). Keep-alive: `Session.poolStatistics()` shows no connection created in the measured rounds (the warm-up opened it) and every lease but a run's first reused. New connection per request: `Connection: close` among the configuration's `headers` (Session.Configuration has no per-connection request limit), so nginx answers `Connection: close` and closes; every response's `metrics.isReused` is false and the pool counts one connection created and no reuse per request, or the run fails. Session's TLS context always caches sessions (its configuration sets only the trust roots), so its new connections resume TLS 1.3 sessions: the row runs with the resumed workload (libcurl resuming, AHC doing full handshakes); Session does not expose whether a handshake resumed, so the count is not checked (nginx's CPU per request, near the resumed rows' and below the full ones', says it did).",
+            "Wick through `Session` (the public API; rows named so, each run in the same rounds as the row above it, beside the same peer figures): one `Session` per row with `trustRoots = .certificates([test root])`, `maximumConnectionsPerHost` 1 and `proxy = .none`; one task awaits `session.request(url).serializingData().response` in a loop (the round waits for it on a semaphore) and checks status 200, 1,024 body bytes and TLS 1.3 (`metrics.last.tlsVersion`). Keep-alive: `Session.poolStatistics()` shows no connection created in the measured rounds (the warm-up opened it) and every lease but a run's first reused. New connection per request: `Connection: close` among the configuration's `headers` (Session.Configuration has no per-connection request limit), so nginx answers `Connection: close` and closes; every response's `metrics.isReused` is false and the pool counts one connection created and no reuse per request, or the run fails. Session's TLS context always caches sessions (its configuration sets only the trust roots), so its new connections resume TLS 1.3 sessions: the row runs with the resumed workload (libcurl resuming, AHC doing full handshakes); Session does not expose whether a handshake resumed, so the count is not checked (nginx's CPU per request, near the resumed rows' and below the full ones', says it did).",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): one easy handle per workload with `CURLOPT_FRESH_CONNECT` + `CURLOPT_FORBID_REUSE`, `CURLOPT_SSLVERSION` exactly 1.3 or 1.2, `CURLOPT_SSL_SESSIONID_CACHE` off (full) or on (resumed); resumption checked on every transfer by `SSL_session_reused` on the handle's `CURLINFO_TLS_SSL_PTR`, asked from the write callback.",
             "async-http-client 1.37 (futures API, `execute(request:).wait()`, one `MultiThreadedEventLoopGroup` thread) in a child process (`wick-bench-peers`, Benchmarks/Peers): a client per workload with min = max TLS version; `Connection: close` makes its pool open a new connection per request. swift-nio-ssl keeps no client session cache, so AHC never resumes: its \"resumed\" row repeats full handshakes.",
             "Idle memory: \(idleConnections) connections opened (full TLS 1.3 handshake, one keep-alive GET each) and left idle; growth of malloc's in-use bytes (`mallinfo2`: every arena plus mmapped blocks) divided by the connections nginx's stub_status counted. Wick: sequential `TransportConnector` connections sharing one `TLSContext` (warmed up by a connection not counted; each with its benchmark delegate, made before the first reading), read 1.5 s after the last GET, once each connection has been idle past the second after which Wick frees OpenSSL's record buffers (a connection in use keeps them: about 17 KB more each); libcurl: a multi handle's connection cache after the easy handles are freed; AHC: its pool after \(idleConnections) concurrent GETs, measured inside its process. The memory ratios are the peer's KB ÷ Wick's (above 1: Wick holds less).",

@@ -253,21 +253,10 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     /// `completesAfterIteration`, later still: after the loop's iteration, outside the loop, so
     /// that a caller woken on another thread finds the loop free to borrow.
     func finish(_ result: consuming Result<TransportResponse, TransportError>) {
-        guard beginFinishing() else { return }
-        loopWork = .complete(consume result)
-        queueCompletion()
-    }
-
-    /// Marks the exchange finished; false when it already was (nothing more to do).
-    private func beginFinishing() -> Bool {
-        if case .finished = phase { return false }
+        if case .finished = phase { return }
         phase = .finished
         if isCountedInFlight { runner?.exchangeEnded() }
-        return true
-    }
-
-    /// Has the loop tell the caller what `loopWork` holds (see `finish(_:)`).
-    private func queueCompletion() {
+        loopWork = .complete(consume result)
         if completesAfterIteration, loop.executeAfterIteration(self) { return }
         // A stopped loop runs nothing: the caller is told here instead.
         if !loop.execute(self) { runOnLoop() }
@@ -304,18 +293,14 @@ package final class TransportExchange: HTTP1ResponseConsumer, HTTP2StreamConsume
     /// Completes with the response gathered (either protocol); `what` names it in the trap
     /// for an end without a head, which a connection never reports.
     private func finishWithResponse(ended what: StaticString) {
-        // The head, body and trailers move into the response (nothing reads them after the
-        // finish; the metrics are copied, a hedged run still reads them), which is built where
-        // the loop work holds it: passed as an argument, it was copied and destroyed through
-        // its value witnesses (~400 instructions).
+        // The head, body and trailers move into the response: nothing reads them after the
+        // finish. The metrics are copied, since a hedged run still reads them.
         guard let head = head.take() else { preconditionFailure("TransportExchange: \(what) ended without a head") }
-        guard beginFinishing() else { return }
-        loopWork = .complete(
+        finish(
             .success(
                 TransportResponse(
                     status: head.status, version: head.version, headers: head.headers, body: body.take(),
                     trailers: trailers.take(), metrics: metrics)))
-        queueCompletion()
     }
 
     /// The phase a timeout ends the exchange in: idleness before the deadline, else how far

@@ -58,8 +58,10 @@ enum DownloadProbe {
         }
         for (_, client) in clients { _ = try client(2) }
         var results = [[RequestsBenchmark.Round]](repeating: [], count: clients.count)
-        for _ in 0..<rounds {
-            for (index, (_, client)) in clients.enumerated() { results[index].append(try client(perRound)) }
+        for round in 0..<rounds {
+            for index in rotatedOrder(of: clients.count, round: round) {
+                results[index].append(try clients[index].1(perRound))
+            }
         }
         let mebibytes = Double(RequestsBenchmark.downloadBytes * perRound) / 1_048_576
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

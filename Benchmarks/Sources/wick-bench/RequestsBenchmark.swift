@@ -203,7 +203,8 @@ struct RequestsBenchmark {
         return table
     }
 
-    /// Per client (Wick's first, then libcurl, then each peer command), its rounds.
+    /// Per client (Wick's first, then libcurl, then each peer command), its rounds. In each
+    /// round the in-process clients run in `rotatedOrder`, then the peer's commands and wrk.
     private func alternate(
         count: Int, clients: [(Int) throws -> Round], peerCommands: [String], peer: PeerProcess?, latencies: Bool,
         wrk: (url: String, connections: Int)? = nil
@@ -214,10 +215,7 @@ struct RequestsBenchmark {
         for command in peerCommands { _ = try peer?.send("\(command) \(min(count, 64))") }
         var results = [[Round]](repeating: [], count: clients.count + peerCommands.count)
         for round in 0..<rounds {
-            // Each round starts one client further on, so that no client always runs first
-            // (after the peer process and wrk) or always after a given other one.
-            for step in clients.indices {
-                let index = (step + round) % clients.count
+            for index in rotatedOrder(of: clients.count, round: round) {
                 results[index].append(try clients[index](count))
             }
             for (offset, command) in peerCommands.enumerated() {

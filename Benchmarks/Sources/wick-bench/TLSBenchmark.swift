@@ -217,9 +217,7 @@ struct TLSBenchmark {
         var sessionConnections = 0
         var curlResumed = 0
         let count = workload.count
-        // One round of each client; each round starts one client further on in the list, so
-        // that no client always runs first (after the async-http-client process) or always
-        // after a given other one.
+        // One round of each client, in `rotatedOrder`.
         var clients: [() throws -> Void] = [
             {
                 let allocationsBefore = AllocationCounter.allocations
@@ -249,7 +247,7 @@ struct TLSBenchmark {
             }
         }
         for round in 0..<rounds {
-            for step in clients.indices { try clients[(step + round) % clients.count]() }
+            for index in rotatedOrder(of: clients.count, round: round) { try clients[index]() }
         }
         let total = count * rounds
         let peersResumption = "\(curlResumed)/\(total) / \(peer == nil ? "—" : "0 (no client cache)")"

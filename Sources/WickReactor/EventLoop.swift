@@ -33,6 +33,14 @@
 //   `epoll_data.u64`; an event whose generation no longer matches the table (the descriptor was
 //   closed and its number reused within one `epoll_wait` batch) is dropped.
 // - **Idle means asleep**: with no task and no timer the loop waits with timeout -1 (0% CPU).
+//   Unless asked for busy polling (`busyPollDuration`, off by default): then, before each
+//   wait that would sleep, the loop calls `epoll_wait` with a zero timeout until an event comes
+//   or the duration (or the next timer's deadline) passes, and only then sleeps. A response due
+//   in tens of microseconds is then read by a running thread, not one the scheduler has to wake
+//   (on a VM the sleep and wake-up around each response is most of a request's kernel time).
+//   The loop's thread uses a core meanwhile; it stops polling at once when a caller starts
+//   waiting inline, which needs that core more. A caller waiting inline polls the same way
+//   (`ppoll` with a zero timeout) before it sleeps.
 // - **A sleeping loop can be borrowed.** The loop thread holds `ownership` (a mutex) for all of
 //   its work and lets go of it only around `epoll_wait` (and its after-iteration work, below). Another thread that wants to start
 //   something on the loop (`runIfAsleep`: a request from an ordinary Swift task) try-locks it;
@@ -172,6 +180,9 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     /// The size of `scratchBuffer`: one TLS record's plaintext (2^14 bytes).
     package static let scratchBufferSize = 16_384
     private let events: UnsafeMutableBufferPointer<epoll_event>
+    /// How long the loop, and a caller waiting inline, poll without sleeping before they sleep
+    /// (see the file's comment); zero: never.
+    let busyPollDuration: Duration
 
     // Loop-thread only (see the type's comment).
     // `@exclusivity(unchecked)` on the loop-confined stored properties below: they are touched on
@@ -200,8 +211,11 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
     /// `epoll_data` of the wake-up eventfd; generation 0 is never given to a registration.
     private static let wakeData = UInt64(0)
 
-    init(name: String, readBufferSize: Int, maximumEventsPerWait: Int) throws(ReactorError) {
+    init(name: String, readBufferSize: Int, maximumEventsPerWait: Int, busyPollDuration: Duration = .zero)
+        throws(ReactorError)
+    {
         self.name = name
+        self.busyPollDuration = busyPollDuration
         do {
             epollFD = try Syscalls.epollCreate()
         } catch {
@@ -459,14 +473,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
                 control(EPOLL_CTL_MOD, fd: fd, interest: 0, generation: registration.generation)
                 silenced = (fd, registration.generation)
             }
-            let polled: (first: Int16, second: Int16)
-            do {
-                polled = try Syscalls.poll(
-                    fd, events: Int16(truncatingIfNeeded: registration.interest), orReadable: yieldFD,
-                    timeoutNanoseconds: end.timeRemaining(at: now).wholeNanosecondsClamped)
-            } catch {
-                preconditionFailure("\(name): ppoll: \(error)")
-            }
+            let polled = poll(fd, events: Int16(truncatingIfNeeded: registration.interest), until: end, from: now)
             let ready = UInt32(UInt16(bitPattern: polled.first)) & ~UInt32(POLLNVAL)
             if ready != 0 {
                 registration.handler.readinessChanged(ready)
@@ -478,6 +485,27 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
                 _ = try? Syscalls.eventfdRead(yieldFD)
                 return .interrupted
             }
+        }
+    }
+
+    /// `ppoll`s `fd` for `events`, and `yieldFD`, until one is ready or `end` passes; with busy
+    /// polling, first without sleeping for up to `busyPollDuration` (see the file's comment).
+    private func poll(_ fd: Int32, events: Int16, until end: Deadline, from now: Deadline) -> (
+        first: Int16, second: Int16
+    ) {
+        do {
+            if busyPollDuration > .zero {
+                let pollsUntil = (now + busyPollDuration).earliest(end)
+                repeat {
+                    let polled = try Syscalls.poll(fd, events: events, orReadable: yieldFD, timeoutNanoseconds: 0)
+                    if polled != (0, 0) { return polled }
+                } while !pollsUntil.hasPassed(at: .now())
+            }
+            return try Syscalls.poll(
+                fd, events: events, orReadable: yieldFD,
+                timeoutNanoseconds: end.timeRemaining(at: .now()).wholeNanosecondsClamped)
+        } catch {
+            preconditionFailure("\(name): ppoll: \(error)")
         }
     }
 
@@ -698,7 +726,7 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
             return nextWait()
         }
         while let wait = next {
-            let batch = waitForEvents(timeoutMilliseconds: wait.timeout)
+            let batch = waitForEvents(wait)
             // A borrower waiting inline is told to let go (see `waitInlineIfAsleep`).
             loopWantsOwnership.store(true, ordering: .sequentiallyConsistent)
             if hasInlineWaiter.load(ordering: .sequentiallyConsistent) { _ = try? Syscalls.eventfdWrite(yieldFD, 1) }
@@ -731,9 +759,12 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         afterIterationBatch.removeAll()
     }
 
-    /// How the loop waits next: `sleeps` when it promised submitters to (`isWaiting`).
+    /// How the loop waits next: until `ends` (`distantFuture`: until woken; `distantPast`: not
+    /// at all), after polling without sleeping until `pollsUntil` (busy polling, or nil);
+    /// `sleeps` when it promised submitters to (`isWaiting`).
     private struct Wait {
-        let timeout: Int32
+        let ends: Deadline
+        let pollsUntil: Deadline?
         let sleeps: Bool
     }
 
@@ -751,17 +782,11 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         if stops { return nil }
         guard sleeps else {
             waitEnds = .distantPast
-            return Wait(timeout: 0, sleeps: false)
+            return Wait(ends: .distantPast, pollsUntil: nil, sleeps: false)
         }
-        guard let next = timers.nextDeadline() else {
-            waitEnds = .distantFuture
-            return Wait(timeout: -1, sleeps: true)
-        }
-        waitEnds = next
-        let remaining = next.timeRemaining(at: .now()).wholeNanosecondsClamped
-        // Round up so the loop never wakes before the deadline and spins.
-        let milliseconds = remaining / 1_000_000 + (remaining % 1_000_000 == 0 ? 0 : 1)
-        return Wait(timeout: Int32(clamping: milliseconds), sleeps: true)
+        waitEnds = timers.nextDeadline() ?? .distantFuture
+        let pollsUntil = busyPollDuration > .zero ? (Deadline.now() + busyPollDuration).earliest(waitEnds) : nil
+        return Wait(ends: waitEnds, pollsUntil: pollsUntil, sleeps: true)
     }
 
     /// Begins shutdown from another thread: the loop closes its channels, runs every accepted
@@ -776,8 +801,25 @@ public final class EventLoop: @unchecked Sendable, CustomStringConvertible {
         if begins { wakeUpOutsideTheLock() }
     }
 
-    /// Waits for readiness for up to `timeoutMilliseconds` (-1: until woken), without
-    /// `ownership`.
+    /// Waits for readiness as `wait` says, without `ownership`; returns how many events
+    /// `events` holds.
+    private func waitForEvents(_ wait: Wait) -> Int {
+        if let pollsUntil = wait.pollsUntil {
+            repeat {
+                let count = waitForEvents(timeoutMilliseconds: 0)
+                if count > 0 { return count }
+                // A caller waiting inline needs the core this thread polls on.
+            } while !hasInlineWaiter.load(ordering: .relaxed) && !pollsUntil.hasPassed(at: .now())
+        }
+        if wait.ends == .distantPast { return waitForEvents(timeoutMilliseconds: 0) }
+        if wait.ends == .distantFuture { return waitForEvents(timeoutMilliseconds: -1) }
+        let remaining = wait.ends.timeRemaining(at: .now()).wholeNanosecondsClamped
+        // Round up so the loop never wakes before the deadline and spins.
+        let milliseconds = remaining / 1_000_000 + (remaining % 1_000_000 == 0 ? 0 : 1)
+        return waitForEvents(timeoutMilliseconds: Int32(clamping: milliseconds))
+    }
+
+    /// Waits for readiness for up to `timeoutMilliseconds` (-1: until woken).
     private func waitForEvents(timeoutMilliseconds timeout: Int32) -> Int {
         do {
             return try Syscalls.epollWait(epollFD, events, timeoutMilliseconds: timeout)

@@ -30,6 +30,9 @@ package final class TransportClient: Sendable {
     package struct Configuration: Sendable {
         /// The event loop threads, one pool runner on each. Default 1.
         package var eventLoopCount = 1
+        /// How long the loops, and callers waiting inline, poll before they sleep
+        /// (`EventLoopGroup.Configuration.busyPollDuration`). Default `.zero`: never.
+        package var busyPollDuration: Duration = .zero
         /// The runners' pool, driver, connect and TLS settings, and the response body limit.
         package var settings = TransportSettings()
         /// The TLS settings of every https connection (trust roots, client identity, versions,
@@ -121,7 +124,8 @@ package final class TransportClient: Sendable {
         case .failure(let failure): (proxyRules, proxyRulesFailure) = (nil, failure)
         }
         let group = try EventLoopGroup(
-            configuration: EventLoopGroup.Configuration(threadCount: configuration.eventLoopCount))
+            configuration: EventLoopGroup.Configuration(
+                threadCount: configuration.eventLoopCount, busyPollDuration: configuration.busyPollDuration))
         self.group = group
         runners = (0..<configuration.eventLoopCount).map { _ in
             ConnectionPoolRunner(group: group, settings: configuration.settings)

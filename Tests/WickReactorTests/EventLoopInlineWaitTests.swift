@@ -11,6 +11,11 @@ import WickCore
 #endif
 
 @Suite struct EventLoopInlineWaitTests {
+    /// Each wait's test runs with the loop sleeping between events, and with it busy polling
+    /// (`busyPollDuration`) longer than any of the tests, so that the waiter polls too and the
+    /// loop's thread is polling, not asleep, when the wait begins.
+    static let busyPolling: [Duration] = [.zero, .seconds(60)]
+
     /// A started channel to a raw server socket, whose reads record their thread.
     private final class Connection: Sendable {
         let group: EventLoopGroup
@@ -21,8 +26,8 @@ import WickCore
         /// Threads a test started from inside a wait, joined by `close`.
         let helpers = Locked<[TestThread]>([])
 
-        init() async throws {
-            group = try makeGroup()
+        init(busyPollDuration: Duration = .zero) async throws {
+            group = try makeGroup(busyPollDuration: busyPollDuration)
             let listener = try TestListener()
             channel = try await Connector(resolver: group.resolver, options: ConnectOptions())
                 .connect(to: listener.address, on: group.next())
@@ -103,8 +108,8 @@ import WickCore
         return outcome.withLock { $0 }
     }
 
-    @Test func theWaiterReadsTheResponseOnItsOwnThread() async throws {
-        let connection = try await Connection()
+    @Test(arguments: busyPolling) func theWaiterReadsTheResponseOnItsOwnThread(busyPollDuration: Duration) async throws {
+        let connection = try await Connection(busyPollDuration: busyPollDuration)
         defer { connection.close() }
         let loopThread = try await connection.loop.submit { JoinableThread.currentID }
         // The server answers once the wait has begun, from another thread.
@@ -122,8 +127,8 @@ import WickCore
         #expect(connection.readThreads.withLock { $0.last } == loopThread)
     }
 
-    @Test func aWaitWithoutAResponseRunsOutAndTheLoopReadsWhatComesLater() async throws {
-        let connection = try await Connection()
+    @Test(arguments: busyPolling) func aWaitWithoutAResponseRunsOutAndTheLoopReadsWhatComesLater(busyPollDuration: Duration) async throws {
+        let connection = try await Connection(busyPollDuration: busyPollDuration)
         defer { connection.close() }
         let loopThread = try await connection.loop.submit { JoinableThread.currentID }
         let outcome = waitInline(connection, more: 1, budget: .milliseconds(30))
@@ -137,8 +142,8 @@ import WickCore
 
     /// Work for the loop from another thread ends the wait at once (the loop's thread, woken,
     /// tells the waiter through `yieldFD`), and runs on the loop's thread.
-    @Test func aWaitLetsGoWhenTheLoopIsGivenWork() async throws {
-        let connection = try await Connection()
+    @Test(arguments: busyPolling) func aWaitLetsGoWhenTheLoopIsGivenWork(busyPollDuration: Duration) async throws {
+        let connection = try await Connection(busyPollDuration: busyPollDuration)
         defer { connection.close() }
         let loopThread = try await connection.loop.submit { JoinableThread.currentID }
         let ranOn = Atomic<UInt>(0)
@@ -155,8 +160,8 @@ import WickCore
 
     /// A timer of the loop's due before the wait's deadline ends the wait, and fires: the
     /// waiter wakes the loop's thread, which sleeps without a timeout.
-    @Test func aWaitLetsGoBeforeTheLoopsNextTimer() async throws {
-        let connection = try await Connection()
+    @Test(arguments: busyPolling) func aWaitLetsGoBeforeTheLoopsNextTimer(busyPollDuration: Duration) async throws {
+        let connection = try await Connection(busyPollDuration: busyPollDuration)
         defer { connection.close() }
         let fired = Atomic<Bool>(false)
         // Set as the loop when the wait begins (a timer set earlier could fire before a busy
@@ -172,9 +177,9 @@ import WickCore
 
     /// Work the waiter's reads queue for after the iteration runs on the waiter's thread, once
     /// it let go of the loop (as a completion does).
-    @Test func afterIterationWorkRunsOnTheWaitersThread() async throws {
+    @Test(arguments: busyPolling) func afterIterationWorkRunsOnTheWaitersThread(busyPollDuration: Duration) async throws {
         let log = Locked<[String]>([])
-        let connection = try await Connection()
+        let connection = try await Connection(busyPollDuration: busyPollDuration)
         defer { connection.close() }
         let probe = AfterIterationProbe(loop: connection.loop, log: log)
         // Queued as the loop when the wait begins, as a read that completes a request queues it.
@@ -186,6 +191,24 @@ import WickCore
         let entries = log.withLock { $0 }
         #expect(!entries.isEmpty && entries.allSatisfy { $0.hasPrefix("after: not the loop") })
         #expect(probe.thread.load(ordering: .relaxed) == outcome.thread)
+    }
+
+    /// A polling loop stops polling while a caller waits inline: the caller polls for its
+    /// response, and on a shared core the loop's polling would take time from it.
+    @Test func aPollingLoopLetsTheCoreToACallerWaitingInline() async throws {
+        let connection = try await Connection(busyPollDuration: .seconds(60))
+        defer { connection.close() }
+        let cpuTime: @Sendable () throws -> Duration = {
+            var now = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+            return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+        }
+        let before = try await connection.loop.submit(cpuTime)
+        let outcome = waitInline(connection, more: 1, budget: .milliseconds(400))
+        let used = try await connection.loop.submit(cpuTime) - before
+        #expect(outcome.end == .ranOut)
+        // Polling through the wait, the loop's thread would have used most of its 400 ms.
+        #expect(used < .milliseconds(100), "the loop's thread used \(used) of CPU during a 400 ms inline wait")
     }
 
     @Test func noThreadOfALoopWaitsInline() async throws {

@@ -231,8 +231,8 @@ func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async 
 }
 
 /// A one-loop group for a test; `defer { group.shutdownGracefully() }`.
-func makeGroup(threads: Int = 1) throws -> EventLoopGroup {
-    try EventLoopGroup(threadCount: threads)
+func makeGroup(threads: Int = 1, busyPollDuration: Duration = .zero) throws -> EventLoopGroup {
+    try EventLoopGroup(configuration: .init(threadCount: threads, busyPollDuration: busyPollDuration))
 }
 
 /// Starts `channel` with `delegate` on its loop and waits until that has happened.

@@ -133,4 +133,34 @@ struct SessionNginxTests {
         #expect(after.metrics?.isReused == true)
         await session.shutdown()
     }
+
+    /// With busy polling the same requests succeed, on plain HTTP and HTTPS: sequential ones
+    /// (taken inline by their polling caller, or by the polling loop), concurrent ones, a
+    /// 1 MiB stream, and a callback handler's.
+    @Test func aBusyPollingSessionServesEveryKindOfRequest() async throws {
+        let nginx = try TestEnvironment.nginx()
+        let roots = try Self.testRoots(nginx)
+        let session = makeSession {
+            $0.busyPollDuration = .microseconds(200)
+            $0.trustRoots = roots
+        }
+        for base in [nginx.httpBase, nginx.httpsBase] {
+            for _ in 0..<20 {
+                #expect(try await session.request("\(base)/bytes/1k").serializingData().value.count == 1_024)
+            }
+            let concurrent = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<16 {
+                    group.addTask { (try? await session.request("\(base)/bytes/64k").serializingData().value)?.count ?? -1 }
+                }
+                return await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(concurrent == Array(repeating: 65_536, count: 16))
+            var streamed = 0
+            for try await chunk in session.streamRequest("\(base)/bytes/1m").streamingData() { streamed += chunk.count }
+            #expect(streamed == 1 << 20)
+            let handled = await session.request("\(base)/bytes/1k").awaitResponseData()
+            #expect(handled.value?.count == 1_024)
+        }
+        await session.shutdown()
+    }
 }

@@ -13,6 +13,10 @@ import WickTestSupport
 #endif
 
 @Suite struct RunnerInlineWaitTests {
+    /// Each test runs with the loop sleeping between events, and with it and the waiting caller
+    /// busy polling (`busyPollDuration`) for longer than the test.
+    static let busyPolling: [Duration] = [.zero, .seconds(60)]
+
     /// Where one exchange completed, started and waited for on a thread of its own.
     private struct Sighting: Sendable {
         var completedOnCaller = false
@@ -42,7 +46,7 @@ import WickTestSupport
         return sighting.withLock { $0 } ?? Sighting()
     }
 
-    @Test func aFastResponseCompletesOnTheWaitingCallersThread() async throws {
+    @Test(arguments: busyPolling) func aFastResponseCompletesOnTheWaitingCallersThread(busyPollDuration: Duration) async throws {
         // Whether a wait finds the loop asleep is the scheduler's call: on a quiet machine most
         // do, but with every core busy (the whole suite in parallel) dozens in a row can find the
         // loop's thread runnable and not yet back in `epoll_wait`. So: tries until one completes
@@ -50,7 +54,7 @@ import WickTestSupport
         let attempts = 400
         let server = try FaultServer.answeringOK(attempts + 1)
         defer { server.stop() }
-        let client = try TestRunner()
+        let client = try TestRunner(busyPollDuration: busyPollDuration)
         _ = try await client.send(port: server.port)
         let giveUp = Deadline.now() + .seconds(20)
         var tries = 0
@@ -70,13 +74,13 @@ import WickTestSupport
     }
 
     /// A response slower than the wait is taken by the loop, whole and on the same connection.
-    @Test func aSlowResponseOutlastsTheWaitAndTheLoopCompletesIt() async throws {
+    @Test(arguments: busyPolling) func aSlowResponseOutlastsTheWaitAndTheLoopCompletesIt(busyPollDuration: Duration) async throws {
         let server = try FaultServer(steps: [
             .repeating([.readRequest, .pause(.milliseconds(100)), .respond(body: "slow")], times: 3),
             .waitForClientClose(limit: .seconds(10)),
         ])
         defer { server.stop() }
-        let client = try TestRunner()
+        let client = try TestRunner(busyPollDuration: busyPollDuration)
         for _ in 0..<3 {
             let sighting = sight(client, port: server.port, budget: .milliseconds(2))
             #expect(sighting.status == .ok)

@@ -20,8 +20,11 @@ struct TestRunner {
     /// rules (each runner has a pool of its own, so sharing it shares no connection).
     static let systemTLS = Result<TransportTLS, any Error> { TransportTLS(context: try TLSContext(), trustManager: nil) }
 
-    init(_ configure: (inout TransportSettings) -> Void = { _ in }, tls: TransportTLS? = nil) throws {
-        group = try EventLoopGroup(threadCount: 1)
+    init(
+        _ configure: (inout TransportSettings) -> Void = { _ in }, tls: TransportTLS? = nil,
+        busyPollDuration: Duration = .zero
+    ) throws {
+        group = try EventLoopGroup(configuration: .init(threadCount: 1, busyPollDuration: busyPollDuration))
         var settings = TransportSettings()
         configure(&settings)
         runner = ConnectionPoolRunner(group: group, settings: settings)

@@ -97,6 +97,9 @@ enum SessionAllocations {
         if let budget = ProcessInfo.processInfo.environment["WICK_BENCH_INLINE_WAIT_US"].flatMap(Int.init) {
             configuration.inlineResponseWait = .microseconds(budget)
         }
+        if let poll = ProcessInfo.processInfo.environment["WICK_BENCH_BUSY_POLL_US"].flatMap(Int.init) {
+            configuration.busyPollDuration = .microseconds(poll)
+        }
         let caFile = try given.map(trustRootFile(for:)) ?? ""
         if !caFile.isEmpty {
             let pem = try String(contentsOfFile: caFile, encoding: .utf8)

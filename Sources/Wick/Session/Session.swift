@@ -166,6 +166,7 @@ public final class Session: Sendable {
         serializationQueue = queues.serialization
         var transportConfiguration = TransportClient.Configuration()
         transportConfiguration.eventLoopCount = configuration.eventLoopCount
+        transportConfiguration.busyPollDuration = configuration.busyPollDuration ?? .zero
         var settings = TransportSettings()
         settings.pool.maximumConnectionsPerOrigin = configuration.maximumConnectionsPerHost
         settings.pool.maximumIdleConnectionsPerOrigin = configuration.maximumConnectionsPerHost

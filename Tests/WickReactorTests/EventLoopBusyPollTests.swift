@@ -1,0 +1,87 @@
+// Busy polling (`busyPollDuration`): a polling loop still runs tasks, timers and shutdown on
+// time, and sleeps once its poll ends. Waits inline while the loop polls are in
+// EventLoopInlineWaitTests, which runs each of its tests with and without busy polling.
+import Synchronization
+import Testing
+import WickCore
+
+@testable import WickReactor
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite struct EventLoopBusyPollTests {
+    /// CPU time the loop's thread has used so far, read on that thread.
+    private func loopCPUTime(_ loop: EventLoop) async throws -> Duration {
+        try await loop.submit {
+            var now = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+            return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+        }
+    }
+
+    @Test func aPollingLoopRunsTasksFromOtherThreadsAndReadsItsChannels() async throws {
+        let group = try makeGroup(busyPollDuration: .seconds(60))
+        defer { group.shutdownGracefully() }
+        let loop = group.next()
+        let ran = Atomic<Int>(0)
+        let submitters = (0..<4).map { _ in
+            TestThread { for _ in 0..<1_000 { loop.execute { ran.add(1, ordering: .relaxed) } } }
+        }
+        for submitter in submitters { submitter.join() }
+        #expect(await eventually(timeout: .seconds(20)) { ran.load(ordering: .relaxed) == 4_000 })
+
+        let listener = try TestListener()
+        let channel = try await Connector(resolver: group.resolver, options: ConnectOptions())
+            .connect(to: listener.address, on: loop)
+        let server = try #require(listener.accept())
+        defer { Glibc.close(server) }
+        let recorder = Recorder()
+        try await start(channel, recorder)
+        for round in 1...20 {
+            TestSockets.writeAll(server, Array("ping".utf8))
+            #expect(await eventually(timeout: .seconds(20)) { recorder.events.withLock { $0.bytes.count } == 4 * round })
+        }
+        loop.execute { channel.close() }
+    }
+
+    /// The poll ends at the next timer's deadline: a timer due while the loop polls fires then,
+    /// not when the (minute-long) poll would have ended, and not early.
+    @Test func aTimerDueWhileTheLoopPollsFiresOnTime() async throws {
+        let group = try makeGroup(busyPollDuration: .seconds(60))
+        defer { group.shutdownGracefully() }
+        let loop = group.next()
+        let clock = ContinuousClock()
+        let firedAfter = Locked<Duration?>(nil)
+        let start = clock.now
+        loop.schedule(after: .milliseconds(20)) { firedAfter.withLock { $0 = clock.now - start } }
+        #expect(await eventually(timeout: .seconds(20)) { firedAfter.withLock { $0 } != nil })
+        let elapsed = try #require(firedAfter.withLock { $0 })
+        #expect(elapsed >= .milliseconds(20))
+        #expect(elapsed < .seconds(10), "the timer fired after \(elapsed)")
+    }
+
+    @Test func anIdleLoopSleepsOnceItsPollEnds() async throws {
+        let group = try makeGroup(busyPollDuration: .milliseconds(20))
+        defer { group.shutdownGracefully() }
+        let loop = group.next()
+        let before = try await loopCPUTime(loop)
+        // After the task above the loop polls for 20 ms, then sleeps: a loop that kept polling
+        // would use the whole 500 ms (or half of it, sharing a core with this thread).
+        try await Task.sleep(for: .milliseconds(500))
+        let used = try await loopCPUTime(loop) - before
+        #expect(used < .milliseconds(150), "an idle polling loop used \(used) of CPU in 500 ms")
+    }
+
+    @Test func shutdownEndsAPollAtOnce() throws {
+        let group = try makeGroup(busyPollDuration: .seconds(60))
+        let loop = group.next()
+        loop.execute {}
+        let clock = ContinuousClock()
+        let start = clock.now
+        group.shutdownGracefully()
+        #expect(clock.now - start < .seconds(10))
+        #expect(!loop.execute {})
+    }
+}

@@ -75,8 +75,8 @@ public struct LoadGenerator: Sendable {
     }
 
     /// The session the load goes through: `Session`'s defaults, with at most `--connections`
-    /// (else `-c`) connections to the origin, `-m` as each request's timeout, no cookie
-    /// store, and the HTTP versions and trust of the curl options, applied by the same code as
+    /// (else `-c`) connections to the origin, `-m` as each request's timeout, `--busy-poll`,
+    /// no cookie store, and the HTTP versions and trust of the curl options, applied by the same code as
     /// `wick`'s (`TransferOptions.applyVersionsAndTrustRoots(to:)` and `trustManager()`).
     /// - Throws: `CommandFailure` (77) when `--cacert` or `--capath` holds no certificate.
     private func makeSession() throws(CommandFailure) -> Session {
@@ -84,6 +84,7 @@ public struct LoadGenerator: Sendable {
         configuration.maximumConnectionsPerHost = options.connectionLimit
         configuration.requestTimeout = .milliseconds(Int64(options.timeout * 1_000))
         configuration.cookieStorage = nil
+        configuration.busyPollDuration = options.busyPoll
         try options.curlSettings.applyVersionsAndTrustRoots(to: &configuration)
         return Session(configuration: configuration, serverTrustManager: try options.curlSettings.trustManager())
     }

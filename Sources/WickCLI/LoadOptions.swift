@@ -3,8 +3,8 @@
 import FoundationEssentials
 
 /// The options of `wick bench URL [-c N] [--connections N] [-n N | -d DURATION] [--rate R]
-/// [-H 'Name: value']... [-m SECONDS] [--http1.1 | --http2 | --http2-prior-knowledge]
-/// [--cacert FILE] [--capath DIR] [-k] [--json]`, a load generator on the same `Session` an
+/// [-H 'Name: value']... [-m SECONDS] [--busy-poll DURATION] [--http1.1 | --http2 |
+/// --http2-prior-knowledge] [--cacert FILE] [--capath DIR] [-k] [--json]`, a load generator on the same `Session` an
 /// embedding daemon uses.
 public struct LoadOptions: Sendable {
     /// The URL every request gets.
@@ -34,6 +34,9 @@ public struct LoadOptions: Sendable {
     public var timeout: Double = 30
     /// `--json`: the report as one JSON object.
     public var json = false
+    /// `--busy-poll`: the session's `busyPollDuration` (its loop, and a request waiting for its
+    /// response, poll this long before they sleep); nil (the default) never polls.
+    public var busyPoll: Duration?
     /// The options `wick bench` shares with `wick`'s curl mode, read and applied to the session
     /// the same way: `--http2` (the default: ALPN `h2` preferred over TLS), `--http1.1`,
     /// `--http2-prior-knowledge` (h2c), `--cacert`, `--capath` and `-k`/`--insecure`.
@@ -49,13 +52,14 @@ public struct LoadOptions: Sendable {
     public static let usage = """
         Usage: wick bench URL [-c IN_FLIGHT] [--connections N] [-n REQUESTS | -d DURATION]
                               [--rate PER_SECOND] [-H "Name: value"]... [-m SECONDS]
-                              [--http1.1 | --http2 | --http2-prior-knowledge]
+                              [--busy-poll DURATION] [--http1.1 | --http2 | --http2-prior-knowledge]
                               [--cacert FILE] [--capath DIR] [-k] [--json]
           -c  requests in flight at once (default 16): connections over HTTP/1.1, streams over HTTP/2
           --connections  the most connections the pool opens (default: -c)
           -n  requests in all (default 10000)             -d  how long: 30s, 500ms, 2m (instead of -n)
           --rate  an open model at this many per second   -H  a header field for every request
           -m  each request's timeout (default 30 s)       --json  the report as one JSON object
+          --busy-poll  poll this long (50us, 1ms) before sleeping: lower latency, a busy core
           --http2  offer h2 in TLS's ALPN                 --http2-prior-knowledge  h2c on http URLs
           --cacert, --capath, -k  trust, as curl's
 
@@ -113,6 +117,13 @@ public struct LoadOptions: Sendable {
                 }
                 timeout = seconds
             case "--json": json = true
+            case "--busy-poll":
+                let text = try value(argument)
+                guard let parsed = Self.duration(text) else {
+                    throw CommandFailure(
+                        .failedInitialization, "--busy-poll needs a duration such as 50us, not \(text)")
+                }
+                busyPoll = parsed
             case "--cacert": curlSettings.caCertificateFile = try value(argument)
             case "--capath": curlSettings.caDirectory = try value(argument)
             default:
@@ -137,12 +148,15 @@ public struct LoadOptions: Sendable {
 
     /// `30s`, `500ms`, `2m`, `1h`, or a number of seconds.
     static func duration(_ text: String) -> Duration? {
-        let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3_600)]
+        // "us" and "ms" before "s", which ends them.
+        let units: [(suffix: String, seconds: Double)] = [
+            ("us", 1e-6), ("µs", 1e-6), ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3_600),
+        ]
         for (suffix, seconds) in units where text.hasSuffix(suffix) {
             guard let number = Double(text.dropLast(suffix.count)), number > 0 else { return nil }
-            return .milliseconds(Int64((number * seconds * 1_000).rounded()))
+            return .microseconds(Int64((number * seconds * 1_000_000).rounded()))
         }
         guard let number = Double(text), number > 0 else { return nil }
-        return .milliseconds(Int64((number * 1_000).rounded()))
+        return .microseconds(Int64((number * 1_000_000).rounded()))
     }
 }

@@ -17,6 +17,10 @@ import WickTestSupport
             "-c", "64", "-d", "30s", "--rate", "5000", "-H", "X-A:  1", "-m", "2.5", "--json", "https://h/",
         ])
         #expect(full.concurrency == 64 && full.requests == nil && full.duration == .seconds(30) && full.rate == 5_000)
+        #expect(plain.busyPoll == nil)
+        #expect(try LoadOptions(arguments: ["--busy-poll", "50us", "u"]).busyPoll == .microseconds(50))
+        #expect(try LoadOptions(arguments: ["--busy-poll", "1.5ms", "u"]).busyPoll == .microseconds(1_500))
+        #expect(try LoadOptions(arguments: ["-d", "250ms", "u"]).duration == .milliseconds(250))
         #expect(
             full.headers.map(\.name) == ["X-A"] && full.headers.map(\.value) == ["1"] && full.timeout == 2.5
                 && full.json)
@@ -49,7 +53,7 @@ import WickTestSupport
     @Test(arguments: [
         ["-c", "0", "u"], ["-n", "x", "u"], ["-d", "soon", "u"], ["--rate", "-1", "u"], ["-H", "novalue", "u"],
         ["--bogus", "u"], [], ["u", "v"], ["-n", "5", "-d", "1s", "u"], ["--connections", "0", "u"], ["u", "--cacert"],
-        ["--http3", "u"], ["-kv", "u"],
+        ["--http3", "u"], ["-kv", "u"], ["--busy-poll", "soon", "u"], ["--busy-poll", "-5us", "u"], ["u", "--busy-poll"],
     ])
     func badArgumentsAreRefused(arguments: [String]) {
         #expect(throws: CommandFailure.self) { try LoadOptions(arguments: arguments) }

@@ -25,6 +25,9 @@ struct RequestsBenchmark {
     var peersExecutable: String?
 
     static let downloadBytes = 10 << 20
+    /// `Session.Configuration.busyPollDuration` of the busy-polling rows, in µs: about one
+    /// loopback round trip to nginx, so a response usually comes within the poll.
+    static let busyPollMicroseconds = 50
     /// Debian's wrk, the load generator used as the ceiling when installed.
     static let wrk = "/usr/bin/wrk"
 
@@ -67,7 +70,13 @@ struct RequestsBenchmark {
         var download = Session.Configuration()
         download.maximumConnectionsPerHost = 1
         download.maximumResponseBodyBytes = 16 << 20
-        let sessions = [sequential, concurrent1, concurrent2, download].map { Session(configuration: $0) }
+        var sequentialPolling = sequential
+        sequentialPolling.busyPollDuration = .microseconds(Self.busyPollMicroseconds)
+        var concurrentPolling = concurrent1
+        concurrentPolling.busyPollDuration = sequentialPolling.busyPollDuration
+        let sessions = [sequential, concurrent1, concurrent2, download, sequentialPolling, concurrentPolling].map {
+            Session(configuration: $0)
+        }
         defer { try? blocking { for session in sessions { await session.shutdown() } } }
         let small = base + "/bytes/1k"
         let large = base + "/bytes/10m"
@@ -122,26 +131,37 @@ struct RequestsBenchmark {
                 guard length == 1_024 else { throw BenchError("URLSession GET: \(length) bytes") }
             }
         }
+        let wickPolling: (Int) throws -> Round = { try Self.wickSequentialAsync(sessions[4], url: small, count: $0) }
+        let wickPollingOnLoop: (Int) throws -> Round = {
+            try Self.wickSequentialAsync(sessions[4], url: small, count: $0, executor: sessions[4].taskExecutor)
+        }
         let (seq, seqWrk) = try alternate(
             count: sequentialPerRound,
-            clients: [wickAsync, wickCallback, wickOnLoop, curlSeq, urlSessionSeq],
+            clients: [wickAsync, wickCallback, wickOnLoop, curlSeq, urlSessionSeq, wickPolling, wickPollingOnLoop],
             peerCommands: peer.map { _ in ["http-seq", "http-seq-async"] } ?? [], peer: peer, latencies: true,
             wrk: (small, 1))
+        let polling = "busy polling \(Self.busyPollMicroseconds) µs (opt-in `busyPollDuration`)"
         let sequentialForms = [
-            "`serializingData().value` (async)", "`responseData` (callback)",
-            "async, the task on the loop (`withTaskExecutorPreference(session.taskExecutor)`)",
+            (0, "`serializingData().value` (async)"), (1, "`responseData` (callback)"),
+            (2, "async, the task on the loop (`withTaskExecutorPreference(session.taskExecutor)`)"),
+            (5, "async, \(polling)"), (6, "async, the task on the loop, \(polling)"),
         ]
-        for (index, form) in sequentialForms.enumerated() {
+        // Clients 0-4 and 5-6 are Wick's and the in-process peers; the peer process's follow.
+        let sequentialPeers = [3, 4, 7, 8]
+        for (index, form) in sequentialForms {
             table.rows.append(
                 rateRow(
                     "sequential keep-alive GET 1 KiB over HTTP, req/s — Wick \(form)", seq, wick: index,
-                    peers: [3, 4, 5, 6], count: sequentialPerRound, scale: 1, wrk: seqWrk))
+                    peers: sequentialPeers, count: sequentialPerRound, scale: 1, wrk: seqWrk))
         }
-        for (index, form) in ["async", "callback", "async on the loop"].enumerated() {
+        for (index, form) in [
+            (0, "async"), (1, "callback"), (2, "async on the loop"), (5, "async, \(polling)"),
+            (6, "async on the loop, \(polling)"),
+        ] {
             table.rows.append(
                 latencyRow(
-                    "same, latency p50 / p99 / p99.9 µs (wrk: p50 / p99) — Wick \(form)", seq, wick: index, wrk: seqWrk)
-            )
+                    "same, latency p50 / p99 / p99.9 µs (wrk: p50 / p99) — Wick \(form)", seq, wick: index,
+                    peers: sequentialPeers, wrk: seqWrk))
         }
 
         // 2. 64 concurrent connections.
@@ -163,15 +183,18 @@ struct RequestsBenchmark {
             count: concurrentPerRound,
             clients: [
                 wickConcurrent(sessions[1]), wickConcurrent(sessions[2]), wickConcurrent(sessions[1], onLoop: true),
-                curlConc, urlSessionConc,
+                curlConc, urlSessionConc, wickConcurrent(sessions[5]), wickConcurrent(sessions[5], onLoop: true),
             ],
             peerCommands: peer.map { _ in ["http-conc \(lanes)"] } ?? [], peer: peer, latencies: false,
             wrk: (small, lanes))
-        for (index, loops) in ["1 event loop", "2 event loops", "1 event loop, the tasks on it"].enumerated() {
+        for (index, loops) in [
+            (0, "1 event loop"), (1, "2 event loops"), (2, "1 event loop, the tasks on it"),
+            (5, "1 event loop, \(polling)"), (6, "1 event loop, the tasks on it, \(polling)"),
+        ] {
             table.rows.append(
                 rateRow(
                     "\(lanes) concurrent connections, GET 1 KiB, req/s — Wick \(loops)", conc, wick: index,
-                    peers: [3, 4, 5, nil], count: concurrentPerRound, scale: 1, wrk: concWrk))
+                    peers: [3, 4, 7, nil], count: concurrentPerRound, scale: 1, wrk: concWrk))
         }
 
         // 3. 10 MiB downloads.
@@ -261,9 +284,9 @@ struct RequestsBenchmark {
     }
 
     /// Latency percentiles over every round's samples, Wick's client `wick` beside the others.
-    private func latencyRow(_ name: String, _ results: [[Round]], wick: Int, wrk: [WrkRun]) -> [String] {
+    private func latencyRow(_ name: String, _ results: [[Round]], wick: Int, peers: [Int], wrk: [WrkRun]) -> [String] {
         func percentiles(_ index: Int) -> String {
-            guard index < results.count else { return "—" }
+            guard index < results.count, !results[index].isEmpty else { return "—" }
             let rounds = results[index]
             // The peer sends its own percentiles per round: their medians.
             if rounds.first?.latencies.count == 3 {
@@ -284,11 +307,7 @@ struct RequestsBenchmark {
             ? "—"
             : [median(wrk.map(\.p50Microseconds)), median(wrk.map(\.p99Microseconds))].map { Format.grouped(Int($0)) }
                 .joined(separator: " / ")
-        return [
-            name, percentiles(wick), wrkFigure, percentiles(3), percentiles(4), percentiles(5), percentiles(6), "—",
-            "—",
-            "—", "—", "—", "—",
-        ]
+        return [name, percentiles(wick), wrkFigure] + peers.map(percentiles) + Array(repeating: "—", count: 6)
     }
 
     /// Heap held with the last body in hand.
@@ -457,7 +476,7 @@ struct RequestsBenchmark {
     private func notes(pinning: String) -> [String] {
         [
             "nginx 1.22 (one worker, `/bytes/1k` and `/bytes/10m` served from files) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload after a warm-up of up to 64 requests each, each round starting one client further on in the list (so no client always runs first, after the async-http-client process and wrk); per round each client does \(Format.grouped(sequentialPerRound)) sequential GETs, \(Format.grouped(concurrentPerRound)) concurrent GETs, or \(downloadsPerRound) downloads. Rates are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds.",
-            "Wick: one `Session` per workload over plain HTTP (`maximumConnectionsPerHost` 1 for the sequential and download workloads, \(lanes) for the concurrent one; `eventLoopCount` 1 or 2; `maximumResponseBodyBytes` 16 MiB for downloads). Async: one task awaits `session.request(url).serializingData().value` in a loop (the round waits for the task on a semaphore); callback: `responseData { }` on the session's `responseQueue`, the calling thread waiting on a semaphore per request; concurrent: \(lanes) child tasks of a task group, each awaiting its requests in turn. On the loop: the same task (or child tasks) with `withTaskExecutorPreference(session.taskExecutor)` (`addTask(executorPreference:)`), so each request starts and completes on Wick's loop thread with no hop to Swift's pool; an API any user can take. Each checks the body's length. Allocations per request: every `malloc`/`calloc`/`realloc`/`posix_memalign`... of the whole process during Wick's round (its loop thread, Swift's concurrency pool, Dispatch) divided by the requests, counted by wick-bench's malloc interposer.",
+            "Wick: one `Session` per workload over plain HTTP (`maximumConnectionsPerHost` 1 for the sequential and download workloads, \(lanes) for the concurrent one; `eventLoopCount` 1 or 2; `maximumResponseBodyBytes` 16 MiB for downloads). Async: one task awaits `session.request(url).serializingData().value` in a loop (the round waits for the task on a semaphore); callback: `responseData { }` on the session's `responseQueue`, the calling thread waiting on a semaphore per request; concurrent: \(lanes) child tasks of a task group, each awaiting its requests in turn. On the loop: the same task (or child tasks) with `withTaskExecutorPreference(session.taskExecutor)` (`addTask(executorPreference:)`), so each request starts and completes on Wick's loop thread with no hop to Swift's pool; an API any user can take. Busy polling: a second sequential `Session` with `busyPollDuration` \(Self.busyPollMicroseconds) µs, the same two async forms (its loop, and a task waiting inline for its response, poll for up to that long before they sleep; with requests back to back the client's core is busy throughout, so its CPU per request is its wall time per request). Each checks the body's length. Allocations per request: every `malloc`/`calloc`/`realloc`/`posix_memalign`... of the whole process during Wick's round (its loop thread, Swift's concurrency pool, Dispatch) divided by the requests, counted by wick-bench's malloc interposer.",
             "URLSession: swift-corelibs-foundation's (FoundationNetworking, libcurl underneath), an ephemeral configuration without cache, in wick-bench's process: a data task per GET waited for on a semaphore (sequential, downloads), or \(lanes) chains of data tasks with `httpMaximumConnectionsPerHost` \(lanes) (concurrent).",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): sequential and downloads on one reused easy handle (keep-alive; the write callback counts and discards the body, so it never holds a whole download); concurrent: one multi handle with \(lanes) easy handles, each re-added when its transfer ends (`CURLMOPT_MAXCONNECTS` \(lanes + 16)).",
             "async-http-client 1.37 in a child process (`wick-bench-peers`, Benchmarks/Peers), one `MultiThreadedEventLoopGroup` thread, a plain-HTTP `HTTPClient` per pool size: futures `execute(request:).wait()` (sequential, downloads; the body collected in a `ByteBuffer`), async/await `execute(_:timeout:)` + `body.collect(upTo:)` from a task (sequential), and \(lanes) chained futures on a pool of \(lanes) connections (concurrent). Its latencies are its own per-round percentiles, medians over the rounds; Wick's and libcurl's are percentiles over all rounds' samples.",

@@ -12,9 +12,10 @@ import WickCore
 
 @Suite struct EventLoopInlineWaitTests {
     /// Each wait's test runs with the loop sleeping between events, and with it busy polling
-    /// (`busyPollDuration`) longer than any of the tests, so that the waiter polls too and the
-    /// loop's thread is polling, not asleep, when the wait begins.
-    static let busyPolling: [Duration] = [.zero, .seconds(60)]
+    /// (`busyPollDuration`): the loop's thread is then polling, not asleep, when a wait begins
+    /// soon after the loop's last event, and the waiter polls before it sleeps. 5 ms, not
+    /// more: a polling thread holds a core, and the suite runs beside the others in parallel.
+    static let busyPolling: [Duration] = [.zero, .milliseconds(5)]
 
     /// A started channel to a raw server socket, whose reads record their thread.
     private final class Connection: Sendable {
@@ -194,18 +195,24 @@ import WickCore
     }
 
     /// A polling loop stops polling while a caller waits inline: the caller polls for its
-    /// response, and on a shared core the loop's polling would take time from it.
+    /// response, and on a shared core the loop's polling would take time from it. The loop's
+    /// thread's CPU time is read from the wait's start (its own clock, read from the waiter).
     @Test func aPollingLoopLetsTheCoreToACallerWaitingInline() async throws {
         let connection = try await Connection(busyPollDuration: .seconds(60))
         defer { connection.close() }
-        let cpuTime: @Sendable () throws -> Duration = {
+        let loopThread = try await connection.loop.submit { pthread_self() }
+        var clock = clockid_t()
+        #expect(pthread_getcpuclockid(loopThread, &clock) == 0)
+        let loopCPUTime: @Sendable () -> Duration = { [clock] in
             var now = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+            clock_gettime(clock, &now)
             return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
         }
-        let before = try await connection.loop.submit(cpuTime)
-        let outcome = waitInline(connection, more: 1, budget: .milliseconds(400))
-        let used = try await connection.loop.submit(cpuTime) - before
+        let atStart = Locked<Duration?>(nil)
+        let outcome = waitInline(connection, more: 1, budget: .milliseconds(400)) {
+            atStart.withLock { $0 = loopCPUTime() }
+        }
+        let used = loopCPUTime() - (try #require(atStart.withLock { $0 }))
         #expect(outcome.end == .ranOut)
         // Polling through the wait, the loop's thread would have used most of its 400 ms.
         #expect(used < .milliseconds(100), "the loop's thread used \(used) of CPU during a 400 ms inline wait")

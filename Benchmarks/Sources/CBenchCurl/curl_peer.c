@@ -1,7 +1,9 @@
-// Wrappers for libcurl's variadic calls and the discarding write callback of the libcurl peer.
+// Wrappers for libcurl's variadic calls and the write callback of the libcurl peer.
 #include "CBenchCurl.h"
 
 #include <openssl/ssl.h>
+#include <stdlib.h>
+#include <string.h>
 
 CURLcode bench_curl_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
@@ -20,8 +22,15 @@ CURLMcode bench_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long va
 }
 
 static size_t discarding_writer(char *data, size_t size, size_t count, void *user) {
-    (void)data;
     struct bench_curl_transfer *transfer = user;
+    if (transfer->collects) {
+        // libcurl's getinmemory.c: grow by what arrived (and a terminating zero), then copy.
+        char *grown = realloc(transfer->collected, transfer->body_bytes + size * count + 1);
+        if (grown == NULL) return 0;
+        transfer->collected = grown;
+        memcpy(grown + transfer->body_bytes, data, size * count);
+        grown[transfer->body_bytes + size * count] = 0;
+    }
     if (transfer->session_reused == -1) {
         // Asked during the transfer: the connection, and so its SSL object, is alive.
         struct curl_tlssessioninfo *info = NULL;

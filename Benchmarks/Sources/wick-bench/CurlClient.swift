@@ -2,6 +2,10 @@
 // per request or one kept alive, its session-ID cache on or off.
 import CBenchCurl
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A libcurl easy handle set up for one workload and reused across its requests (libcurl keeps its
 /// session-ID cache, and its loaded CA file, in the handle).
 final class CurlClient {
@@ -23,6 +27,10 @@ final class CurlClient {
         /// HTTP/2 through ALPN (`CURL_HTTP_VERSION_2TLS`); every response must then have come
         /// over HTTP/2 (`CURLINFO_HTTP_VERSION`).
         var http2 = false
+        /// Keep each body in memory as a libcurl user who wants it does (the write callback of
+        /// libcurl's getinmemory.c example: `realloc` by what arrived, then copy), freed after
+        /// the GET; else count and discard it.
+        var collectsBody = false
     }
 
     private let handle: UnsafeMutableRawPointer
@@ -39,7 +47,10 @@ final class CurlClient {
         bodyBytes = setup.bodyBytes
         http2 = setup.http2
         transfer = .allocate(capacity: 1)
-        transfer.initialize(to: bench_curl_transfer(handle: handle, body_bytes: 0, session_reused: -1))
+        transfer.initialize(
+            to: bench_curl_transfer(
+                handle: handle, body_bytes: 0, session_reused: -1, collects: setup.collectsBody ? 1 : 0, collected: nil)
+        )
         headers = setup.newConnectionPerRequest ? curl_slist_append(nil, "Connection: close") : nil
         let version =
             setup.tlsVersion == 12
@@ -77,6 +88,10 @@ final class CurlClient {
     func get() throws -> Bool {
         transfer.pointee.body_bytes = 0
         transfer.pointee.session_reused = -1
+        defer {
+            free(transfer.pointee.collected)
+            transfer.pointee.collected = nil
+        }
         try check(curl_easy_perform(handle), "GET")
         var status = 0
         _ = bench_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)

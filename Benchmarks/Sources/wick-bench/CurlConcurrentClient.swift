@@ -36,7 +36,8 @@ final class CurlConcurrentClient {
             guard let handle = curl_easy_init() else { throw BenchError("curl_easy_init failed") }
             handles.append(handle)
             let transfer = UnsafeMutablePointer<bench_curl_transfer>.allocate(capacity: 1)
-            transfer.initialize(to: bench_curl_transfer(handle: handle, body_bytes: 0, session_reused: -1))
+            transfer.initialize(
+                to: bench_curl_transfer(handle: handle, body_bytes: 0, session_reused: -1, collects: 0, collected: nil))
             transfers.append(transfer)
             _ = bench_curl_setopt_pointer(handle, CURLOPT_URL, url)
             _ = bench_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
@@ -59,14 +60,20 @@ final class CurlConcurrentClient {
         guard code == CURLM_OK else { throw BenchError("curl_multi_setopt CURLMOPT_\(what): \(code)") }
     }
 
-    /// `count` GETs, as many at once as there are handles.
+    /// `count` GETs, as many at once as there are handles; returns each one's latency in
+    /// nanoseconds, from when its handle was added to when the loop saw it done.
     /// - Throws: `BenchError` if a transfer fails, does not answer 200 with 1,024 bytes, did not
     ///   speak HTTP/2 when asked to, or 60 s pass.
-    func run(_ count: Int) throws {
+    @discardableResult
+    func run(_ count: Int) throws -> [UInt64] {
         var started = 0
         var finished = 0
-        for (handle, transfer) in zip(handles, transfers) where started < count {
+        var latencies: [UInt64] = []
+        latencies.reserveCapacity(count)
+        var startedAt = [UInt64](repeating: 0, count: handles.count)
+        for (index, (handle, transfer)) in zip(handles, transfers).enumerated() where started < count {
             transfer.pointee.body_bytes = 0
+            startedAt[index] = monotonicNanoseconds()
             curl_multi_add_handle(multi, handle)
             started += 1
         }
@@ -85,10 +92,13 @@ final class CurlConcurrentClient {
                     throw BenchError("libcurl concurrent GET: a short body")
                 }
                 try checkFinished(handle)
+                let now = monotonicNanoseconds()
+                latencies.append(now - startedAt[index])
                 finished += 1
                 curl_multi_remove_handle(multi, handle)
                 if started < count {
                     transfers[index].pointee.body_bytes = 0
+                    startedAt[index] = now
                     curl_multi_add_handle(multi, handle)
                     started += 1
                 }
@@ -96,6 +106,7 @@ final class CurlConcurrentClient {
             guard monotonicNanoseconds() < deadline else { throw BenchError("libcurl concurrent GETs: 60 s passed") }
             if finished < count { curl_multi_poll(multi, nil, 0, 100, nil) }
         }
+        return latencies
     }
 
     /// Checks a finished transfer's status (and protocol, for HTTP/2) and counts its new connections.

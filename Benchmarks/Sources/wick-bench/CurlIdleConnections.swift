@@ -28,7 +28,8 @@ final class CurlIdleConnections {
             guard let handle = curl_easy_init() else { throw BenchError("curl_easy_init failed") }
             handles.append(handle)
             let transfer = UnsafeMutablePointer<bench_curl_transfer>.allocate(capacity: 1)
-            transfer.initialize(to: bench_curl_transfer(handle: handle, body_bytes: 0, session_reused: -1))
+            transfer.initialize(
+                to: bench_curl_transfer(handle: handle, body_bytes: 0, session_reused: -1, collects: 0, collected: nil))
             transfers.append(transfer)
             _ = bench_curl_setopt_pointer(handle, CURLOPT_URL, url)
             _ = bench_curl_setopt_pointer(handle, CURLOPT_CAINFO, caFile)

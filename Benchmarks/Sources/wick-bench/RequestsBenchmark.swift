@@ -92,6 +92,10 @@ struct RequestsBenchmark {
             .init(
                 url: large, caFile: "", tlsVersion: 13, newConnectionPerRequest: false, sessionCache: false,
                 bodyBytes: Self.downloadBytes))
+        let curlDownloadKeeping = try CurlClient(
+            .init(
+                url: large, caFile: "", tlsVersion: 13, newConnectionPerRequest: false, sessionCache: false,
+                bodyBytes: Self.downloadBytes, collectsBody: true))
 
         // Every thread made so far (Wick's loops, Dispatch's and Swift's pools) and from now on
         // (the peer process) runs on CPU 1.
@@ -172,7 +176,10 @@ struct RequestsBenchmark {
             }
         }
         let curlConc: (Int) throws -> Round = { count in
-            try Self.timed(count: 1, latencies: false) { _ in try curlConcurrent.run(count) }
+            var latencies: [UInt64] = []
+            var round = try Self.timed(count: 1, latencies: false) { _ in latencies = try curlConcurrent.run(count) }
+            round.latencies = latencies
+            return round
         }
         let urlSessionConc: (Int) throws -> Round = { count in
             try Self.timed(count: 1, latencies: false) { _ in
@@ -196,6 +203,12 @@ struct RequestsBenchmark {
                     "\(lanes) concurrent connections, GET 1 KiB, req/s — Wick \(loops)", conc, wick: index,
                     peers: [3, 4, 7, nil], count: concurrentPerRound, scale: 1, wrk: concWrk))
         }
+        for (index, loops) in [(0, "1 event loop"), (2, "1 event loop, the tasks on it")] {
+            table.rows.append(
+                latencyRow(
+                    "same, latency p50 / p99 / p99.9 µs (wrk: p50 / p99; URLSession and AHC not sampled) — Wick \(loops)",
+                    conc, wick: index, peers: [3, 4, 7], wrk: concWrk))
+        }
 
         // 3. 10 MiB downloads.
         let wickDownload: (Int) throws -> Round = { try Self.wickDownload(sessions[3], url: large, count: $0) }
@@ -209,18 +222,25 @@ struct RequestsBenchmark {
                 guard length == Self.downloadBytes else { throw BenchError("URLSession download: \(length) bytes") }
             }
         }
+        let curlDownKeeping: (Int) throws -> Round = { count in
+            try Self.timed(count: count, latencies: false) { _ in _ = try curlDownloadKeeping.get() }
+        }
         let (down, _) = try alternate(
-            count: downloadsPerRound, clients: [wickDownload, curlDown, urlSessionDown, wickStream],
+            count: downloadsPerRound, clients: [wickDownload, curlDown, urlSessionDown, wickStream, curlDownKeeping],
             peerCommands: peer.map { _ in ["http-10m"] } ?? [], peer: peer, latencies: false)
         let mebibytesPerRequest = Double(Self.downloadBytes) / 1_048_576
         table.rows.append(
             rateRow(
                 "10 MiB download, sequential on one connection, MiB/s — Wick `serializingData()`", down, wick: 0,
-                peers: [1, 2, 4, nil], count: downloadsPerRound, scale: mebibytesPerRequest))
+                peers: [1, 2, 5, nil], count: downloadsPerRound, scale: mebibytesPerRequest))
+        table.rows.append(
+            rateRow(
+                "the same — Wick `serializingData()` beside libcurl keeping the body in memory too (libcurl's getinmemory.c write callback), in the libcurl column",
+                down, wick: 0, peers: [4, nil, nil, nil], count: downloadsPerRound, scale: mebibytesPerRequest))
         table.rows.append(
             rateRow(
                 "the same — Wick `streamRequest(_:)`, `streamingData()` chunks counted and dropped", down, wick: 3,
-                peers: [1, 2, 4, nil], count: downloadsPerRound, scale: mebibytesPerRequest))
+                peers: [1, 2, 5, nil], count: downloadsPerRound, scale: mebibytesPerRequest))
         table.rows.append(heapRow(down))
         table.notes = notes(pinning: pinning)
         return table
@@ -307,7 +327,9 @@ struct RequestsBenchmark {
             ? "—"
             : [median(wrk.map(\.p50Microseconds)), median(wrk.map(\.p99Microseconds))].map { Format.grouped(Int($0)) }
                 .joined(separator: " / ")
-        return [name, percentiles(wick), wrkFigure] + peers.map(percentiles) + Array(repeating: "—", count: 6)
+        // The ratio, CPU and allocation columns, and AHC async's when `peers` has no fourth.
+        return [name, percentiles(wick), wrkFigure] + peers.map(percentiles)
+            + Array(repeating: "—", count: 10 - peers.count)
     }
 
     /// Heap held with the last body in hand.
@@ -318,7 +340,7 @@ struct RequestsBenchmark {
         }
         return [
             "same, heap growth (MiB): `serializingData()` with the round's first body in hand; the stream's most after any chunk (lower is better)",
-            mebibytes(0) + " / stream " + mebibytes(3), "—", mebibytes(1) + " (streams, discards)", "—", mebibytes(4),
+            mebibytes(0) + " / stream " + mebibytes(3), "—", mebibytes(1) + " (streams, discards)", "—", mebibytes(5),
             "—",
             "—", "—", "—", "—", "—", "—",
         ]
@@ -388,22 +410,33 @@ struct RequestsBenchmark {
     static func wickConcurrent(
         _ session: Session, url: String, lanes: Int, count: Int, executor: (any TaskExecutor)? = nil
     ) throws -> Round {
-        try timed(count: 1, latencies: false) { _ in
-            try blocking {
-                try await withThrowingTaskGroup(of: Void.self) { group in
+        var latencies: [UInt64] = []
+        var round = try timed(count: 1, latencies: false) { _ in
+            latencies = try blockingResult {
+                try await withThrowingTaskGroup(of: [UInt64].self) { group in
                     for lane in 0..<lanes {
                         let share = count / lanes + (lane < count % lanes ? 1 : 0)
                         group.addTask(executorPreference: executor) {
+                            var samples: [UInt64] = []
+                            samples.reserveCapacity(share)
                             for _ in 0..<share {
+                                let begin = monotonicNanoseconds()
                                 let data = try await session.request(url).serializingData().value
+                                samples.append(monotonicNanoseconds() - begin)
                                 guard data.count == 1_024 else { throw BenchError("Wick GET: \(data.count) bytes") }
                             }
+                            return samples
                         }
                     }
-                    try await group.waitForAll()
+                    var all: [UInt64] = []
+                    all.reserveCapacity(count)
+                    for try await samples in group { all += samples }
+                    return all
                 }
             }
         }
+        round.latencies = latencies
+        return round
     }
 
     /// Sequential 10 MiB downloads; the heap growth is read with the round's first body in hand.
@@ -480,7 +513,7 @@ struct RequestsBenchmark {
             "URLSession: swift-corelibs-foundation's (FoundationNetworking, libcurl underneath), an ephemeral configuration without cache, in wick-bench's process: a data task per GET waited for on a semaphore (sequential, downloads), or \(lanes) chains of data tasks with `httpMaximumConnectionsPerHost` \(lanes) (concurrent).",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): sequential and downloads on one reused easy handle (keep-alive; the write callback counts and discards the body, so it never holds a whole download); concurrent: one multi handle with \(lanes) easy handles, each re-added when its transfer ends (`CURLMOPT_MAXCONNECTS` \(lanes + 16)).",
             "async-http-client 1.37 in a child process (`wick-bench-peers`, Benchmarks/Peers), one `MultiThreadedEventLoopGroup` thread, a plain-HTTP `HTTPClient` per pool size: futures `execute(request:).wait()` (sequential, downloads; the body collected in a `ByteBuffer`), async/await `execute(_:timeout:)` + `body.collect(upTo:)` from a task (sequential), and \(lanes) chained futures on a pool of \(lanes) connections (concurrent). Its latencies are its own per-round percentiles, medians over the rounds; Wick's and libcurl's are percentiles over all rounds' samples.",
-            "Download memory: growth of malloc's in-use bytes (`mallinfo2`) from the start of the round to just after its first download returns, the body still held (Wick's `Data`, AHC's `ByteBuffer`), median over the rounds; not a peak (a transient copy freed before the download returns is not seen). libcurl discards the body as it streams, so its figure is what it keeps, not a buffered body. Wick's stream (`session.streamRequest(url).streamingData()`, each chunk counted and dropped, the default buffering policy) is sampled after every chunk of the round's first download: the most growth seen, close to a peak. Wick's sampled download is one more per round, made before the timed ones and not counted in their rate, CPU or allocations (sampling after every chunk slowed the timed stream).",
+            "Download memory: growth of malloc's in-use bytes (`mallinfo2`) from the start of the round to just after its first download returns, the body still held (Wick's `Data`, AHC's `ByteBuffer`), median over the rounds; not a peak (a transient copy freed before the download returns is not seen). libcurl discards the body as it streams, so its figure is what it keeps, not a buffered body; a second libcurl handle keeps it, as its getinmemory.c example does (`realloc` by each write's size, then copy; freed after the GET), for the row that compares `serializingData()` with a libcurl user who wants the body. Wick's stream (`session.streamRequest(url).streamingData()`, each chunk counted and dropped, the default buffering policy) is sampled after every chunk of the round's first download: the most growth seen, close to a peak. Wick's sampled download is one more per round, made before the timed ones and not counted in their rate, CPU or allocations (sampling after every chunk slowed the timed stream).",
             "wrk 4.1 (`wrk -t1 -c1` or `-c\(lanes)`, `-d1s --latency`, one run per round after the other clients, pinned to CPU 1 like them) is the ceiling: a C load generator that parses as little as it can. Its latencies are its own p50 and p99, medians over the rounds.",
             "Wick and libcurl run inside wick-bench, whose malloc counter adds an atomic increment to every malloc and free; AHC runs in its own process without it.",
         ]

@@ -18,14 +18,20 @@ struct bench_curl_transfer {
     /// TLS session as resumed (`SSL_session_reused`), 0 when not (it stays -1 without a body or
     /// when libcurl gives no OpenSSL handle).
     int session_reused;
+    /// Nonzero: the body is also kept, in `collected`, grown by `realloc` on every write as
+    /// libcurl's getinmemory.c example does; the owner frees it.
+    int collects;
+    /// The body kept so far (with `collects`), or NULL.
+    char *collected;
 };
 
 /// curl_easy_setopt with a long argument.
 CURLcode bench_curl_setopt_long(CURL *handle, CURLoption option, long value);
 /// curl_easy_setopt with a pointer argument (strings are copied by libcurl).
 CURLcode bench_curl_setopt_pointer(CURL *handle, CURLoption option, const void *value);
-/// Sets the write callback that counts and discards the body into `transfer` (and records
-/// resumption on its first call). `transfer` must outlive the handle's transfers.
+/// Sets the write callback that counts the body into `transfer`, and keeps it in
+/// `transfer->collected` when `transfer->collects`, else discards it (and records resumption on
+/// its first call). `transfer` must outlive the handle's transfers.
 CURLcode bench_curl_set_discarding_writer(CURL *handle, struct bench_curl_transfer *transfer);
 /// curl_easy_getinfo for a long result.
 CURLcode bench_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);

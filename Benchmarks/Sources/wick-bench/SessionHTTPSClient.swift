@@ -30,9 +30,11 @@ final class SessionHTTPSClient: Sendable {
     let mode: Mode
     private let url: String
 
-    /// A session for `url`'s origin that trusts `roots` only.
-    init(roots: [Certificate], url: String, mode: Mode) {
+    /// A session for `url`'s origin that trusts `roots` only, busy polling for
+    /// `busyPollDuration` when given.
+    init(roots: [Certificate], url: String, mode: Mode, busyPollDuration: Duration? = nil) {
         var configuration = Session.Configuration()
+        configuration.busyPollDuration = busyPollDuration
         configuration.trustRoots = .certificates(roots)
         configuration.maximumConnectionsPerHost = 1
         configuration.proxy = .none

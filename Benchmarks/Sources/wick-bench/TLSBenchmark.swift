@@ -23,6 +23,8 @@ struct TLSBenchmark {
     var idleConnections = 200
     /// The async-http-client peer's executable, or nil to leave it out.
     var peersExecutable: String?
+    /// `busyPollDuration` of the busy-polling keep-alive row, in µs (the `requests` suite's).
+    static let busyPollMicroseconds = RequestsBenchmark.busyPollMicroseconds
 
     /// One throughput workload: a step per client that does `count` GETs and returns how many
     /// handshakes resumed.
@@ -35,9 +37,10 @@ struct TLSBenchmark {
         let count: Int
         /// Whether resumption is the point (reported for every client).
         let reportsResumption: Bool
-        /// The same GETs through a `Session`, run in the same rounds (between Wick's raw client
-        /// and libcurl) and reported on a row of its own named `name`, beside the same peers.
-        var session: (name: String, run: (Int) throws -> SessionHTTPSClient.Outcome)? = nil
+        /// The same GETs through `Session`s, each run in the same rounds (between Wick's raw
+        /// client and libcurl) and reported on a row of its own named `name`, beside the same
+        /// peers.
+        var sessions: [(name: String, run: (Int) throws -> SessionHTTPSClient.Outcome)] = []
     }
 
     func run() throws -> ResultTable {
@@ -110,7 +113,9 @@ struct TLSBenchmark {
         // Whole requests through the public API: one session per mode, trusting the test root.
         let sessionNew = SessionHTTPSClient(roots: roots, url: url, mode: .newConnectionPerRequest)
         let sessionKeepAlive = SessionHTTPSClient(roots: roots, url: url, mode: .keepAlive)
-        defer { for client in [sessionNew, sessionKeepAlive] { client.shutdown() } }
+        let sessionPolling = SessionHTTPSClient(
+            roots: roots, url: url, mode: .keepAlive, busyPollDuration: .microseconds(Self.busyPollMicroseconds))
+        defer { for client in [sessionNew, sessionKeepAlive, sessionPolling] { client.shutdown() } }
         // Every thread made so far (Wick's loops, Dispatch's and Swift's concurrency pools) and
         // from now on (the peer process) runs on CPU 1.
         if twoCPUs, FileManager.default.isExecutableFile(atPath: NginxProcesses.taskset) {
@@ -133,11 +138,13 @@ struct TLSBenchmark {
                 wick: { try wickResumed13.run($0) },
                 curl: curlLoop(try curlClient(13, sessionCache: true, newConnection: true)),
                 ahcCommand: "new 1.3", count: handshakesPerRound, reportsResumption: true,
-                session: (
-                    "new HTTPS connection per request through `Session` (`Connection: close`), TLS 1.3 resumed "
-                        + "(Session's default) + GET 1 KiB",
-                    { try sessionNew.run($0) }
-                )),
+                sessions: [
+                    (
+                        "new HTTPS connection per request through `Session` (`Connection: close`), TLS 1.3 resumed "
+                            + "(Session's default) + GET 1 KiB",
+                        { try sessionNew.run($0) }
+                    )
+                ]),
             Throughput(
                 name: "new TLS 1.2 connection per request, full handshake + GET 1 KiB", unit: "handshakes/s",
                 wick: { try wickFull12.run($0) },
@@ -148,10 +155,16 @@ struct TLSBenchmark {
                 wick: { try wickKeepAlive.run($0) },
                 curl: curlLoop(try curlClient(13, sessionCache: true, newConnection: false)),
                 ahcCommand: "keepalive", count: requestsPerRound, reportsResumption: false,
-                session: (
-                    "sequential keep-alive GET 1 KiB over HTTPS through `Session` (async, TLS 1.3, one connection)",
-                    { try sessionKeepAlive.run($0) }
-                )),
+                sessions: [
+                    (
+                        "sequential keep-alive GET 1 KiB over HTTPS through `Session` (async, TLS 1.3, one connection)",
+                        { try sessionKeepAlive.run($0) }
+                    ),
+                    (
+                        "the same through `Session` with busy polling \(Self.busyPollMicroseconds) µs (opt-in `busyPollDuration`)",
+                        { try sessionPolling.run($0) }
+                    ),
+                ]),
         ]
 
         var table = ResultTable(
@@ -185,7 +198,7 @@ struct TLSBenchmark {
     private func measure(_ workload: Throughput, peer: PeerProcess?, nginxWorker: Int32?) throws -> [[String]] {
         // Warm-up: each client once (contexts, caches, a first session to resume).
         _ = try workload.wick(10)
-        _ = try workload.session?.run(10)
+        for form in workload.sessions { _ = try form.run(10) }
         _ = try workload.curl(10)
         _ = try peer?.send("\(workload.ahcCommand) 10")
         /// One client's per-round figures.
@@ -197,7 +210,7 @@ struct TLSBenchmark {
             var allocations: [Double] = []
         }
         var wick = Figures()
-        var session = Figures()
+        var sessions = [Figures](repeating: Figures(), count: workload.sessions.count)
         var curl = Figures()
         var ahc = Figures()
         func serverNanoseconds() -> UInt64 { nginxWorker.flatMap(NginxProcesses.cpuNanoseconds) ?? 0 }
@@ -214,7 +227,7 @@ struct TLSBenchmark {
         }
         var wickResumed = 0
         var wickHandshakes = 0
-        var sessionConnections = 0
+        var sessionConnections = [Int](repeating: 0, count: workload.sessions.count)
         var curlResumed = 0
         let count = workload.count
         // One round of each client, in `rotatedOrder`.
@@ -228,13 +241,13 @@ struct TLSBenchmark {
             },
             { curlResumed += try timed(&curl) { try workload.curl(count) } },
         ]
-        if let run = workload.session?.run {
+        for (index, form) in workload.sessions.enumerated() {
             clients.insert(
                 {
-                    let outcome = try timed(&session) { try run(count) }
-                    session.allocations.append(Double(outcome.allocations) / Double(count))
-                    sessionConnections += outcome.connections
-                }, at: 1)
+                    let outcome = try timed(&sessions[index]) { try form.run(count) }
+                    sessions[index].allocations.append(Double(outcome.allocations) / Double(count))
+                    sessionConnections[index] += outcome.connections
+                }, at: 1 + index)
         }
         if let peer {
             clients.append {
@@ -277,13 +290,13 @@ struct TLSBenchmark {
                 workload.name, wick,
                 resumption: workload.reportsResumption ? "\(wickResumed)/\(wickHandshakes) / " + peersResumption : "—")
         ]
-        if let name = workload.session?.name {
+        for (index, form) in workload.sessions.enumerated() {
             // The pool's counters show the connections; whether a handshake resumed is not
             // visible through Session's API.
-            let connections = "\(sessionConnections) connections for \(total) requests"
+            let connections = "\(sessionConnections[index]) connections for \(total) requests"
             rows.append(
                 row(
-                    name, session,
+                    form.name, sessions[index],
                     resumption: workload.reportsResumption
                         ? "not exposed (\(connections)) / " + peersResumption : "— (\(connections))"))
         }
@@ -354,7 +367,7 @@ struct TLSBenchmark {
             "nginx 1.22 (one worker, TLS 1.2 and 1.3, session cache and tickets on) from `TestServers`, started and stopped by the suite; \(pinning). Clients run in alternation: \(rounds) rounds per workload, each round starting one client further on in the order Wick, Wick through `Session`, libcurl, AHC (so no client always runs first), each client doing \(handshakesPerRound) new connections (or \(Format.grouped(requestsPerRound)) keep-alive GETs) per round after a warm-up of 10. Figures are medians of the per-round rates (wall time); a ratio is the median of the per-round ratios (above 1: Wick is faster). Client CPU is the client process's user + system time (`CLOCK_PROCESS_CPUTIME_ID`, every thread) per request, median over the rounds; nginx's CPU is its worker's run time (/proc/PID/schedstat) while that client ran, per request.",
             "Every client trusts only the test root (loaded once per client: Wick's `TLSContext`, libcurl's `CURLOPT_CAINFO` on a reused easy handle, AHC's `trustRoots = .file`), verifies the certificate and the address 127.0.0.1, sends `Connection: close` on new-connection workloads and checks the status and the 1,024 body bytes.",
             "Wick: `TransportConnector` (the pool's TLS connect path) + `TLSChannel` on one reactor loop, the request encoder and the response parser (no pool); the client closes after each response (`close_notify`). Full: `resumesSessions = false`; resumed: the `TLSContext` session cache, checked with `TLSChannel.isSessionReused` on every handshake.",
-            "Wick through `Session` (the public API; rows named so, each run in the same rounds as the row above it, beside the same peer figures): one `Session` per row with `trustRoots = .certificates([test root])`, `maximumConnectionsPerHost` 1 and `proxy = .none`; one task awaits `session.request(url).serializingData().response` in a loop (the round waits for it on a semaphore) and checks status 200, 1,024 body bytes and TLS 1.3 (`metrics.last.tlsVersion`). Keep-alive: `Session.poolStatistics()` shows no connection created in the measured rounds (the warm-up opened it) and every lease but a run's first reused. New connection per request: `Connection: close` among the configuration's `headers` (Session.Configuration has no per-connection request limit), so nginx answers `Connection: close` and closes; every response's `metrics.isReused` is false and the pool counts one connection created and no reuse per request, or the run fails. Session's TLS context always caches sessions (its configuration sets only the trust roots), so its new connections resume TLS 1.3 sessions: the row runs with the resumed workload (libcurl resuming, AHC doing full handshakes); Session does not expose whether a handshake resumed, so the count is not checked (nginx's CPU per request, near the resumed rows' and below the full ones', says it did).",
+            "Wick through `Session` (the public API; rows named so, each run in the same rounds as the row above it, beside the same peer figures): one `Session` per row with `trustRoots = .certificates([test root])`, `maximumConnectionsPerHost` 1 and `proxy = .none`; one task awaits `session.request(url).serializingData().response` in a loop (the round waits for it on a semaphore) and checks status 200, 1,024 body bytes and TLS 1.3 (`metrics.last.tlsVersion`). The busy-polling keep-alive row: the same with `busyPollDuration` \(Self.busyPollMicroseconds) µs (the loop, and the task waiting for its response, poll that long before they sleep). Keep-alive: `Session.poolStatistics()` shows no connection created in the measured rounds (the warm-up opened it) and every lease but a run's first reused. New connection per request: `Connection: close` among the configuration's `headers` (Session.Configuration has no per-connection request limit), so nginx answers `Connection: close` and closes; every response's `metrics.isReused` is false and the pool counts one connection created and no reuse per request, or the run fails. Session's TLS context always caches sessions (its configuration sets only the trust roots), so its new connections resume TLS 1.3 sessions: the row runs with the resumed workload (libcurl resuming, AHC doing full handshakes); Session does not expose whether a handshake resumed, so the count is not checked (nginx's CPU per request, near the resumed rows' and below the full ones', says it did).",
             "libcurl \(CurlClient.version.split(separator: " ").prefix(2).joined(separator: " ")): one easy handle per workload with `CURLOPT_FRESH_CONNECT` + `CURLOPT_FORBID_REUSE`, `CURLOPT_SSLVERSION` exactly 1.3 or 1.2, `CURLOPT_SSL_SESSIONID_CACHE` off (full) or on (resumed); resumption checked on every transfer by `SSL_session_reused` on the handle's `CURLINFO_TLS_SSL_PTR`, asked from the write callback.",
             "async-http-client 1.37 (futures API, `execute(request:).wait()`, one `MultiThreadedEventLoopGroup` thread) in a child process (`wick-bench-peers`, Benchmarks/Peers): a client per workload with min = max TLS version; `Connection: close` makes its pool open a new connection per request. swift-nio-ssl keeps no client session cache, so AHC never resumes: its \"resumed\" row repeats full handshakes.",
             "Idle memory: \(idleConnections) connections opened (full TLS 1.3 handshake, one keep-alive GET each) and left idle; growth of malloc's in-use bytes (`mallinfo2`: every arena plus mmapped blocks) divided by the connections nginx's stub_status counted. Wick: sequential `TransportConnector` connections sharing one `TLSContext` (warmed up by a connection not counted; each with its benchmark delegate, made before the first reading), read 1.5 s after the last GET, once each connection has been idle past the second after which Wick frees OpenSSL's record buffers (a connection in use keeps them: about 17 KB more each); libcurl: a multi handle's connection cache after the easy handles are freed; AHC: its pool after \(idleConnections) concurrent GETs, measured inside its process. The memory ratios are the peer's KB ÷ Wick's (above 1: Wick holds less).",

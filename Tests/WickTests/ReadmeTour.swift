@@ -172,7 +172,7 @@ private func readmeTour(root: Certificate, ids: [Int]) async throws {
         // Busy polling, for a daemon that gives Wick a core: the loop, and a task waiting for its
         // response, poll the socket for up to 50 µs before they sleep, so a fast response is read by a
         // running thread, not one the scheduler must wake. About twice the sequential requests per second
-        // (p50 latency 36-48 µs against libcurl's 87-107 µs here); the cost: that core stays busy while
+        // (p50 latency 36-56 µs against libcurl's 101-116 µs here); the cost: that core stays busy while
         // requests come at least every 50 µs. Off by default (nil); `wick bench --busy-poll 50us` tries it.
         quick.busyPollDuration = .microseconds(50)
         await pinned.shutdown()                         // closes connections and stops the loop threads

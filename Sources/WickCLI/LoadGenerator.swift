@@ -76,8 +76,9 @@ public struct LoadGenerator: Sendable {
 
     /// The session the load goes through: `Session`'s defaults, with at most `--connections`
     /// (else `-c`) connections to the origin, `-m` as each request's timeout, `--busy-poll`,
-    /// no cookie store, and the HTTP versions and trust of the curl options, applied by the same code as
-    /// `wick`'s (`TransferOptions.applyVersionsAndTrustRoots(to:)` and `trustManager()`).
+    /// no cookie store, and the HTTP versions and trust of the curl options, applied by the
+    /// same code as `wick`'s (`TransferOptions.applyVersionsAndTrustRoots(to:)` and
+    /// `trustManager()`).
     /// - Throws: `CommandFailure` (77) when `--cacert` or `--capath` holds no certificate.
     private func makeSession() throws(CommandFailure) -> Session {
         var configuration = Session.Configuration()

@@ -4,8 +4,8 @@ import FoundationEssentials
 
 /// The options of `wick bench URL [-c N] [--connections N] [-n N | -d DURATION] [--rate R]
 /// [-H 'Name: value']... [-m SECONDS] [--busy-poll DURATION] [--http1.1 | --http2 |
-/// --http2-prior-knowledge] [--cacert FILE] [--capath DIR] [-k] [--json]`, a load generator on the same `Session` an
-/// embedding daemon uses.
+/// --http2-prior-knowledge] [--cacert FILE] [--capath DIR] [-k] [--json]`, a load generator on
+/// the same `Session` an embedding daemon uses.
 public struct LoadOptions: Sendable {
     /// The URL every request gets.
     public var url: String
@@ -146,7 +146,7 @@ public struct LoadOptions: Sendable {
         self.url = url.contains("://") ? url : "http://" + url
     }
 
-    /// `30s`, `500ms`, `2m`, `1h`, or a number of seconds.
+    /// `50us` (or `50µs`), `500ms`, `30s`, `2m`, `1h`, or a number of seconds.
     static func duration(_ text: String) -> Duration? {
         // "us" and "ms" before "s", which ends them.
         let units: [(suffix: String, seconds: Double)] = [

@@ -201,18 +201,11 @@ import WickCore
         let connection = try await Connection(busyPollDuration: .seconds(60))
         defer { connection.close() }
         let loopThread = try await connection.loop.submit { pthread_self() }
-        var clock = clockid_t()
-        #expect(pthread_getcpuclockid(loopThread, &clock) == 0)
-        let loopCPUTime: @Sendable () -> Duration = { [clock] in
-            var now = timespec()
-            clock_gettime(clock, &now)
-            return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
-        }
         let atStart = Locked<Duration?>(nil)
         let outcome = waitInline(connection, more: 1, budget: .milliseconds(400)) {
-            atStart.withLock { $0 = loopCPUTime() }
+            atStart.withLock { $0 = cpuTime(of: loopThread) }
         }
-        let used = loopCPUTime() - (try #require(atStart.withLock { $0 }))
+        let used = cpuTime(of: loopThread) - (try #require(atStart.withLock { $0 }))
         #expect(outcome.end == .ranOut)
         // Polling through the wait, the loop's thread would have used most of its 400 ms.
         #expect(used < .milliseconds(100), "the loop's thread used \(used) of CPU during a 400 ms inline wait")

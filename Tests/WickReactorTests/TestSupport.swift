@@ -231,6 +231,15 @@ func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async 
 }
 
 /// A one-loop group for a test; `defer { group.shutdownGracefully() }`.
+/// The CPU time `thread` has used so far, read from its own clock on any thread.
+func cpuTime(of thread: pthread_t) -> Duration {
+    var clock = clockid_t()
+    guard pthread_getcpuclockid(thread, &clock) == 0 else { return .zero }
+    var now = timespec()
+    clock_gettime(clock, &now)
+    return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+}
+
 func makeGroup(threads: Int = 1, busyPollDuration: Duration = .zero) throws -> EventLoopGroup {
     try EventLoopGroup(configuration: .init(threadCount: threads, busyPollDuration: busyPollDuration))
 }

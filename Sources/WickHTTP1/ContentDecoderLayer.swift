@@ -14,7 +14,13 @@
 //   dictionary (Dictionary_ID not 0, RFC 8878 §3.1.1.1.3) is an invalid header: the `zstd`
 //   coding has no way to supply one, and without it the library's answer depends on the cut
 //   (libzstd 1.5.4 ends such a frame early, with no output, when its header and first block
-//   arrive together, and refuses it when the header arrives alone). The window
+//   arrive together, and refuses it when the header arrives alone). The whole frame header,
+//   through its Frame_Content_Size, is taken before the library sees any of it, so the library
+//   never gets a header cut across two calls: libzstd 1.5.4 checks for its single-pass shortcut
+//   when a header completes, measuring the frame from the start of the call that completed it,
+//   and given a header cut before its content size it measured the bytes after the header as a
+//   frame of their own (a legacy one, in the input FuzzZstdDecoder found) and ended the real
+//   frame with no output and no error. The window
 //   is capped at 8 MiB (RFC 9659 §3), which bounds the decoder's memory; a larger one is an invalid
 //   header.
 // - an empty body decodes to nothing, whatever the coding (servers label empty bodies too).
@@ -31,7 +37,8 @@ final class ContentDecoderLayer {
         /// br: waiting for the first byte of the stream.
         case awaitingStream
         /// zstd: taking the start of the next frame into `frameStart`, `seen` bytes so far: its
-        /// 4-byte magic, then for a Zstandard frame the header up to its Dictionary_ID.
+        /// 4-byte magic, then for a Zstandard frame the rest of its header, through its
+        /// Frame_Content_Size.
         case awaitingFrame(seen: Int)
         /// The library is inside a stream.
         case inflating
@@ -51,9 +58,9 @@ final class ContentDecoderLayer {
     private var engine: any Decompressor
     private var output: [UInt8]
     private var maximumOutput: Int
-    /// The start of a zstd frame as taken (magic, descriptor, window, dictionary ID: at most 10
-    /// bytes), replayed to the library: one buffer, so a frame allocates nothing.
-    private var frameStart = [UInt8](repeating: 0, count: 10)
+    /// The start of a zstd frame as taken (magic, descriptor, window, dictionary ID, content
+    /// size: at most 18 bytes), replayed to the library: one buffer, so a frame allocates nothing.
+    private var frameStart = [UInt8](repeating: 0, count: 18)
 
     /// Bytes of this layer's input taken so far.
     private(set) var encodedCount = 0
@@ -261,9 +268,9 @@ final class ContentDecoderLayer {
 
     /// How much of a zstd frame's start to take before handing it to the library, once `taken`
     /// bytes of it are in `frameStart`; nil while that is not known or not reached yet. A
-    /// skippable frame: its magic. A Zstandard frame: through its Dictionary_ID (RFC 8878
-    /// §3.1.1.1: descriptor, Window_Descriptor unless Single_Segment_flag, then 0, 1, 2 or 4
-    /// bytes as Dictionary_ID_flag says).
+    /// skippable frame: its magic. A Zstandard frame: its whole header (RFC 8878 §3.1.1.1:
+    /// descriptor, Window_Descriptor unless Single_Segment_flag, a Dictionary_ID of 0, 1, 2 or 4
+    /// bytes, a Frame_Content_Size of 0, 1, 2, 4 or 8).
     /// - Throws: `invalidHeader` (first frame) or `trailingGarbage` (after one) for a magic that
     ///   starts no frame of the `zstd` coding.
     private func zstdFrameStartLength(_ taken: Int) throws(ContentDecodingError) -> Int? {
@@ -277,16 +284,36 @@ final class ContentDecoderLayer {
         if magic != Self.zstdFrameMagic { return 4 }
         guard taken >= 5 else { return nil }
         let descriptor = frameStart[4]
-        let singleSegment = descriptor & 0x20 != 0
-        let length = 5 + (singleSegment ? 0 : 1) + Self.dictionaryIDSize(descriptor)
+        let length =
+            Self.dictionaryIDOffset(descriptor) + Self.dictionaryIDSize(descriptor)
+            + Self.frameContentSizeFieldSize(descriptor)
         return taken == length ? length : nil
     }
 
-    /// The Dictionary_ID of a Zstandard frame's start taken through it (little-endian; 0 when
-    /// the descriptor says there is none).
+    /// The Dictionary_ID of a Zstandard frame's header (little-endian; 0 when the descriptor
+    /// says there is none).
     private static func dictionaryID(inFrameStart start: ArraySlice<UInt8>) -> UInt32 {
-        let size = dictionaryIDSize(start[start.startIndex + 4])
-        return start.suffix(size).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let descriptor = start[start.startIndex + 4]
+        let from = start.startIndex + dictionaryIDOffset(descriptor)
+        return start[from..<from + dictionaryIDSize(descriptor)].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    }
+
+    /// Where a Zstandard frame's Dictionary_ID starts: after the magic, the descriptor and the
+    /// Window_Descriptor, which a single-segment frame has not.
+    private static func dictionaryIDOffset(_ descriptor: UInt8) -> Int {
+        descriptor & 0x20 != 0 ? 5 : 6
+    }
+
+    /// The size of the Frame_Content_Size field that a frame header descriptor announces
+    /// (RFC 8878 §3.1.1.1.1: by Frame_Content_Size_flag; flag 0 means 1 byte in a single-segment
+    /// frame, none otherwise).
+    private static func frameContentSizeFieldSize(_ descriptor: UInt8) -> Int {
+        switch descriptor >> 6 {
+        case 0: descriptor & 0x20 != 0 ? 1 : 0
+        case 1: 2
+        case 2: 4
+        default: 8
+        }
     }
 
     /// The size of the Dictionary_ID field that a frame header descriptor announces.

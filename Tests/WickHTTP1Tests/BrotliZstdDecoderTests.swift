@@ -139,6 +139,27 @@ import WickTestSupport
             first + frame, codings: [.zstd], .failure(.invalidHeader(coding: .zstd, offset: first.count)))
     }
 
+    /// Found by FuzzZstdDecoder (CI, 2026-11-29): a single-segment frame whose 1-byte content
+    /// size says 38, then a block header announcing a 2 MiB block, decoded to nothing, with no
+    /// error, when the bytes after the header came in one piece: the header used to reach libzstd
+    /// in two calls, and its single-pass shortcut took those bytes (26 b5 2f fd: the magic of its
+    /// legacy v0.6 format) for a frame of their own. Cut anywhere else it was invalid data. Now the
+    /// library gets the whole header at once, and every delivery fails.
+    @Test func aFrameWhoseHeaderEndsInALegacyMagicFailsHoweverItIsCut() throws {
+        let frame: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x26, 0xB5, 0x2F, 0xFD, 0x08, 0x00, 0x00, 0x00]
+        for codings in [[ContentCoding.zstd], [.gzip, .zstd]] {
+            for delivery in Delivery.all(of: frame) {
+                let decoder = try ContentDecoder(codings: codings)
+                var largest = 0
+                let result = run(decoder, delivery, maxPiece: &largest)
+                guard case .failure(.invalidData(coding: .zstd, offset: _)) = result else {
+                    Issue.record("\(codings), \(delivery): expected invalid zstd data, got \(result)")
+                    continue
+                }
+            }
+        }
+    }
+
     @Test func aDictionaryIDOfZeroMeansNoDictionary() throws {
         // RFC 8878 §3.1.1.1.3: "a value of 0 has the same meaning as no Dictionary_ID". A frame
         // with a 1-byte ID of 0 and a last raw block "hi" decodes.

@@ -21,7 +21,7 @@ CURLMcode bench_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long va
     return curl_multi_setopt(multi, option, value);
 }
 
-static size_t discarding_writer(char *data, size_t size, size_t count, void *user) {
+static size_t body_writer(char *data, size_t size, size_t count, void *user) {
     struct bench_curl_transfer *transfer = user;
     if (transfer->collects) {
         // libcurl's getinmemory.c: grow by what arrived (and a terminating zero), then copy.
@@ -43,8 +43,8 @@ static size_t discarding_writer(char *data, size_t size, size_t count, void *use
     return size * count;
 }
 
-CURLcode bench_curl_set_discarding_writer(CURL *handle, struct bench_curl_transfer *transfer) {
-    CURLcode code = curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, discarding_writer);
+CURLcode bench_curl_set_body_writer(CURL *handle, struct bench_curl_transfer *transfer) {
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, body_writer);
     if (code != CURLE_OK) return code;
     return curl_easy_setopt(handle, CURLOPT_WRITEDATA, transfer);
 }

@@ -72,7 +72,7 @@ final class CurlClient {
             try check(bench_curl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1), "CURLOPT_FORBID_REUSE")
             try check(bench_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headers), "CURLOPT_HTTPHEADER")
         }
-        try check(bench_curl_set_discarding_writer(handle, transfer), "CURLOPT_WRITEFUNCTION")
+        try check(bench_curl_set_body_writer(handle, transfer), "CURLOPT_WRITEFUNCTION")
     }
 
     deinit {

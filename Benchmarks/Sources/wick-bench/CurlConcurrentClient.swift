@@ -41,7 +41,7 @@ final class CurlConcurrentClient {
             transfers.append(transfer)
             _ = bench_curl_setopt_pointer(handle, CURLOPT_URL, url)
             _ = bench_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-            _ = bench_curl_set_discarding_writer(handle, transfer)
+            _ = bench_curl_set_body_writer(handle, transfer)
             if let http2CAFile {
                 _ = bench_curl_setopt_pointer(handle, CURLOPT_CAINFO, http2CAFile)
                 _ = bench_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)

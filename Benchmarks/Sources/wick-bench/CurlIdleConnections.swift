@@ -36,7 +36,7 @@ final class CurlIdleConnections {
             _ = bench_curl_setopt_long(
                 handle, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_3 | CURL_SSLVERSION_MAX_TLSv1_3))
             _ = bench_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-            _ = bench_curl_set_discarding_writer(handle, transfer)
+            _ = bench_curl_set_body_writer(handle, transfer)
             curl_multi_add_handle(multi, handle)
         }
         var running: Int32 = 1

@@ -32,7 +32,7 @@ CURLcode bench_curl_setopt_pointer(CURL *handle, CURLoption option, const void *
 /// Sets the write callback that counts the body into `transfer`, and keeps it in
 /// `transfer->collected` when `transfer->collects`, else discards it (and records resumption on
 /// its first call). `transfer` must outlive the handle's transfers.
-CURLcode bench_curl_set_discarding_writer(CURL *handle, struct bench_curl_transfer *transfer);
+CURLcode bench_curl_set_body_writer(CURL *handle, struct bench_curl_transfer *transfer);
 /// curl_easy_getinfo for a long result.
 CURLcode bench_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 /// curl_easy_setopt with a curl_off_t argument (CURLOPT_INFILESIZE_LARGE).

@@ -49,7 +49,15 @@ import WickCore
         let clock = ContinuousClock()
         let firedAfter = Locked<Duration?>(nil)
         let start = clock.now
-        loop.schedule(after: .milliseconds(20)) { firedAfter.withLock { $0 = clock.now - start } }
+        // Once fired, the group shuts down from another thread: nothing else would end the
+        // minute-long poll that follows, and a polling thread holds a core while the suite runs
+        // beside the others in parallel (a second `shutdownGracefully`, the `defer`'s, does nothing).
+        let stopper = Locked<TestThread?>(nil)
+        defer { stopper.withLock { $0 }?.join() }
+        loop.schedule(after: .milliseconds(20)) {
+            firedAfter.withLock { $0 = clock.now - start }
+            stopper.withLock { $0 = TestThread { group.shutdownGracefully() } }
+        }
         #expect(await eventually(timeout: .seconds(20)) { firedAfter.withLock { $0 } != nil })
         let elapsed = try #require(firedAfter.withLock { $0 })
         #expect(elapsed >= .milliseconds(20))

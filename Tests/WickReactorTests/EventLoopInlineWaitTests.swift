@@ -198,7 +198,9 @@ import WickCore
     /// response, and on a shared core the loop's polling would take time from it. The loop's
     /// thread's CPU time is read from the wait's start (its own clock, read from the waiter).
     @Test func aPollingLoopLetsTheCoreToACallerWaitingInline() async throws {
-        let connection = try await Connection(busyPollDuration: .seconds(60))
+        // 1 s: longer than the wait, so a loop that kept polling would be seen, and short, since
+        // a polling thread holds a core while the suite runs beside the others in parallel.
+        let connection = try await Connection(busyPollDuration: .seconds(1))
         defer { connection.close() }
         let loopThread = try await connection.loop.submit { pthread_self() }
         let atStart = Locked<Duration?>(nil)
